@@ -1,0 +1,148 @@
+// Package engine is the contract between the arena and a game implementation.
+//
+// A Game is a registered rule set (Banqi, Uno, Boon, ...). Game.New deals a
+// State from a seed and resolved options. A State answers who acts now, which
+// actions that seat may take, applies one, renders what one seat may observe,
+// and reports the outcome once the game is over. Engines are pure: no I/O, no
+// wall clock, no global RNG; everything random comes from the seed, so a
+// replay (seed + actions) re-simulates the game exactly.
+//
+// Hidden information stays inside the State: the referee only ever hands a
+// bot View(seat) and Legal(), both plain JSON-marshallable values, never the
+// State itself.
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Spectator is the seat number for a public view: what every seat may know.
+const Spectator = -1
+
+// Action is one decision in a game's own type. It must marshal to the JSON
+// object documented for its game, and Game.ParseAction must turn that JSON
+// back into an equal Action. String gives the game's usual notation
+// ("b3-b4", "b3(K)") for text output.
+type Action interface {
+	fmt.Stringer
+}
+
+// State is one game in progress.
+type State interface {
+	// ToMove is the seat that must act now; meaningless once Over.
+	ToMove() int
+	// Legal lists the actions ToMove may take, in a deterministic order.
+	// It is never empty while the game is not over.
+	Legal() []Action
+	// Apply performs one action for ToMove. An action that is not legal
+	// returns an error and leaves the state unchanged.
+	Apply(a Action) error
+	// View is what seat may observe now (Spectator: the public part). It
+	// must be JSON-marshallable and must not reveal anything the seat may
+	// not know.
+	View(seat int) any
+	// Over reports whether the game has ended.
+	Over() bool
+	// Outcome is the result; only valid once Over.
+	Outcome() Outcome
+}
+
+// TextRenderer is implemented by states that can draw themselves for
+// humans (an ASCII board). seat follows the View convention.
+type TextRenderer interface {
+	RenderText(seat int) string
+}
+
+// Game is a registered rule set.
+type Game interface {
+	Info() Info
+	// New starts a game. opts has already been through Resolve, so every
+	// option is present and valid.
+	New(seats int, seed uint64, opts Options) (State, error)
+	// ParseAction decodes an action JSON object. Unknown fields are
+	// ignored; a malformed object is an error naming what is wrong.
+	ParseAction(raw json.RawMessage) (Action, error)
+}
+
+// Info describes a game for the registry, `arena games` and hello messages.
+type Info struct {
+	Name     string
+	Summary  string
+	MinSeats int
+	MaxSeats int
+	Options  []OptionSpec
+}
+
+// Outcome is the result of a finished game.
+type Outcome struct {
+	// Ranks per seat: 1 is best; equal ranks are ties (1,1,3 for a shared win).
+	Ranks []int `json:"ranks"`
+	// Scores per seat in the game's own units (points, captured pieces...).
+	Scores []float64 `json:"scores"`
+	// Reason says in words why the game ended ("red has no legal move").
+	Reason string `json:"reason"`
+}
+
+// RanksFromScores ranks seats by score, higher is better, ties shared
+// (standard competition ranking: 1,1,3).
+func RanksFromScores(scores []float64) []int {
+	ranks := make([]int, len(scores))
+	for i, s := range scores {
+		r := 1
+		for _, t := range scores {
+			if t > s {
+				r++
+			}
+		}
+		ranks[i] = r
+	}
+	return ranks
+}
+
+// WithForfeits returns the outcome after some seats forfeited: forfeiting
+// seats rank below every other seat (tied among themselves), the others
+// keep their relative order. Referee and replay verification both use this,
+// so a recorded result can be re-derived from the engine's outcome.
+func (o Outcome) WithForfeits(forfeited []bool) Outcome {
+	n := len(o.Ranks)
+	any := false
+	for _, f := range forfeited {
+		any = any || f
+	}
+	if !any {
+		return o
+	}
+	key := make([]float64, n)
+	for i := range n {
+		// Lower rank is better; forfeiting seats are pushed below all others.
+		key[i] = -float64(o.Ranks[i])
+		if i < len(forfeited) && forfeited[i] {
+			key[i] -= float64(n + 1)
+		}
+	}
+	out := Outcome{Ranks: RanksFromScores(key), Scores: append([]float64(nil), o.Scores...), Reason: o.Reason}
+	return out
+}
+
+// ForfeitOutcome is the result when play stopped because fewer than two
+// seats were left in the game: every seat still in ranks first, every
+// forfeiting seat ranks last (tied); scores are 1 and 0.
+func ForfeitOutcome(forfeited []bool, reason string) Outcome {
+	n := len(forfeited)
+	o := Outcome{Ranks: make([]int, n), Scores: make([]float64, n), Reason: reason}
+	in := 0
+	for _, f := range forfeited {
+		if !f {
+			in++
+		}
+	}
+	for i, f := range forfeited {
+		if f {
+			o.Ranks[i] = in + 1
+		} else {
+			o.Ranks[i], o.Scores[i] = 1, 1
+		}
+	}
+	return o
+}

@@ -1,0 +1,129 @@
+// Package protocol defines the wire messages of arena protocol v1: JSON
+// objects, one per line, UTF-8, between the referee and a bot. It is shared
+// by the referee, the Go SDK and the bundled bots; docs/protocol.md is the
+// contestant-facing description of the same messages.
+package protocol
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// Version is the major protocol version this package speaks.
+const Version = 1
+
+// DefaultMaxLine is the default limit on one line in either direction.
+const DefaultMaxLine = 1 << 20
+
+// Message types, the "type" field of every line.
+const (
+	TypeHello  = "hello"
+	TypeReady  = "ready"
+	TypeTurn   = "turn"
+	TypeAction = "action"
+	TypeEnd    = "end"
+	TypeBye    = "bye"
+	TypeError  = "error"
+)
+
+// Clock lists every time limit that applies to a bot, in milliseconds;
+// zero means the limit is not in force.
+type Clock struct {
+	StartupMs int64 `json:"startup_ms"`
+	MoveMs    int64 `json:"move_ms,omitempty"`
+	BaseMs    int64 `json:"base_ms,omitempty"`
+	IncMs     int64 `json:"inc_ms,omitempty"`
+	MarginMs  int64 `json:"margin_ms"`
+}
+
+// Hello starts a game (referee -> bot). A bot answers Ready.
+type Hello struct {
+	Type     string            `json:"type"`
+	Protocol int               `json:"protocol"`
+	Game     string            `json:"game"`
+	Options  map[string]string `json:"options"`
+	Seat     int               `json:"seat"`
+	Seats    int               `json:"seats"`
+	Players  []string          `json:"players"`
+	Match    string            `json:"match"`
+	GameID   string            `json:"game_id"`
+	Seed     uint64            `json:"seed"`
+	Clock    Clock             `json:"clock"`
+}
+
+// Ready acknowledges Hello (bot -> referee).
+type Ready struct {
+	Type    string `json:"type"`
+	Name    string `json:"name,omitempty"`
+	Version string `json:"version,omitempty"`
+}
+
+// TurnClock is the time a bot has for this move, in milliseconds.
+type TurnClock struct {
+	// MoveMs is the time allowed for this reply, margin excluded.
+	MoveMs int64 `json:"move_ms"`
+	// BankMs is the remaining Fischer bank before this move (0 if none).
+	BankMs int64 `json:"bank_ms,omitempty"`
+}
+
+// Turn asks the bot to act (referee -> bot).
+type Turn struct {
+	Type  string            `json:"type"`
+	ID    int64             `json:"id"`
+	View  json.RawMessage   `json:"view"`
+	Legal []json.RawMessage `json:"legal"`
+	Clock TurnClock         `json:"clock"`
+}
+
+// Action answers a Turn (bot -> referee): either Action (one of the legal
+// objects) or Index (its position in legal).
+type Action struct {
+	Type   string          `json:"type"`
+	ID     int64           `json:"id"`
+	Action json.RawMessage `json:"action,omitempty"`
+	Index  *int            `json:"index,omitempty"`
+}
+
+// End reports the finished game to each seat (referee -> bot).
+type End struct {
+	Type    string          `json:"type"`
+	GameID  string          `json:"game_id"`
+	Ranks   []int           `json:"ranks"`
+	Scores  []float64       `json:"scores"`
+	Reason  string          `json:"reason"`
+	Forfeit []string        `json:"forfeits,omitempty"`
+	View    json.RawMessage `json:"view"`
+}
+
+// Bye tells the bot it will not be needed again: it must exit.
+type Bye struct {
+	Type string `json:"type"`
+}
+
+// Error is what a bot sends when it cannot go on, e.g. a hello with a
+// protocol version it does not know. The referee records Message.
+type Error struct {
+	Type    string `json:"type"`
+	Message string `json:"message"`
+}
+
+// Envelope decodes just enough of a line to dispatch it.
+type Envelope struct {
+	Type string `json:"type"`
+}
+
+// ErrNotObject is returned for a line that is not a JSON object.
+var ErrNotObject = errors.New("not a JSON object")
+
+// PeekType returns the "type" of a line.
+func PeekType(line []byte) (string, error) {
+	var e Envelope
+	if err := json.Unmarshal(line, &e); err != nil {
+		return "", fmt.Errorf("%w: %v", ErrNotObject, err)
+	}
+	if e.Type == "" {
+		return "", fmt.Errorf("missing \"type\" field")
+	}
+	return e.Type, nil
+}
