@@ -1,0 +1,507 @@
+// Package referee plays one game between bots: it sends each seat its own
+// view, enforces the clocks, classifies every way a bot can fail, and
+// produces the outcome. It knows nothing about processes or files: bots
+// are transport.Conn values and the replay is written through Recorder.
+package referee
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"time"
+	"unicode/utf8"
+
+	"github.com/arena-dev/arena/arena/clock"
+	"github.com/arena-dev/arena/arena/transport"
+	"github.com/arena-dev/arena/engine"
+	"github.com/arena-dev/arena/protocol"
+)
+
+// Reason classifies a bot failure. Each has its own recorded name.
+type Reason string
+
+// Failure reasons.
+const (
+	Startup       Reason = "startup"        // no ready within the startup limit
+	Timeout       Reason = "timeout"        // no reply within the move's time
+	IllegalAction Reason = "illegal_action" // a well-formed reply naming an action that is not legal
+	BadMessage    Reason = "bad_message"    // not JSON, wrong type or id, oversize line, or an error message
+	Crash         Reason = "crash"          // exited, closed stdout, or could not be written to
+)
+
+// Policy says what happens when a bot fails a move.
+type Policy string
+
+// Policies.
+const (
+	// Forfeit: the bot loses the game at its first failure (default).
+	Forfeit Policy = "forfeit"
+	// Random: the referee plays a random legal move and counts a strike;
+	// the bot forfeits after MaxStrikes. Startup failures and crashes
+	// always forfeit. Meant for teaching.
+	Random Policy = "random"
+)
+
+// Failure is one recorded failure of a seat.
+type Failure struct {
+	Seat   int    `json:"seat"`
+	Ply    int    `json:"ply"`
+	Reason Reason `json:"reason"`
+	Detail string `json:"detail"`
+}
+
+func (f Failure) Error() string {
+	return fmt.Sprintf("seat %d: %s: %s", f.Seat, f.Reason, f.Detail)
+}
+
+// Player is one seat's bot.
+type Player struct {
+	Name string
+	Conn transport.Conn
+}
+
+// Recorder receives the game's events as they happen (a replay writer).
+type Recorder interface {
+	Move(ply, seat int, action json.RawMessage, think time.Duration, byReferee bool)
+	Strike(ply, seat int, reason, detail string)
+	Forfeit(ply, seat int, reason, detail string)
+}
+
+// Config is one game's setup.
+type Config struct {
+	Game    engine.Game
+	Options engine.Options // resolved (engine.Setup)
+	Seed    uint64
+	Match   string
+	GameID  string
+	// BotSeeds are sent in hello per seat; derived from Seed if nil.
+	BotSeeds   []uint64
+	Limits     clock.Limits
+	Policy     Policy
+	MaxStrikes int
+	Recorder   Recorder // may be nil
+}
+
+// Result is a finished game.
+type Result struct {
+	Outcome  engine.Outcome
+	Plies    int
+	Forfeits []Failure
+	Strikes  []Failure
+	// Failed marks seats whose bot failed in a way that leaves it unusable
+	// (forfeited, crashed): its connection is closed and must be replaced.
+	Failed []bool
+	// Think is each seat's think times, in move order.
+	Think [][]time.Duration
+}
+
+// Play runs one game to the end. It returns an error only when the arena
+// itself fails (a broken engine); every bot failure is part of Result.
+func Play(cfg Config, players []Player) (*Result, error) {
+	n := len(players)
+	st, err := cfg.Game.New(n, cfg.Seed, cfg.Options)
+	if err != nil {
+		return nil, fmt.Errorf("new %s game: %w", cfg.Game.Info().Name, err)
+	}
+	g := &game{
+		cfg: cfg, players: players, state: st, n: n,
+		forfeited: make([]bool, n), strikes: make([]int, n),
+		clocks: make([]clock.Clock, n), staleBelow: make([]int64, n),
+		rng: rand.New(rand.NewPCG(cfg.Seed, 0x5eed_aeb1)),
+		res: &Result{Failed: make([]bool, n), Think: make([][]time.Duration, n)},
+	}
+	for i := range n {
+		g.clocks[i] = clock.New(cfg.Limits)
+	}
+	if g.cfg.MaxStrikes <= 0 {
+		g.cfg.MaxStrikes = 3
+	}
+	g.startup()
+	if err := g.loop(); err != nil {
+		return nil, err
+	}
+	g.finish()
+	return g.res, nil
+}
+
+type game struct {
+	cfg       Config
+	players   []Player
+	state     engine.State
+	n         int
+	ply       int
+	nextID    int64
+	forfeited []bool
+	strikes   []int
+	clocks    []clock.Clock
+	// staleBelow: replies with an id below this are late answers to turns
+	// the referee already gave up on (random policy) and are skipped.
+	staleBelow []int64
+	rng        *rand.Rand
+	res        *Result
+	buf        bytes.Buffer
+}
+
+func (g *game) active() int {
+	c := 0
+	for _, f := range g.forfeited {
+		if !f {
+			c++
+		}
+	}
+	return c
+}
+
+// startup sends every hello first, so bots start in parallel, then
+// collects the readies against one shared deadline.
+func (g *game) startup() {
+	names := make([]string, g.n)
+	for i, p := range g.players {
+		names[i] = p.Name
+	}
+	limit := g.cfg.Limits.Startup
+	if limit <= 0 {
+		limit = clock.Defaults.Startup
+	}
+	deadline := time.Now().Add(limit + g.cfg.Limits.Margin)
+	sent := make([]bool, g.n)
+	for seat, p := range g.players {
+		h := protocol.Hello{
+			Type: protocol.TypeHello, Protocol: protocol.Version, Game: g.cfg.Game.Info().Name,
+			Options: g.cfg.Options, Seat: seat, Seats: g.n, Players: names,
+			Match: g.cfg.Match, GameID: g.cfg.GameID, Seed: g.botSeed(seat), Clock: g.cfg.Limits.Protocol(),
+		}
+		line, _ := json.Marshal(h)
+		if err := p.Conn.Send(line, deadline); err != nil {
+			g.fail(seat, classifyIO(err, Startup), "sending hello: "+err.Error(), true)
+			continue
+		}
+		sent[seat] = true
+	}
+	for seat, p := range g.players {
+		if !sent[seat] {
+			continue
+		}
+		line, err := p.Conn.Receive(deadline)
+		if err != nil {
+			g.fail(seat, classifyIO(err, Startup), "waiting for ready: "+err.Error(), true)
+			continue
+		}
+		typ, err := protocol.PeekType(line)
+		switch {
+		case err != nil:
+			g.fail(seat, BadMessage, fmt.Sprintf("instead of ready: %v: %s", err, clip(line)), true)
+		case typ == protocol.TypeError:
+			g.fail(seat, BadMessage, "bot refused the game: "+errorMessage(line), true)
+		case typ != protocol.TypeReady:
+			g.fail(seat, BadMessage, fmt.Sprintf("expected ready, got %q", typ), true)
+		}
+	}
+}
+
+func (g *game) botSeed(seat int) uint64 {
+	if seat < len(g.cfg.BotSeeds) {
+		return g.cfg.BotSeeds[seat]
+	}
+	return BotSeed(g.cfg.Seed, seat)
+}
+
+// BotSeed derives the seed sent to the bot in seat from the game seed. It is
+// kept below 2^53 so bots in any language can hold it exactly.
+func BotSeed(gameSeed uint64, seat int) uint64 {
+	return Mix(gameSeed, uint64(seat)+1) & (1<<53 - 1)
+}
+
+// Mix is a SplitMix64 step over (a, b), for deriving independent seeds.
+func Mix(a, b uint64) uint64 {
+	z := a + 0x9e3779b97f4a7c15*(b+1)
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+func (g *game) loop() error {
+	for !g.state.Over() && g.active() >= 2 {
+		seat := g.state.ToMove()
+		if seat < 0 || seat >= g.n {
+			return fmt.Errorf("engine %s: seat to move %d out of range", g.cfg.Game.Info().Name, seat)
+		}
+		legal := g.state.Legal()
+		if len(legal) == 0 {
+			return fmt.Errorf("engine %s: no legal action for seat %d at ply %d in a game that is not over", g.cfg.Game.Info().Name, seat, g.ply)
+		}
+		if g.forfeited[seat] {
+			if err := g.refereeMove(seat, legal); err != nil {
+				return err
+			}
+			continue
+		}
+		action, raw, think, fail := g.ask(seat, legal)
+		if fail != nil {
+			forfeit := g.cfg.Policy != Random || fail.Reason == Crash || fail.Reason == Startup
+			g.fail(seat, fail.Reason, fail.Detail, forfeit)
+			if !g.forfeited[seat] || g.active() >= 2 {
+				if err := g.refereeMove(seat, legal); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		if err := g.state.Apply(action); err != nil {
+			// ask() already applied legality through the engine; an error
+			// here means the engine disagrees with itself.
+			return fmt.Errorf("engine %s: apply %s: %w", g.cfg.Game.Info().Name, action, err)
+		}
+		g.record(seat, raw, think, false)
+	}
+	return nil
+}
+
+func (g *game) record(seat int, raw json.RawMessage, think time.Duration, byReferee bool) {
+	if g.cfg.Recorder != nil {
+		g.cfg.Recorder.Move(g.ply, seat, raw, think, byReferee)
+	}
+	if !byReferee {
+		g.res.Think[seat] = append(g.res.Think[seat], think)
+	}
+	g.ply++
+}
+
+func (g *game) refereeMove(seat int, legal []engine.Action) error {
+	a := legal[g.rng.IntN(len(legal))]
+	raw, err := json.Marshal(a)
+	if err != nil {
+		return fmt.Errorf("engine %s: marshal action: %w", g.cfg.Game.Info().Name, err)
+	}
+	if err := g.state.Apply(a); err != nil {
+		return fmt.Errorf("engine %s: apply its own legal action %s: %w", g.cfg.Game.Info().Name, a, err)
+	}
+	g.record(seat, raw, 0, true)
+	return nil
+}
+
+// fail records a failure; forfeit decides between a strike and a forfeit.
+func (g *game) fail(seat int, reason Reason, detail string, forfeit bool) {
+	f := Failure{Seat: seat, Ply: g.ply, Reason: reason, Detail: detail}
+	if !forfeit {
+		g.strikes[seat]++
+		g.res.Strikes = append(g.res.Strikes, f)
+		if g.cfg.Recorder != nil {
+			g.cfg.Recorder.Strike(g.ply, seat, string(reason), detail)
+		}
+		if g.strikes[seat] < g.cfg.MaxStrikes {
+			return
+		}
+		f.Detail = fmt.Sprintf("%d strikes, last: %s", g.strikes[seat], detail)
+	}
+	if g.forfeited[seat] {
+		return
+	}
+	g.forfeited[seat] = true
+	g.res.Failed[seat] = true
+	g.res.Forfeits = append(g.res.Forfeits, f)
+	if g.cfg.Recorder != nil {
+		g.cfg.Recorder.Forfeit(g.ply, seat, string(reason), f.Detail)
+	}
+	g.players[seat].Conn.Close()
+}
+
+// ask sends seat its turn and reads a valid, legal reply. On success it
+// returns the parsed action and its JSON.
+func (g *game) ask(seat int, legal []engine.Action) (engine.Action, json.RawMessage, time.Duration, *Failure) {
+	g.nextID++
+	id := g.nextID
+	legalJSON := make([]json.RawMessage, len(legal))
+	for i, a := range legal {
+		b, err := json.Marshal(a)
+		if err != nil {
+			return nil, nil, 0, &Failure{Reason: Crash, Detail: "engine could not encode an action: " + err.Error()}
+		}
+		legalJSON[i] = b
+	}
+	view, err := json.Marshal(g.state.View(seat))
+	if err != nil {
+		return nil, nil, 0, &Failure{Reason: Crash, Detail: "engine could not encode the view: " + err.Error()}
+	}
+	clk := g.clocks[seat]
+	move, bank := clk.Allowance()
+	line := g.encodeTurn(id, view, legalJSON, move, bank)
+
+	start := time.Now()
+	deadline := clk.Deadline(start)
+	conn := g.players[seat].Conn
+	if err := conn.Send(line, deadline); err != nil {
+		return nil, nil, 0, &Failure{Reason: classifyIO(err, Timeout), Detail: "sending turn: " + err.Error()}
+	}
+	for {
+		reply, err := conn.Receive(deadline)
+		think := time.Since(start)
+		if err != nil {
+			if errors.Is(err, transport.ErrTimeout) {
+				clk.Charge(think)
+				g.staleBelow[seat] = id + 1
+				return nil, nil, think, &Failure{Reason: Timeout, Detail: fmt.Sprintf("no reply within %v (+%v margin)", move, g.cfg.Limits.Margin)}
+			}
+			return nil, nil, think, &Failure{Reason: classifyIO(err, Crash), Detail: err.Error()}
+		}
+		var msg protocol.Action
+		if !utf8.Valid(reply) {
+			return nil, nil, think, &Failure{Reason: BadMessage, Detail: fmt.Sprintf("reply is not valid UTF-8: %s", clip(reply))}
+		}
+		if err := json.Unmarshal(reply, &msg); err != nil {
+			return nil, nil, think, &Failure{Reason: BadMessage, Detail: fmt.Sprintf("not a JSON object: %s", clip(reply))}
+		}
+		if msg.Type == protocol.TypeAction && msg.ID < g.staleBelow[seat] && msg.ID != id {
+			continue // a late answer to a turn already played for it
+		}
+		if !clk.Charge(think) {
+			g.staleBelow[seat] = id + 1
+			return nil, nil, think, &Failure{Reason: Timeout, Detail: fmt.Sprintf("replied after %v, allowed %v (+%v margin)", think.Round(time.Microsecond), move, g.cfg.Limits.Margin)}
+		}
+		switch {
+		case msg.Type == protocol.TypeError:
+			return nil, nil, think, &Failure{Reason: BadMessage, Detail: "bot sent an error: " + errorMessage(reply)}
+		case msg.Type != protocol.TypeAction:
+			return nil, nil, think, &Failure{Reason: BadMessage, Detail: fmt.Sprintf("expected an action message, got type %q", msg.Type)}
+		case msg.ID != id:
+			return nil, nil, think, &Failure{Reason: BadMessage, Detail: fmt.Sprintf("reply id %d, expected %d", msg.ID, id)}
+		}
+		a, raw, fail := g.decide(msg, legal, legalJSON)
+		return a, raw, think, fail
+	}
+}
+
+// decide turns a reply into a legal action, without changing the state on
+// failure: the engine's Apply is the judge of legality.
+func (g *game) decide(msg protocol.Action, legal []engine.Action, legalJSON []json.RawMessage) (engine.Action, json.RawMessage, *Failure) {
+	if msg.Index != nil {
+		i := *msg.Index
+		if i < 0 || i >= len(legal) {
+			return nil, nil, &Failure{Reason: IllegalAction, Detail: fmt.Sprintf("index %d out of range 0..%d", i, len(legal)-1)}
+		}
+		return legal[i], legalJSON[i], nil
+	}
+	if len(msg.Action) == 0 || string(msg.Action) == "null" {
+		return nil, nil, &Failure{Reason: BadMessage, Detail: `action message has neither "action" nor "index"`}
+	}
+	a, err := g.cfg.Game.ParseAction(msg.Action)
+	if err != nil {
+		return nil, nil, &Failure{Reason: IllegalAction, Detail: fmt.Sprintf("unreadable action %s: %v", clip(msg.Action), err)}
+	}
+	// Compare through the canonical encoding: the engine's legal list is the
+	// single source of truth, and the state is never touched on a miss.
+	canon, err := json.Marshal(a)
+	if err != nil {
+		return nil, nil, &Failure{Reason: IllegalAction, Detail: err.Error()}
+	}
+	for i := range legal {
+		if bytes.Equal(canon, legalJSON[i]) {
+			return legal[i], legalJSON[i], nil
+		}
+	}
+	return nil, nil, &Failure{Reason: IllegalAction, Detail: fmt.Sprintf("%s (%s) is not a legal action", a, clip(msg.Action))}
+}
+
+func (g *game) encodeTurn(id int64, view json.RawMessage, legal []json.RawMessage, move, bank time.Duration) []byte {
+	b := &g.buf
+	b.Reset()
+	b.WriteString(`{"type":"turn","id":`)
+	b.WriteString(strconv.FormatInt(id, 10))
+	b.WriteString(`,"view":`)
+	b.Write(view)
+	b.WriteString(`,"legal":[`)
+	for i, a := range legal {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(a)
+	}
+	b.WriteString(`],"clock":{"move_ms":`)
+	b.WriteString(strconv.FormatInt(move.Milliseconds(), 10))
+	if bank > 0 {
+		b.WriteString(`,"bank_ms":`)
+		b.WriteString(strconv.FormatInt(bank.Milliseconds(), 10))
+	}
+	b.WriteString(`}}`)
+	return b.Bytes()
+}
+
+// finish computes the outcome and tells every seat still in how it ended.
+func (g *game) finish() {
+	var out engine.Outcome
+	if g.state.Over() {
+		out = g.state.Outcome().WithForfeits(g.forfeited)
+	} else {
+		out = engine.ForfeitOutcome(g.forfeited, forfeitReason(g.res.Forfeits, g.players))
+	}
+	g.res.Outcome = out
+	g.res.Plies = g.ply
+	var forfeits []string
+	for _, f := range g.res.Forfeits {
+		forfeits = append(forfeits, fmt.Sprintf("seat %d: %s", f.Seat, f.Reason))
+	}
+	deadline := time.Now().Add(time.Second)
+	for seat, p := range g.players {
+		if g.forfeited[seat] {
+			continue
+		}
+		view, _ := json.Marshal(g.state.View(seat))
+		line, _ := json.Marshal(protocol.End{
+			Type: protocol.TypeEnd, GameID: g.cfg.GameID, Ranks: out.Ranks, Scores: out.Scores,
+			Reason: out.Reason, Forfeit: forfeits, View: view,
+		})
+		if err := p.Conn.Send(line, deadline); err != nil {
+			// The game is decided; a bot that died at the end is restarted
+			// before its next game but keeps its result.
+			g.res.Failed[seat] = true
+			p.Conn.Close()
+		}
+	}
+}
+
+func forfeitReason(fs []Failure, players []Player) string {
+	if len(fs) == 0 {
+		return "game stopped"
+	}
+	f := fs[len(fs)-1]
+	return fmt.Sprintf("%s (seat %d) forfeited: %s", players[f.Seat].Name, f.Seat, f.Reason)
+}
+
+// classifyIO maps a transport error to a failure reason; timeouts become
+// def's timeout class (Startup during startup).
+func classifyIO(err error, def Reason) Reason {
+	switch {
+	case errors.Is(err, protocol.ErrLineTooLong):
+		return BadMessage
+	case errors.Is(err, transport.ErrTimeout):
+		if def == Startup {
+			return Startup
+		}
+		return Timeout
+	case errors.Is(err, transport.ErrClosed):
+		return Crash
+	}
+	return def
+}
+
+func errorMessage(line []byte) string {
+	var e protocol.Error
+	_ = json.Unmarshal(line, &e)
+	if e.Message == "" {
+		return clip(line)
+	}
+	return e.Message
+}
+
+// clip shortens a bot's bytes for a log line.
+func clip(b []byte) string {
+	const max = 120
+	s := strconv.Quote(string(b))
+	if len(b) > max {
+		s = strconv.Quote(string(b[:max])) + fmt.Sprintf("... (%d bytes)", len(b))
+	}
+	return s
+}

@@ -1,0 +1,90 @@
+// Package bots holds the bundled bots. Each is an sdk.Bot, run by
+// `arena bot NAME` from the arena binary itself (so a match needs nothing
+// installed) and also built as a standalone program under bots/cmd/.
+package bots
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"strings"
+
+	"github.com/arena-dev/arena/protocol"
+	"github.com/arena-dev/arena/sdk"
+)
+
+// A strategy picks an index into legal from what the bot may see.
+type strategy func(view json.RawMessage, legal []json.RawMessage, rng *rand.Rand) (int, error)
+
+type entry struct {
+	summary string
+	// byGame maps a game to its strategy; "" is the fallback for all games.
+	byGame map[string]strategy
+}
+
+var registry = map[string]entry{
+	"random": {
+		summary: "a uniformly random legal action, seeded from hello (every game)",
+		byGame:  map[string]strategy{"": randomChoice},
+	},
+	"greedy": {
+		summary: "banqi: takes the most valuable piece it safely can, avoids hanging pieces, else flips; other games: random",
+		byGame:  map[string]strategy{"": randomChoice, "banqi": GreedyBanqi},
+	},
+}
+
+// Names lists the bundled bots.
+func Names() []string {
+	var out []string
+	for n := range registry {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Summary describes a bundled bot.
+func Summary(name string) string { return registry[name].summary }
+
+// New returns the bundled bot called name.
+func New(name string) (sdk.Bot, error) {
+	e, ok := registry[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown bot %q (bundled bots: %s)", name, strings.Join(Names(), ", "))
+	}
+	return &player{entry: e}, nil
+}
+
+// player adapts a strategy to sdk.Bot, reseeding its RNG on every hello so a
+// bot's choices depend only on the game's seed and what it is shown.
+type player struct {
+	entry
+	rng    *rand.Rand
+	choose strategy
+}
+
+func (p *player) Start(h *protocol.Hello) error {
+	p.rng = rand.New(rand.NewPCG(h.Seed, uint64(h.Seat)))
+	p.choose = p.byGame[h.Game]
+	if p.choose == nil {
+		p.choose = p.byGame[""]
+	}
+	return nil
+}
+
+func (p *player) Act(t *protocol.Turn) (int, error) {
+	if len(t.Legal) == 0 {
+		return 0, fmt.Errorf("turn %d has no legal actions", t.ID)
+	}
+	if p.choose == nil { // a turn before any hello: be lenient
+		p.Start(&protocol.Hello{})
+	}
+	return p.choose(t.View, t.Legal, p.rng)
+}
+
+func (p *player) End(*protocol.End) {}
+
+func randomChoice(_ json.RawMessage, legal []json.RawMessage, rng *rand.Rand) (int, error) {
+	return rng.IntN(len(legal)), nil
+}

@@ -1,0 +1,241 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/google/shlex"
+	"github.com/olekukonko/tablewriter"
+	"github.com/urfave/cli/v2"
+
+	"github.com/arena-dev/arena/arena/clock"
+	"github.com/arena-dev/arena/arena/match"
+	"github.com/arena-dev/arena/arena/referee"
+	"github.com/arena-dev/arena/arena/stats"
+	"github.com/arena-dev/arena/engine"
+	"github.com/arena-dev/arena/protocol"
+)
+
+func matchCommand() *cli.Command {
+	return withUsage(&cli.Command{
+		Name:  "match",
+		Usage: "play games between bots, one bot per seat",
+		Description: `Each --bot NAME=CMD takes one seat. CMD is split like a shell would (quotes
+honoured) but run without a shell; a CMD starting with "arena" runs this same
+executable, so bundled bots need nothing installed:
+
+   arena match --game banqi --bot a='arena bot greedy' --bot b='arena bot random' --games 20
+
+Consecutive games replay the same seed with the seats rotated, so seat and
+card luck cancel over each full rotation.`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "game", Usage: "game to play (see arena games)", Required: true},
+			&cli.StringSliceFlag{Name: "bot", Usage: "NAME=CMD, one per seat, in seat order"},
+			&cli.StringSliceFlag{Name: "option", Usage: "rule option k=v (repeatable)"},
+			&cli.IntFlag{Name: "games", Usage: "games to play (default: one full seat rotation)"},
+			&cli.StringFlag{Name: "seed", Usage: "match seed (default: random, printed)"},
+			&cli.DurationFlag{Name: "move-time", Usage: "limit per move (default 1s when no --tc)"},
+			&cli.StringFlag{Name: "tc", Usage: "Fischer clock BASE+INC, e.g. 60s+1s"},
+			&cli.DurationFlag{Name: "startup-time", Value: clock.Defaults.Startup, Usage: "time from hello to ready"},
+			&cli.DurationFlag{Name: "margin", Value: clock.Defaults.Margin, Usage: "grace added to every deadline for OS jitter"},
+			&cli.StringFlag{Name: "on-timeout", Value: string(referee.Forfeit), Usage: "what a failed move costs: forfeit, or random (a random move and a strike)"},
+			&cli.IntFlag{Name: "max-strikes", Value: 3, Usage: "with --on-timeout random: strikes before a forfeit"},
+			&cli.StringFlag{Name: "out", Usage: "directory for results.jsonl, replays/ and logs/"},
+			&cli.BoolFlag{Name: "json", Usage: "print one JSON summary object to stdout"},
+			&cli.IntFlag{Name: "max-line", Value: protocol.DefaultMaxLine, Usage: "longest line a bot may send, in bytes"},
+			&cli.Int64Flag{Name: "stderr-cap", Value: 1 << 20, Usage: "bytes of a bot's stderr kept per game"},
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no per-game progress lines"},
+		},
+		Action: runMatch,
+	})
+}
+
+func runMatch(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return usagef("unexpected argument %q (bots are given with --bot NAME=CMD)", c.Args().First())
+	}
+	game, err := engine.Lookup(c.String("game"))
+	if err != nil {
+		return usageError{fmt.Errorf("--game: %w", err)}
+	}
+	botList, err := parseBots(c.StringSlice("bot"))
+	if err != nil {
+		return err
+	}
+	given, err := parseOptions(c.StringSlice("option"))
+	if err != nil {
+		return err
+	}
+	opts, err := engine.Setup(game, len(botList), given)
+	if err != nil {
+		return usageError{err}
+	}
+	limits, err := parseLimits(c)
+	if err != nil {
+		return err
+	}
+	policy := referee.Policy(c.String("on-timeout"))
+	if policy != referee.Forfeit && policy != referee.Random {
+		return usagef("--on-timeout %q: want forfeit or random", policy)
+	}
+	seats := len(botList)
+	games := c.Int("games")
+	if !c.IsSet("games") {
+		games = match.Rotation(seats)
+	}
+	if games < 1 {
+		return usagef("--games %d: want at least 1", games)
+	}
+	seed := rand.Uint64() & (1<<53 - 1)
+	if c.IsSet("seed") {
+		if _, err := fmt.Sscan(c.String("seed"), &seed); err != nil {
+			return usagef("--seed %q: want a non-negative integer", c.String("seed"))
+		}
+	}
+	progress := c.App.ErrWriter
+	if c.Bool("quiet") {
+		progress = io.Discard
+	}
+	if rot := match.Rotation(seats); games%rot != 0 {
+		fmt.Fprintf(c.App.ErrWriter, "arena: warning: --games %d is not a multiple of %d, so seats are not rotated evenly\n", games, rot)
+	}
+	fmt.Fprintf(progress, "arena: %s, %d games, seed %d, %s\n", game.Info().Name, games, seed, limits)
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	start := time.Now()
+	sum, err := match.Run(ctx, match.Config{
+		Game: game, Options: opts, Games: games, Seed: seed, Limits: limits,
+		Policy: policy, MaxStrikes: c.Int("max-strikes"), OutDir: c.String("out"),
+		MaxLine: c.Int("max-line"), StderrCap: c.Int64("stderr-cap"), Version: Version,
+		OnGame: func(r match.GameRecord) { fmt.Fprintln(progress, gameLine(r, games)) },
+	}, botList)
+	if sum != nil && sum.Games > 0 {
+		if c.Bool("json") {
+			enc := json.NewEncoder(c.App.Writer)
+			enc.SetIndent("", "  ")
+			if jerr := enc.Encode(sum); jerr != nil {
+				return jerr
+			}
+		} else {
+			printSummary(c.App.Writer, sum, time.Since(start))
+		}
+	}
+	return err
+}
+
+func gameLine(r match.GameRecord, total int) string {
+	var parts []string
+	for s, b := range r.Bots {
+		parts = append(parts, fmt.Sprintf("%s#%d", b, r.Ranks[s]))
+	}
+	line := fmt.Sprintf("game %d/%d %s: %s, %d plies, %s", r.Index+1, total, r.GameID, strings.Join(parts, " "), r.Plies, r.Reason)
+	for _, f := range r.Forfeits {
+		line += fmt.Sprintf(" [%s forfeited: %s: %s]", f.Bot, f.Reason, f.Detail)
+	}
+	return line
+}
+
+func printSummary(w io.Writer, sum *match.Summary, took time.Duration) {
+	t := tablewriter.NewWriter(w)
+	t.Header("bot", "games", "wins", "draws", "losses", "forfeits", "score", "score %")
+	for _, b := range sum.Bots {
+		pct := 0.0
+		if b.Games > 0 {
+			pct = 100 * b.Score / float64(b.Games)
+		}
+		t.Append(b.Name, b.Games, b.Wins, b.Draws, b.Losses, b.Forfeits, fmt.Sprintf("%.1f", b.Score), fmt.Sprintf("%.1f", pct))
+	}
+	t.Render()
+	if len(sum.Bots) == 2 {
+		e := stats.EloDiff(sum.WDL(0))
+		if e.Valid {
+			fmt.Fprintf(w, "Elo difference %s vs %s: %+.1f +/- %.1f (95%%)\n", sum.Bots[0].Name, sum.Bots[1].Name, e.Diff, e.ErrorBar())
+		} else {
+			fmt.Fprintf(w, "Elo difference %s vs %s: %+.0f (one side scored everything; play more games for an error bar)\n", sum.Bots[0].Name, sum.Bots[1].Name, e.Diff)
+		}
+	}
+	fmt.Fprintf(w, "%d games in %v", sum.Games, took.Round(time.Millisecond))
+	if sum.Out != "" {
+		fmt.Fprintf(w, "; results in %s", filepath.Join(sum.Out, "results.jsonl"))
+	}
+	fmt.Fprintln(w)
+}
+
+var botName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+
+// parseBots reads NAME=CMD specs.
+func parseBots(specs []string) ([]match.Bot, error) {
+	if len(specs) == 0 {
+		return nil, usagef("no bots: give one --bot NAME=CMD per seat")
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("finding the arena executable: %w", err)
+	}
+	seen := map[string]bool{}
+	var out []match.Bot
+	for _, spec := range specs {
+		name, cmdline, ok := strings.Cut(spec, "=")
+		if !ok || strings.TrimSpace(cmdline) == "" {
+			return nil, usagef("--bot %q: want NAME=CMD", spec)
+		}
+		if !botName.MatchString(name) {
+			return nil, usagef("--bot %q: name %q may hold only letters, digits, '.', '_' and '-'", spec, name)
+		}
+		if seen[name] {
+			return nil, usagef("--bot %q: name %q is used twice", spec, name)
+		}
+		seen[name] = true
+		argv, err := shlex.Split(cmdline)
+		if err != nil || len(argv) == 0 {
+			return nil, usagef("--bot %s: cannot split command %q: %v", name, cmdline, err)
+		}
+		if argv[0] == "arena" {
+			argv[0] = self
+		} else if _, err := exec.LookPath(argv[0]); err != nil {
+			return nil, usagef("--bot %s: command %q not found", name, argv[0])
+		}
+		out = append(out, match.Bot{Name: name, Argv: argv})
+	}
+	return out, nil
+}
+
+func parseOptions(specs []string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, spec := range specs {
+		k, v, ok := strings.Cut(spec, "=")
+		if !ok || k == "" {
+			return nil, usagef("--option %q: want key=value", spec)
+		}
+		out[k] = v
+	}
+	return out, nil
+}
+
+func parseLimits(c *cli.Context) (clock.Limits, error) {
+	l := clock.Limits{Startup: c.Duration("startup-time"), Move: c.Duration("move-time"), Margin: c.Duration("margin")}
+	if tc := c.String("tc"); tc != "" {
+		base, inc, err := clock.ParseTC(tc)
+		if err != nil {
+			return l, usageError{fmt.Errorf("--tc: %w", err)}
+		}
+		l.Base, l.Inc = base, inc
+	} else if !c.IsSet("move-time") {
+		l.Move = clock.Defaults.Move
+	}
+	if err := l.Validate(); err != nil {
+		return l, usageError{err}
+	}
+	return l, nil
+}

@@ -1,0 +1,8 @@
+// Package all registers every game of the arena with the engine registry.
+// Import it for its side effect where all games must be known (the arena
+// binary, replay verification in tests).
+package all
+
+import (
+	_ "github.com/arena-dev/arena/engine/banqi" // Banqi (Chinese dark chess)
+)
