@@ -83,9 +83,10 @@ func Rotation(seats int) int { return seats }
 // shifts every bot one seat along.
 func SeatOf(g, seat, seats int) int { return (seat + g) % seats }
 
-// GameSeed is the seed of game index g: shared by a rotation block.
+// GameSeed is the deal seed of game index g, shared by a rotation block.
+// It is derived one-way, so nothing a bot sees leads back to the match seed.
 func GameSeed(matchSeed uint64, g, seats int) uint64 {
-	return referee.Mix(matchSeed, uint64(g/Rotation(seats))) & (1<<53 - 1)
+	return referee.DeriveSeed(matchSeed, "game", uint64(g/Rotation(seats)))
 }
 
 // Run plays the match. Bot failures are results, not errors; an error
@@ -94,12 +95,13 @@ func GameSeed(matchSeed uint64, g, seats int) uint64 {
 func Run(ctx context.Context, cfg Config, bots []Bot) (*Summary, error) {
 	n := len(bots)
 	if cfg.MatchID == "" {
-		cfg.MatchID = fmt.Sprintf("%s-%d", cfg.Game.Info().Name, cfg.Seed)
+		// Not derived from the seed: the match id is sent to bots.
+		cfg.MatchID = fmt.Sprintf("%s-%s", cfg.Game.Info().Name, time.Now().UTC().Format("20060102-150405"))
 	}
 	if cfg.ByeGrace <= 0 {
 		cfg.ByeGrace = time.Second
 	}
-	m := &runner{cfg: cfg, bots: bots, procs: make([]*transport.Process, n), startErr: make([]error, n)}
+	m := &runner{cfg: cfg, bots: bots, procs: make([]*transport.Process, n), logs: make([]*os.File, n)}
 	defer m.closeAll()
 	sum := newSummary(cfg, bots)
 	if cfg.OutDir != "" {
@@ -133,11 +135,50 @@ func Run(ctx context.Context, cfg Config, bots []Bot) (*Summary, error) {
 }
 
 type runner struct {
-	cfg      Config
-	bots     []Bot
-	procs    []*transport.Process
-	startErr []error
-	results  *os.File
+	cfg   Config
+	bots  []Bot
+	procs []*transport.Process
+	// logs is each bot's current stderr log. It stays attached after a
+	// game so what a bot writes on "end" lands in that game's log, and is
+	// replaced when the bot's next game starts.
+	logs    []*os.File
+	results *os.File
+}
+
+// attachLog points bot b's stderr at a new log for gameID.
+func (m *runner) attachLog(b int, gameID string) error {
+	p := m.procs[b]
+	if p == nil || m.cfg.OutDir == "" {
+		return nil
+	}
+	dir := filepath.Join(m.cfg.OutDir, "logs", m.bots[b].Name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("log directory: %w", err)
+	}
+	f, err := os.Create(filepath.Join(dir, gameID+".stderr.log"))
+	if err != nil {
+		return fmt.Errorf("stderr log: %w", err)
+	}
+	p.SetStderr(f) // after this returns, nothing writes to the old log
+	m.closeLog(b)
+	m.logs[b] = f
+	return nil
+}
+
+func (m *runner) closeLog(b int) {
+	if m.logs[b] != nil {
+		m.logs[b].Close()
+		m.logs[b] = nil
+	}
+}
+
+// stop ends bot b's process (already failed or done) and closes its log.
+func (m *runner) stop(b int) {
+	if m.procs[b] != nil {
+		m.procs[b].Close()
+		m.procs[b] = nil
+	}
+	m.closeLog(b)
 }
 
 // conn returns a running process for bot b, starting one if needed.
@@ -162,31 +203,13 @@ func (m *runner) playGame(g int) (GameRecord, error) {
 	seatBot := make([]int, n)
 	players := make([]referee.Player, n)
 	seats := make([]replays.SeatInfo, n)
-	var logs []*os.File
 	for s := range n {
 		b := SeatOf(g, s, n)
 		seatBot[s] = b
 		players[s] = referee.Player{Name: m.bots[b].Name, Conn: m.conn(b)}
 		seats[s] = replays.SeatInfo{Seat: s, Bot: m.bots[b].Name}
-		if p := m.procs[b]; p != nil {
-			var w *os.File
-			if m.cfg.OutDir != "" {
-				dir := filepath.Join(m.cfg.OutDir, "logs", m.bots[b].Name)
-				if err := os.MkdirAll(dir, 0o755); err != nil {
-					return GameRecord{}, fmt.Errorf("log directory: %w", err)
-				}
-				f, err := os.Create(filepath.Join(dir, gameID+".stderr.log"))
-				if err != nil {
-					return GameRecord{}, fmt.Errorf("stderr log: %w", err)
-				}
-				logs = append(logs, f)
-				w = f
-			}
-			if w != nil {
-				p.SetStderr(w)
-			} else {
-				p.SetStderr(nil)
-			}
+		if err := m.attachLog(b, gameID); err != nil {
+			return GameRecord{}, err
 		}
 	}
 	rec := replays.NewRecorder(replays.Header{
@@ -203,24 +226,12 @@ func (m *runner) playGame(g int) (GameRecord, error) {
 		Game: m.cfg.Game, Options: m.cfg.Options, Seed: seed, Match: m.cfg.MatchID, GameID: gameID, BotSeeds: botSeeds,
 		Limits: m.cfg.Limits, Policy: m.cfg.Policy, MaxStrikes: m.cfg.MaxStrikes, Recorder: rec,
 	}, players)
-	for _, s := range seatBot {
-		if p := m.procs[s]; p != nil {
-			p.SetStderr(nil)
-		}
-	}
-	for _, f := range logs {
-		f.Close()
-	}
 	if err != nil {
 		return GameRecord{}, err
 	}
 	for s, failed := range res.Failed {
 		if failed {
-			b := seatBot[s]
-			if m.procs[b] != nil {
-				m.procs[b].Close()
-				m.procs[b] = nil
-			}
+			m.stop(seatBot[s])
 		}
 	}
 	out := GameRecord{
@@ -266,16 +277,13 @@ func (m *runner) sayBye() {
 	for i, p := range m.procs {
 		if p != nil {
 			p.Shutdown(time.Until(deadline))
-			m.procs[i] = nil
+			m.stop(i)
 		}
 	}
 }
 
 func (m *runner) closeAll() {
-	for i, p := range m.procs {
-		if p != nil {
-			p.Close()
-			m.procs[i] = nil
-		}
+	for i := range m.procs {
+		m.stop(i)
 	}
 }

@@ -6,6 +6,8 @@ package referee
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -209,18 +211,25 @@ func (g *game) botSeed(seat int) uint64 {
 	return BotSeed(g.cfg.Seed, seat)
 }
 
-// BotSeed derives the seed sent to the bot in seat from the game seed. It is
-// kept below 2^53 so bots in any language can hold it exactly.
-func BotSeed(gameSeed uint64, seat int) uint64 {
-	return Mix(gameSeed, uint64(seat)+1) & (1<<53 - 1)
+// BotSeed derives the seed sent to a bot from the game's deal seed; index
+// tells bots apart (the seat, or the bot's place in a match so a bot keeps
+// its stream when seats swap).
+func BotSeed(gameSeed uint64, index int) uint64 {
+	return DeriveSeed(gameSeed, "bot", uint64(index))
 }
 
-// Mix is a SplitMix64 step over (a, b), for deriving independent seeds.
-func Mix(a, b uint64) uint64 {
-	z := a + 0x9e3779b97f4a7c15*(b+1)
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	return z ^ (z >> 31)
+// DeriveSeed derives an independent seed from parent, a label and an index.
+// It is one-way (SHA-256): a bot that sees a derived seed cannot recover the
+// deal seed and replay the hidden draws. Results stay below 2^53 so bots in
+// any language can hold them exactly.
+func DeriveSeed(parent uint64, label string, index uint64) uint64 {
+	var buf [16]byte
+	binary.LittleEndian.PutUint64(buf[:8], parent)
+	binary.LittleEndian.PutUint64(buf[8:], index)
+	h := sha256.New()
+	h.Write([]byte("arena/" + label + "\x00"))
+	h.Write(buf[:])
+	return binary.LittleEndian.Uint64(h.Sum(nil)) & (1<<53 - 1)
 }
 
 func (g *game) loop() error {

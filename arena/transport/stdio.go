@@ -39,6 +39,7 @@ type Process struct {
 	closeOnce sync.Once
 	closed    chan struct{} // closed by Close: nobody reads lines any more
 	exited    chan struct{} // closed when the process has been waited for
+	drained   chan struct{} // closed when stderr reached EOF
 	waitErr   error
 }
 
@@ -105,11 +106,15 @@ func Start(cfg ProcessConfig) (*Process, error) {
 		timer:  time.NewTimer(time.Hour),
 		stderr: &stderrSink{cap: cfg.StderrCap},
 		closed: make(chan struct{}),
-		exited: make(chan struct{}),
+		exited:  make(chan struct{}),
+		drained: make(chan struct{}),
 	}
 	p.timer.Stop()
 	go p.readLines(outR, cfg.MaxLine)
-	go p.stderr.drain(errR)
+	go func() {
+		p.stderr.drain(errR)
+		close(p.drained)
+	}()
 	go func() {
 		p.waitErr = cmd.Wait()
 		close(p.exited)
@@ -269,6 +274,12 @@ func (p *Process) Close() error {
 		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
 		p.stdin.Close()
 		<-p.exited
+		// Let the last stderr bytes reach the log; a descendant that escaped
+		// the kill may hold stderr open, so do not wait long for it.
+		select {
+		case <-p.drained:
+		case <-time.After(200 * time.Millisecond):
+		}
 	})
 	return nil
 }

@@ -1,0 +1,359 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/arena-dev/arena/arena/match"
+	"github.com/arena-dev/arena/bots"
+	"github.com/arena-dev/arena/engine"
+	"github.com/arena-dev/arena/protocol"
+	"github.com/arena-dev/arena/replays"
+	"github.com/arena-dev/arena/sdk"
+)
+
+// TestMain lets this test binary stand in for the arena executable: with
+// ARENA_AS_CLI set it runs the CLI, so `arena bot random` children (which
+// re-run os.Executable()) work without a separate build step. With
+// ARENA_SPY_DIR set it is a random bot that logs every line it receives.
+func TestMain(m *testing.M) {
+	if dir := os.Getenv("ARENA_SPY_DIR"); dir != "" {
+		os.Exit(spyBot(dir))
+	}
+	if os.Getenv("ARENA_AS_CLI") != "" {
+		os.Exit(run(os.Args))
+	}
+	os.Setenv("ARENA_AS_CLI", "1")
+	os.Exit(m.Run())
+}
+
+// arena runs the CLI as a subprocess and returns stdout, stderr, exit code.
+func arena(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), errb.String(), code
+}
+
+func TestUsageErrorsExit2WithOneClearLine(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"unknown game", []string{"match", "--game", "chess", "--bot", "a=arena bot random", "--bot", "b=arena bot random"}, `unknown game "chess"`},
+		{"unknown option", []string{"match", "--game", "banqi", "--option", "colour=blue", "--bot", "a=arena bot random", "--bot", "b=arena bot random"}, `no option "colour"`},
+		{"bad option value", []string{"match", "--game", "banqi", "--option", "ranks=fr", "--bot", "a=arena bot random", "--bot", "b=arena bot random"}, "ranks"},
+		{"too few seats", []string{"match", "--game", "banqi", "--bot", "a=arena bot random"}, "needs 2 seats"},
+		{"bot without command", []string{"match", "--game", "banqi", "--bot", "a", "--bot", "b=arena bot random"}, "NAME=CMD"},
+		{"missing program", []string{"match", "--game", "banqi", "--bot", "a=./no-such-bot", "--bot", "b=arena bot random"}, `"./no-such-bot" not found`},
+		{"duplicate names", []string{"match", "--game", "banqi", "--bot", "a=arena bot random", "--bot", "a=arena bot random"}, "used twice"},
+		{"bad tc", []string{"match", "--game", "banqi", "--tc", "fast", "--bot", "a=arena bot random", "--bot", "b=arena bot random"}, "--tc"},
+		{"bad policy", []string{"match", "--game", "banqi", "--on-timeout", "shrug", "--bot", "a=arena bot random", "--bot", "b=arena bot random"}, "--on-timeout"},
+		{"bad flag", []string{"match", "--gmae", "banqi"}, "gmae"},
+		{"unknown bundled bot", []string{"bot", "clever"}, `unknown bot "clever"`},
+		{"unknown command", []string{"tournement"}, `unknown command "tournement"`},
+		{"verify without files", []string{"replay", "verify"}, "at least one FILE"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, stderr, code := arena(t, tc.args...)
+			if code != exitUsage {
+				t.Fatalf("exit code %d, want %d; stderr:\n%s", code, exitUsage, stderr)
+			}
+			if !strings.Contains(stderr, tc.want) {
+				t.Fatalf("stderr does not name the problem (%q):\n%s", tc.want, stderr)
+			}
+		})
+	}
+}
+
+func TestGamesListsBanqiOptions(t *testing.T) {
+	t.Parallel()
+	out, _, code := arena(t, "games")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{"banqi (2 seats)", "ranks", "taiwan", "no_progress_plies", "180", "repetition", "chain_capture", "capture_facedown", "max_plies"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("arena games output lacks %q", want)
+		}
+	}
+}
+
+// TestMatchJSONAndFiles runs the README's kind of match and checks every
+// promised output: the JSON summary, results.jsonl, replays that verify.
+func TestMatchJSONAndFiles(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	out, stderr, code := arena(t, "match", "--game", "banqi", "--bot", "greedy=arena bot greedy", "--bot", "random=arena bot random",
+		"--games", "6", "--seed", "11", "--out", dir, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var sum struct {
+		Game  string `json:"game"`
+		Games int    `json:"games"`
+		Seed  uint64 `json:"seed"`
+		Out   string `json:"out"`
+		Bots  []struct {
+			Name                                 string
+			Games, Wins, Draws, Losses, Forfeits int
+			Score                                float64
+		} `json:"bots"`
+	}
+	if err := json.Unmarshal([]byte(out), &sum); err != nil {
+		t.Fatalf("stdout is not one JSON object: %v\n%s", err, out)
+	}
+	if sum.Game != "banqi" || sum.Games != 6 || sum.Seed != 11 || sum.Out != dir || len(sum.Bots) != 2 {
+		t.Fatalf("summary header wrong: %+v", sum)
+	}
+	for _, b := range sum.Bots {
+		if b.Games != 6 || b.Wins+b.Draws+b.Losses != 6 || b.Forfeits != 0 {
+			t.Errorf("bot %s tally inconsistent: %+v", b.Name, b)
+		}
+	}
+	if got := sum.Bots[0].Score + sum.Bots[1].Score; got != 6 {
+		t.Errorf("scores add to %v, want 6", got)
+	}
+	lines := readLines(t, filepath.Join(dir, "results.jsonl"))
+	if len(lines) != 6 {
+		t.Fatalf("results.jsonl has %d lines, want 6", len(lines))
+	}
+	var paths []string
+	for i, l := range lines {
+		var r match.GameRecord
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.Index != i || len(r.Bots) != 2 || len(r.Ranks) != 2 || r.Reason == "" || r.Replay == "" {
+			t.Errorf("line %d incomplete: %s", i, l)
+		}
+		paths = append(paths, filepath.Join(dir, r.Replay))
+	}
+	out, stderr, code = arena(t, append([]string{"replay", "verify"}, paths...)...)
+	if code != 0 || strings.Count(out, "ok ") != 6 {
+		t.Fatalf("verify exit %d:\n%s\n%s", code, out, stderr)
+	}
+	out, _, code = arena(t, "replay", "show", "--seat", "1", paths[0])
+	if code != 0 || !strings.Contains(out, "a b c d") {
+		t.Fatalf("replay show: exit %d, no board:\n%.500s", code, out)
+	}
+}
+
+// TestPythonBotPlays proves the protocol is language-neutral: the
+// standard-library Python bot plays whole games against the Go bot.
+func TestPythonBotPlays(t *testing.T) {
+	t.Parallel()
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 not installed")
+	}
+	script, _ := filepath.Abs("../../bots/python/random_bot.py")
+	dir := t.TempDir()
+	_, stderr, code := arena(t, "match", "--game", "banqi", "--bot", "py="+python+" "+script, "--bot", "go=arena bot random",
+		"--games", "4", "--seed", "5", "--out", dir, "--startup-time", "20s")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, l := range readLines(t, filepath.Join(dir, "results.jsonl")) {
+		var r match.GameRecord
+		json.Unmarshal([]byte(l), &r)
+		if len(r.Forfeits) != 0 {
+			t.Errorf("game %s: forfeits %+v", r.GameID, r.Forfeits)
+		}
+	}
+	// The Python bot logs to stderr, which lands in its per-game log.
+	logs, _ := filepath.Glob(filepath.Join(dir, "logs", "py", "*.stderr.log"))
+	if len(logs) != 4 {
+		t.Fatalf("want 4 per-game stderr logs for py, got %v", logs)
+	}
+	// It writes one line per game on "end"; the line may be read after
+	// the next game's log took over, but none may be lost.
+	var all string
+	for _, l := range logs {
+		b, _ := os.ReadFile(l)
+		all += string(b)
+	}
+	if got := strings.Count(all, "over:"); got != 4 {
+		t.Errorf("python bot's stderr: %d of 4 end lines captured: %q", got, all)
+	}
+}
+
+// TestEachBotSeesExactlyItsOwnSeat replays every game and checks that each
+// line a bot received is exactly what its seat may know: hello for its
+// seat, and turns whose view and legal list equal the engine's View(seat)
+// and Legal() at that ply, and nothing else.
+func TestEachBotSeesExactlyItsOwnSeat(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	spy := t.TempDir()
+	cmd := exec.Command(os.Args[0], "match", "--game", "banqi", "--bot", "s0="+os.Args[0], "--bot", "s1="+os.Args[0],
+		"--games", "2", "--seed", "3", "--out", dir)
+	// The arena process and its bot children share this environment; the
+	// bots are started without arguments, which is how spyBot tells them
+	// from the arena.
+	cmd.Env = append(os.Environ(), "ARENA_SPY_DIR="+spy)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("match failed: %v\n%s", err, out)
+	}
+	records := readLines(t, filepath.Join(dir, "results.jsonl"))
+	if len(records) != 2 {
+		t.Fatalf("want 2 games, got %d", len(records))
+	}
+	received := map[string][]string{} // pid file -> lines
+	files, _ := filepath.Glob(filepath.Join(spy, "*.log"))
+	for _, f := range files {
+		received[f] = readLines(t, f)
+	}
+	if len(files) != 2 {
+		t.Fatalf("want one spy log per bot process (kept alive across games), got %d", len(files))
+	}
+	checked := 0
+	for _, lines := range received {
+		checked += checkSpyLog(t, dir, lines)
+	}
+	if checked < 100 {
+		t.Fatalf("only %d turns checked", checked)
+	}
+}
+
+func checkSpyLog(t *testing.T, outDir string, lines []string) int {
+	t.Helper()
+	var (
+		state engine.State
+		game  engine.Game
+		rep   *replays.Replay
+		seat  int
+		ply   int
+		turns int
+	)
+	for _, line := range lines {
+		typ, err := protocol.PeekType([]byte(line))
+		if err != nil {
+			t.Fatalf("bot received a non-protocol line: %q", line)
+		}
+		switch typ {
+		case protocol.TypeHello:
+			var h protocol.Hello
+			json.Unmarshal([]byte(line), &h)
+			rep, err = replays.ReadFile(filepath.Join(outDir, "replays", h.GameID+".jsonl.zst"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if h.Seed == rep.Header.Seed {
+				t.Errorf("hello carries the game's deal seed: a bot could re-deal the hidden pieces")
+			}
+			game, _ = engine.Lookup(h.Game)
+			state, _ = game.New(len(rep.Header.Seats), rep.Header.Seed, rep.Header.Options)
+			seat, ply = h.Seat, 0
+			if rep.Header.Seats[seat].Bot != h.Players[seat] {
+				t.Errorf("hello seat %d names %q, replay says %q", seat, h.Players[seat], rep.Header.Seats[seat].Bot)
+			}
+		case protocol.TypeTurn:
+			var tn protocol.Turn
+			json.Unmarshal([]byte(line), &tn)
+			// Advance the re-simulation to this seat's next turn.
+			for ; state.ToMove() != seat; ply++ {
+				applyReplayMove(t, game, state, rep, ply)
+			}
+			wantView, _ := json.Marshal(state.View(seat))
+			if !bytes.Equal(wantView, tn.View) {
+				t.Fatalf("turn %d: view differs from View(%d):\n got %s\nwant %s", tn.ID, seat, tn.View, wantView)
+			}
+			for i, a := range state.Legal() {
+				b, _ := json.Marshal(a)
+				if !bytes.Equal(b, tn.Legal[i]) {
+					t.Fatalf("turn %d: legal[%d] = %s, engine says %s", tn.ID, i, tn.Legal[i], b)
+				}
+			}
+			applyReplayMove(t, game, state, rep, ply)
+			ply++
+			turns++
+		case protocol.TypeEnd, protocol.TypeBye:
+		default:
+			t.Errorf("unexpected message type %q", typ)
+		}
+	}
+	return turns
+}
+
+func applyReplayMove(t *testing.T, g engine.Game, st engine.State, rep *replays.Replay, ply int) {
+	t.Helper()
+	var mv *replays.Move
+	for _, e := range rep.Events {
+		if e.Move != nil && e.Move.Ply == ply {
+			mv = e.Move
+		}
+	}
+	if mv == nil {
+		t.Fatalf("replay has no move at ply %d", ply)
+	}
+	a, err := g.ParseAction(mv.Action)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Apply(a); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// spyBot plays random moves and appends every line it receives to a log
+// named after its pid.
+func spyBot(dir string) int {
+	if len(os.Args) > 1 {
+		return run(os.Args) // the arena itself, not a bot
+	}
+	f, err := os.Create(filepath.Join(dir, fmt.Sprintf("%d.log", os.Getpid())))
+	if err != nil {
+		return 1
+	}
+	defer f.Close()
+	bot, _ := bots.New("random")
+	pr, pw, _ := os.Pipe()
+	go func() {
+		sc := bufio.NewScanner(os.Stdin)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			f.Write(append(sc.Bytes(), '\n'))
+			pw.Write(append(sc.Bytes(), '\n'))
+		}
+		pw.Close()
+	}()
+	if err := sdk.Run(pr, os.Stdout, bot, sdk.Options{}); err != nil {
+		return 1
+	}
+	return 0
+}
+
+func readLines(t *testing.T, path string) []string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}

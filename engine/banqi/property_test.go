@@ -1,0 +1,162 @@
+package banqi
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/arena-dev/arena/engine"
+)
+
+// checkConservation: face-down multiset + captured + face-up on the board
+// is always the full set of 32, and the face-down count matches the X
+// squares.
+func checkConservation(t *testing.T, s *State) {
+	t.Helper()
+	var n [16]int
+	xs := 0
+	for _, p := range s.board {
+		if p.Up() {
+			n[p]++
+		} else if p == FaceDown {
+			xs++
+		}
+	}
+	hidden := 0
+	for p := Piece(1); p <= 14; p++ {
+		hidden += int(s.hidden[p])
+		if got := n[p] + int(s.hidden[p]) + int(s.taken[p]); got != Count[p.Type()] {
+			t.Fatalf("%c: %d on board + %d face down + %d captured != %d", p.Letter(), n[p], s.hidden[p], s.taken[p], Count[p.Type()])
+		}
+	}
+	if len(s.hist) != len(s.moves)+1 && !(s.chain >= 0 && len(s.hist) == 0 && len(s.moves) == 0) && !s.over {
+		t.Fatalf("history: %d positions for %d moves", len(s.hist), len(s.moves))
+	}
+	if hidden != xs || hidden != s.nHidden {
+		t.Fatalf("face-down count %d, X squares %d, nHidden %d", hidden, xs, s.nHidden)
+	}
+	for c := range Colour(2) {
+		left := 0
+		for ty := range Type(7) {
+			left += Count[ty] - int(s.taken[MakePiece(c, ty)])
+		}
+		if left != int(s.alive[c]) {
+			t.Fatalf("alive %v = %d, want %d", c, s.alive[c], left)
+		}
+	}
+}
+
+func TestRandomGamesEnd(t *testing.T) {
+	games := 3000
+	if testing.Short() {
+		games = 300
+	}
+	rng := rand.New(rand.NewPCG(11, 12))
+	reasons := map[string]int{}
+	g := Game{}
+	for i := range games {
+		r := DefaultRules()
+		if i%2 == 1 {
+			r = randomRules(rng)
+		}
+		seed := rng.Uint64()
+		s := NewState(seed, r)
+		var picks []int
+		for !s.Over() {
+			if s.Ply() > r.MaxPlies {
+				t.Fatal("game ran past max_plies")
+			}
+			legal := s.AppendLegal(nil)
+			if len(legal) == 0 {
+				t.Fatal("no legal action in a game that is not over")
+			}
+			k := rng.IntN(len(legal))
+			picks = append(picks, k)
+			if err := s.Play(legal[k]); err != nil {
+				t.Fatal(err)
+			}
+			checkConservation(t, s)
+		}
+		o := s.Outcome()
+		if len(o.Ranks) != 2 || len(o.Scores) != 2 || o.Reason == "" || o.Scores[0]+o.Scores[1] != 1 {
+			t.Fatalf("bad outcome %+v", o)
+		}
+		key := o.Reason
+		if strings.HasPrefix(key, "all 16") {
+			key = "all 16 captured"
+		} else if strings.HasSuffix(key, "no legal move") {
+			key = "no legal move"
+		} else if strings.Contains(key, "perpetual chase") {
+			key = "perpetual chase"
+		}
+		reasons[key]++
+
+		// Determinism: the registry path, fed the same choices as JSON,
+		// reproduces the game exactly.
+		if i%10 == 0 {
+			opts := engine.Options{"ranks": r.Ranks.String(), "chain_capture": boolStr(r.ChainCapture),
+				"capture_facedown": boolStr(r.CaptureFacedown), "repetition": map[bool]string{false: "draw3", true: "chase_loss"}[r.ChaseLoss]}
+			st, err := g.New(2, seed, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range picks {
+				raw, _ := json.Marshal(st.Legal()[k])
+				a, err := g.ParseAction(raw)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := st.Apply(a); err != nil {
+					t.Fatal(err)
+				}
+			}
+			v1, _ := json.Marshal(s.View(engine.Spectator))
+			v2, _ := json.Marshal(st.View(engine.Spectator))
+			if !st.Over() || !reflect.DeepEqual(st.Outcome(), o) || string(v1) != string(v2) {
+				t.Fatalf("replay differs: %+v vs %+v\n%s\n%s", st.Outcome(), o, v1, v2)
+			}
+		}
+	}
+	var keys []string
+	for k := range reasons {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		t.Logf("%6d %s", reasons[k], k)
+	}
+}
+
+func boolStr(b bool) string {
+	if b {
+		return "true"
+	}
+	return "false"
+}
+
+// Legal and Apply agree with a Clone: cloning mid-game gives an
+// independent game that continues identically.
+func TestCloneIndependent(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	s := NewState(99, DefaultRules())
+	for range 40 {
+		l := s.AppendLegal(nil)
+		mustPlay(t, s, l[rng.IntN(len(l))])
+	}
+	c := s.Clone()
+	for !s.Over() {
+		l := s.AppendLegal(nil)
+		a := l[rng.IntN(len(l))]
+		mustPlay(t, s, a)
+		mustPlay(t, c, a)
+		if s.board != c.board {
+			t.Fatal("clone diverged")
+		}
+	}
+	if !reflect.DeepEqual(s.Outcome(), c.Outcome()) {
+		t.Fatal("clone outcome differs")
+	}
+}

@@ -1,0 +1,234 @@
+// Package replays records, reads, verifies and prints arena game replays.
+//
+// A replay is one file per game, named *.jsonl.zst: a zstd-compressed
+// stream of JSON lines. The first line is the header (game, resolved
+// options, seed, seats, clock), then one line per event in the order it
+// happened (move, strike, forfeit), and last the result line. Engines are
+// deterministic, so the header plus the recorded actions re-simulate the
+// whole game: Verify replays a file through the engine registry and checks
+// every move and the recorded result; Show prints the game move by move as
+// one seat (or a spectator) saw it.
+//
+// The referee builds a file with a Recorder, which keeps the encoded lines
+// in memory and writes the compressed file atomically once the game is
+// over (WriteFile). ReadFile and Read decode a file with bounded memory and
+// report what is wrong with a damaged one, naming the line.
+//
+// docs/replays.md describes the format for people reading replays with
+// standard tools.
+package replays
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/arena-dev/arena/engine"
+	"github.com/arena-dev/arena/protocol"
+)
+
+// FormatVersion is the replay format this package writes and reads (the
+// header's "format" field).
+const FormatVersion = 1
+
+// Ext is the file name extension of a replay.
+const Ext = ".jsonl.zst"
+
+// Line types, the "type" field of every line.
+const (
+	TypeHeader  = "header"
+	TypeMove    = "move"
+	TypeStrike  = "strike"
+	TypeForfeit = "forfeit"
+	TypeResult  = "result"
+)
+
+// ByReferee is the value of a move's "by" field when the referee chose
+// the move (for a forfeited seat, or after a strike under the random
+// policy).
+const ByReferee = "referee"
+
+// Failure reasons of strike and forfeit lines.
+const (
+	ReasonStartup       = "startup"        // no ready reply / failed to start
+	ReasonTimeout       = "timeout"        // no reply in time
+	ReasonIllegalAction = "illegal_action" // replied with an action not in legal
+	ReasonBadMessage    = "bad_message"    // unparseable or unexpected message
+	ReasonCrash         = "crash"          // the bot process exited
+)
+
+// Reasons lists every valid strike/forfeit reason.
+var Reasons = []string{ReasonStartup, ReasonTimeout, ReasonIllegalAction, ReasonBadMessage, ReasonCrash}
+
+// Header is the first line of a replay: everything needed to re-create the
+// game's initial state.
+type Header struct {
+	// Format is the replay format version (FormatVersion); NewRecorder
+	// fills it in when zero.
+	Format int `json:"format"`
+	// Arena is the version of the arena that played the game.
+	Arena string `json:"arena"`
+	// Game is the registered game name (engine.Lookup).
+	Game string `json:"game"`
+	// Options are the resolved rule options (every option, canonical
+	// values), as returned by engine.Setup.
+	Options engine.Options `json:"options"`
+	// Seed deals the game (Game.New).
+	Seed uint64 `json:"seed"`
+	// Match identifies the match or tournament the game belongs to.
+	Match string `json:"match"`
+	// GameID identifies the game within the match.
+	GameID string `json:"game_id"`
+	// Seats lists who played, in seat order (Seats[i].Seat == i).
+	Seats []SeatInfo `json:"seats"`
+	// Clock is the time control the bots played under.
+	Clock protocol.Clock `json:"clock"`
+	// Started is when the game started (RFC 3339 in the file).
+	Started time.Time `json:"started"`
+}
+
+// SeatInfo names the bot in one seat.
+type SeatInfo struct {
+	Seat int    `json:"seat"`
+	Bot  string `json:"bot"`
+}
+
+// Move is one applied action.
+type Move struct {
+	// Ply counts moves from 0; it is also the number of moves before it.
+	Ply int `json:"ply"`
+	// Seat is the seat that moved (the state's ToMove).
+	Seat int `json:"seat"`
+	// Action is the game's action JSON object (Game.ParseAction reads it).
+	Action json.RawMessage `json:"action"`
+	// ThinkUs is how long the bot took to answer, in microseconds (for a
+	// referee move: the time spent before the referee stepped in).
+	ThinkUs int64 `json:"think_us"`
+	// By is "referee" (ByReferee) when the referee chose the move, else
+	// empty.
+	By string `json:"by,omitempty"`
+}
+
+// Think returns ThinkUs as a Duration.
+func (m *Move) Think() time.Duration { return time.Duration(m.ThinkUs) * time.Microsecond }
+
+// Strike is a bot failure under the random policy: the seat is not
+// forfeited, the referee plays a random legal move for it instead (the
+// next line, by:"referee").
+type Strike struct {
+	// Ply is the ply the failure happened at (moves played before it).
+	Ply    int    `json:"ply"`
+	Seat   int    `json:"seat"`
+	Reason string `json:"reason"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// Forfeit is a seat leaving the game for good.
+type Forfeit struct {
+	// Ply is the number of moves played before the forfeit.
+	Ply    int    `json:"ply"`
+	Seat   int    `json:"seat"`
+	Reason string `json:"reason"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// SeatForfeit is one entry of the result's forfeit list.
+type SeatForfeit struct {
+	Seat   int    `json:"seat"`
+	Reason string `json:"reason"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// Result is the last line: the final outcome, after forfeits.
+type Result struct {
+	// Ranks per seat, 1 is best (engine.Outcome.Ranks).
+	Ranks []int `json:"ranks"`
+	// Scores per seat in the game's units.
+	Scores []float64 `json:"scores"`
+	// Reason says why the game ended.
+	Reason string `json:"reason"`
+	// Plies is the number of moves played (move lines).
+	Plies int `json:"plies"`
+	// Forfeits lists the seats that forfeited, in the order they did.
+	Forfeits []SeatForfeit `json:"forfeits,omitempty"`
+}
+
+// ResultOf builds a Result from an engine outcome; Recorder.Finish fills
+// in Plies and Forfeits.
+func ResultOf(o engine.Outcome) Result {
+	return Result{Ranks: o.Ranks, Scores: o.Scores, Reason: o.Reason}
+}
+
+// Outcome returns the result's ranks, scores and reason.
+func (r Result) Outcome() engine.Outcome {
+	return engine.Outcome{Ranks: r.Ranks, Scores: r.Scores, Reason: r.Reason}
+}
+
+// Event is one move, strike or forfeit line: exactly one field is set.
+type Event struct {
+	Move    *Move
+	Strike  *Strike
+	Forfeit *Forfeit
+}
+
+// Type returns the event's line type: "move", "strike" or "forfeit"
+// ("" for an empty Event).
+func (e Event) Type() string {
+	switch {
+	case e.Move != nil:
+		return TypeMove
+	case e.Strike != nil:
+		return TypeStrike
+	case e.Forfeit != nil:
+		return TypeForfeit
+	}
+	return ""
+}
+
+// Ply returns the event's ply.
+func (e Event) Ply() int {
+	switch {
+	case e.Move != nil:
+		return e.Move.Ply
+	case e.Strike != nil:
+		return e.Strike.Ply
+	case e.Forfeit != nil:
+		return e.Forfeit.Ply
+	}
+	return -1
+}
+
+// Seat returns the event's seat.
+func (e Event) Seat() int {
+	switch {
+	case e.Move != nil:
+		return e.Move.Seat
+	case e.Strike != nil:
+		return e.Strike.Seat
+	case e.Forfeit != nil:
+		return e.Forfeit.Seat
+	}
+	return -1
+}
+
+// Replay is a whole decoded replay file.
+type Replay struct {
+	// Path is the file it was read from (ReadFile), used in error
+	// messages; empty for Read.
+	Path   string
+	Header Header
+	// Events are the move, strike and forfeit lines in file order:
+	// Events[i] is on line i+2 of the file.
+	Events []Event
+	Result Result
+}
+
+// resultLine is the line number of the result line.
+func (r *Replay) resultLine() int { return len(r.Events) + 2 }
+
+// name is how errors refer to the replay.
+func (r *Replay) name() string {
+	if r.Path != "" {
+		return "replay " + r.Path
+	}
+	return "replay"
+}

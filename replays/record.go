@@ -1,0 +1,266 @@
+package replays
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// encoder is the one zstd encoder shared by every Recorder: EncodeAll is
+// safe for concurrent use, and one encoder keeps its buffers pooled.
+var encoder = sync.OnceValue(func() *zstd.Encoder {
+	enc, err := zstd.NewWriter(nil,
+		zstd.WithEncoderLevel(zstd.SpeedBetterCompression),
+		zstd.WithEncoderCRC(true))
+	if err != nil {
+		panic("replays: zstd encoder: " + err.Error()) // only bad options fail
+	}
+	return enc
+})
+
+// Recorder builds one replay in memory while a game is played. Each call
+// appends one encoded JSON line; nothing touches the disk until WriteFile,
+// which the referee calls once the game is over.
+//
+// Recording methods do not return errors, to keep the referee's hot path
+// simple: the first problem (an action that is not valid JSON, an event
+// after Finish) is remembered and returned by WriteFile and Compressed.
+// A Recorder is safe for concurrent use.
+type Recorder struct {
+	mu       sync.Mutex
+	buf      bytes.Buffer
+	num      [24]byte // scratch for integer formatting
+	err      error
+	moves    int
+	forfeits []SeatForfeit
+	finished bool
+}
+
+// NewRecorder starts a replay with its header line. h.Format is set to
+// FormatVersion when zero; h.Options should be the resolved options.
+func NewRecorder(h Header) *Recorder {
+	if h.Format == 0 {
+		h.Format = FormatVersion
+	}
+	r := &Recorder{}
+	r.buf.Grow(4096)
+	line, err := json.Marshal(struct {
+		Type string `json:"type"`
+		Header
+	}{TypeHeader, h})
+	if err != nil {
+		r.err = fmt.Errorf("replays: encoding header: %w", err)
+		return r
+	}
+	r.buf.Write(line)
+	r.buf.WriteByte('\n')
+	return r
+}
+
+func (r *Recorder) int(n int64) {
+	r.buf.Write(strconv.AppendInt(r.num[:0], n, 10))
+}
+
+// usable reports whether an event may still be recorded; it records an
+// error for an event after Finish. Call with r.mu held.
+func (r *Recorder) usable(kind string, ply int) bool {
+	if r.finished {
+		if r.err == nil {
+			r.err = fmt.Errorf("replays: %s at ply %d recorded after the result", kind, ply)
+		}
+		return false
+	}
+	return r.err == nil
+}
+
+// Move records one applied action. action is the action's JSON object as
+// already encoded for the bots (it is copied, compacted, not re-marshalled);
+// think is how long the bot took; byReferee marks a move the referee chose
+// (a forfeited seat's move, or after a strike).
+func (r *Recorder) Move(ply, seat int, action json.RawMessage, think time.Duration, byReferee bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.usable(TypeMove, ply) {
+		return
+	}
+	mark := r.buf.Len()
+	r.buf.WriteString(`{"type":"move","ply":`)
+	r.int(int64(ply))
+	r.buf.WriteString(`,"seat":`)
+	r.int(int64(seat))
+	r.buf.WriteString(`,"action":`)
+	// Compact validates and keeps the line on one line; it writes nothing
+	// on error.
+	if err := json.Compact(&r.buf, action); err != nil {
+		r.buf.Truncate(mark)
+		r.err = fmt.Errorf("replays: move at ply %d: action is not valid JSON (%q): %w", ply, action, err)
+		return
+	}
+	r.buf.WriteString(`,"think_us":`)
+	r.int(think.Microseconds())
+	if byReferee {
+		r.buf.WriteString(`,"by":"referee"`)
+	}
+	r.buf.WriteString("}\n")
+	r.moves++
+}
+
+// Strike records a failure under the random policy at ply (the number of
+// moves played so far); the referee's replacement move follows with
+// byReferee set. reason is one of Reasons.
+func (r *Recorder) Strike(ply, seat int, reason, detail string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.usable(TypeStrike, ply) {
+		return
+	}
+	r.line(struct {
+		Type string `json:"type"`
+		Strike
+	}{TypeStrike, Strike{Ply: ply, Seat: seat, Reason: reason, Detail: detail}})
+}
+
+// Forfeit records that seat left the game at ply (the number of moves
+// played so far). reason is one of Reasons; detail says what happened
+// ("no reply within 100ms").
+func (r *Recorder) Forfeit(ply, seat int, reason, detail string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.usable(TypeForfeit, ply) {
+		return
+	}
+	r.line(struct {
+		Type string `json:"type"`
+		Forfeit
+	}{TypeForfeit, Forfeit{Ply: ply, Seat: seat, Reason: reason, Detail: detail}})
+	r.forfeits = append(r.forfeits, SeatForfeit{Seat: seat, Reason: reason, Detail: detail})
+}
+
+// line appends one marshalled line. Call with r.mu held.
+func (r *Recorder) line(v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		r.err = fmt.Errorf("replays: encoding line: %w", err)
+		return
+	}
+	r.buf.Write(b)
+	r.buf.WriteByte('\n')
+}
+
+// Finish records the result line; no event may follow. When res.Plies is
+// zero it is set to the number of recorded moves, and when res.Forfeits is
+// nil it is filled from the recorded forfeits, so ResultOf(outcome) is
+// enough.
+func (r *Recorder) Finish(res Result) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.usable(TypeResult, r.moves) {
+		return
+	}
+	if res.Plies == 0 {
+		res.Plies = r.moves
+	}
+	if res.Forfeits == nil && len(r.forfeits) > 0 {
+		res.Forfeits = append([]SeatForfeit(nil), r.forfeits...)
+	}
+	r.line(struct {
+		Type string `json:"type"`
+		Result
+	}{TypeResult, res})
+	r.finished = true
+}
+
+// Compressed returns the finished replay as zstd-compressed bytes, the
+// content WriteFile writes. It fails if Finish was not called or a
+// recording error happened.
+func (r *Recorder) Compressed() ([]byte, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.err != nil {
+		return nil, r.err
+	}
+	if !r.finished {
+		return nil, errors.New("replays: game not finished (no result recorded)")
+	}
+	return encoder().EncodeAll(r.buf.Bytes(), make([]byte, 0, r.buf.Len()/4+64)), nil
+}
+
+// tempSeq makes temporary file names unique within the process.
+var tempSeq struct {
+	sync.Mutex
+	n uint64
+}
+
+// WriteFile writes the finished replay to path atomically: the data is
+// compressed in memory, written to a hidden temporary file in the same
+// directory (".NAME.tmp-*", mode 0644 before umask), synced to disk and
+// renamed over path. Readers see either no file (or the previous one) or
+// the complete replay, never a partial one; on error the temporary file is
+// removed. The directory must exist.
+func (r *Recorder) WriteFile(path string) error {
+	data, err := r.Compressed()
+	if err != nil {
+		return err
+	}
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	f, tmp, err := createTemp(dir, base)
+	if err != nil {
+		return fmt.Errorf("replays: writing %s: %w", path, err)
+	}
+	fail := func(err error) error {
+		f.Close()
+		os.Remove(tmp)
+		return fmt.Errorf("replays: writing %s: %w", path, err)
+	}
+	if _, err := f.Write(data); err != nil {
+		return fail(err)
+	}
+	if err := f.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("replays: writing %s: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("replays: writing %s: %w", path, err)
+	}
+	// Make the rename itself durable; not every platform can sync a
+	// directory, so this is best effort.
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// createTemp creates a new hidden temporary file next to the target, with
+// mode 0644 subject to the umask (os.CreateTemp would force 0600).
+func createTemp(dir, base string) (*os.File, string, error) {
+	for range 100 {
+		tempSeq.Lock()
+		tempSeq.n++
+		n := tempSeq.n
+		tempSeq.Unlock()
+		name := filepath.Join(dir, fmt.Sprintf(".%s.tmp-%d-%d-%d", base, os.Getpid(), n, rand.Uint32()))
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, os.ErrExist) {
+			continue
+		}
+		return f, name, err
+	}
+	return nil, "", errors.New("cannot create a temporary file")
+}

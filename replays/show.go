@@ -1,0 +1,148 @@
+package replays
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/arena-dev/arena/engine"
+)
+
+// Show re-simulates r and prints it for people, as seat saw it
+// (engine.Spectator for the public view, "as everyone saw it"): a header
+// with the game, options, seed and bots, the starting position, then for
+// every ply the seat and bot that moved, the action in the game's notation
+// and the think time, followed by the board as seat saw it after the move
+// (RenderText(seat) when the state is an engine.TextRenderer, else the
+// JSON of View(seat)). Strikes and forfeits are shown where they happened
+// and the result at the end.
+//
+// Show stops with an error at the first move the engine rejects; use
+// Verify to check a replay completely.
+func Show(w io.Writer, r *Replay, seat int) error {
+	n := len(r.Header.Seats)
+	if seat != engine.Spectator && (seat < 0 || seat >= n) {
+		return fmt.Errorf("%s: no seat %d: the game has %d seats (0-%d), or use %d for the spectator view",
+			r.name(), seat, n, n-1, engine.Spectator)
+	}
+	s, err := newSim(r)
+	if err != nil {
+		return err
+	}
+	p := &printer{w: w}
+	h := &r.Header
+	p.f("game %s  (replay format %d, arena %s)\n", h.Game, h.Format, orNone(h.Arena))
+	keys := make([]string, 0, len(h.Options))
+	for k := range h.Options {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	opts := make([]string, len(keys))
+	for i, k := range keys {
+		opts[i] = k + "=" + h.Options[k]
+	}
+	p.f("options %s\n", orNone(strings.Join(opts, " ")))
+	p.f("seed %d  match %s  game %s", h.Seed, orNone(h.Match), orNone(h.GameID))
+	if !h.Started.IsZero() {
+		p.f("  started %s", h.Started.Format(time.RFC3339))
+	}
+	p.f("\n")
+	for _, si := range h.Seats {
+		p.f("seat %d: %s\n", si.Seat, si.Bot)
+	}
+	if seat == engine.Spectator {
+		p.f("view: spectator\n")
+	} else {
+		p.f("view: %s\n", s.seatName(seat))
+	}
+	p.f("\n--- start ---\n")
+	p.board(s.state, seat)
+
+	for i, e := range r.Events {
+		switch {
+		case e.Strike != nil:
+			p.f("\n! strike at ply %d: %s %s", e.Strike.Ply, s.seatName(e.Strike.Seat), e.Strike.Reason)
+			p.detail(e.Strike.Detail)
+		case e.Forfeit != nil:
+			p.f("\n! forfeit at ply %d: %s %s", e.Forfeit.Ply, s.seatName(e.Forfeit.Seat), e.Forfeit.Reason)
+			p.detail(e.Forfeit.Detail)
+		}
+		a, err := s.step(i)
+		if err != nil {
+			if p.err != nil {
+				return p.err
+			}
+			return err
+		}
+		if m := e.Move; m != nil {
+			by := ""
+			if m.By == ByReferee {
+				by = "  [by referee]"
+			}
+			p.f("\n--- ply %d: %s: %s  (%s)%s\n", m.Ply, s.seatName(m.Seat), a, m.Think(), by)
+			p.board(s.state, seat)
+		}
+	}
+	res := &r.Result
+	p.f("\n--- result after %d plies: %s ---\n", res.Plies, orNone(res.Reason))
+	for i, si := range h.Seats {
+		if i >= len(res.Ranks) || i >= len(res.Scores) {
+			break
+		}
+		line := fmt.Sprintf("rank %d  score %g  %s", res.Ranks[i], res.Scores[i], s.seatName(si.Seat))
+		for _, f := range res.Forfeits {
+			if f.Seat == i {
+				line += "  (forfeit: " + f.Reason + ")"
+			}
+		}
+		p.f("%s\n", line)
+	}
+	return p.err
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// printer remembers the first write error.
+type printer struct {
+	w   io.Writer
+	err error
+}
+
+func (p *printer) f(format string, args ...any) {
+	if p.err == nil {
+		_, p.err = fmt.Fprintf(p.w, format, args...)
+	}
+}
+
+func (p *printer) detail(d string) {
+	if d != "" {
+		p.f(": %s", d)
+	}
+	p.f("\n")
+}
+
+// board prints what seat sees of st.
+func (p *printer) board(st engine.State, seat int) {
+	if tr, ok := st.(engine.TextRenderer); ok {
+		text := tr.RenderText(seat)
+		if !strings.HasSuffix(text, "\n") {
+			text += "\n"
+		}
+		p.f("%s", text)
+		return
+	}
+	b, err := json.Marshal(st.View(seat))
+	if err != nil {
+		p.f("(view not printable: %v)\n", err)
+		return
+	}
+	p.f("%s\n", b)
+}
