@@ -100,12 +100,12 @@ func Start(cfg ProcessConfig) (*Process, error) {
 		return nil, fmt.Errorf("start %q: %w", cfg.Argv[0], startErr)
 	}
 	p := &Process{
-		cmd:    cmd,
-		stdin:  inW,
-		lines:  make(chan lineResult, 1),
-		timer:  time.NewTimer(time.Hour),
-		stderr: &stderrSink{cap: cfg.StderrCap},
-		closed: make(chan struct{}),
+		cmd:     cmd,
+		stdin:   inW,
+		lines:   make(chan lineResult, 1),
+		timer:   time.NewTimer(time.Hour),
+		stderr:  &stderrSink{cap: cfg.StderrCap},
+		closed:  make(chan struct{}),
 		exited:  make(chan struct{}),
 		drained: make(chan struct{}),
 	}
