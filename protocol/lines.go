@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 )
 
 // ErrLineTooLong means a line exceeded the reader's limit. The reader stops
@@ -31,8 +32,13 @@ func NewLineReader(r io.Reader, max int) *LineReader {
 // ReadLine returns the next line without its newline (a trailing \r is
 // stripped too). The slice is valid until the next call. Input that ends
 // in the middle of a line yields io.ErrUnexpectedEOF: a protocol line is
-// only complete with its newline.
+// only complete with its newline. A read deadline (os.ErrDeadlineExceeded)
+// is returned as is and does not end the reader: a partial line read so far
+// is kept for the next call.
 func (lr *LineReader) ReadLine() ([]byte, error) {
+	if errors.Is(lr.err, ErrLineTooLong) {
+		return nil, lr.err // the stream is out of step for good
+	}
 	scanned := lr.start
 	for {
 		if i := bytes.IndexByte(lr.buf[scanned:lr.end], '\n'); i >= 0 {
@@ -76,6 +82,11 @@ func (lr *LineReader) ReadLine() ([]byte, error) {
 		n, err := lr.r.Read(lr.buf[lr.end:])
 		lr.end += n
 		if err != nil {
+			if errors.Is(err, os.ErrDeadlineExceeded) {
+				// Not sticky: what was read is kept, and a later call after
+				// a new deadline carries on from there.
+				return nil, err
+			}
 			lr.err = err
 		}
 	}

@@ -72,24 +72,59 @@ func hello() []byte {
 }
 
 // rawPingPong is the baseline: os/exec pipes with bufio, one turn line out,
-// one reply line back, nothing else.
-func rawPingPong(b *testing.B, turns [][]byte, n int) time.Duration {
-	cmd := exec.Command(os.Args[0])
-	cmd.Env = botConfig().Env
-	in, _ := cmd.StdinPipe()
-	outPipe, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
+// one reply line back, nothing else. With children > 1 the round trips
+// alternate between children, as the moves of a game alternate between
+// seats.
+func rawPingPong(b *testing.B, turns [][]byte, n, children int) time.Duration {
+	type child struct {
+		w   *bufio.Writer
+		out *bufio.Reader
+	}
+	var cs []child
+	for range children {
+		cmd := exec.Command(os.Args[0])
+		cmd.Env = botConfig().Env
+		in, _ := cmd.StdinPipe()
+		outPipe, _ := cmd.StdoutPipe()
+		if err := cmd.Start(); err != nil {
+			b.Fatal(err)
+		}
+		defer cmd.Wait()
+		defer in.Close()
+		cs = append(cs, child{bufio.NewWriter(in), bufio.NewReader(outPipe)})
+	}
+	roundTrip := func(c child, line []byte) {
+		c.w.Write(line)
+		c.w.WriteByte('\n')
+		c.w.Flush()
+		if _, err := c.out.ReadSlice('\n'); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, c := range cs {
+		roundTrip(c, hello())
+	}
+	start := time.Now()
+	for i := range n {
+		roundTrip(cs[i%len(cs)], turns[i%len(turns)])
+	}
+	return time.Since(start)
+}
+
+// transportPingPong is the same exchange through the arena's stdio
+// transport (blocking stdout pipe, reader goroutine, deadlines).
+func transportPingPong(b *testing.B, turns [][]byte, n int) time.Duration {
+	p, err := transport.Start(botConfig())
+	if err != nil {
 		b.Fatal(err)
 	}
-	defer cmd.Wait()
-	defer in.Close()
-	out := bufio.NewReader(outPipe)
-	w := bufio.NewWriter(in)
+	defer p.Close()
 	roundTrip := func(line []byte) {
-		w.Write(line)
-		w.WriteByte('\n')
-		w.Flush()
-		if _, err := out.ReadSlice('\n'); err != nil {
+		deadline := time.Now().Add(10 * time.Second)
+		if err := p.Send(line, deadline); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := p.Receive(deadline); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -140,16 +175,30 @@ func refereeMoves(b *testing.B, n int) (time.Duration, int) {
 }
 
 // BenchmarkRefereeOverhead reports the referee's cost per move next to a
-// raw ping-pong round trip with the same child, and their ratio (target:
-// at most 1.5).
+// raw ping-pong with the same child program, all in one run:
+//
+//   - pingpong-us/rt: one child, os/exec pipes + bufio (the usual Go way);
+//   - pingpong2-us/rt: the same, alternating between two children as a
+//     two-seat game does (each child idles while the other thinks);
+//   - transport-us/rt: one child through the arena's stdio transport;
+//   - referee-us/move: whole Banqi games through the referee, two children;
+//   - ratio: referee-us/move over pingpong2-us/rt, the referee's overhead
+//     for the same traffic pattern (target: at most 1.5);
+//   - ratio1: referee-us/move over pingpong-us/rt, which also charges the
+//     referee for the second child's wake-up latency.
 func BenchmarkRefereeOverhead(b *testing.B) {
 	turns := sampleTurns(b, 200)
 	n := max(b.N, 200)
-	raw := rawPingPong(b, turns, n)
+	raw := rawPingPong(b, turns, n, 1)
+	raw2 := rawPingPong(b, turns, n, 2)
+	tr := transportPingPong(b, turns, n)
 	refTime, moves := refereeMoves(b, n)
-	rawUs := float64(raw.Microseconds()) / float64(n)
-	refUs := float64(refTime.Microseconds()) / float64(moves)
+	us := func(d time.Duration, count int) float64 { return float64(d.Nanoseconds()) / 1000 / float64(count) }
+	rawUs, raw2Us, refUs := us(raw, n), us(raw2, n), us(refTime, moves)
 	b.ReportMetric(rawUs, "pingpong-us/rt")
+	b.ReportMetric(raw2Us, "pingpong2-us/rt")
+	b.ReportMetric(us(tr, n), "transport-us/rt")
 	b.ReportMetric(refUs, "referee-us/move")
-	b.ReportMetric(refUs/rawUs, "ratio")
+	b.ReportMetric(refUs/raw2Us, "ratio")
+	b.ReportMetric(refUs/rawUs, "ratio1")
 }

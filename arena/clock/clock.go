@@ -7,6 +7,8 @@ package clock
 
 import (
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -134,17 +136,20 @@ func ParseTC(s string) (base, inc time.Duration, err error) {
 	return base, inc, nil
 }
 
+var plainSeconds = regexp.MustCompile(`^([0-9]+\.?[0-9]*|\.[0-9]+)$`)
+
 func parseDur(s string) (time.Duration, error) {
 	s = strings.TrimSpace(s)
-	if d, err := time.ParseDuration(s); err == nil {
-		return d, nil
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		secs, ferr := strconv.ParseFloat(s, 64)
+		if ferr != nil || !plainSeconds.MatchString(s) {
+			return 0, fmt.Errorf("%q is not a duration (try 60s, 1m30s or 60)", s)
+		}
+		d = time.Duration(secs * float64(time.Second))
 	}
-	var secs float64
-	if _, err := fmt.Sscanf(s, "%g", &secs); err != nil || fmt.Sprint(secs) == "" {
-		return 0, fmt.Errorf("%q is not a duration (try 60s, 1m30s or 60)", s)
+	if d < 0 {
+		return 0, fmt.Errorf("%q is negative", s)
 	}
-	if strings.TrimLeft(s, "0123456789.") != "" {
-		return 0, fmt.Errorf("%q is not a duration (try 60s, 1m30s or 60)", s)
-	}
-	return time.Duration(secs * float64(time.Second)), nil
+	return d, nil
 }

@@ -53,6 +53,7 @@ type Failure struct {
 	Ply    int    `json:"ply"`
 	Reason Reason `json:"reason"`
 	Detail string `json:"detail"`
+	fatal  bool   // the connection cannot carry on (oversize line)
 }
 
 func (f Failure) Error() string {
@@ -115,8 +116,11 @@ func Play(cfg Config, players []Player) (*Result, error) {
 		rng: rand.New(rand.NewPCG(cfg.Seed, 0x5eed_aeb1)),
 		res: &Result{Failed: make([]bool, n), Think: make([][]time.Duration, n)},
 	}
+	if g.cfg.Limits.Startup <= 0 {
+		g.cfg.Limits.Startup = clock.Defaults.Startup // hello shows the limit in force
+	}
 	for i := range n {
-		g.clocks[i] = clock.New(cfg.Limits)
+		g.clocks[i] = clock.New(g.cfg.Limits)
 	}
 	if g.cfg.MaxStrikes <= 0 {
 		g.cfg.MaxStrikes = 3
@@ -144,7 +148,10 @@ type game struct {
 	staleBelow []int64
 	rng        *rand.Rand
 	res        *Result
-	buf        bytes.Buffer
+	// Reused per move: the turn line, and each legal action's place in it.
+	buf       []byte
+	offsets   []int
+	legalJSON []json.RawMessage
 }
 
 func (g *game) active() int {
@@ -164,11 +171,7 @@ func (g *game) startup() {
 	for i, p := range g.players {
 		names[i] = p.Name
 	}
-	limit := g.cfg.Limits.Startup
-	if limit <= 0 {
-		limit = clock.Defaults.Startup
-	}
-	deadline := time.Now().Add(limit + g.cfg.Limits.Margin)
+	deadline := time.Now().Add(g.cfg.Limits.Startup + g.cfg.Limits.Margin)
 	sent := make([]bool, g.n)
 	for seat, p := range g.players {
 		h := protocol.Hello{
@@ -187,12 +190,30 @@ func (g *game) startup() {
 		if !sent[seat] {
 			continue
 		}
-		line, err := p.Conn.Receive(deadline)
-		if err != nil {
+		var err error
+		var (
+			line []byte
+			typ  string
+		)
+		for {
+			line, err = p.Conn.Receive(deadline)
+			if err != nil {
+				break
+			}
+			typ, err = protocol.PeekType(line)
+			// A late answer to a turn of the previous game (random policy
+			// leaves slow bots running) is not this game's business.
+			if err != nil || typ != protocol.TypeAction {
+				break
+			}
+		}
+		if line == nil && err != nil {
 			g.fail(seat, classifyIO(err, Startup), "waiting for ready: "+err.Error(), true)
 			continue
 		}
-		typ, err := protocol.PeekType(line)
+		if err == nil && !utf8.Valid(line) {
+			err = errors.New("not valid UTF-8")
+		}
 		switch {
 		case err != nil:
 			g.fail(seat, BadMessage, fmt.Sprintf("instead of ready: %v: %s", err, clip(line)), true)
@@ -250,7 +271,9 @@ func (g *game) loop() error {
 		}
 		action, raw, think, fail := g.ask(seat, legal)
 		if fail != nil {
-			forfeit := g.cfg.Policy != Random || fail.Reason == Crash || fail.Reason == Startup
+			// Crashes cannot be struck, and after an oversize line the
+			// stream is out of step for good: those always forfeit.
+			forfeit := g.cfg.Policy != Random || fail.Reason == Crash || fail.Reason == Startup || fail.fatal
 			g.fail(seat, fail.Reason, fail.Detail, forfeit)
 			if !g.forfeited[seat] || g.active() >= 2 {
 				if err := g.refereeMove(seat, legal); err != nil {
@@ -281,7 +304,7 @@ func (g *game) record(seat int, raw json.RawMessage, think time.Duration, byRefe
 
 func (g *game) refereeMove(seat int, legal []engine.Action) error {
 	a := legal[g.rng.IntN(len(legal))]
-	raw, err := json.Marshal(a)
+	raw, err := engine.AppendJSON(nil, a)
 	if err != nil {
 		return fmt.Errorf("engine %s: marshal action: %w", g.cfg.Game.Info().Name, err)
 	}
@@ -323,21 +346,12 @@ func (g *game) fail(seat int, reason Reason, detail string, forfeit bool) {
 func (g *game) ask(seat int, legal []engine.Action) (engine.Action, json.RawMessage, time.Duration, *Failure) {
 	g.nextID++
 	id := g.nextID
-	legalJSON := make([]json.RawMessage, len(legal))
-	for i, a := range legal {
-		b, err := json.Marshal(a)
-		if err != nil {
-			return nil, nil, 0, &Failure{Reason: Crash, Detail: "engine could not encode an action: " + err.Error()}
-		}
-		legalJSON[i] = b
-	}
-	view, err := json.Marshal(g.state.View(seat))
-	if err != nil {
-		return nil, nil, 0, &Failure{Reason: Crash, Detail: "engine could not encode the view: " + err.Error()}
-	}
 	clk := g.clocks[seat]
 	move, bank := clk.Allowance()
-	line := g.encodeTurn(id, view, legalJSON, move, bank)
+	line, legalJSON, err := g.encodeTurn(id, seat, legal, move, bank)
+	if err != nil {
+		return nil, nil, 0, &Failure{Reason: Crash, Detail: "engine could not encode the turn: " + err.Error()}
+	}
 
 	start := time.Now()
 	deadline := clk.Deadline(start)
@@ -354,7 +368,7 @@ func (g *game) ask(seat int, legal []engine.Action) (engine.Action, json.RawMess
 				g.staleBelow[seat] = id + 1
 				return nil, nil, think, &Failure{Reason: Timeout, Detail: fmt.Sprintf("no reply within %v (+%v margin)", move, g.cfg.Limits.Margin)}
 			}
-			return nil, nil, think, &Failure{Reason: classifyIO(err, Crash), Detail: err.Error()}
+			return nil, nil, think, &Failure{Reason: classifyIO(err, Crash), Detail: err.Error(), fatal: errors.Is(err, protocol.ErrLineTooLong)}
 		}
 		var msg protocol.Action
 		if !utf8.Valid(reply) {
@@ -402,7 +416,7 @@ func (g *game) decide(msg protocol.Action, legal []engine.Action, legalJSON []js
 	}
 	// Compare through the canonical encoding: the engine's legal list is the
 	// single source of truth, and the state is never touched on a miss.
-	canon, err := json.Marshal(a)
+	canon, err := engine.AppendJSON(nil, a)
 	if err != nil {
 		return nil, nil, &Failure{Reason: IllegalAction, Detail: err.Error()}
 	}
@@ -414,28 +428,43 @@ func (g *game) decide(msg protocol.Action, legal []engine.Action, legalJSON []js
 	return nil, nil, &Failure{Reason: IllegalAction, Detail: fmt.Sprintf("%s (%s) is not a legal action", a, clip(msg.Action))}
 }
 
-func (g *game) encodeTurn(id int64, view json.RawMessage, legal []json.RawMessage, move, bank time.Duration) []byte {
-	b := &g.buf
-	b.Reset()
-	b.WriteString(`{"type":"turn","id":`)
-	b.WriteString(strconv.FormatInt(id, 10))
-	b.WriteString(`,"view":`)
-	b.Write(view)
-	b.WriteString(`,"legal":[`)
+// encodeTurn builds the turn line in a buffer reused across moves; the
+// returned legal slices point into it and are valid until the next turn.
+func (g *game) encodeTurn(id int64, seat int, legal []engine.Action, move, bank time.Duration) ([]byte, []json.RawMessage, error) {
+	b := g.buf[:0]
+	b = append(b, `{"type":"turn","id":`...)
+	b = strconv.AppendInt(b, id, 10)
+	b = append(b, `,"view":`...)
+	b, err := engine.AppendJSON(b, g.state.View(seat))
+	if err != nil {
+		return nil, nil, err
+	}
+	b = append(b, `,"legal":[`...)
+	offsets := g.offsets[:0]
 	for i, a := range legal {
 		if i > 0 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
-		b.Write(a)
+		start := len(b)
+		if b, err = engine.AppendJSON(b, a); err != nil {
+			return nil, nil, err
+		}
+		offsets = append(offsets, start, len(b))
 	}
-	b.WriteString(`],"clock":{"move_ms":`)
-	b.WriteString(strconv.FormatInt(move.Milliseconds(), 10))
+	b = append(b, `],"clock":{"move_ms":`...)
+	b = strconv.AppendInt(b, move.Milliseconds(), 10)
 	if bank > 0 {
-		b.WriteString(`,"bank_ms":`)
-		b.WriteString(strconv.FormatInt(bank.Milliseconds(), 10))
+		b = append(b, `,"bank_ms":`...)
+		b = strconv.AppendInt(b, bank.Milliseconds(), 10)
 	}
-	b.WriteString(`}}`)
-	return b.Bytes()
+	b = append(b, `}}`...)
+	g.buf, g.offsets = b, offsets
+	legalJSON := g.legalJSON[:0]
+	for i := 0; i < len(offsets); i += 2 {
+		legalJSON = append(legalJSON, b[offsets[i]:offsets[i+1]:offsets[i+1]])
+	}
+	g.legalJSON = legalJSON
+	return b, legalJSON, nil
 }
 
 // finish computes the outcome and tells every seat still in how it ended.

@@ -32,20 +32,14 @@ type ProcessConfig struct {
 type Process struct {
 	cmd    *exec.Cmd
 	stdin  *os.File
-	lines  chan lineResult
-	timer  *time.Timer
+	stdout *os.File
+	lines  *protocol.LineReader
 	stderr *stderrSink
 
 	closeOnce sync.Once
-	closed    chan struct{} // closed by Close: nobody reads lines any more
 	exited    chan struct{} // closed when the process has been waited for
 	drained   chan struct{} // closed when stderr reached EOF
 	waitErr   error
-}
-
-type lineResult struct {
-	line []byte
-	err  error
 }
 
 // Start launches the bot.
@@ -70,10 +64,11 @@ func Start(cfg ProcessConfig) (*Process, error) {
 	if err != nil {
 		return nil, fmt.Errorf("stdin pipe: %w", err)
 	}
-	// stdout: a plain blocking pipe read by a dedicated goroutine. Blocking
-	// reads skip the runtime's network poller, which costs ~25us per round
-	// trip on small VMs (shared/notes/perf-anchors.md).
-	outR, outW, err := blockingPipe()
+	// stdout: read directly by Receive through the runtime poller with a
+	// read deadline, so a reply costs no goroutine hand-off, a timeout
+	// leaves the bot running (random policy), and a bot that floods stdout
+	// is simply held back by the full pipe.
+	outR, outW, err := os.Pipe()
 	if err != nil {
 		inR.Close()
 		inW.Close()
@@ -102,15 +97,12 @@ func Start(cfg ProcessConfig) (*Process, error) {
 	p := &Process{
 		cmd:     cmd,
 		stdin:   inW,
-		lines:   make(chan lineResult, 1),
-		timer:   time.NewTimer(time.Hour),
+		stdout:  outR,
+		lines:   protocol.NewLineReader(outR, cfg.MaxLine),
 		stderr:  &stderrSink{cap: cfg.StderrCap},
-		closed:  make(chan struct{}),
 		exited:  make(chan struct{}),
 		drained: make(chan struct{}),
 	}
-	p.timer.Stop()
-	go p.readLines(outR, cfg.MaxLine)
 	go func() {
 		p.stderr.drain(errR)
 		close(p.drained)
@@ -120,42 +112,6 @@ func Start(cfg ProcessConfig) (*Process, error) {
 		close(p.exited)
 	}()
 	return p, nil
-}
-
-func blockingPipe() (r, w *os.File, err error) {
-	var fds [2]int
-	if err := syscall.Pipe2(fds[:], syscall.O_CLOEXEC); err != nil {
-		return nil, nil, err
-	}
-	return os.NewFile(uintptr(fds[0]), "|0"), os.NewFile(uintptr(fds[1]), "|1"), nil
-}
-
-// readLines turns the bot's stdout into lines on p.lines. The channel holds
-// one line, so a bot flooding stdout is held back by the pipe, and memory
-// stays bounded by the line limit.
-func (p *Process) readLines(r *os.File, maxLine int) {
-	defer r.Close()
-	lr := protocol.NewLineReader(r, maxLine)
-	for {
-		line, err := lr.ReadLine()
-		if err != nil {
-			p.lines <- lineResult{err: err}
-			close(p.lines)
-			return
-		}
-		select {
-		case p.lines <- lineResult{line: append([]byte(nil), line...)}:
-		case <-p.closed:
-			// Nobody will read any more; keep draining so the bot is not
-			// blocked on a full pipe while it is being killed.
-			for {
-				if _, err := lr.ReadLine(); err != nil {
-					close(p.lines)
-					return
-				}
-			}
-		}
-	}
 }
 
 // Send writes line plus a newline.
@@ -179,47 +135,38 @@ func (p *Process) Send(line []byte, deadline time.Time) error {
 	return nil
 }
 
-// Receive waits for one line until deadline.
+// Receive waits for one line until deadline. A partial line read before a
+// timeout is kept, so a late reply can still be read (and skipped) later.
 func (p *Process) Receive(deadline time.Time) ([]byte, error) {
-	// Fast path: a line already waiting needs no timer.
-	select {
-	case res, ok := <-p.lines:
-		return p.result(res, ok)
-	default:
+	// A deadline already past (seats sharing one startup deadline) still
+	// gets a line that is waiting in the pipe: an expired deadline makes
+	// the poller fail without even trying the read.
+	if min := time.Now().Add(time.Millisecond); deadline.Before(min) {
+		deadline = min
 	}
-	d := time.Until(deadline)
-	if d <= 0 {
-		return nil, ErrTimeout
-	}
-	p.timer.Reset(d)
-	select {
-	case res, ok := <-p.lines:
-		p.timer.Stop()
-		return p.result(res, ok)
-	case <-p.timer.C:
-		return nil, ErrTimeout
-	}
-}
-
-func (p *Process) result(res lineResult, ok bool) ([]byte, error) {
-	if !ok {
+	if err := p.stdout.SetReadDeadline(deadline); err != nil {
 		return nil, fmt.Errorf("%w: %s", ErrClosed, p.exitStatus())
 	}
-	if res.err == nil {
-		return res.line, nil
-	}
-	if errors.Is(res.err, protocol.ErrLineTooLong) {
-		return nil, res.err
-	}
-	if errors.Is(res.err, io.EOF) || errors.Is(res.err, io.ErrUnexpectedEOF) || errors.Is(res.err, os.ErrClosed) {
+	line, err := p.lines.ReadLine()
+	switch {
+	case err == nil:
+		return append([]byte(nil), line...), nil
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return nil, ErrTimeout
+	case errors.Is(err, protocol.ErrLineTooLong):
+		return nil, err
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		// Give the process a moment to be reaped so the status is useful.
 		select {
 		case <-p.exited:
 		case <-time.After(50 * time.Millisecond):
 		}
-		return nil, fmt.Errorf("%w: stdout closed (%v), %s", ErrClosed, res.err, p.exitStatus())
+		return nil, fmt.Errorf("%w: stdout closed (%v), %s", ErrClosed, err, p.exitStatus())
 	}
-	return nil, fmt.Errorf("%w: read: %v", ErrClosed, res.err)
+	if errors.Is(err, os.ErrClosed) {
+		return nil, fmt.Errorf("%w: %s", ErrClosed, p.exitStatus())
+	}
+	return nil, fmt.Errorf("%w: read: %v, %s", ErrClosed, err, p.exitStatus())
 }
 
 func (p *Process) exitStatus() string {
@@ -268,11 +215,11 @@ func (p *Process) Shutdown(grace time.Duration) error {
 // Close kills the bot's whole process group and reaps the bot.
 func (p *Process) Close() error {
 	p.closeOnce.Do(func() {
-		close(p.closed)
 		// Kill the group even if the leader already exited: children it
 		// forked may still be running.
 		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
 		p.stdin.Close()
+		p.stdout.Close()
 		<-p.exited
 		// Let the last stderr bytes reach the log; a descendant that escaped
 		// the kill may hold stderr open, so do not wait long for it.

@@ -58,16 +58,36 @@ var kindNames = [...]string{KindFlip: "flip", KindMove: "move", KindCapture: "ca
 // {"type":"move","from":"b3","to":"b4"}, {"type":"capture","from":"b3","to":"b5"}
 // or {"type":"stop"}.
 func (a Action) MarshalJSON() ([]byte, error) {
+	if a.Kind < KindFlip || a.Kind > KindStop {
+		return nil, fmt.Errorf("banqi: invalid action kind %d", a.Kind)
+	}
+	return a.AppendJSON(make([]byte, 0, 40)), nil
+}
+
+// AppendJSON implements engine.JSONAppender: the MarshalJSON bytes, without
+// allocating.
+func (a Action) AppendJSON(dst []byte) []byte {
 	switch a.Kind {
 	case KindFlip:
-		return []byte(`{"type":"flip","square":"` + SquareName(int(a.From)) + `"}`), nil
+		dst = append(dst, `{"type":"flip","square":"`...)
+		dst = appendSquare(dst, int(a.From))
+		return append(dst, `"}`...)
 	case KindMove, KindCapture:
-		return []byte(`{"type":"` + kindNames[a.Kind] + `","from":"` + SquareName(int(a.From)) +
-			`","to":"` + SquareName(int(a.To)) + `"}`), nil
+		dst = append(dst, `{"type":"`...)
+		dst = append(dst, kindNames[a.Kind]...)
+		dst = append(dst, `","from":"`...)
+		dst = appendSquare(dst, int(a.From))
+		dst = append(dst, `","to":"`...)
+		dst = appendSquare(dst, int(a.To))
+		return append(dst, `"}`...)
 	case KindStop:
-		return []byte(`{"type":"stop"}`), nil
+		return append(dst, `{"type":"stop"}`...)
 	}
-	return nil, fmt.Errorf("banqi: invalid action kind %d", a.Kind)
+	return append(dst, "null"...)
+}
+
+func appendSquare(dst []byte, sq int) []byte {
+	return append(dst, byte('a'+sq%4), byte('8'-sq/4))
 }
 
 // UnmarshalJSON accepts what MarshalJSON produces (see ParseAction).

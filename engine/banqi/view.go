@@ -1,7 +1,9 @@
 package banqi
 
 import (
+	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -148,4 +150,76 @@ func (s *State) RenderText(seat int) string {
 	fmt.Fprintf(&b, "captured: red %q black %q\n", letters(&s.taken, Red), letters(&s.taken, Black))
 	fmt.Fprintf(&b, "face down: red %q black %q\n", letters(&s.hidden, Red), letters(&s.hidden, Black))
 	return b.String()
+}
+
+// AppendJSON implements engine.JSONAppender: the bytes json.Marshal gives
+// for v, without reflection (the referee encodes a view on every move).
+func (v View) AppendJSON(dst []byte) []byte {
+	dst = append(dst, '{')
+	if v.You != nil {
+		dst = append(dst, `"you":{"seat":`...)
+		dst = strconv.AppendInt(dst, int64(v.You.Seat), 10)
+		dst = append(dst, `,"colour":`...)
+		dst = appendStringPtr(dst, v.You.Colour)
+		dst = append(dst, "},"...)
+	}
+	dst = append(dst, `"board":[`...)
+	for i, row := range v.Board {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendString(dst, row)
+	}
+	dst = append(dst, `],"colours":[`...)
+	dst = appendStringPtr(dst, v.Colours[0])
+	dst = append(dst, ',')
+	dst = appendStringPtr(dst, v.Colours[1])
+	dst = append(dst, `],"to_move":`...)
+	dst = strconv.AppendInt(dst, int64(v.ToMove), 10)
+	dst = append(dst, `,"chain":`...)
+	dst = appendStringPtr(dst, v.Chain)
+	dst = append(dst, `,"captured":{"red":`...)
+	dst = appendString(dst, v.Captured.Red)
+	dst = append(dst, `,"black":`...)
+	dst = appendString(dst, v.Captured.Black)
+	dst = append(dst, `},"facedown":{"red":`...)
+	dst = appendString(dst, v.FaceDown.Red)
+	dst = append(dst, `,"black":`...)
+	dst = appendString(dst, v.FaceDown.Black)
+	dst = append(dst, `},"ply":`...)
+	dst = strconv.AppendInt(dst, int64(v.Ply), 10)
+	dst = append(dst, `,"plies_since_progress":`...)
+	dst = strconv.AppendInt(dst, int64(v.PliesSinceProgress), 10)
+	dst = append(dst, `,"repeats":`...)
+	dst = strconv.AppendInt(dst, int64(v.Repeats), 10)
+	if v.Last != "" {
+		dst = append(dst, `,"last":`...)
+		dst = appendString(dst, v.Last)
+	}
+	dst = append(dst, `,"ranks":`...)
+	dst = appendString(dst, v.Ranks)
+	return append(dst, '}')
+}
+
+func appendStringPtr(dst []byte, s *string) []byte {
+	if s == nil {
+		return append(dst, "null"...)
+	}
+	return appendString(dst, *s)
+}
+
+// appendString quotes s as encoding/json does. View strings are plain
+// ASCII (letters, digits, "-", "(", ")"); anything else goes through
+// encoding/json so the bytes stay identical.
+func appendString(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			b, _ := json.Marshal(s)
+			return append(dst, b...)
+		}
+	}
+	dst = append(dst, '"')
+	dst = append(dst, s...)
+	return append(dst, '"')
 }
