@@ -25,11 +25,11 @@ func EloFromScore(p float64) float64 {
 	return -400 * math.Log10(1/p-1)
 }
 
-// Elo is an Elo difference with a symmetric-in-score 95% interval.
+// Elo is an Elo difference with a 95% interval.
 type Elo struct {
 	Diff, Low, High float64
-	// Valid is false when the score is 0 or 1: the difference is infinite
-	// and the interval means nothing.
+	// Valid is false when the score is 0 or 1: Diff is infinite and the
+	// interval is one-sided (Low, or High, is the finite bound).
 	Valid bool
 }
 
@@ -43,7 +43,14 @@ func EloDiff(r WDL) Elo {
 	}
 	p := r.Score()
 	if p <= 0 || p >= 1 {
-		return Elo{Diff: math.Copysign(math.Inf(1), p-0.5)}
+		// Every game went one way: the normal interval collapses, but the
+		// exact binomial bound still says how far apart the sides are at
+		// least: all n won means p >= 0.025^(1/n) at 95% (two-sided).
+		bound := EloFromScore(math.Pow(0.025, 1/n))
+		if p >= 1 {
+			return Elo{Diff: math.Inf(1), Low: bound, High: math.Inf(1)}
+		}
+		return Elo{Diff: math.Inf(-1), Low: math.Inf(-1), High: -bound}
 	}
 	w, d, l := float64(r.W)/n, float64(r.D)/n, float64(r.L)/n
 	variance := w*(1-p)*(1-p) + d*(0.5-p)*(0.5-p) + l*(0-p)*(0-p)

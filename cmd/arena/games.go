@@ -23,7 +23,7 @@ func gamesCommand() *cli.Command {
 					seats = fmt.Sprintf("%d-%d", info.MinSeats, info.MaxSeats)
 				}
 				fmt.Fprintf(out, "%s (%s seats): %s\n", info.Name, seats, info.Summary)
-				t := tablewriter.NewWriter(out)
+				t := tablewriter.NewTable(out, tablewriter.WithMaxWidth(110))
 				t.Header("option", "default", "values", "meaning")
 				for _, o := range info.Options {
 					t.Append(o.Name, o.Default, optionValues(o), o.Doc)

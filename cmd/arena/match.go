@@ -161,8 +161,10 @@ func printSummary(w io.Writer, sum *match.Summary, took time.Duration) {
 		e := stats.EloDiff(sum.WDL(0))
 		if e.Valid {
 			fmt.Fprintf(w, "Elo difference %s vs %s: %+.1f +/- %.1f (95%%)\n", sum.Bots[0].Name, sum.Bots[1].Name, e.Diff, e.ErrorBar())
-		} else {
-			fmt.Fprintf(w, "Elo difference %s vs %s: %+.0f (one side scored everything; play more games for an error bar)\n", sum.Bots[0].Name, sum.Bots[1].Name, e.Diff)
+		} else if e.Diff > 0 {
+			fmt.Fprintf(w, "Elo difference %s vs %s: at least %+.0f (95%%; %s won every game)\n", sum.Bots[0].Name, sum.Bots[1].Name, e.Low, sum.Bots[0].Name)
+		} else if e.Diff < 0 {
+			fmt.Fprintf(w, "Elo difference %s vs %s: at most %+.0f (95%%; %s won every game)\n", sum.Bots[0].Name, sum.Bots[1].Name, e.High, sum.Bots[1].Name)
 		}
 	}
 	fmt.Fprintf(w, "%d games in %v", sum.Games, took.Round(time.Millisecond))
