@@ -264,7 +264,7 @@ func (g *game) loop() error {
 			return fmt.Errorf("engine %s: no legal action for seat %d at ply %d in a game that is not over", g.cfg.Game.Info().Name, seat, g.ply)
 		}
 		if g.forfeited[seat] {
-			if err := g.refereeMove(seat, legal); err != nil {
+			if err := g.refereeMove(seat, legal, 0); err != nil {
 				return err
 			}
 			continue
@@ -276,7 +276,7 @@ func (g *game) loop() error {
 			forfeit := g.cfg.Policy != Random || fail.Reason == Crash || fail.Reason == Startup || fail.fatal
 			g.fail(seat, fail.Reason, fail.Detail, forfeit)
 			if !g.forfeited[seat] || g.active() >= 2 {
-				if err := g.refereeMove(seat, legal); err != nil {
+				if err := g.refereeMove(seat, legal, think); err != nil {
 					return err
 				}
 			}
@@ -302,7 +302,9 @@ func (g *game) record(seat int, raw json.RawMessage, think time.Duration, byRefe
 	g.ply++
 }
 
-func (g *game) refereeMove(seat int, legal []engine.Action) error {
+// refereeMove plays a random legal action for seat; think is the time the
+// bot used before the referee stepped in (0 for a seat already out).
+func (g *game) refereeMove(seat int, legal []engine.Action, think time.Duration) error {
 	a := legal[g.rng.IntN(len(legal))]
 	raw, err := engine.AppendJSON(nil, a)
 	if err != nil {
@@ -311,7 +313,7 @@ func (g *game) refereeMove(seat int, legal []engine.Action) error {
 	if err := g.state.Apply(a); err != nil {
 		return fmt.Errorf("engine %s: apply its own legal action %s: %w", g.cfg.Game.Info().Name, a, err)
 	}
-	g.record(seat, raw, 0, true)
+	g.record(seat, raw, think, true)
 	return nil
 }
 
@@ -357,7 +359,8 @@ func (g *game) ask(seat int, legal []engine.Action) (engine.Action, json.RawMess
 	deadline := clk.Deadline(start)
 	conn := g.players[seat].Conn
 	if err := conn.Send(line, deadline); err != nil {
-		return nil, nil, 0, &Failure{Reason: classifyIO(err, Timeout), Detail: "sending turn: " + err.Error()}
+		// Part of the line may have gone out: the stream is out of step.
+		return nil, nil, 0, &Failure{Reason: classifyIO(err, Timeout), Detail: "sending turn: " + err.Error(), fatal: true}
 	}
 	for {
 		reply, err := conn.Receive(deadline)
@@ -375,7 +378,7 @@ func (g *game) ask(seat int, legal []engine.Action) (engine.Action, json.RawMess
 			return nil, nil, think, &Failure{Reason: BadMessage, Detail: fmt.Sprintf("reply is not valid UTF-8: %s", clip(reply))}
 		}
 		if err := json.Unmarshal(reply, &msg); err != nil {
-			return nil, nil, think, &Failure{Reason: BadMessage, Detail: fmt.Sprintf("not a JSON object: %s", clip(reply))}
+			return nil, nil, think, &Failure{Reason: BadMessage, Detail: fmt.Sprintf("not a JSON object (%v): %s", err, clip(reply))}
 		}
 		if msg.Type == protocol.TypeAction && msg.ID < g.staleBelow[seat] && msg.ID != id {
 			continue // a late answer to a turn already played for it

@@ -1,0 +1,509 @@
+package match_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/arena-dev/arena/arena/clock"
+	"github.com/arena-dev/arena/arena/match"
+	"github.com/arena-dev/arena/arena/referee"
+	"github.com/arena-dev/arena/engine"
+	_ "github.com/arena-dev/arena/engine/banqi"
+	"github.com/arena-dev/arena/protocol"
+	"github.com/arena-dev/arena/replays"
+)
+
+const (
+	envBot     = "ARENA_TEST_BOT"     // "random" or "crash-once"
+	envToken   = "ARENA_TEST_TOKEN"   // per-test token, to find survivors
+	envPidFile = "ARENA_TEST_PIDFILE" // the bot appends "<game_id> <pid>" per hello, "bye <pid>" at bye
+	envFlag    = "ARENA_TEST_FLAG"    // crash-once: crash in the first game where this file does not exist yet
+)
+
+func TestMain(m *testing.M) {
+	if mode := os.Getenv(envBot); mode != "" {
+		os.Exit(runBot(mode))
+	}
+	os.Exit(m.Run())
+}
+
+// runBot is a deterministic random bot: its choices depend only on the
+// seed in hello. It logs its pid on every hello, to stderr (the per-game
+// log) and to the pid file.
+func runBot(mode string) int {
+	lr := protocol.NewLineReader(os.Stdin, protocol.DefaultMaxLine)
+	out := bufio.NewWriter(os.Stdout)
+	note := func(s string) {
+		f, err := os.OpenFile(os.Getenv(envPidFile), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+		if err != nil {
+			os.Exit(10)
+		}
+		fmt.Fprintln(f, s)
+		f.Close()
+	}
+	var rng *rand.Rand
+	crash, turn := false, 0
+	for {
+		line, err := lr.ReadLine()
+		if err != nil {
+			return 0
+		}
+		typ, _ := protocol.PeekType(line)
+		switch typ {
+		case protocol.TypeHello:
+			var h protocol.Hello
+			if err := json.Unmarshal(line, &h); err != nil {
+				return 1
+			}
+			rng = rand.New(rand.NewPCG(h.Seed, 0))
+			turn = 0
+			fmt.Fprintf(os.Stderr, "pid=%d game=%s\n", os.Getpid(), h.GameID)
+			note(fmt.Sprintf("%s %d %d", h.GameID, os.Getpid(), h.Seed))
+			if mode == "crash-once" {
+				if f, err := os.OpenFile(os.Getenv(envFlag), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644); err == nil {
+					f.Close()
+					crash = true
+				}
+			}
+			fmt.Fprintf(out, `{"type":"ready","name":%q}`+"\n", mode)
+		case protocol.TypeTurn:
+			var t protocol.Turn
+			if err := json.Unmarshal(line, &t); err != nil {
+				return 1
+			}
+			turn++
+			if crash && turn == 2 {
+				return 3
+			}
+			fmt.Fprintf(out, `{"type":"action","id":%d,"index":%d}`+"\n", t.ID, rng.IntN(len(t.Legal)))
+		case protocol.TypeBye:
+			note(fmt.Sprintf("bye %d", os.Getpid()))
+			return 0
+		}
+		if err := out.Flush(); err != nil {
+			return 1
+		}
+	}
+}
+
+var tokenSeq atomic.Int64
+
+type fixture struct {
+	dir   string
+	token string
+	bots  []match.Bot
+}
+
+// newFixture makes bots running this test binary in the given modes, each
+// with its own pid file, and checks after the test that none survived.
+func newFixture(t *testing.T, names, modes []string) *fixture {
+	t.Helper()
+	fx := &fixture{dir: t.TempDir(), token: fmt.Sprintf("m%d-%d", os.Getpid(), tokenSeq.Add(1))}
+	for i, name := range names {
+		fx.bots = append(fx.bots, match.Bot{
+			Name: name,
+			Argv: []string{os.Args[0]},
+			Env: append(os.Environ(), envBot+"="+modes[i], envToken+"="+fx.token,
+				envPidFile+"="+fx.pidFile(name), envFlag+"="+filepath.Join(fx.dir, name+".flag"),
+				"GORACE=atexit_sleep_ms=0"), // a race-enabled bot would sleep 1s at exit
+		})
+	}
+	t.Cleanup(func() { checkNoSurvivors(t, fx.token) })
+	return fx
+}
+
+func (fx *fixture) pidFile(bot string) string { return filepath.Join(fx.dir, bot+".pids") }
+
+// pids returns game id -> pid from a bot's pid file, and the pids that
+// got bye.
+func (fx *fixture) pids(t *testing.T, bot string) (map[string]int, []string) {
+	pids, _, byes := fx.hellos(t, bot)
+	return pids, byes
+}
+
+// hellos returns game id -> pid and game id -> seed from a bot's pid
+// file, and the pids that got bye.
+func (fx *fixture) hellos(t *testing.T, bot string) (map[string]int, map[string]uint64, []string) {
+	t.Helper()
+	b, err := os.ReadFile(fx.pidFile(bot))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]int{}
+	seeds := map[string]uint64{}
+	var byes []string
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 2 && f[0] == "bye" {
+			byes = append(byes, f[1])
+			continue
+		}
+		if len(f) != 3 {
+			t.Fatalf("pid file line %q", line)
+		}
+		id := f[0]
+		n, err := strconv.Atoi(f[1])
+		seed, err2 := strconv.ParseUint(f[2], 10, 64)
+		if err != nil || err2 != nil {
+			t.Fatalf("pid file line %q", line)
+		}
+		if _, dup := m[id]; dup {
+			t.Fatalf("%s got hello for %s twice", bot, id)
+		}
+		m[id], seeds[id] = n, seed
+	}
+	return m, seeds, byes
+}
+
+func survivors(token string) []int {
+	want := []byte(envToken + "=" + token)
+	var pids []int
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
+		if err != nil {
+			continue
+		}
+		for _, kv := range bytes.Split(env, []byte{0}) {
+			if bytes.Equal(kv, want) {
+				pids = append(pids, pid)
+			}
+		}
+	}
+	return pids
+}
+
+// checkNoSurvivors polls /proc (10ms steps, up to 5s) until no bot of
+// this test is alive.
+func checkNoSurvivors(t *testing.T, token string) {
+	var left []int
+	for start := time.Now(); time.Since(start) < 5*time.Second; time.Sleep(10 * time.Millisecond) {
+		if left = survivors(token); len(left) == 0 {
+			return
+		}
+	}
+	t.Errorf("bot processes survived the match: %v", left)
+}
+
+func config(t *testing.T, games int, seed uint64, out string) match.Config {
+	g, err := engine.Lookup("banqi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts, err := engine.Setup(g, 2, map[string]string{"max_plies": "150"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return match.Config{
+		Game: g, Options: opts, Games: games, Seed: seed, OutDir: out, Version: "test",
+		Limits: clock.Limits{Startup: 20 * time.Second, Move: 10 * time.Second, Margin: 50 * time.Millisecond},
+	}
+}
+
+// results reads results.jsonl as records and as raw field maps.
+func results(t *testing.T, out string) ([]match.GameRecord, []map[string]json.RawMessage) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(out, "results.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []match.GameRecord
+	var raws []map[string]json.RawMessage
+	for _, line := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+		var r match.GameRecord
+		var raw map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("results.jsonl line %q: %v", line, err)
+		}
+		json.Unmarshal([]byte(line), &raw)
+		recs = append(recs, r)
+		raws = append(raws, raw)
+	}
+	return recs, raws
+}
+
+// checkReplay reads and verifies a game's replay and checks it against
+// its results.jsonl record.
+func checkReplay(t *testing.T, out string, r match.GameRecord) *replays.Replay {
+	t.Helper()
+	rp, err := replays.ReadFile(filepath.Join(out, r.Replay))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := replays.Verify(rp); err != nil {
+		t.Fatalf("game %d: %v", r.Index, err)
+	}
+	h := rp.Header
+	if h.Seed != r.Seed || h.GameID != r.GameID || len(h.Seats) != len(r.Bots) {
+		t.Errorf("game %d: replay header %+v does not match record %+v", r.Index, h, r)
+	}
+	for i, s := range h.Seats {
+		if s.Seat != i || s.Bot != r.Bots[i] {
+			t.Errorf("game %d: replay seat %+v, record bots %v", r.Index, s, r.Bots)
+		}
+	}
+	if !reflect.DeepEqual(rp.Result.Ranks, r.Ranks) || rp.Result.Plies != r.Plies || rp.Result.Reason != r.Reason {
+		t.Errorf("game %d: replay result %+v, record %+v", r.Index, rp.Result, r)
+	}
+	return rp
+}
+
+var pidLine = regexp.MustCompile(`pid=(\d+) game=(\S+)`)
+
+// logPids returns the pids a bot's per-game stderr log shows.
+func logPids(t *testing.T, out, bot, gameID string) []int {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(out, "logs", bot, gameID+".stderr.log"))
+	if err != nil {
+		t.Fatalf("per-game log: %v", err)
+	}
+	var pids []int
+	for _, m := range pidLine.FindAllStringSubmatch(string(b), -1) {
+		if m[2] != gameID {
+			t.Errorf("%s's log for %s has a line of game %s", bot, gameID, m[2])
+		}
+		n, _ := strconv.Atoi(m[1])
+		pids = append(pids, n)
+	}
+	return pids
+}
+
+// checkLogs checks that each game's stderr log of bot exists and shows the
+// pid the bot reported for that game. The drain of stderr is asynchronous,
+// so a log may in principle miss the line; every line present must match
+// and each bot must have its lines captured somewhere.
+func checkLogs(t *testing.T, out, bot string, pids map[string]int) {
+	t.Helper()
+	seen := 0
+	for id, pid := range pids {
+		for _, p := range logPids(t, out, bot, id) {
+			seen++
+			if p != pid {
+				t.Errorf("%s's log for %s shows pid %d, the bot had pid %d", bot, id, p, pid)
+			}
+		}
+	}
+	if seen == 0 {
+		t.Errorf("no pid line in any stderr log of %s", bot)
+	}
+}
+
+func TestMatchKeepsBotsAlive(t *testing.T) {
+	t.Parallel()
+	fx := newFixture(t, []string{"alpha", "beta"}, []string{"random", "random"})
+	out := filepath.Join(fx.dir, "out")
+	cfg := config(t, 4, 99, out)
+	cfg.MatchID = "keep"
+	var seen []match.GameRecord
+	cfg.OnGame = func(r match.GameRecord) { seen = append(seen, r) }
+	t0 := time.Now()
+	sum, err := match.Run(context.Background(), cfg, fx.bots)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("4 games in %v", time.Since(t0))
+
+	recs, raws := results(t, out)
+	if len(recs) != 4 || len(seen) != 4 || sum.Games != 4 || len(sum.Records) != 4 {
+		t.Fatalf("%d results.jsonl lines, %d OnGame calls, summary of %d games; want 4", len(recs), len(seen), sum.Games)
+	}
+	for i, raw := range raws {
+		for _, k := range []string{"index", "game_id", "seed", "bots", "ranks", "scores", "reason", "plies", "forfeits", "replay"} {
+			if _, ok := raw[k]; !ok {
+				t.Errorf("results.jsonl line %d has no %q: %v", i, k, raw)
+			}
+		}
+		if f := string(raw["forfeits"]); f != "[]" {
+			t.Errorf("line %d: forfeits %s, want []", i, f)
+		}
+	}
+	for i, r := range recs {
+		if r.Index != i || r.GameID != fmt.Sprintf("keep-g%04d", i) || !reflect.DeepEqual(r, seen[i]) {
+			t.Errorf("record %d: %+v (OnGame saw %+v)", i, r, seen[i])
+		}
+		// Seats rotate: each game swaps the bots.
+		want := []string{"alpha", "beta"}
+		if i%2 == 1 {
+			want = []string{"beta", "alpha"}
+		}
+		if !reflect.DeepEqual(r.Bots, want) {
+			t.Errorf("game %d: bots %v, want %v", i, r.Bots, want)
+		}
+		// Paired games share a seed.
+		if r.Seed != match.GameSeed(99, i, 2) {
+			t.Errorf("game %d: seed %d, want %d", i, r.Seed, match.GameSeed(99, i, 2))
+		}
+		checkReplay(t, out, r)
+	}
+	if recs[0].Seed != recs[1].Seed || recs[2].Seed != recs[3].Seed || recs[0].Seed == recs[2].Seed {
+		t.Errorf("seeds %d %d %d %d: want pairs sharing a seed, different pairs different", recs[0].Seed, recs[1].Seed, recs[2].Seed, recs[3].Seed)
+	}
+	// Each bot was started once and kept for all 4 games, then said bye.
+	alive := map[int]string{}
+	for b, bot := range []string{"alpha", "beta"} {
+		pids, seeds, byes := fx.hellos(t, bot)
+		// A bot's seed follows the bot, not the seat.
+		for _, r := range recs {
+			if want := referee.BotSeed(r.Seed, b); seeds[r.GameID] != want {
+				t.Errorf("%s got seed %d in game %d, want BotSeed(game seed, %d) = %d", bot, seeds[r.GameID], r.Index, b, want)
+			}
+		}
+		if len(pids) != 4 {
+			t.Fatalf("%s saw %d hellos, want 4: %v", bot, len(pids), pids)
+		}
+		var pid int
+		for id, p := range pids {
+			if pid == 0 {
+				pid = p
+			}
+			if p != pid {
+				t.Errorf("%s ran as pid %d for %s and as %d elsewhere: restarted without a failure", bot, p, id, pid)
+			}
+		}
+		if len(byes) != 1 || byes[0] != strconv.Itoa(pid) {
+			t.Errorf("%s: byes %v, want one from pid %d", bot, byes, pid)
+		}
+		if other, dup := alive[pid]; dup {
+			t.Errorf("%s and %s share pid %d", bot, other, pid)
+		}
+		alive[pid] = bot
+		checkLogs(t, out, bot, pids)
+		if _, err := os.Stat(fmt.Sprintf("/proc/%d", pid)); err == nil {
+			t.Errorf("%s (pid %d) still in the process table after Run", bot, pid)
+		}
+	}
+	for _, b := range sum.Bots {
+		if b.Games != 4 || b.Wins+b.Draws+b.Losses != 4 || b.Forfeits != 0 {
+			t.Errorf("summary %+v", b)
+		}
+	}
+}
+
+func TestMatchRestartsCrashedBot(t *testing.T) {
+	t.Parallel()
+	fx := newFixture(t, []string{"crashy", "steady"}, []string{"crash-once", "random"})
+	out := filepath.Join(fx.dir, "out")
+	sum, err := match.Run(context.Background(), config(t, 4, 5, out), fx.bots)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, _ := results(t, out)
+	if len(recs) != 4 {
+		t.Fatalf("%d games recorded, want 4", len(recs))
+	}
+	for _, r := range recs {
+		checkReplay(t, out, r)
+	}
+	// Game 0: crashy is seat 0 and exits at its second turn.
+	r0 := recs[0]
+	if len(r0.Forfeits) != 1 || r0.Forfeits[0] != (match.SeatFailure{Seat: 0, Bot: "crashy", Reason: "crash", Detail: r0.Forfeits[0].Detail}) {
+		t.Fatalf("game 0 forfeits %+v, want crashy's crash", r0.Forfeits)
+	}
+	if !reflect.DeepEqual(r0.Ranks, []int{2, 1}) || r0.Plies != 2 {
+		t.Errorf("game 0: ranks %v after %d plies, want [2 1] after 2", r0.Ranks, r0.Plies)
+	}
+	for i, r := range recs {
+		if !strings.HasPrefix(r.GameID, "banqi-") || !strings.HasSuffix(r.GameID, fmt.Sprintf("-g%04d", i)) {
+			t.Errorf("game %d: id %q with the default match id", i, r.GameID)
+		}
+	}
+	for _, r := range recs[1:] {
+		if len(r.Forfeits) != 0 {
+			t.Errorf("game %d: forfeits %+v after the restart", r.Index, r.Forfeits)
+		}
+	}
+	crashy, _ := fx.pids(t, "crashy")
+	steady, _ := fx.pids(t, "steady")
+	if len(crashy) != 4 || len(steady) != 4 {
+		t.Fatalf("hellos: crashy %v, steady %v", crashy, steady)
+	}
+	first := crashy[recs[0].GameID]
+	second := crashy[recs[1].GameID]
+	if first == second {
+		t.Errorf("crashy was not restarted after crashing: pid %d in games 0 and 1", first)
+	}
+	for _, r := range recs[1:] {
+		if crashy[r.GameID] != second {
+			t.Errorf("crashy restarted again in game %d (pid %d, was %d)", r.Index, crashy[r.GameID], second)
+		}
+		if steady[r.GameID] != steady[recs[0].GameID] {
+			t.Errorf("steady was restarted in game %d though it never failed", r.Index)
+		}
+	}
+	checkLogs(t, out, "crashy", crashy)
+	checkLogs(t, out, "steady", steady)
+	if sum.Bots[0].Forfeits != 1 || sum.Bots[1].Forfeits != 0 || sum.Bots[1].Wins < 1 {
+		t.Errorf("summary %+v", sum.Bots)
+	}
+}
+
+// TestMatchDeterministic: the same seed and deterministic bots give the
+// same games, move for move.
+func TestMatchDeterministic(t *testing.T) {
+	t.Parallel()
+	var runs [2][]*replays.Replay
+	var lines [2]string
+	for k := range runs {
+		fx := newFixture(t, []string{"alpha", "beta"}, []string{"random", "random"})
+		out := filepath.Join(fx.dir, "out")
+		cfg := config(t, 2, 7, out)
+		cfg.MatchID = "det" // the default id is made from the time
+		if _, err := match.Run(context.Background(), cfg, fx.bots); err != nil {
+			t.Fatal(err)
+		}
+		recs, _ := results(t, out)
+		for _, r := range recs {
+			runs[k] = append(runs[k], checkReplay(t, out, r))
+		}
+		b, _ := os.ReadFile(filepath.Join(out, "results.jsonl"))
+		lines[k] = string(b)
+	}
+	if lines[0] != lines[1] {
+		t.Errorf("results.jsonl differs:\n%s\n%s", lines[0], lines[1])
+	}
+	if len(runs[0]) != 2 || len(runs[1]) != 2 {
+		t.Fatalf("games: %d and %d", len(runs[0]), len(runs[1]))
+	}
+	for g := range runs[0] {
+		a, b := runs[0][g], runs[1][g]
+		ha, hb := a.Header, b.Header
+		ha.Started, hb.Started = time.Time{}, time.Time{}
+		if !reflect.DeepEqual(ha, hb) {
+			t.Errorf("game %d headers differ: %+v vs %+v", g, ha, hb)
+		}
+		if !reflect.DeepEqual(a.Result, b.Result) {
+			t.Errorf("game %d results differ: %+v vs %+v", g, a.Result, b.Result)
+		}
+		if len(a.Events) != len(b.Events) {
+			t.Fatalf("game %d: %d vs %d events", g, len(a.Events), len(b.Events))
+		}
+		for i := range a.Events {
+			ea, eb := a.Events[i], b.Events[i]
+			if ea.Move == nil || eb.Move == nil {
+				t.Fatalf("game %d event %d: %+v vs %+v", g, i, ea, eb)
+			}
+			ma, mb := *ea.Move, *eb.Move
+			ma.ThinkUs, mb.ThinkUs = 0, 0
+			if ma.Ply != mb.Ply || ma.Seat != mb.Seat || ma.By != mb.By || !bytes.Equal(ma.Action, mb.Action) {
+				t.Fatalf("game %d differs at event %d: %+v vs %+v", g, i, ma, mb)
+			}
+		}
+	}
+}
