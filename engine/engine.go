@@ -115,10 +115,11 @@ func (o Outcome) WithForfeits(forfeited []bool) Outcome {
 	}
 	key := make([]float64, n)
 	for i := range n {
-		// Lower rank is better; forfeiting seats are pushed below all others.
+		// Lower rank is better. Forfeiting seats all get one key below every
+		// other: their engine ranks mean nothing, the referee played for them.
 		key[i] = -float64(o.Ranks[i])
 		if i < len(forfeited) && forfeited[i] {
-			key[i] -= float64(n + 1)
+			key[i] = -float64(n + 1)
 		}
 	}
 	out := Outcome{Ranks: RanksFromScores(key), Scores: append([]float64(nil), o.Scores...), Reason: o.Reason}
