@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/arena-dev/arena/arena/clock"
@@ -117,11 +118,18 @@ func Run(ctx context.Context, cfg Config, bots []Bot) (*Summary, error) {
 		defer f.Close()
 		m.results = f
 	}
+	// An interrupt kills the bots at once; the game in progress is then
+	// discarded below, and every finished game stays recorded.
+	stopWatch := context.AfterFunc(ctx, m.killAll)
+	defer stopWatch()
 	for g := 0; g < cfg.Games; g++ {
 		if err := ctx.Err(); err != nil {
 			return sum, fmt.Errorf("match interrupted after %d of %d games: %w", g, cfg.Games, err)
 		}
-		rec, err := m.playGame(g)
+		rec, err := m.playGame(ctx, g)
+		if errors.Is(err, errInterrupted) {
+			return sum, fmt.Errorf("match interrupted during game %d (not recorded; %d games are): %w", g+1, g, ctx.Err())
+		}
 		if err != nil {
 			return sum, fmt.Errorf("game %d: %w", g, err)
 		}
@@ -135,6 +143,8 @@ func Run(ctx context.Context, cfg Config, bots []Bot) (*Summary, error) {
 }
 
 type runner struct {
+	// mu guards procs against killAll from the interrupt watcher.
+	mu    sync.Mutex
 	cfg   Config
 	bots  []Bot
 	procs []*transport.Process
@@ -174,9 +184,12 @@ func (m *runner) closeLog(b int) {
 
 // stop ends bot b's process (already failed or done) and closes its log.
 func (m *runner) stop(b int) {
-	if m.procs[b] != nil {
-		m.procs[b].Close()
-		m.procs[b] = nil
+	m.mu.Lock()
+	p := m.procs[b]
+	m.procs[b] = nil
+	m.mu.Unlock()
+	if p != nil {
+		p.Close()
 	}
 	m.closeLog(b)
 }
@@ -191,12 +204,17 @@ func (m *runner) conn(b int) transport.Conn {
 		if err != nil {
 			return transport.Broken(fmt.Errorf("bot %s: %w", m.bots[b].Name, err))
 		}
+		m.mu.Lock()
 		m.procs[b] = p
+		m.mu.Unlock()
 	}
 	return m.procs[b]
 }
 
-func (m *runner) playGame(g int) (GameRecord, error) {
+// errInterrupted: the game was cut short by an interrupt and is not kept.
+var errInterrupted = errors.New("interrupted")
+
+func (m *runner) playGame(ctx context.Context, g int) (GameRecord, error) {
 	n := len(m.bots)
 	gameID := fmt.Sprintf("%s-g%04d", m.cfg.MatchID, g)
 	seed := GameSeed(m.cfg.Seed, g, n)
@@ -226,6 +244,9 @@ func (m *runner) playGame(g int) (GameRecord, error) {
 		Game: m.cfg.Game, Options: m.cfg.Options, Seed: seed, Match: m.cfg.MatchID, GameID: gameID, BotSeeds: botSeeds,
 		Limits: m.cfg.Limits, Policy: m.cfg.Policy, MaxStrikes: m.cfg.MaxStrikes, Recorder: rec,
 	}, players)
+	if ctx.Err() != nil {
+		return GameRecord{}, errInterrupted // the bots were killed under it
+	}
 	if err != nil {
 		return GameRecord{}, err
 	}
@@ -278,6 +299,19 @@ func (m *runner) sayBye() {
 		if p != nil {
 			p.Shutdown(time.Until(deadline))
 			m.stop(i)
+		}
+	}
+}
+
+// killAll kills every bot process now (interrupt); the referee then sees
+// them as gone and the game ends quickly.
+func (m *runner) killAll() {
+	m.mu.Lock()
+	procs := append([]*transport.Process(nil), m.procs...)
+	m.mu.Unlock()
+	for _, p := range procs {
+		if p != nil {
+			p.Close()
 		}
 	}
 }

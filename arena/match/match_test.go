@@ -27,7 +27,7 @@ import (
 )
 
 const (
-	envBot     = "ARENA_TEST_BOT"     // "random" or "crash-once"
+	envBot     = "ARENA_TEST_BOT"     // "random", "crash-once" or "hang"
 	envToken   = "ARENA_TEST_TOKEN"   // per-test token, to find survivors
 	envPidFile = "ARENA_TEST_PIDFILE" // the bot appends "<game_id> <pid>" per hello, "bye <pid>" at bye
 	envFlag    = "ARENA_TEST_FLAG"    // crash-once: crash in the first game where this file does not exist yet
@@ -87,6 +87,9 @@ func runBot(mode string) int {
 			turn++
 			if crash && turn == 2 {
 				return 3
+			}
+			if mode == "hang" {
+				continue // never answers a turn
 			}
 			fmt.Fprintf(out, `{"type":"action","id":%d,"index":%d}`+"\n", t.ID, rng.IntN(len(t.Legal)))
 		case protocol.TypeBye:
@@ -393,6 +396,44 @@ func TestMatchKeepsBotsAlive(t *testing.T) {
 		if b.Games != 4 || b.Wins+b.Draws+b.Losses != 4 || b.Forfeits != 0 {
 			t.Errorf("summary %+v", b)
 		}
+	}
+}
+
+// TestMatchInterrupt: cancelling the context mid-game kills the bots at
+// once, records nothing for the unfinished game, keeps the finished ones,
+// and leaves no process behind (the fixture counts them).
+func TestMatchInterrupt(t *testing.T) {
+	t.Parallel()
+	fx := newFixture(t, []string{"hang", "steady"}, []string{"hang", "random"})
+	out := filepath.Join(fx.dir, "out")
+	cfg := config(t, 2, 9, out)
+	cfg.Limits.Move = time.Minute // without the interrupt, game 0 would end only by timeout
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// Interrupt once both bots are in game 0 (their hellos are logged).
+	go func() {
+		for range 5000 {
+			pids, _ := os.ReadFile(fx.pidFile("hang"))
+			steady, _ := os.ReadFile(fx.pidFile("steady"))
+			if len(pids) > 0 && len(steady) > 0 {
+				break
+			}
+			time.Sleep(time.Millisecond)
+		}
+		cancel()
+	}()
+	sum, err := match.Run(ctx, cfg, fx.bots)
+	if err == nil || !strings.Contains(err.Error(), "interrupted during game 1") {
+		t.Fatalf("error %v, want an interruption during game 1", err)
+	}
+	if sum.Games != 0 {
+		t.Errorf("summary counts %d games, want 0", sum.Games)
+	}
+	if b, _ := os.ReadFile(filepath.Join(out, "results.jsonl")); len(b) != 0 {
+		t.Errorf("the interrupted game was recorded: %s", b)
+	}
+	if replays, _ := filepath.Glob(filepath.Join(out, "replays", "*")); len(replays) != 0 {
+		t.Errorf("replays of the interrupted game: %v", replays)
 	}
 }
 
