@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arena-dev/arena/internal/proctest"
+
 	"github.com/arena-dev/arena/arena/clock"
 	"github.com/arena-dev/arena/arena/match"
 	"github.com/arena-dev/arena/arena/referee"
@@ -171,27 +173,7 @@ func (fx *fixture) hellos(t *testing.T, bot string) (map[string]int, map[string]
 	return m, seeds, byes
 }
 
-func survivors(token string) []int {
-	want := []byte(envToken + "=" + token)
-	var pids []int
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
-		if err != nil {
-			continue
-		}
-		for _, kv := range bytes.Split(env, []byte{0}) {
-			if bytes.Equal(kv, want) {
-				pids = append(pids, pid)
-			}
-		}
-	}
-	return pids
-}
+func survivors(token string) []int { return proctest.WithEnv(envToken + "=" + token) }
 
 // checkNoSurvivors polls /proc (10ms steps, up to 5s) until no bot of
 // this test is alive.

@@ -1,7 +1,6 @@
 package referee_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/arena-dev/arena/internal/proctest"
 
 	"github.com/arena-dev/arena/arena/clock"
 	"github.com/arena-dev/arena/arena/referee"
@@ -61,28 +62,7 @@ func newToken() string {
 
 // survivors lists the live processes whose environment holds token.
 // Zombies have an empty environ and are not listed.
-func survivors(token string) []int {
-	want := []byte(envToken + "=" + token)
-	var pids []int
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
-		if err != nil {
-			continue
-		}
-		for _, kv := range bytes.Split(env, []byte{0}) {
-			if bytes.Equal(kv, want) {
-				pids = append(pids, pid)
-				break
-			}
-		}
-	}
-	return pids
-}
+func survivors(token string) []int { return proctest.WithEnv(envToken + "=" + token) }
 
 // checkNoSurvivors waits (bounded, polling /proc every 10ms for up to 5s)
 // until no process carrying token is alive.

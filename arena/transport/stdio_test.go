@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -17,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/arena-dev/arena/internal/proctest"
 
 	"github.com/arena-dev/arena/arena/transport"
 	"github.com/arena-dev/arena/protocol"
@@ -135,26 +136,7 @@ func start(t *testing.T, mode string, cfg transport.ProcessConfig) *transport.Pr
 	return p
 }
 
-func procsWithEnv(kv []byte) []int {
-	var pids []int
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
-		if err != nil {
-			continue
-		}
-		for _, x := range bytes.Split(env, []byte{0}) {
-			if bytes.Equal(x, kv) {
-				pids = append(pids, pid)
-			}
-		}
-	}
-	return pids
-}
+func procsWithEnv(kv []byte) []int { return proctest.WithEnv(string(kv)) }
 
 func in(d time.Duration) time.Time { return time.Now().Add(d) }
 
