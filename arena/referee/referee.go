@@ -355,13 +355,14 @@ func (g *game) ask(seat int, legal []engine.Action) (engine.Action, json.RawMess
 		return nil, nil, 0, &Failure{Reason: Crash, Detail: "engine could not encode the turn: " + err.Error()}
 	}
 
-	start := time.Now()
-	deadline := clk.Deadline(start)
 	conn := g.players[seat].Conn
-	if err := conn.Send(line, deadline); err != nil {
+	if err := conn.Send(line, clk.Deadline(time.Now())); err != nil {
 		// Part of the line may have gone out: the stream is out of step.
 		return nil, nil, 0, &Failure{Reason: classifyIO(err, Timeout), Detail: "sending turn: " + err.Error(), fatal: true}
 	}
+	// The bot's time runs from the written turn to the reply's newline.
+	start := time.Now()
+	deadline := clk.Deadline(start)
 	for {
 		reply, err := conn.Receive(deadline)
 		think := time.Since(start)
