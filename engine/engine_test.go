@@ -91,3 +91,29 @@ func TestResolve(t *testing.T) {
 		}
 	}
 }
+
+func TestResolvePresets(t *testing.T) {
+	specs := []OptionSpec{
+		{Name: "rules", Kind: "enum", Choices: []string{"official", "bounce"}, Default: "official",
+			Sets: map[string]map[string]string{"bounce": {"start": "number", "call": "bounce"}}},
+		{Name: "start", Kind: "enum", Choices: []string{"official", "number"}, Default: "official"},
+		{Name: "call", Kind: "enum", Choices: []string{"uno", "bounce"}, Default: "uno"},
+	}
+	cases := []struct {
+		given map[string]string
+		want  Options
+	}{
+		{nil, Options{"rules": "official", "start": "official", "call": "uno"}},
+		{map[string]string{"rules": "bounce"}, Options{"rules": "bounce", "start": "number", "call": "bounce"}},
+		{map[string]string{"rules": "bounce", "start": "official"}, Options{"rules": "bounce", "start": "official", "call": "bounce"}},
+	}
+	for _, tc := range cases {
+		got, err := Resolve("g", specs, tc.given)
+		if err != nil || !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("Resolve(%v) = %v, %v; want %v", tc.given, got, err, tc.want)
+		}
+	}
+	if _, err := Resolve("g", specs, map[string]string{"rules": "house"}); err == nil || !strings.Contains(err.Error(), "rules") {
+		t.Errorf("a bad preset value must be refused by name, got %v", err)
+	}
+}

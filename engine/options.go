@@ -23,6 +23,10 @@ type OptionSpec struct {
 	// Min and Max bound an int option.
 	Min, Max int
 	Doc      string
+	// Sets makes this option a preset: choosing value v gives the other
+	// options the defaults in Sets[v] (options given explicitly still win).
+	// Bots always see the resolved, concrete values.
+	Sets map[string]map[string]string
 }
 
 // Bool reads a resolved bool option.
@@ -40,6 +44,19 @@ func Resolve(game string, specs []OptionSpec, given map[string]string) (Options,
 	out := Options{}
 	for _, s := range specs {
 		out[s.Name] = s.Default
+	}
+	// Presets first, so that explicit options override what they set.
+	for _, s := range specs {
+		if s.Sets == nil {
+			continue
+		}
+		v := s.Default
+		if g, ok := given[s.Name]; ok {
+			v = g // checked below with the other options
+		}
+		for k, val := range s.Sets[v] {
+			out[k] = val
+		}
 	}
 	keys := make([]string, 0, len(given))
 	for k := range given {
