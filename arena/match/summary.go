@@ -19,6 +19,10 @@ type BotStats struct {
 	Losses   int     `json:"losses"`
 	Forfeits int     `json:"forfeits"`
 	Score    float64 `json:"score"`
+	// MeanRank is the average finishing rank (1 = first), the clearest
+	// single figure with more than 2 seats.
+	MeanRank float64 `json:"mean_rank"`
+	rankSum  int
 }
 
 // Summary is a whole match.
@@ -73,6 +77,8 @@ func (s *Summary) add(r GameRecord) {
 		if n > 1 {
 			st.Score += (float64(beaten) + 0.5*float64(tied)) / float64(n-1)
 		}
+		st.rankSum += rank
+		st.MeanRank = float64(st.rankSum) / float64(st.Games)
 	}
 	for _, f := range r.Forfeits {
 		s.Bots[SeatOf(r.Index, f.Seat, n)].Forfeits++

@@ -148,13 +148,13 @@ func gameLine(r match.GameRecord, total int) string {
 
 func printSummary(w io.Writer, sum *match.Summary, took time.Duration) {
 	t := tablewriter.NewWriter(w)
-	t.Header("bot", "games", "wins", "draws", "losses", "forfeits", "score", "score %")
+	t.Header("bot", "games", "wins", "draws", "losses", "forfeits", "score", "score %", "mean rank")
 	for _, b := range sum.Bots {
 		pct := 0.0
 		if b.Games > 0 {
 			pct = 100 * b.Score / float64(b.Games)
 		}
-		t.Append(b.Name, b.Games, b.Wins, b.Draws, b.Losses, b.Forfeits, fmt.Sprintf("%.1f", b.Score), fmt.Sprintf("%.1f", pct))
+		t.Append(b.Name, b.Games, b.Wins, b.Draws, b.Losses, b.Forfeits, fmt.Sprintf("%.1f", b.Score), fmt.Sprintf("%.1f", pct), fmt.Sprintf("%.2f", b.MeanRank))
 	}
 	t.Render()
 	if len(sum.Bots) == 2 {
