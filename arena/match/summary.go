@@ -33,23 +33,38 @@ type Summary struct {
 	Out     string       `json:"out"`
 	Bots    []BotStats   `json:"bots"`
 	Records []GameRecord `json:"-"`
+	index   map[string]int
 }
 
 func newSummary(cfg Config, bots []Bot) *Summary {
-	s := &Summary{Game: cfg.Game.Info().Name, Seed: cfg.Seed, Out: cfg.OutDir}
-	for _, b := range bots {
-		s.Bots = append(s.Bots, BotStats{Name: b.Name})
+	names := make([]string, len(bots))
+	for i, b := range bots {
+		names[i] = b.Name
+	}
+	s := NewSummary(names)
+	s.Game, s.Seed, s.Out = cfg.Game.Info().Name, cfg.Seed, cfg.OutDir
+	return s
+}
+
+// NewSummary starts an empty tally for the named bots.
+func NewSummary(names []string) *Summary {
+	s := &Summary{index: map[string]int{}}
+	for i, n := range names {
+		s.Bots = append(s.Bots, BotStats{Name: n})
+		s.index[n] = i
 	}
 	return s
 }
+
+// Add counts one finished game; its bots are matched by name.
+func (s *Summary) Add(r GameRecord) { s.add(r) }
 
 func (s *Summary) add(r GameRecord) {
 	s.Games++
 	s.Records = append(s.Records, r)
 	n := len(r.Ranks)
 	for seat, rank := range r.Ranks {
-		b := SeatOf(r.Index, seat, n)
-		st := &s.Bots[b]
+		st := &s.Bots[s.index[r.Bots[seat]]]
 		st.Games++
 		firsts, beaten, tied := 0, 0, 0
 		for other, o := range r.Ranks {
@@ -81,7 +96,7 @@ func (s *Summary) add(r GameRecord) {
 		st.MeanRank = float64(st.rankSum) / float64(st.Games)
 	}
 	for _, f := range r.Forfeits {
-		s.Bots[SeatOf(r.Index, f.Seat, n)].Forfeits++
+		s.Bots[s.index[r.Bots[f.Seat]]].Forfeits++
 	}
 }
 

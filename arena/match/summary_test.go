@@ -8,12 +8,12 @@ import (
 // TestSummaryTally checks the W/D/L, score and mean-rank rules documented
 // on BotStats, for 2 and 4 seats, with seats rotating between games.
 func TestSummaryTally(t *testing.T) {
-	s := &Summary{Bots: []BotStats{{Name: "a"}, {Name: "b"}, {Name: "c"}, {Name: "d"}}}
+	s := NewSummary([]string{"a", "b", "c", "d"})
 	// Game 0: seats hold bots a b c d; a wins alone, c and d tie last.
-	s.add(GameRecord{Index: 0, Ranks: []int{1, 2, 3, 3}})
+	s.add(GameRecord{Index: 0, Bots: []string{"a", "b", "c", "d"}, Ranks: []int{1, 2, 3, 3}})
 	// Game 1: seats hold bots b c d a (rotated); b and c share first,
 	// a forfeited (seat 3).
-	s.add(GameRecord{Index: 1, Ranks: []int{1, 1, 3, 4}, Forfeits: []SeatFailure{{Seat: 3, Bot: "a", Reason: "crash"}}})
+	s.add(GameRecord{Index: 1, Bots: []string{"b", "c", "d", "a"}, Ranks: []int{1, 1, 3, 4}, Forfeits: []SeatFailure{{Seat: 3, Bot: "a", Reason: "crash"}}})
 	want := []BotStats{
 		{Name: "a", Games: 2, Wins: 1, Losses: 1, Forfeits: 1, Score: 1 + 0, MeanRank: 2.5, rankSum: 5},
 		{Name: "b", Games: 2, Draws: 1, Losses: 1, Score: 2.0/3 + 2.5/3, MeanRank: 1.5, rankSum: 3},
@@ -28,9 +28,9 @@ func TestSummaryTally(t *testing.T) {
 		}
 	}
 	// Two seats: a draw is equal ranks.
-	two := &Summary{Bots: []BotStats{{Name: "x"}, {Name: "y"}}}
-	two.add(GameRecord{Index: 0, Ranks: []int{1, 1}})
-	two.add(GameRecord{Index: 1, Ranks: []int{2, 1}}) // seats hold y x: x wins
+	two := NewSummary([]string{"x", "y"})
+	two.add(GameRecord{Index: 0, Bots: []string{"x", "y"}, Ranks: []int{1, 1}})
+	two.add(GameRecord{Index: 1, Bots: []string{"y", "x"}, Ranks: []int{2, 1}}) // x wins
 	if got := []int{two.Bots[0].Wins, two.Bots[0].Draws, two.Bots[0].Losses}; !reflect.DeepEqual(got, []int{1, 1, 0}) {
 		t.Errorf("x W/D/L %v, want [1 1 0]", got)
 	}

@@ -1,0 +1,129 @@
+package match
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/arena-dev/arena/arena/clock"
+	"github.com/arena-dev/arena/arena/referee"
+	"github.com/arena-dev/arena/engine"
+	"github.com/arena-dev/arena/replays"
+)
+
+// Env is what every game of a match or tournament shares.
+type Env struct {
+	Game       engine.Game
+	Options    engine.Options // resolved
+	Match      string         // sent to bots; not derived from the seed
+	Limits     clock.Limits
+	Policy     referee.Policy
+	MaxStrikes int
+	// OutDir receives replays/ and logs/; "" keeps nothing.
+	OutDir  string
+	Version string // arena version, written into replays
+	Bots    []Bot
+	Pool    *Pool
+}
+
+// Table is one game to play: which bot sits in which seat, and the deal.
+type Table struct {
+	Index  int
+	GameID string
+	Round  int
+	Seed   uint64 // the deal
+	Seats  []int  // bot index per seat
+}
+
+// errInterrupted: the game was cut short by an interrupt and is not kept.
+var errInterrupted = errors.New("interrupted")
+
+// Play plays one game and writes its replay and stderr logs. It does not
+// write the ledger: the caller appends the record once Play returns, so a
+// replay is always in place before its ledger line. If ctx is cancelled
+// during the game, the bots are expected to have been killed and the
+// result is errInterrupted.
+func (e *Env) Play(ctx context.Context, t Table) (GameRecord, error) {
+	n := len(t.Seats)
+	players := make([]referee.Player, n)
+	seats := make([]replays.SeatInfo, n)
+	botSeeds := make([]uint64, n)
+	var acquired []func(failed bool)
+	for s, b := range t.Seats {
+		conn, proc := e.Pool.Get(b)
+		players[s] = referee.Player{Name: e.Bots[b].Name, Conn: conn}
+		seats[s] = replays.SeatInfo{Seat: s, Bot: e.Bots[b].Name}
+		// A bot's seed follows the bot, not the seat: in a swapped pair each
+		// bot keeps its own random stream, so the pair differs only by seat.
+		botSeeds[s] = referee.BotSeed(t.Seed, b)
+		b := b
+		acquired = append(acquired, func(failed bool) { e.Pool.Put(b, proc, failed) })
+		if proc != nil && e.OutDir != "" {
+			dir := filepath.Join(e.OutDir, "logs", e.Bots[b].Name)
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return GameRecord{}, fmt.Errorf("log directory: %w", err)
+			}
+			if err := e.Pool.AttachLog(proc, filepath.Join(dir, t.GameID+".stderr.log")); err != nil {
+				return GameRecord{}, err
+			}
+		}
+	}
+	rec := replays.NewRecorder(replays.Header{
+		Arena: e.Version, Game: e.Game.Info().Name, Options: e.Options, Seed: t.Seed,
+		Match: e.Match, GameID: t.GameID, Seats: seats, Clock: e.Limits.Protocol(), Started: time.Now().UTC(),
+	})
+	res, err := referee.Play(referee.Config{
+		Game: e.Game, Options: e.Options, Seed: t.Seed, Match: e.Match, GameID: t.GameID, BotSeeds: botSeeds,
+		Limits: e.Limits, Policy: e.Policy, MaxStrikes: e.MaxStrikes, Recorder: rec,
+	}, players)
+	if ctx.Err() != nil {
+		for _, put := range acquired {
+			put(true)
+		}
+		return GameRecord{}, errInterrupted // the bots were killed under it
+	}
+	if err != nil {
+		for _, put := range acquired {
+			put(true)
+		}
+		return GameRecord{}, err
+	}
+	for s, put := range acquired {
+		put(res.Failed[s])
+	}
+	out := GameRecord{
+		Index: t.Index, GameID: t.GameID, Round: t.Round, Seed: t.Seed, Ranks: res.Outcome.Ranks, Scores: res.Outcome.Scores,
+		Reason: res.Outcome.Reason, Plies: res.Plies, Forfeits: []SeatFailure{},
+	}
+	for _, b := range t.Seats {
+		out.Bots = append(out.Bots, e.Bots[b].Name)
+	}
+	for _, f := range res.Forfeits {
+		out.Forfeits = append(out.Forfeits, SeatFailure{Seat: f.Seat, Bot: out.Bots[f.Seat], Reason: string(f.Reason), Detail: f.Detail})
+	}
+	for _, f := range res.Strikes {
+		out.Strikes = append(out.Strikes, SeatFailure{Seat: f.Seat, Bot: out.Bots[f.Seat], Reason: string(f.Reason), Detail: f.Detail})
+	}
+	rec.Finish(replays.ResultOf(res.Outcome))
+	if e.OutDir != "" {
+		rel := filepath.Join("replays", t.GameID+replays.Ext)
+		if err := rec.WriteFile(filepath.Join(e.OutDir, rel)); err != nil {
+			return out, fmt.Errorf("writing replay: %w", err)
+		}
+		out.Replay = rel
+	}
+	return out, nil
+}
+
+// PrepareOut creates the output directory layout.
+func PrepareOut(dir string) error {
+	for _, d := range []string{dir, filepath.Join(dir, "replays"), filepath.Join(dir, "logs")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return fmt.Errorf("output directory: %w", err)
+		}
+	}
+	return nil
+}
