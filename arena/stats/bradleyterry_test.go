@@ -1,0 +1,417 @@
+package stats
+
+import (
+	"errors"
+	"math"
+	"testing"
+)
+
+// wdlResults expands a W/D/L count of player a against player b into
+// weighted PairResults.
+func wdlResults(a, b int, r WDL) []PairResult {
+	var out []PairResult
+	for _, x := range []struct {
+		n int
+		s float64
+	}{{r.W, 1}, {r.D, 0.5}, {r.L, 0}} {
+		if x.n > 0 {
+			out = append(out, PairResult{A: a, B: b, ScoreA: x.s, Weight: float64(x.n)})
+		}
+	}
+	return out
+}
+
+// eloP is the Elo expected score of a rating gap, written independently of
+// the code under test (base-10 form).
+func eloP(d float64) float64 { return 1 / (1 + math.Pow(10, -d/400)) }
+
+// logPosteriorElo is the objective BradleyTerry maximizes, written out in
+// Elo units for the reference computations: the log-likelihood of the
+// results, draws as half wins, plus prior/2 * log P(win) + prior/2 *
+// log P(loss) of one virtual draw per player against a player rated 0.
+func logPosteriorElo(r []float64, results []PairResult, prior float64) float64 {
+	f := 0.0
+	for _, x := range results {
+		w := x.Weight
+		if w == 0 {
+			w = 1
+		}
+		p := eloP(r[x.A] - r[x.B])
+		f += w * (x.ScoreA*math.Log(p) + (1-x.ScoreA)*math.Log(1-p))
+	}
+	for _, ri := range r {
+		p := eloP(ri)
+		f += prior / 2 * (math.Log(p) + math.Log(1-p))
+	}
+	return f
+}
+
+// gridMax3 maximizes logPosteriorElo over three ratings summing to zero by
+// brute force: a grid over (r0, r1), r2 = -r0-r1, refined around the best
+// point (step 8 Elo over +/-800, then 0.25 over +/-16, then 0.005 over
+// +/-0.5).
+func gridMax3(results []PairResult, prior float64) []float64 {
+	best := []float64{0, 0, 0}
+	bestF := math.Inf(-1)
+	c0, c1 := 0.0, 0.0
+	for _, g := range []struct{ half, step float64 }{{800, 8}, {16, 0.25}, {0.5, 0.005}} {
+		b0, b1 := c0, c1
+		for x := b0 - g.half; x <= b0+g.half+1e-9; x += g.step {
+			for y := b1 - g.half; y <= b1+g.half+1e-9; y += g.step {
+				r := []float64{x, y, -x - y}
+				if f := logPosteriorElo(r, results, prior); f > bestF {
+					bestF, best, c0, c1 = f, r, x, y
+				}
+			}
+		}
+	}
+	return best
+}
+
+func TestBradleyTerryTwoPlayers(t *testing.T) {
+	// Without a prior the maximum likelihood gap is exactly the Elo of the
+	// score, 75% -> -400*log10(1/0.75-1) = 190.85, whatever the number of
+	// games, and draws count as half wins. Each player's standard error
+	// (mean-0 constraint: r0 = -r1 = d/2) is half the gap's:
+	// 400/ln10 * 0.5/sqrt(N p (1-p)); for N=100, p=0.75 that is
+	// 173.7178 * 0.5/4.33013 = 20.059, so Err95 = 1.96*20.059 = 39.32.
+	gapSE := func(n, p float64) float64 { return 400 / math.Ln10 * 0.5 / math.Sqrt(n*p*(1-p)) }
+	cases := []struct {
+		name   string
+		r      WDL
+		prior  float64
+		gap    float64 // r0 - r1
+		tol    float64
+		err95  float64 // 0: not checked
+		errTol float64
+	}{
+		{"no prior 75-25", WDL{W: 75, L: 25}, -1, 190.849, 0.001, 1.959964 * gapSE(100, 0.75), 1e-3},
+		{"no prior draws as half wins", WDL{W: 50, D: 50}, -1, 190.849, 0.001, 1.959964 * gapSE(100, 0.75), 1e-3},
+		{"no prior 40-60", WDL{W: 40, L: 60}, -1, -70.437, 0.001, 1.959964 * gapSE(100, 0.4), 1e-3},
+		{"default prior, many games", WDL{W: 75000, L: 25000}, 0, 190.849, 0.01, 1.959964 * gapSE(100000, 0.75), 1e-3},
+		{"even", WDL{W: 10, D: 5, L: 10}, 0, 0, 1e-9, 0, 0},
+	}
+	for _, tc := range cases {
+		got, err := BradleyTerryWith(2, wdlResults(0, 1, tc.r), BTOptions{Prior: tc.prior})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if gap := got[0].Elo - got[1].Elo; math.Abs(gap-tc.gap) > tc.tol {
+			t.Errorf("%s: gap %.4f, want %.4f (EloFromScore %.4f)", tc.name, gap, tc.gap, EloFromScore(tc.r.Score()))
+		}
+		if math.Abs(got[0].Elo+got[1].Elo) > 1e-9 {
+			t.Errorf("%s: ratings %v do not average 0", tc.name, got)
+		}
+		if math.Abs(got[0].Err95-got[1].Err95) > 1e-9 {
+			t.Errorf("%s: two players' errors differ: %v", tc.name, got)
+		}
+		if tc.err95 != 0 && math.Abs(got[0].Err95-tc.err95) > tc.errTol {
+			t.Errorf("%s: Err95 %.4f, want %.4f", tc.name, got[0].Err95, tc.err95)
+		}
+	}
+}
+
+// With the prior, two players' ratings are r and -r where r maximizes the
+// one-dimensional log posterior; find it by bisection on its derivative
+// (computed by central differences) and compare.
+func TestBradleyTerryPriorMatchesOneDimensionalOptimum(t *testing.T) {
+	cases := []struct {
+		name  string
+		r     WDL
+		prior float64
+	}{
+		{"75-25, default prior", WDL{W: 15, L: 5}, 1},
+		{"all won, default prior", WDL{W: 10}, 1},
+		{"all won, prior 3", WDL{W: 4, D: 1}, 3},
+		{"lost with draws, prior 0.5", WDL{D: 3, L: 8}, 0.5},
+	}
+	for _, tc := range cases {
+		results := wdlResults(0, 1, tc.r)
+		f := func(x float64) float64 { return logPosteriorElo([]float64{x, -x}, results, tc.prior) }
+		lo, hi := -2000.0, 2000.0
+		for range 200 {
+			mid := (lo + hi) / 2
+			if f(mid+1e-4) > f(mid-1e-4) {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+		want := (lo + hi) / 2
+		prior := tc.prior
+		got, err := BradleyTerryWith(2, results, BTOptions{Prior: prior})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if math.Abs(got[0].Elo-want) > 0.01 || math.Abs(got[1].Elo+want) > 0.01 {
+			t.Errorf("%s: got %.4f, %.4f; want %.4f, %.4f", tc.name, got[0].Elo, got[1].Elo, want, -want)
+		}
+	}
+	// The default prior is what BradleyTerry uses.
+	a, _ := BradleyTerry(2, wdlResults(0, 1, WDL{W: 10}))
+	b, _ := BradleyTerryWith(2, wdlResults(0, 1, WDL{W: 10}), BTOptions{Prior: DefaultBTPrior})
+	if a[0] != b[0] || a[1] != b[1] {
+		t.Errorf("BradleyTerry %v != BradleyTerryWith(DefaultBTPrior) %v", a, b)
+	}
+}
+
+// Three players: the ratings must be the brute-force grid maximum of the
+// log posterior, and the errors must match the inverse of a numerical
+// Hessian of it in the (r0, r1) parametrization (r2 = -r0-r1).
+func TestBradleyTerryThreePlayersAgainstGridSearch(t *testing.T) {
+	var results []PairResult
+	results = append(results, wdlResults(0, 1, WDL{W: 7, D: 2, L: 3})...)
+	results = append(results, wdlResults(1, 2, WDL{W: 6, D: 1, L: 4})...)
+	results = append(results, wdlResults(2, 0, WDL{W: 2, D: 4, L: 5})...)
+	results = append(results, PairResult{A: 0, B: 2, ScoreA: 0.75, Weight: 2})
+	allWon := append(wdlResults(0, 1, WDL{W: 5, L: 1}), wdlResults(0, 2, WDL{W: 6})...)
+	allWon = append(allWon, wdlResults(1, 2, WDL{W: 2, D: 2, L: 1})...)
+
+	cases := []struct {
+		name    string
+		results []PairResult
+		prior   float64
+	}{
+		{"no prior", results, -1},
+		{"default prior", results, 1},
+		{"strong prior", results, 10},
+		{"player 0 never lost, default prior", allWon, 1},
+	}
+	for _, tc := range cases {
+		got, err := BradleyTerryWith(3, tc.results, BTOptions{Prior: tc.prior})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		prior := math.Max(tc.prior, 0)
+		want := gridMax3(tc.results, prior)
+		for i := range want {
+			if math.Abs(got[i].Elo-want[i]) > 0.02 {
+				t.Errorf("%s: player %d: %.4f, grid maximum %.4f", tc.name, i, got[i].Elo, want[i])
+			}
+		}
+
+		// Numerical Hessian of g(x, y) = logPosterior(x, y, -x-y) at the
+		// grid optimum, inverted: the covariance of (r0, r1); r2 = -r0-r1.
+		g := func(x, y float64) float64 {
+			return logPosteriorElo([]float64{x, y, -x - y}, tc.results, prior)
+		}
+		const h = 0.5
+		x, y := want[0], want[1]
+		hxx := (g(x+h, y) - 2*g(x, y) + g(x-h, y)) / (h * h)
+		hyy := (g(x, y+h) - 2*g(x, y) + g(x, y-h)) / (h * h)
+		hxy := (g(x+h, y+h) - g(x+h, y-h) - g(x-h, y+h) + g(x-h, y-h)) / (4 * h * h)
+		det := hxx*hyy - hxy*hxy
+		vx, vy, cxy := -hyy/det, -hxx/det, hxy/det
+		wantErr := []float64{
+			1.959964 * math.Sqrt(vx),
+			1.959964 * math.Sqrt(vy),
+			1.959964 * math.Sqrt(vx+vy+2*cxy),
+		}
+		for i := range wantErr {
+			if math.Abs(got[i].Err95-wantErr[i]) > 0.05 {
+				t.Errorf("%s: player %d: Err95 %.4f, numerical %.4f", tc.name, i, got[i].Err95, wantErr[i])
+			}
+		}
+	}
+}
+
+// A beats B 75%, B beats C 75%, A and C never meet: the model chains the
+// gaps, A-C = 2 * 190.85 = 381.70 (up to the prior, negligible here).
+func TestBradleyTerryTransitivity(t *testing.T) {
+	results := append(wdlResults(0, 1, WDL{W: 7500, L: 2500}), wdlResults(1, 2, WDL{W: 5000, D: 5000})...)
+	got, err := BradleyTerry(3, results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 2 * EloFromScore(0.75) // 381.70
+	if d := got[0].Elo - got[2].Elo; math.Abs(d-want) > 0.1 {
+		t.Errorf("A-C %.3f, want %.3f", d, want)
+	}
+	if math.Abs(got[1].Elo) > 0.1 || math.Abs(got[0].Elo-190.85) > 0.1 {
+		t.Errorf("ratings %v, want about 190.85, 0, -190.85", got)
+	}
+	// C's error is larger than B's: it is only linked through B.
+	if !(got[0].Err95 > got[1].Err95 && got[2].Err95 > got[1].Err95) {
+		t.Errorf("errors %v: the middle player should be best determined", got)
+	}
+}
+
+func TestBradleyTerrySymmetryAndOrder(t *testing.T) {
+	var base []PairResult
+	base = append(base, wdlResults(0, 1, WDL{W: 4, D: 3, L: 2})...)
+	base = append(base, wdlResults(1, 2, WDL{W: 1, D: 2, L: 5})...)
+	base = append(base, wdlResults(2, 3, WDL{W: 3, L: 3})...)
+	base = append(base, wdlResults(3, 0, WDL{W: 2, D: 1, L: 6})...)
+	base = append(base, PairResult{A: 0, B: 2, ScoreA: 1}, PairResult{A: 1, B: 3, ScoreA: 0.5})
+	ref, err := BradleyTerry(4, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	perm := []int{2, 0, 3, 1} // player i becomes perm[i]
+
+	reversed := make([]PairResult, len(base))
+	swapped := make([]PairResult, len(base))
+	mirrored := make([]PairResult, len(base))
+	relabeled := make([]PairResult, len(base))
+	var unit []PairResult // weights spelled out as single games
+	for i, r := range base {
+		reversed[len(base)-1-i] = r
+		swapped[i] = PairResult{A: r.B, B: r.A, ScoreA: 1 - r.ScoreA, Weight: r.Weight}
+		mirrored[i] = PairResult{A: r.A, B: r.B, ScoreA: 1 - r.ScoreA, Weight: r.Weight}
+		relabeled[i] = PairResult{A: perm[r.A], B: perm[r.B], ScoreA: r.ScoreA, Weight: r.Weight}
+		for range int(math.Max(r.Weight, 1)) {
+			unit = append(unit, PairResult{A: r.A, B: r.B, ScoreA: r.ScoreA})
+		}
+	}
+	cases := []struct {
+		name    string
+		results []PairResult
+		want    func(i int) Rating // what player i's rating should be
+	}{
+		{"reversed order", reversed, func(i int) Rating { return ref[i] }},
+		{"sides swapped", swapped, func(i int) Rating { return ref[i] }},
+		{"weights as single games", unit, func(i int) Rating { return ref[i] }},
+		{"scores mirrored", mirrored, func(i int) Rating { return Rating{-ref[i].Elo, ref[i].Err95} }},
+		{"players relabeled", relabeled, func(i int) Rating {
+			for old, nw := range perm {
+				if nw == i {
+					return ref[old]
+				}
+			}
+			panic("bad perm")
+		}},
+	}
+	for _, tc := range cases {
+		got, err := BradleyTerry(4, tc.results)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		for i := range got {
+			w := tc.want(i)
+			if math.Abs(got[i].Elo-w.Elo) > 1e-7 || math.Abs(got[i].Err95-w.Err95) > 1e-7 {
+				t.Errorf("%s: player %d: %+v, want %+v", tc.name, i, got[i], w)
+			}
+		}
+	}
+}
+
+// Error bars shrink as 1/sqrt(games): the same scores over 4x and 100x the
+// games give half and a tenth of the error (the prior's weight shrinks too,
+// hence the tolerance).
+func TestBradleyTerryErrorShrinks(t *testing.T) {
+	results := func(k int) []PairResult {
+		var r []PairResult
+		r = append(r, wdlResults(0, 1, WDL{W: 6 * k, D: 2 * k, L: 2 * k})...)
+		r = append(r, wdlResults(1, 2, WDL{W: 5 * k, D: 3 * k, L: 2 * k})...)
+		r = append(r, wdlResults(0, 2, WDL{W: 4 * k, D: 4 * k, L: 2 * k})...)
+		return r
+	}
+	base, err := BradleyTerry(3, results(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		k     int
+		ratio float64
+	}{{4, 0.5}, {25, 0.2}, {100, 0.1}} {
+		got, err := BradleyTerry(3, results(tc.k))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range got {
+			if r := got[i].Err95 / base[i].Err95; math.Abs(r-tc.ratio) > 0.03*tc.ratio {
+				t.Errorf("%dx games: player %d error ratio %.4f, want about %.2f", tc.k, i, r, tc.ratio)
+			}
+		}
+	}
+}
+
+func TestBradleyTerryPerfectScoresAndPrior(t *testing.T) {
+	// All won: the maximum likelihood gap is infinite; the prior keeps it
+	// finite, and it grows with the number of games.
+	prev := 0.0
+	for _, n := range []int{1, 5, 20, 100} {
+		got, err := BradleyTerry(2, wdlResults(0, 1, WDL{W: n}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		gap := got[0].Elo - got[1].Elo
+		if math.IsNaN(gap) || math.IsInf(gap, 0) || gap <= prev || math.IsNaN(got[0].Err95) {
+			t.Errorf("%d of %d won: %+v", n, n, got)
+		}
+		prev = gap
+	}
+	if _, err := BradleyTerryWith(2, wdlResults(0, 1, WDL{W: 3}), BTOptions{Prior: -1}); !errors.Is(err, ErrNoMLE) {
+		t.Errorf("all won without prior: err %v, want ErrNoMLE", err)
+	}
+	// A player without games: no MLE; with the prior it sits at the mean.
+	r := wdlResults(0, 1, WDL{W: 3, L: 2})
+	if _, err := BradleyTerryWith(3, r, BTOptions{Prior: -1}); !errors.Is(err, ErrNoMLE) {
+		t.Errorf("player without games, no prior: err %v, want ErrNoMLE", err)
+	}
+	got, err := BradleyTerry(3, r)
+	if err != nil || math.Abs(got[2].Elo) > 1e-9 || got[2].Err95 <= got[0].Err95 {
+		t.Errorf("player without games: %+v, %v", got, err)
+	}
+	// One player: rated 0.
+	if got, err := BradleyTerry(1, nil); err != nil || got[0].Elo != 0 {
+		t.Errorf("one player: %+v, %v", got, err)
+	}
+}
+
+func TestBradleyTerryAnchor(t *testing.T) {
+	results := append(wdlResults(0, 1, WDL{W: 60, D: 20, L: 20}), wdlResults(1, 2, WDL{W: 30, D: 40, L: 30})...)
+	free, err := BradleyTerry(3, results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	anch, err := BradleyTerryWith(3, results, BTOptions{Anchored: true, Anchor: 1, AnchorElo: 2000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if anch[1].Elo != 2000 || anch[1].Err95 != 0 {
+		t.Errorf("anchor: %+v", anch[1])
+	}
+	for i := range free {
+		if d := (anch[i].Elo - 2000) - (free[i].Elo - free[1].Elo); math.Abs(d) > 1e-9 {
+			t.Errorf("player %d: anchoring changed a gap by %v", i, d)
+		}
+	}
+	// Relative to the anchor, a neighbour's error is the gap's error,
+	// larger than its error relative to the mean.
+	if !(anch[0].Err95 > free[0].Err95 && anch[2].Err95 > free[2].Err95) {
+		t.Errorf("anchored errors %v vs free %v", anch, free)
+	}
+	// Two players without prior: the gap's error is twice each player's
+	// error relative to the mean.
+	two := wdlResults(0, 1, WDL{W: 30, L: 10})
+	f2, _ := BradleyTerryWith(2, two, BTOptions{Prior: -1})
+	a2, _ := BradleyTerryWith(2, two, BTOptions{Prior: -1, Anchored: true})
+	if math.Abs(a2[1].Err95-2*f2[1].Err95) > 1e-9 || a2[0].Elo != 0 {
+		t.Errorf("two players anchored %v, free %v", a2, f2)
+	}
+}
+
+func TestBradleyTerryBadInput(t *testing.T) {
+	cases := []struct {
+		name    string
+		n       int
+		results []PairResult
+		opt     BTOptions
+	}{
+		{"no players", 0, nil, BTOptions{}},
+		{"player out of range", 2, []PairResult{{A: 0, B: 2, ScoreA: 1}}, BTOptions{}},
+		{"negative player", 2, []PairResult{{A: -1, B: 1, ScoreA: 1}}, BTOptions{}},
+		{"self play", 2, []PairResult{{A: 1, B: 1, ScoreA: 1}}, BTOptions{}},
+		{"score above 1", 2, []PairResult{{A: 0, B: 1, ScoreA: 1.5}}, BTOptions{}},
+		{"score NaN", 2, []PairResult{{A: 0, B: 1, ScoreA: math.NaN()}}, BTOptions{}},
+		{"negative weight", 2, []PairResult{{A: 0, B: 1, ScoreA: 1, Weight: -1}}, BTOptions{}},
+		{"infinite weight", 2, []PairResult{{A: 0, B: 1, ScoreA: 1, Weight: math.Inf(1)}}, BTOptions{}},
+		{"anchor out of range", 2, nil, BTOptions{Anchored: true, Anchor: 2}},
+	}
+	for _, tc := range cases {
+		if _, err := BradleyTerryWith(tc.n, tc.results, tc.opt); err == nil {
+			t.Errorf("%s: no error", tc.name)
+		}
+	}
+}
