@@ -33,6 +33,9 @@ func ExampleBradleyTerry() {
 		fmt.Printf("%-6s %+7.1f +/- %.1f\n", names[i], r.Elo, r.Err95)
 	}
 	// Output:
+	// alpha    +46.8 +/- 32.7
+	// beta     -11.7 +/- 32.3
+	// gamma    -35.1 +/- 32.5
 }
 
 // Four bots play one free-for-all game; the second listed wins, the first
@@ -49,10 +52,15 @@ func ExamplePlackettLuce() {
 		fmt.Printf("bot %d: mu %.3f sigma %.3f ordinal %.3f\n", i, s.Mu, s.Sigma, s.Ordinal())
 	}
 	// Output:
+	// bot 0: mu 24.778 sigma 8.102 ordinal 0.471
+	// bot 1: mu 28.278 sigma 8.228 ordinal 3.592
+	// bot 2: mu 29.254 sigma 3.986 ordinal 17.297
+	// bot 3: mu 22.094 sigma 5.946 ordinal 4.257
 }
 
 // The likelihood of superiority of a 60-40 score with 20 draws.
 func ExampleLOS() {
 	fmt.Printf("%.4f\n", stats.LOS(stats.WDL{W: 60, D: 20, L: 40}))
 	// Output:
+	// 0.9772
 }

@@ -32,8 +32,9 @@ type Params struct {
 }
 
 // DefaultParams are Beta 25/6 and Kappa 0.0001, OpenSkill's defaults, and
-// Tau 0. (openskill.py from version 5 on defaults Tau to 25/300; its
-// earlier versions and the reference vectors of our tests apply none.)
+// Tau 0. (openskill.py's PlackettLuce model class defaults Tau to 25/300;
+// its older rate() function, whose test vectors our tests use, applies
+// none. Set Tau for that behaviour.)
 func DefaultParams() Params { return Params{Beta: 25.0 / 6, Kappa: 0.0001} }
 
 // PlackettLuce updates the skills of the players of one game from its
