@@ -7,14 +7,11 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"os/signal"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
-	"github.com/google/shlex"
 	"github.com/olekukonko/tablewriter"
 	"github.com/urfave/cli/v2"
 
@@ -174,16 +171,10 @@ func printSummary(w io.Writer, sum *match.Summary, took time.Duration) {
 	fmt.Fprintln(w)
 }
 
-var botName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
-
 // parseBots reads NAME=CMD specs.
 func parseBots(specs []string) ([]match.Bot, error) {
 	if len(specs) == 0 {
 		return nil, usagef("no bots: give one --bot NAME=CMD per seat")
-	}
-	self, err := os.Executable()
-	if err != nil {
-		return nil, fmt.Errorf("finding the arena executable: %w", err)
 	}
 	seen := map[string]bool{}
 	var out []match.Bot
@@ -192,21 +183,16 @@ func parseBots(specs []string) ([]match.Bot, error) {
 		if !ok || strings.TrimSpace(cmdline) == "" {
 			return nil, usagef("--bot %q: want NAME=CMD", spec)
 		}
-		if !botName.MatchString(name) {
-			return nil, usagef("--bot %q: name %q may hold only letters, digits, '.', '_' and '-'", spec, name)
+		if err := match.CheckName(name); err != nil {
+			return nil, usagef("--bot %q: %v", spec, err)
 		}
 		if seen[name] {
 			return nil, usagef("--bot %q: name %q is used twice", spec, name)
 		}
 		seen[name] = true
-		argv, err := shlex.Split(cmdline)
-		if err != nil || len(argv) == 0 {
-			return nil, usagef("--bot %s: cannot split command %q: %v", name, cmdline, err)
-		}
-		if argv[0] == "arena" {
-			argv[0] = self
-		} else if _, err := exec.LookPath(argv[0]); err != nil {
-			return nil, usagef("--bot %s: command %q not found", name, argv[0])
+		argv, err := match.ParseCommand(cmdline, "")
+		if err != nil {
+			return nil, usagef("--bot %s: %v", name, err)
 		}
 		out = append(out, match.Bot{Name: name, Argv: argv})
 	}

@@ -1,0 +1,239 @@
+package tournament
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/arena-dev/arena/arena/clock"
+	"github.com/arena-dev/arena/arena/match"
+	"github.com/arena-dev/arena/arena/referee"
+	"github.com/arena-dev/arena/arena/schedule"
+	"github.com/arena-dev/arena/engine"
+	"github.com/arena-dev/arena/protocol"
+)
+
+// Formats lists the tournament formats by name.
+var Formats = map[string]func(schedule.Config) (schedule.Scheduler, error){
+	"round-robin": schedule.RoundRobin,
+	"gauntlet":    schedule.Gauntlet,
+}
+
+// Config is a validated tournament, ready to run.
+type Config struct {
+	File        File // as resolved (seed filled in): saved with the results
+	Name        string
+	Game        engine.Game
+	Options     engine.Options
+	Seats       int
+	Format      string
+	Schedule    schedule.Config
+	Limits      clock.Limits
+	Policy      referee.Policy
+	MaxStrikes  int
+	Seed        uint64
+	Concurrency int
+	MaxLine     int
+	StderrCap   int64
+	Bots        []match.Bot
+}
+
+// fieldErr names the file and field of a mistake.
+func fieldErr(src, field, format string, args ...any) error {
+	return fmt.Errorf("%s: %s: %s", src, field, fmt.Sprintf(format, args...))
+}
+
+// Resolve checks every field and fills in defaults. src names the file (or
+// "flags") in errors; baseDir is where relative bot directories start.
+func (f *File) Resolve(src, baseDir string) (*Config, error) {
+	c := &Config{File: *f}
+	if f.Name == "" {
+		return nil, fieldErr(src, "name", "missing (a short name for the tournament)")
+	}
+	if strings.ContainsAny(f.Name, "/\\ ") {
+		return nil, fieldErr(src, "name", "%q: no spaces or slashes (it is part of game ids and file names)", f.Name)
+	}
+	c.Name = f.Name
+	if f.Game == "" {
+		return nil, fieldErr(src, "game", "missing (one of the games `arena games` lists)")
+	}
+	g, err := engine.Lookup(f.Game)
+	if err != nil {
+		return nil, fieldErr(src, "game", "%v", err)
+	}
+	c.Game = g
+	info := g.Info()
+	c.Seats = f.Seats
+	if c.Seats == 0 {
+		c.Seats = info.MinSeats
+	}
+	if c.Options, err = engine.Setup(g, c.Seats, f.Options); err != nil {
+		field := "options"
+		if c.Seats < info.MinSeats || c.Seats > info.MaxSeats {
+			field = "seats"
+		}
+		return nil, fieldErr(src, field, "%v", err)
+	}
+	c.Format = f.Format
+	if c.Format == "" {
+		c.Format = "round-robin"
+	}
+	if _, ok := Formats[c.Format]; !ok {
+		return nil, fieldErr(src, "format", "%q is not a format (known: %s)", c.Format, strings.Join(formatNames(), ", "))
+	}
+
+	// Bots.
+	if len(f.Bots) == 0 {
+		return nil, fieldErr(src, "bots", "no bots")
+	}
+	index := map[string]int{}
+	for i, b := range f.Bots {
+		field := fmt.Sprintf("bots[%d]", i)
+		if b.Name == "" {
+			return nil, fieldErr(src, field+".name", "missing")
+		}
+		if err := match.CheckName(b.Name); err != nil {
+			return nil, fieldErr(src, field+".name", "%v", err)
+		}
+		if _, dup := index[b.Name]; dup {
+			return nil, fieldErr(src, field+".name", "%q is used twice", b.Name)
+		}
+		index[b.Name] = i
+		if strings.TrimSpace(b.Command) == "" {
+			return nil, fieldErr(src, field+".command", "missing (the program to run, e.g. \"python3 bot.py\")")
+		}
+		dir := b.Dir
+		if dir != "" && !filepath.IsAbs(dir) {
+			dir = filepath.Join(baseDir, dir)
+		}
+		if dir != "" {
+			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+				return nil, fieldErr(src, field+".dir", "%q is not a directory", b.Dir)
+			}
+		}
+		argv, err := match.ParseCommand(b.Command, dir)
+		if err != nil {
+			return nil, fieldErr(src, field+".command", "%v", err)
+		}
+		var env []string
+		if len(b.Env) > 0 {
+			env = os.Environ()
+			keys := make([]string, 0, len(b.Env))
+			for k := range b.Env {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				env = append(env, k+"="+b.Env[k])
+			}
+		}
+		c.Bots = append(c.Bots, match.Bot{Name: b.Name, Argv: argv, Dir: dir, Env: env})
+	}
+	names := func(field string, list []string) ([]int, error) {
+		var out []int
+		for _, n := range list {
+			i, ok := index[n]
+			if !ok {
+				return nil, fieldErr(src, field, "%q is not one of the bots", n)
+			}
+			out = append(out, i)
+		}
+		return out, nil
+	}
+
+	// Schedule.
+	sc := schedule.Config{Bots: len(c.Bots), Seats: c.Seats, Rounds: f.Rounds, GamesPerEncounter: f.GamesPerEncounter}
+	if sc.Rounds == 0 {
+		sc.Rounds = 1
+	}
+	if sc.GamesPerEncounter == 0 {
+		sc.GamesPerEncounter = c.Seats
+	}
+	if sc.Gauntlet, err = names("gauntlet", f.Gauntlet); err != nil {
+		return nil, err
+	}
+	if c.Format == "gauntlet" && len(sc.Gauntlet) == 0 {
+		return nil, fieldErr(src, "gauntlet", "a gauntlet needs the names of the bots that run it")
+	}
+	seeding, err := names("seeding", f.Seeding)
+	if err != nil {
+		return nil, err
+	}
+	_ = seeding // used by elimination formats
+	if f.Seed != nil {
+		c.Seed = *f.Seed
+	} else {
+		c.Seed = rand.Uint64() & (1<<53 - 1)
+		c.File.Seed = &c.Seed // saved, so a resumed run deals the same cards
+	}
+	sc.Seed = c.Seed
+	if _, err := Formats[c.Format](sc); err != nil {
+		return nil, fieldErr(src, c.Format, "%v", err)
+	}
+	c.Schedule = sc
+
+	// Clocks and failures.
+	c.Limits = clock.Limits{Startup: time.Duration(f.Clock.Startup), Move: time.Duration(f.Clock.Move), Margin: time.Duration(f.Clock.Margin)}
+	if c.Limits.Startup == 0 {
+		c.Limits.Startup = clock.Defaults.Startup
+	}
+	if c.Limits.Margin == 0 {
+		c.Limits.Margin = clock.Defaults.Margin
+	}
+	if f.Clock.TC != "" {
+		if c.Limits.Base, c.Limits.Inc, err = clock.ParseTC(f.Clock.TC); err != nil {
+			return nil, fieldErr(src, "clock.tc", "%v", err)
+		}
+	} else if c.Limits.Move == 0 {
+		c.Limits.Move = clock.Defaults.Move
+	}
+	c.Policy = referee.Policy(f.Failure.Policy)
+	if c.Policy == "" {
+		c.Policy = referee.Forfeit
+	}
+	if c.Policy != referee.Forfeit && c.Policy != referee.Random {
+		return nil, fieldErr(src, "failure.policy", "%q: want forfeit or random", f.Failure.Policy)
+	}
+	c.MaxStrikes = f.Failure.MaxStrikes
+	if c.MaxStrikes == 0 {
+		c.MaxStrikes = 3
+	}
+	c.Concurrency = f.Concurrency
+	if c.Concurrency == 0 {
+		c.Concurrency = max(1, runtime.NumCPU()/c.Seats)
+	}
+	if c.Concurrency < 0 {
+		return nil, fieldErr(src, "concurrency", "must be positive")
+	}
+	c.MaxLine = f.MaxLine
+	if c.MaxLine == 0 {
+		c.MaxLine = protocol.DefaultMaxLine
+	}
+	c.StderrCap = f.StderrCap
+	if c.StderrCap == 0 {
+		c.StderrCap = 1 << 20
+	}
+	return c, nil
+}
+
+// NewScheduler builds the tournament's scheduler.
+func (c *Config) NewScheduler() (schedule.Scheduler, error) {
+	return Formats[c.Format](c.Schedule)
+}
+
+func formatNames() []string {
+	var out []string
+	for n := range Formats {
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func deriveDeal(seed, deal uint64) uint64 { return referee.DeriveSeed(seed, "deal", deal) }

@@ -1,0 +1,110 @@
+package tournament
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// File is a tournament file as written by people (YAML). Every field can
+// also be given as a flag; flags override the file. docs/tournaments.md
+// documents each field.
+type File struct {
+	Name              string            `yaml:"name" json:"name"`
+	Game              string            `yaml:"game" json:"game"`
+	Options           map[string]string `yaml:"options,omitempty" json:"options,omitempty"`
+	Seats             int               `yaml:"seats,omitempty" json:"seats,omitempty"`
+	Format            string            `yaml:"format" json:"format"`
+	Rounds            int               `yaml:"rounds,omitempty" json:"rounds,omitempty"`
+	GamesPerEncounter int               `yaml:"games_per_encounter,omitempty" json:"games_per_encounter,omitempty"`
+	Gauntlet          []string          `yaml:"gauntlet,omitempty" json:"gauntlet,omitempty"`
+	Seeding           []string          `yaml:"seeding,omitempty" json:"seeding,omitempty"`
+	Advance           int               `yaml:"advance,omitempty" json:"advance,omitempty"`
+	Clock             ClockFile         `yaml:"clock,omitempty" json:"clock"`
+	Failure           FailureFile       `yaml:"failure,omitempty" json:"failure"`
+	Seed              *uint64           `yaml:"seed,omitempty" json:"seed,omitempty"`
+	Concurrency       int               `yaml:"concurrency,omitempty" json:"concurrency,omitempty"`
+	MaxLine           int               `yaml:"max_line,omitempty" json:"max_line,omitempty"`
+	StderrCap         int64             `yaml:"stderr_cap,omitempty" json:"stderr_cap,omitempty"`
+	Bots              []BotFile         `yaml:"bots" json:"bots"`
+}
+
+// ClockFile holds the time limits.
+type ClockFile struct {
+	Move    Duration `yaml:"move,omitempty" json:"move,omitempty"`
+	TC      string   `yaml:"tc,omitempty" json:"tc,omitempty"`
+	Startup Duration `yaml:"startup,omitempty" json:"startup,omitempty"`
+	Margin  Duration `yaml:"margin,omitempty" json:"margin,omitempty"`
+}
+
+// FailureFile holds the failure policy.
+type FailureFile struct {
+	Policy     string `yaml:"policy,omitempty" json:"policy,omitempty"`
+	MaxStrikes int    `yaml:"max_strikes,omitempty" json:"max_strikes,omitempty"`
+}
+
+// BotFile is one bot.
+type BotFile struct {
+	Name    string            `yaml:"name" json:"name"`
+	Command string            `yaml:"command" json:"command"`
+	Dir     string            `yaml:"dir,omitempty" json:"dir,omitempty"`
+	Env     map[string]string `yaml:"env,omitempty" json:"env,omitempty"`
+}
+
+// Duration is a time.Duration written as "250ms", "2s" or "1m30s".
+type Duration time.Duration
+
+// UnmarshalYAML reads a duration string.
+func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
+	var s string
+	if err := n.Decode(&s); err != nil {
+		return fmt.Errorf("line %d: want a duration like 500ms or 2s", n.Line)
+	}
+	v, err := time.ParseDuration(s)
+	if err != nil || v < 0 {
+		return fmt.Errorf("line %d: %q is not a duration (try 500ms, 2s, 1m30s)", n.Line, s)
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// MarshalText writes the duration back as text (for the saved copy).
+func (d Duration) MarshalText() ([]byte, error) { return []byte(time.Duration(d).String()), nil }
+
+// UnmarshalText reads a duration back from the saved copy.
+func (d *Duration) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(string(b))
+	*d = Duration(v)
+	return err
+}
+
+// LoadFile reads and strictly decodes a tournament file: unknown or
+// misspelt fields and wrong types are errors naming the file and line.
+func LoadFile(path string) (*File, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return ParseFile(path, data)
+}
+
+// ParseFile decodes tournament file data; name is used in errors.
+func ParseFile(name string, data []byte) (*File, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	var f File
+	if err := dec.Decode(&f); err != nil {
+		if errors.Is(err, errEOF) || strings.Contains(err.Error(), "EOF") && len(bytes.TrimSpace(data)) == 0 {
+			return nil, fmt.Errorf("%s: the file is empty", name)
+		}
+		return nil, fmt.Errorf("%s: %s", name, strings.TrimPrefix(strings.ReplaceAll(err.Error(), "\n ", ""), "yaml: "))
+	}
+	return &f, nil
+}
+
+var errEOF = errors.New("EOF")

@@ -1,0 +1,252 @@
+// Package tournament runs a tournament: a schedule of games between many
+// bots, played in parallel, recorded game by game so a stopped run can be
+// resumed without replaying or losing anything.
+package tournament
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/arena-dev/arena/arena/ledger"
+	"github.com/arena-dev/arena/arena/match"
+	"github.com/arena-dev/arena/arena/schedule"
+)
+
+// SavedConfig is the tournament's resolved file, kept with its results so
+// `arena tournament run DIR` resumes it and standings can be rendered.
+const SavedConfig = "tournament.json"
+
+// Progress is reported after every finished game.
+type Progress struct {
+	Done, Total int // Total is -1 when unknown
+	Resumed     int // games found already finished in the ledger
+	InFlight    int
+	Elapsed     time.Duration
+	Last        match.GameRecord
+	Summary     *match.Summary
+}
+
+// Options tune a run.
+type Options struct {
+	Version string
+	// OnGame is called after each game finishes and is recorded.
+	OnGame func(Progress)
+	// Warn receives warnings (torn ledger line, unfair concurrency).
+	Warn io.Writer
+	// AbandonAfter is how long running games may go on after an interrupt
+	// before their bots are killed (default 5s).
+	AbandonAfter time.Duration
+}
+
+// ErrInterrupted wraps the error of a run stopped by its context.
+var ErrInterrupted = errors.New("tournament interrupted")
+
+// Run plays the tournament into out, resuming whatever the ledger there
+// already holds. It returns the standings so far even on error.
+func Run(ctx context.Context, c *Config, out string, opt Options) (*match.Summary, error) {
+	if opt.Warn == nil {
+		opt.Warn = io.Discard
+	}
+	if opt.AbandonAfter == 0 {
+		opt.AbandonAfter = 5 * time.Second
+	}
+	names := make([]string, len(c.Bots))
+	for i, b := range c.Bots {
+		names[i] = b.Name
+	}
+	sum := match.NewSummary(names)
+	sum.Game, sum.Seed, sum.Out = c.Game.Info().Name, c.Seed, out
+	if err := match.PrepareOut(out); err != nil {
+		return sum, err
+	}
+	if err := saveConfig(c, out); err != nil {
+		return sum, err
+	}
+	ledgerPath := filepath.Join(out, ledger.FileName)
+	records, torn, err := ledger.Read[match.GameRecord](ledgerPath)
+	if err != nil {
+		return sum, err
+	}
+	if torn != nil {
+		fmt.Fprintf(opt.Warn, "arena: warning: %s: %s\n", ledgerPath, torn)
+	}
+	finished := map[string]match.GameRecord{}
+	for _, r := range records {
+		finished[r.GameID] = r
+	}
+	w, err := ledger.Open(ledgerPath)
+	if err != nil {
+		return sum, err
+	}
+	defer w.Close()
+	if cores := runtime.NumCPU(); c.Concurrency*c.Seats > cores {
+		fmt.Fprintf(opt.Warn, "arena: warning: concurrency %d x %d seats = %d bots thinking at once on %d cores: clocks are not fair under that load\n",
+			c.Concurrency, c.Seats, c.Concurrency*c.Seats, cores)
+	}
+	sched, err := c.NewScheduler()
+	if err != nil {
+		return sum, err
+	}
+	pool := match.NewPool(c.Bots, c.MaxLine, c.StderrCap)
+	defer pool.KillAll()
+	env := &match.Env{Game: c.Game, Options: c.Options, Match: c.Name, Limits: c.Limits, Policy: c.Policy,
+		MaxStrikes: c.MaxStrikes, OutDir: out, Version: opt.Version, Bots: c.Bots, Pool: pool}
+
+	// After an interrupt, running games get AbandonAfter to finish; then
+	// their bots are killed and those games are left for the resume.
+	stopWatch := context.AfterFunc(ctx, func() {
+		time.AfterFunc(opt.AbandonAfter, pool.KillAll)
+	})
+	defer stopWatch()
+
+	type done struct {
+		g   schedule.Game
+		rec match.GameRecord
+		err error
+	}
+	results := make(chan done)
+	start := time.Now()
+	inFlight, index := 0, 0
+	progress := Progress{Total: sched.Total(), Summary: sum}
+	var runErr error
+	for {
+		// Start games while there is room, the schedule has some, and no
+		// interrupt or failure stopped the run.
+		status := schedule.Ready
+		for inFlight < c.Concurrency && ctx.Err() == nil && runErr == nil {
+			var g schedule.Game
+			g, status = sched.Next()
+			if status != schedule.Ready {
+				break
+			}
+			gameID := c.Name + "-" + g.ID
+			if r, ok := finished[gameID]; ok {
+				sched.Result(g, r.Ranks)
+				sum.Add(r)
+				progress.Done++
+				progress.Resumed++
+				continue
+			}
+			table := match.Table{Index: index, GameID: gameID, Round: g.Round, Seed: c.dealSeed(g.Deal), Seats: g.Seats}
+			index++
+			inFlight++
+			go func() {
+				rec, err := env.Play(ctx, table)
+				results <- done{g, rec, err}
+			}()
+		}
+		if inFlight == 0 {
+			switch {
+			case runErr != nil:
+				return sum, runErr
+			case ctx.Err() != nil:
+				return sum, fmt.Errorf("%w after %d games: %w", ErrInterrupted, progress.Done, ctx.Err())
+			case status == schedule.Done:
+				pool.Shutdown(time.Second)
+				return sum, nil
+			default:
+				return sum, fmt.Errorf("the %s schedule is waiting for results but no game is running", c.Format)
+			}
+		}
+		d := <-results
+		inFlight--
+		if d.err != nil {
+			if ctx.Err() == nil && runErr == nil {
+				runErr = fmt.Errorf("game %s: %w", d.g.ID, d.err)
+			}
+			continue // an interrupted game is played again on resume
+		}
+		// The replay is in place (Play wrote it); now the ledger line makes
+		// the game count.
+		d.rec.Index = progress.Done
+		if err := w.Append(d.rec); err != nil {
+			runErr = err
+			continue
+		}
+		sched.Result(d.g, d.rec.Ranks)
+		sum.Add(d.rec)
+		progress.Done++
+		progress.InFlight = inFlight
+		progress.Elapsed = time.Since(start)
+		progress.Last = d.rec
+		if opt.OnGame != nil {
+			opt.OnGame(progress)
+		}
+	}
+}
+
+// dealSeed is the seed of deal number d: one-way, so bots cannot work back
+// from anything they see to the tournament seed.
+func (c *Config) dealSeed(d uint64) uint64 {
+	return deriveDeal(c.Seed, d)
+}
+
+// saveConfig writes the resolved file next to the results, or checks that
+// the one already there describes the same tournament.
+func saveConfig(c *Config, out string) error {
+	path := filepath.Join(out, SavedConfig)
+	mine := c.File
+	mine.Concurrency = 0 // may change between runs
+	data, _ := json.MarshalIndent(mine, "", "  ")
+	old, err := os.ReadFile(path)
+	if err == nil {
+		var theirs File
+		if err := json.Unmarshal(old, &theirs); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		theirs.Concurrency = 0
+		again, _ := json.MarshalIndent(theirs, "", "  ")
+		if string(again) != string(data) {
+			return fmt.Errorf("%s holds a different tournament (%s); use another output directory, or `arena tournament run %s` to resume that one", out, diffField(theirs, mine), out)
+		}
+		return nil
+	}
+	if !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// LoadSaved reads the tournament saved in an output directory.
+func LoadSaved(out string) (*File, error) {
+	data, err := os.ReadFile(filepath.Join(out, SavedConfig))
+	if err != nil {
+		return nil, fmt.Errorf("%s is not a tournament directory: %w", out, err)
+	}
+	var f File
+	if err := json.Unmarshal(data, &f); err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(out, SavedConfig), err)
+	}
+	return &f, nil
+}
+
+// diffField names the first top-level field that differs.
+func diffField(a, b File) string {
+	var ma, mb map[string]json.RawMessage
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	json.Unmarshal(ja, &ma)
+	json.Unmarshal(jb, &mb)
+	for k, v := range mb {
+		if string(ma[k]) != string(v) {
+			return fmt.Sprintf("%q differs: %s there, %s now", k, ma[k], v)
+		}
+	}
+	for k := range ma {
+		if _, ok := mb[k]; !ok {
+			return fmt.Sprintf("%q is set there but not now", k)
+		}
+	}
+	return "its settings differ"
+}

@@ -1,0 +1,153 @@
+package tournament
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/arena-dev/arena/arena/ledger"
+	"github.com/arena-dev/arena/arena/match"
+	"github.com/arena-dev/arena/bots"
+	"github.com/arena-dev/arena/replays"
+	"github.com/arena-dev/arena/sdk"
+)
+
+// TestMain lets this test binary be a bot: the bundled random bot, whose
+// choices depend only on the seed in hello (so runs are reproducible).
+func TestMain(m *testing.M) {
+	if name := os.Getenv("ARENA_TOURNAMENT_BOT"); name != "" {
+		bot, _ := bots.New(name)
+		if err := sdk.Run(os.Stdin, os.Stdout, bot, sdk.Options{}); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func testConfig(t *testing.T, n int, concurrency int) *Config {
+	t.Helper()
+	seed := uint64(7)
+	f := File{Name: "cup", Game: "banqi", Options: map[string]string{"max_plies": "120"}, GamesPerEncounter: 2,
+		Seed: &seed, Concurrency: concurrency}
+	for i := range n {
+		kind := "random"
+		if i == 0 {
+			kind = "greedy"
+		}
+		f.Bots = append(f.Bots, BotFile{Name: fmt.Sprintf("b%d", i), Command: os.Args[0], Env: map[string]string{"ARENA_TOURNAMENT_BOT": kind}})
+	}
+	c, err := f.Resolve("test", ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func standingsJSON(t *testing.T, c *Config, out string) *Standings {
+	t.Helper()
+	recs, torn, err := ledger.Read[match.GameRecord](filepath.Join(out, ledger.FileName))
+	if err != nil || torn != nil {
+		t.Fatalf("ledger: %v %v", err, torn)
+	}
+	names := make([]string, len(c.Bots))
+	for i, b := range c.Bots {
+		names[i] = b.Name
+	}
+	s, _ := c.NewScheduler()
+	st, err := Compute(c.Name, "banqi", c.Format, 2, s.Total(), names, recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+func TestRoundRobinRun(t *testing.T) {
+	t.Parallel()
+	c := testConfig(t, 4, 2)
+	out := t.TempDir()
+	sum, err := Run(context.Background(), c, out, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, _, _ := ledger.Read[match.GameRecord](filepath.Join(out, ledger.FileName))
+	if len(recs) != 12 || sum.Bots[0].Games != 6 {
+		t.Fatalf("%d games recorded, bot 0 played %d; want 12 and 6", len(recs), sum.Bots[0].Games)
+	}
+	seen := map[string]bool{}
+	for _, r := range recs {
+		if seen[r.GameID] {
+			t.Fatalf("game %s recorded twice", r.GameID)
+		}
+		seen[r.GameID] = true
+		rep, err := replays.ReadFile(filepath.Join(out, r.Replay))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := replays.Verify(rep); err != nil {
+			t.Fatalf("%s: %v", r.Replay, err)
+		}
+	}
+	st := standingsJSON(t, c, out)
+	if st.Standings[0].Name != "b0" {
+		t.Errorf("greedy should top random bots: %+v", st.Standings[0])
+	}
+	total := 0.0
+	for _, r := range st.Standings {
+		total += r.Score
+	}
+	if total != 12 {
+		t.Errorf("scores add to %v, want 12 (one point per game)", total)
+	}
+}
+
+// TestResumeAfterInterrupts stops a run three times at different points
+// and resumes it; the final standings must be exactly those of a run that
+// was never stopped, with no game played twice.
+func TestResumeAfterInterrupts(t *testing.T) {
+	t.Parallel()
+	whole := t.TempDir()
+	c := testConfig(t, 5, 2)
+	if _, err := Run(context.Background(), c, whole, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	want := standingsJSON(t, c, whole)
+
+	out := t.TempDir()
+	for _, stopAfter := range []int{2, 7, 13} {
+		ctx, cancel := context.WithCancel(context.Background())
+		_, err := Run(ctx, testConfig(t, 5, 2), out, Options{OnGame: func(p Progress) {
+			if p.Done >= stopAfter {
+				cancel()
+			}
+		}})
+		cancel()
+		if !errors.Is(err, ErrInterrupted) {
+			t.Fatalf("stop after %d: %v, want an interruption", stopAfter, err)
+		}
+	}
+	if _, err := Run(context.Background(), testConfig(t, 5, 2), out, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	got := standingsJSON(t, c, out)
+	if !reflect.DeepEqual(got.Standings, want.Standings) || got.Games != want.Games {
+		t.Fatalf("resumed standings differ:\n got %+v\nwant %+v", got.Standings, want.Standings)
+	}
+}
+
+func TestResumeRefusesAnotherTournament(t *testing.T) {
+	t.Parallel()
+	out := t.TempDir()
+	c := testConfig(t, 2, 1)
+	if _, err := Run(context.Background(), c, out, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	other := testConfig(t, 3, 1)
+	if _, err := Run(context.Background(), other, out, Options{}); err == nil {
+		t.Fatal("a different tournament was run into the same directory")
+	}
+}

@@ -1,0 +1,326 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/arena-dev/arena/arena/ledger"
+	"github.com/arena-dev/arena/arena/match"
+	"github.com/arena-dev/arena/arena/tournament"
+)
+
+func tournamentCommand() *cli.Command {
+	return withUsage(&cli.Command{
+		Name:  "tournament",
+		Usage: "run tournaments and show their standings",
+		Subcommands: []*cli.Command{
+			{
+				Name:      "run",
+				Usage:     "run (or resume) a tournament from a file, a results directory, or flags",
+				ArgsUsage: "[FILE|DIR]",
+				Description: `FILE is a tournament file (YAML, see docs/tournaments.md); DIR is the output
+directory of an earlier run, which is resumed. Every field of the file can be
+given as a flag, and flags override the file. Finished games are never played
+again; games that were running when a run stopped are played from scratch.`,
+				Flags:  tournamentFlags(),
+				Action: runTournament,
+			},
+			{
+				Name:      "standings",
+				Usage:     "show a tournament's standings from its results directory (during or after a run)",
+				ArgsUsage: "DIR",
+				Flags: []cli.Flag{
+					&cli.BoolFlag{Name: "json", Usage: "one JSON object"},
+					&cli.BoolFlag{Name: "csv", Usage: "one CSV line per bot"},
+				},
+				Action: showStandings,
+			},
+		},
+	})
+}
+
+func tournamentFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "name", Usage: "tournament name"},
+		&cli.StringFlag{Name: "game", Usage: "game to play"},
+		&cli.StringSliceFlag{Name: "option", Usage: "rule option k=v (repeatable)"},
+		&cli.IntFlag{Name: "seats", Usage: "seats per game (default: the game's minimum)"},
+		&cli.StringFlag{Name: "format", Usage: "round-robin or gauntlet"},
+		&cli.IntFlag{Name: "rounds", Usage: "round-robin cycles"},
+		&cli.IntFlag{Name: "games-per-encounter", Usage: "games each time bots meet (a multiple of the seats)"},
+		&cli.StringSliceFlag{Name: "bot", Usage: "NAME=CMD (repeatable; replaces the file's bots)"},
+		&cli.StringSliceFlag{Name: "gauntlet", Usage: "bot that runs the gauntlet (repeatable)"},
+		&cli.StringSliceFlag{Name: "seeding", Usage: "bot names in seed order, best first (repeatable)"},
+		&cli.DurationFlag{Name: "move-time", Usage: "limit per move"},
+		&cli.StringFlag{Name: "tc", Usage: "Fischer clock BASE+INC"},
+		&cli.DurationFlag{Name: "startup-time", Usage: "time from hello to ready"},
+		&cli.DurationFlag{Name: "margin", Usage: "grace added to every deadline"},
+		&cli.StringFlag{Name: "on-timeout", Usage: "forfeit or random"},
+		&cli.IntFlag{Name: "max-strikes", Usage: "strikes before a forfeit with --on-timeout random"},
+		&cli.StringFlag{Name: "seed", Usage: "tournament seed (default: random, saved for resume)"},
+		&cli.IntFlag{Name: "concurrency", Usage: "games at once (default: cores / seats)"},
+		&cli.StringFlag{Name: "out", Usage: "output directory (default: out/NAME)"},
+		&cli.BoolFlag{Name: "resume", Usage: "insist on resuming: fail if the output directory holds no tournament"},
+		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress lines"},
+	}
+}
+
+// tournamentSpec is where a run's settings came from.
+type tournamentSpec struct {
+	file    tournament.File
+	src     string // for error messages: the file, the saved copy, or "flags"
+	baseDir string // where relative bot directories start
+	out     string
+}
+
+// tournamentFile builds the File from FILE (a tournament file), DIR (an
+// earlier run's output, resumed) or nothing (flags only, or the saved
+// tournament in --out), then lays the flags over it.
+func tournamentFile(c *cli.Context) (*tournamentSpec, error) {
+	sp := &tournamentSpec{src: "flags", baseDir: ".", out: c.String("out")}
+	f := &sp.file
+	if c.NArg() > 1 {
+		return nil, usagef("tournament run takes one FILE or DIR, got %d arguments", c.NArg())
+	}
+	resumeFrom := ""
+	if arg := c.Args().First(); arg != "" {
+		st, err := os.Stat(arg)
+		switch {
+		case err != nil:
+			return nil, usagef("%v", err)
+		case st.IsDir():
+			resumeFrom = arg
+			if sp.out == "" {
+				sp.out = arg
+			}
+		default:
+			loaded, err := tournament.LoadFile(arg)
+			if err != nil {
+				return nil, usageError{err}
+			}
+			*f, sp.src, sp.baseDir = *loaded, arg, filepath.Dir(arg)
+		}
+	} else if sp.out != "" && !c.IsSet("game") {
+		if _, err := tournament.LoadSaved(sp.out); err == nil {
+			resumeFrom = sp.out
+		}
+	}
+	if resumeFrom != "" {
+		saved, err := tournament.LoadSaved(resumeFrom)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		*f, sp.src = *saved, filepath.Join(resumeFrom, tournament.SavedConfig)
+	} else if c.Bool("resume") {
+		return nil, usagef("--resume: no tournament to resume (give its output directory)")
+	}
+	set := c.IsSet
+	if set("name") {
+		f.Name = c.String("name")
+	}
+	if set("game") {
+		f.Game = c.String("game")
+	}
+	if set("option") {
+		if f.Options == nil {
+			f.Options = map[string]string{}
+		}
+		for _, kv := range c.StringSlice("option") {
+			k, v, ok := strings.Cut(kv, "=")
+			if !ok || k == "" {
+				return nil, usagef("--option %q: want key=value", kv)
+			}
+			f.Options[k] = v
+		}
+	}
+	if set("seats") {
+		f.Seats = c.Int("seats")
+	}
+	if set("format") {
+		f.Format = c.String("format")
+	}
+	if set("rounds") {
+		f.Rounds = c.Int("rounds")
+	}
+	if set("games-per-encounter") {
+		f.GamesPerEncounter = c.Int("games-per-encounter")
+	}
+	if set("bot") {
+		f.Bots = nil
+		for _, spec := range c.StringSlice("bot") {
+			name, cmdline, ok := strings.Cut(spec, "=")
+			if !ok {
+				return nil, usagef("--bot %q: want NAME=CMD", spec)
+			}
+			f.Bots = append(f.Bots, tournament.BotFile{Name: name, Command: cmdline})
+		}
+	}
+	if set("gauntlet") {
+		f.Gauntlet = c.StringSlice("gauntlet")
+	}
+	if set("seeding") {
+		f.Seeding = c.StringSlice("seeding")
+	}
+	if set("move-time") {
+		f.Clock.Move = tournament.Duration(c.Duration("move-time"))
+	}
+	if set("tc") {
+		f.Clock.TC = c.String("tc")
+	}
+	if set("startup-time") {
+		f.Clock.Startup = tournament.Duration(c.Duration("startup-time"))
+	}
+	if set("margin") {
+		f.Clock.Margin = tournament.Duration(c.Duration("margin"))
+	}
+	if set("on-timeout") {
+		f.Failure.Policy = c.String("on-timeout")
+	}
+	if set("max-strikes") {
+		f.Failure.MaxStrikes = c.Int("max-strikes")
+	}
+	if set("seed") {
+		var seed uint64
+		if _, err := fmt.Sscan(c.String("seed"), &seed); err != nil {
+			return nil, usagef("--seed %q: want a non-negative integer", c.String("seed"))
+		}
+		f.Seed = &seed
+	}
+	if set("concurrency") {
+		f.Concurrency = c.Int("concurrency")
+	}
+	if sp.out == "" {
+		if f.Name == "" {
+			return nil, usagef("give the tournament a name (--name or the file's name field) or an --out directory")
+		}
+		sp.out = filepath.Join("out", f.Name)
+	}
+	return sp, nil
+}
+
+func runTournament(c *cli.Context) error {
+	sp, err := tournamentFile(c)
+	if err != nil {
+		return err
+	}
+	out := sp.out
+	cfg, err := sp.file.Resolve(sp.src, sp.baseDir)
+	if err != nil {
+		return usageError{err}
+	}
+	progress := c.App.ErrWriter
+	quiet := c.Bool("quiet")
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	fmt.Fprintf(progress, "arena: tournament %s: %s %s, %d bots, %d seats, concurrency %d, seed %d, results in %s\n",
+		cfg.Name, cfg.Game.Info().Name, cfg.Format, len(cfg.Bots), cfg.Seats, cfg.Concurrency, cfg.Seed, out)
+	var last time.Time
+	_, err = tournament.Run(ctx, cfg, out, tournament.Options{
+		Version: Version, Warn: c.App.ErrWriter,
+		OnGame: func(p tournament.Progress) {
+			if quiet || (time.Since(last) < time.Second && p.Done != p.Total) {
+				return
+			}
+			last = time.Now()
+			fmt.Fprintln(progress, progressLine(p))
+		},
+	})
+	if errors.Is(err, tournament.ErrInterrupted) {
+		fmt.Fprintf(c.App.ErrWriter, "arena: %v\narena: every finished game is recorded; resume with: arena tournament run %s\n", err, out)
+		return cli.Exit("", exitFail)
+	}
+	if err != nil {
+		return err
+	}
+	st, err := standingsOf(out)
+	if err != nil {
+		return err
+	}
+	return st.Table(c.App.Writer)
+}
+
+func progressLine(p tournament.Progress) string {
+	played := p.Done - p.Resumed
+	rate := 0.0
+	if p.Elapsed > 0 {
+		rate = float64(played) / p.Elapsed.Seconds()
+	}
+	total, eta := "?", ""
+	if p.Total >= 0 {
+		total = fmt.Sprint(p.Total)
+		if rate > 0 {
+			eta = fmt.Sprintf(", ETA %v", (time.Duration(float64(p.Total-p.Done)/rate) * time.Second).Round(time.Second))
+		}
+	}
+	leader := ""
+	best := -1.0
+	for _, b := range p.Summary.Bots {
+		if b.Games > 0 && b.Score/float64(b.Games) > best {
+			best, leader = b.Score/float64(b.Games), b.Name
+		}
+	}
+	return fmt.Sprintf("[%d/%s] %.1f games/s%s, leader %s (%.0f%%), last %s: %s", p.Done, total, rate, eta, leader, 100*best, p.Last.GameID, p.Last.Reason)
+}
+
+// standingsOf reads a results directory.
+func standingsOf(dir string) (*tournament.Standings, error) {
+	f, err := tournament.LoadSaved(dir)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	records, torn, err := ledger.Read[match.GameRecord](filepath.Join(dir, ledger.FileName))
+	if err != nil {
+		return nil, err
+	}
+	if torn != nil {
+		fmt.Fprintf(os.Stderr, "arena: warning: %s\n", torn)
+	}
+	var names []string
+	for _, b := range f.Bots {
+		names = append(names, b.Name)
+	}
+	seats := f.Seats
+	if seats == 0 && len(records) > 0 {
+		seats = len(records[0].Bots)
+	}
+	total := -1
+	if cfg, err := f.Resolve(filepath.Join(dir, tournament.SavedConfig), "."); err == nil {
+		seats = cfg.Seats
+		if s, err := cfg.NewScheduler(); err == nil {
+			total = s.Total()
+		}
+	}
+	format := f.Format
+	if format == "" {
+		format = "round-robin"
+	}
+	return tournament.Compute(f.Name, f.Game, format, seats, total, names, records)
+}
+
+func showStandings(c *cli.Context) error {
+	if c.NArg() != 1 {
+		return usagef("tournament standings needs one DIR")
+	}
+	st, err := standingsOf(c.Args().First())
+	if err != nil {
+		return err
+	}
+	switch {
+	case c.Bool("json"):
+		enc := json.NewEncoder(c.App.Writer)
+		enc.SetIndent("", "  ")
+		return enc.Encode(st)
+	case c.Bool("csv"):
+		return st.CSV(c.App.Writer)
+	}
+	return st.Table(c.App.Writer)
+}
