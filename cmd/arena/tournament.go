@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mattn/go-isatty"
+	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-dev/arena/arena/ledger"
@@ -224,16 +226,28 @@ func runTournament(c *cli.Context) error {
 	fmt.Fprintf(progress, "arena: tournament %s: %s %s, %d bots, %d seats, concurrency %d, seed %d, results in %s\n",
 		cfg.Name, cfg.Game.Info().Name, cfg.Format, len(cfg.Bots), cfg.Seats, cfg.Concurrency, cfg.Seed, out)
 	var last time.Time
-	_, err = tournament.Run(ctx, cfg, out, tournament.Options{
-		Version: Version, Warn: c.App.ErrWriter,
-		OnGame: func(p tournament.Progress) {
-			if quiet || (time.Since(last) < time.Second && p.Done != p.Total) {
-				return
+	onGame := func(p tournament.Progress) {
+		if quiet || (time.Since(last) < time.Second && p.Done != p.Total) {
+			return
+		}
+		last = time.Now()
+		fmt.Fprintln(progress, progressLine(p))
+	}
+	// On a terminal, a live bar; in CI logs, plain lines at most once a second.
+	if f, ok := progress.(*os.File); ok && !quiet && isatty.IsTerminal(f.Fd()) {
+		var bar *progressbar.ProgressBar
+		onGame = func(p tournament.Progress) {
+			if bar == nil {
+				bar = progressbar.NewOptions(p.Total, progressbar.OptionSetWriter(f), progressbar.OptionShowCount(),
+					progressbar.OptionSetPredictTime(true), progressbar.OptionThrottle(100*time.Millisecond),
+					progressbar.OptionShowIts(), progressbar.OptionSetItsString("games"), progressbar.OptionFullWidth(),
+					progressbar.OptionOnCompletion(func() { fmt.Fprintln(f) }))
 			}
-			last = time.Now()
-			fmt.Fprintln(progress, progressLine(p))
-		},
-	})
+			bar.Describe(leaderText(p))
+			bar.Set(p.Done)
+		}
+	}
+	_, err = tournament.Run(ctx, cfg, out, tournament.Options{Version: Version, Warn: c.App.ErrWriter, OnGame: onGame})
 	if errors.Is(err, tournament.ErrInterrupted) {
 		fmt.Fprintf(c.App.ErrWriter, "arena: %v\narena: every finished game is recorded; resume with: arena tournament run %s\n", err, out)
 		return cli.Exit("", exitFail)
@@ -261,14 +275,18 @@ func progressLine(p tournament.Progress) string {
 			eta = fmt.Sprintf(", ETA %v", (time.Duration(float64(p.Total-p.Done)/rate) * time.Second).Round(time.Second))
 		}
 	}
-	leader := ""
-	best := -1.0
+	return fmt.Sprintf("[%d/%s] %.1f games/s%s, %s, last %s: %s", p.Done, total, rate, eta, leaderText(p), p.Last.GameID, p.Last.Reason)
+}
+
+// leaderText names the bot with the best score per game so far.
+func leaderText(p tournament.Progress) string {
+	leader, best := "", -1.0
 	for _, b := range p.Summary.Bots {
 		if b.Games > 0 && b.Score/float64(b.Games) > best {
 			best, leader = b.Score/float64(b.Games), b.Name
 		}
 	}
-	return fmt.Sprintf("[%d/%s] %.1f games/s%s, leader %s (%.0f%%), last %s: %s", p.Done, total, rate, eta, leader, 100*best, p.Last.GameID, p.Last.Reason)
+	return fmt.Sprintf("leader %s (%.0f%%)", leader, 100*best)
 }
 
 // standingsOf reads a results directory.
