@@ -29,8 +29,8 @@ var registry = map[string]entry{
 		byGame:  map[string]strategy{"": randomChoice},
 	},
 	"greedy": {
-		summary: "banqi: takes the most valuable piece it safely can, avoids hanging pieces, else flips; other games: random",
-		byGame:  map[string]strategy{"": randomChoice, "banqi": GreedyBanqi},
+		summary: "banqi: takes the most valuable piece it safely can, avoids hanging pieces, else flips; boon: picks on strong hands, buries points, wins tricks cheaply, ducks in Least mode; other games: random",
+		byGame:  map[string]strategy{"": randomChoice, "banqi": GreedyBanqi, "boon": GreedyBoon},
 	},
 }
 

@@ -357,3 +357,47 @@ func readLines(t *testing.T, path string) []string {
 	}
 	return out
 }
+
+// TestMultiSeatForfeit: with more than 2 seats a failing bot ranks last,
+// the referee plays random legal moves for it so the others finish, and
+// the replay (with its by-referee moves) verifies.
+func TestMultiSeatForfeit(t *testing.T) {
+	t.Parallel()
+	falseCmd, err := exec.LookPath("false")
+	if err != nil {
+		t.Skip("no false(1)")
+	}
+	dir := t.TempDir()
+	_, stderr, code := arena(t, "match", "--game", "boon", "--bot", "dead="+falseCmd, "--bot", "a=arena bot random",
+		"--bot", "b=arena bot greedy", "--bot", "c=arena bot random", "--games", "4", "--seed", "8", "--out", dir, "-q")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var paths []string
+	for _, l := range readLines(t, filepath.Join(dir, "results.jsonl")) {
+		var r match.GameRecord
+		json.Unmarshal([]byte(l), &r)
+		dead := -1
+		for s, b := range r.Bots {
+			if b == "dead" {
+				dead = s
+			}
+		}
+		if len(r.Forfeits) != 1 || r.Forfeits[0].Bot != "dead" || r.Forfeits[0].Reason != "crash" {
+			t.Fatalf("game %s: forfeits %+v, want dead's crash", r.GameID, r.Forfeits)
+		}
+		for s, rank := range r.Ranks {
+			if s != dead && rank >= r.Ranks[dead] {
+				t.Errorf("game %s: seat %d ranks %d, not above the forfeiting seat's %d", r.GameID, s, rank, r.Ranks[dead])
+			}
+		}
+		if r.Plies < 20 {
+			t.Errorf("game %s ended after %d plies: the others should play on", r.GameID, r.Plies)
+		}
+		paths = append(paths, filepath.Join(dir, r.Replay))
+	}
+	out, stderr, code := arena(t, append([]string{"replay", "verify"}, paths...)...)
+	if code != 0 {
+		t.Fatalf("verify: %s %s", out, stderr)
+	}
+}

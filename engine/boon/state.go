@@ -98,6 +98,8 @@ type roundResult struct {
 	perDefender   int   // picker mode: VC per defender, > 0 the picker receives
 	delta         [MaxSeats]int
 	vc            [MaxSeats]int
+	tie           LeastTie // least_tie in force
+	asidePoints   int      // Least mode: points of the set-aside Boon (never shown)
 }
 
 // State is one Boon game.
@@ -450,11 +452,11 @@ func (s *State) do(a Action) {
 		s.tricks[s.nTricks] = *t
 		s.nTricks++
 		s.log = append(s.log, event{kind: evTrick, seat: int8(w)})
+		s.cur = trick{leader: int8(w)}
 		if s.nTricks == s.tricksPer {
 			s.endRound()
 			return
 		}
-		s.cur = trick{leader: int8(w)}
 		s.toMove = w
 	}
 }
@@ -497,7 +499,7 @@ func (s *State) transfer(from, to int) {
 // the next round.
 func (s *State) endRound() {
 	r := roundResult{round: s.round, dealer: s.dealer, mode: s.mode, picker: s.picker,
-		pickerPoints: -1, buriedPoints: -1, points: s.points, tricks: s.won}
+		pickerPoints: -1, buriedPoints: -1, points: s.points, tricks: s.won, tie: s.rules.LeastTie}
 	before := s.vc
 	switch s.mode {
 	case ModePicker:
@@ -525,6 +527,7 @@ func (s *State) endRound() {
 			}
 		}
 	case ModeLeast:
+		r.asidePoints = s.boon.Points()
 		s.leastPayout(&r)
 	}
 	for i := range s.n {

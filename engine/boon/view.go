@@ -84,7 +84,7 @@ func seatsOf(bitsSet uint8) []int {
 	return out
 }
 
-func (s *State) trickView(t *trick, done bool) Trick {
+func (s *State) trickView(t *trick) Trick {
 	v := Trick{Leader: int(t.leader), Cards: make([]string, t.n), Winner: -1}
 	for i, c := range t.cards[:t.n] {
 		v.Cards[i] = cardNames[c]
@@ -94,7 +94,6 @@ func (s *State) trickView(t *trick, done bool) Trick {
 		v.Winner = t.winner(s.n)
 		v.Points = t.points()
 	}
-	_ = done
 	return v
 }
 
@@ -151,10 +150,10 @@ func (s *State) ViewOf(seat int) View {
 		v.HandSizes[i] = s.hands[i].Len()
 	}
 	v.TrickNo = min(s.nTricks+1, s.tricksPer)
-	v.Trick = s.trickView(&s.cur, false)
+	v.Trick = s.trickView(&s.cur)
 	v.Tricks = make([]Trick, s.nTricks)
 	for i := range s.nTricks {
-		v.Tricks[i] = s.trickView(&s.tricks[i], true)
+		v.Tricks[i] = s.trickView(&s.tricks[i])
 	}
 	from := s.lastStart
 	if seat >= 0 {
@@ -208,9 +207,18 @@ func (r *roundResult) summary(winners []int) string {
 	for _, d := range r.delta {
 		moved = moved || d != 0
 	}
-	what := "void, no victory cards move"
-	if moved {
-		what = "victory cards settled by least_tie"
+	what := "void (least_tie=void), no victory cards move"
+	switch {
+	case r.tie == LeastTieRandom:
+		for i, d := range r.delta {
+			if d > 0 {
+				what = fmt.Sprintf("seat %d drawn at random (least_tie=random) receives %d victory card(s)", i, d)
+			}
+		}
+	case r.tie == LeastTieSplit && moved:
+		what = "each other seat pays 1, dealt round-robin to the tied seats (least_tie=split)"
+	case r.tie == LeastTieSplit:
+		what = "too few payers to split (least_tie=split), no victory cards move"
 	}
 	return fmt.Sprintf("round %d (least): %s tie with %d points: %s", r.round, seatList(winners), r.points[winners[0]], what)
 }
@@ -253,7 +261,11 @@ func (s *State) RenderText(seat int) string {
 			i+1, t.Leader, strings.Join(t.Cards, " "), t.Winner, t.Points)
 	}
 	if s.phase == PhasePlay {
-		fmt.Fprintf(&b, "trick %d: led by seat %d: %s\n", v.TrickNo, v.Trick.Leader, strings.Join(v.Trick.Cards, " "))
+		cards := strings.Join(v.Trick.Cards, " ")
+		if cards == "" {
+			cards = "(no card yet)"
+		}
+		fmt.Fprintf(&b, "trick %d: led by seat %d: %s\n", v.TrickNo, v.Trick.Leader, cards)
 	}
 	switch {
 	case s.over:

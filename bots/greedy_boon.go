@@ -1,0 +1,288 @@
+package bots
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/arena-dev/arena/engine/boon"
+)
+
+// GreedyBoon picks a Boon action from what a bot receives over the wire:
+// the view JSON and the legal action list. It takes the Boon on a strong
+// hand (high Golds and points), buries high-point plain cards (banking
+// points the defence could otherwise catch, shortening suits), wins tricks
+// with the cheapest card that wins, smears points onto a trick its team
+// already holds, throws its cheapest card when it cannot win, and in Least
+// mode ducks (while trying to take one cheap trick, since a seat with no
+// trick cannot win). Ties are broken at random. It returns the index into
+// legal.
+func GreedyBoon(view json.RawMessage, legal []json.RawMessage, rng *rand.Rand) (int, error) {
+	if len(legal) == 0 {
+		return 0, errors.New("greedy boon: no legal actions")
+	}
+	var v boon.View
+	if err := json.Unmarshal(view, &v); err != nil {
+		return 0, fmt.Errorf("greedy boon: view: %w", err)
+	}
+	acts := make([]boon.Action, len(legal))
+	for i, raw := range legal {
+		a, err := boon.ParseAction(raw)
+		if err != nil {
+			return 0, fmt.Errorf("greedy boon: legal[%d]: %w", i, err)
+		}
+		acts[i] = a
+	}
+	g, err := newBoonGreedy(&v)
+	if err != nil {
+		return 0, err
+	}
+	best, bestScore, ties := -1, 0.0, 0
+	for i, a := range acts {
+		sc := g.score(a)
+		switch {
+		case best < 0 || sc > bestScore+1e-9:
+			best, bestScore, ties = i, sc, 1
+		case sc > bestScore-1e-9:
+			ties++
+			if rng.IntN(ties) == 0 {
+				best = i
+			}
+		}
+	}
+	return best, nil
+}
+
+// boonTakeNeed is the hand strength (see newBoonGreedy) needed to take
+// the Boon with 3, 4 and 5 seats.
+var boonTakeNeed = [3]float64{9, 7, 6.5}
+
+type boonGreedy struct {
+	v      *boon.View
+	hand   boon.Set
+	seen   boon.Set // cards known not to be in other hands: played, own hand, own burial
+	trick  []boon.Card
+	best   boon.Card // winning card of the current trick so far
+	after  int       // seats still to play after this one in the trick
+	golds  int
+	strong float64 // hand strength for the pick
+}
+
+func cardsOf(xs []string) (boon.Set, []boon.Card, error) {
+	var s boon.Set
+	var l []boon.Card
+	for _, x := range xs {
+		c, err := boon.ParseCard(x)
+		if err != nil {
+			return 0, nil, fmt.Errorf("greedy boon: view card: %w", err)
+		}
+		s |= boon.SetOf(c)
+		l = append(l, c)
+	}
+	return s, l, nil
+}
+
+func newBoonGreedy(v *boon.View) (*boonGreedy, error) {
+	g := &boonGreedy{v: v}
+	var err error
+	if g.hand, _, err = cardsOf(v.Hand); err != nil {
+		return nil, err
+	}
+	buried, _, err := cardsOf(v.Buried)
+	if err != nil {
+		return nil, err
+	}
+	g.seen = g.hand | buried
+	for _, t := range v.Tricks {
+		s, _, err := cardsOf(t.Cards)
+		if err != nil {
+			return nil, err
+		}
+		g.seen |= s
+	}
+	var cur boon.Set
+	if cur, g.trick, err = cardsOf(v.Trick.Cards); err != nil {
+		return nil, err
+	}
+	g.seen |= cur
+	if len(g.trick) > 0 {
+		g.best = g.trick[(v.Trick.Winner-v.Trick.Leader+v.Seats)%v.Seats]
+	}
+	g.after = v.Seats - len(g.trick) - 1
+	for _, c := range g.hand.Cards() {
+		if c.Suit() == boon.Gold {
+			g.golds++
+			switch r := c.Rank(); {
+			case r >= 11:
+				g.strong += 2.5
+			case r >= 7:
+				g.strong += 1.8
+			default:
+				g.strong += 1
+			}
+		} else if c.Rank() == 6 {
+			g.strong += 0.8
+		}
+		g.strong += float64(c.Points()) / 20
+	}
+	return g, nil
+}
+
+// partnerWinning: the trick so far is held by this seat's team (a
+// defender holding it while the picker already played, or later plays).
+func (g *boonGreedy) partnerWinning() bool {
+	v := g.v
+	if len(g.trick) == 0 || v.Mode != "picker" || v.Team != "defender" {
+		return false
+	}
+	return v.Trick.Winner != v.Picker
+}
+
+// pickerStillToPlay: the picker plays after this seat in the trick.
+func (g *boonGreedy) pickerStillToPlay() bool {
+	v := g.v
+	for k := 1; k <= g.after; k++ {
+		if (v.Seat+k)%v.Seats == v.Picker {
+			return true
+		}
+	}
+	return false
+}
+
+// topGold: c is a Gold higher than every Gold not yet seen.
+func (g *boonGreedy) topGold(c boon.Card) bool {
+	if c.Suit() != boon.Gold {
+		return false
+	}
+	for r := c.Rank() + 1; r <= 14; r++ {
+		if !g.seen.Has(boon.MakeCard(boon.Gold, r)) {
+			return false
+		}
+	}
+	return true
+}
+
+// strength of a card for winning: Golds above every plain card.
+func strength(c boon.Card) float64 {
+	if c.Suit() == boon.Gold {
+		return 10 + float64(c.Rank())
+	}
+	return float64(c.Rank())
+}
+
+func (g *boonGreedy) score(a boon.Action) float64 {
+	v := g.v
+	switch a.Kind {
+	case boon.KindTake:
+		need := boonTakeNeed[min(max(v.Seats, 3), 5)-3]
+		if len(v.Passed) == v.Seats-1 && v.Mode == "pick" {
+			need -= 0.5 // the dealer: passing means Least mode
+		}
+		return g.strong - need
+	case boon.KindPass:
+		return 0
+	case boon.KindBury:
+		return g.buryScore(a.Card)
+	case boon.KindPlay:
+		if v.Mode == "least" {
+			return g.leastScore(a.Card)
+		}
+		return g.playScore(a.Card)
+	}
+	return 0
+}
+
+// buryScore: bury high-point plain cards, short suits first; keep Golds
+// (if one must go, the one worth the most points and least rank).
+func (g *boonGreedy) buryScore(c boon.Card) float64 {
+	if c.Suit() == boon.Gold {
+		return -100 + float64(c.Points()) - float64(c.Rank())/2
+	}
+	n := (g.hand & boon.SuitSet(c.Suit())).Len()
+	return float64(c.Points())*2 + 3/float64(n) - float64(c.Rank())/10
+}
+
+// playScore: normal (picker) rounds.
+func (g *boonGreedy) playScore(c boon.Card) float64 {
+	v := g.v
+	pts := float64(c.Points())
+	if len(g.trick) == 0 { // leading
+		if v.Team == "picker" {
+			if c.Suit() == boon.Gold {
+				if g.topGold(c) {
+					return 20 + strength(c)/10
+				}
+				if g.golds >= 3 {
+					return 5 + strength(c)/10 // pull trumps with the big ones
+				}
+				return -strength(c) / 10
+			}
+			return 1 - pts/5 - strength(c)/10
+		}
+		// Defender: lead plain suits, the top of a suit if it is safe-ish,
+		// else low; keep Golds.
+		if c.Suit() == boon.Gold {
+			return -10 - strength(c)/10
+		}
+		return 1 - pts/10 + boolF(c.Rank() == 6)*0.5 - strength(c)/20
+	}
+	wins := boon.Beats(c, g.best)
+	trickPts := float64(v.Trick.Points)
+	if g.partnerWinning() && (!g.pickerStillToPlay() || g.topGold(g.best)) {
+		// Smear: points onto the team's trick, without wasting Golds.
+		return pts - boolF(c.Suit() == boon.Gold)*(3+strength(c)/10)
+	}
+	if wins && (v.Team == "picker" || !g.partnerWinning()) {
+		// Win cheaply: the lowest winner, worth more with points on the
+		// table. While an opponent still plays after us, prefer a card it
+		// cannot beat and distrust a plain winner (it may be trumped).
+		val := 5 + trickPts/5 + pts/5 - strength(c)/5
+		threatened := g.after > 0 && (v.Team == "picker" || g.pickerStillToPlay())
+		if threatened {
+			if g.topGold(c) {
+				val += 3
+			} else if c.Suit() != boon.Gold {
+				val -= 2
+			}
+		}
+		return val
+	}
+	// Cannot (or need not) win: throw the cheapest card, plain before Gold.
+	return -pts - strength(c)/10 - boolF(c.Suit() == boon.Gold)*3
+}
+
+// leastScore: Least mode, fewest points among trick takers wins. Duck,
+// dumping high cards and points onto others' tricks, but take one cheap
+// trick when none is taken yet.
+func (g *boonGreedy) leastScore(c boon.Card) float64 {
+	v := g.v
+	pts := float64(c.Points())
+	mine := v.TricksWon[v.Seat]
+	left := v.TricksPerRound - len(v.Tricks)
+	if len(g.trick) == 0 {
+		// Leading: the lowest card of the suit, few points.
+		return -strength(c) - pts/2
+	}
+	wins := boon.Beats(c, g.best)
+	trickPts := float64(v.Trick.Points)
+	if wins {
+		if mine == 0 && g.after == 0 && trickPts+pts <= 4 {
+			return 50 - trickPts - pts // a cheap first trick makes us eligible
+		}
+		if mine == 0 && left <= 2 && g.after == 0 {
+			return 30 - trickPts - pts
+		}
+		// Winning against our will: at least shed the big card, few points.
+		return -20 - trickPts - pts + strength(c)/5
+	}
+	// Ducking: dump the highest card and the most points on someone else.
+	return strength(c)/2 + pts
+}
+
+func boolF(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
