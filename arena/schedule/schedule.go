@@ -59,6 +59,19 @@ type Config struct {
 	Gauntlet []int
 	// Seed makes table draws reproducible.
 	Seed uint64
+	// Seeding lists bot indexes in seed order, best first, for the formats
+	// that seed (Swiss: round 1 and the order within a score; elimination
+	// brackets; table elimination).
+	// Bots left out follow in index order; empty means index order.
+	Seeding []int
+	// Advance is how many bots of each table go through to the next round
+	// of a table elimination (1..Seats-1); 0 means Seats/2.
+	Advance int
+	// MaxGames caps an elimination encounter that is still tied after its
+	// GamesPerEncounter games and is being extended game pair by game
+	// pair: at MaxGames games the higher seed goes through. 0 means no
+	// cap; otherwise an even number of at least GamesPerEncounter.
+	MaxGames int
 }
 
 // Validate checks the parts every format shares.
