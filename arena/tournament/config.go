@@ -21,8 +21,12 @@ import (
 
 // Formats lists the tournament formats by name.
 var Formats = map[string]func(schedule.Config) (schedule.Scheduler, error){
-	"round-robin": schedule.RoundRobin,
-	"gauntlet":    schedule.Gauntlet,
+	"round-robin":        schedule.RoundRobin,
+	"gauntlet":           schedule.Gauntlet,
+	"swiss":              schedule.Swiss,
+	"single-elimination": schedule.SingleElimination,
+	"double-elimination": schedule.DoubleElimination,
+	"table-elimination":  schedule.TableElimination,
 }
 
 // Config is a validated tournament, ready to run.
@@ -161,11 +165,10 @@ func (f *File) Resolve(src, baseDir string) (*Config, error) {
 	if c.Format == "gauntlet" && len(sc.Gauntlet) == 0 {
 		return nil, fieldErr(src, "gauntlet", "a gauntlet needs the names of the bots that run it")
 	}
-	seeding, err := names("seeding", f.Seeding)
-	if err != nil {
+	if sc.Seeding, err = names("seeding", f.Seeding); err != nil {
 		return nil, err
 	}
-	_ = seeding // used by elimination formats
+	sc.Advance, sc.MaxGames = f.Advance, f.MaxGames
 	if f.Seed != nil {
 		c.Seed = *f.Seed
 	} else {

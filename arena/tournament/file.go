@@ -25,6 +25,7 @@ type File struct {
 	Gauntlet          []string          `yaml:"gauntlet,omitempty" json:"gauntlet,omitempty"`
 	Seeding           []string          `yaml:"seeding,omitempty" json:"seeding,omitempty"`
 	Advance           int               `yaml:"advance,omitempty" json:"advance,omitempty"`
+	MaxGames          int               `yaml:"max_games,omitempty" json:"max_games,omitempty"`
 	Clock             ClockFile         `yaml:"clock,omitempty" json:"clock"`
 	Failure           FailureFile       `yaml:"failure,omitempty" json:"failure"`
 	Seed              *uint64           `yaml:"seed,omitempty" json:"seed,omitempty"`

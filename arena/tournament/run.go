@@ -171,6 +171,9 @@ func Run(ctx context.Context, c *Config, out string, opt Options) (*match.Summar
 			continue
 		}
 		sched.Result(d.g, d.rec.Ranks)
+		if err := writeBracket(out, sched); err != nil {
+			runErr = fmt.Errorf("writing %s: %w", BracketFile, err)
+		}
 		sum.Add(d.rec)
 		progress.Done++
 		progress.InFlight = inFlight

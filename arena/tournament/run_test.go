@@ -11,7 +11,9 @@ import (
 
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/match"
+	"github.com/arena-dev/arena/arena/schedule"
 	"github.com/arena-dev/arena/bots"
+	_ "github.com/arena-dev/arena/engine/boon"
 	"github.com/arena-dev/arena/replays"
 	"github.com/arena-dev/arena/sdk"
 )
@@ -149,5 +151,101 @@ func TestResumeRefusesAnotherTournament(t *testing.T) {
 	other := testConfig(t, 3, 1)
 	if _, err := Run(context.Background(), other, out, Options{}); err == nil {
 		t.Fatal("a different tournament was run into the same directory")
+	}
+}
+
+// TestEveryFormat runs each format with real bot processes, 2-seat Banqi
+// and 4-seat Boon: the run completes, every scheduled game is recorded
+// once, every replay verifies, and the format's details are there.
+func TestEveryFormat(t *testing.T) {
+	cases := []struct {
+		format, game string
+		seats, bots  int
+		gpe          int
+		extra        func(*File)
+		check        func(*testing.T, Details)
+	}{
+		{"round-robin", "boon", 4, 6, 4, nil, nil},
+		{"gauntlet", "banqi", 2, 4, 2, func(f *File) { f.Gauntlet = []string{"b0"} }, nil},
+		{"gauntlet", "boon", 4, 6, 4, func(f *File) { f.Gauntlet = []string{"b0"} }, nil},
+		{"swiss", "banqi", 2, 5, 2, func(f *File) { f.Rounds = 3 }, func(t *testing.T, d Details) {
+			if len(d.Swiss) != 5 {
+				t.Errorf("swiss standings: %+v", d.Swiss)
+			}
+		}},
+		{"single-elimination", "banqi", 2, 5, 2, nil, func(t *testing.T, d Details) {
+			if d.Bracket == nil {
+				t.Error("no bracket")
+			}
+		}},
+		{"double-elimination", "banqi", 2, 4, 2, nil, func(t *testing.T, d Details) {
+			if d.Bracket == nil {
+				t.Error("no bracket")
+			}
+		}},
+		{"table-elimination", "boon", 4, 8, 4, func(f *File) { f.Advance = 2 }, func(t *testing.T, d Details) {
+			if d.Tables == nil {
+				t.Error("no table view")
+			}
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.format+"-"+tc.game, func(t *testing.T) {
+			t.Parallel()
+			seed := uint64(11)
+			f := File{Name: "f", Game: tc.game, Seats: tc.seats, Format: tc.format, GamesPerEncounter: tc.gpe, Seed: &seed, Concurrency: 2}
+			if tc.game == "banqi" {
+				f.Options = map[string]string{"max_plies": "150"}
+			}
+			for i := range tc.bots {
+				kind := "random"
+				if i == 0 {
+					kind = "greedy"
+				}
+				f.Bots = append(f.Bots, BotFile{Name: fmt.Sprintf("b%d", i), Command: os.Args[0], Env: map[string]string{"ARENA_TOURNAMENT_BOT": kind}})
+			}
+			if tc.extra != nil {
+				tc.extra(&f)
+			}
+			c, err := f.Resolve("test", ".")
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := t.TempDir()
+			if _, err := Run(context.Background(), c, out, Options{}); err != nil {
+				t.Fatal(err)
+			}
+			recs, _, err := ledger.Read[match.GameRecord](filepath.Join(out, ledger.FileName))
+			if err != nil || len(recs) == 0 {
+				t.Fatalf("%d records, %v", len(recs), err)
+			}
+			s, err := c.Rebuild(recs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, st := s.Next(); st != schedule.Done {
+				t.Fatalf("after the run the schedule is not done (status %d)", st)
+			}
+			if total := s.Total(); total >= 0 && total != len(recs) {
+				t.Errorf("%d games recorded, schedule has %d", len(recs), total)
+			}
+			ids := map[string]bool{}
+			for _, r := range recs {
+				if ids[r.GameID] || len(r.Bots) != tc.seats {
+					t.Fatalf("game %s duplicated or wrong size", r.GameID)
+				}
+				ids[r.GameID] = true
+				rep, err := replays.ReadFile(filepath.Join(out, r.Replay))
+				if err == nil {
+					err = replays.Verify(rep)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tc.check != nil {
+				tc.check(t, DetailsOf(s))
+			}
+		})
 	}
 }

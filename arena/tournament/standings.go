@@ -58,6 +58,8 @@ type Standings struct {
 	Bots            []string    `json:"bots"`
 	HeadToHead      [][]float64 `json:"head_to_head"`
 	HeadToHeadGames [][]int     `json:"head_to_head_games"`
+	// Details holds what the format adds: Swiss tie-breaks, a bracket.
+	Details Details `json:"details"`
 }
 
 // Compute builds the standings from ledger records.
@@ -233,6 +235,9 @@ func (s *Standings) Table(w io.Writer) error {
 	}
 	if err := t.Render(); err != nil {
 		return err
+	}
+	if text := s.Details.Text(s.Bots); text != "" {
+		fmt.Fprint(w, text)
 	}
 	if len(s.Bots) > 16 || s.Games == 0 {
 		return nil

@@ -56,12 +56,14 @@ func tournamentFlags() []cli.Flag {
 		&cli.StringFlag{Name: "game", Usage: "game to play"},
 		&cli.StringSliceFlag{Name: "option", Usage: "rule option k=v (repeatable)"},
 		&cli.IntFlag{Name: "seats", Usage: "seats per game (default: the game's minimum)"},
-		&cli.StringFlag{Name: "format", Usage: "round-robin or gauntlet"},
+		&cli.StringFlag{Name: "format", Usage: "round-robin, gauntlet, swiss, single-elimination, double-elimination or table-elimination"},
 		&cli.IntFlag{Name: "rounds", Usage: "round-robin cycles"},
 		&cli.IntFlag{Name: "games-per-encounter", Usage: "games each time bots meet (a multiple of the seats)"},
 		&cli.StringSliceFlag{Name: "bot", Usage: "NAME=CMD (repeatable; replaces the file's bots)"},
 		&cli.StringSliceFlag{Name: "gauntlet", Usage: "bot that runs the gauntlet (repeatable)"},
 		&cli.StringSliceFlag{Name: "seeding", Usage: "bot names in seed order, best first (repeatable)"},
+		&cli.IntFlag{Name: "advance", Usage: "table-elimination: how many of each table advance"},
+		&cli.IntFlag{Name: "max-games", Usage: "elimination: cap on an encounter extended by ties"},
 		&cli.DurationFlag{Name: "move-time", Usage: "limit per move"},
 		&cli.StringFlag{Name: "tc", Usage: "Fischer clock BASE+INC"},
 		&cli.DurationFlag{Name: "startup-time", Usage: "time from hello to ready"},
@@ -171,6 +173,12 @@ func tournamentFile(c *cli.Context) (*tournamentSpec, error) {
 	}
 	if set("seeding") {
 		f.Seeding = c.StringSlice("seeding")
+	}
+	if set("advance") {
+		f.Advance = c.Int("advance")
+	}
+	if set("max-games") {
+		f.MaxGames = c.Int("max-games")
 	}
 	if set("move-time") {
 		f.Clock.Move = tournament.Duration(c.Duration("move-time"))
@@ -311,17 +319,24 @@ func standingsOf(dir string) (*tournament.Standings, error) {
 		seats = len(records[0].Bots)
 	}
 	total := -1
+	var details tournament.Details
 	if cfg, err := f.Resolve(filepath.Join(dir, tournament.SavedConfig), "."); err == nil {
 		seats = cfg.Seats
-		if s, err := cfg.NewScheduler(); err == nil {
+		if s, err := cfg.Rebuild(records); err == nil {
 			total = s.Total()
+			details = tournament.DetailsOf(s)
 		}
 	}
 	format := f.Format
 	if format == "" {
 		format = "round-robin"
 	}
-	return tournament.Compute(f.Name, f.Game, format, seats, total, names, records)
+	st, err := tournament.Compute(f.Name, f.Game, format, seats, total, names, records)
+	if err != nil {
+		return nil, err
+	}
+	st.Details = details
+	return st, nil
 }
 
 func showStandings(c *cli.Context) error {
