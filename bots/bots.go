@@ -29,8 +29,8 @@ var registry = map[string]entry{
 		byGame:  map[string]strategy{"": randomChoice},
 	},
 	"greedy": {
-		summary: "banqi: takes the most valuable piece it safely can, avoids hanging pieces, else flips; boon: picks on strong hands, buries points, wins tricks cheaply, ducks in Least mode; other games: random",
-		byGame:  map[string]strategy{"": randomChoice, "banqi": GreedyBanqi, "boon": GreedyBoon},
+		summary: "banqi: takes the most valuable piece it safely can, avoids hanging pieces, else flips; boon: picks on strong hands, buries points, wins tricks cheaply, ducks in Least mode; uno/bounce: sheds high cards, keeps wilds, names its longest colour, challenges likely bluffs",
+		byGame:  map[string]strategy{"": randomChoice, "banqi": GreedyBanqi, "boon": GreedyBoon, "uno": GreedyUno, "bounce": GreedyUno},
 	},
 }
 

@@ -14,17 +14,24 @@ import (
 
 // Game is a registered Uno rule set: "uno" (rules=official by default) or
 // "bounce" (rules=bounce by default).
+// Game values are comparable (the options live in package tables).
 type Game struct {
 	name    string
 	summary string
-	options []engine.OptionSpec
 }
 
 // The two registered games.
 var (
-	Uno    = Game{name: "uno", summary: "Uno (official Mattel rules): 108 cards, 2-10 seats, hands to 500 points; house rules as options", options: optionSpecs("official")}
-	Bounce = Game{name: "bounce", summary: "Bounce (Банс), the Russian Uno clone: number-only start card, forced play, the \"Bounce!\" call, a single hand", options: optionSpecs("bounce")}
+	Uno    = Game{name: "uno", summary: "Uno (official Mattel rules): 108 cards, 2-10 seats, hands to 500 points; house rules as options"}
+	Bounce = Game{name: "bounce", summary: "Bounce (Банс), the Russian Uno clone: number-only start card, forced play, the \"Bounce!\" call, a single hand"}
 )
+
+var gameOptions = map[string][]engine.OptionSpec{
+	"uno":    optionSpecs("official"),
+	"bounce": optionSpecs("bounce"),
+}
+
+func (g Game) opts() []engine.OptionSpec { return gameOptions[g.name] }
 
 func init() {
 	engine.Register(Uno)
@@ -81,14 +88,14 @@ func optionSpecs(preset string) []engine.OptionSpec {
 			Doc: "a hand goes on after the first player goes out until one seat holds cards, ranking every seat; the hand is scored when the first player goes out; a single-hand game is ranked by this finishing order"},
 		{Name: "jump_in", Default: "false", Kind: "bool",
 			Doc: "after each play of a coloured card, the seats holding an identical card are asked in turn, clockwise from the player, to jump in with it or pass; play continues from the jumper"},
-		{Name: "max_actions", Default: "20000", Kind: "int", Min: 1, Max: 10000000,
+		{Name: "max_actions", Default: "100000", Kind: "int", Min: 1, Max: 10000000,
 			Doc: "safety limit: after this many actions the game ends, ranked by the scores so far"},
 	}
 }
 
 // Info describes the game.
 func (g Game) Info() engine.Info {
-	return engine.Info{Name: g.name, Summary: g.summary, MinSeats: 2, MaxSeats: MaxSeats, Options: g.options}
+	return engine.Info{Name: g.name, Summary: g.summary, MinSeats: 2, MaxSeats: MaxSeats, Options: g.opts()}
 }
 
 // UnoCall is how the one-card call works.
@@ -145,7 +152,7 @@ func DefaultRules() Rules {
 // RulesFromOptions resolves options for the "uno" game (missing ones take
 // their defaults; "rules" applies its preset first).
 func RulesFromOptions(given map[string]string) (Rules, error) {
-	o, err := engine.Resolve("uno", Uno.options, given)
+	o, err := engine.Resolve("uno", Uno.opts(), given)
 	if err != nil {
 		return Rules{}, err
 	}
@@ -184,7 +191,7 @@ func rulesOf(o engine.Options) Rules {
 		r.CallName = "uno"
 	}
 	if r.MaxActions <= 0 {
-		r.MaxActions = 20000
+		r.MaxActions = 100000
 	}
 	return r
 }
@@ -227,7 +234,7 @@ func (g Game) New(seats int, seed uint64, opts engine.Options) (engine.State, er
 	if seats < 2 || seats > MaxSeats {
 		return nil, fmt.Errorf("game %s takes 2-%d seats, got %d", g.name, MaxSeats, seats)
 	}
-	o, err := engine.Resolve(g.name, g.options, opts)
+	o, err := engine.Resolve(g.name, g.opts(), opts)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,47 @@
+package uno_test
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/arena-dev/arena/engine"
+	_ "github.com/arena-dev/arena/engine/uno"
+)
+
+// Example plays the first actions of a 3-seat game through the engine
+// contract, as the referee does: legal actions and views as JSON, actions
+// parsed from JSON.
+func Example() {
+	g, _ := engine.Lookup("uno")
+	opts, _ := engine.Setup(g, 3, map[string]string{"target": "0"})
+	s, _ := g.New(3, 42, opts)
+	for range 3 {
+		var legal []string
+		for _, a := range s.Legal() {
+			b, _ := json.Marshal(a)
+			legal = append(legal, string(b))
+		}
+		fmt.Printf("seat %d: %v\n", s.ToMove(), legal)
+		a, err := g.ParseAction(json.RawMessage(legal[0]))
+		if err != nil {
+			panic(err)
+		}
+		if err := s.Apply(a); err != nil {
+			panic(err)
+		}
+	}
+	view, _ := json.Marshal(s.View(s.ToMove()))
+	fmt.Println(string(view))
+	fmt.Print(s.(engine.TextRenderer).RenderText(s.ToMove()))
+	// Output:
+	// seat 1: [{"type":"play","card":"R5"} {"type":"play","card":"R8"} {"type":"play","card":"G7"} {"type":"draw"}]
+	// seat 2: [{"type":"play","card":"R1"} {"type":"play","card":"RS"} {"type":"play","card":"B5"} {"type":"draw"}]
+	// seat 0: [{"type":"play","card":"R2"} {"type":"play","card":"R9"} {"type":"play","card":"RR"} {"type":"play","card":"W","colour":"red"} {"type":"play","card":"W","colour":"yellow"} {"type":"play","card":"W","colour":"green"} {"type":"play","card":"W","colour":"blue"} {"type":"play","card":"WD4","colour":"red"} {"type":"play","card":"WD4","colour":"yellow"} {"type":"play","card":"WD4","colour":"green"} {"type":"play","card":"WD4","colour":"blue"} {"type":"draw"}]
+	// {"you":1,"hand":["R8","Y1","YR","G7","B3","B8"],"top":"R2","colour":"red","direction":1,"dealer":0,"hand_no":1,"to_move":1,"counts":[6,6,6],"scores":[0,0,0],"finished":[],"draw_pile":86,"discard":["R7","R5","R1","R2"],"events":[{"type":"play","seat":1,"card":"R5"},{"type":"play","seat":2,"card":"R1"},{"type":"play","seat":0,"card":"R2"}],"decision":{"kind":"play"},"hands":[],"actions":3,"over":false,"rules":{"rules":"official","start_card":"official","voluntary_draw":true,"draw_until_playable":false,"wd4_mode":"challenge","uno_call":"autocatch","call":"uno","scoring":"winner_collects","target":0,"stack_draws":false,"seven_zero":false,"reverse_deflects_draw":false,"play_to_last":false,"jump_in":false,"max_actions":100000}}
+	// hand 1, dealer seat 0, clockwise
+	// top R2  colour red  draw pile 86  discard 4
+	//   seat 0:  6 cards, 0 points
+	// > seat 1:  6 cards, 0 points  [R8 Y1 YR G7 B3 B8]
+	//   seat 2:  6 cards, 0 points
+	// to move: seat 1 (play)
+}

@@ -1,0 +1,57 @@
+package uno
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/arena-dev/arena/engine"
+)
+
+// The fast encoders must produce exactly encoding/json's bytes.
+func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
+	for ci, cf := range configs {
+		for seed := uint64(1); seed <= 30; seed++ {
+			n := seatCounts[int(seed)%len(seatCounts)]
+			s := newGame(t, cf.game, n, seed, merge(cf.opts, map[string]string{"target": "0"}))
+			rng := rand.New(rand.NewPCG(seed, uint64(ci)))
+			for !s.Over() {
+				for seat := -1; seat < n; seat++ {
+					v := s.View(seat)
+					want, err := json.Marshal(v)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got := v.(engine.JSONAppender).AppendJSON(nil); string(got) != string(want) {
+						t.Fatalf("seed %d view %d:\n got %s\nwant %s", seed, seat, got, want)
+					}
+				}
+				legal := s.Legal()
+				for _, a := range legal {
+					want, _ := json.Marshal(a)
+					if got := a.(engine.JSONAppender).AppendJSON(nil); string(got) != string(want) {
+						t.Fatalf("action %v: got %s want %s", a, got, want)
+					}
+					back, err := ParseAction(want)
+					if err != nil || back != a.(Action) {
+						t.Fatalf("action %s parses back as %v, %v", want, back, err)
+					}
+				}
+				l := s.AppendLegal(nil)
+				if err := s.Play(l[choose(l, rng, true)]); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+}
+
+func merge(ms ...map[string]string) map[string]string {
+	out := map[string]string{}
+	for _, m := range ms {
+		for k, v := range m {
+			out[k] = v
+		}
+	}
+	return out
+}

@@ -1,0 +1,1205 @@
+package uno
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/arena-dev/arena/engine"
+)
+
+// deckHook lets tests arrange the shuffled deck before a deal; nil
+// otherwise.
+var deckHook func(*State)
+
+// pcgStream is the second PCG word; the first is the game seed.
+const pcgStream = 0x756e6f // "uno"
+
+type phase uint8
+
+const (
+	phColour  phase = iota + 1 // the first player names the colour of a starting Wild
+	phTurn                     // play or draw
+	phDrawn                    // play the card just drawn, or keep it
+	phPending                  // a draw penalty is on you: stack, deflect, challenge or accept
+	phJump                     // jump in with an identical card, or pass
+	phOver
+)
+
+var phaseNames = [...]string{phColour: "colour", phTurn: "play", phDrawn: "drawn", phPending: "pending", phJump: "jump", phOver: "over"}
+
+// Draw reasons (an event's "why").
+const (
+	whyTurn      = iota // the player chose to draw
+	whyD2               // Draw Two (or a stack ending in one)
+	whyWD4              // Wild Draw Four (or a stack ending in one)
+	whyUno              // missed call
+	whyChallenge        // lost a challenge: pending + 2
+	whyBluff            // caught bluffing a Wild Draw Four
+	whyStart            // starting Draw Two
+	whyBlocked          // hand blocked
+	whyGuilty
+	whyInnocent
+)
+
+var whyNames = [...]string{whyTurn: "turn", whyD2: "D2", whyWD4: "WD4", whyUno: "uno", whyChallenge: "challenge",
+	whyBluff: "bluff", whyStart: "start", whyBlocked: "blocked", whyGuilty: "guilty", whyInnocent: "innocent"}
+
+type evKind uint8
+
+const (
+	evDeal evKind = iota
+	evStart
+	evColour
+	evPlay
+	evJump
+	evDraw
+	evKeep
+	evPass
+	evChallenge
+	evReveal
+	evAccept
+	evCatch
+	evSwap
+	evRotate
+	evReshuffle
+	evOut
+	evHandEnd
+)
+
+var evNames = [...]string{evDeal: "deal", evStart: "start", evColour: "colour", evPlay: "play", evJump: "jump",
+	evDraw: "draw", evKeep: "keep", evPass: "pass", evChallenge: "challenge", evReveal: "reveal", evAccept: "accept",
+	evCatch: "catch", evSwap: "swap", evRotate: "rotate", evReshuffle: "reshuffle", evOut: "out", evHandEnd: "hand_end"}
+
+// event is one entry of the game log. Cards (drawn cards, the challenge
+// reveal) live in State.evCards[off:off+n] and are shown only to priv.
+type event struct {
+	kind   evKind
+	seat   int8
+	card   Card
+	colour int8
+	target int8
+	uno    bool
+	why    uint8
+	priv   int8 // 1 + the only seat that may see the cards; 0 nobody
+	n      int16
+	off    int32
+}
+
+// HandResult is one finished hand.
+type HandResult struct {
+	Hand   int   `json:"hand"`
+	Dealer int   `json:"dealer"`
+	Winner int   `json:"winner"`
+	Points []int `json:"points"` // points scored in this hand, per seat
+	// Finish is the finishing order: the seats that went out, then the
+	// others by the points left in their hands (fewest first, then seat).
+	Finish  []int `json:"finish"`
+	Blocked bool  `json:"blocked,omitempty"`
+}
+
+// State is one Uno game: a sequence of hands until a seat reaches the
+// target (or one hand).
+type State struct {
+	rules Rules
+	n     int
+
+	hand    [MaxSeats][NumKinds]uint8 // cards per kind per seat
+	mask    [MaxSeats]uint64          // kinds held per seat
+	count   [MaxSeats]int             // cards per seat
+	active  [MaxSeats]bool            // still in the hand (play_to_last)
+	nActive int
+
+	drawBuf [DeckSize]Card
+	discBuf [DeckSize + 1]Card
+	draw    []Card // draw pile, top = last
+	discard []Card // discard pile, top = last
+
+	colour int8 // active colour; -1 until a starting Wild's colour is named
+	dir    int  // +1: seat+1 plays next (clockwise); -1
+	cur    int
+	dealer int
+	handNo int
+	phase  phase
+
+	drawn         Card // phDrawn: the card just drawn
+	pending       int  // draws pending on cur (phPending)
+	pendWD4       bool // the last draw card of the pending stack is a WD4
+	challengeable bool // cur may challenge the WD4 just played on it
+	wd4Player     int
+	wd4Guilty     bool
+	wd4Prev       int8 // the active colour before the WD4
+
+	jumpCard  Card
+	jumpSeats [MaxSeats]int8
+	nJump     int
+	jumpIdx   int
+	jumpNext  int
+
+	catchSeat int // seat that forgot the call (catch_window), -1 none
+	passes    int // consecutive passes (both piles empty)
+
+	finish  [MaxSeats]int8
+	nFinish int
+	gained  [MaxSeats]int // points scored this hand
+	scores  [MaxSeats]int
+	hands   []HandResult
+
+	ply     int
+	over    bool
+	end     endKind
+	outcome engine.Outcome
+
+	events   []event
+	evCards  []Card
+	lastSeen [MaxSeats]int // first event not yet shown to a seat at its decision
+	actStart int           // first event of the last action
+
+	evBuf   [96]event // initial backing of events
+	cardBuf [64]Card  // initial backing of evCards
+	pcg     rand.PCG
+}
+
+// NewState deals the first hand (seat 0 deals) with explicit rules; the
+// in-process fast path (Game.New is the registry path).
+func NewState(seats int, seed uint64, r Rules) *State {
+	if seats < 2 || seats > MaxSeats {
+		panic(fmt.Sprintf("uno: %d seats", seats))
+	}
+	if r.MaxActions <= 0 {
+		r.MaxActions = 100000
+	}
+	if r.CallName == "" {
+		r.CallName = "uno"
+	}
+	s := &State{rules: r, n: seats, dealer: -1}
+	s.pcg.Seed(seed, pcgStream)
+	s.events = s.evBuf[:0]
+	s.evCards = s.cardBuf[:0]
+	s.newHand()
+	return s
+}
+
+// Reset starts a new game with the same seats and rules from seed,
+// reusing the state's memory (for playout loops); the game is exactly
+// NewState(seats, seed, rules). Slices returned earlier (Hands, Outcome)
+// must not be used after it.
+func (s *State) Reset(seed uint64) {
+	evs, cards := s.events[:0], s.evCards[:0]
+	if cap(evs) <= len(s.evBuf) {
+		evs = nil
+	}
+	if cap(cards) <= len(s.cardBuf) {
+		cards = nil
+	}
+	*s = State{rules: s.rules, n: s.n, dealer: -1}
+	s.pcg.Seed(seed, pcgStream)
+	s.events, s.evCards = evs, cards
+	if s.events == nil {
+		s.events = s.evBuf[:0]
+	}
+	if s.evCards == nil {
+		s.evCards = s.cardBuf[:0]
+	}
+	s.newHand()
+}
+
+// Clone is an independent copy (same future RNG draws).
+func (s *State) Clone() *State {
+	c := *s
+	c.draw = c.drawBuf[:len(s.draw)]
+	c.discard = c.discBuf[:len(s.discard)]
+	c.events = append(c.evBuf[:0:0], s.events...)
+	c.evCards = append(c.cardBuf[:0:0], s.evCards...)
+	c.hands = append([]HandResult(nil), s.hands...)
+	c.outcome.Ranks = append([]int(nil), s.outcome.Ranks...)
+	c.outcome.Scores = append([]float64(nil), s.outcome.Scores...)
+	return &c
+}
+
+// Rules of this game.
+func (s *State) Rules() Rules { return s.rules }
+
+// Seats is the number of seats.
+func (s *State) Seats() int { return s.n }
+
+// Ply is the number of actions applied.
+func (s *State) Ply() int { return s.ply }
+
+// HandNo is the current hand, from 1.
+func (s *State) HandNo() int { return s.handNo }
+
+// Hands lists the finished hands.
+func (s *State) Hands() []HandResult { return s.hands }
+
+// Scores is the total score of a seat.
+func (s *State) Score(seat int) int { return s.scores[seat] }
+
+// Count is the number of cards a seat holds.
+func (s *State) Count(seat int) int { return s.count[seat] }
+
+// Top is the top card of the discard pile.
+func (s *State) Top() Card { return s.discard[len(s.discard)-1] }
+
+// ActiveColour is the colour in force (-1 before a starting Wild's colour
+// is named).
+func (s *State) ActiveColour() int { return int(s.colour) }
+
+// Hand lists a seat's cards in card order.
+func (s *State) Hand(seat int) []Card { return s.appendHand(nil, seat) }
+
+func (s *State) appendHand(dst []Card, seat int) []Card {
+	for m := s.mask[seat]; m != 0; m &= m - 1 {
+		k := Card(bits.TrailingZeros64(m))
+		for range s.hand[seat][k] {
+			dst = append(dst, k)
+		}
+	}
+	return dst
+}
+
+// ToMove implements engine.State.
+func (s *State) ToMove() int { return s.cur }
+
+// Over implements engine.State.
+func (s *State) Over() bool { return s.over }
+
+// Outcome implements engine.State. It is built on first use after the
+// game ended (playouts that never ask pay nothing for the reason text).
+func (s *State) Outcome() engine.Outcome {
+	if s.over && s.outcome.Ranks == nil {
+		s.outcome = s.buildOutcome()
+	}
+	return s.outcome
+}
+
+// ---- cards in hands and piles ----
+
+func (s *State) addCard(seat int, c Card) {
+	s.hand[seat][c]++
+	s.mask[seat] |= 1 << c
+	s.count[seat]++
+}
+
+func (s *State) removeCard(seat int, c Card) {
+	s.hand[seat][c]--
+	if s.hand[seat][c] == 0 {
+		s.mask[seat] &^= 1 << c
+	}
+	s.count[seat]--
+}
+
+func (s *State) handPoints(seat int) int {
+	p := 0
+	for m := s.mask[seat]; m != 0; m &= m - 1 {
+		k := bits.TrailingZeros64(m)
+		p += int(s.hand[seat][k]) * cardPoints[k]
+	}
+	return p
+}
+
+func (s *State) canDraw() bool { return len(s.draw) > 0 || len(s.discard) > 1 }
+
+// reshuffle turns the discard pile but its top card into a new draw pile.
+func (s *State) reshuffle() bool {
+	k := len(s.discard) - 1
+	if k <= 0 {
+		return false
+	}
+	s.draw = append(s.draw, s.discard[:k]...)
+	s.discard[0] = s.discard[k]
+	s.discard = s.discard[:1]
+	s.shuffleDraw()
+	s.log(event{kind: evReshuffle, seat: -1, n: int16(k)})
+	return true
+}
+
+// shuffleDraw shuffles the draw pile (Fisher-Yates; each 64-bit PCG
+// output gives two 32-bit multiply-shift draws).
+func (s *State) shuffleDraw() {
+	d := s.draw
+	var r uint64
+	half := false
+	for i := len(d) - 1; i > 0; i-- {
+		if !half {
+			r = s.pcg.Uint64()
+		} else {
+			r >>= 32
+		}
+		half = !half
+		j := (r & 0xffffffff) * uint64(i+1) >> 32
+		d[i], d[j] = d[j], d[i]
+	}
+}
+
+func (s *State) drawOne(seat int) (Card, bool) {
+	if len(s.draw) == 0 && !s.reshuffle() {
+		return NoCard, false
+	}
+	c := s.draw[len(s.draw)-1]
+	s.draw = s.draw[:len(s.draw)-1]
+	s.addCard(seat, c)
+	return c, true
+}
+
+// drawCards gives seat up to k cards (fewer if both piles run out) and
+// logs one draw event, the cards visible to seat only.
+func (s *State) drawCards(seat, k int, why uint8) int {
+	off := len(s.evCards)
+	n := 0
+	for ; n < k; n++ {
+		c, ok := s.drawOne(seat)
+		if !ok {
+			break
+		}
+		s.evCards = append(s.evCards, c)
+	}
+	s.log(event{kind: evDraw, seat: int8(seat), why: why, n: int16(n), priv: int8(seat + 1), off: int32(off)})
+	return n
+}
+
+func (s *State) log(e event) { s.events = append(s.events, e) }
+
+// ---- turn order ----
+
+// adv steps k active seats from p in the direction of play.
+func (s *State) adv(p, k int) int {
+	for k > 0 {
+		p += s.dir
+		if p < 0 {
+			p += s.n
+		} else if p >= s.n {
+			p -= s.n
+		}
+		if s.active[p] {
+			k--
+		}
+	}
+	return p
+}
+
+func (s *State) nextTurn(q int) {
+	s.cur = q
+	s.phase = phTurn
+}
+
+// ---- legal actions ----
+
+// turnMask is the card kinds p may play on its turn.
+func (s *State) turnMask(p int) uint64 {
+	held := s.mask[p]
+	top := s.Top()
+	m := colourMask[s.colour] | wildBits
+	if !top.IsWild() {
+		m |= faceMask[top.Face()]
+	}
+	if s.rules.Enforce && held&colourMask[s.colour] != 0 {
+		m &^= bitWildDraw
+	}
+	return held & m
+}
+
+// pendingMask is the card kinds p may play with draws pending on it
+// (stacking and deflecting).
+func (s *State) pendingMask(p int) uint64 {
+	held := s.mask[p]
+	var m uint64
+	if s.rules.StackDraws {
+		if s.pendWD4 {
+			m |= bitWildDraw | 1<<MakeCard(int(s.colour), FaceDrawTwo)
+		} else {
+			m |= faceMask[FaceDrawTwo] | bitWildDraw
+		}
+		if s.rules.Enforce && held&colourMask[s.colour] != 0 {
+			m &^= bitWildDraw
+		}
+	}
+	if s.rules.ReverseDeflects {
+		m |= 1 << MakeCard(int(s.colour), FaceReverse)
+	}
+	return held & m
+}
+
+func (s *State) catchable() bool { return s.catchSeat >= 0 && s.catchSeat != s.cur }
+
+// Legal implements engine.State; see AppendLegal for the order.
+func (s *State) Legal() []engine.Action {
+	var buf [512]Action
+	l := s.AppendLegal(buf[:0])
+	out := make([]engine.Action, len(l))
+	for i, a := range l {
+		out[i] = a
+	}
+	return out
+}
+
+// AppendLegal appends the legal actions of the seat to move to dst (no
+// allocation given capacity). Order: catch (when offered) first; then
+// plays by card (R0..R9 RS RR RD2, Y..., G..., B..., W, WD4), each card's
+// variants by colour named (red yellow green blue), then by swap target
+// seat, then with the call before without it; then the closing action of
+// the decision: draw or pass (turn), keep (drawn card), challenge then
+// accept (pending draws), pass (jump-in); for a starting Wild the four
+// colours.
+func (s *State) AppendLegal(dst []Action) []Action {
+	if s.over {
+		return dst
+	}
+	p := s.cur
+	if s.phase == phColour {
+		for c := range 4 {
+			dst = append(dst, NameColour(c))
+		}
+		return dst
+	}
+	if s.catchable() {
+		dst = append(dst, Catch)
+	}
+	switch s.phase {
+	case phTurn:
+		plays := s.turnMask(p)
+		simple := s.count[p] != 2 || s.rules.UnoCall == CallOff // no call variants
+		for m := plays; m != 0; m &= m - 1 {
+			c := Card(bits.TrailingZeros64(m))
+			if simple && c < Wild && (!s.rules.SevenZero || c.Face() != 7) {
+				dst = append(dst, Action{Type: ActPlay, Card: c, Colour: -1, Target: -1})
+				continue
+			}
+			dst = s.appendPlays(dst, ActPlay, p, c)
+		}
+		if s.rules.VoluntaryDraw || plays == 0 {
+			if s.canDraw() {
+				dst = append(dst, Draw)
+			} else {
+				dst = append(dst, Pass)
+			}
+		}
+	case phDrawn:
+		dst = s.appendPlays(dst, ActPlay, p, s.drawn)
+		dst = append(dst, Keep)
+	case phPending:
+		for m := s.pendingMask(p); m != 0; m &= m - 1 {
+			dst = s.appendPlays(dst, ActPlay, p, Card(bits.TrailingZeros64(m)))
+		}
+		if s.challengeable {
+			dst = append(dst, Challenge)
+		}
+		dst = append(dst, Accept)
+	case phJump:
+		dst = s.appendPlays(dst, ActJump, p, s.jumpCard)
+		dst = append(dst, Pass)
+	}
+	return dst
+}
+
+var (
+	noColour   = [1]int8{-1}
+	allColours = [4]int8{0, 1, 2, 3}
+)
+
+func (s *State) appendPlays(dst []Action, typ ActionType, p int, c Card) []Action {
+	left := s.count[p] - 1
+	call := left == 1 && s.rules.UnoCall != CallOff
+	seven := s.rules.SevenZero && c.Face() == 7 && left > 0
+	a := Action{Type: typ, Card: c, Colour: -1, Target: -1}
+	cols := noColour[:]
+	if c.IsWild() {
+		cols = allColours[:]
+	}
+	for _, col := range cols {
+		a.Colour = col
+		if !seven {
+			if call {
+				dst = append(dst, a.WithUno())
+			}
+			dst = append(dst, a)
+			continue
+		}
+		for q := range s.n {
+			if q == p || !s.active[q] {
+				continue
+			}
+			a.Target = int8(q)
+			if call {
+				dst = append(dst, a.WithUno())
+			}
+			dst = append(dst, a)
+		}
+	}
+	return dst
+}
+
+// ---- applying actions ----
+
+var errOver = errors.New("uno: the game is over")
+
+// Apply implements engine.State.
+func (s *State) Apply(a engine.Action) error {
+	switch x := a.(type) {
+	case Action:
+		return s.Play(x)
+	case *Action:
+		if x != nil {
+			return s.Play(*x)
+		}
+	}
+	return fmt.Errorf("uno: not an uno action: %v", a)
+}
+
+// Play applies a typed action (the fast path). An illegal action returns
+// an error and leaves the state unchanged.
+func (s *State) Play(a Action) error {
+	if s.over {
+		return errOver
+	}
+	if !s.isLegal(a) {
+		return s.illegal(a)
+	}
+	s.do(a)
+	return nil
+}
+
+// isLegal reports whether a is in AppendLegal, without building the list.
+func (s *State) isLegal(a Action) bool {
+	if s.phase == phColour {
+		return a.Type == ActColour && a.Colour >= 0 && a.Colour < 4 && a == NameColour(int(a.Colour))
+	}
+	if a.Type == ActCatch {
+		return a == Catch && s.catchable()
+	}
+	p := s.cur
+	switch s.phase {
+	case phTurn:
+		plays := s.turnMask(p)
+		switch a.Type {
+		case ActPlay:
+			return s.playOK(a, p, plays)
+		case ActDraw:
+			return a == Draw && (s.rules.VoluntaryDraw || plays == 0) && s.canDraw()
+		case ActPass:
+			return a == Pass && (s.rules.VoluntaryDraw || plays == 0) && !s.canDraw()
+		}
+	case phDrawn:
+		switch a.Type {
+		case ActPlay:
+			return a.Card == s.drawn && s.playOK(a, p, 1<<s.drawn)
+		case ActKeep:
+			return a == Keep
+		}
+	case phPending:
+		switch a.Type {
+		case ActPlay:
+			return s.playOK(a, p, s.pendingMask(p))
+		case ActChallenge:
+			return a == Challenge && s.challengeable
+		case ActAccept:
+			return a == Accept
+		}
+	case phJump:
+		switch a.Type {
+		case ActJump:
+			return a.Card == s.jumpCard && s.playOK(a, p, 1<<s.jumpCard)
+		case ActPass:
+			return a == Pass
+		}
+	}
+	return false
+}
+
+// playOK checks the variant fields of a play of a card in mask, as
+// appendPlays lists them.
+func (s *State) playOK(a Action, p int, mask uint64) bool {
+	c := a.Card
+	if int(c) >= NumKinds || mask&(1<<c) == 0 {
+		return false
+	}
+	if c.IsWild() != (a.Colour >= 0) || a.Colour > 3 {
+		return false
+	}
+	left := s.count[p] - 1
+	if a.Uno && (left != 1 || s.rules.UnoCall == CallOff) {
+		return false
+	}
+	if s.rules.SevenZero && c.Face() == 7 && left > 0 {
+		q := int(a.Target)
+		return q >= 0 && q < s.n && q != p && s.active[q]
+	}
+	return a.Target == -1
+}
+
+func (s *State) illegal(a Action) error {
+	var names []string
+	for _, b := range s.AppendLegal(nil) {
+		names = append(names, b.String())
+	}
+	return fmt.Errorf("uno: %s is not legal for seat %d now (%s decision; legal: %s)", a, s.cur, phaseNames[s.phase], strings.Join(names, " "))
+}
+
+func (s *State) do(a Action) {
+	p := s.cur
+	s.actStart = len(s.events)
+	s.lastSeen[p] = len(s.events)
+	s.ply++
+	if a.Type == ActCatch {
+		off := s.catchSeat
+		s.catchSeat = -1
+		s.log(event{kind: evCatch, seat: int8(p), target: int8(off)})
+		s.drawCards(off, 2, whyUno)
+	} else {
+		s.catchSeat = -1
+		switch a.Type {
+		case ActColour:
+			s.colour = a.Colour
+			s.log(event{kind: evColour, seat: int8(p), colour: a.Colour})
+			s.phase = phTurn
+		case ActPlay, ActJump:
+			s.passes = 0
+			s.playCard(p, a)
+		case ActDraw:
+			s.passes = 0
+			s.turnDraw(p)
+		case ActKeep:
+			s.log(event{kind: evKeep, seat: int8(p)})
+			s.nextTurn(s.adv(p, 1))
+		case ActPass:
+			if s.phase == phJump {
+				s.jumpIdx++
+				if s.jumpIdx < s.nJump {
+					s.cur = int(s.jumpSeats[s.jumpIdx])
+				} else {
+					s.nextTurn(s.jumpNext)
+				}
+				break
+			}
+			s.log(event{kind: evPass, seat: int8(p)})
+			s.passes++
+			if s.passes >= s.nActive {
+				s.blocked()
+			} else {
+				s.nextTurn(s.adv(p, 1))
+			}
+		case ActChallenge:
+			s.challenge(p)
+		case ActAccept:
+			s.log(event{kind: evAccept, seat: int8(p)})
+			s.takePending(p)
+			s.nextTurn(s.adv(p, 1))
+		}
+	}
+	if !s.over && s.ply >= s.rules.MaxActions {
+		s.endGame(endMaxActions)
+	}
+}
+
+// turnDraw is the draw action: one card, or with draw_until_playable
+// cards until a playable one. A playable last card may be played at once.
+func (s *State) turnDraw(p int) {
+	off := len(s.evCards)
+	n := 0
+	last := NoCard
+	for {
+		c, ok := s.drawOne(p)
+		if !ok {
+			break
+		}
+		s.evCards = append(s.evCards, c)
+		n++
+		last = c
+		if !s.rules.DrawUntilPlayable || s.turnMask(p)&(1<<c) != 0 {
+			break
+		}
+	}
+	s.log(event{kind: evDraw, seat: int8(p), why: whyTurn, n: int16(n), priv: int8(p + 1), off: int32(off)})
+	if last != NoCard && s.turnMask(p)&(1<<last) != 0 {
+		s.phase = phDrawn
+		s.drawn = last
+		return
+	}
+	s.nextTurn(s.adv(p, 1))
+}
+
+func (s *State) playCard(p int, a Action) {
+	c := a.Card
+	wasPending := s.phase == phPending
+	prev := s.colour
+	guilty := c == WildDraw && s.mask[p]&colourMask[prev] != 0
+	s.removeCard(p, c)
+	s.discard = append(s.discard, c)
+	if c.IsWild() {
+		s.colour = a.Colour
+	} else {
+		s.colour = int8(c.Colour())
+	}
+	kind := evPlay
+	if a.Type == ActJump {
+		kind = evJump
+	}
+	s.log(event{kind: kind, seat: int8(p), card: c, colour: a.Colour, target: a.Target, uno: a.Uno})
+	s.cur = p
+	left := s.count[p]
+	if left == 1 && s.rules.UnoCall != CallOff && !a.Uno {
+		if s.rules.UnoCall == CallAutocatch {
+			s.drawCards(p, 2, whyUno)
+		} else {
+			s.catchSeat = p
+		}
+	}
+	if left == 0 {
+		s.goneOut(p, c, wasPending)
+		return
+	}
+	face := c.Face()
+	switch {
+	case c == WildDraw:
+		s.pending += 4
+		s.pendWD4 = true
+		s.challengeable = !s.rules.Enforce
+		s.wd4Player, s.wd4Guilty, s.wd4Prev = p, guilty, prev
+		s.hit(p, c, s.adv(p, 1))
+		return
+	case face == FaceDrawTwo:
+		s.pending += 2
+		s.pendWD4 = false
+		s.challengeable = false
+		s.hit(p, c, s.adv(p, 1))
+		return
+	case face == FaceReverse && wasPending: // deflected back to the sender
+		s.dir = -s.dir
+		s.challengeable = false
+		s.hit(p, c, s.adv(p, 1))
+		return
+	}
+	next := s.adv(p, 1)
+	switch {
+	case face == FaceSkip:
+		next = s.adv(p, 2)
+	case face == FaceReverse:
+		if s.nActive == 2 {
+			next = p
+		} else {
+			s.dir = -s.dir
+			next = s.adv(p, 1)
+		}
+	case face == 7 && s.rules.SevenZero:
+		s.swap(p, int(a.Target))
+	case face == 0 && s.rules.SevenZero:
+		s.rotate(p)
+	}
+	s.nextTurn(next)
+	s.pollJump(p, c, next)
+}
+
+// hit puts the pending draws on victim: a decision when it has one
+// (stack, deflect, challenge), else it draws at once and loses its turn.
+func (s *State) hit(p int, c Card, victim int) {
+	s.cur = victim
+	if s.challengeable || s.pendingMask(victim) != 0 {
+		s.phase = phPending
+		return
+	}
+	s.takePending(victim)
+	next := s.adv(victim, 1)
+	s.nextTurn(next)
+	s.pollJump(p, c, next)
+}
+
+func (s *State) takePending(v int) {
+	why := uint8(whyD2)
+	if s.pendWD4 {
+		why = whyWD4
+	}
+	s.drawCards(v, s.pending, why)
+	s.pending = 0
+	s.challengeable = false
+}
+
+func (s *State) challenge(p int) {
+	w := s.wd4Player
+	why := uint8(whyInnocent)
+	if s.wd4Guilty {
+		why = whyGuilty
+	}
+	s.log(event{kind: evChallenge, seat: int8(p), target: int8(w), why: why})
+	off := len(s.evCards)
+	s.evCards = s.appendHand(s.evCards, w)
+	s.log(event{kind: evReveal, seat: int8(w), priv: int8(p + 1), n: int16(len(s.evCards) - off), off: int32(off)})
+	s.challengeable = false
+	if s.wd4Guilty {
+		s.drawCards(w, s.pending, whyBluff)
+		s.pending = 0
+		s.nextTurn(p)
+		return
+	}
+	s.drawCards(p, s.pending+2, whyChallenge)
+	s.pending = 0
+	s.nextTurn(s.adv(p, 1))
+}
+
+// swap exchanges the hands of p and q (seven_zero 7).
+func (s *State) swap(p, q int) {
+	s.hand[p], s.hand[q] = s.hand[q], s.hand[p]
+	s.mask[p], s.mask[q] = s.mask[q], s.mask[p]
+	s.count[p], s.count[q] = s.count[q], s.count[p]
+	s.log(event{kind: evSwap, seat: int8(p), target: int8(q)})
+}
+
+// rotate passes every active hand to the next active seat in the
+// direction of play (seven_zero 0).
+func (s *State) rotate(p int) {
+	var order [MaxSeats]int
+	k := 0
+	q := p
+	for range s.nActive {
+		order[k] = q
+		k++
+		q = s.adv(q, 1)
+	}
+	// order[i]'s hand goes to order[i+1]: walk backwards holding the last.
+	lh, lm, lc := s.hand[order[k-1]], s.mask[order[k-1]], s.count[order[k-1]]
+	for i := k - 1; i > 0; i-- {
+		s.hand[order[i]], s.mask[order[i]], s.count[order[i]] = s.hand[order[i-1]], s.mask[order[i-1]], s.count[order[i-1]]
+	}
+	s.hand[order[0]], s.mask[order[0]], s.count[order[0]] = lh, lm, lc
+	s.log(event{kind: evRotate, seat: int8(p), n: int16(s.dir)})
+}
+
+// pollJump asks the seats holding a card identical to c, clockwise from p,
+// whether they jump in (jump_in). next is who plays if nobody does.
+func (s *State) pollJump(p int, c Card, next int) {
+	if !s.rules.JumpIn || c.IsWild() || s.over {
+		return
+	}
+	s.nJump = 0
+	for i := 1; i < s.n; i++ {
+		q := (p + i) % s.n
+		if s.active[q] && s.hand[q][c] > 0 {
+			s.jumpSeats[s.nJump] = int8(q)
+			s.nJump++
+		}
+	}
+	if s.nJump == 0 {
+		return
+	}
+	s.phase = phJump
+	s.jumpCard = c
+	s.jumpIdx = 0
+	s.jumpNext = next
+	s.cur = int(s.jumpSeats[0])
+}
+
+// goneOut: p played its last card c.
+func (s *State) goneOut(p int, c Card, wasPending bool) {
+	face := c.Face()
+	skip := false
+	switch {
+	case c == WildDraw || face == FaceDrawTwo:
+		if c == WildDraw {
+			s.pending += 4
+		} else {
+			s.pending += 2
+		}
+		s.pendWD4 = c == WildDraw
+		s.takePending(s.adv(p, 1))
+		skip = true
+	case face == FaceReverse && wasPending:
+		s.dir = -s.dir
+		s.takePending(s.adv(p, 1))
+		skip = true
+	case face == FaceReverse:
+		if s.nActive > 2 {
+			s.dir = -s.dir
+		} else {
+			skip = true
+		}
+	case face == FaceSkip:
+		skip = true
+	}
+	s.pending, s.challengeable = 0, false
+	s.active[p] = false
+	s.nActive--
+	s.finish[s.nFinish] = int8(p)
+	s.nFinish++
+	s.log(event{kind: evOut, seat: int8(p), n: int16(s.nFinish)})
+	if s.nFinish == 1 {
+		s.scoreHand(p)
+		if !s.rules.SingleHandGame() && s.maxScore() >= s.rules.Target {
+			s.endHand(false)
+			return
+		}
+	}
+	if !s.rules.PlayToLast || s.nActive <= 1 {
+		s.endHand(false)
+		return
+	}
+	k := 1
+	if skip {
+		k = 2
+	}
+	s.nextTurn(s.adv(p, k))
+}
+
+func (s *State) maxScore() int {
+	m := s.scores[0]
+	for i := 1; i < s.n; i++ {
+		m = max(m, s.scores[i])
+	}
+	return m
+}
+
+// scoreHand scores the hand won by w (the first seat out, or the winner
+// of a blocked hand).
+func (s *State) scoreHand(w int) {
+	s.gained = [MaxSeats]int{}
+	switch s.rules.Scoring {
+	case WinnerCollects:
+		for i := range s.n {
+			if i != w {
+				s.gained[w] += s.handPoints(i)
+			}
+		}
+	case PenaltyLowWins:
+		for i := range s.n {
+			if i != w {
+				s.gained[i] = s.handPoints(i)
+			}
+		}
+	case SingleHand:
+		s.gained[w] = 1
+	}
+	for i := range s.n {
+		s.scores[i] += s.gained[i]
+	}
+}
+
+// blocked ends a hand in which every seat passed in a row (both piles
+// empty, nobody can play): the seat holding the fewest points wins it.
+func (s *State) blocked() {
+	if s.nFinish == 0 {
+		w, best := -1, 0
+		for i := range s.n {
+			if pts := s.handPoints(i); s.active[i] && (w < 0 || pts < best) {
+				w, best = i, pts
+			}
+		}
+		s.scoreHand(w)
+	}
+	s.endHand(true)
+}
+
+// endHand records the hand and deals the next one or ends the game.
+func (s *State) endHand(blocked bool) {
+	// The seats still holding cards finish by points left, then seat.
+	var rest [MaxSeats]int
+	var pts [MaxSeats]int
+	k := 0
+	for i := range s.n {
+		if s.active[i] {
+			pts[i] = s.handPoints(i)
+			j := k
+			for j > 0 && (pts[rest[j-1]] > pts[i]) {
+				rest[j] = rest[j-1]
+				j--
+			}
+			rest[j] = i
+			k++
+		}
+	}
+	for _, i := range rest[:k] {
+		s.finish[s.nFinish] = int8(i)
+		s.nFinish++
+	}
+	both := make([]int, 2*s.n)
+	hr := HandResult{Hand: s.handNo, Dealer: s.dealer, Winner: int(s.finish[0]), Points: both[:s.n:s.n],
+		Finish: both[s.n:], Blocked: blocked}
+	for i := range s.n {
+		hr.Points[i] = s.gained[i]
+		hr.Finish[i] = int(s.finish[i])
+	}
+	s.hands = append(s.hands, hr)
+	s.log(event{kind: evHandEnd, seat: s.finish[0], n: int16(min(s.gained[s.finish[0]], 32767)), uno: blocked})
+	if s.rules.SingleHandGame() {
+		s.endGame(endSingleHand)
+		return
+	}
+	if m := s.maxScore(); m >= s.rules.Target {
+		s.endGame(endTarget)
+		return
+	}
+	s.newHand()
+}
+
+func (s *State) singleHandReason(hr HandResult) string {
+	w := hr.Winner
+	var b strings.Builder
+	if hr.Blocked {
+		fmt.Fprintf(&b, "hand blocked (nothing to draw, nobody could play): seat %d held the fewest points", w)
+	} else {
+		fmt.Fprintf(&b, "seat %d went out after %d actions", w, s.ply)
+	}
+	switch s.rules.Scoring {
+	case WinnerCollects:
+		fmt.Fprintf(&b, ", scoring %d points", hr.Points[w])
+	case PenaltyLowWins:
+		b.WriteString("; penalty points")
+		for i, p := range hr.Points {
+			fmt.Fprintf(&b, " %d", p)
+			if i == w {
+				b.WriteString("(winner)")
+			}
+		}
+	}
+	if s.rules.PlayToLast {
+		b.WriteString("; finishing order")
+		for _, q := range hr.Finish {
+			fmt.Fprintf(&b, " %d", q)
+		}
+	}
+	return b.String()
+}
+
+func (s *State) targetReason() string {
+	hands := len(s.hands)
+	if s.rules.Scoring == PenaltyLowWins {
+		hi, lo := 0, 0
+		for i := range s.n {
+			if s.scores[i] > s.scores[hi] {
+				hi = i
+			}
+			if s.scores[i] < s.scores[lo] {
+				lo = i
+			}
+		}
+		return fmt.Sprintf("seat %d reached %d penalty points after %d hands; seat %d has the fewest (%d)", hi, s.scores[hi], hands, lo, s.scores[lo])
+	}
+	hi := 0
+	for i := range s.n {
+		if s.scores[i] > s.scores[hi] {
+			hi = i
+		}
+	}
+	return fmt.Sprintf("seat %d reached %d points after %d hands", hi, s.scores[hi], hands)
+}
+
+// endGame ends the game; the outcome is built by Outcome.
+func (s *State) endGame(end endKind) {
+	s.over = true
+	s.phase = phOver
+	s.end = end
+}
+
+type endKind uint8
+
+const (
+	endSingleHand endKind = iota + 1
+	endTarget
+	endMaxActions
+)
+
+// buildOutcome ranks the seats: by the last hand's finishing order for a
+// single-hand game with play_to_last, else by total score
+// (penalty_low_wins: fewest first; a single hand won under winner_collects
+// or single_hand: the winner first, the others tied).
+func (s *State) buildOutcome() engine.Outcome {
+	o := engine.Outcome{Scores: make([]float64, s.n)}
+	key := make([]float64, s.n)
+	for i := range s.n {
+		o.Scores[i] = float64(s.scores[i])
+		key[i] = float64(s.scores[i])
+		if s.rules.Scoring == PenaltyLowWins {
+			key[i] = -key[i]
+		}
+	}
+	switch s.end {
+	case endSingleHand:
+		hr := s.hands[len(s.hands)-1]
+		o.Reason = s.singleHandReason(hr)
+		switch {
+		case s.rules.PlayToLast:
+			for place, q := range hr.Finish {
+				key[q] = float64(s.n - place)
+			}
+		case s.rules.Scoring != PenaltyLowWins:
+			for i := range key {
+				key[i] = 0
+			}
+			key[hr.Winner] = 1
+		}
+	case endTarget:
+		o.Reason = s.targetReason()
+	default:
+		o.Reason = fmt.Sprintf("max_actions %d reached during hand %d; ranked by the scores so far", s.rules.MaxActions, s.handNo)
+	}
+	o.Ranks = engine.RanksFromScores(key)
+	return o
+}
+
+// newHand deals the next hand: the deal passes left (seat+1).
+func (s *State) newHand() {
+	s.dealer = (s.dealer + 1) % s.n
+	s.handNo++
+	s.hand = [MaxSeats][NumKinds]uint8{}
+	s.mask = [MaxSeats]uint64{}
+	s.count = [MaxSeats]int{}
+	s.active = [MaxSeats]bool{}
+	for i := range s.n {
+		s.active[i] = true
+	}
+	s.nActive = s.n
+	s.nFinish = 0
+	s.gained = [MaxSeats]int{}
+	s.pending, s.pendWD4, s.challengeable = 0, false, false
+	s.catchSeat, s.passes = -1, 0
+	s.dir = 1
+	s.drawn = NoCard
+	s.draw = append(s.drawBuf[:0], fullDeck[:]...)
+	s.discard = s.discBuf[:0]
+	s.shuffleDraw()
+	if deckHook != nil {
+		deckHook(s)
+	}
+	for range HandSize {
+		for i := 1; i <= s.n; i++ {
+			q := (s.dealer + i) % s.n
+			s.addCard(q, s.draw[len(s.draw)-1])
+			s.draw = s.draw[:len(s.draw)-1]
+		}
+	}
+	s.log(event{kind: evDeal, seat: int8(s.dealer), n: int16(s.handNo)})
+	var c Card
+	for {
+		c = s.draw[len(s.draw)-1]
+		s.draw = s.draw[:len(s.draw)-1]
+		if c == WildDraw || (s.rules.StartNumberOnly && !c.IsNumber()) {
+			s.draw = append(s.draw, c)
+			s.shuffleDraw()
+			continue
+		}
+		break
+	}
+	s.discard = append(s.discard, c)
+	s.log(event{kind: evStart, seat: int8(s.dealer), card: c})
+	first := s.adv(s.dealer, 1)
+	if c == Wild {
+		s.colour = -1
+		s.cur = first
+		s.phase = phColour
+		return
+	}
+	s.colour = int8(c.Colour())
+	switch c.Face() {
+	case FaceSkip:
+		s.nextTurn(s.adv(s.dealer, 2))
+	case FaceReverse:
+		if s.n > 2 {
+			s.dir = -1
+		}
+		s.nextTurn(s.dealer)
+	case FaceDrawTwo:
+		s.drawCards(first, 2, whyStart)
+		s.nextTurn(s.adv(first, 1))
+	default:
+		s.nextTurn(first)
+	}
+}
