@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/arena-dev/arena/arena/clock"
+	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/match"
 	"github.com/arena-dev/arena/arena/referee"
 	"github.com/arena-dev/arena/arena/schedule"
@@ -165,7 +166,21 @@ func (f *File) Resolve(src, baseDir string) (*Config, error) {
 	if c.Format == "gauntlet" && len(sc.Gauntlet) == 0 {
 		return nil, fieldErr(src, "gauntlet", "a gauntlet needs the names of the bots that run it")
 	}
-	if sc.Seeding, err = names("seeding", f.Seeding); err != nil {
+	seedNames := f.Seeding
+	if f.SeedingFrom != "" {
+		if len(f.Seeding) > 0 {
+			return nil, fieldErr(src, "seeding_from", "give seeding or seeding_from, not both")
+		}
+		dir := f.SeedingFrom
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(baseDir, dir)
+		}
+		if seedNames, err = seedingFrom(dir, index); err != nil {
+			return nil, fieldErr(src, "seeding_from", "%v", err)
+		}
+		c.File.Seeding, c.File.SeedingFrom = seedNames, "" // saved as the order it gave
+	}
+	if sc.Seeding, err = names("seeding", seedNames); err != nil {
 		return nil, err
 	}
 	sc.Advance, sc.MaxGames = f.Advance, f.MaxGames
@@ -240,3 +255,37 @@ func formatNames() []string {
 }
 
 func deriveDeal(seed, deal uint64) uint64 { return referee.DeriveSeed(seed, "deal", deal) }
+
+// seedingFrom orders bots by their rating in an earlier tournament's
+// results (best first); bots that did not play there follow in file order.
+func seedingFrom(dir string, bots map[string]int) ([]string, error) {
+	saved, err := LoadSaved(dir)
+	if err != nil {
+		return nil, err
+	}
+	records, _, err := ledger.Read[match.GameRecord](filepath.Join(dir, ledger.FileName))
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, b := range saved.Bots {
+		names = append(names, b.Name)
+	}
+	seats := saved.Seats
+	if seats == 0 && len(records) > 0 {
+		seats = len(records[0].Bots)
+	}
+	st, err := Compute(saved.Name, saved.Game, saved.Format, seats, -1, names, records)
+	if err != nil {
+		return nil, err
+	}
+	byRating := append([]Row(nil), st.Standings...)
+	sort.SliceStable(byRating, func(a, b int) bool { return byRating[a].Rating > byRating[b].Rating })
+	var out []string
+	for _, r := range byRating {
+		if _, ok := bots[r.Name]; ok && r.Games > 0 {
+			out = append(out, r.Name)
+		}
+	}
+	return out, nil
+}

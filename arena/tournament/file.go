@@ -24,6 +24,7 @@ type File struct {
 	GamesPerEncounter int               `yaml:"games_per_encounter,omitempty" json:"games_per_encounter,omitempty"`
 	Gauntlet          []string          `yaml:"gauntlet,omitempty" json:"gauntlet,omitempty"`
 	Seeding           []string          `yaml:"seeding,omitempty" json:"seeding,omitempty"`
+	SeedingFrom       string            `yaml:"seeding_from,omitempty" json:"seeding_from,omitempty"`
 	Advance           int               `yaml:"advance,omitempty" json:"advance,omitempty"`
 	MaxGames          int               `yaml:"max_games,omitempty" json:"max_games,omitempty"`
 	Clock             ClockFile         `yaml:"clock,omitempty" json:"clock"`

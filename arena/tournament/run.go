@@ -86,9 +86,12 @@ func Run(ctx context.Context, c *Config, out string, opt Options) (*match.Summar
 		return sum, err
 	}
 	defer w.Close()
-	if cores := runtime.NumCPU(); c.Concurrency*c.Seats > cores {
-		fmt.Fprintf(opt.Warn, "arena: warning: concurrency %d x %d seats = %d bots thinking at once on %d cores: clocks are not fair under that load\n",
-			c.Concurrency, c.Seats, c.Concurrency*c.Seats, cores)
+	// Bots may think on their opponents' turns too, so every seat of every
+	// running game may want a core. At concurrency 1 there is nothing to
+	// lower, so no warning.
+	if cores := runtime.NumCPU(); c.Concurrency > 1 && c.Concurrency*c.Seats > cores {
+		fmt.Fprintf(opt.Warn, "arena: warning: concurrency %d x %d seats = up to %d bot processes busy at once on %d cores: clocks are not fair under that load (try --concurrency %d)\n",
+			c.Concurrency, c.Seats, c.Concurrency*c.Seats, cores, max(1, cores/c.Seats))
 	}
 	sched, err := c.NewScheduler()
 	if err != nil {

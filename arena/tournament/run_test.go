@@ -105,6 +105,23 @@ func TestRoundRobinRun(t *testing.T) {
 	if total != 12 {
 		t.Errorf("scores add to %v, want 12 (one point per game)", total)
 	}
+	if len(st.Pairs) != 6 || st.Pairs[0].A != "b0" || st.Pairs[0].Wins+st.Pairs[0].Draws+st.Pairs[0].Losses != 2 || st.Pairs[0].LOS < 0.5 {
+		t.Errorf("pairs: %+v", st.Pairs)
+	}
+
+	// A bracket seeded from this run's ratings puts its winner first.
+	seed := uint64(1)
+	next := File{Name: "ko", Game: "banqi", Format: "single-elimination", Seed: &seed, SeedingFrom: out}
+	for _, b := range c.File.Bots {
+		next.Bots = append([]BotFile{b}, next.Bots...) // file order reversed: b3 b2 b1 b0
+	}
+	nc, err := next.Resolve("ko.yaml", ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first := nc.Bots[nc.Schedule.Seeding[0]].Name; first != st.Standings[0].Name || len(nc.Schedule.Seeding) != 4 {
+		t.Errorf("seeding from ratings starts with %s (%v), want %s", first, nc.File.Seeding, st.Standings[0].Name)
+	}
 }
 
 // TestResumeAfterInterrupts stops a run three times at different points

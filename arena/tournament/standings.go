@@ -58,8 +58,25 @@ type Standings struct {
 	Bots            []string    `json:"bots"`
 	HeadToHead      [][]float64 `json:"head_to_head"`
 	HeadToHeadGames [][]int     `json:"head_to_head_games"`
+	// Pairs (2 seats) is every pairing that met: its record, the Elo
+	// difference of A over B with a 95% interval, and the likelihood of
+	// superiority of A.
+	Pairs []Pair `json:"pairs,omitempty"`
 	// Details holds what the format adds: Swiss tie-breaks, a bracket.
 	Details Details `json:"details"`
+}
+
+// Pair is one pairing's record in a 2-seat tournament.
+type Pair struct {
+	A       string  `json:"a"`
+	B       string  `json:"b"`
+	Wins    int     `json:"wins"`
+	Draws   int     `json:"draws"`
+	Losses  int     `json:"losses"`
+	Elo     float64 `json:"elo"`
+	EloLow  float64 `json:"elo_low"`
+	EloHigh float64 `json:"elo_high"`
+	LOS     float64 `json:"los"`
 }
 
 // Compute builds the standings from ledger records.
@@ -143,6 +160,37 @@ func Compute(name, game, format string, seats, total int, bots []string, records
 		}
 	}
 	if seats == 2 {
+		wdl := map[[2]int]*stats.WDL{}
+		for _, p := range pairs {
+			a, b, score := p.A, p.B, p.ScoreA
+			if a > b {
+				a, b, score = b, a, 1-score
+			}
+			r := wdl[[2]int{a, b}]
+			if r == nil {
+				r = &stats.WDL{}
+				wdl[[2]int{a, b}] = r
+			}
+			switch score {
+			case 1:
+				r.W++
+			case 0:
+				r.L++
+			default:
+				r.D++
+			}
+		}
+		for a := range n {
+			for b := a + 1; b < n; b++ {
+				r := wdl[[2]int{a, b}]
+				if r == nil {
+					continue
+				}
+				e := stats.EloDiff(*r)
+				st.Pairs = append(st.Pairs, Pair{A: bots[a], B: bots[b], Wins: r.W, Draws: r.D, Losses: r.L,
+					Elo: jsonSafe(e.Diff), EloLow: jsonSafe(e.Low), EloHigh: jsonSafe(e.High), LOS: stats.LOS(*r)})
+			}
+		}
 		st.RatingKind = "bradley-terry"
 		if len(pairs) > 0 {
 			ratings, err := stats.BradleyTerry(n, pairs)
@@ -291,4 +339,16 @@ func ftoa(f float64) string {
 		return ""
 	}
 	return strconv.FormatFloat(f, 'f', -1, 64)
+}
+
+// jsonSafe keeps infinite Elo (a side that won everything) encodable: it
+// is written as +/-9999.
+func jsonSafe(x float64) float64 {
+	switch {
+	case math.IsInf(x, 1):
+		return 9999
+	case math.IsInf(x, -1):
+		return -9999
+	}
+	return x
 }

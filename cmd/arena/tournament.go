@@ -62,6 +62,7 @@ func tournamentFlags() []cli.Flag {
 		&cli.StringSliceFlag{Name: "bot", Usage: "NAME=CMD (repeatable; replaces the file's bots)"},
 		&cli.StringSliceFlag{Name: "gauntlet", Usage: "bot that runs the gauntlet (repeatable)"},
 		&cli.StringSliceFlag{Name: "seeding", Usage: "bot names in seed order, best first (repeatable)"},
+		&cli.StringFlag{Name: "seeding-from", Usage: "seed by the ratings of an earlier tournament's results directory"},
 		&cli.IntFlag{Name: "advance", Usage: "table-elimination: how many of each table advance"},
 		&cli.IntFlag{Name: "max-games", Usage: "elimination: cap on an encounter extended by ties"},
 		&cli.DurationFlag{Name: "move-time", Usage: "limit per move"},
@@ -173,6 +174,9 @@ func tournamentFile(c *cli.Context) (*tournamentSpec, error) {
 	}
 	if set("seeding") {
 		f.Seeding = c.StringSlice("seeding")
+	}
+	if set("seeding-from") {
+		f.SeedingFrom = c.String("seeding-from")
 	}
 	if set("advance") {
 		f.Advance = c.Int("advance")
