@@ -1,10 +1,11 @@
 package banqi
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/arena-dev/arena/engine/jsonw"
 )
 
 // View is what a seat (or a spectator) observes. Everything in it is
@@ -160,7 +161,7 @@ func (v View) AppendJSON(dst []byte) []byte {
 		dst = append(dst, `"you":{"seat":`...)
 		dst = strconv.AppendInt(dst, int64(v.You.Seat), 10)
 		dst = append(dst, `,"colour":`...)
-		dst = appendStringPtr(dst, v.You.Colour)
+		dst = jsonw.StringPtr(dst, v.You.Colour)
 		dst = append(dst, "},"...)
 	}
 	dst = append(dst, `"board":[`...)
@@ -168,24 +169,24 @@ func (v View) AppendJSON(dst []byte) []byte {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = appendString(dst, row)
+		dst = jsonw.String(dst, row)
 	}
 	dst = append(dst, `],"colours":[`...)
-	dst = appendStringPtr(dst, v.Colours[0])
+	dst = jsonw.StringPtr(dst, v.Colours[0])
 	dst = append(dst, ',')
-	dst = appendStringPtr(dst, v.Colours[1])
+	dst = jsonw.StringPtr(dst, v.Colours[1])
 	dst = append(dst, `],"to_move":`...)
 	dst = strconv.AppendInt(dst, int64(v.ToMove), 10)
 	dst = append(dst, `,"chain":`...)
-	dst = appendStringPtr(dst, v.Chain)
+	dst = jsonw.StringPtr(dst, v.Chain)
 	dst = append(dst, `,"captured":{"red":`...)
-	dst = appendString(dst, v.Captured.Red)
+	dst = jsonw.String(dst, v.Captured.Red)
 	dst = append(dst, `,"black":`...)
-	dst = appendString(dst, v.Captured.Black)
+	dst = jsonw.String(dst, v.Captured.Black)
 	dst = append(dst, `},"facedown":{"red":`...)
-	dst = appendString(dst, v.FaceDown.Red)
+	dst = jsonw.String(dst, v.FaceDown.Red)
 	dst = append(dst, `,"black":`...)
-	dst = appendString(dst, v.FaceDown.Black)
+	dst = jsonw.String(dst, v.FaceDown.Black)
 	dst = append(dst, `},"ply":`...)
 	dst = strconv.AppendInt(dst, int64(v.Ply), 10)
 	dst = append(dst, `,"plies_since_progress":`...)
@@ -194,32 +195,9 @@ func (v View) AppendJSON(dst []byte) []byte {
 	dst = strconv.AppendInt(dst, int64(v.Repeats), 10)
 	if v.Last != "" {
 		dst = append(dst, `,"last":`...)
-		dst = appendString(dst, v.Last)
+		dst = jsonw.String(dst, v.Last)
 	}
 	dst = append(dst, `,"ranks":`...)
-	dst = appendString(dst, v.Ranks)
+	dst = jsonw.String(dst, v.Ranks)
 	return append(dst, '}')
-}
-
-func appendStringPtr(dst []byte, s *string) []byte {
-	if s == nil {
-		return append(dst, "null"...)
-	}
-	return appendString(dst, *s)
-}
-
-// appendString quotes s as encoding/json does. View strings are plain
-// ASCII (letters, digits, "-", "(", ")"); anything else goes through
-// encoding/json so the bytes stay identical.
-func appendString(dst []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			b, _ := json.Marshal(s)
-			return append(dst, b...)
-		}
-	}
-	dst = append(dst, '"')
-	dst = append(dst, s...)
-	return append(dst, '"')
 }

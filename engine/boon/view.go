@@ -1,11 +1,12 @@
 package boon
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/bits"
 	"strconv"
 	"strings"
+
+	"github.com/arena-dev/arena/engine/jsonw"
 )
 
 // View is what a seat (or a spectator, seat -1) observes: public
@@ -295,34 +296,34 @@ func (v View) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `,"dealer":`...)
 	dst = strconv.AppendInt(dst, int64(v.Dealer), 10)
 	dst = append(dst, `,"vc":`...)
-	dst = appendInts(dst, v.VC)
+	dst = jsonw.Ints(dst, v.VC)
 	dst = append(dst, `,"phase":`...)
-	dst = appendString(dst, v.Phase)
+	dst = jsonw.String(dst, v.Phase)
 	dst = append(dst, `,"to_move":`...)
 	dst = strconv.AppendInt(dst, int64(v.ToMove), 10)
 	dst = append(dst, `,"decision":`...)
-	dst = appendString(dst, v.Decision)
+	dst = jsonw.String(dst, v.Decision)
 	dst = append(dst, `,"mode":`...)
-	dst = appendString(dst, v.Mode)
+	dst = jsonw.String(dst, v.Mode)
 	dst = append(dst, `,"picker":`...)
 	dst = strconv.AppendInt(dst, int64(v.Picker), 10)
 	dst = append(dst, `,"team":`...)
-	dst = appendString(dst, v.Team)
+	dst = jsonw.String(dst, v.Team)
 	dst = append(dst, `,"passed":`...)
-	dst = appendInts(dst, v.Passed)
+	dst = jsonw.Ints(dst, v.Passed)
 	dst = append(dst, `,"hand":`...)
-	dst = appendStrings(dst, v.Hand)
+	dst = jsonw.Strings(dst, v.Hand)
 	dst = append(dst, `,"hand_sizes":`...)
-	dst = appendInts(dst, v.HandSizes)
+	dst = jsonw.Ints(dst, v.HandSizes)
 	dst = append(dst, `,"boon_size":`...)
 	dst = strconv.AppendInt(dst, int64(v.BoonSize), 10)
 	if len(v.Boon) > 0 {
 		dst = append(dst, `,"boon":`...)
-		dst = appendStrings(dst, v.Boon)
+		dst = jsonw.Strings(dst, v.Boon)
 	}
 	if len(v.Buried) > 0 {
 		dst = append(dst, `,"buried":`...)
-		dst = appendStrings(dst, v.Buried)
+		dst = jsonw.Strings(dst, v.Buried)
 	}
 	dst = append(dst, `,"bury_left":`...)
 	dst = strconv.AppendInt(dst, int64(v.BuryLeft), 10)
@@ -346,9 +347,9 @@ func (v View) AppendJSON(dst []byte) []byte {
 		dst = append(dst, ']')
 	}
 	dst = append(dst, `,"trick_points":`...)
-	dst = appendInts(dst, v.TrickPoints)
+	dst = jsonw.Ints(dst, v.TrickPoints)
 	dst = append(dst, `,"tricks_won":`...)
-	dst = appendInts(dst, v.TricksWon)
+	dst = jsonw.Ints(dst, v.TricksWon)
 	dst = append(dst, `,"events":`...)
 	if v.Events == nil {
 		dst = append(dst, "null"...)
@@ -359,12 +360,12 @@ func (v View) AppendJSON(dst []byte) []byte {
 				dst = append(dst, ',')
 			}
 			dst = append(dst, `{"type":`...)
-			dst = appendString(dst, e.Type)
+			dst = jsonw.String(dst, e.Type)
 			dst = append(dst, `,"seat":`...)
 			dst = strconv.AppendInt(dst, int64(e.Seat), 10)
 			if e.Card != "" {
 				dst = append(dst, `,"card":`...)
-				dst = appendString(dst, e.Card)
+				dst = jsonw.String(dst, e.Card)
 			}
 			dst = append(dst, '}')
 		}
@@ -384,9 +385,9 @@ func (t Trick) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `{"leader":`...)
 	dst = strconv.AppendInt(dst, int64(t.Leader), 10)
 	dst = append(dst, `,"led":`...)
-	dst = appendString(dst, t.Led)
+	dst = jsonw.String(dst, t.Led)
 	dst = append(dst, `,"cards":`...)
-	dst = appendStrings(dst, t.Cards)
+	dst = jsonw.Strings(dst, t.Cards)
 	dst = append(dst, `,"winner":`...)
 	dst = strconv.AppendInt(dst, int64(t.Winner), 10)
 	dst = append(dst, `,"points":`...)
@@ -401,7 +402,7 @@ func (r *RoundResult) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `,"dealer":`...)
 	dst = strconv.AppendInt(dst, int64(r.Dealer), 10)
 	dst = append(dst, `,"mode":`...)
-	dst = appendString(dst, r.Mode)
+	dst = jsonw.String(dst, r.Mode)
 	dst = append(dst, `,"picker":`...)
 	dst = strconv.AppendInt(dst, int64(r.Picker), 10)
 	dst = append(dst, `,"picker_points":`...)
@@ -411,60 +412,16 @@ func (r *RoundResult) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `,"per_defender":`...)
 	dst = strconv.AppendInt(dst, int64(r.PerDefender), 10)
 	dst = append(dst, `,"trick_points":`...)
-	dst = appendInts(dst, r.TrickPoints)
+	dst = jsonw.Ints(dst, r.TrickPoints)
 	dst = append(dst, `,"tricks_won":`...)
-	dst = appendInts(dst, r.TricksWon)
+	dst = jsonw.Ints(dst, r.TricksWon)
 	dst = append(dst, `,"winners":`...)
-	dst = appendInts(dst, r.Winners)
+	dst = jsonw.Ints(dst, r.Winners)
 	dst = append(dst, `,"vc_change":`...)
-	dst = appendInts(dst, r.VCChange)
+	dst = jsonw.Ints(dst, r.VCChange)
 	dst = append(dst, `,"vc":`...)
-	dst = appendInts(dst, r.VC)
+	dst = jsonw.Ints(dst, r.VC)
 	dst = append(dst, `,"summary":`...)
-	dst = appendString(dst, r.Summary)
+	dst = jsonw.String(dst, r.Summary)
 	return append(dst, '}')
-}
-
-func appendInts(dst []byte, xs []int) []byte {
-	if xs == nil {
-		return append(dst, "null"...)
-	}
-	dst = append(dst, '[')
-	for i, x := range xs {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = strconv.AppendInt(dst, int64(x), 10)
-	}
-	return append(dst, ']')
-}
-
-func appendStrings(dst []byte, xs []string) []byte {
-	if xs == nil {
-		return append(dst, "null"...)
-	}
-	dst = append(dst, '[')
-	for i, x := range xs {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = appendString(dst, x)
-	}
-	return append(dst, ']')
-}
-
-// appendString quotes s as encoding/json does. View strings are plain
-// ASCII; anything needing escapes goes through encoding/json so the bytes
-// stay identical.
-func appendString(dst []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			b, _ := json.Marshal(s)
-			return append(dst, b...)
-		}
-	}
-	dst = append(dst, '"')
-	dst = append(dst, s...)
-	return append(dst, '"')
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/arena-dev/arena/engine/jsonw"
 )
 
 // View is what a seat (or a spectator) observes. It never holds another
@@ -300,28 +302,28 @@ func (v View) AppendJSON(dst []byte) []byte {
 		dst = append(dst, ',')
 	}
 	dst = append(dst, `"hand":`...)
-	dst = appendStrings(dst, v.Hand)
+	dst = jsonw.Strings(dst, v.Hand)
 	dst = append(dst, `,"top":`...)
-	dst = appendString(dst, v.Top)
+	dst = jsonw.String(dst, v.Top)
 	dst = append(dst, `,"colour":`...)
 	if v.Colour == nil {
 		dst = append(dst, "null"...)
 	} else {
-		dst = appendString(dst, *v.Colour)
+		dst = jsonw.String(dst, *v.Colour)
 	}
 	dst = appendIntField(dst, `,"direction":`, v.Direction)
 	dst = appendIntField(dst, `,"dealer":`, v.Dealer)
 	dst = appendIntField(dst, `,"hand_no":`, v.HandNo)
 	dst = appendIntField(dst, `,"to_move":`, v.ToMove)
 	dst = append(dst, `,"counts":`...)
-	dst = appendInts(dst, v.Counts)
+	dst = jsonw.Ints(dst, v.Counts)
 	dst = append(dst, `,"scores":`...)
-	dst = appendInts(dst, v.Scores)
+	dst = jsonw.Ints(dst, v.Scores)
 	dst = append(dst, `,"finished":`...)
-	dst = appendInts(dst, v.Finished)
+	dst = jsonw.Ints(dst, v.Finished)
 	dst = appendIntField(dst, `,"draw_pile":`, v.DrawPile)
 	dst = append(dst, `,"discard":`...)
-	dst = appendStrings(dst, v.Discard)
+	dst = jsonw.Strings(dst, v.Discard)
 	dst = append(dst, `,"events":`...)
 	if v.Events == nil {
 		dst = append(dst, "null"...)
@@ -364,15 +366,15 @@ func (v View) AppendJSON(dst []byte) []byte {
 // AppendJSON appends e as json.Marshal would.
 func (e Event) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `{"type":`...)
-	dst = appendString(dst, e.Type)
+	dst = jsonw.String(dst, e.Type)
 	dst = appendIntField(dst, `,"seat":`, e.Seat)
 	if e.Card != "" {
 		dst = append(dst, `,"card":`...)
-		dst = appendString(dst, e.Card)
+		dst = jsonw.String(dst, e.Card)
 	}
 	if e.Colour != "" {
 		dst = append(dst, `,"colour":`...)
-		dst = appendString(dst, e.Colour)
+		dst = jsonw.String(dst, e.Colour)
 	}
 	if e.Target != nil {
 		dst = appendIntField(dst, `,"target":`, *e.Target)
@@ -382,14 +384,14 @@ func (e Event) AppendJSON(dst []byte) []byte {
 	}
 	if len(e.Cards) > 0 {
 		dst = append(dst, `,"cards":`...)
-		dst = appendStrings(dst, e.Cards)
+		dst = jsonw.Strings(dst, e.Cards)
 	}
 	if e.Uno {
 		dst = append(dst, `,"uno":true`...)
 	}
 	if e.Why != "" {
 		dst = append(dst, `,"why":`...)
-		dst = appendString(dst, e.Why)
+		dst = jsonw.String(dst, e.Why)
 	}
 	return append(dst, '}')
 }
@@ -397,10 +399,10 @@ func (e Event) AppendJSON(dst []byte) []byte {
 // AppendJSON appends d as json.Marshal would.
 func (d *Decision) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `{"kind":`...)
-	dst = appendString(dst, d.Kind)
+	dst = jsonw.String(dst, d.Kind)
 	if d.Card != "" {
 		dst = append(dst, `,"card":`...)
-		dst = appendString(dst, d.Card)
+		dst = jsonw.String(dst, d.Card)
 	}
 	if d.Pending != 0 {
 		dst = appendIntField(dst, `,"pending":`, d.Pending)
@@ -413,7 +415,7 @@ func (d *Decision) AppendJSON(dst []byte) []byte {
 	}
 	if d.PrevColour != "" {
 		dst = append(dst, `,"prev_colour":`...)
-		dst = appendString(dst, d.PrevColour)
+		dst = jsonw.String(dst, d.PrevColour)
 	}
 	if d.Catch != nil {
 		dst = appendIntField(dst, `,"catch":`, *d.Catch)
@@ -427,9 +429,9 @@ func (h HandResult) AppendJSON(dst []byte) []byte {
 	dst = appendIntField(dst, `,"dealer":`, h.Dealer)
 	dst = appendIntField(dst, `,"winner":`, h.Winner)
 	dst = append(dst, `,"points":`...)
-	dst = appendInts(dst, h.Points)
+	dst = jsonw.Ints(dst, h.Points)
 	dst = append(dst, `,"finish":`...)
-	dst = appendInts(dst, h.Finish)
+	dst = jsonw.Ints(dst, h.Finish)
 	if h.Blocked {
 		dst = append(dst, `,"blocked":true`...)
 	}
@@ -439,19 +441,19 @@ func (h HandResult) AppendJSON(dst []byte) []byte {
 // AppendJSON appends r as json.Marshal would.
 func (r RulesView) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `{"rules":`...)
-	dst = appendString(dst, r.Preset)
+	dst = jsonw.String(dst, r.Preset)
 	dst = append(dst, `,"start_card":`...)
-	dst = appendString(dst, r.StartCard)
+	dst = jsonw.String(dst, r.StartCard)
 	dst = appendBoolField(dst, `,"voluntary_draw":`, r.VoluntaryDraw)
 	dst = appendBoolField(dst, `,"draw_until_playable":`, r.DrawUntilPlayable)
 	dst = append(dst, `,"wd4_mode":`...)
-	dst = appendString(dst, r.WD4Mode)
+	dst = jsonw.String(dst, r.WD4Mode)
 	dst = append(dst, `,"uno_call":`...)
-	dst = appendString(dst, r.UnoCall)
+	dst = jsonw.String(dst, r.UnoCall)
 	dst = append(dst, `,"call":`...)
-	dst = appendString(dst, r.Call)
+	dst = jsonw.String(dst, r.Call)
 	dst = append(dst, `,"scoring":`...)
-	dst = appendString(dst, r.Scoring)
+	dst = jsonw.String(dst, r.Scoring)
 	dst = appendIntField(dst, `,"target":`, r.Target)
 	dst = appendBoolField(dst, `,"stack_draws":`, r.StackDraws)
 	dst = appendBoolField(dst, `,"seven_zero":`, r.SevenZero)
@@ -470,40 +472,4 @@ func appendIntField(dst []byte, name string, n int) []byte {
 func appendBoolField(dst []byte, name string, b bool) []byte {
 	dst = append(dst, name...)
 	return strconv.AppendBool(dst, b)
-}
-
-// appendString quotes s; view strings are plain ASCII without characters
-// encoding/json escapes (checked by the JSON tests).
-func appendString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	dst = append(dst, s...)
-	return append(dst, '"')
-}
-
-func appendStrings(dst []byte, ss []string) []byte {
-	if ss == nil {
-		return append(dst, "null"...)
-	}
-	dst = append(dst, '[')
-	for i, s := range ss {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = appendString(dst, s)
-	}
-	return append(dst, ']')
-}
-
-func appendInts(dst []byte, ns []int) []byte {
-	if ns == nil {
-		return append(dst, "null"...)
-	}
-	dst = append(dst, '[')
-	for i, n := range ns {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = strconv.AppendInt(dst, int64(n), 10)
-	}
-	return append(dst, ']')
 }

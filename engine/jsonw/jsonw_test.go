@@ -1,0 +1,35 @@
+package jsonw
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+func TestMatchesEncodingJSON(t *testing.T) {
+	strs := []string{"", "plain", "R7", "b3(K)", `quote"`, `back\slash`, "<tag>&", "tab\there", "ünïcode", "\x00\x1f", "\u2028"}
+	for _, s := range strs {
+		want, _ := json.Marshal(s)
+		if got := String(nil, s); string(got) != string(want) {
+			t.Errorf("String(%q) = %s, want %s", s, got, want)
+		}
+		want, _ = json.Marshal(&s)
+		if got := StringPtr(nil, &s); string(got) != string(want) {
+			t.Errorf("StringPtr(%q) = %s, want %s", s, got, want)
+		}
+	}
+	for _, xs := range [][]string{nil, {}, strs} {
+		want, _ := json.Marshal(xs)
+		if got := Strings(nil, xs); string(got) != string(want) {
+			t.Errorf("Strings(%q) = %s, want %s", xs, got, want)
+		}
+	}
+	for _, xs := range [][]int{nil, {}, {0, -1, 42, 1 << 40}} {
+		want, _ := json.Marshal(xs)
+		if got := Ints(nil, xs); string(got) != string(want) {
+			t.Errorf("Ints(%v) = %s, want %s", xs, got, want)
+		}
+	}
+	if got := StringPtr(nil, nil); string(got) != "null" {
+		t.Errorf("StringPtr(nil) = %s", got)
+	}
+}
