@@ -9,48 +9,8 @@ import (
 	"github.com/arena-dev/arena/engine/banqi"
 )
 
-// playBanqi plays one game in process, handing each bot exactly what the
-// referee would: json.Marshal of View(seat) and of every legal action.
-// The other seat chooses uniformly at random.
 func banqiPlay(t testing.TB, seed uint64, opts map[string]string, greedySeat int, rng *rand.Rand) engine.Outcome {
-	g, err := engine.Lookup("banqi")
-	if err != nil {
-		t.Fatal(err)
-	}
-	o, err := engine.Setup(g, 2, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := g.New(2, seed, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for !s.Over() {
-		legal := s.Legal()
-		k := rng.IntN(len(legal))
-		if s.ToMove() == greedySeat {
-			view, err := json.Marshal(s.View(greedySeat))
-			if err != nil {
-				t.Fatal(err)
-			}
-			raws := make([]json.RawMessage, len(legal))
-			for i, a := range legal {
-				if raws[i], err = json.Marshal(a); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if k, err = GreedyBanqi(view, raws, rng); err != nil {
-				t.Fatal(err)
-			}
-			if k < 0 || k >= len(legal) {
-				t.Fatalf("index %d out of %d", k, len(legal))
-			}
-		}
-		if err := s.Apply(legal[k]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return s.Outcome()
+	return playVsRandom(t, "banqi", 2, seed, opts, greedySeat, GreedyBanqi, rng)
 }
 
 type banqiWDL struct{ w, d, l int }

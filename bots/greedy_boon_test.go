@@ -9,48 +9,8 @@ import (
 	"github.com/arena-dev/arena/engine/boon"
 )
 
-// boonPlay plays one game in process, handing greedy exactly what the
-// referee would: engine.AppendJSON of View(seat) and of every legal
-// action. The other seats choose uniformly at random.
 func boonPlay(t testing.TB, seats int, seed uint64, opts map[string]string, greedySeat int, rng *rand.Rand) engine.Outcome {
-	g, err := engine.Lookup("boon")
-	if err != nil {
-		t.Fatal(err)
-	}
-	o, err := engine.Setup(g, seats, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := g.New(seats, seed, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for !s.Over() {
-		legal := s.Legal()
-		k := rng.IntN(len(legal))
-		if s.ToMove() == greedySeat {
-			view, err := engine.AppendJSON(nil, s.View(greedySeat))
-			if err != nil {
-				t.Fatal(err)
-			}
-			raws := make([]json.RawMessage, len(legal))
-			for i, a := range legal {
-				if raws[i], err = engine.AppendJSON(nil, a); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if k, err = GreedyBoon(view, raws, rng); err != nil {
-				t.Fatal(err)
-			}
-			if k < 0 || k >= len(legal) {
-				t.Fatalf("index %d out of %d", k, len(legal))
-			}
-		}
-		if err := s.Apply(legal[k]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return s.Outcome()
+	return playVsRandom(t, "boon", seats, seed, opts, greedySeat, GreedyBoon, rng)
 }
 
 type boonStats struct {
