@@ -25,6 +25,11 @@ func CheckName(name string) error {
 // honoured) without running a shell. A first word "arena" means this very
 // executable, so bundled bots need nothing installed. The program must
 // exist: on PATH, or as a path (relative to dir when dir is set).
+//
+// Without dir the bot runs in a directory of its own (see arena/sandbox),
+// so a relative program path, and every argument naming an existing file
+// relative to the arena's directory ("bots/x.py", "bot.py"), are made
+// absolute.
 func ParseCommand(cmdline, dir string) ([]string, error) {
 	argv, err := shlex.Split(cmdline)
 	if err != nil {
@@ -49,10 +54,40 @@ func ParseCommand(cmdline, dir string) ([]string, error) {
 		if st, err := os.Stat(prog); err != nil || st.IsDir() {
 			return nil, fmt.Errorf("command %q not found", argv[0])
 		}
-		return argv, nil
+		return absArgs(argv, dir), nil
 	}
 	if _, err := exec.LookPath(prog); err != nil {
 		return nil, fmt.Errorf("command %q not found", argv[0])
 	}
-	return argv, nil
+	return absArgs(argv, dir), nil
+}
+
+// absArgs makes paths relative to the arena's directory absolute when the
+// bot runs elsewhere (no dir): the program if it is a path, and arguments
+// that name an existing file (or directory) and look like paths (a slash
+// or an extension, so "greedy" in "arena bot greedy" stays a word).
+func absArgs(argv []string, dir string) []string {
+	if dir != "" {
+		return argv
+	}
+	out := append([]string(nil), argv...)
+	for i, a := range out {
+		if a == "" || filepath.IsAbs(a) || strings.HasPrefix(a, "-") {
+			continue
+		}
+		if i > 0 && !strings.Contains(a, "/") && filepath.Ext(a) == "" {
+			continue
+		}
+		if i == 0 && !strings.Contains(a, "/") {
+			continue // found on PATH
+		}
+		st, err := os.Stat(a)
+		if err != nil || (i > 0 && st.IsDir() && !strings.Contains(a, "/")) {
+			continue
+		}
+		if abs, err := filepath.Abs(a); err == nil {
+			out[i] = abs
+		}
+	}
+	return out
 }

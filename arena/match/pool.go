@@ -1,17 +1,26 @@
 package match
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"sync"
 	"time"
 
+	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/arena/transport"
 )
 
 // Pool keeps bot processes alive between games. A bot that plays several
 // games at once (a tournament with concurrency) gets one process per
 // simultaneous game; a process that failed is killed, never reused.
+//
+// A bot whose command was made by sandbox.Sandbox.Wrap gets its
+// confinement (cgroups, its own directory) per process here.
+//
+// A game's stderr log is held in memory while the game runs and written to
+// its file when the game ends, so no file holds what a bot wrote during a
+// game still in progress (an opponent could read it).
 type Pool struct {
 	bots      []Bot
 	maxLine   int
@@ -19,13 +28,13 @@ type Pool struct {
 
 	mu   sync.Mutex
 	idle [][]*transport.Process
-	live map[*transport.Process]*os.File // every process, with its current stderr log
+	live map[*transport.Process]*gameLog // every process, with its current stderr log
 }
 
 // NewPool makes an empty pool for bots.
 func NewPool(bots []Bot, maxLine int, stderrCap int64) *Pool {
 	return &Pool{bots: bots, maxLine: maxLine, stderrCap: stderrCap,
-		idle: make([][]*transport.Process, len(bots)), live: map[*transport.Process]*os.File{}}
+		idle: make([][]*transport.Process, len(bots)), live: map[*transport.Process]*gameLog{}}
 }
 
 // Get returns a running process of bot b, reusing an idle one. If the bot
@@ -46,11 +55,22 @@ func (p *Pool) Get(b int) (transport.Conn, *transport.Process) {
 		default:
 		}
 		p.mu.Unlock()
+		if box, ok := proc.Confinement().(*sandbox.Box); ok {
+			box.NewGame()
+		}
 		return proc, proc
 	}
 	p.mu.Unlock()
 	bot := p.bots[b]
-	proc, err := transport.Start(transport.ProcessConfig{Argv: bot.Argv, Dir: bot.Dir, Env: bot.Env, MaxLine: p.maxLine, StderrCap: p.stderrCap})
+	cfg := transport.ProcessConfig{Argv: bot.Argv, Dir: bot.Dir, Env: bot.Env, MaxLine: p.maxLine, StderrCap: p.stderrCap}
+	if sandbox.Wrapped(bot.Argv) {
+		box, err := sandbox.Prepare(bot.Argv, bot.Env)
+		if err != nil {
+			return transport.Broken(fmt.Errorf("bot %s: sandbox: %w", bot.Name, err)), nil
+		}
+		cfg.Argv, cfg.Env, cfg.Dir, cfg.Confine = box.Argv, box.Env, "", box
+	}
+	proc, err := transport.Start(cfg)
 	if err != nil {
 		return transport.Broken(fmt.Errorf("bot %s: %w", bot.Name, err)), nil
 	}
@@ -60,48 +80,52 @@ func (p *Pool) Get(b int) (transport.Conn, *transport.Process) {
 	return proc, proc
 }
 
-// Put returns a process after a game; failed ones are killed.
+// Put returns a process after a game; failed ones are killed. The game's
+// stderr log goes to its file now; what the bot writes until its next game
+// is appended there.
 func (p *Pool) Put(b int, proc *transport.Process, failed bool) {
 	if proc == nil {
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if _, ok := p.live[proc]; !ok {
+	log, ok := p.live[proc]
+	if !ok {
 		return // killed by KillAll meanwhile
 	}
 	if failed {
 		p.dropLocked(proc)
 		return
 	}
+	log.flush()
 	p.idle[b] = append(p.idle[b], proc)
 }
 
-// dropLocked kills proc and closes its log.
+// dropLocked kills proc and writes out its log.
 func (p *Pool) dropLocked(proc *transport.Process) {
 	proc.Close()
-	if f := p.live[proc]; f != nil {
-		f.Close()
-	}
+	p.live[proc].close()
 	delete(p.live, proc)
 }
 
-// AttachLog points proc's stderr at a new file. The previous log stays
+// AttachLog directs proc's stderr to a new log, kept in memory until the
+// game ends (Put) and then written to path. The previous log stays
 // attached until now, so what a bot writes after a game's end lands in
 // that game's log.
 func (p *Pool) AttachLog(proc *transport.Process, path string) error {
-	f, err := os.Create(path)
+	// Fail now, not after the game, if the file cannot be made.
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return fmt.Errorf("stderr log: %w", err)
 	}
-	proc.SetStderr(f) // after this returns nothing writes to the old log
+	f.Close()
+	log := &gameLog{path: path}
+	proc.SetStderr(log) // after this returns nothing writes to the old log
 	p.mu.Lock()
 	old := p.live[proc]
-	p.live[proc] = f
+	p.live[proc] = log
 	p.mu.Unlock()
-	if old != nil {
-		old.Close()
-	}
+	old.close()
 	return nil
 }
 
@@ -138,13 +162,69 @@ func (p *Pool) KillAll() {
 	}
 	p.mu.Lock()
 	for _, proc := range procs {
-		if f := p.live[proc]; f != nil {
-			f.Close()
-		}
+		p.live[proc].close()
 		delete(p.live, proc)
 	}
 	for b := range p.idle {
 		p.idle[b] = nil
 	}
 	p.mu.Unlock()
+}
+
+// gameLog is one game's stderr log: in memory while the game runs (the
+// stderr cap bounds it), then in its file.
+type gameLog struct {
+	mu   sync.Mutex
+	path string
+	buf  bytes.Buffer
+	f    *os.File
+	done bool
+	err  error
+}
+
+func (l *gameLog) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch {
+	case l.done:
+		return len(b), nil
+	case l.f != nil:
+		return l.f.Write(b)
+	}
+	return l.buf.Write(b)
+}
+
+// flush writes the log to its file and appends there from now on.
+func (l *gameLog) flush() {
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f != nil || l.done {
+		return
+	}
+	f, err := os.OpenFile(l.path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		l.err, l.done = err, true
+		return
+	}
+	_, _ = f.Write(l.buf.Bytes())
+	l.buf = bytes.Buffer{}
+	l.f = f
+}
+
+// close flushes the log and closes its file; later writes are dropped.
+func (l *gameLog) close() {
+	if l == nil {
+		return
+	}
+	l.flush()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.f != nil {
+		l.f.Close()
+		l.f = nil
+	}
+	l.done = true
 }

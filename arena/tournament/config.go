@@ -15,6 +15,7 @@ import (
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/match"
 	"github.com/arena-dev/arena/arena/referee"
+	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/arena/schedule"
 	"github.com/arena-dev/arena/engine"
 	"github.com/arena-dev/arena/protocol"
@@ -46,7 +47,12 @@ type Config struct {
 	Concurrency int
 	MaxLine     int
 	StderrCap   int64
-	Bots        []match.Bot
+	// BotLimits and BotOptions confine the bots once Confine is called.
+	BotLimits  sandbox.Limits
+	BotOptions sandbox.Options
+	Bots       []match.Bot
+	botEnv     [][]string // per bot: its env field as NAME=VALUE
+	botDir     []string
 }
 
 // fieldErr names the file and field of a mistake.
@@ -126,19 +132,21 @@ func (f *File) Resolve(src, baseDir string) (*Config, error) {
 		if err != nil {
 			return nil, fieldErr(src, field+".command", "%v", err)
 		}
-		var env []string
-		if len(b.Env) > 0 {
-			env = os.Environ()
-			keys := make([]string, 0, len(b.Env))
-			for k := range b.Env {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			for _, k := range keys {
-				env = append(env, k+"="+b.Env[k])
-			}
+		var extra, env []string
+		keys := make([]string, 0, len(b.Env))
+		for k := range b.Env {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			extra = append(extra, k+"="+b.Env[k])
+		}
+		if len(extra) > 0 {
+			env = append(os.Environ(), extra...)
 		}
 		c.Bots = append(c.Bots, match.Bot{Name: b.Name, Argv: argv, Dir: dir, Env: env})
+		c.botEnv = append(c.botEnv, extra)
+		c.botDir = append(c.botDir, dir)
 	}
 	names := func(field string, list []string) ([]int, error) {
 		var out []int
@@ -237,7 +245,78 @@ func (f *File) Resolve(src, baseDir string) (*Config, error) {
 	if c.StderrCap == 0 {
 		c.StderrCap = 1 << 20
 	}
+	if c.BotLimits, err = f.Limits.Resolve(); err != nil {
+		return nil, fieldErr(src, "limits", "%v", err)
+	}
+	c.BotOptions = sandbox.Options{User: f.Limits.User, NoNetwork: f.Limits.NoNetwork, Env: f.Limits.Env}
 	return c, nil
+}
+
+// Resolve reads the limits, defaults filled in.
+func (l LimitsFile) Resolve() (sandbox.Limits, error) {
+	out := sandbox.DefaultLimits
+	var err error
+	size := func(field, s string, dst *int64) {
+		if s == "" || err != nil {
+			return
+		}
+		if *dst, err = sandbox.ParseSize(s); err != nil {
+			err = fmt.Errorf("%s: %v", field, err)
+		}
+	}
+	count := func(field, s string, dst *int64) {
+		if s == "" || err != nil {
+			return
+		}
+		if *dst, err = sandbox.ParseCount(s); err != nil {
+			err = fmt.Errorf("%s: %v", field, err)
+		}
+	}
+	size("memory", l.Memory, &out.Memory)
+	size("file_size", l.FileSize, &out.FileSize)
+	count("procs", l.Procs, &out.Procs)
+	count("files", l.Files, &out.Files)
+	if l.CPUTime != "" && err == nil {
+		if out.CPUTime, err = sandbox.ParseDuration(l.CPUTime); err != nil {
+			err = fmt.Errorf("cpu_time: %v", err)
+		}
+	}
+	for _, kv := range l.Env {
+		if name, _, _ := strings.Cut(kv, "="); name == "" && err == nil {
+			err = fmt.Errorf("env: %q: want NAME=VALUE or NAME", kv)
+		}
+	}
+	return out, err
+}
+
+// Confine runs every bot in the sandbox the limits section describes: it
+// checks that this machine can provide it (another user and no network
+// need privileges) and rewrites the bots' commands. Their environment is
+// then only the documented variables plus the bots' env fields and
+// limits.env. src names the file in errors.
+func (c *Config) Confine(src string) (*sandbox.Sandbox, error) {
+	sb, err := sandbox.New(c.BotLimits, c.BotOptions)
+	if err != nil {
+		field := "limits"
+		switch {
+		case strings.HasPrefix(err.Error(), "bot user"):
+			field = "limits.user"
+		case strings.HasPrefix(err.Error(), "no network"):
+			field = "limits.no_network"
+		case strings.HasPrefix(err.Error(), "bot env"):
+			field = "limits.env"
+		}
+		return nil, fieldErr(src, field, "%v", err)
+	}
+	for i := range c.Bots {
+		b := &c.Bots[i]
+		if sandbox.Wrapped(b.Argv) {
+			continue
+		}
+		b.Argv, b.Env = sb.Wrap(b.Name, b.Argv, c.botDir[i], c.botEnv[i])
+		b.Dir = ""
+	}
+	return sb, nil
 }
 
 // NewScheduler builds the tournament's scheduler.

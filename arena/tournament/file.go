@@ -33,7 +33,22 @@ type File struct {
 	Concurrency       int               `yaml:"concurrency,omitempty" json:"concurrency,omitempty"`
 	MaxLine           int               `yaml:"max_line,omitempty" json:"max_line,omitempty"`
 	StderrCap         int64             `yaml:"stderr_cap,omitempty" json:"stderr_cap,omitempty"`
+	Limits            LimitsFile        `yaml:"limits,omitempty" json:"limits"`
 	Bots              []BotFile         `yaml:"bots" json:"bots"`
+}
+
+// LimitsFile confines every bot process (docs/security.md). Sizes read
+// like 64MiB or 1GiB, counts are whole numbers, the CPU time a duration per
+// game; "unlimited" (or 0) lifts a limit, an absent field keeps the default.
+type LimitsFile struct {
+	Memory    string   `yaml:"memory,omitempty" json:"memory,omitempty"`
+	CPUTime   string   `yaml:"cpu_time,omitempty" json:"cpu_time,omitempty"`
+	Procs     string   `yaml:"procs,omitempty" json:"procs,omitempty"`
+	Files     string   `yaml:"files,omitempty" json:"files,omitempty"`
+	FileSize  string   `yaml:"file_size,omitempty" json:"file_size,omitempty"`
+	User      string   `yaml:"user,omitempty" json:"user,omitempty"`
+	NoNetwork bool     `yaml:"no_network,omitempty" json:"no_network,omitempty"`
+	Env       []string `yaml:"env,omitempty" json:"env,omitempty"`
 }
 
 // ClockFile holds the time limits.

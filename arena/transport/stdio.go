@@ -25,19 +25,43 @@ type ProcessConfig struct {
 	MaxLine int
 	// StderrCap limits the bytes of stderr kept per log (1 MiB if 0).
 	StderrCap int64
+	// LeaveDescendants keeps the bot's descendants alive when the bot
+	// exits by itself, so `arena check` can find and report them; Close
+	// still kills them. The referee never sets it.
+	LeaveDescendants bool
+	// Confine, if set, confines the process (arena/sandbox implements it):
+	// Argv and Env are then its wrapper's.
+	Confine Confinement
+}
+
+// Confinement is what a sandbox adds around one process.
+type Confinement interface {
+	// Cloneflags are namespaces to start the process in (CLONE_NEWNET).
+	Cloneflags() uintptr
+	// Started is told the pid once the process runs.
+	Started(pid int)
+	// Kill kills every process of the bot, even those that left its
+	// process group.
+	Kill()
+	// Release frees what the confinement holds; the process has been reaped.
+	Release()
+	// Explain names the limit that ended the process, or "".
+	Explain() string
 }
 
 // Process is a bot running as a child process speaking over stdin/stdout.
 // It runs in its own process group, so Close kills everything it started.
 type Process struct {
-	cmd    *exec.Cmd
-	stdin  *os.File
-	stdout *os.File
-	lines  *protocol.LineReader
-	stderr *stderrSink
+	confine Confinement
+	cmd     *exec.Cmd
+	stdin   *os.File
+	stdout  *os.File
+	lines   *protocol.LineReader
+	stderr  *stderrSink
 
 	closeOnce sync.Once
 	exited    chan struct{} // closed when the process has been waited for
+	marker    string        // environment marker of its descendants (unconfined)
 	drained   chan struct{} // closed when stderr reached EOF
 	waitErr   error
 }
@@ -56,7 +80,18 @@ func Start(cfg ProcessConfig) (*Process, error) {
 	cmd := exec.Command(cfg.Argv[0], cfg.Argv[1:]...)
 	cmd.Dir = cfg.Dir
 	cmd.Env = cfg.Env
+	marker := ""
+	if cfg.Confine == nil {
+		if cmd.Env == nil {
+			cmd.Env = os.Environ()
+		}
+		marker = newMarker()
+		cmd.Env = append(cmd.Env[:len(cmd.Env):len(cmd.Env)], marker)
+	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if cfg.Confine != nil {
+		cmd.SysProcAttr.Cloneflags = cfg.Confine.Cloneflags()
+	}
 
 	// stdin: a poller-backed pipe, so writes honour deadlines and a bot that
 	// stops reading cannot block the referee.
@@ -92,9 +127,17 @@ func Start(cfg ProcessConfig) (*Process, error) {
 		inW.Close()
 		outR.Close()
 		errR.Close()
+		if cfg.Confine != nil {
+			cfg.Confine.Release()
+		}
 		return nil, fmt.Errorf("start %q: %w", cfg.Argv[0], startErr)
 	}
+	if cfg.Confine != nil {
+		cfg.Confine.Started(cmd.Process.Pid)
+	}
 	p := &Process{
+		confine: cfg.Confine,
+		marker:  marker,
 		cmd:     cmd,
 		stdin:   inW,
 		stdout:  outR,
@@ -110,6 +153,12 @@ func Start(cfg ProcessConfig) (*Process, error) {
 	go func() {
 		p.waitErr = cmd.Wait()
 		close(p.exited)
+		// The bot is gone: nothing it started may outlive it, and a child
+		// still holding its stdout must not keep the referee waiting.
+		if !cfg.LeaveDescendants {
+			p.killDescendants()
+		}
+		p.stdout.SetReadDeadline(time.Now().Add(exitGrace))
 	}()
 	return p, nil
 }
@@ -147,11 +196,25 @@ func (p *Process) Receive(deadline time.Time) ([]byte, error) {
 	if err := p.stdout.SetReadDeadline(deadline); err != nil {
 		return nil, fmt.Errorf("%w: %s", ErrClosed, p.exitStatus())
 	}
+	// If the bot has exited, only what is already in the pipe counts (the
+	// exit watcher shortens the deadline too; whichever runs second wins).
+	select {
+	case <-p.exited:
+		if d := time.Now().Add(exitGrace); d.Before(deadline) {
+			p.stdout.SetReadDeadline(d)
+		}
+	default:
+	}
 	line, err := p.lines.ReadLine()
 	switch {
 	case err == nil:
 		return append([]byte(nil), line...), nil
 	case errors.Is(err, os.ErrDeadlineExceeded):
+		select {
+		case <-p.exited:
+			return nil, fmt.Errorf("%w: the bot exited (%s) while a process it started kept its stdout open", ErrClosed, p.exitStatus())
+		default:
+		}
 		return nil, ErrTimeout
 	case errors.Is(err, protocol.ErrLineTooLong):
 		return nil, err
@@ -176,10 +239,16 @@ func (p *Process) exitStatus() string {
 		if st == nil {
 			return "process gone"
 		}
-		if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			return fmt.Sprintf("killed by signal %v", ws.Signal())
+		why := ""
+		if p.confine != nil {
+			if e := p.confine.Explain(); e != "" {
+				why = " (" + e + ")"
+			}
 		}
-		return fmt.Sprintf("exited with status %d", st.ExitCode())
+		if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			return fmt.Sprintf("killed by signal %v%s", ws.Signal(), why)
+		}
+		return fmt.Sprintf("exited with status %d%s", st.ExitCode(), why)
 	default:
 		return "process still running"
 	}
@@ -215,9 +284,7 @@ func (p *Process) Shutdown(grace time.Duration) error {
 // Close kills the bot's whole process group and reaps the bot.
 func (p *Process) Close() error {
 	p.closeOnce.Do(func() {
-		// Kill the group even if the leader already exited: children it
-		// forked may still be running.
-		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+		p.killDescendants()
 		p.stdin.Close()
 		p.stdout.Close()
 		<-p.exited
@@ -227,9 +294,32 @@ func (p *Process) Close() error {
 		case <-p.drained:
 		case <-time.After(200 * time.Millisecond):
 		}
+		if p.confine != nil {
+			p.confine.Release()
+		}
 	})
 	return nil
 }
+
+// killDescendants kills the bot's process group even if the leader already
+// exited (children it forked may still run), and those that left the
+// group: through the sandbox's cgroup, or else by environment marker.
+func (p *Process) killDescendants() {
+	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+	if p.confine != nil {
+		p.confine.Kill()
+	} else if p.marker != "" {
+		killMarked(p.marker)
+	}
+}
+
+// exitGrace is how long Receive still reads after the bot exited: long
+// enough for lines already in the pipe, short enough that a descendant
+// holding the pipe open cannot turn a crash into a timeout.
+const exitGrace = 50 * time.Millisecond
+
+// Confinement returns the process's confinement (nil without one).
+func (p *Process) Confinement() Confinement { return p.confine }
 
 // stderrSink copies a bot's stderr to the current log, capped per log, and
 // keeps a short tail for error messages. Draining never stops, so a bot

@@ -41,6 +41,15 @@ func run(args []string) int {
 	if err == nil {
 		return exitOK
 	}
+	// An error that carries its own code (an SPRT verdict, an interrupted
+	// tournament) has already said what it has to say.
+	var coded cli.ExitCoder
+	if errors.As(err, &coded) {
+		if msg := err.Error(); msg != "" {
+			fmt.Fprintln(os.Stderr, "arena:", msg)
+		}
+		return coded.ExitCode()
+	}
 	fmt.Fprintln(os.Stderr, "arena:", err)
 	var u usageError
 	if errors.As(err, &u) {
@@ -69,6 +78,9 @@ func newApp() *cli.App {
 			botCommand(),
 			replayCommand(),
 			tournamentCommand(),
+			sandboxCommand(),
+			sprtCommand(),
+			checkCommand(),
 		},
 	}
 }

@@ -18,7 +18,9 @@ import (
 	"github.com/arena-dev/arena/arena/clock"
 	"github.com/arena-dev/arena/arena/match"
 	"github.com/arena-dev/arena/arena/referee"
+	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/arena/stats"
+	"github.com/arena-dev/arena/arena/tournament"
 	"github.com/arena-dev/arena/engine"
 	"github.com/arena-dev/arena/protocol"
 )
@@ -34,8 +36,13 @@ executable, so bundled bots need nothing installed:
    arena match --game banqi --bot a='arena bot greedy' --bot b='arena bot random' --games 20
 
 Consecutive games replay the same seed with the seats rotated, so seat and
-card luck cancel over each full rotation.`,
-		Flags: []cli.Flag{
+card luck cancel over each full rotation.
+
+Every bot runs confined (docs/security.md): in a directory of its own, with
+only PATH, HOME, TMPDIR, LANG, LC_ALL, ARENA_BOT_NAME and --bot-env variables,
+and within --bot-memory, --bot-procs, --bot-files, --bot-file-size and
+--bot-cpu-time. The arena prints which mechanism enforces each limit.`,
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "game", Usage: "game to play (see arena games)", Required: true},
 			&cli.StringSliceFlag{Name: "bot", Usage: "NAME=CMD, one per seat, in seat order"},
 			&cli.StringSliceFlag{Name: "option", Usage: "rule option k=v (repeatable)"},
@@ -52,7 +59,7 @@ card luck cancel over each full rotation.`,
 			&cli.IntFlag{Name: "max-line", Value: protocol.DefaultMaxLine, Usage: "longest line a bot may send, in bytes"},
 			&cli.Int64Flag{Name: "stderr-cap", Value: 1 << 20, Usage: "bytes of a bot's stderr kept per game"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no per-game progress lines"},
-		},
+		}, sandboxFlags()...),
 		Action: runMatch,
 	})
 }
@@ -106,14 +113,20 @@ func runMatch(c *cli.Context) error {
 	if rot := match.Rotation(seats); games%rot != 0 {
 		fmt.Fprintf(c.App.ErrWriter, "arena: warning: --games %d is not a multiple of %d, so seats are not rotated evenly\n", games, rot)
 	}
+	out := c.String("out")
+	sb, err := confineBots(c, botList, out)
+	if err != nil {
+		return err
+	}
 	fmt.Fprintf(progress, "arena: %s, %d games, seed %d, %s\n", game.Info().Name, games, seed, limits)
+	fmt.Fprintf(progress, "arena: %s\n", sb.Describe())
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	start := time.Now()
 	sum, err := match.Run(ctx, match.Config{
 		Game: game, Options: opts, Games: games, Seed: seed, Limits: limits,
-		Policy: policy, MaxStrikes: c.Int("max-strikes"), OutDir: c.String("out"),
+		Policy: policy, MaxStrikes: c.Int("max-strikes"), OutDir: out,
 		MaxLine: c.Int("max-line"), StderrCap: c.Int64("stderr-cap"), Version: Version,
 		OnGame: func(r match.GameRecord) { fmt.Fprintln(progress, gameLine(r, games)) },
 	}, botList)
@@ -197,6 +210,56 @@ func parseBots(specs []string) ([]match.Bot, error) {
 		out = append(out, match.Bot{Name: name, Argv: argv})
 	}
 	return out, nil
+}
+
+// confineBots builds the sandbox from the flags and wraps every bot in it.
+// With --bot-user the output directory is made unreadable to others, so
+// bots cannot read results and replays (docs/security.md).
+func confineBots(c *cli.Context, botList []match.Bot, out string) (*sandbox.Sandbox, error) {
+	var lf tournament.LimitsFile
+	limitsFromFlags(c, &lf)
+	lim, err := lf.Resolve()
+	if err != nil {
+		field, rest, _ := strings.Cut(err.Error(), ": ")
+		return nil, usagef("--bot-%s: %s", strings.ReplaceAll(field, "_", "-"), rest)
+	}
+	sb, err := sandbox.New(lim, sandbox.Options{User: lf.User, NoNetwork: lf.NoNetwork, Env: lf.Env})
+	if err != nil {
+		return nil, usageError{sandboxFlagErr(err)}
+	}
+	if lf.User != "" && out != "" {
+		if err := privateDir(out); err != nil {
+			return nil, err
+		}
+	}
+	for i := range botList {
+		b := &botList[i]
+		b.Argv, b.Env = sb.Wrap(b.Name, b.Argv, b.Dir, nil)
+		b.Dir = ""
+	}
+	return sb, nil
+}
+
+// sandboxFlagErr names the flag behind a sandbox error.
+func sandboxFlagErr(err error) error {
+	msg := err.Error()
+	for prefix, flag := range map[string]string{"bot user": "--bot-user", "no network": "--bot-no-network", "bot env": "--bot-env"} {
+		if strings.HasPrefix(msg, prefix) {
+			return fmt.Errorf("%s%s", flag, strings.TrimPrefix(msg, prefix))
+		}
+	}
+	return err
+}
+
+// privateDir creates dir (if needed) readable by the arena's user only.
+func privateDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("output directory: %w", err)
+	}
+	if err := os.Chmod(dir, 0o700); err != nil {
+		return fmt.Errorf("output directory: %w", err)
+	}
+	return nil
 }
 
 func parseOptions(specs []string) (map[string]string, error) {

@@ -51,7 +51,7 @@ again; games that were running when a run stopped are played from scratch.`,
 }
 
 func tournamentFlags() []cli.Flag {
-	return []cli.Flag{
+	return append([]cli.Flag{
 		&cli.StringFlag{Name: "name", Usage: "tournament name"},
 		&cli.StringFlag{Name: "game", Usage: "game to play"},
 		&cli.StringSliceFlag{Name: "option", Usage: "rule option k=v (repeatable)"},
@@ -76,7 +76,7 @@ func tournamentFlags() []cli.Flag {
 		&cli.StringFlag{Name: "out", Usage: "output directory (default: out/NAME)"},
 		&cli.BoolFlag{Name: "resume", Usage: "insist on resuming: fail if the output directory holds no tournament"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress lines"},
-	}
+	}, sandboxFlags()...)
 }
 
 // tournamentSpec is where a run's settings came from.
@@ -212,6 +212,7 @@ func tournamentFile(c *cli.Context) (*tournamentSpec, error) {
 	if set("concurrency") {
 		f.Concurrency = c.Int("concurrency")
 	}
+	limitsFromFlags(c, &f.Limits)
 	if sp.out == "" {
 		if f.Name == "" {
 			return nil, usagef("give the tournament a name (--name or the file's name field) or an --out directory")
@@ -231,12 +232,23 @@ func runTournament(c *cli.Context) error {
 	if err != nil {
 		return usageError{err}
 	}
+	sb, err := cfg.Confine(sp.src)
+	if err != nil {
+		return usageError{err}
+	}
+	if cfg.BotOptions.User != "" {
+		// Bots running as another user cannot read results or replays.
+		if err := privateDir(out); err != nil {
+			return err
+		}
+	}
 	progress := c.App.ErrWriter
 	quiet := c.Bool("quiet")
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	fmt.Fprintf(progress, "arena: tournament %s: %s %s, %d bots, %d seats, concurrency %d, seed %d, results in %s\n",
 		cfg.Name, cfg.Game.Info().Name, cfg.Format, len(cfg.Bots), cfg.Seats, cfg.Concurrency, cfg.Seed, out)
+	fmt.Fprintf(progress, "arena: %s\n", sb.Describe())
 	var last time.Time
 	onGame := func(p tournament.Progress) {
 		if quiet || (time.Since(last) < time.Second && p.Done != p.Total) {

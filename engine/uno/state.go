@@ -147,7 +147,11 @@ type State struct {
 	scores  [MaxSeats]int
 	hands   []HandResult
 
-	ply     int
+	ply int
+	// public counts the actions every seat can see: the passes of a
+	// jump-in poll are hidden (they would tell that the polled seat holds
+	// the card just played), so they are not counted.
+	public  int
 	over    bool
 	end     endKind
 	outcome engine.Outcome
@@ -642,6 +646,9 @@ func (s *State) do(a Action) {
 	s.actStart = len(s.events)
 	s.lastSeen[p] = len(s.events)
 	s.ply++
+	if !(s.phase == phJump && a.Type == ActPass) {
+		s.public++
+	}
 	if a.Type == ActCatch {
 		off := s.catchSeat
 		s.catchSeat = -1

@@ -44,7 +44,8 @@ type View struct {
 	Decision *Decision `json:"decision"`
 	// Hands lists the finished hands.
 	Hands []HandResult `json:"hands"`
-	// Actions is the number of actions so far.
+	// Actions counts the actions every seat has seen; the passes of a
+	// jump-in poll are hidden and not counted.
 	Actions int  `json:"actions"`
 	Over    bool `json:"over"`
 	// Rules are the rules in force.
@@ -151,7 +152,7 @@ func (s *State) ViewOf(seat int) View {
 		Discard:   cardStrings(s.discard),
 		Events:    []Event{},
 		Hands:     append([]HandResult{}, s.hands...),
-		Actions:   s.ply,
+		Actions:   s.public,
 		Over:      s.over,
 		Rules:     s.rules.view(),
 	}

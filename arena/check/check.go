@@ -1,0 +1,331 @@
+// Package check runs a bot through a protocol compliance session, like
+// fastchess's --compliance: it drives the bot itself (not through the
+// referee) so it can probe what a real match only tolerates or punishes:
+// start-up and ready, ids echoed, unknown fields and message types ignored,
+// legal answers, think times, nothing but protocol lines on stdout, staying
+// alive across games, a clean exit on bye with no process left behind, and
+// the refusal of an unknown protocol version. Every check ends as pass,
+// fail, warn or skip with a reason; docs/check.md lists them.
+package check
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"time"
+
+	"github.com/arena-dev/arena/engine"
+)
+
+// Status is the verdict of one check.
+type Status string
+
+// Verdicts. Only Fail makes the session fail; Warn is advice (a failure
+// under Config.Strict); Skip means the check could not be judged, mostly
+// because an earlier failure ended the session.
+const (
+	Pass Status = "pass"
+	Fail Status = "fail"
+	Warn Status = "warn"
+	Skip Status = "skip"
+)
+
+// Check names, in report order.
+const (
+	CheckStart           = "start"
+	CheckReady           = "ready"
+	CheckStartupTime     = "startup-time"
+	CheckUnknownFields   = "unknown-fields"
+	CheckReplyFormat     = "reply-format"
+	CheckIDs             = "ids"
+	CheckLegal           = "legal"
+	CheckThinkTime       = "think-time"
+	CheckHygiene         = "stdout-hygiene"
+	CheckNoCrash         = "no-crash"
+	CheckKeepAlive       = "keep-alive"
+	CheckBye             = "bye"
+	CheckProcessGroup    = "process-group"
+	CheckProtocolVersion = "protocol-version"
+)
+
+// Checks lists every check with what it verifies, in report order.
+var Checks = []struct{ Name, Means string }{
+	{CheckStart, "the command can be started"},
+	{CheckReady, "every hello is answered with one valid ready line (UTF-8 JSON object of type ready)"},
+	{CheckStartupTime, "every ready arrives within the start-up limit plus margin"},
+	{CheckUnknownFields, "unknown fields in hello, turn, view, clock, end and bye, and an unknown message type, are ignored"},
+	{CheckReplyFormat, "every answer to a turn is one UTF-8 JSON object of type action with an index or an action"},
+	{CheckIDs, "every action echoes the id of the turn it answers"},
+	{CheckLegal, "every index is in range and every action object is one of the legal ones"},
+	{CheckThinkTime, "every action arrives within the move limit plus margin"},
+	{CheckHygiene, "nothing but answers on stdout: no banner, debug print, blank line, second answer or answer to end/bye"},
+	{CheckNoCrash, "the process keeps running and reading during the games"},
+	{CheckKeepAlive, "the process survives end and answers the next game's hello"},
+	{CheckBye, "on bye the process exits by itself with status 0 within the grace"},
+	{CheckProcessGroup, "once the bot has exited, nothing it started is left in its process group"},
+	{CheckProtocolVersion, "a hello with an unknown protocol version is refused (error message, or a non-zero exit)"},
+}
+
+// Config is one compliance session.
+type Config struct {
+	Game    engine.Game
+	Options engine.Options // resolved for Seats (engine.Setup)
+	Seats   int
+	// Argv is the bot command, already split; Dir and Env as for a match
+	// bot (Env nil inherits the arena's).
+	Argv []string
+	Dir  string
+	Env  []string
+	// Games played in the same process (at least 1; 2 or more checks
+	// keep-alive). The bot takes seat g mod Seats in game g; the checker
+	// plays the other seats with random legal actions.
+	Games int
+	Seed  uint64
+	// Startup, Move and Margin as in a match (clock.Limits); Move must be
+	// positive.
+	Startup, Move, Margin time.Duration
+	// ByeGrace is how long the bot may take to exit after bye (1 s if 0).
+	ByeGrace time.Duration
+	// MaxLine limits one line from the bot (protocol.DefaultMaxLine if 0).
+	MaxLine int
+	// Strict turns warnings into failures.
+	Strict bool
+}
+
+// Result is one check's verdict.
+type Result struct {
+	Name   string `json:"name"`
+	Status Status `json:"status"`
+	// Detail says what was seen: the evidence for a pass, the first
+	// failure's reason, or why the check was skipped.
+	Detail string `json:"detail"`
+	// Failures counts failed observations (a fail may repeat every turn).
+	Failures int `json:"failures,omitempty"`
+}
+
+// Timing summarises durations in milliseconds.
+type Timing struct {
+	Count  int     `json:"count"`
+	Min    float64 `json:"min_ms"`
+	Median float64 `json:"median_ms"`
+	Max    float64 `json:"max_ms"`
+}
+
+// BotInfo is what the bot said about itself in ready.
+type BotInfo struct {
+	Name    string `json:"name,omitempty"`
+	Version string `json:"version,omitempty"`
+}
+
+// Report is the outcome of a session.
+type Report struct {
+	Game      string            `json:"game"`
+	Options   map[string]string `json:"options"`
+	Seats     int               `json:"seats"`
+	Command   []string          `json:"command"`
+	Games     int               `json:"games"`
+	Seed      uint64            `json:"seed"`
+	StartupMs int64             `json:"startup_ms"`
+	MoveMs    int64             `json:"move_ms"`
+	MarginMs  int64             `json:"margin_ms"`
+	Bot       *BotInfo          `json:"bot,omitempty"`
+	// GamesPlayed counts games played to their end in the session.
+	GamesPlayed int `json:"games_played"`
+	// Startup is hello-to-ready per game (the first includes process start).
+	Startup *Timing `json:"startup,omitempty"`
+	// Think is turn-to-action over every answered turn.
+	Think  *Timing  `json:"think,omitempty"`
+	Checks []Result `json:"checks"`
+	// StderrTail is the end of what the bot wrote to stderr, shown when a
+	// check failed.
+	StderrTail string `json:"stderr_tail,omitempty"`
+	Passed     int    `json:"passed"`
+	Failed     int    `json:"failed"`
+	Warnings   int    `json:"warnings"`
+	Skipped    int    `json:"skipped"`
+	// OK is true when no check failed.
+	OK bool `json:"ok"`
+}
+
+// Run plays the compliance session. Bot failures are in the report; the
+// error is for the arena's own failures (an engine that breaks its
+// contract).
+func Run(cfg Config) (*Report, error) {
+	if cfg.Games < 1 {
+		cfg.Games = 1
+	}
+	if cfg.ByeGrace <= 0 {
+		cfg.ByeGrace = time.Second
+	}
+	if cfg.Seats <= 0 {
+		cfg.Seats = cfg.Game.Info().MinSeats
+	}
+	rec := newRecorder()
+	sess := &session{cfg: &cfg, rec: rec, extras: true, rng: rand.New(rand.NewPCG(cfg.Seed, 0xc4ec))}
+	if err := sess.run(); err != nil {
+		return nil, err
+	}
+	// Unknown fields: a bot that chokes on them fails at the first hello or
+	// the first turn. If it did, replay that much without them: only a
+	// bot that then does fine is blamed.
+	readyOK := sess.readyOK
+	switch {
+	case sess.firstFail == stageHello || sess.firstFail == stageTurn:
+		probe := &session{cfg: &cfg, rec: newRecorder(), probe: true, rng: rand.New(rand.NewPCG(cfg.Seed, 0xc4ec))}
+		if err := probe.run(); err != nil {
+			return nil, err
+		}
+		readyOK = readyOK || probe.readyOK
+		what := "the first hello"
+		if sess.firstFail == stageTurn {
+			what = "its first turn"
+		}
+		blame := probe.readyOK && probe.firstFail != stageHello // the hello went fine without them
+		if sess.firstFail == stageTurn {
+			blame = probe.replies > 0 && probe.firstFail == stageNone // so did the first turn
+		}
+		if blame {
+			rec.fail(CheckUnknownFields, "%s failed with unknown fields (see %s) and passed without them; ignore fields and message types you do not know", what, sess.firstFailCheck)
+		} else {
+			rec.skip(CheckUnknownFields, "not judged: the bot fails %s the same way without unknown fields", what)
+		}
+	case sess.replies > 0 && sess.completed:
+		rec.pass(CheckUnknownFields, "hello, turn, view, clock, end and bye carried an unknown field and an unknown message type was sent: all ignored")
+	case sess.replies > 0:
+		rec.skip(CheckUnknownFields, "not fully judged: the session ended early (messages with unknown fields were answered until then)")
+	default:
+		rec.skip(CheckUnknownFields, "not judged: the bot answered no turn")
+	}
+	if readyOK {
+		protocolVersion(&cfg, rec)
+	} else {
+		rec.skip(CheckProtocolVersion, "not judged: the bot never answered a hello with ready")
+	}
+
+	rep := &Report{
+		Game: cfg.Game.Info().Name, Options: cfg.Options, Seats: cfg.Seats, Command: cfg.Argv,
+		Games: cfg.Games, Seed: cfg.Seed, StartupMs: cfg.Startup.Milliseconds(), MoveMs: cfg.Move.Milliseconds(),
+		MarginMs: cfg.Margin.Milliseconds(), GamesPlayed: sess.gamesPlayed,
+		Startup: timing(sess.readyTimes), Think: timing(sess.think),
+	}
+	if sess.name != "" || sess.version != "" {
+		rep.Bot = &BotInfo{Name: sess.name, Version: sess.version}
+	}
+	for _, c := range Checks {
+		r := rec.result(c.Name, cfg.Strict)
+		rep.Checks = append(rep.Checks, r)
+		switch r.Status {
+		case Pass:
+			rep.Passed++
+		case Fail:
+			rep.Failed++
+		case Warn:
+			rep.Warnings++
+		case Skip:
+			rep.Skipped++
+		}
+	}
+	rep.OK = rep.Failed == 0
+	if !rep.OK {
+		rep.StderrTail = sess.stderrTail
+	}
+	return rep, nil
+}
+
+// recorder collects observations per check. The first failure's reason is
+// kept, later ones only counted.
+type recorder struct {
+	m map[string]*tally
+}
+
+type tally struct {
+	fails  int
+	first  string
+	pass   string
+	skip   string
+	warn   string
+	judged bool
+}
+
+func newRecorder() *recorder {
+	r := &recorder{m: map[string]*tally{}}
+	for _, c := range Checks {
+		r.m[c.Name] = &tally{}
+	}
+	return r
+}
+
+func (r *recorder) fail(name, format string, args ...any) {
+	t := r.m[name]
+	if t.fails == 0 {
+		t.first = fmt.Sprintf(format, args...)
+	}
+	t.fails++
+	t.judged = true
+}
+
+func (r *recorder) failed(name string) bool { return r.m[name].fails > 0 }
+
+func (r *recorder) pass(name, format string, args ...any) {
+	t := r.m[name]
+	t.pass = fmt.Sprintf(format, args...)
+	t.judged = true
+}
+
+func (r *recorder) warn(name, format string, args ...any) {
+	t := r.m[name]
+	t.warn = fmt.Sprintf(format, args...)
+	t.judged = true
+}
+
+// skip records why a check could not be judged, unless it already has a
+// verdict.
+func (r *recorder) skip(name, format string, args ...any) {
+	t := r.m[name]
+	if !t.judged && t.skip == "" {
+		t.skip = fmt.Sprintf(format, args...)
+	}
+}
+
+func (r *recorder) result(name string, strict bool) Result {
+	t := r.m[name]
+	switch {
+	case t.fails > 0:
+		d := t.first
+		if t.fails > 1 {
+			d += fmt.Sprintf(" (and %d more)", t.fails-1)
+		}
+		return Result{Name: name, Status: Fail, Detail: d, Failures: t.fails}
+	case t.warn != "" && strict:
+		return Result{Name: name, Status: Fail, Detail: t.warn + " (--strict)", Failures: 1}
+	case t.warn != "":
+		return Result{Name: name, Status: Warn, Detail: t.warn}
+	case t.skip != "":
+		return Result{Name: name, Status: Skip, Detail: t.skip}
+	case t.pass != "":
+		return Result{Name: name, Status: Pass, Detail: t.pass}
+	}
+	return Result{Name: name, Status: Skip, Detail: "not reached"}
+}
+
+func timing(ds []time.Duration) *Timing {
+	if len(ds) == 0 {
+		return nil
+	}
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	return &Timing{Count: len(s), Min: ms(s[0]), Median: ms(s[len(s)/2]), Max: ms(s[len(s)-1])}
+}
+
+// fmtDur shows a duration in milliseconds, with decimals when short.
+func fmtDur(d time.Duration) string {
+	ms := float64(d.Microseconds()) / 1000
+	switch {
+	case ms < 10:
+		return fmt.Sprintf("%.2fms", ms)
+	case ms < 1000:
+		return fmt.Sprintf("%.0fms", ms)
+	}
+	return fmt.Sprintf("%.2fs", ms/1000)
+}

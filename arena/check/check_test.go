@@ -1,0 +1,212 @@
+package check
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/arena-dev/arena/bots"
+	"github.com/arena-dev/arena/engine"
+	_ "github.com/arena-dev/arena/engine/all"
+	"github.com/arena-dev/arena/protocol"
+	"github.com/arena-dev/arena/sdk"
+)
+
+// With envBot set this test binary is a bot: the bundled greedy bot, or
+// with "strict" one that refuses any hello carrying a field it does not
+// know (a decoder with DisallowUnknownFields).
+const envBot = "ARENA_CHECK_PKG_BOT"
+
+func TestMain(m *testing.M) {
+	if mode := os.Getenv(envBot); mode != "" {
+		os.Exit(pkgBot(mode))
+	}
+	os.Exit(m.Run())
+}
+
+func pkgBot(mode string) int {
+	b, _ := bots.New("greedy")
+	in := io.Reader(os.Stdin)
+	if mode == "strict" {
+		// Refuse a hello with a field protocol.Hello does not have.
+		pr, pw := io.Pipe()
+		go func() {
+			lr := protocol.NewLineReader(os.Stdin, protocol.DefaultMaxLine)
+			for {
+				line, err := lr.ReadLine()
+				if err != nil {
+					pw.Close()
+					return
+				}
+				if t, _ := protocol.PeekType(line); t == protocol.TypeHello {
+					dec := json.NewDecoder(bytes.NewReader(line))
+					dec.DisallowUnknownFields()
+					var h protocol.Hello
+					if err := dec.Decode(&h); err != nil {
+						fmt.Printf("{\"type\":\"error\",\"message\":%q}\n", err.Error())
+						os.Exit(1)
+					}
+				}
+				pw.Write(append(line, '\n'))
+			}
+		}()
+		in = pr
+	}
+	if err := sdk.Run(in, os.Stdout, b, sdk.Options{Name: mode}); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
+}
+
+func config(t *testing.T, game string, seats int, mode string) Config {
+	t.Helper()
+	g, err := engine.Lookup(game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts, err := engine.Setup(g, seats, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Config{
+		// GORACE: under -race a Go program sleeps 1s at exit by default,
+		// the whole grace a bot has after bye.
+		Game: g, Options: opts, Seats: seats, Argv: []string{self}, Env: append(os.Environ(), envBot+"="+mode, "GORACE=atexit_sleep_ms=0"),
+		Games: seats + 1, Seed: 3, Startup: 5 * time.Second, Move: time.Second, Margin: 50 * time.Millisecond,
+	}
+}
+
+// TestMultiSeat: in games with more seats the bot plays one seat, a
+// different one each game, and the checker all the others.
+func TestMultiSeat(t *testing.T) {
+	t.Parallel()
+	for _, game := range []struct {
+		name  string
+		seats int
+	}{{"uno", 3}, {"boon", 4}} {
+		t.Run(game.name, func(t *testing.T) {
+			t.Parallel()
+			rep, err := Run(config(t, game.name, game.seats, "greedy"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !rep.OK || rep.Passed != len(Checks) || rep.GamesPlayed != game.seats+1 || rep.Think == nil {
+				t.Fatalf("report: %+v", rep)
+			}
+			if rep.Bot == nil || rep.Bot.Name != "greedy" {
+				t.Errorf("ready name not reported: %+v", rep.Bot)
+			}
+		})
+	}
+}
+
+// TestUnknownFieldsBlamed: the strict bot only fails because of the
+// unknown fields, which the plain probe proves.
+func TestUnknownFieldsBlamed(t *testing.T) {
+	t.Parallel()
+	rep, err := Run(config(t, "banqi", 2, "strict"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]Status{}
+	for _, r := range rep.Checks {
+		got[r.Name] = r.Status
+	}
+	if got[CheckReady] != Fail || got[CheckUnknownFields] != Fail || got[CheckProtocolVersion] != Pass || rep.Failed != 2 {
+		t.Fatalf("checks: %+v", rep.Checks)
+	}
+}
+
+func TestStartFailure(t *testing.T) {
+	t.Parallel()
+	cfg := config(t, "banqi", 2, "greedy")
+	cfg.Argv = []string{"/nonexistent/bot"}
+	rep, err := Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.OK || rep.Checks[0].Name != CheckStart || rep.Checks[0].Status != Fail || rep.Failed != 1 || rep.Skipped != len(Checks)-1 {
+		t.Fatalf("checks: %+v", rep.Checks)
+	}
+}
+
+func TestAddField(t *testing.T) {
+	for in, want := range map[string]string{
+		`{}`:          `{"x":1}`,
+		` { } `:       `{ "x":1}`,
+		`{"a":2}`:     `{"a":2,"x":1}`,
+		`{"a":{}}`:    `{"a":{},"x":1}`,
+		`[1]`:         `[1]`,
+		`"not a map"`: `"not a map"`,
+	} {
+		if got := string(addField([]byte(in), `"x":1`)); got != want {
+			t.Errorf("addField(%s) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+func TestRecorder(t *testing.T) {
+	r := newRecorder()
+	r.pass(CheckIDs, "fine")
+	r.skip(CheckIDs, "ignored: already judged")
+	r.fail(CheckLegal, "first %d", 1)
+	r.fail(CheckLegal, "second")
+	r.pass(CheckLegal, "ignored: failed")
+	r.warn(CheckProtocolVersion, "hmm")
+	cases := []struct {
+		name   string
+		strict bool
+		want   Status
+		detail string
+	}{
+		{CheckIDs, false, Pass, "fine"},
+		{CheckLegal, false, Fail, "first 1 (and 1 more)"},
+		{CheckProtocolVersion, false, Warn, "hmm"},
+		{CheckProtocolVersion, true, Fail, "hmm (--strict)"},
+		{CheckBye, false, Skip, "not reached"},
+	}
+	for _, c := range cases {
+		if got := r.result(c.name, c.strict); got.Status != c.want || got.Detail != c.detail {
+			t.Errorf("%s strict=%v: %+v, want %s %q", c.name, c.strict, got, c.want, c.detail)
+		}
+	}
+}
+
+func TestGroupMembers(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("no /proc")
+	}
+	pgid, err := syscall.Getpgid(0)
+	if err != nil {
+		t.Skip(err)
+	}
+	me := fmt.Sprintf("%d (", os.Getpid())
+	found := false
+	for _, m := range groupMembers(pgid) {
+		found = found || strings.HasPrefix(m, me)
+	}
+	if !found {
+		t.Fatalf("this process is not listed in its own group %d: %v", pgid, groupMembers(pgid))
+	}
+}
+
+func TestTiming(t *testing.T) {
+	tm := timing([]time.Duration{3 * time.Millisecond, time.Millisecond, 2 * time.Millisecond})
+	if tm.Count != 3 || tm.Min != 1 || tm.Median != 2 || tm.Max != 3 {
+		t.Fatalf("%+v", tm)
+	}
+	if timing(nil) != nil {
+		t.Fatal("timing of nothing")
+	}
+}

@@ -1,0 +1,76 @@
+package check
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/arena-dev/arena/arena/transport"
+)
+
+// exitStatus describes how an exited bot ended ("exited with status 0",
+// "killed by signal killed"), as the transport words it.
+func exitStatus(p *transport.Process) string {
+	select {
+	case <-p.Exited():
+	default:
+		return "still running"
+	}
+	// Send on an exited process writes nothing and reports the status.
+	err := p.Send(nil, time.Now().Add(10*time.Millisecond))
+	if err == nil {
+		return "exited"
+	}
+	return transportDetail(err)
+}
+
+// exitedOK tells a clean exit from exitStatus's words.
+func exitedOK(status string) bool {
+	const ok = "exited with status 0"
+	return status == ok || strings.HasPrefix(status, ok+" ")
+}
+
+// groupMembers lists the live processes (zombies excluded: they are dead,
+// only not yet reaped by whoever inherited them) of process group pgid, as
+// "pid (command)". Without /proc it falls back to kill(-pgid, 0).
+func groupMembers(pgid int) []string {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		if err := syscall.Kill(-pgid, 0); err == nil || !errors.Is(err, syscall.ESRCH) {
+			return []string{fmt.Sprintf("process group %d is not empty", pgid)}
+		}
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue // gone meanwhile
+		}
+		// pid (comm) state ppid pgrp ...; comm may hold spaces and ')'.
+		open, close := bytes.IndexByte(b, '('), bytes.LastIndexByte(b, ')')
+		if open < 0 || close < open {
+			continue
+		}
+		f := bytes.Fields(b[close+1:])
+		if len(f) < 3 {
+			continue
+		}
+		state := string(f[0])
+		pgrp, _ := strconv.Atoi(string(f[2]))
+		if pgrp != pgid || state == "Z" || state == "X" {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%d (%s)", pid, b[open+1:close]))
+	}
+	return out
+}

@@ -1,0 +1,423 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// Box is one bot process's confinement: its cgroups and its directory.
+// It implements transport.Confinement.
+type Box struct {
+	// Argv and Env start the wrapper.
+	Argv, Env []string
+
+	spec    spec
+	v2      string // the v2 cgroup (kill, and limits if enabled)
+	v1      []string
+	tmp     string // removed at Release
+	pid     atomic.Int64
+	release sync.Once
+	done    chan struct{} // closed at Release: stops the CPU watchdog
+
+	cpuBase   atomic.Int64 // CPU used when the current game began (ns)
+	cpuKilled atomic.Bool
+}
+
+var seq atomic.Int64
+
+// Wrapped tells whether argv was made by Sandbox.Wrap.
+func Wrapped(argv []string) bool {
+	return len(argv) >= 4 && argv[1] == Command && argv[2] == "--"
+}
+
+// Prepare makes the confinement for one process of a command made by
+// Sandbox.Wrap: its cgroups (with the limits written) and, unless the bot
+// has a directory, a fresh working directory. The caller starts Argv with
+// Env and calls Release once the process has been reaped.
+func Prepare(argv, env []string) (*Box, error) {
+	if !Wrapped(argv) {
+		return nil, errors.New("not a sandboxed command")
+	}
+	var sp spec
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, envSpec+"="); ok {
+			if err := json.Unmarshal([]byte(v), &sp); err != nil {
+				return nil, fmt.Errorf("sandbox spec: %w", err)
+			}
+		}
+	}
+	sweepOnce.Do(func() { go sweep() })
+	b := &Box{spec: sp, done: make(chan struct{})}
+	id := fmt.Sprintf("arena-%d-%d-%s", os.Getpid(), seq.Add(1), sp.Name)
+	ok := false
+	defer func() {
+		if !ok {
+			b.Release()
+		}
+	}()
+	tmp, err := os.MkdirTemp("", id+"-")
+	if err != nil {
+		return nil, fmt.Errorf("bot directory: %w", err)
+	}
+	b.tmp = tmp
+	if sp.UID >= 0 {
+		if err := os.Chown(tmp, sp.UID, sp.GID); err != nil {
+			return nil, fmt.Errorf("bot directory: %w", err)
+		}
+	}
+	work := sp.Dir
+	if work == "" {
+		work = tmp
+	}
+	b.spec.Work = work
+	has := map[string]bool{}
+	for _, kv := range sp.Env {
+		k, _, _ := strings.Cut(kv, "=")
+		has[k] = true
+	}
+	if !has["HOME"] {
+		b.spec.Env = append(b.spec.Env, "HOME="+work)
+	}
+	if !has["TMPDIR"] {
+		b.spec.Env = append(b.spec.Env, "TMPDIR="+tmp)
+	}
+	l, p := sp.Limits, sp.Plan
+	if p.V2 != "" {
+		dir, err := mkCgroup(p.V2, id)
+		if err != nil {
+			return nil, err
+		}
+		b.v2 = dir
+		if p.V2Mem {
+			if err := writeFile(dir, "memory.max", l.Memory); err != nil {
+				return nil, err
+			}
+			_ = writeFile(dir, "memory.swap.max", 0)
+		}
+		if p.V2Pids {
+			if err := writeFile(dir, "pids.max", l.Procs); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if p.V1Mem != "" {
+		dir, err := mkCgroup(p.V1Mem, id)
+		if err != nil {
+			return nil, err
+		}
+		b.v1 = append(b.v1, dir)
+		if err := writeFile(dir, "memory.limit_in_bytes", l.Memory); err != nil {
+			return nil, err
+		}
+		// No escape into swap, where swap accounting exists.
+		_ = writeFile(dir, "memory.memsw.limit_in_bytes", l.Memory)
+	}
+	if p.V1Pids != "" {
+		dir, err := mkCgroup(p.V1Pids, id)
+		if err != nil {
+			return nil, err
+		}
+		b.v1 = append(b.v1, dir)
+		if err := writeFile(dir, "pids.max", l.Procs); err != nil {
+			return nil, err
+		}
+	}
+	b.spec.Cgroups = append([]string(nil), b.v1...)
+	if b.v2 != "" {
+		b.spec.Cgroups = append(b.spec.Cgroups, b.v2)
+	}
+	b.spec.PPid = os.Getpid()
+	data, err := json.Marshal(b.spec)
+	if err != nil {
+		return nil, err
+	}
+	b.Argv = argv
+	b.Env = []string{envSpec + "=" + string(data)}
+	ok = true
+	return b, nil
+}
+
+func mkCgroup(parent, id string) (string, error) {
+	dir := filepath.Join(parent, id)
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return "", fmt.Errorf("cgroup: %w", err)
+	}
+	return dir, nil
+}
+
+func writeFile(dir, name string, v int64) error {
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(strconv.FormatInt(v, 10)), 0); err != nil {
+		return fmt.Errorf("cgroup: %w", err)
+	}
+	return nil
+}
+
+// Cloneflags are the namespaces the wrapper starts in.
+func (b *Box) Cloneflags() uintptr {
+	if b.spec.NoNetwork {
+		return syscall.CLONE_NEWNET
+	}
+	return 0
+}
+
+// Started records the process id and starts the CPU watchdog.
+func (b *Box) Started(pid int) {
+	b.pid.Store(int64(pid))
+	if b.spec.Limits.CPUTime > 0 {
+		go b.watch(pid)
+	}
+}
+
+// NewGame gives a running bot process a fresh CPU-time allowance for the
+// game it is about to play.
+func (b *Box) NewGame() {
+	if b.spec.Limits.CPUTime <= 0 {
+		return
+	}
+	if used, err := b.cpuUsed(); err == nil {
+		b.cpuBase.Store(int64(used))
+	}
+}
+
+// watch enforces the CPU time limit: it polls what the bot used since its
+// game began and kills it past the limit. (RLIMIT_CPU cannot do this: its
+// hard limit can only be raised again for the next game with
+// CAP_SYS_RESOURCE, and its soft signal SIGXCPU is ignored by Go programs.)
+func (b *Box) watch(pid int) {
+	t := time.NewTicker(cpuPoll)
+	defer t.Stop()
+	for {
+		select {
+		case <-b.done:
+			return
+		case <-t.C:
+		}
+		used, err := b.cpuUsed()
+		if err != nil {
+			if _, gone := os.Stat(fmt.Sprintf("/proc/%d", pid)); gone != nil && b.v2 == "" {
+				return
+			}
+			continue
+		}
+		if used-time.Duration(b.cpuBase.Load()) >= b.spec.Limits.CPUTime {
+			b.cpuKilled.Store(true)
+			_ = syscall.Kill(-pid, syscall.SIGKILL)
+			b.Kill()
+			return
+		}
+	}
+}
+
+const cpuPoll = 50 * time.Millisecond
+
+// cpuUsed is the CPU time of the bot: of its cgroup (every process it
+// started) with a v2 cgroup, else of its main process.
+func (b *Box) cpuUsed() (time.Duration, error) {
+	if b.v2 != "" {
+		if us := eventCount(filepath.Join(b.v2, "cpu.stat"), "usage_usec"); us >= 0 {
+			return time.Duration(us) * time.Microsecond, nil
+		}
+	}
+	return cpuUsed(int(b.pid.Load()))
+}
+
+// cpuUsed reads a process's user+system CPU time from /proc.
+func cpuUsed(pid int) (time.Duration, error) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	s := string(data)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0, errors.New("bad stat")
+	}
+	f := strings.Fields(s[i+1:])
+	// After the comm field: state is field 3, utime 14, stime 15.
+	if len(f) < 13 {
+		return 0, errors.New("bad stat")
+	}
+	ut, _ := strconv.ParseInt(f[11], 10, 64)
+	st, _ := strconv.ParseInt(f[12], 10, 64)
+	const clkTck = 100 // USER_HZ on Linux
+	return time.Duration(ut+st) * time.Second / clkTck, nil
+}
+
+// Kill kills every process in the bot's cgroups, including descendants
+// that left its process group (setsid).
+func (b *Box) Kill() {
+	if b.v2 != "" && Detect().V2Kill {
+		_ = os.WriteFile(filepath.Join(b.v2, "cgroup.kill"), []byte("1"), 0)
+		return
+	}
+	dirs := append([]string(nil), b.v1...)
+	if b.v2 != "" {
+		dirs = append(dirs, b.v2)
+	}
+	killProcs(dirs)
+}
+
+// killProcs kills the processes listed in the cgroups until none is left
+// (a bounded number of rounds: a fork bomb is held by its pids limit).
+func killProcs(dirs []string) {
+	for round := 0; round < 100; round++ {
+		any := false
+		for _, d := range dirs {
+			for _, pid := range procs(d) {
+				any = true
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+		if !any {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+func procs(dir string) []int {
+	data, _ := os.ReadFile(filepath.Join(dir, "cgroup.procs"))
+	var out []int
+	for _, w := range strings.Fields(string(data)) {
+		if pid, err := strconv.Atoi(w); err == nil {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// Release kills what is left, removes the cgroups once empty and the
+// bot's directory.
+func (b *Box) Release() {
+	b.release.Do(func() {
+		close(b.done)
+		dirs := append([]string(nil), b.v1...)
+		if b.v2 != "" {
+			dirs = append(dirs, b.v2)
+		}
+		if len(dirs) > 0 {
+			b.Kill()
+			removeCgroups(dirs, 2*time.Second)
+		}
+		if b.tmp != "" {
+			_ = os.RemoveAll(b.tmp)
+		}
+	})
+}
+
+// removeCgroups removes empty cgroups, killing stragglers, for up to wait.
+func removeCgroups(dirs []string, wait time.Duration) {
+	deadline := time.Now().Add(wait)
+	for _, d := range dirs {
+		for {
+			err := os.Remove(d)
+			if err == nil || errors.Is(err, os.ErrNotExist) || time.Now().After(deadline) {
+				break
+			}
+			killProcs([]string{d})
+			time.Sleep(2 * time.Millisecond)
+		}
+	}
+}
+
+// Explain says which limit ended the bot, when a cgroup recorded it.
+func (b *Box) Explain() string {
+	var why []string
+	l := b.spec.Limits
+	mem := false
+	if b.v2 != "" && b.spec.Plan.V2Mem && eventCount(filepath.Join(b.v2, "memory.events"), "oom_kill") > 0 {
+		mem = true
+	}
+	pids := b.v2 != "" && b.spec.Plan.V2Pids && eventCount(filepath.Join(b.v2, "pids.events"), "max") > 0
+	for _, d := range b.v1 {
+		if eventCount(filepath.Join(d, "memory.oom_control"), "oom_kill") > 0 {
+			mem = true
+		}
+		if eventCount(filepath.Join(d, "pids.events"), "max") > 0 {
+			pids = true
+		}
+	}
+	if b.cpuKilled.Load() {
+		why = append(why, "CPU time limit "+l.CPUTime.String()+" per game reached")
+	}
+	if mem {
+		why = append(why, "memory limit "+FormatSize(l.Memory)+" reached")
+	}
+	if pids {
+		why = append(why, fmt.Sprintf("process limit %d reached", l.Procs))
+	}
+	return strings.Join(why, ", ")
+}
+
+// eventCount reads "key N" from a cgroup file; -1 if absent.
+func eventCount(path, key string) int64 {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return -1
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 2 && f[0] == key {
+			n, _ := strconv.ParseInt(f[1], 10, 64)
+			return n
+		}
+	}
+	return -1
+}
+
+var (
+	sweepOnce sync.Once
+	stale     = regexp.MustCompile(`^arena-(\d+)-\d+-`)
+)
+
+// sweep removes the cgroups of arenas that died without cleaning up (a
+// SIGKILL), killing whatever still runs in them.
+func sweep() {
+	c := Detect()
+	for _, parent := range []string{c.V2, c.V1Memory, c.V1Pids} {
+		if parent == "" {
+			continue
+		}
+		ents, _ := os.ReadDir(parent)
+		for _, e := range ents {
+			m := stale.FindStringSubmatch(e.Name())
+			if m == nil || !e.IsDir() {
+				continue
+			}
+			pid, _ := strconv.Atoi(m[1])
+			if pid == os.Getpid() {
+				continue
+			}
+			if _, err := os.Stat(fmt.Sprintf("/proc/%d", pid)); err == nil {
+				continue // that arena is alive
+			}
+			dir := filepath.Join(parent, e.Name())
+			if parent == c.V2 && c.V2Kill {
+				_ = os.WriteFile(filepath.Join(dir, "cgroup.kill"), []byte("1"), 0)
+			}
+			removeTree(dir)
+		}
+	}
+}
+
+// removeTree removes a cgroup and the cgroups below it (an arena that ran
+// as a bot), deepest first, killing what runs there.
+func removeTree(dir string) {
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if e.IsDir() {
+			removeTree(filepath.Join(dir, e.Name()))
+		}
+	}
+	removeCgroups([]string{dir}, 200*time.Millisecond)
+}

@@ -1,0 +1,221 @@
+package sandbox
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+)
+
+// Capabilities is what this machine lets the arena do, found once.
+type Capabilities struct {
+	// V2 is the arena's own cgroup in the unified hierarchy when the arena
+	// may create child cgroups there ("" otherwise); V2Memory and V2Pids
+	// tell whether those controllers are enabled for the children, V2Kill
+	// whether cgroup.kill exists (Linux 5.14+).
+	V2       string
+	V2Memory bool
+	V2Pids   bool
+	V2Kill   bool
+	// V1Memory and V1Pids are the arena's cgroups in writable v1
+	// hierarchies, used when v2 lacks the controller.
+	V1Memory string
+	V1Pids   string
+	// SysAdmin: CAP_SYS_ADMIN (network namespaces). SetID: CAP_SETUID and
+	// CAP_SETGID (another user).
+	SysAdmin, SetID bool
+}
+
+var (
+	detectOnce sync.Once
+	detected   *Capabilities
+)
+
+// Detect probes the machine once per process.
+func Detect() *Capabilities {
+	detectOnce.Do(func() { detected = detect() })
+	return detected
+}
+
+func detect() *Capabilities {
+	c := &Capabilities{}
+	if eff, ok := capEff(); ok {
+		c.SysAdmin = eff&(1<<21) != 0
+		c.SetID = eff&(1<<6) != 0 && eff&(1<<7) != 0
+	}
+	own := ownCgroups()
+	mounts := cgroupMounts()
+	for _, m := range mounts {
+		if m.v2 {
+			if c.V2 != "" {
+				continue
+			}
+			dir := cgroupDir(m, own[""])
+			if dir == "" || !canCreate(dir) {
+				continue
+			}
+			c.V2 = dir
+			ctl := readWords(filepath.Join(dir, "cgroup.subtree_control"))
+			avail := readWords(filepath.Join(dir, "cgroup.controllers"))
+			for _, want := range []string{"memory", "pids"} {
+				if !ctl[want] && avail[want] {
+					// Fails (EBUSY) when the arena's cgroup holds processes
+					// and is not the root: the no-internal-process rule.
+					if os.WriteFile(filepath.Join(dir, "cgroup.subtree_control"), []byte("+"+want), 0) == nil {
+						ctl[want] = true
+					}
+				}
+			}
+			c.V2Memory, c.V2Pids = ctl["memory"], ctl["pids"]
+			c.V2Kill = probeKill(dir)
+			continue
+		}
+		for _, ctl := range []string{"memory", "pids"} {
+			if !m.opts[ctl] {
+				continue
+			}
+			dir := cgroupDir(m, own[ctl])
+			if dir == "" || !canCreate(dir) {
+				continue
+			}
+			if ctl == "memory" && c.V1Memory == "" {
+				c.V1Memory = dir
+			}
+			if ctl == "pids" && c.V1Pids == "" {
+				c.V1Pids = dir
+			}
+		}
+	}
+	return c
+}
+
+func capEff() (uint64, bool) {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		return 0, false
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "CapEff:"); ok {
+			n, err := strconv.ParseUint(strings.TrimSpace(v), 16, 64)
+			return n, err == nil
+		}
+	}
+	return 0, false
+}
+
+// ownCgroups maps controller ("" for v2) to the arena's cgroup path.
+func ownCgroups() map[string]string {
+	out := map[string]string{}
+	data, _ := os.ReadFile("/proc/self/cgroup")
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		parts := strings.SplitN(line, ":", 3)
+		if len(parts) != 3 {
+			continue
+		}
+		if parts[0] == "0" && parts[1] == "" {
+			out[""] = parts[2]
+			continue
+		}
+		for _, c := range strings.Split(parts[1], ",") {
+			out[c] = parts[2]
+		}
+	}
+	return out
+}
+
+type mount struct {
+	root, point string
+	v2          bool
+	opts        map[string]bool
+}
+
+func cgroupMounts() []mount {
+	var out []mount
+	data, _ := os.ReadFile("/proc/self/mountinfo")
+	for _, line := range strings.Split(string(data), "\n") {
+		pre, post, ok := strings.Cut(line, " - ")
+		if !ok {
+			continue
+		}
+		f, g := strings.Fields(pre), strings.Fields(post)
+		if len(f) < 5 || len(g) < 3 || (g[0] != "cgroup" && g[0] != "cgroup2") {
+			continue
+		}
+		m := mount{root: f[3], point: f[4], v2: g[0] == "cgroup2", opts: map[string]bool{}}
+		for _, o := range strings.Split(g[2], ",") {
+			m.opts[o] = true
+		}
+		if !strings.Contains(f[5], "rw") {
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// cgroupDir is where the cgroup path own lies under mount m.
+func cgroupDir(m mount, own string) string {
+	if own == "" {
+		return ""
+	}
+	rel := own
+	if m.root != "/" {
+		var ok bool
+		if rel, ok = strings.CutPrefix(own, m.root); !ok {
+			rel = own
+		}
+	}
+	dir := filepath.Join(m.point, rel)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return ""
+	}
+	return dir
+}
+
+func canCreate(dir string) bool {
+	probe := filepath.Join(dir, fmt.Sprintf("arena-%d-probe", os.Getpid()))
+	if err := os.Mkdir(probe, 0o755); err != nil {
+		return false
+	}
+	os.Remove(probe)
+	return true
+}
+
+func probeKill(dir string) bool {
+	probe := filepath.Join(dir, fmt.Sprintf("arena-%d-probe", os.Getpid()))
+	if err := os.Mkdir(probe, 0o755); err != nil {
+		return false
+	}
+	defer os.Remove(probe)
+	_, err := os.Stat(filepath.Join(probe, "cgroup.kill"))
+	return err == nil
+}
+
+func readWords(path string) map[string]bool {
+	data, _ := os.ReadFile(path)
+	out := map[string]bool{}
+	for _, w := range strings.Fields(string(data)) {
+		out[w] = true
+	}
+	return out
+}
+
+// probeNetns starts the wrapper in a new network namespace and lets it
+// exit at once, to learn whether the kernel (or a seccomp policy) allows it.
+func probeNetns(self string) error {
+	cmd := exec.Command(self, Command, "--probe")
+	cmd.Env = []string{envSpec + "={}"}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWNET}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("%v %s", err, strings.TrimSpace(string(out)))
+	}
+	return nil
+}

@@ -1,0 +1,204 @@
+package sprt
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/arena-dev/arena/arena/match"
+	"github.com/arena-dev/arena/arena/stats"
+	"github.com/arena-dev/arena/engine"
+	_ "github.com/arena-dev/arena/engine/all"
+)
+
+// TestLayout: in every unit the two games swap test and base and leave the
+// fillers where they are; over a full cycle every seat hosts the test and
+// the base equally often.
+func TestLayout(t *testing.T) {
+	for seats := 2; seats <= 6; seats++ {
+		cycle := len(seatPairs(seats))
+		testAt := make([]int, seats)
+		baseAt := make([]int, seats)
+		for unit := 0; unit < 2*cycle; unit++ {
+			a, b := Layout(seats, unit, 0), Layout(seats, unit, 1)
+			if got := seatOf(a, testBot); got < 0 || b[got] != baseBot {
+				t.Fatalf("%d seats unit %d: %v then %v: test and base not swapped", seats, unit, a, b)
+			}
+			if got := seatOf(a, baseBot); got < 0 || b[got] != testBot {
+				t.Fatalf("%d seats unit %d: %v then %v: test and base not swapped", seats, unit, a, b)
+			}
+			seen := map[int]bool{}
+			for s := range a {
+				if seen[a[s]] {
+					t.Fatalf("%d seats: bot %d twice in %v", seats, a[s], a)
+				}
+				seen[a[s]] = true
+				if a[s] >= 2 && b[s] != a[s] {
+					t.Fatalf("%d seats unit %d: filler moved: %v then %v", seats, unit, a, b)
+				}
+			}
+			if len(seen) != seats {
+				t.Fatalf("%d seats: %v", seats, a)
+			}
+			for _, l := range [][]int{a, b} {
+				testAt[seatOf(l, testBot)]++
+				baseAt[seatOf(l, baseBot)]++
+			}
+		}
+		for s := 1; s < seats; s++ {
+			if testAt[s] != testAt[0] || baseAt[s] != baseAt[0] {
+				t.Errorf("%d seats: test per seat %v, base per seat %v: not balanced", seats, testAt, baseAt)
+			}
+		}
+	}
+}
+
+func TestTestHalves(t *testing.T) {
+	for _, c := range []struct {
+		ranks      []int
+		test, base int
+		want       int
+	}{
+		{[]int{1, 2}, 0, 1, 2},
+		{[]int{1, 2}, 1, 0, 0},
+		{[]int{1, 1}, 0, 1, 1},
+		{[]int{2, 1, 2, 2}, 0, 2, 1}, // a filler won: test and base tied below it
+		{[]int{3, 1, 2, 4}, 0, 3, 2},
+		{[]int{3, 1, 2, 4}, 0, 2, 0},
+	} {
+		if got := TestHalves(c.ranks, c.test, c.base); got != c.want {
+			t.Errorf("TestHalves(%v, %d, %d) = %d, want %d", c.ranks, c.test, c.base, got, c.want)
+		}
+	}
+}
+
+func testConfig(t *testing.T, game string, seats int) *Config {
+	t.Helper()
+	g, err := engine.Lookup(game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts, err := engine.Setup(g, seats, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Config{Game: g, Options: opts, Seats: seats, Paired: true, Seed: 9, MaxGames: 100,
+		Test: match.Bot{Name: "new", Argv: []string{"new"}}, Base: match.Bot{Name: "old", Argv: []string{"old"}},
+		Filler: match.Bot{Argv: []string{"filler"}},
+		SPRT:   stats.SPRT{Elo0: -5, Elo1: 0, Alpha: 0.05, Beta: 0.05}}
+}
+
+func TestCheck(t *testing.T) {
+	c := testConfig(t, "uno", 4)
+	if err := c.Check(); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(c.FillerNames(), ","); got != "filler1,filler2" {
+		t.Errorf("filler names %s", got)
+	}
+	c.Filler.Name = "new"
+	if err := c.Check(); err != nil {
+		t.Errorf("fillers new1, new2 do not clash with new: %v", err)
+	}
+	c.Base.Name = "new1"
+	if err := c.Check(); err == nil || !strings.Contains(err.Error(), "twice") {
+		t.Errorf("a clash of names must be an error, got %v", err)
+	}
+	c = testConfig(t, "banqi", 2)
+	c.Seats = 3
+	if err := c.Check(); err == nil {
+		t.Error("3 seats of banqi must be an error")
+	}
+	c = testConfig(t, "banqi", 2)
+	c.SPRT.Alpha = 0.96
+	if err := c.Check(); err == nil {
+		t.Error("alpha + beta >= 1 must be an error")
+	}
+	c = testConfig(t, "banqi", 2)
+	c.MaxGames = 1
+	if err := c.Check(); err == nil {
+		t.Error("a cap of one game cannot hold a pair")
+	}
+}
+
+func TestSummaryOutputs(t *testing.T) {
+	c := testConfig(t, "banqi", 2)
+	for _, v := range []Verdict{H1, H0, Inconclusive, Aborted} {
+		res := &Result{Verdict: v, Seed: 9}
+		res.Paired = true
+		res.Penta = stats.Penta{0, 0, 0, 0, 12}
+		res.Pairs, res.Games, res.Played = 12, 24, 25
+		res.WDL = stats.WDL{W: 24}
+		res.LLR = cfgLLR(c, res.Penta)
+		res.Lower, res.Upper = c.SPRT.Bounds()
+		res.Estimate = stats.EstimatePenta(res.Penta)
+		res.Elapsed = 1500 * time.Millisecond
+		s := NewSummary(c, res)
+		data, err := json.Marshal(s)
+		if err != nil {
+			t.Fatalf("%s: %v", v, err)
+		}
+		var m map[string]any
+		json.Unmarshal(data, &m)
+		if m["verdict"] != string(v) || m["pairs"].(float64) != 12 {
+			t.Errorf("%s: %s", v, data)
+		}
+		if math.IsInf(res.Estimate.Elo, 1) && m["elo"].(map[string]any)["value"] != nil {
+			t.Errorf("an infinite Elo must be null in JSON: %s", data)
+		}
+		var md bytes.Buffer
+		if err := s.Markdown(&md); err != nil || !strings.Contains(md.String(), "| LLR |") || !strings.Contains(md.String(), verdictWords(v)) {
+			t.Errorf("%s: markdown (%v):\n%s", v, err, md.String())
+		}
+		var ju bytes.Buffer
+		if err := s.JUnit(&ju); err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			Failures int `xml:"failures,attr"`
+			Errors   int `xml:"errors,attr"`
+			Skipped  int `xml:"skipped,attr"`
+			Suite    struct {
+				Case struct {
+					Failure *struct{} `xml:"failure"`
+					Error   *struct{} `xml:"error"`
+					Skipped *struct{} `xml:"skipped"`
+					Out     string    `xml:"system-out"`
+				} `xml:"testcase"`
+			} `xml:"testsuite"`
+		}
+		if err := xml.Unmarshal(ju.Bytes(), &doc); err != nil {
+			t.Fatalf("%s: JUnit XML: %v\n%s", v, err, ju.String())
+		}
+		cs := doc.Suite.Case
+		want := map[Verdict][3]bool{H1: {}, H0: {true, false, false}, Inconclusive: {false, false, true}, Aborted: {false, true, false}}[v]
+		if got := [3]bool{cs.Failure != nil, cs.Error != nil, cs.Skipped != nil}; got != want {
+			t.Errorf("%s: failure/error/skipped %v, want %v", v, got, want)
+		}
+		if doc.Failures+doc.Errors+doc.Skipped != btoi(want[0])+btoi(want[1])+btoi(want[2]) || !strings.Contains(cs.Out, "LLR") {
+			t.Errorf("%s: counts or system-out wrong:\n%s", v, ju.String())
+		}
+	}
+}
+
+func cfgLLR(c *Config, p stats.Penta) float64 { return c.SPRT.LLRPenta(p) }
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func TestStatusLine(t *testing.T) {
+	s := Status{Paired: true, Pairs: 37, Penta: stats.Penta{0, 4, 20, 9, 4}, LLR: 1.234, Lower: -2.94, Upper: 2.94,
+		Estimate: stats.Estimate{Elo: 12.3, EloLow: 4.2, EloHigh: 20.4, NElo: 20.1, NEloLow: 7.1, NEloHigh: 33.1, LOS: 0.978}}
+	want := "pairs 37 [0 4 20 9 4] LLR 1.23 [-2.94, 2.94] Elo +12.3 ±8.1 nElo +20.1 ±13.0 LOS 97.8%"
+	if got := s.Line(); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}

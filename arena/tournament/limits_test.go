@@ -1,0 +1,68 @@
+package tournament
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/arena-dev/arena/arena/sandbox"
+)
+
+func TestLimitsSection(t *testing.T) {
+	f, err := ParseFile("cup.yaml", []byte(`name: cup
+game: banqi
+limits:
+  memory: 512MiB
+  procs: 64
+  files: unlimited
+  cpu_time: 20s
+  env: [A=1, B]
+bots:
+  - {name: a, command: arena bot random, env: {X: "1"}}
+  - {name: b, command: arena bot greedy}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := f.Resolve("cup.yaml", ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := sandbox.Limits{Memory: 512 << 20, Procs: 64, Files: 0, FileSize: sandbox.DefaultLimits.FileSize, CPUTime: 20 * time.Second}
+	if c.BotLimits != want {
+		t.Fatalf("limits %+v, want %+v", c.BotLimits, want)
+	}
+	if _, err := c.Confine("cup.yaml"); err != nil {
+		t.Fatal(err)
+	}
+	if !sandbox.Wrapped(c.Bots[0].Argv) || c.Bots[0].Dir != "" {
+		t.Fatalf("bot not confined: %v", c.Bots[0].Argv)
+	}
+	env := strings.Join(c.Bots[0].Env, " ")
+	if !strings.Contains(env, "X=1") || !strings.Contains(env, "A=1") || strings.Contains(env, "HOME=") && strings.Contains(env, os.Getenv("HOME")+`"`) {
+		t.Errorf("bot env: %s", env)
+	}
+}
+
+func TestLimitsDefaultsAndErrors(t *testing.T) {
+	c := File{}.Limits
+	l, err := c.Resolve()
+	if err != nil || l != sandbox.DefaultLimits {
+		t.Fatalf("defaults: %+v %v", l, err)
+	}
+	for field, lf := range map[string]LimitsFile{
+		"memory":    {Memory: "lots"},
+		"procs":     {Procs: "-1"},
+		"cpu_time":  {CPUTime: "forever"},
+		"file_size": {FileSize: "1QB"},
+		"env":       {Env: []string{"=x"}},
+	} {
+		if _, err := lf.Resolve(); err == nil || !strings.HasPrefix(err.Error(), field+":") {
+			t.Errorf("%s: got %v", field, err)
+		}
+	}
+	if _, err := ParseFile("x.yaml", []byte("name: x\nlimits: {memroy: 1GiB}\n")); err == nil || !strings.Contains(err.Error(), "memroy") {
+		t.Errorf("misspelt limits field: %v", err)
+	}
+}

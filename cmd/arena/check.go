@@ -1,0 +1,155 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/arena-dev/arena/arena/check"
+	"github.com/arena-dev/arena/arena/clock"
+	"github.com/arena-dev/arena/arena/match"
+	"github.com/arena-dev/arena/engine"
+	"github.com/arena-dev/arena/protocol"
+)
+
+func checkCommand() *cli.Command {
+	var list []string
+	for _, c := range check.Checks {
+		list = append(list, fmt.Sprintf("   %-17s %s", c.Name, c.Means))
+	}
+	return withUsage(&cli.Command{
+		Name:      "check",
+		Usage:     "run a bot through a protocol compliance session",
+		ArgsUsage: "CMD",
+		Description: `Plays --games games of --game against the bot in one process (the checker
+plays the other seats with random legal moves), probing the protocol on the
+way, then sends bye; a second process is offered an unknown protocol version.
+CMD is one argument, split like a --bot command (quotes honoured, no shell;
+"arena ..." runs this executable):
+
+   arena check --game banqi 'python3 my_bot.py'
+
+Each check is printed as PASS, FAIL, WARN or SKIP with its reason. The exit
+status is 0 when no check failed, 1 otherwise (WARNs fail only with --strict).
+The checks (docs/check.md explains each):
+
+` + strings.Join(list, "\n"),
+		Flags: []cli.Flag{
+			// Not Required: urfave/cli would then report a missing --game
+			// as an unknown command named after CMD.
+			&cli.StringFlag{Name: "game", Usage: "game to play (see arena games); required"},
+			&cli.StringSliceFlag{Name: "option", Usage: "rule option k=v (repeatable)"},
+			&cli.IntFlag{Name: "games", Value: 2, Usage: "games played in the same process (2 or more checks keep-alive)"},
+			&cli.IntFlag{Name: "seats", Usage: "seats per game (default: the game's minimum)"},
+			&cli.StringFlag{Name: "seed", Usage: "seed for the deals and the checker's moves (default: random, printed)"},
+			&cli.DurationFlag{Name: "move-time", Value: clock.Defaults.Move, Usage: "limit per move"},
+			&cli.DurationFlag{Name: "startup-time", Value: clock.Defaults.Startup, Usage: "time from hello to ready"},
+			&cli.DurationFlag{Name: "margin", Value: clock.Defaults.Margin, Usage: "grace added to every deadline for OS jitter"},
+			&cli.IntFlag{Name: "max-line", Value: protocol.DefaultMaxLine, Usage: "longest line the bot may send, in bytes"},
+			&cli.BoolFlag{Name: "strict", Usage: "count warnings as failures"},
+			&cli.BoolFlag{Name: "json", Usage: "print one JSON report to stdout"},
+		},
+		Action: runCheck,
+	})
+}
+
+func runCheck(c *cli.Context) error {
+	if c.NArg() != 1 {
+		return usagef("arena check needs exactly one CMD, quoted if it has spaces: arena check --game banqi 'python3 my_bot.py'")
+	}
+	if c.String("game") == "" {
+		return usagef("arena check needs --game GAME (see arena games)")
+	}
+	game, err := engine.Lookup(c.String("game"))
+	if err != nil {
+		return usageError{fmt.Errorf("--game: %w", err)}
+	}
+	given, err := parseOptions(c.StringSlice("option"))
+	if err != nil {
+		return err
+	}
+	seats := c.Int("seats")
+	if !c.IsSet("seats") {
+		seats = game.Info().MinSeats
+	}
+	opts, err := engine.Setup(game, seats, given)
+	if err != nil {
+		return usageError{err}
+	}
+	if c.Int("games") < 1 {
+		return usagef("--games %d: want at least 1", c.Int("games"))
+	}
+	move, startup, margin := c.Duration("move-time"), c.Duration("startup-time"), c.Duration("margin")
+	switch {
+	case move <= 0:
+		return usagef("--move-time %v: want a positive duration", move)
+	case startup <= 0:
+		return usagef("--startup-time %v: want a positive duration", startup)
+	case margin < 0:
+		return usagef("--margin %v: must not be negative", margin)
+	}
+	if c.Int("max-line") < 1 {
+		return usagef("--max-line %d: want at least 1", c.Int("max-line"))
+	}
+	seed := rand.Uint64() & (1<<53 - 1)
+	if c.IsSet("seed") {
+		if _, err := fmt.Sscan(c.String("seed"), &seed); err != nil {
+			return usagef("--seed %q: want a non-negative integer", c.String("seed"))
+		}
+	}
+	argv, err := match.ParseCommand(c.Args().First(), "")
+	if err != nil {
+		return usageError{err}
+	}
+	if !c.Bool("json") {
+		fmt.Fprintf(c.App.Writer, "arena check: %s, %d seats, %d games, seed %d, move %v, startup %v, margin %v\n",
+			game.Info().Name, seats, c.Int("games"), seed, move, startup, margin)
+	}
+	rep, err := check.Run(check.Config{
+		Game: game, Options: opts, Seats: seats, Argv: argv, Games: c.Int("games"), Seed: seed,
+		Startup: startup, Move: move, Margin: margin, ByeGrace: time.Second, MaxLine: c.Int("max-line"),
+		Strict: c.Bool("strict"),
+	})
+	if err != nil {
+		return err
+	}
+	if c.Bool("json") {
+		enc := json.NewEncoder(c.App.Writer)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			return err
+		}
+	} else {
+		printCheckReport(c.App.Writer, rep)
+	}
+	if !rep.OK {
+		return fmt.Errorf("%d of %d checks failed", rep.Failed, len(rep.Checks))
+	}
+	return nil
+}
+
+func printCheckReport(w io.Writer, rep *check.Report) {
+	for _, r := range rep.Checks {
+		fmt.Fprintf(w, "%s %s: %s\n", strings.ToUpper(string(r.Status)), r.Name, r.Detail)
+	}
+	if rep.StderrTail != "" {
+		fmt.Fprintf(w, "the bot's stderr ended with:\n")
+		lines := strings.Split(strings.TrimRight(rep.StderrTail, "\n"), "\n")
+		if len(lines) > 10 {
+			lines = lines[len(lines)-10:]
+		}
+		for _, l := range lines {
+			fmt.Fprintf(w, "  | %s\n", l)
+		}
+	}
+	verdict := "compliant"
+	if !rep.OK {
+		verdict = "NOT compliant"
+	}
+	fmt.Fprintf(w, "%d passed, %d failed, %d warnings, %d skipped: %s\n", rep.Passed, rep.Failed, rep.Warnings, rep.Skipped, verdict)
+}

@@ -1,0 +1,241 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/arena-dev/arena/arena/match"
+	"github.com/arena-dev/arena/arena/sandbox"
+	"github.com/arena-dev/arena/protocol"
+)
+
+// The bots of these tests are this test binary, told apart by variables
+// (ARENA_AS_CLI, ARENA_SPY_DIR, ...) that the sandbox's scrubbed
+// environment would drop: pass them through, as a user would with
+// --bot-env NAME (ARENA_BOT_ENV is that flag's variable). Without them a
+// bot would run the whole test suite again.
+//
+// With ARENA_SANDBOX_TEST_BOT=NAME:MODE, the bot called NAME is a bot that
+// misbehaves (see badBot).
+func init() {
+	name, mode, _ := strings.Cut(os.Getenv("ARENA_SANDBOX_TEST_BOT"), ":")
+	if mode != "" && name == os.Getenv("ARENA_BOT_NAME") {
+		os.Exit(badBot(mode))
+	}
+	os.Setenv("ARENA_BOT_ENV", "ARENA_AS_CLI,ARENA_SPY_DIR,ARENA_KILL_TOKEN,ARENA_SANDBOX_TEST_BOT,GOCOVERDIR,GORACE")
+}
+
+// badBot plays the first legal action, except: mode "env" prints its
+// environment and directory to stderr at hello; mode "alloc" touches 2 GiB
+// of memory at its first turn.
+func badBot(mode string) int {
+	lr := protocol.NewLineReader(os.Stdin, protocol.DefaultMaxLine)
+	out := bufio.NewWriter(os.Stdout)
+	for {
+		line, err := lr.ReadLine()
+		if err != nil {
+			return 0
+		}
+		typ, _ := protocol.PeekType(line)
+		switch typ {
+		case protocol.TypeHello:
+			if mode == "env" {
+				env := os.Environ()
+				sort.Strings(env)
+				wd, _ := os.Getwd()
+				fmt.Fprintf(os.Stderr, "ENV %s\nCWD %s\n", strings.Join(env, "\x1f"), wd)
+			}
+			fmt.Fprintln(out, `{"type":"ready","name":"bad"}`)
+		case protocol.TypeTurn:
+			var t protocol.Turn
+			if err := json.Unmarshal(line, &t); err != nil {
+				return 1
+			}
+			if mode == "alloc" {
+				var keep [][]byte
+				for i := 0; i < 2048; i++ {
+					b := make([]byte, 1<<20)
+					for j := 0; j < len(b); j += 4096 {
+						b[j] = 1
+					}
+					keep = append(keep, b)
+				}
+				fmt.Fprintln(os.Stderr, "allocated", len(keep))
+			}
+			fmt.Fprintf(out, `{"type":"action","id":%d,"index":0}`+"\n", t.ID)
+		case protocol.TypeBye:
+			return 0
+		}
+		if err := out.Flush(); err != nil {
+			return 1
+		}
+	}
+}
+
+func results(t *testing.T, dir string) []match.GameRecord {
+	t.Helper()
+	var out []match.GameRecord
+	for _, l := range readLines(t, filepath.Join(dir, "results.jsonl")) {
+		var r match.GameRecord
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// TestMatchMemoryHogCrashes: a bot past --bot-memory is stopped, the game
+// records a crash, and the arena goes on to the end.
+func TestMatchMemoryHogCrashes(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	_, stderr, code := arena(t, "match", "--game", "banqi", "--bot", "hog="+os.Args[0], "--bot", "r=arena bot random",
+		"--games", "2", "--seed", "4", "--out", dir, "--startup-time", "60s", "--bot-memory", "64MiB", "--bot-env", "ARENA_SANDBOX_TEST_BOT=hog:alloc")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "arena: sandbox: memory 64MiB (") {
+		t.Errorf("no sandbox line naming the memory limit:\n%s", stderr)
+	}
+	recs := results(t, dir)
+	if len(recs) != 2 {
+		t.Fatalf("want 2 games, got %d", len(recs))
+	}
+	c := sandbox.Detect()
+	for _, r := range recs {
+		if len(r.Forfeits) != 1 || r.Forfeits[0].Bot != "hog" || r.Forfeits[0].Reason != "crash" {
+			t.Fatalf("game %s: want hog to crash, got %+v", r.GameID, r.Forfeits)
+		}
+		if (c.V2Memory || c.V1Memory != "") && !strings.Contains(r.Forfeits[0].Detail, "memory limit 64MiB reached") {
+			t.Errorf("crash detail does not name the limit: %s", r.Forfeits[0].Detail)
+		}
+	}
+}
+
+// TestMatchBotEnvironmentAndDirectory reads what a bot printed about its
+// environment from its per-game log: only the documented variables, and
+// its own directory.
+func TestMatchBotEnvironmentAndDirectory(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	// The arena's own environment holds a secret the bot must not see.
+	cmd := exec.Command(os.Args[0], "match", "--game", "banqi", "--bot", "envbot="+os.Args[0], "--bot", "r=arena bot random",
+		"--games", "2", "--seed", "4", "--out", dir, "--startup-time", "60s", "--bot-env", "ARENA_SANDBOX_TEST_BOT=envbot:env", "--bot-env", "FOO=bar")
+	cmd.Env = append(os.Environ(), "ARENA_SECRET_TOKEN=s3cret")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	for _, r := range results(t, dir) {
+		if len(r.Forfeits) != 0 {
+			t.Fatalf("game %s: %+v", r.GameID, r.Forfeits)
+		}
+	}
+	logs, _ := filepath.Glob(filepath.Join(dir, "logs", "envbot", "*.stderr.log"))
+	if len(logs) != 2 {
+		t.Fatalf("want 2 logs, got %v", logs)
+	}
+	b, _ := os.ReadFile(logs[0])
+	var env map[string]string
+	cwd := ""
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "ENV "); ok {
+			env = map[string]string{}
+			for _, kv := range strings.Split(v, "\x1f") {
+				k, v, _ := strings.Cut(kv, "=")
+				env[k] = v
+			}
+		}
+		if v, ok := strings.CutPrefix(line, "CWD "); ok {
+			cwd = v
+		}
+	}
+	allowed := map[string]bool{"PATH": true, "HOME": true, "TMPDIR": true, "LANG": true, "LC_ALL": true, "ARENA_BOT_NAME": true,
+		"FOO": true, "ARENA_SANDBOX_TEST_BOT": true, "ARENA_AS_CLI": true, "GOCOVERDIR": true, "GORACE": true}
+	for k := range env {
+		if !allowed[k] {
+			t.Errorf("bot environment holds %s", k)
+		}
+	}
+	for _, k := range []string{"PATH", "HOME", "TMPDIR", "LANG", "LC_ALL", "ARENA_BOT_NAME", "FOO"} {
+		if env[k] == "" {
+			t.Errorf("bot environment lacks %s: %v", k, env)
+		}
+	}
+	if env["ARENA_BOT_NAME"] != "envbot" || env["FOO"] != "bar" || env["LC_ALL"] != "C.UTF-8" {
+		t.Errorf("values: %v", env)
+	}
+	here, _ := os.Getwd()
+	if cwd == "" || cwd == here || cwd != env["HOME"] {
+		t.Errorf("bot directory %q: want a fresh one, equal to HOME %q", cwd, env["HOME"])
+	}
+	if _, err := os.Stat(cwd); !os.IsNotExist(err) {
+		t.Errorf("the bot's directory %s outlived the match", cwd)
+	}
+}
+
+// TestTournamentFileLimits: a tournament file's limits section confines
+// the bots, and the run says how.
+func TestTournamentFileLimits(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "cup.yaml")
+	os.WriteFile(file, []byte(fmt.Sprintf(`name: lim
+game: banqi
+games_per_encounter: 2
+seed: 5
+concurrency: 1
+clock: {startup: 60s}
+limits:
+  memory: 64MiB
+  procs: 64
+  files: 256
+  file_size: 1MiB
+  cpu_time: 30s
+  env: [ARENA_SANDBOX_TEST_BOT=hog:alloc]
+bots:
+  - {name: hog, command: %s}
+  - {name: r, command: arena bot random}
+`, os.Args[0])), 0o644)
+	out := filepath.Join(dir, "out")
+	_, stderr, code := arena(t, "tournament", "run", file, "--out", out, "-q")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"memory 64MiB (", "procs 64 (", "cpu 30s/game (", "files 256 (rlimit)", "file size 1MiB (rlimit)"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("sandbox line lacks %q:\n%s", want, stderr)
+		}
+	}
+	for _, r := range results(t, out) {
+		if len(r.Forfeits) != 1 || r.Forfeits[0].Bot != "hog" || r.Forfeits[0].Reason != "crash" {
+			t.Fatalf("game %s: want hog to crash, got %+v", r.GameID, r.Forfeits)
+		}
+	}
+	saved, _ := os.ReadFile(filepath.Join(out, "tournament.json"))
+	if !strings.Contains(string(saved), `"memory": "64MiB"`) {
+		t.Errorf("the saved tournament lost its limits: %s", saved)
+	}
+}
+
+func TestSandboxUsageErrors(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ args []string }{
+		{[]string{"match", "--game", "banqi", "--bot", "a=arena bot random", "--bot", "b=arena bot random", "--bot-memory", "lots"}},
+		{[]string{"match", "--game", "banqi", "--bot", "a=arena bot random", "--bot", "b=arena bot random", "--bot-user", "no-such-user-here"}},
+		{[]string{"match", "--game", "banqi", "--bot", "a=arena bot random", "--bot", "b=arena bot random", "--bot-procs", "-3"}},
+	} {
+		_, stderr, code := arena(t, tc.args...)
+		flag := tc.args[len(tc.args)-2]
+		if code != exitUsage || !strings.Contains(stderr, flag) {
+			t.Errorf("%v: exit %d, stderr %q: want exit 2 naming %s", tc.args[len(tc.args)-2:], code, stderr, flag)
+		}
+	}
+}

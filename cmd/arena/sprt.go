@@ -1,0 +1,343 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/arena-dev/arena/arena/clock"
+	"github.com/arena-dev/arena/arena/match"
+	"github.com/arena-dev/arena/arena/referee"
+	"github.com/arena-dev/arena/arena/sprt"
+	"github.com/arena-dev/arena/arena/stats"
+	"github.com/arena-dev/arena/engine"
+	"github.com/arena-dev/arena/protocol"
+)
+
+// Exit codes of arena sprt beyond exitOK (H1 accepted), exitFail and
+// exitUsage. docs/ci.md documents them.
+const (
+	exitH0           = 3 // H0 accepted: the change is not an improvement (a regression, for non-regression bounds)
+	exitInconclusive = 4 // --max-games played without crossing a bound
+)
+
+// sprtExitCode maps a verdict to the command's exit code.
+func sprtExitCode(v sprt.Verdict) int {
+	switch v {
+	case sprt.H1:
+		return exitOK
+	case sprt.H0:
+		return exitH0
+	case sprt.Inconclusive:
+		return exitInconclusive
+	}
+	return exitFail
+}
+
+func sprtCommand() *cli.Command {
+	return withUsage(&cli.Command{
+		Name:  "sprt",
+		Usage: "test whether a bot change gains (or loses) strength, stopping as soon as the evidence decides",
+		Description: `Plays game pairs (one deal, base and test in swapped seats) between --base and
+--test until a sequential probability ratio test decides between H0 (the test
+is at most --elo0 normalized Elo better than the base) and H1 (at least
+--elo1 better), or --max-games are played. More than 2 seats: the other seats
+are taken by --filler bots.
+
+   arena sprt --game banqi --base old='./old-bot' --test new='./new-bot' --elo0 -5 --elo1 0
+
+Exit codes: 0 H1 accepted, 3 H0 accepted, 4 inconclusive at --max-games,
+1 the arena failed, 2 bad usage. See docs/ci.md.
+
+Every bot (fillers too) runs confined as in arena match (docs/security.md).`,
+		Flags: append([]cli.Flag{
+			&cli.StringFlag{Name: "game", Usage: "game to play (see arena games)"},
+			&cli.StringFlag{Name: "base", Usage: "NAME=CMD of the reference bot"},
+			&cli.StringFlag{Name: "test", Usage: "NAME=CMD of the candidate bot"},
+			&cli.StringFlag{Name: "filler", Value: "filler=arena bot random", Usage: "NAME=CMD of the bot in every other seat (NAME1, NAME2... per seat)"},
+			&cli.IntFlag{Name: "seats", Usage: "seats per game (default: the game's minimum)"},
+			&cli.StringSliceFlag{Name: "option", Usage: "rule option k=v (repeatable)"},
+			&cli.Float64Flag{Name: "elo0", Value: 0, Usage: "H0: the test is at most this much better, in normalized Elo"},
+			&cli.Float64Flag{Name: "elo1", Value: 5, Usage: "H1: the test is at least this much better, in normalized Elo"},
+			&cli.Float64Flag{Name: "alpha", Value: 0.05, Usage: "chance of accepting H1 when H0 holds"},
+			&cli.Float64Flag{Name: "beta", Value: 0.05, Usage: "chance of accepting H0 when H1 holds"},
+			&cli.IntFlag{Name: "max-games", Value: 20000, Usage: "stop, inconclusive, after this many games (0: no cap; paired: rounded down to whole pairs)"},
+			&cli.IntFlag{Name: "concurrency", Usage: "games at once (default: cores / seats)"},
+			&cli.BoolFlag{Name: "no-pairs", Usage: "independent games (a fresh deal each, seats alternating) and the trinomial statistic"},
+			&cli.StringFlag{Name: "seed", Usage: "seed of the deals (default: random, printed)"},
+			&cli.DurationFlag{Name: "move-time", Usage: "limit per move (default 1s when no --tc)"},
+			&cli.StringFlag{Name: "tc", Usage: "Fischer clock BASE+INC, e.g. 10s+0.1s"},
+			&cli.DurationFlag{Name: "startup-time", Value: clock.Defaults.Startup, Usage: "time from hello to ready"},
+			&cli.DurationFlag{Name: "margin", Value: clock.Defaults.Margin, Usage: "grace added to every deadline for OS jitter"},
+			&cli.StringFlag{Name: "on-timeout", Value: string(referee.Forfeit), Usage: "what a failed move costs: forfeit, or random (a random move and a strike)"},
+			&cli.IntFlag{Name: "max-strikes", Value: 3, Usage: "with --on-timeout random: strikes before a forfeit"},
+			&cli.StringFlag{Name: "out", Usage: "directory for results.jsonl, replays/, logs/ and sprt.json"},
+			&cli.BoolFlag{Name: "json", Usage: "print one JSON summary object to stdout"},
+			&cli.StringFlag{Name: "summary-md", Usage: "write a Markdown summary to FILE (e.g. $GITHUB_STEP_SUMMARY; appended to)"},
+			&cli.StringFlag{Name: "junit", Usage: "write the verdict as a JUnit XML test to FILE"},
+			&cli.IntFlag{Name: "max-line", Value: protocol.DefaultMaxLine, Usage: "longest line a bot may send, in bytes"},
+			&cli.Int64Flag{Name: "stderr-cap", Value: 1 << 20, Usage: "bytes of a bot's stderr kept per game"},
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress lines"},
+		}, sandboxFlags()...),
+		Action: runSPRT,
+	})
+}
+
+// parseBotFlag reads one NAME=CMD flag.
+func parseBotFlag(c *cli.Context, flag string) (match.Bot, error) {
+	spec := c.String(flag)
+	if strings.TrimSpace(spec) == "" {
+		return match.Bot{}, usagef("--%s NAME=CMD is required", flag)
+	}
+	name, cmdline, ok := strings.Cut(spec, "=")
+	if !ok || strings.TrimSpace(cmdline) == "" {
+		return match.Bot{}, usagef("--%s %q: want NAME=CMD", flag, spec)
+	}
+	if err := match.CheckName(name); err != nil {
+		return match.Bot{}, usagef("--%s %q: %v", flag, spec, err)
+	}
+	argv, err := match.ParseCommand(cmdline, "")
+	if err != nil {
+		return match.Bot{}, usagef("--%s %s: %v", flag, name, err)
+	}
+	return match.Bot{Name: name, Argv: argv}, nil
+}
+
+// sprtConfig turns the flags into a run's Config.
+func sprtConfig(c *cli.Context) (*sprt.Config, error) {
+	if c.NArg() > 0 {
+		return nil, usagef("unexpected argument %q (bots are given with --base and --test NAME=CMD)", c.Args().First())
+	}
+	if c.String("game") == "" {
+		return nil, usagef("--game is required (see arena games)")
+	}
+	game, err := engine.Lookup(c.String("game"))
+	if err != nil {
+		return nil, usageError{fmt.Errorf("--game: %w", err)}
+	}
+	cfg := &sprt.Config{Game: game, Paired: !c.Bool("no-pairs"), Version: Version,
+		MaxLine: c.Int("max-line"), StderrCap: c.Int64("stderr-cap"), MaxStrikes: c.Int("max-strikes"), OutDir: c.String("out")}
+	if cfg.Base, err = parseBotFlag(c, "base"); err != nil {
+		return nil, err
+	}
+	if cfg.Test, err = parseBotFlag(c, "test"); err != nil {
+		return nil, err
+	}
+	if cfg.Base.Name == cfg.Test.Name {
+		return nil, usagef("--test %q: name %q is the --base's too; give the bots different names", c.String("test"), cfg.Test.Name)
+	}
+	info := game.Info()
+	cfg.Seats = max(2, info.MinSeats)
+	if c.IsSet("seats") {
+		cfg.Seats = c.Int("seats")
+		if cfg.Seats < 2 {
+			return nil, usagef("--seats %d: base and test need 2 seats at least", cfg.Seats)
+		}
+	}
+	given, err := parseOptions(c.StringSlice("option"))
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Options, err = engine.Setup(game, cfg.Seats, given); err != nil {
+		if c.IsSet("seats") {
+			return nil, usageError{fmt.Errorf("--seats: %w", err)}
+		}
+		return nil, usageError{err}
+	}
+	if cfg.Seats > 2 {
+		if cfg.Filler, err = parseBotFlag(c, "filler"); err != nil {
+			return nil, err
+		}
+		for _, n := range cfg.FillerNames() {
+			if n == cfg.Base.Name || n == cfg.Test.Name {
+				return nil, usagef("--filler %q: its seats are named %s, which clashes with --base or --test; give it another NAME", c.String("filler"), strings.Join(cfg.FillerNames(), ", "))
+			}
+		}
+	} else if c.IsSet("filler") {
+		fmt.Fprintf(c.App.ErrWriter, "arena: warning: --filler is not used: %s has 2 seats\n", info.Name)
+	}
+	cfg.SPRT = stats.SPRT{Elo0: c.Float64("elo0"), Elo1: c.Float64("elo1"), Alpha: c.Float64("alpha"), Beta: c.Float64("beta")}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"alpha", cfg.SPRT.Alpha}, {"beta", cfg.SPRT.Beta}} {
+		if !(f.v > 0 && f.v < 1) {
+			return nil, usagef("--%s %g: want a probability between 0 and 1 (e.g. 0.05)", f.name, f.v)
+		}
+	}
+	if cfg.SPRT.Alpha+cfg.SPRT.Beta >= 1 {
+		return nil, usagef("--alpha %g + --beta %g: want a sum below 1 (e.g. 0.05 each)", cfg.SPRT.Alpha, cfg.SPRT.Beta)
+	}
+	if !(cfg.SPRT.Elo0 < cfg.SPRT.Elo1) {
+		return nil, usagef("--elo0 %g, --elo1 %g: want --elo0 below --elo1 (e.g. --elo0 -5 --elo1 0 for non-regression)", cfg.SPRT.Elo0, cfg.SPRT.Elo1)
+	}
+	if err := cfg.SPRT.Validate(); err != nil {
+		return nil, usagef("--elo0/--elo1/--alpha/--beta: %v", err)
+	}
+	cfg.MaxGames = c.Int("max-games")
+	if cfg.MaxGames < 0 || (cfg.Paired && cfg.MaxGames == 1) {
+		return nil, usagef("--max-games %d: want 0 (no cap) or at least 2 (one pair)", cfg.MaxGames)
+	}
+	if cfg.Limits, err = parseLimits(c); err != nil {
+		return nil, err
+	}
+	cfg.Policy = referee.Policy(c.String("on-timeout"))
+	if cfg.Policy != referee.Forfeit && cfg.Policy != referee.Random {
+		return nil, usagef("--on-timeout %q: want forfeit or random", cfg.Policy)
+	}
+	cfg.Concurrency = max(1, runtime.NumCPU()/cfg.Seats)
+	if c.IsSet("concurrency") {
+		cfg.Concurrency = c.Int("concurrency")
+		if cfg.Concurrency < 1 {
+			return nil, usagef("--concurrency %d: want at least 1", cfg.Concurrency)
+		}
+	}
+	cfg.Seed = rand.Uint64() & (1<<53 - 1)
+	if c.IsSet("seed") {
+		if _, err := fmt.Sscan(c.String("seed"), &cfg.Seed); err != nil {
+			return nil, usagef("--seed %q: want a non-negative integer", c.String("seed"))
+		}
+	}
+	for _, flag := range []string{"summary-md", "junit"} {
+		if path := c.String(flag); path != "" {
+			if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
+				return nil, usagef("--%s %s: no directory %s", flag, path, filepath.Dir(path))
+			}
+		}
+	}
+	if err := cfg.Check(); err != nil {
+		return nil, usageError{err}
+	}
+	return cfg, nil
+}
+
+func runSPRT(c *cli.Context) error {
+	cfg, err := sprtConfig(c)
+	if err != nil {
+		return err
+	}
+	// Confine the bots as arena match does; fillers share one wrapped
+	// command (and so one ARENA_BOT_NAME, the --filler NAME).
+	confined := []match.Bot{cfg.Test, cfg.Base}
+	if cfg.Seats > 2 {
+		confined = append(confined, cfg.Filler)
+	}
+	sb, err := confineBots(c, confined, cfg.OutDir)
+	if err != nil {
+		return err
+	}
+	cfg.Test, cfg.Base = confined[0], confined[1]
+	if cfg.Seats > 2 {
+		cfg.Filler = confined[2]
+	}
+	warn := c.App.ErrWriter
+	progress := c.App.ErrWriter
+	if c.Bool("quiet") {
+		progress = io.Discard
+	}
+	if cores := runtime.NumCPU(); cfg.Concurrency > 1 && cfg.Concurrency*cfg.Seats > cores {
+		fmt.Fprintf(warn, "arena: warning: concurrency %d x %d seats = up to %d bot processes busy at once on %d cores: clocks are not fair under that load (try --concurrency %d)\n",
+			cfg.Concurrency, cfg.Seats, cfg.Concurrency*cfg.Seats, cores, max(1, cores/cfg.Seats))
+	}
+	lo, hi := cfg.SPRT.Bounds()
+	mode := "game pairs (pentanomial)"
+	if !cfg.Paired {
+		mode = "independent games (trinomial)"
+	}
+	maxText := "no game cap"
+	if cfg.MaxGames > 0 {
+		maxText = fmt.Sprintf("at most %d games", cfg.MaxGames)
+	}
+	fmt.Fprintf(progress, "arena: sprt %s (test) vs %s (base), %s, %d seats, %s, nElo H0 <= %g H1 >= %g, alpha %g beta %g, LLR bounds [%.2f, %.2f], %s, concurrency %d, seed %d, %s\n",
+		cfg.Test.Name, cfg.Base.Name, cfg.Game.Info().Name, cfg.Seats, mode, cfg.SPRT.Elo0, cfg.SPRT.Elo1, cfg.SPRT.Alpha, cfg.SPRT.Beta,
+		lo, hi, maxText, cfg.Concurrency, cfg.Seed, cfg.Limits)
+	fmt.Fprintf(progress, "arena: %s\n", sb.Describe())
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	var last time.Time
+	printed := 0 // games counted at the last line printed
+	res, runErr := sprt.Run(ctx, *cfg, func(s sprt.Status) {
+		// Every pair, but at most one line a second; the final status is
+		// printed below in any case.
+		if time.Since(last) < time.Second {
+			return
+		}
+		last, printed = time.Now(), s.Games
+		fmt.Fprintln(progress, s.Line())
+	})
+	sum := sprt.NewSummary(cfg, res)
+	sum.ExitCode = sprtExitCode(res.Verdict)
+	if res.Games > printed {
+		fmt.Fprintln(progress, res.Line())
+	}
+	if err := writeSPRTReports(c, cfg, sum); err != nil {
+		if runErr == nil {
+			return err
+		}
+		fmt.Fprintf(warn, "arena: %v\n", err)
+	}
+	if runErr != nil {
+		return runErr
+	}
+	if sum.ExitCode != exitOK {
+		return cli.Exit("", sum.ExitCode) // the verdict's own exit code
+	}
+	return nil
+}
+
+// writeSPRTReports prints the summary and writes the requested files.
+func writeSPRTReports(c *cli.Context, cfg *sprt.Config, sum *sprt.Summary) error {
+	if c.Bool("json") {
+		enc := json.NewEncoder(c.App.Writer)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(sum); err != nil {
+			return err
+		}
+	} else if err := sum.Text(c.App.Writer); err != nil {
+		return err
+	}
+	if cfg.OutDir != "" {
+		data, err := json.MarshalIndent(sum, "", "  ")
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(cfg.OutDir, "sprt.json"), append(data, '\n'), 0o644); err != nil {
+			return fmt.Errorf("writing sprt.json: %w", err)
+		}
+	}
+	if path := c.String("summary-md"); path != "" {
+		// Appended: $GITHUB_STEP_SUMMARY collects every step's summary.
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			return fmt.Errorf("--summary-md: %w", err)
+		}
+		err = sum.Markdown(f)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("--summary-md: %w", err)
+		}
+	}
+	if path := c.String("junit"); path != "" {
+		var b strings.Builder
+		if err := sum.JUnit(&b); err != nil {
+			return fmt.Errorf("--junit: %w", err)
+		}
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			return fmt.Errorf("--junit: %w", err)
+		}
+	}
+	return nil
+}

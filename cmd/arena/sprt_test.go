@@ -1,0 +1,318 @@
+package main
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// sprtJSON decodes arena sprt --json output, checking every documented
+// field is present.
+func sprtJSON(t *testing.T, out string) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatalf("stdout is not one JSON object: %v\n%s", err, out)
+	}
+	for _, k := range []string{"game", "seats", "test", "base", "fillers", "paired", "seed", "elo0", "elo1", "alpha", "beta",
+		"llr", "lower_bound", "upper_bound", "verdict", "exit_code", "pairs", "games", "played", "abandoned", "max_games",
+		"penta", "wdl", "score", "elo", "nelo", "los", "seconds", "out"} {
+		if _, ok := m[k]; !ok {
+			t.Errorf("JSON summary lacks %q", k)
+		}
+	}
+	for _, k := range []string{"elo", "nelo"} {
+		iv, _ := m[k].(map[string]any)
+		for _, f := range []string{"value", "low", "high"} {
+			if _, ok := iv[f]; !ok {
+				t.Errorf("JSON summary lacks %s.%s", k, f)
+			}
+		}
+	}
+	return m
+}
+
+func num(m map[string]any, k string) float64 {
+	f, _ := m[k].(float64)
+	return f
+}
+
+type junitDoc struct {
+	XMLName  xml.Name `xml:"testsuites"`
+	Tests    int      `xml:"tests,attr"`
+	Failures int      `xml:"failures,attr"`
+	Skipped  int      `xml:"skipped,attr"`
+	Suites   []struct {
+		Name  string `xml:"name,attr"`
+		Cases []struct {
+			Name    string    `xml:"name,attr"`
+			Failure *struct{} `xml:"failure"`
+			Skipped *struct{} `xml:"skipped"`
+			Error   *struct{} `xml:"error"`
+		} `xml:"testcase"`
+	} `xml:"testsuite"`
+}
+
+func readJUnit(t *testing.T, path string) junitDoc {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc junitDoc
+	if err := xml.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("--junit file is not well-formed XML: %v\n%s", err, data)
+	}
+	if doc.Tests != 1 || len(doc.Suites) != 1 || len(doc.Suites[0].Cases) != 1 {
+		t.Fatalf("want one suite with one test case:\n%s", data)
+	}
+	return doc
+}
+
+// TestSPRTAcceptsH1 runs greedy (test) against random (base): the test
+// must accept H1 with exit code 0 well within --max-games, and write every
+// promised output.
+func TestSPRTAcceptsH1(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	md, junit := filepath.Join(dir, "summary.md"), filepath.Join(dir, "junit.xml")
+	stdout, stderr, code := arena(t, "sprt", "--game", "banqi", "--test", "greedy=arena bot greedy", "--base", "random=arena bot random",
+		"--elo0", "0", "--elo1", "20", "--max-games", "400", "--seed", "1", "--concurrency", "2",
+		"--out", out, "--json", "--summary-md", md, "--junit", junit)
+	if code != exitOK {
+		t.Fatalf("exit %d, want %d (H1 accepted):\n%s\n%s", code, exitOK, stdout, stderr)
+	}
+	m := sprtJSON(t, stdout)
+	if m["verdict"] != "H1" || num(m, "exit_code") != 0 || m["test"] != "greedy" || m["base"] != "random" || m["paired"] != true {
+		t.Errorf("summary: %v", m)
+	}
+	pairs, games := num(m, "pairs"), num(m, "games")
+	if pairs < 1 || games != 2*pairs || games >= 400 || num(m, "llr") < num(m, "upper_bound") {
+		t.Errorf("pairs %v games %v llr %v upper %v", pairs, games, m["llr"], m["upper_bound"])
+	}
+	sum := 0.0
+	for _, c := range m["penta"].([]any) {
+		sum += c.(float64)
+	}
+	if sum != pairs {
+		t.Errorf("penta %v does not add up to %v pairs", m["penta"], pairs)
+	}
+	if num(m, "los") < 0.99 {
+		t.Errorf("LOS %v", m["los"])
+	}
+	if !strings.Contains(stderr, "pairs 1 [") || !strings.Contains(stderr, " LLR ") || !strings.Contains(stderr, " nElo ") {
+		t.Errorf("no progress lines on stderr:\n%s", stderr)
+	}
+	// Every finished game is in results.jsonl, counted or not.
+	lines := readLines(t, filepath.Join(out, "results.jsonl"))
+	if len(lines) != int(num(m, "played")) || len(lines) < int(games) {
+		t.Errorf("results.jsonl has %d lines; played %v, counted %v", len(lines), m["played"], games)
+	}
+	for _, l := range lines {
+		var r struct {
+			Bots      []string `json:"bots"`
+			Pair      *int     `json:"pair"`
+			TestScore *float64 `json:"test_score"`
+			Replay    string   `json:"replay"`
+		}
+		if err := json.Unmarshal([]byte(l), &r); err != nil || r.Pair == nil || r.TestScore == nil || len(r.Bots) != 2 || r.Replay == "" {
+			t.Fatalf("bad results line (%v): %s", err, l)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "sprt.json")); err != nil {
+		t.Error(err)
+	}
+	b, err := os.ReadFile(md)
+	if err != nil || !strings.Contains(string(b), "H1 accepted") || !strings.Contains(string(b), "| LLR |") {
+		t.Errorf("--summary-md (%v):\n%s", err, b)
+	}
+	doc := readJUnit(t, junit)
+	if c := doc.Suites[0].Cases[0]; c.Failure != nil || c.Skipped != nil || c.Error != nil || doc.Failures != 0 {
+		t.Errorf("H1 accepted must be a passing test: %+v", doc)
+	}
+}
+
+// TestSPRTAcceptsH0 swaps the roles: random as the test loses every pair.
+func TestSPRTAcceptsH0(t *testing.T) {
+	t.Parallel()
+	junit := filepath.Join(t.TempDir(), "junit.xml")
+	stdout, stderr, code := arena(t, "sprt", "--game", "banqi", "--test", "random=arena bot random", "--base", "greedy=arena bot greedy",
+		"--elo0", "0", "--elo1", "20", "--max-games", "400", "--seed", "2", "--junit", junit, "-q")
+	if code != exitH0 {
+		t.Fatalf("exit %d, want %d (H0 accepted):\n%s\n%s", code, exitH0, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "H0 accepted") {
+		t.Errorf("summary does not say H0 accepted:\n%s", stdout)
+	}
+	doc := readJUnit(t, junit)
+	if doc.Suites[0].Cases[0].Failure == nil || doc.Failures != 1 {
+		t.Errorf("H0 accepted must be a failing test: %+v", doc)
+	}
+}
+
+// TestSPRTIdenticalBots: random against random must not accept H1 in a
+// short run (the error-rate test over many runs is in arena/sprt).
+func TestSPRTIdenticalBots(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	md, junit := filepath.Join(dir, "summary.md"), filepath.Join(dir, "junit.xml")
+	stdout, stderr, code := arena(t, "sprt", "--game", "banqi", "--test", "a=arena bot random", "--base", "b=arena bot random",
+		"--max-games", "40", "--seed", "7", "--json", "--summary-md", md, "--junit", junit)
+	if code != exitInconclusive && code != exitH0 {
+		t.Fatalf("exit %d, want %d (inconclusive) or %d (H0):\n%s\n%s", code, exitInconclusive, exitH0, stdout, stderr)
+	}
+	m := sprtJSON(t, stdout)
+	doc := readJUnit(t, junit)
+	c := doc.Suites[0].Cases[0]
+	if code == exitInconclusive {
+		if m["verdict"] != "inconclusive" || num(m, "games") != 40 || num(m, "pairs") != 20 || num(m, "exit_code") != 4 {
+			t.Errorf("summary: %v", m)
+		}
+		if c.Skipped == nil || c.Failure != nil || doc.Skipped != 1 {
+			t.Errorf("inconclusive must be a skipped test: %+v", doc)
+		}
+	}
+	b, _ := os.ReadFile(md)
+	if !strings.Contains(string(b), "### SPRT `a` vs `b` on banqi") {
+		t.Errorf("--summary-md:\n%s", b)
+	}
+}
+
+// TestSPRTMultiSeatFiller: 4-seat Uno, base and test swap seats within a
+// deal, two filler processes take the other seats.
+func TestSPRTMultiSeatFiller(t *testing.T) {
+	t.Parallel()
+	out := t.TempDir()
+	stdout, stderr, code := arena(t, "sprt", "--game", "uno", "--seats", "4", "--option", "target=0",
+		"--test", "greedy=arena bot greedy", "--base", "random=arena bot random",
+		"--max-games", "12", "--seed", "3", "--concurrency", "2", "--out", out, "--json")
+	if code != exitInconclusive && code != exitOK {
+		t.Fatalf("exit %d:\n%s\n%s", code, stdout, stderr)
+	}
+	m := sprtJSON(t, stdout)
+	if num(m, "seats") != 4 || num(m, "pairs") != 6 || num(m, "games") != 12 {
+		t.Errorf("summary: %v", m)
+	}
+	if f, _ := m["fillers"].([]any); len(f) != 2 || f[0] != "filler1" || f[1] != "filler2" {
+		t.Errorf("fillers %v", m["fillers"])
+	}
+	type line struct {
+		Bots      []string `json:"bots"`
+		Seed      uint64   `json:"seed"`
+		Pair      int      `json:"pair"`
+		TestScore float64  `json:"test_score"`
+	}
+	byPair := map[int][]line{}
+	for _, l := range readLines(t, filepath.Join(out, "results.jsonl")) {
+		var r line
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatal(err)
+		}
+		byPair[r.Pair] = append(byPair[r.Pair], r)
+	}
+	if len(byPair) != 6 {
+		t.Fatalf("want 6 pairs in results.jsonl, got %d", len(byPair))
+	}
+	for p, games := range byPair {
+		if len(games) != 2 || games[0].Seed != games[1].Seed {
+			t.Fatalf("pair %d: %+v", p, games)
+		}
+		a, b := games[0].Bots, games[1].Bots
+		for s := range a {
+			switch a[s] {
+			case "greedy":
+				if b[s] != "random" {
+					t.Errorf("pair %d: seats not swapped: %v / %v", p, a, b)
+				}
+			case "random":
+				if b[s] != "greedy" {
+					t.Errorf("pair %d: seats not swapped: %v / %v", p, a, b)
+				}
+			default:
+				if b[s] != a[s] || !strings.HasPrefix(a[s], "filler") {
+					t.Errorf("pair %d: fillers moved: %v / %v", p, a, b)
+				}
+			}
+		}
+	}
+	logs, _ := filepath.Glob(filepath.Join(out, "logs", "filler2", "*.stderr.log"))
+	if len(logs) != 12 {
+		t.Errorf("want a filler2 log per game, got %d", len(logs))
+	}
+}
+
+// TestSPRTNoPairs: independent games and the trinomial statistic.
+func TestSPRTNoPairs(t *testing.T) {
+	t.Parallel()
+	stdout, stderr, code := arena(t, "sprt", "--game", "banqi", "--test", "a=arena bot greedy", "--base", "b=arena bot random",
+		"--no-pairs", "--max-games", "9", "--seed", "4", "--json")
+	if code != exitInconclusive {
+		t.Fatalf("exit %d:\n%s\n%s", code, stdout, stderr)
+	}
+	m := sprtJSON(t, stdout)
+	if m["paired"] != false || num(m, "games") != 9 || num(m, "pairs") != 0 {
+		t.Errorf("summary: %v", m)
+	}
+	if !strings.Contains(stderr, "games 1 [W ") {
+		t.Errorf("progress lines should count games:\n%s", stderr)
+	}
+}
+
+func TestSPRTUsageErrors(t *testing.T) {
+	t.Parallel()
+	bots := []string{"--test", "a=arena bot random", "--base", "b=arena bot random"}
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"missing base", []string{"--game", "banqi", "--test", "a=arena bot random"}, "--base"},
+		{"missing test", []string{"--game", "banqi", "--base", "a=arena bot random"}, "--test"},
+		{"missing game", bots, "--game"},
+		{"base without command", []string{"--game", "banqi", "--test", "a=arena bot random", "--base", "b"}, "--base"},
+		{"same names", []string{"--game", "banqi", "--test", "a=arena bot random", "--base", "a=arena bot greedy"}, "--test"},
+		{"missing program", []string{"--game", "banqi", "--test", "a=./no-such-bot", "--base", "b=arena bot random"}, "--test"},
+		{"bounds reversed", append([]string{"--game", "banqi", "--elo0", "5", "--elo1", "0"}, bots...), "--elo0"},
+		{"bounds equal", append([]string{"--game", "banqi", "--elo0", "1", "--elo1", "1"}, bots...), "--elo1"},
+		{"alpha plus beta", append([]string{"--game", "banqi", "--alpha", "0.5", "--beta", "0.5"}, bots...), "--alpha"},
+		{"alpha zero", append([]string{"--game", "banqi", "--alpha", "0"}, bots...), "--alpha"},
+		{"beta one", append([]string{"--game", "banqi", "--beta", "1"}, bots...), "--beta"},
+		{"bad elo", append([]string{"--game", "banqi", "--elo1", "lots"}, bots...), "elo1"},
+		{"one game", append([]string{"--game", "banqi", "--max-games", "1"}, bots...), "--max-games"},
+		{"seats", append([]string{"--game", "banqi", "--seats", "3"}, bots...), "--seats"},
+		{"filler clash", append([]string{"--game", "uno", "--seats", "3", "--filler", "a=arena bot random"}, "--test", "a1=arena bot random", "--base", "b=arena bot random"), "--filler"},
+		{"bad option", append([]string{"--game", "banqi", "--option", "colour=blue"}, bots...), `no option "colour"`},
+		{"bad concurrency", append([]string{"--game", "banqi", "--concurrency", "0"}, bots...), "--concurrency"},
+		{"bad junit dir", append([]string{"--game", "banqi", "--junit", "/no/such/dir/j.xml"}, bots...), "--junit"},
+		{"unknown game", append([]string{"--game", "chess"}, bots...), `unknown game "chess"`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, stderr, code := arena(t, append([]string{"sprt"}, tc.args...)...)
+			if code != exitUsage {
+				t.Fatalf("exit code %d, want %d; stderr:\n%s", code, exitUsage, stderr)
+			}
+			if !strings.Contains(stderr, tc.want) {
+				t.Fatalf("stderr does not name the problem (%q):\n%s", tc.want, stderr)
+			}
+		})
+	}
+}
+
+// TestSPRTArenaErrorExit1: an output directory that cannot be made is the
+// arena's failure, not a verdict.
+func TestSPRTArenaErrorExit1(t *testing.T) {
+	t.Parallel()
+	file := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(file, nil, 0o644)
+	_, stderr, code := arena(t, "sprt", "--game", "banqi", "--test", "a=arena bot random", "--base", "b=arena bot random",
+		"--out", filepath.Join(file, "out"), "-q")
+	if code != exitFail {
+		t.Fatalf("exit %d, want %d:\n%s", code, exitFail, stderr)
+	}
+}

@@ -1,0 +1,65 @@
+package banqi
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/arena-dev/arena/engine"
+)
+
+// View invariance at every turn: re-dealing everything a seat cannot see
+// leaves every view and the legal list byte-for-byte unchanged. In Banqi
+// the face-down pieces have no layout (TestStateHoldsNoLayout): a flip
+// draws from the remaining multiset through the game's RNG, so the RNG
+// state is the whole hidden deal and re-dealing is re-seeding it. Checked
+// at every turn of 1,000 random games (120 plies at most) (both seats and the spectator, and
+// the legal list); TestHiddenViewsIndependentOfRNGState follows re-dealt
+// games onwards until a flip differs.
+func TestViewInvarianceEveryTurn(t *testing.T) {
+	games := 1000
+	if testing.Short() {
+		games = 200
+	}
+	rng := rand.New(rand.NewPCG(71, 72))
+	points := 0
+	for g := range games {
+		r := DefaultRules()
+		if g%2 == 1 {
+			r = randomRules(rng)
+		}
+		r.MaxPlies = min(r.MaxPlies, 120)
+		s := NewState(rng.Uint64(), r)
+		for !s.Over() {
+			before := fastObserved(t, s)
+			c := s.Clone()
+			c.pcg = rand.NewPCG(rng.Uint64(), rng.Uint64())
+			c.rng = rand.New(c.pcg)
+			if after := fastObserved(t, c); after != before {
+				t.Fatalf("game %d ply %d: re-dealing the face-down pieces changed what is observed:\n%s\n%s", g, s.Ply(), before, after)
+			}
+			points++
+			l := s.AppendLegal(nil)
+			mustPlay(t, s, l[rng.IntN(len(l))])
+		}
+	}
+	t.Logf("%d turns of %d games compared (seats 0, 1 and %d, and the legal list)", points, games, engine.Spectator)
+}
+
+// fastObserved is observed through the engine's own encoders (the bytes
+// the referee sends; json_test.go proves them equal to encoding/json).
+func fastObserved(t *testing.T, s *State) string {
+	var b []byte
+	var err error
+	for _, seat := range []int{0, 1, engine.Spectator} {
+		if b, err = engine.AppendJSON(b, s.View(seat)); err != nil {
+			t.Fatal(err)
+		}
+		b = append(b, '\n')
+	}
+	for _, a := range s.Legal() {
+		if b, err = engine.AppendJSON(b, a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return string(b)
+}
