@@ -47,6 +47,10 @@ type Config struct {
 	Version string
 	// OnGame is called after each game (progress output).
 	OnGame func(GameRecord)
+	// FreshDeals deals new cards for every game instead of replaying a
+	// deal over a rotation block: less luck cancels, but a bot cannot
+	// carry what it saw of a deal into the next game (docs/security.md).
+	FreshDeals bool
 }
 
 // SeatFailure is a forfeit or strike as written to results.jsonl.
@@ -80,6 +84,15 @@ func Rotation(seats int) int { return seats }
 // game index g: each block of Rotation games deals the same seed and
 // shifts every bot one seat along.
 func SeatOf(g, seat, seats int) int { return (seat + g) % seats }
+
+// gameSeed is game g's deal: its rotation block's, or its own with
+// FreshDeals.
+func (cfg Config) gameSeed(g, seats int) uint64 {
+	if cfg.FreshDeals {
+		return referee.DeriveSeed(cfg.Seed, "fresh", uint64(g))
+	}
+	return GameSeed(cfg.Seed, g, seats)
+}
 
 // GameSeed is the deal seed of game index g, shared by a rotation block.
 // It is derived one-way, so nothing a bot sees leads back to the match seed.
@@ -129,7 +142,7 @@ func Run(ctx context.Context, cfg Config, bots []Bot) (*Summary, error) {
 		for s := range n {
 			seats[s] = SeatOf(g, s, n)
 		}
-		rec, err := env.Play(ctx, Table{Index: g, GameID: fmt.Sprintf("%s-g%04d", cfg.MatchID, g), Seed: GameSeed(cfg.Seed, g, n), Seats: seats})
+		rec, err := env.Play(ctx, Table{Index: g, GameID: fmt.Sprintf("%s-g%04d", cfg.MatchID, g), Seed: cfg.gameSeed(g, n), Seats: seats})
 		if errors.Is(err, errInterrupted) {
 			return sum, fmt.Errorf("match interrupted during game %d (not recorded; %d games are): %w", g+1, g, ctx.Err())
 		}

@@ -45,3 +45,19 @@ func abs(x float64) float64 {
 	}
 	return x
 }
+
+func TestFreshDealsGiveEveryGameItsOwnDeal(t *testing.T) {
+	dup := Config{Seed: 5}
+	fresh := Config{Seed: 5, FreshDeals: true}
+	if dup.gameSeed(0, 2) != dup.gameSeed(1, 2) || dup.gameSeed(1, 2) == dup.gameSeed(2, 2) {
+		t.Error("duplicate deals: games 0 and 1 must share a deal, game 2 must not")
+	}
+	seen := map[uint64]bool{}
+	for g := range 8 {
+		s := fresh.gameSeed(g, 2)
+		if seen[s] {
+			t.Fatalf("fresh deals: game %d repeats a deal", g)
+		}
+		seen[s] = true
+	}
+}

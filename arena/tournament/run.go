@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"os"
 	"path/filepath"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/match"
+	"github.com/arena-dev/arena/arena/referee"
 	"github.com/arena-dev/arena/arena/schedule"
 )
 
@@ -137,7 +139,7 @@ func Run(ctx context.Context, c *Config, out string, opt Options) (*match.Summar
 				progress.Resumed++
 				continue
 			}
-			table := match.Table{Index: index, GameID: gameID, Round: g.Round, Seed: c.dealSeed(g.Deal), Seats: g.Seats}
+			table := match.Table{Index: index, GameID: gameID, Round: g.Round, Seed: c.dealSeed(g), Seats: g.Seats}
 			index++
 			inFlight++
 			go func() {
@@ -190,8 +192,14 @@ func Run(ctx context.Context, c *Config, out string, opt Options) (*match.Summar
 
 // dealSeed is the seed of deal number d: one-way, so bots cannot work back
 // from anything they see to the tournament seed.
-func (c *Config) dealSeed(d uint64) uint64 {
-	return deriveDeal(c.Seed, d)
+// With fresh_deals every game gets a deal of its own, named by its id.
+func (c *Config) dealSeed(g schedule.Game) uint64 {
+	if c.File.FreshDeals {
+		h := fnv.New64a()
+		h.Write([]byte(g.ID))
+		return referee.DeriveSeed(c.Seed, "fresh", h.Sum64())
+	}
+	return deriveDeal(c.Seed, g.Deal)
 }
 
 // saveConfig writes the resolved file next to the results, or checks that

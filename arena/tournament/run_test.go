@@ -266,3 +266,28 @@ func TestEveryFormat(t *testing.T) {
 		})
 	}
 }
+
+// TestFreshDeals: with fresh_deals no two games share a deal; without it,
+// the two games of every pair do.
+func TestFreshDeals(t *testing.T) {
+	t.Parallel()
+	for _, fresh := range []bool{false, true} {
+		c := testConfig(t, 3, 2)
+		c.File.FreshDeals = fresh
+		out := t.TempDir()
+		if _, err := Run(context.Background(), c, out, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		recs, _, _ := ledger.Read[match.GameRecord](filepath.Join(out, ledger.FileName))
+		seeds := map[uint64]int{}
+		for _, r := range recs {
+			seeds[r.Seed]++
+		}
+		if fresh && len(seeds) != len(recs) {
+			t.Errorf("fresh deals: %d games but %d deals", len(recs), len(seeds))
+		}
+		if !fresh && len(seeds) != len(recs)/2 {
+			t.Errorf("duplicate deals: %d games, %d deals; want pairs", len(recs), len(seeds))
+		}
+	}
+}

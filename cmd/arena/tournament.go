@@ -72,6 +72,7 @@ func tournamentFlags() []cli.Flag {
 		&cli.StringFlag{Name: "on-timeout", Usage: "forfeit or random"},
 		&cli.IntFlag{Name: "max-strikes", Usage: "strikes before a forfeit with --on-timeout random"},
 		&cli.StringFlag{Name: "seed", Usage: "tournament seed (default: random, saved for resume)"},
+		&cli.BoolFlag{Name: "fresh-deals", Usage: "a new deal for every game instead of replaying one deal with seats rotated"},
 		&cli.IntFlag{Name: "concurrency", Usage: "games at once (default: cores / seats)"},
 		&cli.StringFlag{Name: "out", Usage: "output directory (default: out/NAME)"},
 		&cli.BoolFlag{Name: "resume", Usage: "insist on resuming: fail if the output directory holds no tournament"},
@@ -211,6 +212,9 @@ func tournamentFile(c *cli.Context) (*tournamentSpec, error) {
 	}
 	if set("concurrency") {
 		f.Concurrency = c.Int("concurrency")
+	}
+	if set("fresh-deals") {
+		f.FreshDeals = c.Bool("fresh-deals")
 	}
 	limitsFromFlags(c, &f.Limits)
 	if sp.out == "" {
