@@ -27,6 +27,10 @@ type Env struct {
 	Version string // arena version, written into replays
 	Bots    []Bot
 	Pool    *Pool
+	// RestartBots gives every game fresh bot processes (each in a fresh
+	// sandbox directory), so a bot cannot carry what it saw of a deal
+	// into the next game of its rotation block (docs/security.md).
+	RestartBots bool
 }
 
 // Table is one game to play: which bot sits in which seat, and the deal.
@@ -92,7 +96,7 @@ func (e *Env) Play(ctx context.Context, t Table) (GameRecord, error) {
 		return GameRecord{}, err
 	}
 	for s, put := range acquired {
-		put(res.Failed[s])
+		put(res.Failed[s] || e.RestartBots)
 	}
 	out := GameRecord{
 		Index: t.Index, GameID: t.GameID, Round: t.Round, Seed: t.Seed, Ranks: res.Outcome.Ranks, Scores: res.Outcome.Scores,

@@ -51,6 +51,8 @@ type Config struct {
 	// deal over a rotation block: less luck cancels, but a bot cannot
 	// carry what it saw of a deal into the next game (docs/security.md).
 	FreshDeals bool
+	// RestartBots starts fresh bot processes for every game.
+	RestartBots bool
 }
 
 // SeatFailure is a forfeit or strike as written to results.jsonl.
@@ -116,7 +118,7 @@ func Run(ctx context.Context, cfg Config, bots []Bot) (*Summary, error) {
 	pool := NewPool(bots, cfg.MaxLine, cfg.StderrCap)
 	defer pool.KillAll()
 	env := &Env{Game: cfg.Game, Options: cfg.Options, Match: cfg.MatchID, Limits: cfg.Limits, Policy: cfg.Policy,
-		MaxStrikes: cfg.MaxStrikes, OutDir: cfg.OutDir, Version: cfg.Version, Bots: bots, Pool: pool}
+		MaxStrikes: cfg.MaxStrikes, OutDir: cfg.OutDir, Version: cfg.Version, Bots: bots, Pool: pool, RestartBots: cfg.RestartBots}
 	sum := newSummary(cfg, bots)
 	var results *ledger.Writer
 	if cfg.OutDir != "" {

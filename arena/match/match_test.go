@@ -419,6 +419,35 @@ func TestMatchInterrupt(t *testing.T) {
 	}
 }
 
+// TestRestartBots: with RestartBots every game gets fresh processes (a new
+// pid per game for each bot), and nothing is forfeited for it.
+func TestRestartBots(t *testing.T) {
+	t.Parallel()
+	fx := newFixture(t, []string{"a", "b"}, []string{"random", "random"})
+	out := filepath.Join(fx.dir, "out")
+	cfg := config(t, 4, 6, out)
+	cfg.RestartBots = true
+	sum, err := match.Run(context.Background(), cfg, fx.bots)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range sum.Bots {
+		if b.Forfeits != 0 || b.Games != 4 {
+			t.Errorf("%s: %+v", b.Name, b)
+		}
+	}
+	for _, bot := range []string{"a", "b"} {
+		pids, _ := fx.pids(t, bot)
+		seen := map[int]bool{}
+		for _, pid := range pids {
+			seen[pid] = true
+		}
+		if len(pids) != 4 || len(seen) != 4 {
+			t.Errorf("bot %s: games %d, distinct processes %d; want a fresh process for each of 4 games", bot, len(pids), len(seen))
+		}
+	}
+}
+
 func TestMatchRestartsCrashedBot(t *testing.T) {
 	t.Parallel()
 	fx := newFixture(t, []string{"crashy", "steady"}, []string{"crash-once", "random"})

@@ -31,6 +31,7 @@ type File struct {
 	Failure           FailureFile       `yaml:"failure,omitempty" json:"failure"`
 	Seed              *uint64           `yaml:"seed,omitempty" json:"seed,omitempty"`
 	FreshDeals        bool              `yaml:"fresh_deals,omitempty" json:"fresh_deals,omitempty"`
+	RestartBots       bool              `yaml:"restart_bots,omitempty" json:"restart_bots,omitempty"`
 	Concurrency       int               `yaml:"concurrency,omitempty" json:"concurrency,omitempty"`
 	MaxLine           int               `yaml:"max_line,omitempty" json:"max_line,omitempty"`
 	StderrCap         int64             `yaml:"stderr_cap,omitempty" json:"stderr_cap,omitempty"`

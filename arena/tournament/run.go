@@ -102,7 +102,7 @@ func Run(ctx context.Context, c *Config, out string, opt Options) (*match.Summar
 	pool := match.NewPool(c.Bots, c.MaxLine, c.StderrCap)
 	defer pool.KillAll()
 	env := &match.Env{Game: c.Game, Options: c.Options, Match: c.Name, Limits: c.Limits, Policy: c.Policy,
-		MaxStrikes: c.MaxStrikes, OutDir: out, Version: opt.Version, Bots: c.Bots, Pool: pool}
+		MaxStrikes: c.MaxStrikes, OutDir: out, Version: opt.Version, Bots: c.Bots, Pool: pool, RestartBots: c.File.RestartBots}
 
 	// After an interrupt, running games get AbandonAfter to finish; then
 	// their bots are killed and those games are left for the resume.

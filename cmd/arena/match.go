@@ -49,6 +49,7 @@ and within --bot-memory, --bot-procs, --bot-files, --bot-file-size and
 			&cli.IntFlag{Name: "games", Usage: "games to play (default: one full seat rotation)"},
 			&cli.StringFlag{Name: "seed", Usage: "match seed (default: random, printed)"},
 			&cli.BoolFlag{Name: "fresh-deals", Usage: "a new deal for every game instead of replaying one deal with seats rotated (see docs/security.md)"},
+			&cli.BoolFlag{Name: "restart-bots", Usage: "fresh bot processes for every game, so no memory carries over (see docs/security.md)"},
 			&cli.DurationFlag{Name: "move-time", Usage: "limit per move (default 1s when no --tc)"},
 			&cli.StringFlag{Name: "tc", Usage: "Fischer clock BASE+INC, e.g. 60s+1s"},
 			&cli.DurationFlag{Name: "startup-time", Value: clock.Defaults.Startup, Usage: "time from hello to ready"},
@@ -128,7 +129,7 @@ func runMatch(c *cli.Context) error {
 	sum, err := match.Run(ctx, match.Config{
 		Game: game, Options: opts, Games: games, Seed: seed, Limits: limits,
 		Policy: policy, MaxStrikes: c.Int("max-strikes"), OutDir: out,
-		MaxLine: c.Int("max-line"), StderrCap: c.Int64("stderr-cap"), Version: Version, FreshDeals: c.Bool("fresh-deals"),
+		MaxLine: c.Int("max-line"), StderrCap: c.Int64("stderr-cap"), Version: Version, FreshDeals: c.Bool("fresh-deals"), RestartBots: c.Bool("restart-bots"),
 		OnGame: func(r match.GameRecord) { fmt.Fprintln(progress, gameLine(r, games)) },
 	}, botList)
 	if sum != nil && sum.Games > 0 {

@@ -73,6 +73,7 @@ func tournamentFlags() []cli.Flag {
 		&cli.IntFlag{Name: "max-strikes", Usage: "strikes before a forfeit with --on-timeout random"},
 		&cli.StringFlag{Name: "seed", Usage: "tournament seed (default: random, saved for resume)"},
 		&cli.BoolFlag{Name: "fresh-deals", Usage: "a new deal for every game instead of replaying one deal with seats rotated"},
+		&cli.BoolFlag{Name: "restart-bots", Usage: "fresh bot processes for every game (no memory carried between games)"},
 		&cli.IntFlag{Name: "concurrency", Usage: "games at once (default: cores / seats)"},
 		&cli.StringFlag{Name: "out", Usage: "output directory (default: out/NAME)"},
 		&cli.BoolFlag{Name: "resume", Usage: "insist on resuming: fail if the output directory holds no tournament"},
@@ -215,6 +216,9 @@ func tournamentFile(c *cli.Context) (*tournamentSpec, error) {
 	}
 	if set("fresh-deals") {
 		f.FreshDeals = c.Bool("fresh-deals")
+	}
+	if set("restart-bots") {
+		f.RestartBots = c.Bool("restart-bots")
 	}
 	limitsFromFlags(c, &f.Limits)
 	if sp.out == "" {
