@@ -50,18 +50,12 @@ and within --bot-memory, --bot-procs, --bot-files, --bot-file-size and
 			&cli.StringFlag{Name: "seed", Usage: "match seed (default: random, printed)"},
 			&cli.BoolFlag{Name: "fresh-deals", Usage: "a new deal for every game instead of replaying one deal with seats rotated (see docs/security.md)"},
 			&cli.BoolFlag{Name: "restart-bots", Usage: "fresh bot processes for every game, so no memory carries over (see docs/security.md)"},
-			&cli.DurationFlag{Name: "move-time", Usage: "limit per move (default 1s when no --tc)"},
-			&cli.StringFlag{Name: "tc", Usage: "Fischer clock BASE+INC, e.g. 60s+1s"},
-			&cli.DurationFlag{Name: "startup-time", Value: clock.Defaults.Startup, Usage: "time from hello to ready"},
-			&cli.DurationFlag{Name: "margin", Value: clock.Defaults.Margin, Usage: "grace added to every deadline for OS jitter"},
-			&cli.StringFlag{Name: "on-timeout", Value: string(referee.Forfeit), Usage: "what a failed move costs: forfeit, or random (a random move and a strike)"},
-			&cli.IntFlag{Name: "max-strikes", Value: 3, Usage: "with --on-timeout random: strikes before a forfeit"},
 			&cli.StringFlag{Name: "out", Usage: "directory for results.jsonl, replays/ and logs/"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON summary object to stdout"},
 			&cli.IntFlag{Name: "max-line", Value: protocol.DefaultMaxLine, Usage: "longest line a bot may send, in bytes"},
 			&cli.Int64Flag{Name: "stderr-cap", Value: 1 << 20, Usage: "bytes of a bot's stderr kept per game"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no per-game progress lines"},
-		}, sandboxFlags()...),
+		}, append(refereeFlags(), sandboxFlags()...)...),
 		Action: runMatch,
 	})
 }
@@ -90,9 +84,9 @@ func runMatch(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	policy := referee.Policy(c.String("on-timeout"))
-	if policy != referee.Forfeit && policy != referee.Random {
-		return usagef("--on-timeout %q: want forfeit or random", policy)
+	policy, err := parsePolicy(c)
+	if err != nil {
+		return err
 	}
 	seats := len(botList)
 	games := c.Int("games")
@@ -274,6 +268,27 @@ func parseOptions(specs []string) (map[string]string, error) {
 		out[k] = v
 	}
 	return out, nil
+}
+
+// refereeFlags are the clock and failure flags of every command that
+// referees games (match, sprt); parseLimits and parsePolicy read them.
+func refereeFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.DurationFlag{Name: "move-time", Usage: "limit per move (default 1s when no --tc)"},
+		&cli.StringFlag{Name: "tc", Usage: "Fischer clock BASE+INC, e.g. 60s+1s"},
+		&cli.DurationFlag{Name: "startup-time", Value: clock.Defaults.Startup, Usage: "time from hello to ready"},
+		&cli.DurationFlag{Name: "margin", Value: clock.Defaults.Margin, Usage: "grace added to every deadline for OS jitter"},
+		&cli.StringFlag{Name: "on-timeout", Value: string(referee.Forfeit), Usage: "what a failed move costs: forfeit, or random (a random move and a strike)"},
+		&cli.IntFlag{Name: "max-strikes", Value: 3, Usage: "with --on-timeout random: strikes before a forfeit"},
+	}
+}
+
+func parsePolicy(c *cli.Context) (referee.Policy, error) {
+	p := referee.Policy(c.String("on-timeout"))
+	if p != referee.Forfeit && p != referee.Random {
+		return "", usagef("--on-timeout %q: want forfeit or random", p)
+	}
+	return p, nil
 }
 
 func parseLimits(c *cli.Context) (clock.Limits, error) {

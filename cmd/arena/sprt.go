@@ -15,9 +15,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/arena-dev/arena/arena/clock"
 	"github.com/arena-dev/arena/arena/match"
-	"github.com/arena-dev/arena/arena/referee"
 	"github.com/arena-dev/arena/arena/sprt"
 	"github.com/arena-dev/arena/arena/stats"
 	"github.com/arena-dev/arena/engine"
@@ -75,12 +73,6 @@ Every bot (fillers too) runs confined as in arena match (docs/security.md).`,
 			&cli.IntFlag{Name: "concurrency", Usage: "games at once (default: cores / seats)"},
 			&cli.BoolFlag{Name: "no-pairs", Usage: "independent games (a fresh deal each, seats alternating) and the trinomial statistic"},
 			&cli.StringFlag{Name: "seed", Usage: "seed of the deals (default: random, printed)"},
-			&cli.DurationFlag{Name: "move-time", Usage: "limit per move (default 1s when no --tc)"},
-			&cli.StringFlag{Name: "tc", Usage: "Fischer clock BASE+INC, e.g. 10s+0.1s"},
-			&cli.DurationFlag{Name: "startup-time", Value: clock.Defaults.Startup, Usage: "time from hello to ready"},
-			&cli.DurationFlag{Name: "margin", Value: clock.Defaults.Margin, Usage: "grace added to every deadline for OS jitter"},
-			&cli.StringFlag{Name: "on-timeout", Value: string(referee.Forfeit), Usage: "what a failed move costs: forfeit, or random (a random move and a strike)"},
-			&cli.IntFlag{Name: "max-strikes", Value: 3, Usage: "with --on-timeout random: strikes before a forfeit"},
 			&cli.StringFlag{Name: "out", Usage: "directory for results.jsonl, replays/, logs/ and sprt.json"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON summary object to stdout"},
 			&cli.StringFlag{Name: "summary-md", Usage: "write a Markdown summary to FILE (e.g. $GITHUB_STEP_SUMMARY; appended to)"},
@@ -88,7 +80,7 @@ Every bot (fillers too) runs confined as in arena match (docs/security.md).`,
 			&cli.IntFlag{Name: "max-line", Value: protocol.DefaultMaxLine, Usage: "longest line a bot may send, in bytes"},
 			&cli.Int64Flag{Name: "stderr-cap", Value: 1 << 20, Usage: "bytes of a bot's stderr kept per game"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress lines"},
-		}, sandboxFlags()...),
+		}, append(refereeFlags(), sandboxFlags()...)...),
 		Action: runSPRT,
 	})
 }
@@ -191,9 +183,8 @@ func sprtConfig(c *cli.Context) (*sprt.Config, error) {
 	if cfg.Limits, err = parseLimits(c); err != nil {
 		return nil, err
 	}
-	cfg.Policy = referee.Policy(c.String("on-timeout"))
-	if cfg.Policy != referee.Forfeit && cfg.Policy != referee.Random {
-		return nil, usagef("--on-timeout %q: want forfeit or random", cfg.Policy)
+	if cfg.Policy, err = parsePolicy(c); err != nil {
+		return nil, err
 	}
 	cfg.Concurrency = max(1, runtime.NumCPU()/cfg.Seats)
 	if c.IsSet("concurrency") {
