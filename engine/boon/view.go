@@ -334,43 +334,24 @@ func (v View) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `,"trick":`...)
 	dst = v.Trick.AppendJSON(dst)
 	dst = append(dst, `,"tricks":`...)
-	if v.Tricks == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = append(dst, '[')
-		for i := range v.Tricks {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = v.Tricks[i].AppendJSON(dst)
-		}
-		dst = append(dst, ']')
-	}
+	dst = jsonw.Values(dst, v.Tricks)
 	dst = append(dst, `,"trick_points":`...)
 	dst = jsonw.Ints(dst, v.TrickPoints)
 	dst = append(dst, `,"tricks_won":`...)
 	dst = jsonw.Ints(dst, v.TricksWon)
 	dst = append(dst, `,"events":`...)
-	if v.Events == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = append(dst, '[')
-		for i, e := range v.Events {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = append(dst, `{"type":`...)
-			dst = jsonw.String(dst, e.Type)
-			dst = append(dst, `,"seat":`...)
-			dst = strconv.AppendInt(dst, int64(e.Seat), 10)
-			if e.Card != "" {
-				dst = append(dst, `,"card":`...)
-				dst = jsonw.String(dst, e.Card)
-			}
-			dst = append(dst, '}')
+	dst = jsonw.Array(dst, v.Events, func(dst []byte, e Event) []byte {
+		dst = append(dst, `{"type":`...)
+		dst = jsonw.String(dst, e.Type)
+		dst = append(dst, `,"seat":`...)
+		dst = strconv.AppendInt(dst, int64(e.Seat), 10)
+		if e.Card != "" {
+			dst = append(dst, `,"card":`...)
+			dst = jsonw.String(dst, e.Card)
 		}
-		dst = append(dst, ']')
-	}
+		dst = append(dst, '}')
+		return dst
+	})
 	dst = append(dst, `,"last_round":`...)
 	if v.LastRound == nil {
 		dst = append(dst, "null"...)

@@ -61,3 +61,27 @@ func Ints(dst []byte, xs []int) []byte {
 	}
 	return append(dst, ']')
 }
+
+// Array appends xs as a JSON array (null for a nil slice), each element
+// written by elem.
+func Array[T any](dst []byte, xs []T, elem func([]byte, T) []byte) []byte {
+	if xs == nil {
+		return append(dst, "null"...)
+	}
+	dst = append(dst, '[')
+	for i, x := range xs {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = elem(dst, x)
+	}
+	return append(dst, ']')
+}
+
+// Appender is a value that writes its own JSON.
+type Appender interface{ AppendJSON(dst []byte) []byte }
+
+// Values appends xs as a JSON array of their own encodings (null for nil).
+func Values[T Appender](dst []byte, xs []T) []byte {
+	return Array(dst, xs, func(dst []byte, x T) []byte { return x.AppendJSON(dst) })
+}

@@ -33,3 +33,26 @@ func TestMatchesEncodingJSON(t *testing.T) {
 		t.Errorf("StringPtr(nil) = %s", got)
 	}
 }
+
+type num int
+
+func (n num) AppendJSON(dst []byte) []byte { return append(dst, []byte(string(rune('0'+int(n))))...) }
+
+func TestArrayAndValues(t *testing.T) {
+	for _, xs := range [][]num{nil, {}, {1, 2, 3}} {
+		want, _ := json.Marshal([]int(nil))
+		if xs != nil {
+			ints := make([]int, len(xs))
+			for i, x := range xs {
+				ints[i] = int(x)
+			}
+			want, _ = json.Marshal(ints)
+		}
+		if got := Values(nil, xs); string(got) != string(want) {
+			t.Errorf("Values(%v) = %s, want %s", xs, got, want)
+		}
+	}
+	if got := Array(nil, []string{"a", `"`}, String); string(got) != `["a","\""]` {
+		t.Errorf("Array of strings = %s", got)
+	}
+}

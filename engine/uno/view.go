@@ -326,18 +326,7 @@ func (v View) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `,"discard":`...)
 	dst = jsonw.Strings(dst, v.Discard)
 	dst = append(dst, `,"events":`...)
-	if v.Events == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = append(dst, '[')
-		for i, e := range v.Events {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = e.AppendJSON(dst)
-		}
-		dst = append(dst, ']')
-	}
+	dst = jsonw.Values(dst, v.Events)
 	dst = append(dst, `,"decision":`...)
 	if v.Decision == nil {
 		dst = append(dst, "null"...)
@@ -345,18 +334,7 @@ func (v View) AppendJSON(dst []byte) []byte {
 		dst = v.Decision.AppendJSON(dst)
 	}
 	dst = append(dst, `,"hands":`...)
-	if v.Hands == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = append(dst, '[')
-		for i, h := range v.Hands {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = h.AppendJSON(dst)
-		}
-		dst = append(dst, ']')
-	}
+	dst = jsonw.Values(dst, v.Hands)
 	dst = appendIntField(dst, `,"actions":`, v.Actions)
 	dst = appendBoolField(dst, `,"over":`, v.Over)
 	dst = append(dst, `,"rules":`...)
