@@ -88,3 +88,25 @@ func (p *player) End(*protocol.End) {}
 func randomChoice(_ json.RawMessage, legal []json.RawMessage, rng *rand.Rand) (int, error) {
 	return rng.IntN(len(legal)), nil
 }
+
+// decodeTurn decodes what a strategy receives into a game's own types: the
+// view into V and every legal action with parse. Errors name the game and
+// the part that would not decode.
+func decodeTurn[V, A any](game string, view json.RawMessage, legal []json.RawMessage, parse func(json.RawMessage) (A, error)) (*V, []A, error) {
+	if len(legal) == 0 {
+		return nil, nil, fmt.Errorf("greedy %s: no legal actions", game)
+	}
+	v := new(V)
+	if err := json.Unmarshal(view, v); err != nil {
+		return nil, nil, fmt.Errorf("greedy %s: view: %w", game, err)
+	}
+	acts := make([]A, len(legal))
+	for i, raw := range legal {
+		a, err := parse(raw)
+		if err != nil {
+			return nil, nil, fmt.Errorf("greedy %s: legal[%d]: %w", game, i, err)
+		}
+		acts[i] = a
+	}
+	return v, acts, nil
+}

@@ -2,7 +2,6 @@ package bots
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 
@@ -23,12 +22,9 @@ var banqiValues = [2][7]float64{
 // aimless moves, and moves pieces towards enemies they can take. Ties are
 // broken at random. It returns the index into legal.
 func GreedyBanqi(view json.RawMessage, legal []json.RawMessage, rng *rand.Rand) (int, error) {
-	if len(legal) == 0 {
-		return 0, errors.New("greedy banqi: no legal actions")
-	}
-	var v banqi.View
-	if err := json.Unmarshal(view, &v); err != nil {
-		return 0, fmt.Errorf("greedy banqi: view: %w", err)
+	v, acts, err := decodeTurn[banqi.View]("banqi", view, legal, banqi.ParseAction)
+	if err != nil {
+		return 0, err
 	}
 	if v.You == nil || v.You.Colour == nil {
 		return rng.IntN(len(legal)), nil // first flip of the game: anything goes
@@ -60,11 +56,7 @@ func GreedyBanqi(view json.RawMessage, legal []json.RawMessage, rng *rand.Rand) 
 	}
 	base := g.threat(&g.board)
 	bestScore, best, ties := 0.0, -1, 0
-	for i, raw := range legal {
-		a, err := banqi.ParseAction(raw)
-		if err != nil {
-			return 0, fmt.Errorf("greedy banqi: legal[%d]: %w", i, err)
-		}
+	for i, a := range acts {
 		sc := g.score(a, base)
 		switch {
 		case best < 0 || sc > bestScore+1e-9:

@@ -2,7 +2,6 @@ package bots
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 
@@ -19,22 +18,11 @@ import (
 // trick cannot win). Ties are broken at random. It returns the index into
 // legal.
 func GreedyBoon(view json.RawMessage, legal []json.RawMessage, rng *rand.Rand) (int, error) {
-	if len(legal) == 0 {
-		return 0, errors.New("greedy boon: no legal actions")
+	v, acts, err := decodeTurn[boon.View]("boon", view, legal, boon.ParseAction)
+	if err != nil {
+		return 0, err
 	}
-	var v boon.View
-	if err := json.Unmarshal(view, &v); err != nil {
-		return 0, fmt.Errorf("greedy boon: view: %w", err)
-	}
-	acts := make([]boon.Action, len(legal))
-	for i, raw := range legal {
-		a, err := boon.ParseAction(raw)
-		if err != nil {
-			return 0, fmt.Errorf("greedy boon: legal[%d]: %w", i, err)
-		}
-		acts[i] = a
-	}
-	g, err := newBoonGreedy(&v)
+	g, err := newBoonGreedy(v)
 	if err != nil {
 		return 0, err
 	}

@@ -2,7 +2,6 @@ package bots
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -23,28 +22,19 @@ import (
 // swaps hands (seven_zero) with the seat holding the fewest cards. Ties
 // are broken at random. It returns the index into legal.
 func GreedyUno(view json.RawMessage, legal []json.RawMessage, rng *rand.Rand) (int, error) {
-	if len(legal) == 0 {
-		return 0, errors.New("greedy uno: no legal actions")
+	v, acts, err := decodeTurn[uno.View]("uno", view, legal, uno.ParseAction)
+	if err != nil {
+		return 0, err
 	}
-	var v uno.View
-	if err := json.Unmarshal(view, &v); err != nil {
-		return 0, fmt.Errorf("greedy uno: view: %w", err)
-	}
-	acts := make([]uno.Action, len(legal))
 	calls := map[uno.Action]bool{}
-	for i, raw := range legal {
-		a, err := uno.ParseAction(raw)
-		if err != nil {
-			return 0, fmt.Errorf("greedy uno: legal[%d]: %w", i, err)
-		}
-		acts[i] = a
+	for _, a := range acts {
 		if a.Uno {
 			b := a
 			b.Uno = false
 			calls[b] = true
 		}
 	}
-	g := unoGreedy{v: v}
+	g := unoGreedy{v: *v}
 	for _, s := range v.Hand {
 		c, err := uno.ParseCard(s)
 		if err != nil {
