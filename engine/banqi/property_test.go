@@ -1,7 +1,6 @@
 package banqi
 
 import (
-	"encoding/json"
 	"math/rand/v2"
 	"reflect"
 	"sort"
@@ -9,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/arena-dev/arena/engine"
+	"github.com/arena-dev/arena/engine/enginetest"
 )
 
 // checkConservation: face-down multiset + captured + face-up on the board
@@ -99,25 +99,7 @@ func TestRandomGamesEnd(t *testing.T) {
 		if i%10 == 0 {
 			opts := engine.Options{"ranks": r.Ranks.String(), "chain_capture": boolStr(r.ChainCapture),
 				"capture_facedown": boolStr(r.CaptureFacedown), "repetition": map[bool]string{false: "draw3", true: "chase_loss"}[r.ChaseLoss]}
-			st, err := g.New(2, seed, opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, k := range picks {
-				raw, _ := json.Marshal(st.Legal()[k])
-				a, err := g.ParseAction(raw)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := st.Apply(a); err != nil {
-					t.Fatal(err)
-				}
-			}
-			v1, _ := json.Marshal(s.View(engine.Spectator))
-			v2, _ := json.Marshal(st.View(engine.Spectator))
-			if !st.Over() || !reflect.DeepEqual(st.Outcome(), o) || string(v1) != string(v2) {
-				t.Fatalf("replay differs: %+v vs %+v\n%s\n%s", st.Outcome(), o, v1, v2)
-			}
+			enginetest.SameGame(t, enginetest.Replay(t, g, 2, seed, opts, picks, nil), s, engine.Spectator)
 		}
 	}
 	var keys []string

@@ -1,7 +1,6 @@
 package boon
 
 import (
-	"encoding/json"
 	"math/rand/v2"
 	"reflect"
 	"sort"
@@ -9,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/arena-dev/arena/engine"
+	"github.com/arena-dev/arena/engine/enginetest"
 )
 
 func randomRules(rng *rand.Rand) Rules {
@@ -193,25 +193,7 @@ func TestRandomGames(t *testing.T) {
 			// Determinism: the registry path, fed the same choices as JSON,
 			// reproduces the game exactly.
 			if i%10 == 0 {
-				st, err := g.New(seats, seed, r.Options())
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, k := range picks {
-					raw, _ := json.Marshal(st.Legal()[k])
-					a, err := g.ParseAction(raw)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if err := st.Apply(a); err != nil {
-						t.Fatal(err)
-					}
-				}
-				v1, _ := json.Marshal(s.View(engine.Spectator))
-				v2, _ := json.Marshal(st.View(engine.Spectator))
-				if !st.Over() || !reflect.DeepEqual(st.Outcome(), o) || string(v1) != string(v2) {
-					t.Fatalf("replay differs: %+v vs %+v", st.Outcome(), o)
-				}
+				enginetest.SameGame(t, enginetest.Replay(t, g, seats, seed, r.Options(), picks, nil), s, engine.Spectator)
 			}
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math/rand/v2"
+	"reflect"
 	"strconv"
 	"testing"
 
@@ -95,4 +96,46 @@ func Observed(t testing.TB, st engine.State, seats int) string {
 		t.Fatal(err)
 	}
 	return string(b) + strconv.Itoa(st.ToMove()) + " " + string(l)
+}
+
+// Replay starts a new game of g and plays picks (indices into each legal
+// list) the way a referee would: each chosen action goes through its JSON
+// and ParseAction. each, if not nil, sees every move before it is applied.
+func Replay(t testing.TB, g engine.Game, seats int, seed uint64, opts engine.Options, picks []int, each func(ply, seat int, raw json.RawMessage)) engine.State {
+	t.Helper()
+	st, err := g.New(seats, seed, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ply, k := range picks {
+		raw, err := json.Marshal(st.Legal()[k])
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := g.ParseAction(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if each != nil {
+			each(ply, st.ToMove(), raw)
+		}
+		if err := st.Apply(a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return st
+}
+
+// SameGame fails the test unless got is over with want's outcome and shows
+// seat (or engine.Spectator) the same view, byte for byte.
+func SameGame(t testing.TB, got, want engine.State, seat int) {
+	t.Helper()
+	if !got.Over() || !reflect.DeepEqual(got.Outcome(), want.Outcome()) {
+		t.Fatalf("replay differs: %+v vs %+v", got.Outcome(), want.Outcome())
+	}
+	v1, _ := engine.AppendJSON(nil, want.View(seat))
+	v2, _ := engine.AppendJSON(nil, got.View(seat))
+	if !bytes.Equal(v1, v2) {
+		t.Fatalf("replay view differs:\n%s\n%s", v1, v2)
+	}
 }

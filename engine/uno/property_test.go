@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/arena-dev/arena/engine"
+	"github.com/arena-dev/arena/engine/enginetest"
 	"github.com/arena-dev/arena/replays"
 )
 
@@ -273,36 +274,15 @@ func replay(t testing.TB, g Game, n int, seed uint64, opts map[string]string, pi
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := g.New(n, seed, o)
-	if err != nil {
-		t.Fatal(err)
-	}
 	seats := make([]replays.SeatInfo, n)
 	for i := range seats {
 		seats[i] = replays.SeatInfo{Seat: i, Bot: fmt.Sprint("bot", i)}
 	}
 	rec := replays.NewRecorder(replays.Header{Game: g.name, Options: o, Seed: seed, Seats: seats})
-	for ply, k := range picks {
-		raw, err := json.Marshal(st.Legal()[k])
-		if err != nil {
-			t.Fatal(err)
-		}
-		a, err := g.ParseAction(raw)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rec.Move(ply, st.ToMove(), raw, 0, false)
-		if err := st.Apply(a); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if !st.Over() || fmt.Sprint(st.Outcome()) != fmt.Sprint(want.Outcome()) {
-		t.Fatalf("replay differs: %+v vs %+v", st.Outcome(), want.Outcome())
-	}
-	v1, v2 := want.ViewOf(0).AppendJSON(nil), st.(*State).ViewOf(0).AppendJSON(nil)
-	if !bytes.Equal(v1, v2) {
-		t.Fatalf("replay view differs:\n%s\n%s", v1, v2)
-	}
+	st := enginetest.Replay(t, g, n, seed, o, picks, func(ply, seat int, raw json.RawMessage) {
+		rec.Move(ply, seat, raw, 0, false)
+	})
+	enginetest.SameGame(t, st, want, 0)
 	rec.Finish(replays.ResultOf(st.Outcome()))
 	z, err := rec.Compressed()
 	if err != nil {
