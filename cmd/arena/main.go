@@ -78,7 +78,6 @@ func newApp() *cli.App {
 			botCommand(),
 			replayCommand(),
 			tournamentCommand(),
-			sandboxCommand(),
 			sprtCommand(),
 			checkCommand(),
 		},

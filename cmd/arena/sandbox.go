@@ -11,23 +11,6 @@ import (
 	"github.com/arena-dev/arena/arena/tournament"
 )
 
-// sandboxCommand is the hidden wrapper every bot starts through:
-// `arena __sandbox -- CMD...` confines itself and execs CMD. (The
-// arena/sandbox package catches it before the CLI runs; this entry keeps
-// it out of "unknown command" and documents it.)
-func sandboxCommand() *cli.Command {
-	return &cli.Command{
-		Name:            sandbox.Command,
-		Hidden:          true,
-		SkipFlagParsing: true,
-		Usage:           "internal: confine this process as the arena's sandbox spec says, then exec the bot",
-		Action: func(c *cli.Context) error {
-			os.Exit(sandbox.Main(c.Args().Slice()))
-			return nil
-		},
-	}
-}
-
 // sandboxFlags are the bot confinement flags of match and tournament run.
 // They have no Value so that a tournament file's limits stay unless a flag
 // is given; the defaults are sandbox.DefaultLimits.
