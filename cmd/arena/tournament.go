@@ -130,38 +130,47 @@ func tournamentFile(c *cli.Context) (*tournamentSpec, error) {
 	} else if c.Bool("resume") {
 		return nil, usagef("--resume: no tournament to resume (give its output directory)")
 	}
-	set := c.IsSet
-	if set("name") {
-		f.Name = c.String("name")
+	// Flags override the file, field by field.
+	for name, dst := range map[string]*string{"name": &f.Name, "game": &f.Game, "format": &f.Format,
+		"seeding-from": &f.SeedingFrom, "tc": &f.Clock.TC, "on-timeout": &f.Failure.Policy} {
+		if c.IsSet(name) {
+			*dst = c.String(name)
+		}
 	}
-	if set("game") {
-		f.Game = c.String("game")
+	for name, dst := range map[string]*int{"seats": &f.Seats, "rounds": &f.Rounds, "games-per-encounter": &f.GamesPerEncounter,
+		"advance": &f.Advance, "max-games": &f.MaxGames, "max-strikes": &f.Failure.MaxStrikes, "concurrency": &f.Concurrency} {
+		if c.IsSet(name) {
+			*dst = c.Int(name)
+		}
 	}
-	if set("option") {
+	for name, dst := range map[string]*tournament.Duration{"move-time": &f.Clock.Move, "startup-time": &f.Clock.Startup, "margin": &f.Clock.Margin} {
+		if c.IsSet(name) {
+			*dst = tournament.Duration(c.Duration(name))
+		}
+	}
+	for name, dst := range map[string]*[]string{"gauntlet": &f.Gauntlet, "seeding": &f.Seeding} {
+		if c.IsSet(name) {
+			*dst = c.StringSlice(name)
+		}
+	}
+	for name, dst := range map[string]*bool{"fresh-deals": &f.FreshDeals, "restart-bots": &f.RestartBots} {
+		if c.IsSet(name) {
+			*dst = c.Bool(name)
+		}
+	}
+	if c.IsSet("option") {
+		given, err := parseOptions(c.StringSlice("option"))
+		if err != nil {
+			return nil, err
+		}
 		if f.Options == nil {
 			f.Options = map[string]string{}
 		}
-		for _, kv := range c.StringSlice("option") {
-			k, v, ok := strings.Cut(kv, "=")
-			if !ok || k == "" {
-				return nil, usagef("--option %q: want key=value", kv)
-			}
+		for k, v := range given {
 			f.Options[k] = v
 		}
 	}
-	if set("seats") {
-		f.Seats = c.Int("seats")
-	}
-	if set("format") {
-		f.Format = c.String("format")
-	}
-	if set("rounds") {
-		f.Rounds = c.Int("rounds")
-	}
-	if set("games-per-encounter") {
-		f.GamesPerEncounter = c.Int("games-per-encounter")
-	}
-	if set("bot") {
+	if c.IsSet("bot") {
 		f.Bots = nil
 		for _, spec := range c.StringSlice("bot") {
 			name, cmdline, ok := strings.Cut(spec, "=")
@@ -171,54 +180,12 @@ func tournamentFile(c *cli.Context) (*tournamentSpec, error) {
 			f.Bots = append(f.Bots, tournament.BotFile{Name: name, Command: cmdline})
 		}
 	}
-	if set("gauntlet") {
-		f.Gauntlet = c.StringSlice("gauntlet")
-	}
-	if set("seeding") {
-		f.Seeding = c.StringSlice("seeding")
-	}
-	if set("seeding-from") {
-		f.SeedingFrom = c.String("seeding-from")
-	}
-	if set("advance") {
-		f.Advance = c.Int("advance")
-	}
-	if set("max-games") {
-		f.MaxGames = c.Int("max-games")
-	}
-	if set("move-time") {
-		f.Clock.Move = tournament.Duration(c.Duration("move-time"))
-	}
-	if set("tc") {
-		f.Clock.TC = c.String("tc")
-	}
-	if set("startup-time") {
-		f.Clock.Startup = tournament.Duration(c.Duration("startup-time"))
-	}
-	if set("margin") {
-		f.Clock.Margin = tournament.Duration(c.Duration("margin"))
-	}
-	if set("on-timeout") {
-		f.Failure.Policy = c.String("on-timeout")
-	}
-	if set("max-strikes") {
-		f.Failure.MaxStrikes = c.Int("max-strikes")
-	}
-	if set("seed") {
+	if c.IsSet("seed") {
 		var seed uint64
 		if _, err := fmt.Sscan(c.String("seed"), &seed); err != nil {
 			return nil, usagef("--seed %q: want a non-negative integer", c.String("seed"))
 		}
 		f.Seed = &seed
-	}
-	if set("concurrency") {
-		f.Concurrency = c.Int("concurrency")
-	}
-	if set("fresh-deals") {
-		f.FreshDeals = c.Bool("fresh-deals")
-	}
-	if set("restart-bots") {
-		f.RestartBots = c.Bool("restart-bots")
 	}
 	limitsFromFlags(c, &f.Limits)
 	if sp.out == "" {
