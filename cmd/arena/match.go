@@ -52,8 +52,6 @@ and within --bot-memory, --bot-procs, --bot-files, --bot-file-size and
 			&cli.BoolFlag{Name: "restart-bots", Usage: "fresh bot processes for every game, so no memory carries over (see docs/security.md)"},
 			&cli.StringFlag{Name: "out", Usage: "directory for results.jsonl, replays/ and logs/"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON summary object to stdout"},
-			&cli.IntFlag{Name: "max-line", Value: protocol.DefaultMaxLine, Usage: "longest line a bot may send, in bytes"},
-			&cli.Int64Flag{Name: "stderr-cap", Value: 1 << 20, Usage: "bytes of a bot's stderr kept per game"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no per-game progress lines"},
 		}, append(refereeFlags(), sandboxFlags()...)...),
 		Action: runMatch,
@@ -280,6 +278,8 @@ func refereeFlags() []cli.Flag {
 		&cli.DurationFlag{Name: "margin", Value: clock.Defaults.Margin, Usage: "grace added to every deadline for OS jitter"},
 		&cli.StringFlag{Name: "on-timeout", Value: string(referee.Forfeit), Usage: "what a failed move costs: forfeit, or random (a random move and a strike)"},
 		&cli.IntFlag{Name: "max-strikes", Value: 3, Usage: "with --on-timeout random: strikes before a forfeit"},
+		&cli.IntFlag{Name: "max-line", Value: protocol.DefaultMaxLine, Usage: "longest line a bot may send, in bytes"},
+		&cli.Int64Flag{Name: "stderr-cap", Value: 1 << 20, Usage: "bytes of a bot's stderr kept per game"},
 	}
 }
 

@@ -19,7 +19,6 @@ import (
 	"github.com/arena-dev/arena/arena/sprt"
 	"github.com/arena-dev/arena/arena/stats"
 	"github.com/arena-dev/arena/engine"
-	"github.com/arena-dev/arena/protocol"
 )
 
 // Exit codes of arena sprt beyond exitOK (H1 accepted), exitFail and
@@ -77,8 +76,6 @@ Every bot (fillers too) runs confined as in arena match (docs/security.md).`,
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON summary object to stdout"},
 			&cli.StringFlag{Name: "summary-md", Usage: "write a Markdown summary to FILE (e.g. $GITHUB_STEP_SUMMARY; appended to)"},
 			&cli.StringFlag{Name: "junit", Usage: "write the verdict as a JUnit XML test to FILE"},
-			&cli.IntFlag{Name: "max-line", Value: protocol.DefaultMaxLine, Usage: "longest line a bot may send, in bytes"},
-			&cli.Int64Flag{Name: "stderr-cap", Value: 1 << 20, Usage: "bytes of a bot's stderr kept per game"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress lines"},
 		}, append(refereeFlags(), sandboxFlags()...)...),
 		Action: runSPRT,

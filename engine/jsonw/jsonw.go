@@ -33,33 +33,11 @@ func StringPtr(dst []byte, s *string) []byte {
 }
 
 // Strings appends a JSON array of strings (null for a nil slice).
-func Strings(dst []byte, xs []string) []byte {
-	if xs == nil {
-		return append(dst, "null"...)
-	}
-	dst = append(dst, '[')
-	for i, x := range xs {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = String(dst, x)
-	}
-	return append(dst, ']')
-}
+func Strings(dst []byte, xs []string) []byte { return Array(dst, xs, String) }
 
 // Ints appends a JSON array of integers (null for a nil slice).
 func Ints(dst []byte, xs []int) []byte {
-	if xs == nil {
-		return append(dst, "null"...)
-	}
-	dst = append(dst, '[')
-	for i, x := range xs {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = strconv.AppendInt(dst, int64(x), 10)
-	}
-	return append(dst, ']')
+	return Array(dst, xs, func(dst []byte, x int) []byte { return strconv.AppendInt(dst, int64(x), 10) })
 }
 
 // Array appends xs as a JSON array (null for a nil slice), each element
