@@ -27,9 +27,14 @@ type Env struct {
 	Version string // arena version, written into replays
 	Bots    []Bot
 	Pool    *Pool
-	// RestartBots gives every game fresh bot processes (each in a fresh
-	// sandbox directory), so a bot cannot carry what it saw of a deal
-	// into the next game of its rotation block (docs/security.md).
+	// RestartBots gives every game fresh bot processes. The pool already
+	// keeps a process from playing a deal twice, so a bot cannot carry in
+	// memory what it saw of a deal into the next game of its rotation
+	// block either way; RestartBots adds a fresh process, and so a fresh
+	// sandbox directory, for every game, also between different deals:
+	// neither memory nor the bot's own directory carries over from game to
+	// game (a shared directory such as /tmp, or a bot's dir, still does;
+	// docs/security.md).
 	RestartBots bool
 }
 
@@ -38,7 +43,7 @@ type Table struct {
 	Index  int
 	GameID string
 	Round  int
-	Seed   uint64 // the deal
+	Seed   uint64 // the deal; no bot process plays one deal twice (Pool)
 	Seats  []int  // bot index per seat
 }
 
@@ -57,7 +62,8 @@ func (e *Env) Play(ctx context.Context, t Table) (GameRecord, error) {
 	botSeeds := make([]uint64, n)
 	var acquired []func(failed bool)
 	for s, b := range t.Seats {
-		conn, proc := e.Pool.Get(b)
+		// The pool hands out no process that has played this deal before.
+		conn, proc := e.Pool.Get(b, t.Seed)
 		players[s] = referee.Player{Name: e.Bots[b].Name, Conn: conn}
 		seats[s] = replays.SeatInfo{Seat: s, Bot: e.Bots[b].Name}
 		// A bot's seed follows the bot, not the seat: in a swapped pair each

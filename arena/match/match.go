@@ -1,7 +1,9 @@
-// Package match plays a series of games between the same bots: it starts
-// each bot process once and keeps it across games (restarting only a bot
-// that failed), rotates seats so seat and card luck cancel, and records
-// results.jsonl, replays and per-game stderr logs.
+// Package match plays a series of games between the same bots: it keeps
+// bot processes alive across games, rotates seats over one deal so seat and
+// card luck cancel, and records results.jsonl, replays and per-game stderr
+// logs. A process is replaced after it failed, and whenever the next game
+// replays a deal it has already played (see Pool): no process sees a deal
+// twice.
 package match
 
 import (
@@ -48,10 +50,18 @@ type Config struct {
 	// OnGame is called after each game (progress output).
 	OnGame func(GameRecord)
 	// FreshDeals deals new cards for every game instead of replaying a
-	// deal over a rotation block: less luck cancels, but a bot cannot
-	// carry what it saw of a deal into the next game (docs/security.md).
+	// deal over a rotation block: less luck cancels. What a bot process
+	// remembers cannot leak a deal either way (the pool never gives a
+	// process a deal it has played); FreshDeals also stops what the pool
+	// cannot: processes passing a deal on through files, and a finished
+	// game's replay revealing the deal of its block's next games
+	// (docs/security.md). It also spares the process restarts within a
+	// block.
 	FreshDeals bool
-	// RestartBots starts fresh bot processes for every game.
+	// RestartBots starts fresh bot processes (each in a fresh sandbox
+	// directory) for every game, also between different deals, where the
+	// pool would keep them: neither memory nor the bot's own directory
+	// carries over from one game to the next.
 	RestartBots bool
 }
 
@@ -102,10 +112,12 @@ func GameSeed(matchSeed uint64, g, seats int) uint64 {
 	return referee.DeriveSeed(matchSeed, "game", uint64(g/Rotation(seats)))
 }
 
-// Run plays the match: every bot process is started once and kept across
-// games (restarted only after it failed). Bot failures are results, not
-// errors; an error means the arena itself could not go on (disk full,
-// broken engine, interrupted), and the games already recorded stay on disk.
+// Run plays the match: bot processes are kept across games, replaced only
+// after a failure or before a deal they have played (every game of a
+// rotation block after its first, unless FreshDeals). Bot failures are
+// results, not errors; an error means the arena itself could not go on
+// (disk full, broken engine, interrupted), and the games already recorded
+// stay on disk.
 func Run(ctx context.Context, cfg Config, bots []Bot) (*Summary, error) {
 	n := len(bots)
 	if cfg.MatchID == "" {
@@ -116,6 +128,7 @@ func Run(ctx context.Context, cfg Config, bots []Bot) (*Summary, error) {
 		cfg.ByeGrace = time.Second
 	}
 	pool := NewPool(bots, cfg.MaxLine, cfg.StderrCap)
+	pool.KeepIdle = Rotation(n) // one process per game of a block: no restarts
 	defer pool.KillAll()
 	env := &Env{Game: cfg.Game, Options: cfg.Options, Match: cfg.MatchID, Limits: cfg.Limits, Policy: cfg.Policy,
 		MaxStrikes: cfg.MaxStrikes, OutDir: cfg.OutDir, Version: cfg.Version, Bots: bots, Pool: pool, RestartBots: cfg.RestartBots}

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -29,7 +30,7 @@ import (
 )
 
 const (
-	envBot     = "ARENA_TEST_BOT"     // "random", "crash-once" or "hang"
+	envBot     = "ARENA_TEST_BOT"     // "random", "memory", "crash-once" or "hang"
 	envToken   = "ARENA_TEST_TOKEN"   // per-test token, to find survivors
 	envPidFile = "ARENA_TEST_PIDFILE" // the bot appends "<game_id> <pid>" per hello, "bye <pid>" at bye
 	envFlag    = "ARENA_TEST_FLAG"    // crash-once: crash in the first game where this file does not exist yet
@@ -45,6 +46,13 @@ func TestMain(m *testing.M) {
 // runBot is a deterministic random bot: its choices depend only on the
 // seed in hello. It logs its pid on every hello, to stderr (the per-game
 // log) and to the pid file.
+//
+// In mode "memory" it is the bot duplicate deals must be kept from: it
+// remembers every hello seed it has seen, and a seed seen before means
+// this process is replaying a deal (a bot's seed is the same in every game
+// of a rotation block). It then shows it could cheat by answering its
+// first turn with an illegal index, which the referee records as an
+// illegal_action forfeit.
 func runBot(mode string) int {
 	lr := protocol.NewLineReader(os.Stdin, protocol.DefaultMaxLine)
 	out := bufio.NewWriter(os.Stdout)
@@ -58,6 +66,7 @@ func runBot(mode string) int {
 	}
 	var rng *rand.Rand
 	crash, turn := false, 0
+	seen, repeat := map[uint64]bool{}, false
 	for {
 		line, err := lr.ReadLine()
 		if err != nil {
@@ -72,6 +81,8 @@ func runBot(mode string) int {
 			}
 			rng = rand.New(rand.NewPCG(h.Seed, 0))
 			turn = 0
+			repeat = seen[h.Seed]
+			seen[h.Seed] = true
 			fmt.Fprintf(os.Stderr, "pid=%d game=%s\n", os.Getpid(), h.GameID)
 			note(fmt.Sprintf("%s %d %d", h.GameID, os.Getpid(), h.Seed))
 			if mode == "crash-once" {
@@ -92,6 +103,11 @@ func runBot(mode string) int {
 			}
 			if mode == "hang" {
 				continue // never answers a turn
+			}
+			if mode == "memory" && repeat && turn == 1 {
+				fmt.Fprintf(os.Stderr, "pid=%d has played this deal before\n", os.Getpid())
+				fmt.Fprintf(out, `{"type":"action","id":%d,"index":%d}`+"\n", t.ID, len(t.Legal))
+				break
 			}
 			fmt.Fprintf(out, `{"type":"action","id":%d,"index":%d}`+"\n", t.ID, rng.IntN(len(t.Legal)))
 		case protocol.TypeBye:
@@ -188,11 +204,16 @@ func checkNoSurvivors(t *testing.T, token string) {
 }
 
 func config(t *testing.T, games int, seed uint64, out string) match.Config {
-	g, err := engine.Lookup("banqi")
+	return gameConfig(t, "banqi", 2, map[string]string{"max_plies": "150"}, games, seed, out)
+}
+
+// gameConfig is a match of game with seats seats and the given rule options.
+func gameConfig(t *testing.T, game string, seats int, options map[string]string, games int, seed uint64, out string) match.Config {
+	g, err := engine.Lookup(game)
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts, err := engine.Setup(g, 2, map[string]string{"max_plies": "150"})
+	opts, err := engine.Setup(g, seats, options)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,6 +221,29 @@ func config(t *testing.T, games int, seed uint64, out string) match.Config {
 		Game: g, Options: opts, Games: games, Seed: seed, OutDir: out, Version: "test",
 		Limits: clock.Limits{Startup: 20 * time.Second, Move: 10 * time.Second, Margin: 50 * time.Millisecond},
 	}
+}
+
+// processOrder numbers a bot's processes in the order they first played
+// and returns, for each game of recs, the number of the process that
+// played it, and the pids in that order.
+func processOrder(t *testing.T, bot string, pids map[string]int, recs []match.GameRecord) ([]int, []int) {
+	t.Helper()
+	var order, started []int
+	number := map[int]int{}
+	for _, r := range recs {
+		pid, ok := pids[r.GameID]
+		if !ok {
+			t.Fatalf("%s got no hello for %s", bot, r.GameID)
+		}
+		n, ok := number[pid]
+		if !ok {
+			n = len(started)
+			number[pid] = n
+			started = append(started, pid)
+		}
+		order = append(order, n)
+	}
+	return order, started
 }
 
 // results reads results.jsonl as records and as raw field maps.
@@ -340,7 +384,9 @@ func TestMatchKeepsBotsAlive(t *testing.T) {
 	if recs[0].Seed != recs[1].Seed || recs[2].Seed != recs[3].Seed || recs[0].Seed == recs[2].Seed {
 		t.Errorf("seeds %d %d %d %d: want pairs sharing a seed, different pairs different", recs[0].Seed, recs[1].Seed, recs[2].Seed, recs[3].Seed)
 	}
-	// Each bot was started once and kept for all 4 games, then said bye.
+	// A process never plays a deal twice: game 1 replays game 0's deal and
+	// game 3 game 2's, so each bot has two processes, one for each game of
+	// a block, kept across blocks: processes 0, 1, 1, 0. Both get bye.
 	alive := map[int]string{}
 	for b, bot := range []string{"alpha", "beta"} {
 		pids, seeds, byes := fx.hellos(t, bot)
@@ -353,26 +399,26 @@ func TestMatchKeepsBotsAlive(t *testing.T) {
 		if len(pids) != 4 {
 			t.Fatalf("%s saw %d hellos, want 4: %v", bot, len(pids), pids)
 		}
-		var pid int
-		for id, p := range pids {
-			if pid == 0 {
-				pid = p
+		order, started := processOrder(t, bot, pids, recs)
+		if want := []int{0, 1, 1, 0}; !reflect.DeepEqual(order, want) {
+			t.Errorf("%s: games played by processes %v, want %v (pids %v)", bot, order, want, started)
+		}
+		sort.Strings(byes)
+		want := []string{strconv.Itoa(started[0]), strconv.Itoa(started[1])}
+		sort.Strings(want)
+		if !reflect.DeepEqual(byes, want) {
+			t.Errorf("%s: byes %v, want one from each process %v", bot, byes, want)
+		}
+		for _, pid := range started {
+			if other, dup := alive[pid]; dup {
+				t.Errorf("%s and %s share pid %d", bot, other, pid)
 			}
-			if p != pid {
-				t.Errorf("%s ran as pid %d for %s and as %d elsewhere: restarted without a failure", bot, p, id, pid)
+			alive[pid] = bot
+			if _, err := os.Stat(fmt.Sprintf("/proc/%d", pid)); err == nil {
+				t.Errorf("%s (pid %d) still in the process table after Run", bot, pid)
 			}
 		}
-		if len(byes) != 1 || byes[0] != strconv.Itoa(pid) {
-			t.Errorf("%s: byes %v, want one from pid %d", bot, byes, pid)
-		}
-		if other, dup := alive[pid]; dup {
-			t.Errorf("%s and %s share pid %d", bot, other, pid)
-		}
-		alive[pid] = bot
 		checkLogs(t, out, bot, pids)
-		if _, err := os.Stat(fmt.Sprintf("/proc/%d", pid)); err == nil {
-			t.Errorf("%s (pid %d) still in the process table after Run", bot, pid)
-		}
 	}
 	for _, b := range sum.Bots {
 		if b.Games != 4 || b.Wins+b.Draws+b.Losses != 4 || b.Forfeits != 0 {
@@ -452,7 +498,10 @@ func TestMatchRestartsCrashedBot(t *testing.T) {
 	t.Parallel()
 	fx := newFixture(t, []string{"crashy", "steady"}, []string{"crash-once", "random"})
 	out := filepath.Join(fx.dir, "out")
-	sum, err := match.Run(context.Background(), config(t, 4, 5, out), fx.bots)
+	cfg := config(t, 4, 5, out)
+	// No deal repeats, so the pool replaces a process only for failing.
+	cfg.FreshDeals = true
+	sum, err := match.Run(context.Background(), cfg, fx.bots)
 	if err != nil {
 		t.Fatal(err)
 	}

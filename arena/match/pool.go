@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"slices"
 	"sync"
 	"time"
 
@@ -15,6 +16,17 @@ import (
 // games at once (a tournament with concurrency) gets one process per
 // simultaneous game; a process that failed is killed, never reused.
 //
+// A process never plays the same deal twice. Duplicate deals replay one
+// deal with the seats rotated, and a process that played it in one seat
+// could remember what it saw (its hand is now an opponent's) in the next.
+// So Get reuses an idle process only if it has not played the deal; if
+// none may, a fresh one is started, and the idle ones are kept for later
+// deals up to KeepIdle per bot (beyond that the longest idle is closed
+// first). With KeepIdle at a rotation block's length, a match's bot gets
+// one process per seat of the rotation, each playing one game of every
+// block, and is never restarted. (A tournament round in which every
+// pairing plays the same deals starts fresh processes for most games.)
+//
 // A bot whose command was made by sandbox.Sandbox.Wrap gets its
 // confinement (cgroups, its own directory) per process here.
 //
@@ -22,45 +34,86 @@ import (
 // its file when the game ends, so no file holds what a bot wrote during a
 // game still in progress (an opponent could read it).
 type Pool struct {
+	// KeepIdle is how many idle processes per bot the pool keeps when a
+	// game needs a fresh one (none of them may play its deal): the length
+	// of a rotation block, typically. 0 or 1 keeps one.
+	KeepIdle int
+
 	bots      []Bot
 	maxLine   int
 	stderrCap int64
 
 	mu   sync.Mutex
 	idle [][]*transport.Process
-	live map[*transport.Process]*gameLog // every process, with its current stderr log
+	live map[*transport.Process]*member // every process
+}
+
+// member is what the pool knows of one live process.
+type member struct {
+	log *gameLog // the current game's stderr log (nil before the first)
+	// deals the process has been handed, to keep it from playing one
+	// twice. It grows by one entry per game the process plays and goes
+	// when the process does.
+	deals map[uint64]struct{}
 }
 
 // NewPool makes an empty pool for bots.
 func NewPool(bots []Bot, maxLine int, stderrCap int64) *Pool {
 	return &Pool{bots: bots, maxLine: maxLine, stderrCap: stderrCap,
-		idle: make([][]*transport.Process, len(bots)), live: map[*transport.Process]*gameLog{}}
+		idle: make([][]*transport.Process, len(bots)), live: map[*transport.Process]*member{}}
 }
 
-// Get returns a running process of bot b, reusing an idle one. If the bot
+// Get returns a running process of bot b for a game of deal: an idle one
+// that has not played deal yet, else a fresh one (see Pool). If the bot
 // cannot be started, the Conn is broken (the game records the failure)
 // and the process is nil.
-func (p *Pool) Get(b int) (transport.Conn, *transport.Process) {
+func (p *Pool) Get(b int, deal uint64) (transport.Conn, *transport.Process) {
 	p.mu.Lock()
-	for len(p.idle[b]) > 0 {
-		last := len(p.idle[b]) - 1
-		proc := p.idle[b][last]
-		p.idle[b] = p.idle[b][:last]
+	idle := p.idle[b]
+	// Most recently returned first; any process that has not played the
+	// deal would do.
+	for i := len(idle) - 1; i >= 0; i-- {
+		proc := idle[i]
 		select {
 		case <-proc.Exited():
 			// It left between games (exited after end): start afresh
 			// rather than fail the next game.
+			idle = slices.Delete(idle, i, i+1)
 			p.dropLocked(proc)
 			continue
 		default:
 		}
+		m := p.live[proc]
+		if _, played := m.deals[deal]; played {
+			continue
+		}
+		m.deals[deal] = struct{}{}
+		p.idle[b] = slices.Delete(idle, i, i+1)
 		p.mu.Unlock()
 		if box, ok := proc.Confinement().(*sandbox.Box); ok {
 			box.NewGame()
 		}
 		return proc, proc
 	}
+	// Every idle process (if any) has played this deal: start a fresh one,
+	// keeping the idle ones for the next deals unless that would make
+	// more than KeepIdle, in which case the longest idle is closed (its
+	// log written out, as dropLocked does) before the new one starts, and
+	// outside the lock, so that other games need not wait for the kill
+	// and reap.
+	var stale *transport.Process
+	var staleLog *gameLog
+	if n := len(idle); n > 0 && n >= max(1, p.KeepIdle) {
+		stale, idle = idle[0], idle[1:]
+		staleLog = p.live[stale].log
+		delete(p.live, stale)
+	}
+	p.idle[b] = idle
 	p.mu.Unlock()
+	if stale != nil {
+		stale.Close()
+		staleLog.close() // what it wrote since its last game ends that game's log
+	}
 	bot := p.bots[b]
 	cfg := transport.ProcessConfig{Argv: bot.Argv, Dir: bot.Dir, Env: bot.Env, MaxLine: p.maxLine, StderrCap: p.stderrCap}
 	if sandbox.Wrapped(bot.Argv) {
@@ -75,7 +128,7 @@ func (p *Pool) Get(b int) (transport.Conn, *transport.Process) {
 		return transport.Broken(fmt.Errorf("bot %s: %w", bot.Name, err)), nil
 	}
 	p.mu.Lock()
-	p.live[proc] = nil
+	p.live[proc] = &member{deals: map[uint64]struct{}{deal: {}}}
 	p.mu.Unlock()
 	return proc, proc
 }
@@ -89,7 +142,7 @@ func (p *Pool) Put(b int, proc *transport.Process, failed bool) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	log, ok := p.live[proc]
+	m, ok := p.live[proc]
 	if !ok {
 		return // killed by KillAll meanwhile
 	}
@@ -97,14 +150,16 @@ func (p *Pool) Put(b int, proc *transport.Process, failed bool) {
 		p.dropLocked(proc)
 		return
 	}
-	log.flush()
+	m.log.flush()
 	p.idle[b] = append(p.idle[b], proc)
 }
 
 // dropLocked kills proc and writes out its log.
 func (p *Pool) dropLocked(proc *transport.Process) {
 	proc.Close()
-	p.live[proc].close()
+	if m := p.live[proc]; m != nil {
+		m.log.close()
+	}
 	delete(p.live, proc)
 }
 
@@ -122,10 +177,16 @@ func (p *Pool) AttachLog(proc *transport.Process, path string) error {
 	log := &gameLog{path: path}
 	proc.SetStderr(log) // after this returns nothing writes to the old log
 	p.mu.Lock()
-	old := p.live[proc]
-	p.live[proc] = log
+	m := p.live[proc]
+	var old *gameLog
+	if m != nil {
+		old, m.log = m.log, log
+	}
 	p.mu.Unlock()
 	old.close()
+	if m == nil {
+		log.close() // killed by KillAll meanwhile: nothing more will come
+	}
 	return nil
 }
 
@@ -162,7 +223,9 @@ func (p *Pool) KillAll() {
 	}
 	p.mu.Lock()
 	for _, proc := range procs {
-		p.live[proc].close()
+		if m := p.live[proc]; m != nil {
+			m.log.close()
+		}
 		delete(p.live, proc)
 	}
 	for b := range p.idle {

@@ -3,11 +3,13 @@ package match_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/arena-dev/arena/arena/match"
+	"github.com/arena-dev/arena/arena/transport"
 )
 
 // TestGameLogStaysInMemoryUntilTheGameEnds: what a bot writes to stderr
@@ -17,7 +19,7 @@ func TestGameLogStaysInMemoryUntilTheGameEnds(t *testing.T) {
 	t.Parallel()
 	pool := match.NewPool([]match.Bot{{Name: "talker", Argv: []string{"sh", "-c", "read x; echo my hand is secret >&2; read x; echo after the game >&2; sleep 5"}}}, 0, 0)
 	defer pool.KillAll()
-	conn, proc := pool.Get(0)
+	conn, proc := pool.Get(0, 1)
 	if proc == nil {
 		t.Fatal("not started")
 	}
@@ -46,5 +48,89 @@ func TestGameLogStaysInMemoryUntilTheGameEnds(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatal("what the bot wrote after the game did not reach its log")
 		}
+	}
+}
+
+// TestPoolNeverHandsOutADealTwice drives the pool directly: Get reuses an
+// idle process only if it has not played the deal, prefers one that has
+// not over one that has, and when every idle process has played it starts
+// a fresh one, closing the longest idle first if the bot already has
+// KeepIdle idle processes.
+func TestPoolNeverHandsOutADealTwice(t *testing.T) {
+	t.Parallel()
+	type step struct {
+		put  bool   // give the process in slot back (else get one into slot)
+		slot int    // a game in progress, 0 or 1
+		deal uint64 // get: the game's deal
+		want int    // get: which process, numbered in start order
+	}
+	get := func(slot int, deal uint64, want int) step { return step{slot: slot, deal: deal, want: want} }
+	put := func(slot int) step { return step{put: true, slot: slot} }
+	cases := []struct {
+		name  string
+		keep  int // Pool.KeepIdle
+		steps []step
+		alive []int // processes still running at the end
+	}{
+		{"a repeated deal gets a fresh process, a new deal the same one", 1,
+			[]step{get(0, 1, 0), put(0), get(0, 1, 1), put(0), get(0, 2, 1), put(0), get(0, 2, 2), put(0), get(0, 1, 2)},
+			[]int{2}},
+		{"an idle process that has not played the deal goes first", 1,
+			[]step{get(0, 1, 0), get(1, 2, 1), put(0), put(1), get(0, 2, 0), put(0), get(0, 1, 1)},
+			[]int{0, 1}},
+		{"two games of one deal at once, then both again", 1,
+			[]step{get(0, 1, 0), get(1, 1, 1), put(0), put(1), get(0, 1, 2), get(1, 1, 3), put(1), put(0), get(0, 2, 2)},
+			[]int{2, 3}},
+		{"only the idle process that played the deal is replaced", 1,
+			[]step{get(0, 1, 0), get(1, 2, 1), put(0), put(1), get(0, 1, 1), get(1, 1, 2)},
+			[]int{1, 2}},
+		{"a block's worth of idle processes is kept: no restarts", 2,
+			[]step{get(0, 1, 0), put(0), get(0, 1, 1), put(0), get(0, 2, 1), put(0), get(0, 2, 0), put(0), get(0, 3, 0), put(0), get(0, 3, 1)},
+			[]int{0, 1}},
+		{"beyond KeepIdle the longest idle goes", 2,
+			[]step{get(0, 1, 0), put(0), get(0, 1, 1), put(0), get(0, 1, 2), put(0), get(0, 2, 2)},
+			[]int{1, 2}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			fx := newFixture(t, []string{"idle"}, []string{"random"}) // waits for hello
+			pool := match.NewPool(fx.bots, 0, 0)
+			pool.KeepIdle = tc.keep
+			defer pool.KillAll()
+			var started []*transport.Process
+			var slots [2]*transport.Process
+			for i, s := range tc.steps {
+				if s.put {
+					pool.Put(0, slots[s.slot], false)
+					slots[s.slot] = nil
+					continue
+				}
+				_, proc := pool.Get(0, s.deal)
+				if proc == nil {
+					t.Fatalf("step %d: not started", i)
+				}
+				got := slices.Index(started, proc)
+				if got < 0 {
+					got = len(started)
+					started = append(started, proc)
+				}
+				if got != s.want {
+					t.Fatalf("step %d (deal %d): process %d, want %d", i, s.deal, got, s.want)
+				}
+				slots[s.slot] = proc
+			}
+			var alive []int
+			for i, proc := range started {
+				select {
+				case <-proc.Exited():
+				default:
+					alive = append(alive, i)
+				}
+			}
+			if !slices.Equal(alive, tc.alive) {
+				t.Errorf("processes running at the end: %v, want %v (a replaced one is closed before Get returns)", alive, tc.alive)
+			}
+		})
 	}
 }

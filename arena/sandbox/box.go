@@ -24,6 +24,7 @@ type Box struct {
 	spec    spec
 	v2      string // the v2 cgroup (kill, and limits if enabled)
 	v1      []string
+	v1Acct  string // the v1 cpuacct cgroup: CPU time of every process
 	tmp     string // removed at Release
 	pid     atomic.Int64
 	release sync.Once
@@ -79,14 +80,18 @@ func Prepare(argv, env []string) (*Box, error) {
 	if work == "" {
 		work = tmp
 	}
-	b.spec.Work = work
+	b.spec.Work, b.spec.Tmp = work, tmp
 	has := map[string]bool{}
 	for _, kv := range sp.Env {
 		k, _, _ := strings.Cut(kv, "=")
 		has[k] = true
 	}
 	if !has["HOME"] {
-		b.spec.Env = append(b.spec.Env, "HOME="+work)
+		home := work
+		if sp.Plan.Isolate {
+			home = tmp // the only writable place
+		}
+		b.spec.Env = append(b.spec.Env, "HOME="+home)
 	}
 	if !has["TMPDIR"] {
 		b.spec.Env = append(b.spec.Env, "TMPDIR="+tmp)
@@ -109,6 +114,35 @@ func Prepare(argv, env []string) (*Box, error) {
 				return nil, err
 			}
 		}
+		if p.V2CPU {
+			quota := fmt.Sprintf("%d %d", cpuQuota(l.CPUs), cpuPeriod)
+			if err := os.WriteFile(filepath.Join(dir, "cpu.max"), []byte(quota), 0); err != nil {
+				return nil, fmt.Errorf("cgroup: %w", err)
+			}
+		}
+	}
+	if p.V1CPU != "" {
+		dir, err := mkCgroup(p.V1CPU, id)
+		if err != nil {
+			return nil, err
+		}
+		b.v1 = append(b.v1, dir)
+		if err := writeFile(dir, "cpu.cfs_period_us", cpuPeriod); err != nil {
+			return nil, err
+		}
+		if err := writeFile(dir, "cpu.cfs_quota_us", cpuQuota(l.CPUs)); err != nil {
+			return nil, err
+		}
+	}
+	if p.V1Acct != "" && p.V1Acct != p.V1CPU { // cpu,cpuacct may be one hierarchy
+		dir, err := mkCgroup(p.V1Acct, id)
+		if err != nil {
+			return nil, err
+		}
+		b.v1 = append(b.v1, dir)
+		b.v1Acct = dir
+	} else if p.V1Acct != "" {
+		b.v1Acct = b.v1[len(b.v1)-1]
 	}
 	if p.V1Mem != "" {
 		dir, err := mkCgroup(p.V1Mem, id)
@@ -162,13 +196,13 @@ func writeFile(dir, name string, v int64) error {
 	return nil
 }
 
-// Cloneflags are the namespaces the wrapper starts in.
-func (b *Box) Cloneflags() uintptr {
-	if b.spec.NoNetwork {
-		return syscall.CLONE_NEWNET
-	}
-	return 0
-}
+// cpuPeriod is the CFS period (µs); the quota is CPUs times it.
+const cpuPeriod = 100_000
+
+func cpuQuota(cpus float64) int64 { return max(1000, int64(cpus*cpuPeriod)) }
+
+// Configure sets the namespaces the wrapper starts in.
+func (b *Box) Configure(a *syscall.SysProcAttr) { b.spec.Plan.attr(a, b.spec.NoNetwork) }
 
 // Started records the process id and starts the CPU watchdog.
 func (b *Box) Started(pid int) {
@@ -204,7 +238,7 @@ func (b *Box) watch(pid int) {
 		}
 		used, err := b.cpuUsed()
 		if err != nil {
-			if _, gone := os.Stat(fmt.Sprintf("/proc/%d", pid)); gone != nil && b.v2 == "" {
+			if _, gone := os.Stat(fmt.Sprintf("/proc/%d", pid)); gone != nil && b.v2 == "" && b.v1Acct == "" {
 				return
 			}
 			continue
@@ -226,6 +260,12 @@ func (b *Box) cpuUsed() (time.Duration, error) {
 	if b.v2 != "" {
 		if us := eventCount(filepath.Join(b.v2, "cpu.stat"), "usage_usec"); us >= 0 {
 			return time.Duration(us) * time.Microsecond, nil
+		}
+	}
+	if b.v1Acct != "" {
+		data, err := os.ReadFile(filepath.Join(b.v1Acct, "cpuacct.usage"))
+		if ns, perr := strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64); err == nil && perr == nil {
+			return time.Duration(ns), nil
 		}
 	}
 	return cpuUsed(int(b.pid.Load()))
@@ -384,7 +424,7 @@ var (
 // SIGKILL), killing whatever still runs in them.
 func sweep() {
 	c := Detect()
-	for _, parent := range []string{c.V2, c.V1Memory, c.V1Pids} {
+	for _, parent := range []string{c.V2, c.V1Memory, c.V1Pids, c.V1CPU, c.V1Acct} {
 		if parent == "" {
 			continue
 		}

@@ -21,14 +21,21 @@ type Capabilities struct {
 	V2       string
 	V2Memory bool
 	V2Pids   bool
+	V2CPU    bool
 	V2Kill   bool
-	// V1Memory and V1Pids are the arena's cgroups in writable v1
-	// hierarchies, used when v2 lacks the controller.
+	// V1Memory, V1Pids, V1CPU and V1Acct (cpuacct) are the arena's cgroups
+	// in writable v1 hierarchies, used when v2 lacks the controller.
 	V1Memory string
 	V1Pids   string
+	V1CPU    string
+	V1Acct   string
 	// SysAdmin: CAP_SYS_ADMIN (network namespaces). SetID: CAP_SETUID and
 	// CAP_SETGID (another user).
 	SysAdmin, SetID bool
+	// Isolation is how bots get namespaces of their own, if at all;
+	// IsolationErr says why not.
+	Isolation    isolation
+	IsolationErr string
 }
 
 var (
@@ -44,7 +51,7 @@ func Detect() *Capabilities {
 
 func detect() *Capabilities {
 	c := &Capabilities{}
-	if eff, ok := capEff(); ok {
+	if eff, ok := capEff(); ok && !forceUserNS {
 		c.SysAdmin = eff&(1<<21) != 0
 		c.SetID = eff&(1<<6) != 0 && eff&(1<<7) != 0
 	}
@@ -62,7 +69,7 @@ func detect() *Capabilities {
 			c.V2 = dir
 			ctl := readWords(filepath.Join(dir, "cgroup.subtree_control"))
 			avail := readWords(filepath.Join(dir, "cgroup.controllers"))
-			for _, want := range []string{"memory", "pids"} {
+			for _, want := range []string{"memory", "pids", "cpu"} {
 				if !ctl[want] && avail[want] {
 					// Fails (EBUSY) when the arena's cgroup holds processes
 					// and is not the root: the no-internal-process rule.
@@ -71,28 +78,46 @@ func detect() *Capabilities {
 					}
 				}
 			}
-			c.V2Memory, c.V2Pids = ctl["memory"], ctl["pids"]
+			c.V2Memory, c.V2Pids, c.V2CPU = ctl["memory"], ctl["pids"], ctl["cpu"]
 			c.V2Kill = probeKill(dir)
 			continue
 		}
-		for _, ctl := range []string{"memory", "pids"} {
-			if !m.opts[ctl] {
+		for ctl, dst := range map[string]*string{"memory": &c.V1Memory, "pids": &c.V1Pids, "cpu": &c.V1CPU, "cpuacct": &c.V1Acct} {
+			if !m.opts[ctl] || *dst != "" {
 				continue
 			}
-			dir := cgroupDir(m, own[ctl])
-			if dir == "" || !canCreate(dir) {
-				continue
-			}
-			if ctl == "memory" && c.V1Memory == "" {
-				c.V1Memory = dir
-			}
-			if ctl == "pids" && c.V1Pids == "" {
-				c.V1Pids = dir
+			if dir := cgroupDir(m, own[ctl]); dir != "" && canCreate(dir) {
+				*dst = dir
 			}
 		}
 	}
+	c.Isolation, c.IsolationErr = detectIsolation(c.SysAdmin)
 	return c
 }
+
+// detectIsolation tries namespaces as root, then in a user namespace.
+func detectIsolation(sysAdmin bool) (isolation, string) {
+	self, err := os.Executable()
+	if err != nil {
+		return isolateNone, err.Error()
+	}
+	var why []string
+	if sysAdmin {
+		err := probeIsolation(self, false, false)
+		if err == nil {
+			return isolateRoot, ""
+		}
+		why = append(why, "as root: "+err.Error())
+	}
+	if err := probeIsolation(self, true, false); err != nil {
+		why = append(why, "in a user namespace: "+err.Error())
+		return isolateNone, strings.Join(why, "; ")
+	}
+	return isolateUserNS, ""
+}
+
+// forceUserNS: tests of the unprivileged path (user namespaces) as root.
+var forceUserNS bool
 
 func capEff() (uint64, bool) {
 	f, err := os.Open("/proc/self/status")

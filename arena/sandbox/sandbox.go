@@ -23,6 +23,7 @@ import (
 	"math"
 	"os"
 	"os/user"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -54,10 +55,27 @@ type Limits struct {
 	Files int64 `json:"files"`
 	// FileSize is the largest file a process may write.
 	FileSize int64 `json:"file_size"`
+	// CPUs is the CPU rate: how many cores' worth of time the bot with
+	// every process it starts may use (cgroup cpu quota; 0.5 is half a
+	// core). 0 is unlimited.
+	CPUs float64 `json:"cpus"`
+	// Disk is the size of the bot's writable directory when it is
+	// isolated (a tmpfs, counted in its memory too).
+	Disk int64 `json:"disk"`
 }
 
 // DefaultLimits protect the machine out of the box.
-var DefaultLimits = Limits{Memory: 1 << 30, Procs: 256, Files: 1024, FileSize: 64 << 20}
+var DefaultLimits = Limits{Memory: 1 << 30, Procs: 256, Files: 1024, FileSize: 64 << 20, CPUs: 1, Disk: 256 << 20}
+
+// Isolation modes (Options.Isolate).
+const (
+	// IsolateAuto isolates bots where this machine allows it.
+	IsolateAuto = "auto"
+	// IsolateYes isolates bots, or refuses to start.
+	IsolateYes = "yes"
+	// IsolateNo leaves bots the arena's view of files and processes.
+	IsolateNo = "no"
+)
 
 // Options are the other confinements.
 type Options struct {
@@ -69,6 +87,17 @@ type Options struct {
 	// Env adds NAME=VALUE to every bot's environment; a bare NAME passes
 	// the arena's own value through (if it has one).
 	Env []string
+	// Isolate gives each bot process a view of its own (IsolateAuto when
+	// empty): the whole filesystem read-only but for its directory (a
+	// private tmpfs of Limits.Disk), the Hide paths covered, and its own
+	// process and IPC namespaces, so it sees only its own processes and
+	// nothing it starts outlives it. It needs root, or unprivileged user
+	// namespaces.
+	Isolate string
+	// Hide are directories covered by an empty one in an isolated bot's
+	// view: the arena's output directory, whose replays and logs of
+	// finished games would tell the deal of games still being played.
+	Hide []string
 }
 
 // Sandbox is a validated confinement: limits, options and the mechanisms
@@ -84,6 +113,15 @@ type Sandbox struct {
 	plan plan
 }
 
+// isolation is how a bot's view of its own is made, found by Detect.
+type isolation int
+
+const (
+	isolateNone   isolation = iota
+	isolateRoot             // mount, PID and IPC namespaces as root
+	isolateUserNS           // the same inside a new user namespace
+)
+
 // plan says which mechanism enforces each limit.
 type plan struct {
 	V2      string `json:"v2,omitempty"` // parent of the bots' cgroups in the unified hierarchy
@@ -93,6 +131,12 @@ type plan struct {
 	V1Pids  string `json:"v1_pids,omitempty"`
 	RlMem   bool   `json:"rl_mem,omitempty"`
 	RlProcs bool   `json:"rl_procs,omitempty"`
+	V2CPU   bool   `json:"v2_cpu,omitempty"`
+	V1CPU   string `json:"v1_cpu,omitempty"`
+	V1Acct  string `json:"v1_acct,omitempty"` // cpuacct: CPU time of all the bot's processes
+	// Isolate: namespaces of its own, in a user namespace if UserNS.
+	Isolate bool `json:"isolate,omitempty"`
+	UserNS  bool `json:"userns,omitempty"`
 }
 
 // New checks that what is asked can be done here. It fails with a message
@@ -115,24 +159,61 @@ func New(l Limits, o Options) (*Sandbox, error) {
 		}
 		s.uid, s.gid = uid, gid
 	}
-	if o.NoNetwork {
-		if !caps.SysAdmin {
-			return nil, errors.New("no network: a bot network namespace needs CAP_SYS_ADMIN (run the arena as root); this arena lacks it, so bots would share the host's network")
-		}
-		if err := probeNetns(self); err != nil {
-			return nil, fmt.Errorf("no network: creating a network namespace failed (%v); bots would share the host's network", err)
-		}
-	}
 	for _, kv := range o.Env {
 		if name, _, _ := strings.Cut(kv, "="); name == "" || strings.ContainsAny(name, "\x00") {
 			return nil, fmt.Errorf("bot env %q: want NAME=VALUE or NAME", kv)
 		}
 	}
+	if math.IsNaN(l.CPUs) || l.CPUs < 0 {
+		return nil, fmt.Errorf("bot cpus %v: want a positive number of cores, or 0 for unlimited", l.CPUs)
+	}
 	p := &s.plan
+	switch o.Isolate {
+	case "", IsolateAuto:
+		p.Isolate = caps.Isolation != isolateNone
+	case IsolateYes:
+		if caps.Isolation == isolateNone {
+			return nil, fmt.Errorf("isolate: bots need mount and PID namespaces of their own, which need root or unprivileged user namespaces; this arena has neither (%s)", caps.IsolationErr)
+		}
+		p.Isolate = true
+	case IsolateNo:
+	default:
+		return nil, fmt.Errorf("isolate %q: want auto, yes or no", o.Isolate)
+	}
+	if p.Isolate {
+		p.UserNS = caps.Isolation == isolateUserNS
+		if p.UserNS && s.uid >= 0 {
+			// A user namespace maps only the arena's own uid.
+			return nil, errors.New("bot user: running bots as another user needs root")
+		}
+		s.Options.Hide = nil
+		for _, h := range o.Hide {
+			abs, err := filepath.Abs(h)
+			if err != nil {
+				return nil, fmt.Errorf("isolate: hiding %s: %v", h, err)
+			}
+			s.Options.Hide = append(s.Options.Hide, abs)
+		}
+	}
 	if caps.V2 != "" {
 		p.V2 = caps.V2
 		p.V2Mem = caps.V2Memory && l.Memory > 0
 		p.V2Pids = caps.V2Pids && l.Procs > 0
+	}
+	if o.NoNetwork {
+		// As root, or inside the user namespace of an isolated bot.
+		var err error
+		switch {
+		case caps.SysAdmin:
+			err = probeNetns(self)
+		case p.Isolate && p.UserNS:
+			err = probeIsolation(self, true, true)
+		default:
+			return nil, errors.New("no network: a bot network namespace needs CAP_SYS_ADMIN (run the arena as root) or isolation in a user namespace; this arena has neither, so bots would share the host's network")
+		}
+		if err != nil {
+			return nil, fmt.Errorf("no network: creating a network namespace failed (%v); bots would share the host's network", err)
+		}
 	}
 	if l.Memory > 0 && !p.V2Mem {
 		if caps.V1Memory != "" {
@@ -147,6 +228,16 @@ func New(l Limits, o Options) (*Sandbox, error) {
 		} else {
 			p.RlProcs = true
 		}
+	}
+	if l.CPUs > 0 {
+		if caps.V2 != "" && caps.V2CPU {
+			p.V2CPU = true
+		} else {
+			p.V1CPU = caps.V1CPU
+		}
+	}
+	if caps.V2 == "" && l.CPUTime > 0 {
+		p.V1Acct = caps.V1Acct
 	}
 	return s, nil
 }
@@ -202,10 +293,28 @@ func (s *Sandbox) Describe() string {
 	if l.CPUTime > 0 {
 		cpu = l.CPUTime.String() + "/game"
 	}
-	if p.V2 != "" {
+	switch {
+	case p.V2 != "":
 		cpuHow = "arena watchdog, cgroup v2 accounting"
+	case p.V1Acct != "":
+		cpuHow = "arena watchdog, cgroup v1 accounting"
 	}
 	add("cpu", cpu, cpuHow)
+	rate := ""
+	if l.CPUs > 0 {
+		rate = strconv.FormatFloat(l.CPUs, 'g', -1, 64)
+	}
+	switch {
+	case l.CPUs == 0:
+		add("cpus", "", "")
+	case p.V2CPU:
+		add("cpus", rate, "cgroup v2")
+	case p.V1CPU != "":
+		add("cpus", rate, "cgroup v1")
+	default:
+		parts = append(parts, "cpus "+rate+" (NOT ENFORCED)")
+		not = append(not, "cpus (no writable cpu cgroup)")
+	}
 	files := ""
 	if l.Files > 0 {
 		files = strconv.FormatInt(l.Files, 10)
@@ -216,15 +325,46 @@ func (s *Sandbox) Describe() string {
 		fsize = FormatSize(l.FileSize)
 	}
 	add("file size", fsize, "rlimit")
-	kill := "process group only"
+	disk := ""
+	if l.Disk > 0 {
+		disk = FormatSize(l.Disk)
+	}
+	switch {
+	case l.Disk == 0:
+		add("disk", "", "")
+	case !p.Isolate:
+		parts = append(parts, "disk "+disk+" (NOT ENFORCED)")
+		not = append(not, "disk (bots are not isolated)")
+	default:
+		add("disk", disk, "tmpfs")
+	}
+	var kill []string
+	if p.Isolate {
+		kill = append(kill, "PID namespace")
+	}
 	switch {
 	case s.Caps.V2Kill:
-		kill = "cgroup v2"
+		kill = append(kill, "cgroup v2")
 	case s.Caps.V1Memory != "" || s.Caps.V1Pids != "":
-		kill = "cgroup v1"
+		kill = append(kill, "cgroup v1")
 	}
-	if kill == "process group only" {
-		not = append(not, "processes that leave the bot's process group (no writable cgroup)")
+	if len(kill) == 0 {
+		kill = append(kill, "process group and environment marker")
+		not = append(not, "processes that leave the bot's process group and clear their environment (no writable cgroup, no isolation)")
+	}
+	iso := "none: bots see the arena's files and processes"
+	switch {
+	case p.Isolate && p.UserNS:
+		iso = "own namespaces in a user namespace (read-only files, private directory and processes)"
+	case p.Isolate:
+		iso = "own namespaces (read-only files, private directory and processes)"
+	}
+	if !p.Isolate {
+		why := "--bot-isolate no"
+		if s.Options.Isolate != IsolateNo {
+			why = "needs root or unprivileged user namespaces"
+		}
+		not = append(not, "isolation ("+why+")")
 	}
 	usr := "the arena's"
 	if s.uid >= 0 {
@@ -234,7 +374,8 @@ func (s *Sandbox) Describe() string {
 	if s.Options.NoNetwork {
 		net = "none (own namespace)"
 	}
-	line := fmt.Sprintf("sandbox: %s; kill: %s; user: %s; network: %s", strings.Join(parts, ", "), kill, usr, net)
+	line := fmt.Sprintf("sandbox: %s; kill: %s; isolation: %s; user: %s; network: %s",
+		strings.Join(parts, ", "), strings.Join(kill, " + "), iso, usr, net)
 	if len(not) > 0 {
 		line += "; not enforced: " + strings.Join(not, "; ")
 	}
@@ -275,6 +416,9 @@ func (s *Sandbox) Env(name string, extra []string) []string {
 func (s *Sandbox) Wrap(name string, argv []string, dir string, extraEnv []string) ([]string, []string) {
 	sp := spec{Name: name, Dir: dir, Env: s.Env(name, extraEnv), Limits: s.Limits, UID: s.uid, GID: s.gid,
 		NoNetwork: s.Options.NoNetwork, Plan: s.plan, BotRoot: s.botRoot()}
+	if s.plan.Isolate {
+		sp.Hide = s.Options.Hide
+	}
 	data, _ := json.Marshal(sp)
 	wargv := append([]string{s.self, Command, "--"}, argv...)
 	return wargv, []string{envSpec + "=" + string(data)}
@@ -295,7 +439,10 @@ type spec struct {
 	// Filled in per process by Prepare.
 	Cgroups []string `json:"cgroups,omitempty"` // cgroup directories to join
 	Work    string   `json:"work,omitempty"`    // working directory
+	Tmp     string   `json:"tmp,omitempty"`     // the bot's own directory (TMPDIR)
 	PPid    int      `json:"ppid,omitempty"`    // the arena
+	Hide    []string `json:"hide,omitempty"`    // directories an isolated bot may not see
+	Program string   `json:"program,omitempty"` // set by the wrapper
 }
 
 func lookupUser(name string) (uid, gid int, err error) {
@@ -346,6 +493,20 @@ func ParseCount(s string) (int64, error) {
 	v, err := strconv.ParseInt(t, 10, 64)
 	if err != nil || v < 0 {
 		return 0, fmt.Errorf("%q is not a count (a whole number, or unlimited)", s)
+	}
+	return v, nil
+}
+
+// ParseCPUs reads a CPU rate in cores (1, 0.5, 2); "0" and "unlimited"
+// mean no limit.
+func ParseCPUs(s string) (float64, error) {
+	t := strings.TrimSpace(s)
+	if t == "unlimited" || t == "none" {
+		return 0, nil
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil || v < 0 || math.IsNaN(v) || math.IsInf(v, 0) || (v > 0 && v < 0.01) {
+		return 0, fmt.Errorf("%q is not a number of cores (try 1, 0.5, 2, or unlimited; at least 0.01)", s)
 	}
 	return v, nil
 }

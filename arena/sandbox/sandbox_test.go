@@ -26,6 +26,9 @@ func TestMain(m *testing.M) {
 	if mode := os.Getenv(envMode); mode != "" {
 		os.Exit(misbehave(mode))
 	}
+	if os.Getenv("SANDBOX_TEST_USERNS") != "" {
+		sandbox.ForceUserNS()
+	}
 	os.Exit(m.Run())
 }
 
@@ -64,6 +67,69 @@ func misbehave(mode string) int {
 		fmt.Fprintf(out, "started %d %v\n", n, err)
 		out.Flush()
 		time.Sleep(30 * time.Second)
+	case "view": // what an isolated bot can see and do
+		fmt.Fprintln(out, "pid", os.Getpid())
+		ents, _ := os.ReadDir("/proc")
+		n := 0
+		for _, e := range ents {
+			if _, err := strconv.Atoi(e.Name()); err == nil {
+				n++
+			}
+		}
+		fmt.Fprintln(out, "procs", n)
+		for _, path := range []string{"/etc/arena-test", filepath.Join(os.Getenv("SANDBOX_TEST_DIR"), "x"), filepath.Join(os.Getenv("TMPDIR"), "x"), "/dev/shm/x"} {
+			err := os.WriteFile(path, []byte("x"), 0o644)
+			fmt.Fprintln(out, "write", path, err)
+		}
+		hidden := os.Getenv("SANDBOX_TEST_HIDDEN")
+		ents, err := os.ReadDir(hidden)
+		fmt.Fprintln(out, "hidden", len(ents), err)
+		// Undoing it takes CAP_SYS_ADMIN, which even a root bot lacks.
+		fmt.Fprintln(out, "umount", syscall.Unmount(hidden, syscall.MNT_DETACH))
+		fmt.Fprintln(out, "remount", syscall.Mount("", "/", "", syscall.MS_REMOUNT|syscall.MS_BIND, ""))
+		status, _ := os.ReadFile("/proc/self/status")
+		for _, l := range strings.Split(string(status), "\n") {
+			if strings.HasPrefix(l, "CapEff:") || strings.HasPrefix(l, "CapBnd:") || strings.HasPrefix(l, "NoNewPrivs:") {
+				fmt.Fprintln(out, strings.Join(strings.Fields(l), " "))
+			}
+		}
+	case "fill": // fill TMPDIR 1 MiB per file
+		chunk := make([]byte, 1<<20)
+		total := 0
+		var err error
+		for i := 0; i < 64 && err == nil; i++ {
+			err = os.WriteFile(filepath.Join(os.Getenv("TMPDIR"), strconv.Itoa(i)), chunk, 0o644)
+			if err == nil {
+				total++
+			}
+		}
+		fmt.Fprintln(out, "wrote", total, err)
+	case "escape-env": // a descendant that leaves the group and clears its environment
+		cmd := exec.Command("setsid", "env", "-i", "sleep", os.Getenv("SANDBOX_TEST_SLEEP"))
+		if err := cmd.Start(); err != nil {
+			fmt.Fprintln(out, "error", err)
+			return 1
+		}
+		fmt.Fprintln(out, "started")
+		out.Flush()
+		time.Sleep(30 * time.Second)
+	case "spin4": // four spinning threads for a second of wall time
+		stop := time.Now().Add(time.Second)
+		done := make(chan bool)
+		for i := 0; i < 4; i++ {
+			go func() {
+				for time.Now().Before(stop) {
+				}
+				done <- true
+			}()
+		}
+		for i := 0; i < 4; i++ {
+			<-done
+		}
+		var ru syscall.Rusage
+		syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+		cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+		fmt.Fprintln(out, "cpu_ms", cpu.Milliseconds())
 	case "bigfile":
 		f, err := os.Create("big")
 		if err != nil {
@@ -194,15 +260,24 @@ func TestEnvironmentIsScrubbed(t *testing.T) {
 }
 
 func TestConfiguredWorkingDirectory(t *testing.T) {
-	dir := t.TempDir()
-	sb := newSandbox(t, sandbox.DefaultLimits, sandbox.Options{})
-	p, _ := start(t, sb, "env", dir)
-	got, _ := lines(p, 5*time.Second)
-	if !contains(got, "cwd="+dir) || !contains(got, "HOME="+dir) {
-		t.Fatalf("want cwd and HOME %s, got %v", dir, got)
-	}
-	if contains(got, "TMPDIR="+dir) {
-		t.Errorf("TMPDIR should be a fresh directory, got %v", got)
+	for _, isolate := range []string{sandbox.IsolateNo, sandbox.IsolateAuto} {
+		t.Run(isolate, func(t *testing.T) {
+			dir := t.TempDir()
+			sb := newSandbox(t, sandbox.DefaultLimits, sandbox.Options{Isolate: isolate})
+			p, _ := start(t, sb, "env", dir)
+			got, _ := lines(p, 5*time.Second)
+			if !contains(got, "cwd="+dir) {
+				t.Fatalf("want cwd %s, got %v", dir, got)
+			}
+			if contains(got, "TMPDIR="+dir) {
+				t.Errorf("TMPDIR should be a fresh directory, got %v", got)
+			}
+			// HOME is the bot's directory, unless that is read-only.
+			isolated := strings.Contains(sb.Describe(), "isolation: own")
+			if home := contains(got, "HOME="+dir); home == isolated {
+				t.Errorf("isolated %v: HOME %s? %v", isolated, dir, got)
+			}
+		})
 	}
 }
 
@@ -251,7 +326,8 @@ func TestProcessLimitStopsAForkBomb(t *testing.T) {
 
 func TestFileSizeLimit(t *testing.T) {
 	dir := t.TempDir()
-	sb := newSandbox(t, sandbox.Limits{FileSize: 1 << 20}, sandbox.Options{})
+	// Not isolated: the bot's directory is writable and the file visible here.
+	sb := newSandbox(t, sandbox.Limits{FileSize: 1 << 20}, sandbox.Options{Isolate: sandbox.IsolateNo})
 	p, _ := start(t, sb, "bigfile", dir)
 	got, err := lines(p, 10*time.Second)
 	exited(t, p, 5*time.Second)
@@ -278,6 +354,24 @@ func TestCPUTimeLimitKillsABusyLoop(t *testing.T) {
 		t.Fatalf("killed after %v, before its second of CPU", took)
 	}
 	t.Logf("stopped after %v: %v", time.Since(start).Round(time.Millisecond), err)
+}
+
+func TestCPURateLimit(t *testing.T) {
+	sb := newSandbox(t, sandbox.Limits{CPUs: 0.2}, sandbox.Options{})
+	if strings.Contains(sb.Describe(), "NOT ENFORCED") {
+		t.Skip("no cpu cgroup: " + sb.Describe())
+	}
+	p, _ := start2(t, sb, "spin4")
+	got, _ := lines(p, 10*time.Second)
+	var ms int
+	if len(got) == 1 {
+		fmt.Sscanf(got[0], "cpu_ms %d", &ms)
+	}
+	// A fifth of a core for a second: 200 ms, whatever the number of cores.
+	if ms == 0 || ms > 350 {
+		t.Fatalf("four threads spinning for 1s under a 0.2-core limit used %d ms of CPU (%v)", ms, got)
+	}
+	t.Logf("used %d ms of CPU in 1 s under a 0.2-core limit", ms)
 }
 
 func start2(t *testing.T, sb *sandbox.Sandbox, mode string) (*transport.Process, *sandbox.Box) {
@@ -344,15 +438,13 @@ func alive(pid int) bool {
 
 func TestNoNetwork(t *testing.T) {
 	sb, err := sandbox.New(sandbox.DefaultLimits, sandbox.Options{NoNetwork: true})
-	if !sandbox.Detect().SysAdmin {
-		if err == nil || !strings.Contains(err.Error(), "CAP_SYS_ADMIN") {
-			t.Fatalf("without CAP_SYS_ADMIN: want a clear error, got %v", err)
-		}
-		t.Skip("no CAP_SYS_ADMIN: checked the message only")
-	}
 	if err != nil {
+		if !sandbox.Detect().SysAdmin && strings.Contains(err.Error(), "needs CAP_SYS_ADMIN (run the arena as root) or isolation in a user namespace") {
+			t.Skip("neither root nor user namespaces: checked the message only")
+		}
 		t.Fatal(err)
 	}
+	t.Log(sb.Describe())
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

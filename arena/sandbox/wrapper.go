@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -24,6 +25,18 @@ func init() {
 // the reason on stderr, which the arena logs as the bot's).
 func Main(args []string) int {
 	if len(args) > 0 && args[0] == "--probe" {
+		return 0
+	}
+	if len(args) > 0 && args[0] == "--probe-isolation" {
+		var sp spec
+		if err := json.Unmarshal([]byte(os.Getenv(envSpec)), &sp); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		if err := isolate(&sp); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
 		return 0
 	}
 	if len(args) > 0 && args[0] == "--" {
@@ -46,6 +59,17 @@ func Main(args []string) int {
 	for _, dir := range sp.Cgroups {
 		if err := os.WriteFile(filepath.Join(dir, "cgroup.procs"), pid, 0); err != nil {
 			return fail("joining cgroup %s: %v", dir, err)
+		}
+	}
+	if sp.Plan.Isolate {
+		if prog, err := lookPath(args[0], sp.Env); err == nil {
+			if !filepath.IsAbs(prog) && sp.Work != "" {
+				prog = filepath.Join(sp.Work, prog)
+			}
+			sp.Program, _ = filepath.Abs(prog)
+		}
+		if err := isolate(&sp); err != nil {
+			return fail("isolation: %v", err)
 		}
 	}
 	l, p := sp.Limits, sp.Plan
@@ -99,9 +123,15 @@ func Main(args []string) int {
 		if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, syscall.PR_SET_PDEATHSIG, uintptr(syscall.SIGKILL), 0); e != 0 {
 			return fail("prctl: %v", e)
 		}
-		if sp.PPid != 0 && os.Getppid() != sp.PPid {
+		// (In a PID namespace of its own the parent is out of sight: 0.)
+		if ppid := os.Getppid(); sp.PPid != 0 && ppid != 0 && ppid != sp.PPid {
 			return fail("the arena is gone")
 		}
+	}
+	// Capabilities are per thread: drop them on the one that execs.
+	runtime.LockOSThread()
+	if err := dropPrivileges(); err != nil {
+		return fail("%v", err)
 	}
 	err = syscall.Exec(path, args, sp.Env)
 	return fail("exec %s: %v", args[0], err)

@@ -296,6 +296,7 @@ func Run(ctx context.Context, cfg Config, progress func(Status)) (*Result, error
 		results = w
 	}
 	pool := match.NewPool(bots, cfg.MaxLine, cfg.StderrCap)
+	pool.KeepIdle = 2 // a pair's two games share a deal: one process for each
 	defer pool.KillAll()
 	env := &match.Env{Game: cfg.Game, Options: cfg.Options, Match: cfg.MatchID, Limits: cfg.Limits, Policy: cfg.Policy,
 		MaxStrikes: cfg.MaxStrikes, OutDir: cfg.OutDir, Version: cfg.Version, Bots: bots, Pool: pool}

@@ -248,7 +248,7 @@ func (f *File) Resolve(src, baseDir string) (*Config, error) {
 	if c.BotLimits, err = f.Limits.Resolve(); err != nil {
 		return nil, fieldErr(src, "limits", "%v", err)
 	}
-	c.BotOptions = sandbox.Options{User: f.Limits.User, NoNetwork: f.Limits.NoNetwork, Env: f.Limits.Env}
+	c.BotOptions = f.Limits.Options()
 	return c, nil
 }
 
@@ -274,6 +274,19 @@ func (l LimitsFile) Resolve() (sandbox.Limits, error) {
 	}
 	size("memory", l.Memory, &out.Memory)
 	size("file_size", l.FileSize, &out.FileSize)
+	size("disk", l.Disk, &out.Disk)
+	if l.CPUs != "" && err == nil {
+		if out.CPUs, err = sandbox.ParseCPUs(l.CPUs); err != nil {
+			err = fmt.Errorf("cpus: %v", err)
+		}
+	}
+	switch l.Isolate {
+	case "", sandbox.IsolateAuto, sandbox.IsolateYes, sandbox.IsolateNo:
+	default:
+		if err == nil {
+			err = fmt.Errorf("isolate: %q: want auto, yes or no", l.Isolate)
+		}
+	}
 	count("procs", l.Procs, &out.Procs)
 	count("files", l.Files, &out.Files)
 	if l.CPUTime != "" && err == nil {
@@ -289,13 +302,27 @@ func (l LimitsFile) Resolve() (sandbox.Limits, error) {
 	return out, err
 }
 
+// Options are the sandbox options the limits section asks for (the output
+// directory to hide is added by the caller, which knows it).
+func (l LimitsFile) Options() sandbox.Options {
+	return sandbox.Options{User: l.User, NoNetwork: l.NoNetwork, Env: l.Env, Isolate: l.Isolate}
+}
+
 // Confine runs every bot in the sandbox the limits section describes: it
 // checks that this machine can provide it (another user and no network
 // need privileges) and rewrites the bots' commands. Their environment is
 // then only the documented variables plus the bots' env fields and
-// limits.env. src names the file in errors.
-func (c *Config) Confine(src string) (*sandbox.Sandbox, error) {
-	sb, err := sandbox.New(c.BotLimits, c.BotOptions)
+// limits.env. Isolated bots do not see the output directory out (created
+// here if need be). src names the file in errors.
+func (c *Config) Confine(src, out string) (*sandbox.Sandbox, error) {
+	opts := c.BotOptions
+	if out != "" {
+		if err := os.MkdirAll(out, 0o755); err != nil {
+			return nil, fmt.Errorf("output directory: %w", err)
+		}
+		opts.Hide = append(opts.Hide[:len(opts.Hide):len(opts.Hide)], out)
+	}
+	sb, err := sandbox.New(c.BotLimits, opts)
 	if err != nil {
 		field := "limits"
 		switch {
@@ -305,6 +332,8 @@ func (c *Config) Confine(src string) (*sandbox.Sandbox, error) {
 			field = "limits.no_network"
 		case strings.HasPrefix(err.Error(), "bot env"):
 			field = "limits.env"
+		case strings.HasPrefix(err.Error(), "isolate"):
+			field = "limits.isolate"
 		}
 		return nil, fieldErr(src, field, "%v", err)
 	}

@@ -48,6 +48,9 @@ type LimitsFile struct {
 	Procs     string   `yaml:"procs,omitempty" json:"procs,omitempty"`
 	Files     string   `yaml:"files,omitempty" json:"files,omitempty"`
 	FileSize  string   `yaml:"file_size,omitempty" json:"file_size,omitempty"`
+	CPUs      string   `yaml:"cpus,omitempty" json:"cpus,omitempty"`
+	Disk      string   `yaml:"disk,omitempty" json:"disk,omitempty"`
+	Isolate   string   `yaml:"isolate,omitempty" json:"isolate,omitempty"`
 	User      string   `yaml:"user,omitempty" json:"user,omitempty"`
 	NoNetwork bool     `yaml:"no_network,omitempty" json:"no_network,omitempty"`
 	Env       []string `yaml:"env,omitempty" json:"env,omitempty"`

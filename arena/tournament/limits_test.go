@@ -17,6 +17,9 @@ limits:
   procs: 64
   files: unlimited
   cpu_time: 20s
+  cpus: 0.5
+  disk: 64MiB
+  isolate: auto
   env: [A=1, B]
 bots:
   - {name: a, command: arena bot random, env: {X: "1"}}
@@ -29,11 +32,12 @@ bots:
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := sandbox.Limits{Memory: 512 << 20, Procs: 64, Files: 0, FileSize: sandbox.DefaultLimits.FileSize, CPUTime: 20 * time.Second}
+	want := sandbox.Limits{Memory: 512 << 20, Procs: 64, Files: 0, FileSize: sandbox.DefaultLimits.FileSize, CPUTime: 20 * time.Second,
+		CPUs: 0.5, Disk: 64 << 20}
 	if c.BotLimits != want {
 		t.Fatalf("limits %+v, want %+v", c.BotLimits, want)
 	}
-	if _, err := c.Confine("cup.yaml"); err != nil {
+	if _, err := c.Confine("cup.yaml", ""); err != nil {
 		t.Fatal(err)
 	}
 	if !sandbox.Wrapped(c.Bots[0].Argv) || c.Bots[0].Dir != "" {
@@ -57,6 +61,9 @@ func TestLimitsDefaultsAndErrors(t *testing.T) {
 		"cpu_time":  {CPUTime: "forever"},
 		"file_size": {FileSize: "1QB"},
 		"env":       {Env: []string{"=x"}},
+		"cpus":      {CPUs: "-2"},
+		"disk":      {Disk: "big"},
+		"isolate":   {Isolate: "maybe"},
 	} {
 		if _, err := lf.Resolve(); err == nil || !strings.HasPrefix(err.Error(), field+":") {
 			t.Errorf("%s: got %v", field, err)

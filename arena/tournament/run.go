@@ -100,6 +100,7 @@ func Run(ctx context.Context, c *Config, out string, opt Options) (*match.Summar
 		return sum, err
 	}
 	pool := match.NewPool(c.Bots, c.MaxLine, c.StderrCap)
+	pool.KeepIdle = c.Seats // the games of a rotation share a deal
 	defer pool.KillAll()
 	env := &match.Env{Game: c.Game, Options: c.Options, Match: c.Name, Limits: c.Limits, Policy: c.Policy,
 		MaxStrikes: c.MaxStrikes, OutDir: out, Version: opt.Version, Bots: c.Bots, Pool: pool, RestartBots: c.File.RestartBots}

@@ -19,10 +19,14 @@ import (
 )
 
 // TestMain lets this test binary be a bot: the bundled random bot, whose
-// choices depend only on the seed in hello (so runs are reproducible).
+// choices depend only on the seed in hello (so runs are reproducible);
+// with a deal log, one that remembers its deals (memoryBot).
 func TestMain(m *testing.M) {
 	if name := os.Getenv("ARENA_TOURNAMENT_BOT"); name != "" {
 		bot, _ := bots.New(name)
+		if log := os.Getenv(envDealLog); log != "" {
+			bot = &memoryBot{Bot: bot, log: log, seen: map[uint64]bool{}}
+		}
 		if err := sdk.Run(os.Stdin, os.Stdout, bot, sdk.Options{}); err != nil {
 			os.Exit(1)
 		}

@@ -36,8 +36,8 @@ type ProcessConfig struct {
 
 // Confinement is what a sandbox adds around one process.
 type Confinement interface {
-	// Cloneflags are namespaces to start the process in (CLONE_NEWNET).
-	Cloneflags() uintptr
+	// Configure sets up how the process starts: its namespaces.
+	Configure(*syscall.SysProcAttr)
 	// Started is told the pid once the process runs.
 	Started(pid int)
 	// Kill kills every process of the bot, even those that left its
@@ -90,7 +90,7 @@ func Start(cfg ProcessConfig) (*Process, error) {
 	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if cfg.Confine != nil {
-		cmd.SysProcAttr.Cloneflags = cfg.Confine.Cloneflags()
+		cfg.Confine.Configure(cmd.SysProcAttr)
 	}
 
 	// stdin: a poller-backed pipe, so writes honour deadlines and a bot that

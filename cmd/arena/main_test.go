@@ -206,8 +206,9 @@ func TestEachBotSeesExactlyItsOwnSeat(t *testing.T) {
 	dir := t.TempDir()
 	spy := t.TempDir()
 	cmd := exec.Command(os.Args[0], "match", "--game", "banqi", "--bot", "s0="+os.Args[0], "--bot", "s1="+os.Args[0],
-		"--games", "2", "--seed", "3", "--out", dir)
-	// The arena process and its bot children share this environment; the
+		"--games", "2", "--seed", "3", "--out", dir, "--bot-isolate", "no", "--bot-env", "ARENA_SPY_DIR")
+	// The spies write what they receive into ARENA_SPY_DIR, which isolated
+	// bots could not. The arena process and its bot children share this environment; the
 	// bots are started without arguments, which is how spyBot tells them
 	// from the arena.
 	cmd.Env = append(os.Environ(), "ARENA_SPY_DIR="+spy)
@@ -223,8 +224,10 @@ func TestEachBotSeesExactlyItsOwnSeat(t *testing.T) {
 	for _, f := range files {
 		received[f] = readLines(t, f)
 	}
-	if len(files) != 2 {
-		t.Fatalf("want one spy log per bot process (kept alive across games), got %d", len(files))
+	// The second game replays the first's deal with the seats swapped, so
+	// each bot plays it in a fresh process: 2 bots, 2 processes each.
+	if len(files) != 4 {
+		t.Fatalf("want one spy log per bot process (a new one for the replayed deal), got %d", len(files))
 	}
 	checked := 0
 	for _, lines := range received {

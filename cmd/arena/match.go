@@ -217,7 +217,16 @@ func confineBots(c *cli.Context, botList []match.Bot, out string) (*sandbox.Sand
 		field, rest, _ := strings.Cut(err.Error(), ": ")
 		return nil, usagef("--bot-%s: %s", strings.ReplaceAll(field, "_", "-"), rest)
 	}
-	sb, err := sandbox.New(lim, sandbox.Options{User: lf.User, NoNetwork: lf.NoNetwork, Env: lf.Env})
+	opts := lf.Options()
+	if out != "" {
+		// Isolated bots must not see results and replays of finished games:
+		// a finished game of a rotation block tells the deal of the next.
+		if err := os.MkdirAll(out, 0o755); err != nil {
+			return nil, fmt.Errorf("output directory: %w", err)
+		}
+		opts.Hide = []string{out}
+	}
+	sb, err := sandbox.New(lim, opts)
 	if err != nil {
 		return nil, usageError{sandboxFlagErr(err)}
 	}
@@ -237,7 +246,8 @@ func confineBots(c *cli.Context, botList []match.Bot, out string) (*sandbox.Sand
 // sandboxFlagErr names the flag behind a sandbox error.
 func sandboxFlagErr(err error) error {
 	msg := err.Error()
-	for prefix, flag := range map[string]string{"bot user": "--bot-user", "no network": "--bot-no-network", "bot env": "--bot-env"} {
+	for prefix, flag := range map[string]string{"bot user": "--bot-user", "no network": "--bot-no-network", "bot env": "--bot-env",
+		"isolate": "--bot-isolate", "bot cpus": "--bot-cpus"} {
 		if strings.HasPrefix(msg, prefix) {
 			return fmt.Errorf("%s%s", flag, strings.TrimPrefix(msg, prefix))
 		}

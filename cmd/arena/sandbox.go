@@ -22,6 +22,9 @@ func sandboxFlags() []cli.Flag {
 		&cli.StringFlag{Name: "bot-procs", Usage: fmt.Sprintf("processes and threads per bot (default: %d)", d.Procs)},
 		&cli.StringFlag{Name: "bot-files", Usage: fmt.Sprintf("open files per bot process (default: %d)", d.Files)},
 		&cli.StringFlag{Name: "bot-file-size", Usage: fmt.Sprintf("largest file a bot may write (default: %s)", sandbox.FormatSize(d.FileSize))},
+		&cli.StringFlag{Name: "bot-cpus", Usage: fmt.Sprintf("CPU rate per bot, in cores (e.g. 0.5, 2; unlimited) (default: %g)", d.CPUs)},
+		&cli.StringFlag{Name: "bot-disk", Usage: fmt.Sprintf("size of an isolated bot's writable directory (default: %s)", sandbox.FormatSize(d.Disk))},
+		&cli.StringFlag{Name: "bot-isolate", Usage: "give each bot a read-only view of the files, a private directory and its own processes: auto (where the machine allows), yes (or refuse to start), no (default: auto)"},
 		&cli.StringFlag{Name: "bot-user", Usage: "run bots as this user (needs root)"},
 		&cli.BoolFlag{Name: "bot-no-network", Usage: "run bots without any network, not even loopback (needs CAP_SYS_ADMIN)"},
 		&cli.StringSliceFlag{Name: "bot-env", Usage: "add NAME=VALUE to the bots' scrubbed environment; a bare NAME passes the arena's value (repeatable; the arena's ARENA_BOT_ENV adds a comma-separated list)"},
@@ -32,7 +35,8 @@ func sandboxFlags() []cli.Flag {
 // section, or empty for a match).
 func limitsFromFlags(c *cli.Context, l *tournament.LimitsFile) {
 	for flag, dst := range map[string]*string{"bot-memory": &l.Memory, "bot-cpu-time": &l.CPUTime, "bot-procs": &l.Procs,
-		"bot-files": &l.Files, "bot-file-size": &l.FileSize, "bot-user": &l.User} {
+		"bot-files": &l.Files, "bot-file-size": &l.FileSize, "bot-user": &l.User, "bot-cpus": &l.CPUs, "bot-disk": &l.Disk,
+		"bot-isolate": &l.Isolate} {
 		if c.IsSet(flag) {
 			*dst = c.String(flag)
 		}

@@ -207,7 +207,7 @@ func runTournament(c *cli.Context) error {
 	if err != nil {
 		return usageError{err}
 	}
-	sb, err := cfg.Confine(sp.src)
+	sb, err := cfg.Confine(sp.src, out)
 	if err != nil {
 		return usageError{err}
 	}
