@@ -16,6 +16,7 @@ import (
 	"github.com/arena-dev/arena/arena/clock"
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/referee"
+	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/engine"
 )
 
@@ -24,8 +25,14 @@ type Bot struct {
 	Name string
 	// Argv is the command, already split; no shell is involved.
 	Argv []string
-	Dir  string
-	Env  []string
+	// Dir is its working directory ("" = the arena's, or with a Sandbox a
+	// fresh one per process).
+	Dir string
+	// Env are variables added to its environment: to the arena's own, or
+	// with a Sandbox to the scrubbed one.
+	Env []string
+	// Sandbox, if set, confines every process of the bot.
+	Sandbox *sandbox.Sandbox
 }
 
 // Config describes a match.

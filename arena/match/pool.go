@@ -27,8 +27,8 @@ import (
 // block, and is never restarted. (A tournament round in which every
 // pairing plays the same deals starts fresh processes for most games.)
 //
-// A bot whose command was made by sandbox.Sandbox.Wrap gets its
-// confinement (cgroups, its own directory) per process here.
+// A bot with a Sandbox gets its confinement (cgroups, its own directory
+// and namespaces) per process here.
 //
 // A game's stderr log is held in memory while the game runs and written to
 // its file when the game ends, so no file holds what a bot wrote during a
@@ -115,9 +115,12 @@ func (p *Pool) Get(b int, deal uint64) (transport.Conn, *transport.Process) {
 		staleLog.close() // what it wrote since its last game ends that game's log
 	}
 	bot := p.bots[b]
-	cfg := transport.ProcessConfig{Argv: bot.Argv, Dir: bot.Dir, Env: bot.Env, MaxLine: p.maxLine, StderrCap: p.stderrCap}
-	if sandbox.Wrapped(bot.Argv) {
-		box, err := sandbox.Prepare(bot.Argv, bot.Env)
+	cfg := transport.ProcessConfig{Argv: bot.Argv, Dir: bot.Dir, MaxLine: p.maxLine, StderrCap: p.stderrCap}
+	if len(bot.Env) > 0 {
+		cfg.Env = append(os.Environ(), bot.Env...)
+	}
+	if bot.Sandbox != nil {
+		box, err := bot.Sandbox.Prepare(bot.Name, bot.Argv, bot.Dir, bot.Env)
 		if err != nil {
 			return transport.Broken(fmt.Errorf("bot %s: sandbox: %w", bot.Name, err)), nil
 		}

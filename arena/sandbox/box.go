@@ -36,27 +36,18 @@ type Box struct {
 
 var seq atomic.Int64
 
-// Wrapped tells whether argv was made by Sandbox.Wrap.
-func Wrapped(argv []string) bool {
-	return len(argv) >= 4 && argv[1] == Command && argv[2] == "--"
-}
-
-// Prepare makes the confinement for one process of a command made by
-// Sandbox.Wrap: its cgroups (with the limits written) and, unless the bot
-// has a directory, a fresh working directory. The caller starts Argv with
-// Env and calls Release once the process has been reaped.
-func Prepare(argv, env []string) (*Box, error) {
-	if !Wrapped(argv) {
-		return nil, errors.New("not a sandboxed command")
+// Prepare makes the confinement for one process of bot name, whose
+// command argv is to run in dir ("" = a fresh directory of its own,
+// removed when the process ends) with Env(name, extraEnv) as its
+// environment: its cgroups (with the limits written) and its directory.
+// The caller starts Box.Argv with Box.Env (the wrapper, which confines
+// itself and execs argv), passes the Box as the transport's Confinement,
+// and calls Release once the process has been reaped.
+func (s *Sandbox) Prepare(name string, argv []string, dir string, extraEnv []string) (*Box, error) {
+	if len(argv) == 0 {
+		return nil, errors.New("empty bot command")
 	}
-	var sp spec
-	for _, kv := range env {
-		if v, ok := strings.CutPrefix(kv, envSpec+"="); ok {
-			if err := json.Unmarshal([]byte(v), &sp); err != nil {
-				return nil, fmt.Errorf("sandbox spec: %w", err)
-			}
-		}
-	}
+	sp := s.spec(name, dir, extraEnv)
 	sweepOnce.Do(func() { go sweep() })
 	b := &Box{spec: sp, done: make(chan struct{})}
 	id := fmt.Sprintf("arena-%d-%d-%s", os.Getpid(), seq.Add(1), sp.Name)
@@ -175,7 +166,7 @@ func Prepare(argv, env []string) (*Box, error) {
 	if err != nil {
 		return nil, err
 	}
-	b.Argv = argv
+	b.Argv = append([]string{s.self, Command, "--"}, argv...)
 	b.Env = []string{envSpec + "=" + string(data)}
 	ok = true
 	return b, nil

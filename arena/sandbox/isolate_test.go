@@ -97,8 +97,7 @@ func TestIsolationCatchesEveryDescendant(t *testing.T) {
 				sb = isolated(t, sandbox.DefaultLimits, sandbox.Options{})
 			}
 			sleep := fmt.Sprintf("%d.%06d", 30, rand.IntN(1e6))
-			argv, env := sb.Wrap("tester", []string{os.Args[0]}, "", []string{envMode + "=escape-env", "SANDBOX_TEST_SLEEP=" + sleep})
-			box, err := sandbox.Prepare(argv, env)
+			box, err := sb.Prepare("tester", []string{os.Args[0]}, "", []string{envMode + "=escape-env", "SANDBOX_TEST_SLEEP=" + sleep})
 			if err != nil {
 				t.Fatal(err)
 			}

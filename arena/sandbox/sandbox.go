@@ -17,7 +17,6 @@
 package sandbox
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -410,21 +409,17 @@ func (s *Sandbox) Env(name string, extra []string) []string {
 	return out
 }
 
-// Wrap turns bot name's command into the wrapped command and environment
-// the arena starts: argv runs in dir ("" = a fresh directory of its own,
-// removed when the process ends) with Env(name, extraEnv).
-func (s *Sandbox) Wrap(name string, argv []string, dir string, extraEnv []string) ([]string, []string) {
+// spec is what the wrapper of one bot process is told.
+func (s *Sandbox) spec(name, dir string, extraEnv []string) spec {
 	sp := spec{Name: name, Dir: dir, Env: s.Env(name, extraEnv), Limits: s.Limits, UID: s.uid, GID: s.gid,
 		NoNetwork: s.Options.NoNetwork, Plan: s.plan, BotRoot: s.botRoot()}
 	if s.plan.Isolate {
 		sp.Hide = s.Options.Hide
 	}
-	data, _ := json.Marshal(sp)
-	wargv := append([]string{s.self, Command, "--"}, argv...)
-	return wargv, []string{envSpec + "=" + string(data)}
+	return sp
 }
 
-// spec is what Wrap hands over to Prepare, and Prepare to the wrapper.
+// spec is what the wrapper of one bot process is told, in its environment.
 type spec struct {
 	Name      string   `json:"name"`
 	Dir       string   `json:"dir,omitempty"`

@@ -179,8 +179,7 @@ func misbehave(mode string) int {
 // start runs this test binary as a sandboxed bot in mode.
 func start(t *testing.T, sb *sandbox.Sandbox, mode, dir string, extra ...string) (*transport.Process, *sandbox.Box) {
 	t.Helper()
-	argv, env := sb.Wrap("tester", []string{os.Args[0]}, dir, append([]string{envMode + "=" + mode}, extra...))
-	box, err := sandbox.Prepare(argv, env)
+	box, err := sb.Prepare("tester", []string{os.Args[0]}, dir, append([]string{envMode + "=" + mode}, extra...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -474,8 +473,7 @@ func TestBotUser(t *testing.T) {
 		t.Skipf("no user nobody: %v", err)
 	}
 	// The test binary may sit in a directory nobody cannot enter: run sh.
-	argv, env := sb.Wrap("tester", []string{"sh", "-c", `echo "$(id -u) $(pwd) $HOME"; touch x && echo wrote`}, "", nil)
-	box, err := sandbox.Prepare(argv, env)
+	box, err := sb.Prepare("tester", []string{"sh", "-c", `echo "$(id -u) $(pwd) $HOME"; touch x && echo wrote`}, "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -492,8 +490,7 @@ func TestBotUser(t *testing.T) {
 
 func TestWrapperFailureIsReported(t *testing.T) {
 	sb := newSandbox(t, sandbox.DefaultLimits, sandbox.Options{})
-	argv, env := sb.Wrap("tester", []string{"no-such-program-anywhere"}, "", nil)
-	box, err := sandbox.Prepare(argv, env)
+	box, err := sb.Prepare("tester", []string{"no-such-program-anywhere"}, "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -51,8 +51,6 @@ type Config struct {
 	BotLimits  sandbox.Limits
 	BotOptions sandbox.Options
 	Bots       []match.Bot
-	botEnv     [][]string // per bot: its env field as NAME=VALUE
-	botDir     []string
 }
 
 // fieldErr names the file and field of a mistake.
@@ -132,21 +130,16 @@ func (f *File) Resolve(src, baseDir string) (*Config, error) {
 		if err != nil {
 			return nil, fieldErr(src, field+".command", "%v", err)
 		}
-		var extra, env []string
+		var env []string
 		keys := make([]string, 0, len(b.Env))
 		for k := range b.Env {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			extra = append(extra, k+"="+b.Env[k])
-		}
-		if len(extra) > 0 {
-			env = append(os.Environ(), extra...)
+			env = append(env, k+"="+b.Env[k])
 		}
 		c.Bots = append(c.Bots, match.Bot{Name: b.Name, Argv: argv, Dir: dir, Env: env})
-		c.botEnv = append(c.botEnv, extra)
-		c.botDir = append(c.botDir, dir)
 	}
 	names := func(field string, list []string) ([]int, error) {
 		var out []int
@@ -338,12 +331,7 @@ func (c *Config) Confine(src, out string) (*sandbox.Sandbox, error) {
 		return nil, fieldErr(src, field, "%v", err)
 	}
 	for i := range c.Bots {
-		b := &c.Bots[i]
-		if sandbox.Wrapped(b.Argv) {
-			continue
-		}
-		b.Argv, b.Env = sb.Wrap(b.Name, b.Argv, c.botDir[i], c.botEnv[i])
-		b.Dir = ""
+		c.Bots[i].Sandbox = sb
 	}
 	return sb, nil
 }

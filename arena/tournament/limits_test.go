@@ -2,6 +2,7 @@ package tournament
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -37,14 +38,18 @@ bots:
 	if c.BotLimits != want {
 		t.Fatalf("limits %+v, want %+v", c.BotLimits, want)
 	}
-	if _, err := c.Confine("cup.yaml", ""); err != nil {
+	sb, err := c.Confine("cup.yaml", "")
+	if err != nil {
 		t.Fatal(err)
 	}
-	if !sandbox.Wrapped(c.Bots[0].Argv) || c.Bots[0].Dir != "" {
-		t.Fatalf("bot not confined: %v", c.Bots[0].Argv)
+	for _, b := range c.Bots {
+		if b.Sandbox != sb {
+			t.Fatalf("bot %s not confined", b.Name)
+		}
 	}
-	env := strings.Join(c.Bots[0].Env, " ")
-	if !strings.Contains(env, "X=1") || !strings.Contains(env, "A=1") || strings.Contains(env, "HOME=") && strings.Contains(env, os.Getenv("HOME")+`"`) {
+	// The bot's env field and limits.env, on the scrubbed environment.
+	env := sb.Env(c.Bots[0].Name, c.Bots[0].Env)
+	if !slices.Contains(env, "X=1") || !slices.Contains(env, "A=1") || slices.Contains(env, "HOME="+os.Getenv("HOME")) {
 		t.Errorf("bot env: %s", env)
 	}
 }

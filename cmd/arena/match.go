@@ -236,9 +236,7 @@ func confineBots(c *cli.Context, botList []match.Bot, out string) (*sandbox.Sand
 		}
 	}
 	for i := range botList {
-		b := &botList[i]
-		b.Argv, b.Env = sb.Wrap(b.Name, b.Argv, b.Dir, nil)
-		b.Dir = ""
+		botList[i].Sandbox = sb
 	}
 	return sb, nil
 }
