@@ -275,8 +275,15 @@ type run struct {
 
 // runTournament plays f (bots get the run's token in their environment)
 // and checks the ledger: every scheduled game recorded once, every
-// replay verifies and agrees with its ledger line.
+// replay verifies and agrees with its ledger line. Bots run unconfined,
+// to test the referee and transport on their own.
 func runTournament(t *testing.T, f tournament.File, deadline time.Duration) *run {
+	return runConfined(t, f, deadline, false)
+}
+
+// runConfined is runTournament with, if confined, every bot in the
+// sandbox `arena tournament run` gives it by default (limits, isolation).
+func runConfined(t *testing.T, f tournament.File, deadline time.Duration, confined bool) *run {
 	t.Helper()
 	kv := newToken()
 	name, value, _ := strings.Cut(kv, "=")
@@ -292,6 +299,13 @@ func runTournament(t *testing.T, f tournament.File, deadline time.Duration) *run
 		t.Fatal(err)
 	}
 	r := &run{out: t.TempDir(), cfg: c}
+	if confined {
+		sb, err := c.Confine(f.Name, r.out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Log(sb.Describe())
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	defer cancel()
 	runtime.GC()
@@ -482,7 +496,16 @@ func TestChaosLineMemory(t *testing.T) {
 // TestChaos is the chaos suite: a gauntlet in which every chaos bot plays
 // both seats of a Banqi game against the bundled random bot, four games
 // at a time, under short clocks.
+// TestChaos runs the suite twice: with bare processes, and sandboxed as
+// `arena tournament run` does by default (limits, and isolation where the
+// machine allows it), where the limits may turn a timeout into a crash.
 func TestChaos(t *testing.T) {
+	for _, confined := range []bool{false, true} {
+		t.Run(fmt.Sprint("sandboxed=", confined), func(t *testing.T) { testChaos(t, confined) })
+	}
+}
+
+func testChaos(t *testing.T, confined bool) {
 	bots := suite(t)
 	seed := uint64(20240607)
 	f := tournament.File{
@@ -496,7 +519,7 @@ func TestChaos(t *testing.T) {
 		f.Gauntlet = append(f.Gauntlet, b.name)
 		f.Bots = append(f.Bots, tournament.BotFile{Name: b.name, Command: b.cmd})
 	}
-	r := runTournament(t, f, 3*time.Minute)
+	r := runConfined(t, f, 3*time.Minute, confined)
 	got := checkGames(t, r, bots, map[string]bool{"random": true})
 	truncated := checkStderrLogs(t, r)
 	if want := 2 * countNoForfeit(bots, "stderr-flood"); truncated < want {
@@ -641,7 +664,9 @@ func TestChaosChildHoldsStdout(t *testing.T) {
 // chaos suite. The run must end (no referee crash or hang), record every
 // game, and leave no bot process behind; it reports the referee's peak
 // memory and how often the well-behaved bots forfeited (on a loaded
-// machine their clocks are not fair: that is reported, not failed).
+// machine their clocks are not fair: that is reported, not failed). Bots
+// are sandboxed as `arena tournament run` does by default;
+// ARENA_CHAOS_SOAK_BARE=1 runs them as bare processes.
 //
 //	ARENA_CHAOS_SOAK=1 go test -run TestChaosSoak -v -timeout 30m ./arena/chaos/
 func TestChaosSoak(t *testing.T) {
@@ -719,7 +744,7 @@ func TestChaosSoak(t *testing.T) {
 		mix = append(mix, b.name)
 	}
 	t.Logf("bots (the first 20 run the gauntlet): %s", strings.Join(mix, " "))
-	r := runTournament(t, f, 20*time.Minute)
+	r := runConfined(t, f, 20*time.Minute, os.Getenv("ARENA_CHAOS_SOAK_BARE") == "")
 	checkStderrLogs(t, r)
 	reasons := map[string]int{}
 	goodForfeits, goodGames := map[string]int{}, 0

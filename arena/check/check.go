@@ -14,6 +14,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/engine"
 )
 
@@ -76,6 +77,11 @@ type Config struct {
 	Argv []string
 	Dir  string
 	Env  []string
+	// Sandbox, if set, confines the bot as in a match (Env then adds to
+	// its scrubbed environment): what passes here passes there. An
+	// isolated bot's descendants end with it, so the process-group check
+	// then sees none.
+	Sandbox *sandbox.Sandbox
 	// Games played in the same process (at least 1; 2 or more checks
 	// keep-alive). The bot takes seat g mod Seats in game g; the checker
 	// plays the other seats with random legal actions.

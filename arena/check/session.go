@@ -83,7 +83,7 @@ func (s *session) fail(check, format string, args ...any) {
 // run plays the session. The error is the arena's own (engine) failure.
 func (s *session) run() error {
 	s.phase = stageHello
-	p, err := transport.Start(transport.ProcessConfig{Argv: s.cfg.Argv, Dir: s.cfg.Dir, Env: s.cfg.Env, MaxLine: s.cfg.MaxLine, LeaveDescendants: true})
+	p, err := startBot(s.cfg)
 	if err != nil {
 		s.loc = "start"
 		s.rec.fail(CheckStart, "%v", err)
@@ -750,7 +750,7 @@ func (s *session) finish() {
 // version: it must refuse it (an error message, then exit), not play.
 func protocolVersion(cfg *Config, rec *recorder) {
 	const name = CheckProtocolVersion
-	p, err := transport.Start(transport.ProcessConfig{Argv: cfg.Argv, Dir: cfg.Dir, Env: cfg.Env, MaxLine: cfg.MaxLine, LeaveDescendants: true})
+	p, err := startBot(cfg)
 	if err != nil {
 		rec.skip(name, "not judged: a second process could not be started: %v", err)
 		return
@@ -856,4 +856,18 @@ func clip(b []byte) string {
 		return strconv.Quote(string(b[:max])) + fmt.Sprintf("... (%d bytes)", len(b))
 	}
 	return strconv.Quote(string(b))
+}
+
+// startBot starts a process of the bot, in its sandbox if it has one.
+// Descendants are left alive when it exits, for the process-group check.
+func startBot(cfg *Config) (*transport.Process, error) {
+	pc := transport.ProcessConfig{Argv: cfg.Argv, Dir: cfg.Dir, Env: cfg.Env, MaxLine: cfg.MaxLine, LeaveDescendants: true}
+	if cfg.Sandbox != nil {
+		box, err := cfg.Sandbox.Prepare("check", cfg.Argv, cfg.Dir, cfg.Env)
+		if err != nil {
+			return nil, fmt.Errorf("sandbox: %w", err)
+		}
+		pc.Argv, pc.Env, pc.Dir, pc.Confine = box.Argv, box.Env, "", box
+	}
+	return transport.Start(pc)
 }

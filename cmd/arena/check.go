@@ -39,7 +39,7 @@ status is 0 when no check failed, 1 otherwise (WARNs fail only with --strict).
 The checks (docs/check.md explains each):
 
 ` + strings.Join(list, "\n"),
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			// Not Required: urfave/cli would then report a missing --game
 			// as an unknown command named after CMD.
 			&cli.StringFlag{Name: "game", Usage: "game to play (see arena games); required"},
@@ -53,7 +53,7 @@ The checks (docs/check.md explains each):
 			&cli.IntFlag{Name: "max-line", Value: protocol.DefaultMaxLine, Usage: "longest line the bot may send, in bytes"},
 			&cli.BoolFlag{Name: "strict", Usage: "count warnings as failures"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON report to stdout"},
-		},
+		}, sandboxFlags()...),
 		Action: runCheck,
 	})
 }
@@ -106,14 +106,20 @@ func runCheck(c *cli.Context) error {
 	if err != nil {
 		return usageError{err}
 	}
+	// Confined as in a match, so that what passes here passes there.
+	sb, err := confineBots(c, nil, "")
+	if err != nil {
+		return err
+	}
 	if !c.Bool("json") {
 		fmt.Fprintf(c.App.Writer, "arena check: %s, %d seats, %d games, seed %d, move %v, startup %v, margin %v\n",
 			game.Info().Name, seats, c.Int("games"), seed, move, startup, margin)
+		fmt.Fprintf(c.App.Writer, "arena check: %s\n", sb.Describe())
 	}
 	rep, err := check.Run(check.Config{
 		Game: game, Options: opts, Seats: seats, Argv: argv, Games: c.Int("games"), Seed: seed,
 		Startup: startup, Move: move, Margin: margin, ByeGrace: time.Second, MaxLine: c.Int("max-line"),
-		Strict: c.Bool("strict"),
+		Strict: c.Bool("strict"), Sandbox: sb,
 	})
 	if err != nil {
 		return err

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/arena-dev/arena/arena/check"
+	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/protocol"
 )
 
@@ -259,7 +260,9 @@ func TestCheckMisbehavingBots(t *testing.T) {
 		{mode: "answers-end", fails: []string{check.CheckHygiene}, why: `before ready: "ok"`},
 		{mode: "ignore-bye", fails: []string{check.CheckBye}, why: "still running 1s after bye"},
 		{mode: "bye-exit-1", fails: []string{check.CheckBye}, why: "exited with status 1 after bye"},
-		{mode: "fork", fails: []string{check.CheckProcessGroup}, why: "still running in the bot's process group"},
+		{mode: "fork", extra: []string{"--bot-isolate", "no"}, fails: []string{check.CheckProcessGroup}, why: "still running in the bot's process group"},
+		// Isolated, the bot's descendants end with it, as in a match.
+		{mode: "fork", extra: []string{"--bot-isolate", "yes"}, why: "nothing left in process group"},
 		{mode: "ignores-version", warns: []string{check.CheckProtocolVersion}, why: "answered with ready"},
 		{mode: "ignores-version", extra: []string{"--strict"}, fails: []string{check.CheckProtocolVersion}, why: "(--strict)"},
 	}
@@ -267,6 +270,11 @@ func TestCheckMisbehavingBots(t *testing.T) {
 		name := tc.mode + strings.Join(tc.extra, "")
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
+			if slices.Contains(tc.extra, "yes") {
+				if _, err := sandbox.New(sandbox.DefaultLimits, sandbox.Options{Isolate: sandbox.IsolateYes}); err != nil {
+					t.Skipf("no isolation here: %v", err)
+				}
+			}
 			start := time.Now()
 			args := append(append(slices.Clone(fastCheck), tc.extra...), checkBotCommand(t, tc.mode))
 			got, out, code := checkOutcome(t, args...)
