@@ -1,18 +1,23 @@
 // Package sandbox confines bot processes: resource limits (memory, CPU
-// time, processes, open files, file size), a scrubbed environment, a
-// working directory of their own, and optionally another user and no
-// network. docs/security.md describes the threat model.
+// time and rate, processes, open files, file size, disk), a scrubbed
+// environment, a working directory of their own, isolation where the
+// machine allows it (mount, PID and IPC namespaces: a read-only view of
+// the files without the arena's output, a private tmpfs, only its own
+// processes), no capabilities, and optionally another user and no network.
+// docs/security.md describes the threat model.
 //
-// The arena starts a bot as `ARENA __sandbox -- CMD...`: this same
-// executable, which (as root or the arena's user) joins the bot's cgroups,
-// applies rlimits, changes directory and user, and then execs CMD in place,
+// A bot process is started as `ARENA __sandbox -- CMD...` (Sandbox.Prepare
+// makes the command and the Box that the transport keeps as its
+// Confinement): this same executable, which builds the isolated view (in
+// its new namespaces), joins the bot's cgroups, applies rlimits, changes
+// directory and user, drops its capabilities and then execs CMD in place,
 // so the bot keeps the pid and process group the arena knows. Any binary
 // that imports this package acts as the wrapper when started that way
-// (test binaries included), see wrapper.go.
+// (test binaries included), see wrapper.go; isolate.go builds the view.
 //
 // Limits go to cgroups where the arena may create them (cgroup v2 with the
-// memory and pids controllers, or the v1 memory and pids hierarchies), and
-// to rlimits otherwise; Detect finds out once what this machine allows and
+// memory, pids and cpu controllers, or the v1 hierarchies), and to rlimits
+// otherwise; Detect finds out once what this machine allows and
 // Sandbox.Describe says which mechanism enforces what.
 package sandbox
 
