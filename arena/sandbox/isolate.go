@@ -13,19 +13,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// An isolated bot starts in new mount, PID and IPC namespaces (and a user
-// namespace when the arena is not root), where the wrapper, before it
-// execs the bot:
-//   - makes every mount read-only and nosuid, so nothing the bot writes
-//     outlives the process (no memory across games, no channel to other
-//     bots) but in its directory, a fresh tmpfs of Limits.Disk that is
-//     also its /dev/shm;
-//   - covers the Hide directories (the arena's output) with empty ones;
-//   - mounts a /proc of its own PID namespace, where the bot is pid 1: it
-//     sees only its own processes, and when it ends the kernel kills every
-//     process it started, wherever they moved (setsid, a cleared
-//     environment), with or without cgroups.
-
 // attr sets the namespaces a wrapper starts in.
 func (p plan) attr(a *syscall.SysProcAttr, noNetwork bool) {
 	if noNetwork {
@@ -46,7 +33,18 @@ func (p plan) attr(a *syscall.SysProcAttr, noNetwork bool) {
 	}
 }
 
-// isolate builds the bot's view; the wrapper runs it in the new namespaces.
+// isolate builds the bot's view. An isolated bot starts in new mount, PID and IPC namespaces (and a user
+// namespace when the arena is not root), where the wrapper, before it
+// execs the bot:
+//   - makes every mount read-only and nosuid, so nothing the bot writes
+//     outlives the process (no memory across games, no channel to other
+//     bots) but in its directory, a fresh tmpfs of Limits.Disk that is
+//     also its /dev/shm;
+//   - covers the Hide directories (the arena's output) with empty ones;
+//   - mounts a /proc of its own PID namespace, where the bot is pid 1: it
+//     sees only its own processes, and when it ends the kernel kills every
+//     process it started, wherever they moved (setsid, a cleared
+//     environment), with or without cgroups.
 func isolate(sp *spec) error {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return fmt.Errorf("making mounts private: %w", err)

@@ -177,3 +177,21 @@ func findProcess(cmdline string) int {
 	}
 	return 0
 }
+
+// TestBotInsideHiddenDirectory: a bot whose directory lies in the output
+// directory could not run once that is hidden; the wrapper says why.
+func TestBotInsideHiddenDirectory(t *testing.T) {
+	out := t.TempDir()
+	dir := filepath.Join(out, "bots")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sb := isolated(t, sandbox.DefaultLimits, sandbox.Options{Hide: []string{out}})
+	p, _ := start(t, sb, "env", dir)
+	_, err := p.Receive(time.Now().Add(5 * time.Second))
+	exited(t, p, 2*time.Second)
+	p.Close()
+	if err == nil || !strings.Contains(p.StderrTail(), "the bot's working directory "+dir+" lies in "+out+", which bots may not see") {
+		t.Fatalf("got %v, stderr %q", err, p.StderrTail())
+	}
+}

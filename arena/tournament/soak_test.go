@@ -17,7 +17,8 @@ import (
 // BenchmarkSoak is opt-in (ARENA_SOAK=1; ARENA_SOAK_GAMES, default 2000):
 // concurrency 32 with bots that answer at once and a 50 ms move limit on
 // this machine, counting spurious timeouts (target: none), games per second
-// and the referee's peak memory.
+// and the referee's peak memory. Bots are sandboxed as `arena tournament
+// run` does by default (ARENA_SOAK_BARE=1: bare processes).
 //
 //	ARENA_SOAK=1 go test -run '^$' -bench Soak -benchtime 1x ./arena/tournament/
 func BenchmarkSoak(b *testing.B) {
@@ -41,6 +42,13 @@ func BenchmarkSoak(b *testing.B) {
 		b.Fatal(err)
 	}
 	out := b.TempDir()
+	if os.Getenv("ARENA_SOAK_BARE") == "" {
+		sb, err := c.Confine("soak", out)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Log(sb.Describe())
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	start := time.Now()
