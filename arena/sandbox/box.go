@@ -105,11 +105,12 @@ func (s *Sandbox) Prepare(name string, argv []string, dir string, extraEnv []str
 				return nil, err
 			}
 		}
-		if p.V2CPU {
+		if p.V2CPU && l.CPUs > 0 {
 			quota := fmt.Sprintf("%d %d", cpuQuota(l.CPUs), cpuPeriod)
 			if err := os.WriteFile(filepath.Join(dir, "cpu.max"), []byte(quota), 0); err != nil {
 				return nil, fmt.Errorf("cgroup: %w", err)
 			}
+			_ = writeFile(dir, "cpu.max.burst", cpuQuota(l.CPUs))
 		}
 	}
 	if p.V1CPU != "" {
@@ -118,11 +119,14 @@ func (s *Sandbox) Prepare(name string, argv []string, dir string, extraEnv []str
 			return nil, err
 		}
 		b.v1 = append(b.v1, dir)
-		if err := writeFile(dir, "cpu.cfs_period_us", cpuPeriod); err != nil {
-			return nil, err
-		}
-		if err := writeFile(dir, "cpu.cfs_quota_us", cpuQuota(l.CPUs)); err != nil {
-			return nil, err
+		if l.CPUs > 0 {
+			if err := writeFile(dir, "cpu.cfs_period_us", cpuPeriod); err != nil {
+				return nil, err
+			}
+			if err := writeFile(dir, "cpu.cfs_quota_us", cpuQuota(l.CPUs)); err != nil {
+				return nil, err
+			}
+			_ = writeFile(dir, "cpu.cfs_burst_us", cpuQuota(l.CPUs))
 		}
 	}
 	if p.V1Acct != "" && p.V1Acct != p.V1CPU { // cpu,cpuacct may be one hierarchy
@@ -187,10 +191,15 @@ func writeFile(dir, name string, v int64) error {
 	return nil
 }
 
-// cpuPeriod is the CFS period (µs); the quota is CPUs times it.
-const cpuPeriod = 100_000
+// cpuPeriod is the CFS period (µs); the quota is CPUs times it. Short,
+// so that a bot which bursts over its rate (its runtime starting threads,
+// a garbage collection) waits at most a few milliseconds for the next
+// period instead of up to 100 ms, which would cost it a short move limit;
+// the quota may also carry over one period as a burst where the kernel
+// has it (Linux 5.14+).
+const cpuPeriod = 10_000
 
-func cpuQuota(cpus float64) int64 { return max(1000, int64(cpus*cpuPeriod)) }
+func cpuQuota(cpus float64) int64 { return max(1000, int64(cpus*cpuPeriod)) } // the kernel's least: 1 ms
 
 // Configure sets the namespaces the wrapper starts in.
 func (b *Box) Configure(a *syscall.SysProcAttr) { b.spec.Plan.attr(a, b.spec.NoNetwork) }

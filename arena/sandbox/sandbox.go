@@ -61,7 +61,9 @@ type Limits struct {
 	FileSize int64 `json:"file_size"`
 	// CPUs is the CPU rate: how many cores' worth of time the bot with
 	// every process it starts may use (cgroup cpu quota; 0.5 is half a
-	// core). 0 is unlimited.
+	// core). 0 is unlimited; with a cpu cgroup the bot still gets only its
+	// fair share of a busy machine. A quota throttles even an idle machine
+	// and, on an overloaded one, can delay a bot's answer by a period.
 	CPUs float64 `json:"cpus"`
 	// Disk is the size of the bot's writable directory when it is
 	// isolated (a tmpfs, counted in its memory too).
@@ -69,7 +71,7 @@ type Limits struct {
 }
 
 // DefaultLimits protect the machine out of the box.
-var DefaultLimits = Limits{Memory: 1 << 30, Procs: 256, Files: 1024, FileSize: 64 << 20, CPUs: 1, Disk: 256 << 20}
+var DefaultLimits = Limits{Memory: 1 << 30, Procs: 256, Files: 1024, FileSize: 64 << 20, Disk: 256 << 20}
 
 // Isolation modes (Options.Isolate).
 const (
@@ -233,12 +235,13 @@ func New(l Limits, o Options) (*Sandbox, error) {
 			p.RlProcs = true
 		}
 	}
-	if l.CPUs > 0 {
-		if caps.V2 != "" && caps.V2CPU {
-			p.V2CPU = true
-		} else {
-			p.V1CPU = caps.V1CPU
-		}
+	// A cpu cgroup of its own even without a rate: group scheduling then
+	// gives a bot with many threads one share of a busy machine, like any
+	// single process (the referee, another bot), with no throttling.
+	if caps.V2 != "" && caps.V2CPU {
+		p.V2CPU = true
+	} else {
+		p.V1CPU = caps.V1CPU
 	}
 	if caps.V2 == "" && l.CPUTime > 0 {
 		p.V1Acct = caps.V1Acct
@@ -309,6 +312,10 @@ func (s *Sandbox) Describe() string {
 		rate = strconv.FormatFloat(l.CPUs, 'g', -1, 64)
 	}
 	switch {
+	case l.CPUs == 0 && p.V2CPU:
+		parts = append(parts, "cpus unlimited (fair share, cgroup v2)")
+	case l.CPUs == 0 && p.V1CPU != "":
+		parts = append(parts, "cpus unlimited (fair share, cgroup v1)")
 	case l.CPUs == 0:
 		add("cpus", "", "")
 	case p.V2CPU:
@@ -505,8 +512,8 @@ func ParseCPUs(s string) (float64, error) {
 		return 0, nil
 	}
 	v, err := strconv.ParseFloat(t, 64)
-	if err != nil || v < 0 || math.IsNaN(v) || math.IsInf(v, 0) || (v > 0 && v < 0.01) {
-		return 0, fmt.Errorf("%q is not a number of cores (try 1, 0.5, 2, or unlimited; at least 0.01)", s)
+	if err != nil || v < 0 || math.IsNaN(v) || math.IsInf(v, 0) || (v > 0 && v < 0.1) {
+		return 0, fmt.Errorf("%q is not a number of cores (try 1, 0.5, 2, or unlimited; at least 0.1)", s)
 	}
 	return v, nil
 }

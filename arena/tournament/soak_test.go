@@ -18,7 +18,8 @@ import (
 // concurrency 32 with bots that answer at once and a 50 ms move limit on
 // this machine, counting spurious timeouts (target: none), games per second
 // and the referee's peak memory. Bots are sandboxed as `arena tournament
-// run` does by default (ARENA_SOAK_BARE=1: bare processes).
+// run` does by default (ARENA_SOAK_BARE=1: bare processes;
+// ARENA_SOAK_CPUS: their CPU rate).
 //
 //	ARENA_SOAK=1 go test -run '^$' -bench Soak -benchtime 1x ./arena/tournament/
 func BenchmarkSoak(b *testing.B) {
@@ -37,6 +38,7 @@ func BenchmarkSoak(b *testing.B) {
 	for i := range 64 {
 		f.Bots = append(f.Bots, BotFile{Name: fmt.Sprintf("b%02d", i), Command: os.Args[0], Env: map[string]string{"ARENA_TOURNAMENT_BOT": "random"}})
 	}
+	f.Limits.CPUs = os.Getenv("ARENA_SOAK_CPUS") // "": the default
 	c, err := f.Resolve("soak", ".")
 	if err != nil {
 		b.Fatal(err)
@@ -66,6 +68,9 @@ func BenchmarkSoak(b *testing.B) {
 		for _, f := range r.Forfeits {
 			if f.Reason == "timeout" {
 				timeouts++
+				if timeouts <= 10 {
+					b.Logf("spurious timeout: %s seat %d (%s), ply %d: %s", r.GameID, f.Seat, f.Bot, r.Plies, f.Detail)
+				}
 			}
 		}
 	}
