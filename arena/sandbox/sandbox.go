@@ -61,8 +61,7 @@ type Limits struct {
 	FileSize int64 `json:"file_size"`
 	// CPUs is the CPU rate: how many cores' worth of time the bot with
 	// every process it starts may use (cgroup cpu quota; 0.5 is half a
-	// core). 0 is unlimited; with a cpu cgroup the bot still gets only its
-	// fair share of a busy machine. A quota throttles even an idle machine
+	// core). 0 is unlimited. A quota throttles even on an idle machine
 	// and, on an overloaded one, can delay a bot's answer by a period.
 	CPUs float64 `json:"cpus"`
 	// Disk is the size of the bot's writable directory when it is
@@ -235,13 +234,15 @@ func New(l Limits, o Options) (*Sandbox, error) {
 			p.RlProcs = true
 		}
 	}
-	// A cpu cgroup of its own even without a rate: group scheduling then
-	// gives a bot with many threads one share of a busy machine, like any
-	// single process (the referee, another bot), with no throttling.
-	if caps.V2 != "" && caps.V2CPU {
-		p.V2CPU = true
-	} else {
-		p.V1CPU = caps.V1CPU
+	// No cpu cgroup without a rate: measured on an overloaded machine, a
+	// cgroup per bot (even without a quota) delays some answers past a
+	// short move limit, which bare processes do not (docs/security.md).
+	if l.CPUs > 0 {
+		if caps.V2 != "" && caps.V2CPU {
+			p.V2CPU = true
+		} else {
+			p.V1CPU = caps.V1CPU
+		}
 	}
 	if caps.V2 == "" && l.CPUTime > 0 {
 		p.V1Acct = caps.V1Acct
@@ -312,10 +313,6 @@ func (s *Sandbox) Describe() string {
 		rate = strconv.FormatFloat(l.CPUs, 'g', -1, 64)
 	}
 	switch {
-	case l.CPUs == 0 && p.V2CPU:
-		parts = append(parts, "cpus unlimited (fair share, cgroup v2)")
-	case l.CPUs == 0 && p.V1CPU != "":
-		parts = append(parts, "cpus unlimited (fair share, cgroup v1)")
 	case l.CPUs == 0:
 		add("cpus", "", "")
 	case p.V2CPU:

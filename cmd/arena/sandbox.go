@@ -22,7 +22,7 @@ func sandboxFlags() []cli.Flag {
 		&cli.StringFlag{Name: "bot-procs", Usage: fmt.Sprintf("processes and threads per bot (default: %d)", d.Procs)},
 		&cli.StringFlag{Name: "bot-files", Usage: fmt.Sprintf("open files per bot process (default: %d)", d.Files)},
 		&cli.StringFlag{Name: "bot-file-size", Usage: fmt.Sprintf("largest file a bot may write (default: %s)", sandbox.FormatSize(d.FileSize))},
-		&cli.StringFlag{Name: "bot-cpus", Usage: "CPU rate per bot, in cores (e.g. 0.5, 2) (default: unlimited, a fair share of a busy machine)"},
+		&cli.StringFlag{Name: "bot-cpus", Usage: "CPU rate per bot, in cores (e.g. 0.5, 2; throttled past it) (default: unlimited)"},
 		&cli.StringFlag{Name: "bot-disk", Usage: fmt.Sprintf("size of an isolated bot's writable directory (default: %s)", sandbox.FormatSize(d.Disk))},
 		&cli.StringFlag{Name: "bot-isolate", Usage: "give each bot a read-only view of the files, a private directory and its own processes: auto (where the machine allows), yes (or refuse to start), no (default: auto)"},
 		&cli.StringFlag{Name: "bot-user", Usage: "run bots as this user (needs root)"},
