@@ -24,8 +24,11 @@ import (
 // deals up to KeepIdle per bot (beyond that the longest idle is closed
 // first). With KeepIdle at a rotation block's length, a match's bot gets
 // one process per seat of the rotation, each playing one game of every
-// block, and is never restarted. (A tournament round in which every
-// pairing plays the same deals starts fresh processes for most games.)
+// block, and is never restarted. A tournament round in which every
+// pairing plays the same deals needs a fresh process for most games: once
+// a bot's processes are replaced like that, the pool keeps one spare
+// process of it started ahead, so the next game need not wait for the
+// bot's start-up (an interpreter, a model to load).
 //
 // A bot with a Sandbox gets its confinement (cgroups, its own directory
 // and namespaces) per process here.
@@ -43,9 +46,16 @@ type Pool struct {
 	maxLine   int
 	stderrCap int64
 
-	mu   sync.Mutex
-	idle [][]*transport.Process
-	live map[*transport.Process]*member // every process
+	mu    sync.Mutex
+	idle  [][]*transport.Process
+	live  map[*transport.Process]*member // every process
+	spare []*transport.Process           // per bot: started ahead, played nothing (or nil)
+	// prestarting holds, per bot whose spare is being started, a channel
+	// closed when it is there; starting counts those starts, which KillAll
+	// waits for; closed stops new ones.
+	prestarting []chan struct{}
+	starting    sync.WaitGroup
+	closed      bool
 }
 
 // member is what the pool knows of one live process.
@@ -60,7 +70,8 @@ type member struct {
 // NewPool makes an empty pool for bots.
 func NewPool(bots []Bot, maxLine int, stderrCap int64) *Pool {
 	return &Pool{bots: bots, maxLine: maxLine, stderrCap: stderrCap,
-		idle: make([][]*transport.Process, len(bots)), live: map[*transport.Process]*member{}}
+		idle: make([][]*transport.Process, len(bots)), live: map[*transport.Process]*member{},
+		spare: make([]*transport.Process, len(bots)), prestarting: make([]chan struct{}, len(bots))}
 }
 
 // Get returns a running process of bot b for a game of deal: an idle one
@@ -109,11 +120,47 @@ func (p *Pool) Get(b int, deal uint64) (transport.Conn, *transport.Process) {
 		delete(p.live, stale)
 	}
 	p.idle[b] = idle
+	if ready := p.prestarting[b]; ready != nil {
+		// A spare is on its way: its start is further along than a new one.
+		p.mu.Unlock()
+		<-ready
+		p.mu.Lock()
+	}
+	spare := p.spare[b]
+	p.spare[b] = nil
+	if spare != nil {
+		select {
+		case <-spare.Exited(): // it did not live to its first game
+			p.dropLocked(spare)
+			spare = nil
+		default:
+			p.live[spare].deals[deal] = struct{}{}
+		}
+	}
 	p.mu.Unlock()
 	if stale != nil {
 		stale.Close()
 		staleLog.close() // what it wrote since its last game ends that game's log
+		// Processes are being replaced: have the next one ready.
+		defer p.prestart(b)
 	}
+	if spare != nil {
+		if box, ok := spare.Confinement().(*sandbox.Box); ok {
+			box.NewGame() // its start-up is not this game's CPU time
+		}
+		return spare, spare
+	}
+	proc, err := p.start(b, deal, nil)
+	if err != nil {
+		return transport.Broken(err), nil
+	}
+	return proc, proc
+}
+
+// start starts a process of bot b and registers it, as having played
+// deal unless it is a spare (log, which keeps what it writes before its
+// first game, is then set).
+func (p *Pool) start(b int, deal uint64, log *gameLog) (*transport.Process, error) {
 	bot := p.bots[b]
 	cfg := transport.ProcessConfig{Argv: bot.Argv, Dir: bot.Dir, MaxLine: p.maxLine, StderrCap: p.stderrCap}
 	if len(bot.Env) > 0 {
@@ -122,18 +169,53 @@ func (p *Pool) Get(b int, deal uint64) (transport.Conn, *transport.Process) {
 	if bot.Sandbox != nil {
 		box, err := bot.Sandbox.Prepare(bot.Name, bot.Argv, bot.Dir, bot.Env)
 		if err != nil {
-			return transport.Broken(fmt.Errorf("bot %s: sandbox: %w", bot.Name, err)), nil
+			return nil, fmt.Errorf("bot %s: sandbox: %w", bot.Name, err)
 		}
 		cfg.Argv, cfg.Env, cfg.Dir, cfg.Confine = box.Argv, box.Env, "", box
 	}
 	proc, err := transport.Start(cfg)
 	if err != nil {
-		return transport.Broken(fmt.Errorf("bot %s: %w", bot.Name, err)), nil
+		return nil, fmt.Errorf("bot %s: %w", bot.Name, err)
+	}
+	m := &member{deals: map[uint64]struct{}{}, log: log}
+	if log != nil {
+		proc.SetStderr(log)
+	} else {
+		m.deals[deal] = struct{}{}
 	}
 	p.mu.Lock()
-	p.live[proc] = &member{deals: map[uint64]struct{}{deal: {}}}
+	p.live[proc] = m
 	p.mu.Unlock()
-	return proc, proc
+	return proc, nil
+}
+
+// prestart starts a spare process of bot b in the background, unless it
+// has one or one is on its way.
+func (p *Pool) prestart(b int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed || p.spare[b] != nil || p.prestarting[b] != nil {
+		return
+	}
+	ready := make(chan struct{})
+	p.prestarting[b] = ready
+	p.starting.Add(1)
+	go func() {
+		defer p.starting.Done()
+		proc, err := p.start(b, 0, &gameLog{})
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		p.prestarting[b] = nil
+		close(ready)
+		switch {
+		case err != nil:
+			// The game that needs it will start one and record the failure.
+		case p.closed:
+			p.dropLocked(proc)
+		default:
+			p.spare[b] = proc
+		}
+	}()
 }
 
 // Put returns a process after a game; failed ones are killed. The game's
@@ -186,6 +268,9 @@ func (p *Pool) AttachLog(proc *transport.Process, path string) error {
 		old, m.log = m.log, log
 	}
 	p.mu.Unlock()
+	if old != nil && old.path == "" {
+		log.prepend(old) // a spare's start-up output: its first game's
+	}
 	old.close()
 	if m == nil {
 		log.close() // killed by KillAll meanwhile: nothing more will come
@@ -196,11 +281,15 @@ func (p *Pool) AttachLog(proc *transport.Process, path string) error {
 // Shutdown says bye to every idle process, gives them grace to exit, then
 // kills whatever is left.
 func (p *Pool) Shutdown(grace time.Duration) {
+	p.stopStarting()
 	p.mu.Lock()
 	var idle []*transport.Process
 	for b := range p.idle {
 		idle = append(idle, p.idle[b]...)
-		p.idle[b] = nil
+		if p.spare[b] != nil {
+			idle = append(idle, p.spare[b])
+		}
+		p.idle[b], p.spare[b] = nil, nil
 	}
 	p.mu.Unlock()
 	deadline := time.Now().Add(grace)
@@ -213,8 +302,18 @@ func (p *Pool) Shutdown(grace time.Duration) {
 	p.KillAll()
 }
 
+// stopStarting lets no spare start any more and waits for those on their
+// way (which then close themselves).
+func (p *Pool) stopStarting() {
+	p.mu.Lock()
+	p.closed = true
+	p.mu.Unlock()
+	p.starting.Wait()
+}
+
 // KillAll kills every process at once (an interrupt, or the end).
 func (p *Pool) KillAll() {
+	p.stopStarting()
 	p.mu.Lock()
 	procs := make([]*transport.Process, 0, len(p.live))
 	for proc := range p.live {
@@ -232,7 +331,7 @@ func (p *Pool) KillAll() {
 		delete(p.live, proc)
 	}
 	for b := range p.idle {
-		p.idle[b] = nil
+		p.idle[b], p.spare[b] = nil, nil
 	}
 	p.mu.Unlock()
 }
@@ -260,7 +359,24 @@ func (l *gameLog) Write(b []byte) (int, error) {
 	return l.buf.Write(b)
 }
 
-// flush writes the log to its file and appends there from now on.
+// prepend puts what old held (closed to writes by now) before what l has.
+func (l *gameLog) prepend(old *gameLog) {
+	old.mu.Lock()
+	before := slices.Clone(old.buf.Bytes())
+	old.buf.Reset()
+	old.mu.Unlock()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(before) > 0 && l.f == nil && !l.done {
+		after := slices.Clone(l.buf.Bytes())
+		l.buf.Reset()
+		l.buf.Write(before)
+		l.buf.Write(after)
+	}
+}
+
+// flush writes the log to its file and appends there from now on. A log
+// without a path (a spare's start-up, when its game kept no log) is dropped.
 func (l *gameLog) flush() {
 	if l == nil {
 		return
@@ -268,6 +384,10 @@ func (l *gameLog) flush() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.f != nil || l.done {
+		return
+	}
+	if l.path == "" { // no game log attached (nothing is kept): drop it
+		l.buf, l.done = bytes.Buffer{}, true
 		return
 	}
 	f, err := os.OpenFile(l.path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)

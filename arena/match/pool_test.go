@@ -1,6 +1,7 @@
 package match_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/arena-dev/arena/arena/match"
 	"github.com/arena-dev/arena/arena/transport"
+	"github.com/arena-dev/arena/internal/proctest"
 )
 
 // TestGameLogStaysInMemoryUntilTheGameEnds: what a bot writes to stderr
@@ -132,5 +134,67 @@ func TestPoolNeverHandsOutADealTwice(t *testing.T) {
 				t.Errorf("processes running at the end: %v, want %v (a replaced one is closed before Get returns)", alive, tc.alive)
 			}
 		})
+	}
+}
+
+// TestSpareProcessWhenProcessesChurn: once a bot's processes are being
+// replaced (every idle one has played the next deal), the pool has the
+// next one started ahead: the game after that gets a process that was
+// already running, with what it wrote while starting in that game's log;
+// KillAll leaves no spare behind.
+func TestSpareProcessWhenProcessesChurn(t *testing.T) {
+	t.Parallel()
+	token := fmt.Sprintf("ARENA_POOL_SPARE=%d-%d", os.Getpid(), time.Now().UnixNano())
+	pool := match.NewPool([]match.Bot{{Name: "churn", Argv: []string{"sh", "-c", `echo "up $$" >&2; exec cat >/dev/null`},
+		Env: []string{token}}}, 0, 0)
+	pool.KeepIdle = 1
+	defer pool.KillAll()
+	get := func() *transport.Process {
+		t.Helper()
+		_, proc := pool.Get(0, 7) // one deal, again and again
+		if proc == nil {
+			t.Fatal("not started")
+		}
+		return proc
+	}
+	waitFor := func(n int) []int {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+			if pids := proctest.WithEnv(token); len(pids) == n {
+				return pids
+			} else if time.Now().After(deadline) {
+				t.Fatalf("%d processes of the bot, want %d", len(pids), n)
+			}
+		}
+	}
+	p0 := get()
+	pool.Put(0, p0, false)
+	p1 := get() // p0 has played the deal: replaced, and a spare is started
+	pool.Put(0, p1, false)
+	before := waitFor(2) // p1 idle, and the spare
+	p2 := get()          // p1 replaced by the spare
+	if p2 == p0 || p2 == p1 || !slices.Contains(before, p2.Pid()) {
+		t.Fatalf("third game got pid %d, want the spare started before it (running: %v; earlier %d, %d)", p2.Pid(), before, p0.Pid(), p1.Pid())
+	}
+	log := filepath.Join(t.TempDir(), "g3.stderr.log")
+	if err := pool.AttachLog(p2, log); err != nil {
+		t.Fatal(err)
+	}
+	pool.Put(0, p2, false)
+	// Written before or after the log was attached, as the shell got to
+	// it: either way it lands in this log.
+	want := fmt.Sprintf("up %d\n", p2.Pid())
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
+		b, _ := os.ReadFile(log)
+		if string(b) == want {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the spare's start-up output is not in its first game's log: %q", b)
+		}
+	}
+	pool.KillAll()
+	if left := proctest.WithEnv(token); len(left) != 0 {
+		t.Errorf("processes left after KillAll: %v", left)
 	}
 }
