@@ -1,9 +1,9 @@
 // Package match plays a series of games between the same bots: it keeps
 // bot processes alive across games, rotates seats over one deal so seat and
 // card luck cancel, and records results.jsonl, replays and per-game stderr
-// logs. A process is replaced after it failed, and whenever the next game
-// replays a deal it has already played (see Pool): no process sees a deal
-// twice.
+// logs. No process sees a deal twice: a bot has one process per game of a
+// rotation block, each playing one game of every block (see Pool); a
+// process is replaced only after it failed.
 package match
 
 import (
@@ -60,10 +60,10 @@ type Config struct {
 	// deal over a rotation block: less luck cancels. What a bot process
 	// remembers cannot leak a deal either way (the pool never gives a
 	// process a deal it has played); FreshDeals also stops what the pool
-	// cannot: processes passing a deal on through files, and a finished
-	// game's replay revealing the deal of its block's next games
-	// (docs/security.md). It also spares the process restarts within a
-	// block.
+	// cannot: a bot's processes passing a deal on over the network, or,
+	// when bots are not isolated, through files or a finished game's
+	// replay (docs/security.md). A bot then needs one process, not one
+	// per seat.
 	FreshDeals bool
 	// RestartBots starts fresh bot processes (each in a fresh sandbox
 	// directory) for every game, also between different deals, where the
@@ -119,9 +119,9 @@ func GameSeed(matchSeed uint64, g, seats int) uint64 {
 	return referee.DeriveSeed(matchSeed, "game", uint64(g/Rotation(seats)))
 }
 
-// Run plays the match: bot processes are kept across games, replaced only
-// after a failure or before a deal they have played (every game of a
-// rotation block after its first, unless FreshDeals). Bot failures are
+// Run plays the match: bot processes are kept across games (one per game
+// of a rotation block, so none plays a deal twice) and replaced only
+// after a failure. Bot failures are
 // results, not errors; an error means the arena itself could not go on
 // (disk full, broken engine, interrupted), and the games already recorded
 // stay on disk.
