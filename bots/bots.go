@@ -110,3 +110,23 @@ func decodeTurn[V, A any](game string, view json.RawMessage, legal []json.RawMes
 	}
 	return v, acts, nil
 }
+
+// bestIndex is the index in 0..n-1 with the highest score, ties (within
+// 1e-9) broken uniformly at random: each tied index replaces the choice
+// with probability 1/(ties so far), so rng is drawn once per tie.
+func bestIndex(n int, score func(i int) float64, rng *rand.Rand) int {
+	best, bestScore, ties := -1, 0.0, 0
+	for i := range n {
+		sc := score(i)
+		switch {
+		case best < 0 || sc > bestScore+1e-9:
+			best, bestScore, ties = i, sc, 1
+		case sc > bestScore-1e-9:
+			ties++
+			if rng.IntN(ties) == 0 {
+				best = i
+			}
+		}
+	}
+	return best
+}

@@ -55,20 +55,7 @@ func GreedyBanqi(view json.RawMessage, legal []json.RawMessage, rng *rand.Rand) 
 		g.nHidden++
 	}
 	base := g.threat(&g.board)
-	bestScore, best, ties := 0.0, -1, 0
-	for i, a := range acts {
-		sc := g.score(a, base)
-		switch {
-		case best < 0 || sc > bestScore+1e-9:
-			bestScore, best, ties = sc, i, 1
-		case sc > bestScore-1e-9:
-			ties++
-			if rng.IntN(ties) == 0 {
-				best = i
-			}
-		}
-	}
-	return best, nil
+	return bestIndex(len(acts), func(i int) float64 { return g.score(acts[i], base) }, rng), nil
 }
 
 type banqiGreedy struct {

@@ -26,20 +26,7 @@ func GreedyBoon(view json.RawMessage, legal []json.RawMessage, rng *rand.Rand) (
 	if err != nil {
 		return 0, err
 	}
-	best, bestScore, ties := -1, 0.0, 0
-	for i, a := range acts {
-		sc := g.score(a)
-		switch {
-		case best < 0 || sc > bestScore+1e-9:
-			best, bestScore, ties = i, sc, 1
-		case sc > bestScore-1e-9:
-			ties++
-			if rng.IntN(ties) == 0 {
-				best = i
-			}
-		}
-	}
-	return best, nil
+	return bestIndex(len(acts), func(i int) float64 { return g.score(acts[i]) }, rng), nil
 }
 
 // boonTakeNeed is the hand strength (see newBoonGreedy) needed to take

@@ -45,23 +45,13 @@ func GreedyUno(view json.RawMessage, legal []json.RawMessage, rng *rand.Rand) (i
 			g.byColour[col]++
 		}
 	}
-	best, bestScore, ties := -1, 0.0, 0
-	for i, a := range acts {
-		sc := g.score(a)
-		if calls[a] { // the same play without the call: never forget it
+	return bestIndex(len(acts), func(i int) float64 {
+		sc := g.score(acts[i])
+		if calls[acts[i]] { // the same play without the call: never forget it
 			sc -= 1000
 		}
-		switch {
-		case best < 0 || sc > bestScore+1e-9:
-			best, bestScore, ties = i, sc, 1
-		case sc > bestScore-1e-9:
-			ties++
-			if rng.IntN(ties) == 0 {
-				best = i
-			}
-		}
-	}
-	return best, nil
+		return sc
+	}, rng), nil
 }
 
 type unoGreedy struct {

@@ -232,3 +232,19 @@ func TestPeekType(t *testing.T) {
 		t.Errorf("PeekType of non-JSON: %v, want ErrNotObject", err)
 	}
 }
+
+func TestExcerptAndErrorText(t *testing.T) {
+	for _, tc := range []struct{ in, excerpt, errText string }{
+		{`{"type":"error","message":"unsupported protocol version 2"}`, `"{\"type\":\"error\",\"mes"... (59 bytes)`, "unsupported protocol version 2"},
+		{"short", `"short"`, `"short"`},
+		{`{"type":"error"}`, `"{\"type\":\"error\"}"`, `"{\"type\":\"error\"}"`},
+		{"\xff\x00 garbage", `"\xff\x00 garbage"`, `"\xff\x00 garbage"`},
+	} {
+		if got := protocol.Excerpt([]byte(tc.in), 20); got != tc.excerpt {
+			t.Errorf("Excerpt(%q) = %s, want %s", tc.in, got, tc.excerpt)
+		}
+		if got := protocol.ErrorText([]byte(tc.in), 20); got != tc.errText {
+			t.Errorf("ErrorText(%q) = %s, want %s", tc.in, got, tc.errText)
+		}
+	}
+}

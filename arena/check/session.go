@@ -335,7 +335,7 @@ func readyProblem(line []byte) string {
 	}
 	switch r.Type {
 	case protocol.TypeError:
-		return "the bot refused the game: " + errorMessage(line)
+		return "the bot refused the game: " + protocol.ErrorText(line, clipLen)
 	case protocol.TypeReady:
 		return "ready is fine" // not reached: collect accepted it
 	}
@@ -518,7 +518,7 @@ func (s *session) judge(line []byte, id int64, legal []engine.Action, legalJSON 
 	}
 	switch {
 	case msg.Type == protocol.TypeError:
-		s.fail(CheckReplyFormat, "the bot sent an error: %s", errorMessage(line))
+		s.fail(CheckReplyFormat, "the bot sent an error: %s", protocol.ErrorText(line, clipLen))
 		return nil, false
 	case msg.Type != protocol.TypeAction:
 		s.fail(CheckReplyFormat, "expected an action message, got type %q: %s", msg.Type, clip(line))
@@ -814,9 +814,9 @@ func protocolVersion(cfg *Config, rec *recorder) {
 	switch {
 	case isErrorMsg(reply):
 		if waitExit() {
-			rec.pass(name, "a hello with protocol %d is refused: %q, and the process %s", v, errorMessage(reply), exitStatus(p))
+			rec.pass(name, "a hello with protocol %d is refused: %q, and the process %s", v, protocol.ErrorText(reply, clipLen), exitStatus(p))
 		} else {
-			rec.warn(name, "a hello with protocol %d is refused (%q), but the process was still running %v later: exit after the error", v, errorMessage(reply), cfg.ByeGrace)
+			rec.warn(name, "a hello with protocol %d is refused (%q), but the process was still running %v later: exit after the error", v, protocol.ErrorText(reply, clipLen), cfg.ByeGrace)
 		}
 	default:
 		t, _ := protocol.PeekType(reply)
@@ -826,15 +826,6 @@ func protocolVersion(cfg *Config, rec *recorder) {
 			rec.warn(name, "a hello with protocol %d was answered with %s instead of an error message", v, clip(reply))
 		}
 	}
-}
-
-func errorMessage(line []byte) string {
-	var e protocol.Error
-	_ = json.Unmarshal(line, &e)
-	if e.Message == "" {
-		return clip(line)
-	}
-	return e.Message
 }
 
 // shellJoin shows a command as it could be typed.
@@ -849,25 +840,18 @@ func shellJoin(argv []string) string {
 	return strings.Join(out, " ")
 }
 
-// clip shortens a bot's bytes for a report line.
-func clip(b []byte) string {
-	const max = 100
-	if len(b) > max {
-		return strconv.Quote(string(b[:max])) + fmt.Sprintf("... (%d bytes)", len(b))
-	}
-	return strconv.Quote(string(b))
-}
+// clip shows a bot's bytes in a message.
+func clip(b []byte) string { return protocol.Excerpt(b, clipLen) }
+
+// clipLen is how much of a bot's line a message shows.
+const clipLen = 100
 
 // startBot starts a process of the bot, in its sandbox if it has one.
 // Descendants are left alive when it exits, for the process-group check.
 func startBot(cfg *Config) (*transport.Process, error) {
 	pc := transport.ProcessConfig{Argv: cfg.Argv, Dir: cfg.Dir, Env: cfg.Env, MaxLine: cfg.MaxLine, LeaveDescendants: true}
 	if cfg.Sandbox != nil {
-		box, err := cfg.Sandbox.Prepare("check", cfg.Argv, cfg.Dir, cfg.Env)
-		if err != nil {
-			return nil, fmt.Errorf("sandbox: %w", err)
-		}
-		pc.Argv, pc.Env, pc.Dir, pc.Confine = box.Argv, box.Env, "", box
+		return cfg.Sandbox.Start("check", pc)
 	}
 	return transport.Start(pc)
 }

@@ -162,18 +162,17 @@ func (p *Pool) Get(b int, deal uint64) (transport.Conn, *transport.Process) {
 // first game, is then set).
 func (p *Pool) start(b int, deal uint64, log *gameLog) (*transport.Process, error) {
 	bot := p.bots[b]
-	cfg := transport.ProcessConfig{Argv: bot.Argv, Dir: bot.Dir, MaxLine: p.maxLine, StderrCap: p.stderrCap}
-	if len(bot.Env) > 0 {
-		cfg.Env = append(os.Environ(), bot.Env...)
-	}
+	cfg := transport.ProcessConfig{Argv: bot.Argv, Dir: bot.Dir, Env: bot.Env, MaxLine: p.maxLine, StderrCap: p.stderrCap}
+	var proc *transport.Process
+	var err error
 	if bot.Sandbox != nil {
-		box, err := bot.Sandbox.Prepare(bot.Name, bot.Argv, bot.Dir, bot.Env)
-		if err != nil {
-			return nil, fmt.Errorf("bot %s: sandbox: %w", bot.Name, err)
+		proc, err = bot.Sandbox.Start(bot.Name, cfg)
+	} else {
+		if len(cfg.Env) > 0 {
+			cfg.Env = append(os.Environ(), cfg.Env...)
 		}
-		cfg.Argv, cfg.Env, cfg.Dir, cfg.Confine = box.Argv, box.Env, "", box
+		proc, err = transport.Start(cfg)
 	}
-	proc, err := transport.Start(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("bot %s: %w", bot.Name, err)
 	}

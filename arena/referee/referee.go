@@ -218,7 +218,7 @@ func (g *game) startup() {
 		case err != nil:
 			g.fail(seat, BadMessage, fmt.Sprintf("instead of ready: %v: %s", err, clip(line)), true)
 		case typ == protocol.TypeError:
-			g.fail(seat, BadMessage, "bot refused the game: "+errorMessage(line), true)
+			g.fail(seat, BadMessage, "bot refused the game: "+protocol.ErrorText(line, clipLen), true)
 		case typ != protocol.TypeReady:
 			g.fail(seat, BadMessage, fmt.Sprintf("expected ready, got %q", typ), true)
 		}
@@ -393,7 +393,7 @@ func (g *game) ask(seat int, legal []engine.Action) (engine.Action, json.RawMess
 		clk.Charge(think)
 		switch {
 		case msg.Type == protocol.TypeError:
-			return nil, nil, think, &Failure{Reason: BadMessage, Detail: "bot sent an error: " + errorMessage(reply)}
+			return nil, nil, think, &Failure{Reason: BadMessage, Detail: "bot sent an error: " + protocol.ErrorText(reply, clipLen)}
 		case msg.Type != protocol.TypeAction:
 			return nil, nil, think, &Failure{Reason: BadMessage, Detail: fmt.Sprintf("expected an action message, got type %q", msg.Type)}
 		case msg.ID != id:
@@ -532,21 +532,8 @@ func classifyIO(err error, def Reason) Reason {
 	return def
 }
 
-func errorMessage(line []byte) string {
-	var e protocol.Error
-	_ = json.Unmarshal(line, &e)
-	if e.Message == "" {
-		return clip(line)
-	}
-	return e.Message
-}
+// clip shows a bot's bytes in a message.
+func clip(b []byte) string { return protocol.Excerpt(b, clipLen) }
 
-// clip shortens a bot's bytes for a log line.
-func clip(b []byte) string {
-	const max = 120
-	s := strconv.Quote(string(b))
-	if len(b) > max {
-		s = strconv.Quote(string(b[:max])) + fmt.Sprintf("... (%d bytes)", len(b))
-	}
-	return s
-}
+// clipLen is how much of a bot's line a message shows.
+const clipLen = 120

@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/arena-dev/arena/arena/transport"
 )
 
 // Box is one bot process's confinement: its cgroups and its directory.
@@ -174,6 +176,19 @@ func (s *Sandbox) Prepare(name string, argv []string, dir string, extraEnv []str
 	b.Env = []string{envSpec + "=" + string(data)}
 	ok = true
 	return b, nil
+}
+
+// Start starts one process of bot name in the sandbox. cfg is the process
+// as it would run unconfined, but for its Env: only the variables to add
+// to the scrubbed environment. It runs as the wrapper's command, with its
+// Box as the transport's Confinement.
+func (s *Sandbox) Start(name string, cfg transport.ProcessConfig) (*transport.Process, error) {
+	box, err := s.Prepare(name, cfg.Argv, cfg.Dir, cfg.Env)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	cfg.Argv, cfg.Env, cfg.Dir, cfg.Confine = box.Argv, box.Env, "", box
+	return transport.Start(cfg) // releases the Box if it fails
 }
 
 func mkCgroup(parent, id string) (string, error) {

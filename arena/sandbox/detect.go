@@ -2,6 +2,8 @@ package sandbox
 
 import (
 	"bufio"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -32,10 +34,26 @@ type Capabilities struct {
 	// SysAdmin: CAP_SYS_ADMIN (network namespaces). SetID: CAP_SETUID and
 	// CAP_SETGID (another user).
 	SysAdmin, SetID bool
-	// Isolation is how bots get namespaces of their own, if at all;
-	// IsolationErr says why not.
-	Isolation    isolation
-	IsolationErr string
+
+	// How bots get namespaces of their own, probed on first need (a
+	// process start): see isolation.
+	isoOnce sync.Once
+	iso     isolation
+	isoErr  string
+}
+
+// isolation says how bots can be isolated here, or why not.
+func (c *Capabilities) isolation() (isolation, string) {
+	c.isoOnce.Do(func() { c.iso, c.isoErr = detectIsolation(c.SysAdmin) })
+	return c.iso, c.isoErr
+}
+
+// CanIsolate tells whether bots can be isolated here, and if not why.
+func (c *Capabilities) CanIsolate() error {
+	if how, why := c.isolation(); how == isolateNone {
+		return errors.New(why)
+	}
+	return nil
 }
 
 var (
@@ -91,7 +109,6 @@ func detect() *Capabilities {
 			}
 		}
 	}
-	c.Isolation, c.IsolationErr = detectIsolation(c.SysAdmin)
 	return c
 }
 
@@ -103,13 +120,13 @@ func detectIsolation(sysAdmin bool) (isolation, string) {
 	}
 	var why []string
 	if sysAdmin {
-		err := probeIsolation(self, false, false)
+		err := probe(self, plan{Isolate: true}, false)
 		if err == nil {
 			return isolateRoot, ""
 		}
 		why = append(why, "as root: "+err.Error())
 	}
-	if err := probeIsolation(self, true, false); err != nil {
+	if err := probe(self, plan{Isolate: true, UserNS: true}, false); err != nil {
 		why = append(why, "in a user namespace: "+err.Error())
 		return isolateNone, strings.Join(why, "; ")
 	}
@@ -232,12 +249,28 @@ func readWords(path string) map[string]bool {
 	return out
 }
 
-// probeNetns starts the wrapper in a new network namespace and lets it
-// exit at once, to learn whether the kernel (or a seccomp policy) allows it.
-func probeNetns(self string) error {
+// probe starts the wrapper in the namespaces of plan p (and a network
+// namespace of its own if noNetwork) and lets it build an isolated bot's
+// view and exit, to learn whether the kernel, a seccomp or an LSM policy
+// allows it.
+func probe(self string, p plan, noNetwork bool) error {
+	sp := spec{UID: -1, GID: -1, Plan: p, Limits: Limits{Disk: 1 << 20}}
+	if p.Isolate {
+		tmp, err := os.MkdirTemp("", "arena-probe-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		sp.Tmp, sp.Work = tmp, tmp
+	}
+	data, err := json.Marshal(sp)
+	if err != nil {
+		return err
+	}
 	cmd := exec.Command(self, Command, "--probe")
-	cmd.Env = []string{envSpec + "={}"}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWNET}
+	cmd.Env = []string{envSpec + "=" + string(data)}
+	cmd.SysProcAttr = &syscall.SysProcAttr{}
+	p.attr(cmd.SysProcAttr, noNetwork)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		return fmt.Errorf("%v %s", err, strings.TrimSpace(string(out)))

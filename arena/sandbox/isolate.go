@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -51,9 +50,9 @@ func isolate(sp *spec) error {
 	}
 	// Check before hiding, for a clear message instead of "not found".
 	for _, h := range sp.Hide {
-		for what, path := range map[string]string{"working directory": sp.Work, "program": sp.Program} {
-			if path != "" && within(path, h) {
-				return fmt.Errorf("the bot's %s %s lies in %s, which bots may not see (the arena's output directory); move one of them", what, path, h)
+		for _, p := range [...]struct{ what, path string }{{"working directory", sp.Work}, {"program", sp.Program}} {
+			if p.path != "" && within(p.path, h) {
+				return fmt.Errorf("the bot's %s %s lies in %s, which bots may not see (the arena's output directory); move one of them", p.what, p.path, h)
 			}
 		}
 	}
@@ -143,28 +142,6 @@ func unescapeMount(s string) string {
 		b.WriteByte(s[i])
 	}
 	return b.String()
-}
-
-// probeIsolation starts the wrapper isolated (as root, or else in a user
-// namespace) and lets it build a bot's view and exit, to learn whether
-// this machine allows it (the kernel, a seccomp or LSM policy).
-func probeIsolation(self string, userNS, noNetwork bool) error {
-	tmp, err := os.MkdirTemp("", "arena-probe-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
-	p := plan{Isolate: true, UserNS: userNS}
-	data := fmt.Sprintf(`{"uid":-1,"gid":-1,"tmp":%q,"work":%q,"limits":{"disk":1048576}}`, tmp, tmp)
-	cmd := exec.Command(self, Command, "--probe-isolation")
-	cmd.Env = []string{envSpec + "=" + data}
-	cmd.SysProcAttr = &syscall.SysProcAttr{}
-	p.attr(cmd.SysProcAttr, noNetwork)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		return fmt.Errorf("%v %s", err, strings.TrimSpace(string(out)))
-	}
-	return nil
 }
 
 // dropPrivileges leaves the bot no capabilities, even when it runs as

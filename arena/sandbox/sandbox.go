@@ -175,10 +175,11 @@ func New(l Limits, o Options) (*Sandbox, error) {
 	p := &s.plan
 	switch o.Isolate {
 	case "", IsolateAuto:
-		p.Isolate = caps.Isolation != isolateNone
+		how, _ := caps.isolation()
+		p.Isolate = how != isolateNone
 	case IsolateYes:
-		if caps.Isolation == isolateNone {
-			return nil, fmt.Errorf("isolate: bots need mount and PID namespaces of their own, which need root or unprivileged user namespaces; this arena has neither (%s)", caps.IsolationErr)
+		if how, why := caps.isolation(); how == isolateNone {
+			return nil, fmt.Errorf("isolate: bots need mount and PID namespaces of their own, which need root or unprivileged user namespaces; this arena has neither (%s)", why)
 		}
 		p.Isolate = true
 	case IsolateNo:
@@ -186,7 +187,8 @@ func New(l Limits, o Options) (*Sandbox, error) {
 		return nil, fmt.Errorf("isolate %q: want auto, yes or no", o.Isolate)
 	}
 	if p.Isolate {
-		p.UserNS = caps.Isolation == isolateUserNS
+		how, _ := caps.isolation()
+		p.UserNS = how == isolateUserNS
 		if p.UserNS && s.uid >= 0 {
 			// A user namespace maps only the arena's own uid.
 			return nil, errors.New("bot user: running bots as another user needs root")
@@ -210,9 +212,9 @@ func New(l Limits, o Options) (*Sandbox, error) {
 		var err error
 		switch {
 		case caps.SysAdmin:
-			err = probeNetns(self)
+			err = probe(self, plan{}, true)
 		case p.Isolate && p.UserNS:
-			err = probeIsolation(self, true, true)
+			err = probe(self, plan{Isolate: true, UserNS: true}, true)
 		default:
 			return nil, errors.New("no network: a bot network namespace needs CAP_SYS_ADMIN (run the arena as root) or isolation in a user namespace; this arena has neither, so bots would share the host's network")
 		}

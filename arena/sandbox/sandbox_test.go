@@ -179,16 +179,19 @@ func misbehave(mode string) int {
 // start runs this test binary as a sandboxed bot in mode.
 func start(t *testing.T, sb *sandbox.Sandbox, mode, dir string, extra ...string) (*transport.Process, *sandbox.Box) {
 	t.Helper()
-	box, err := sb.Prepare("tester", []string{os.Args[0]}, dir, append([]string{envMode + "=" + mode}, extra...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := transport.Start(transport.ProcessConfig{Argv: box.Argv, Env: box.Env, Confine: box})
+	p := startCfg(t, sb, transport.ProcessConfig{Argv: []string{os.Args[0]}, Dir: dir, Env: append([]string{envMode + "=" + mode}, extra...)})
+	return p, p.Confinement().(*sandbox.Box)
+}
+
+// startCfg starts cfg in the sandbox, closed when the test ends.
+func startCfg(t *testing.T, sb *sandbox.Sandbox, cfg transport.ProcessConfig) *transport.Process {
+	t.Helper()
+	p, err := sb.Start("tester", cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { p.Close() })
-	return p, box
+	return p
 }
 
 func newSandbox(t *testing.T, l sandbox.Limits, o sandbox.Options) *sandbox.Sandbox {
@@ -473,15 +476,7 @@ func TestBotUser(t *testing.T) {
 		t.Skipf("no user nobody: %v", err)
 	}
 	// The test binary may sit in a directory nobody cannot enter: run sh.
-	box, err := sb.Prepare("tester", []string{"sh", "-c", `echo "$(id -u) $(pwd) $HOME"; touch x && echo wrote`}, "", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := transport.Start(transport.ProcessConfig{Argv: box.Argv, Env: box.Env, Confine: box})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	p := startCfg(t, sb, transport.ProcessConfig{Argv: []string{"sh", "-c", `echo "$(id -u) $(pwd) $HOME"; touch x && echo wrote`}})
 	got, _ := lines(p, 5*time.Second)
 	if len(got) != 2 || !strings.HasPrefix(got[0], "65534 ") || got[1] != "wrote" {
 		t.Fatalf("want uid 65534 writing in its own directory, got %v (stderr %q)", got, p.StderrTail())
@@ -490,16 +485,8 @@ func TestBotUser(t *testing.T) {
 
 func TestWrapperFailureIsReported(t *testing.T) {
 	sb := newSandbox(t, sandbox.DefaultLimits, sandbox.Options{})
-	box, err := sb.Prepare("tester", []string{"no-such-program-anywhere"}, "", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := transport.Start(transport.ProcessConfig{Argv: box.Argv, Env: box.Env, Confine: box})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	_, err = p.Receive(time.Now().Add(5 * time.Second))
+	p := startCfg(t, sb, transport.ProcessConfig{Argv: []string{"no-such-program-anywhere"}})
+	_, err := p.Receive(time.Now().Add(5 * time.Second))
 	exited(t, p, 2*time.Second)
 	p.Close() // lets the last stderr bytes in
 	if err == nil || !strings.Contains(err.Error(), "status 127") || !strings.Contains(p.StderrTail(), "not found in the bot's PATH") {

@@ -24,34 +24,28 @@ func init() {
 // bot command in its place. It returns only on failure (exit status 127,
 // the reason on stderr, which the arena logs as the bot's).
 func Main(args []string) int {
-	if len(args) > 0 && args[0] == "--probe" {
-		return 0
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(os.Stderr, "arena sandbox: "+format+"\n", a...)
+		return 127
 	}
-	if len(args) > 0 && args[0] == "--probe-isolation" {
-		var sp spec
-		if err := json.Unmarshal([]byte(os.Getenv(envSpec)), &sp); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
-		}
-		if err := isolate(&sp); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
+	var sp spec
+	if err := json.Unmarshal([]byte(os.Getenv(envSpec)), &sp); err != nil {
+		return fail("bad spec: %v", err)
+	}
+	if len(args) > 0 && args[0] == "--probe" {
+		// Detect: can a bot's namespaces, and its view, be made here?
+		if sp.Plan.Isolate {
+			if err := isolate(&sp); err != nil {
+				return fail("isolation: %v", err)
+			}
 		}
 		return 0
 	}
 	if len(args) > 0 && args[0] == "--" {
 		args = args[1:]
 	}
-	fail := func(format string, a ...any) int {
-		fmt.Fprintf(os.Stderr, "arena sandbox: "+format+"\n", a...)
-		return 127
-	}
 	if len(args) == 0 {
 		return fail("no command")
-	}
-	var sp spec
-	if err := json.Unmarshal([]byte(os.Getenv(envSpec)), &sp); err != nil {
-		return fail("bad spec: %v", err)
 	}
 	// Join the cgroups first, so everything after (and every process the
 	// bot starts) is counted.
