@@ -72,6 +72,10 @@ type Info struct {
 	MinSeats int
 	MaxSeats int
 	Options  []OptionSpec
+	// Rules is the rules revision, raised whenever a change of the rules
+	// makes a recorded game play differently: a replay recorded under
+	// another revision cannot be re-simulated, and says so.
+	Rules int
 }
 
 // Outcome is the result of a finished game.

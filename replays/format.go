@@ -74,6 +74,9 @@ type Header struct {
 	Options engine.Options `json:"options"`
 	// Seed deals the game (Game.New).
 	Seed uint64 `json:"seed"`
+	// Rules is the game's rules revision (engine.Info.Rules); NewRecorder
+	// fills it in for a registered game. Absent in replays of revision 0.
+	Rules int `json:"rules,omitempty"`
 	// Match identifies the match or tournament the game belongs to.
 	Match string `json:"match"`
 	// GameID identifies the game within the match.

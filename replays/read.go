@@ -32,6 +32,10 @@ var ErrTruncated = errors.New("truncated")
 // stream (bad magic number, bad block, checksum mismatch).
 var ErrCorrupt = errors.New("bad zstd data")
 
+// ErrRules is a replay recorded under another revision of its game's rules
+// (engine.Info.Rules): it cannot be re-simulated, though it may be sound.
+var ErrRules = errors.New("recorded under other rules")
+
 // ReadFile reads and checks the structure of the replay at path (see
 // Read). Errors name the file and the line. The returned Replay's Path is
 // path.

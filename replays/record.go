@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/arena-dev/arena/engine"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -50,6 +51,9 @@ type Recorder struct {
 func NewRecorder(h Header) *Recorder {
 	if h.Format == 0 {
 		h.Format = FormatVersion
+	}
+	if g, err := engine.Lookup(h.Game); err == nil && h.Rules == 0 {
+		h.Rules = g.Info().Rules
 	}
 	r := &Recorder{}
 	r.buf.Grow(4096)

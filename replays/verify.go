@@ -141,8 +141,23 @@ func (s *sim) outcome() (o engine.Outcome, exact bool, err error) {
 // recomputed from the final state (state.Outcome().WithForfeits when the
 // game is over, engine.ForfeitOutcome when fewer than two seats remained;
 // the reason is compared only in the first case). Errors name the file,
-// line and ply of the first mismatch.
+// line and ply of the first mismatch. A replay recorded under another
+// revision of its game's rules (engine.Info.Rules) that no longer
+// re-simulates fails with ErrRules, naming both revisions: the rules
+// changed, the file need not be damaged.
 func Verify(r *Replay) error {
+	err := verify(r)
+	if err == nil {
+		return nil
+	}
+	if g, lerr := engine.Lookup(r.Header.Game); lerr == nil && g.Info().Rules != r.Header.Rules {
+		return fmt.Errorf("%w: played under %s rules revision %d, this arena plays revision %d (docs/games/%s.md says what changed): %w",
+			ErrRules, r.Header.Game, r.Header.Rules, g.Info().Rules, r.Header.Game, err)
+	}
+	return err
+}
+
+func verify(r *Replay) error {
 	if len(r.Header.Seats) == 0 {
 		return fmt.Errorf("%s: line 1: header has no seats", r.name())
 	}

@@ -20,7 +20,9 @@ import (
 
 // With envBot set this test binary is a bot: the bundled greedy bot, or
 // with "strict" one that refuses any hello carrying a field it does not
-// know (a decoder with DisallowUnknownFields).
+// know (a decoder with DisallowUnknownFields), or with "ownids" one that
+// gives up unless each game's turn ids run 1, 2, 3, ... (the referee
+// numbers a seat's own turns only).
 const envBot = "ARENA_CHECK_PKG_BOT"
 
 func TestMain(m *testing.M) {
@@ -33,24 +35,39 @@ func TestMain(m *testing.M) {
 func pkgBot(mode string) int {
 	b, _ := bots.New("greedy")
 	in := io.Reader(os.Stdin)
-	if mode == "strict" {
-		// Refuse a hello with a field protocol.Hello does not have.
+	if mode == "strict" || mode == "ownids" {
+		refuse := func(msg string) {
+			fmt.Printf("{\"type\":\"error\",\"message\":%q}\n", msg)
+			os.Exit(1)
+		}
 		pr, pw := io.Pipe()
 		go func() {
 			lr := protocol.NewLineReader(os.Stdin, protocol.DefaultMaxLine)
+			var turns int64
 			for {
 				line, err := lr.ReadLine()
 				if err != nil {
 					pw.Close()
 					return
 				}
-				if t, _ := protocol.PeekType(line); t == protocol.TypeHello {
+				switch t, _ := protocol.PeekType(line); {
+				case t == protocol.TypeHello && mode == "strict":
+					// Refuse a hello with a field protocol.Hello does not have.
 					dec := json.NewDecoder(bytes.NewReader(line))
 					dec.DisallowUnknownFields()
 					var h protocol.Hello
 					if err := dec.Decode(&h); err != nil {
-						fmt.Printf("{\"type\":\"error\",\"message\":%q}\n", err.Error())
-						os.Exit(1)
+						refuse(err.Error())
+					}
+				case t == protocol.TypeHello:
+					turns = 0
+				case t == protocol.TypeTurn && mode == "ownids":
+					var tr protocol.Turn
+					if err := json.Unmarshal(line, &tr); err != nil {
+						refuse(err.Error())
+					}
+					if turns++; tr.ID != turns {
+						refuse(fmt.Sprintf("turn %d of this game has id %d", turns, tr.ID))
 					}
 				}
 				pw.Write(append(line, '\n'))
@@ -106,6 +123,27 @@ func TestMultiSeat(t *testing.T) {
 			}
 			if rep.Bot == nil || rep.Bot.Name != "greedy" {
 				t.Errorf("ready name not reported: %+v", rep.Bot)
+			}
+		})
+	}
+}
+
+// TestOwnTurnIDs: the checker numbers turns as the referee does, each
+// seat's own from 1 in every game, whichever seat the bot plays.
+func TestOwnTurnIDs(t *testing.T) {
+	t.Parallel()
+	for _, game := range []struct {
+		name  string
+		seats int
+	}{{"banqi", 2}, {"uno", 3}, {"boon", 4}} {
+		t.Run(game.name, func(t *testing.T) {
+			t.Parallel()
+			rep, err := Run(config(t, game.name, game.seats, "ownids"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !rep.OK || rep.GamesPlayed != game.seats+1 {
+				t.Fatalf("a bot that expects its own turn ids 1, 2, 3, ... fails the check: %+v", rep.Checks)
 			}
 		})
 	}

@@ -149,9 +149,9 @@ func (s *session) playGame(g int) (bool, error) {
 		if len(legal) == 0 {
 			return false, fmt.Errorf("engine %s: no legal action in a game that is not over", name)
 		}
-		id++ // one counter for every seat, as the referee's
 		var a engine.Action
 		if to == seat {
+			id++ // the bot's own turns only, as the referee numbers them
 			var ok bool
 			if a, ok = s.turn(st, g, seat, id, legal); !ok {
 				return false, nil

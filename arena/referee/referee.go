@@ -112,7 +112,7 @@ func Play(cfg Config, players []Player) (*Result, error) {
 	g := &game{
 		cfg: cfg, players: players, state: st, n: n,
 		forfeited: make([]bool, n), strikes: make([]int, n),
-		clocks: make([]clock.Clock, n), staleBelow: make([]int64, n),
+		clocks: make([]clock.Clock, n), turns: make([]int64, n), staleBelow: make([]int64, n),
 		rng: rand.New(rand.NewPCG(cfg.Seed, 0x5eed_aeb1)),
 		res: &Result{Failed: make([]bool, n), Think: make([][]time.Duration, n)},
 	}
@@ -139,10 +139,15 @@ type game struct {
 	state     engine.State
 	n         int
 	ply       int
-	nextID    int64
 	forfeited []bool
 	strikes   []int
 	clocks    []clock.Clock
+	// turns counts each seat's turns, and a turn's id is its seat's own
+	// turn number (1, 2, 3, ...). One counter shared by every seat would
+	// tell a seat how many turns the others were given in between, and in
+	// a game of hidden information whether a seat is asked at all may
+	// depend on its cards (an Uno jump-in poll).
+	turns []int64
 	// staleBelow: replies with an id below this are late answers to turns
 	// the referee already gave up on (random policy) and are skipped.
 	staleBelow []int64
@@ -346,8 +351,8 @@ func (g *game) fail(seat int, reason Reason, detail string, forfeit bool) {
 // ask sends seat its turn and reads a valid, legal reply. On success it
 // returns the parsed action and its JSON.
 func (g *game) ask(seat int, legal []engine.Action) (engine.Action, json.RawMessage, time.Duration, *Failure) {
-	g.nextID++
-	id := g.nextID
+	g.turns[seat]++
+	id := g.turns[seat]
 	clk := g.clocks[seat]
 	move, bank := clk.Allowance()
 	line, legalJSON, err := g.encodeTurn(id, seat, legal, move, bank)

@@ -2,17 +2,36 @@ package boon
 
 import (
 	"math/rand/v2"
+	"reflect"
 	"testing"
 
 	"github.com/arena-dev/arena/engine"
+	"github.com/arena-dev/arena/engine/enginetest"
 )
+
+// twins is what enginetest.CheckTwins needs to know about Boon: the twins
+// part when the seat's hand differs (it took a re-dealt Boon, or a new
+// round was dealt from the re-seeded RNG) or a round's scoring (the
+// burial's points, the payouts) does.
+var twins = enginetest.Twins{
+	Clone: func(st engine.State) engine.State { return st.(*State).Clone() },
+	Diverged: func(a, b engine.State, seat int) bool {
+		x, y := a.(*State), b.(*State)
+		return x.hands[seat] != y.hands[seat] || x.vc != y.vc || x.round != y.round ||
+			!reflect.DeepEqual(x.last, y.last) || x.over != y.over
+	},
+	Steps: 40,
+}
 
 // View invariance at every turn: re-dealing everything a seat cannot see
 // (the other hands, the Boon and the burial, by permuteUnknown, and the
 // RNG that deals the next rounds) leaves that seat's view and, when it is
-// to move, its legal list byte-for-byte unchanged. Checked at every turn
-// of 1,000 random games (3, 4 and 5 seats, 3 rounds each, default and
-// random rules) for one seat drawn at random or the spectator, and for
+// to move, its legal list byte-for-byte unchanged, now and from then on:
+// played on in step (enginetest.CheckTwins), the twins ask the seat at
+// the same points, with the same turn ids, views and legal lists, until
+// the other seats' cards part them. Checked at every turn of 1,000 random
+// games (3, 4 and 5 seats, 3 rounds each, default and random rules) for
+// one seat drawn at random or the spectator (snapshot only), and for
 // every seat at one turn in four.
 //
 // TestViewsIndependentOfUnknownCards (hidden_test.go) checks the same
@@ -23,7 +42,7 @@ func TestViewInvarianceEveryTurn(t *testing.T) {
 		games = 150
 	}
 	rng := rand.New(rand.NewPCG(91, 92))
-	points := 0
+	points, decisions := 0, 0
 	for g := range games {
 		seats := 3 + g%3
 		r := DefaultRules()
@@ -32,6 +51,7 @@ func TestViewInvarianceEveryTurn(t *testing.T) {
 		}
 		r.Rounds = 3
 		s := NewState(seats, rng.Uint64(), r)
+		turns := make([]int, seats) // each seat's turns so far: its last turn id
 		for !s.Over() {
 			from, to := engine.Spectator+rng.IntN(seats+1), 0
 			if rng.IntN(4) == 0 {
@@ -46,11 +66,15 @@ func TestViewInvarianceEveryTurn(t *testing.T) {
 				if a, b := observed(t, s, seat), observed(t, p, seat); a != b {
 					t.Fatalf("game %d: re-dealing what seat %d cannot see changed what it is served:\n%s\n%s", g, seat, a, b)
 				}
+				if seat >= 0 {
+					decisions += enginetest.CheckTwins(t, s.Clone(), p, seat, turns[seat], rng, twins)
+				}
 				points++
 			}
+			turns[s.ToMove()]++
 			l := s.AppendLegal(nil)
 			mustPlay(t, s, l[rng.IntN(len(l))])
 		}
 	}
-	t.Logf("%d (turn, seat) points of %d games compared", points, games)
+	t.Logf("%d (turn, seat) points of %d games compared, and %d later decisions of their twins", points, games, decisions)
 }

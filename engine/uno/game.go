@@ -95,7 +95,9 @@ func optionSpecs(preset string) []engine.OptionSpec {
 
 // Info describes the game.
 func (g Game) Info() engine.Info {
-	return engine.Info{Name: g.name, Summary: g.summary, MinSeats: 2, MaxSeats: MaxSeats, Options: g.opts()}
+	// Rules 1: decisions and counts that do not depend on other seats'
+	// hidden cards (docs/games/uno.md, "Hidden information and decisions").
+	return engine.Info{Name: g.name, Summary: g.summary, MinSeats: 2, MaxSeats: MaxSeats, Options: g.opts(), Rules: 1}
 }
 
 // UnoCall is how the one-card call works.

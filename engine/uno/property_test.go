@@ -168,7 +168,7 @@ func playRandom(t testing.TB, s *State, rng *rand.Rand, playful bool, viewEvery 
 	var picks []int
 	buf := make([]Action, 0, 512)
 	for !s.Over() {
-		if s.ply > s.rules.MaxActions {
+		if s.public > s.rules.MaxActions {
 			t.Fatal("game ran past max_actions")
 		}
 		buf = s.AppendLegal(buf[:0])

@@ -290,7 +290,11 @@ func TestStackDraws(t *testing.T) {
 		t.Fatal("pending should be 6")
 	}
 	mustPlay(t, s, pl("BD2"))
-	// Seat 3 cannot stack: draws 8 at once and loses the turn.
+	// Seat 3 cannot stack, and is asked all the same (whether it is asked
+	// must not tell the others what it holds): accept is all it may do.
+	wantTurn(t, s, 3, phPending)
+	wantLegal(t, s, "accept")
+	mustPlay(t, s, Accept)
 	wantCounts(t, s, 2, 2, 2, 10)
 	wantTurn(t, s, 0, phTurn)
 }
@@ -321,8 +325,11 @@ func TestReverseDeflectsDraw(t *testing.T) {
 	mustPlay(t, s, pl("RD2"))
 	wantLegal(t, s, "RR accept")
 	mustPlay(t, s, pl("RR"))
-	// Seat 0 cannot deflect: it draws 2 and loses its turn; play goes
-	// counter-clockwise, so seat 2 is next.
+	// Seat 0 cannot deflect: it is asked all the same, accepts, draws 2
+	// and loses its turn; play goes counter-clockwise, so seat 2 is next.
+	wantTurn(t, s, 0, phPending)
+	wantLegal(t, s, "accept")
+	mustPlay(t, s, Accept)
 	wantCounts(t, s, 4, 2, 2)
 	wantTurn(t, s, 2, phTurn)
 }

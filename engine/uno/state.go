@@ -81,7 +81,7 @@ type event struct {
 	card   Card
 	colour int8
 	target int8
-	uno    bool
+	uno    bool // play, jump: the call; a turn's draw: the card was kept (the view adds a keep event)
 	why    uint8
 	priv   int8 // 1 + the only seat that may see the cards; 0 nobody
 	n      int16
@@ -131,6 +131,7 @@ type State struct {
 	wd4Player     int
 	wd4Guilty     bool
 	wd4Prev       int8 // the active colour before the WD4
+	pendFrom      int  // the seat that played the top card of the pending stack
 
 	jumpCard  Card
 	jumpSeats [MaxSeats]int8
@@ -148,9 +149,13 @@ type State struct {
 	hands   []HandResult
 
 	ply int
-	// public counts the actions every seat can see: the passes of a
-	// jump-in poll are hidden (they would tell that the polled seat holds
-	// the card just played), so they are not counted.
+	// public counts the actions every seat can see. A decision that only
+	// its seat's own cards call for is hidden, and not counted: the pass
+	// of a jump-in poll (it would tell that the seat holds the card just
+	// played) and the keep of a drawn card (it would tell that the card
+	// was playable). max_actions and the outcome's "after N actions" count
+	// public, so that the end of a game does not give the hidden count
+	// away either.
 	public  int
 	over    bool
 	end     endKind
@@ -159,7 +164,7 @@ type State struct {
 	events   []event
 	evCards  []Card
 	lastSeen [MaxSeats]int // first event not yet shown to a seat at its decision
-	actStart int           // first event of the last action
+	actStart int           // first event of the last action every seat can see
 
 	evBuf   [96]event // initial backing of events
 	cardBuf [64]Card  // initial backing of evCards
@@ -229,8 +234,13 @@ func (s *State) Rules() Rules { return s.rules }
 // Seats is the number of seats.
 func (s *State) Seats() int { return s.n }
 
-// Ply is the number of actions applied.
+// Ply is the number of actions applied, hidden ones included.
 func (s *State) Ply() int { return s.ply }
+
+// Actions is the number of actions every seat has seen (the view's
+// "actions"): Ply without the hidden decisions (a jump-in poll's pass, a
+// drawn card's keep).
+func (s *State) Actions() int { return s.public }
 
 // HandNo is the current hand, from 1.
 func (s *State) HandNo() int { return s.handNo }
@@ -426,7 +436,13 @@ func (s *State) pendingMask(p int) uint64 {
 	return held & m
 }
 
-func (s *State) catchable() bool { return s.catchSeat >= 0 && s.catchSeat != s.cur }
+// catchable: the catch window is open for the seat to move. A jump-in
+// poll never offers it: only a seat holding the card just played is
+// polled, so a catch there would give the holder away (and the poll
+// leaves the window open for the next player, see do).
+func (s *State) catchable() bool {
+	return s.catchSeat >= 0 && s.catchSeat != s.cur && s.phase != phJump
+}
 
 // Legal implements engine.State; see AppendLegal for the order.
 func (s *State) Legal() []engine.Action {
@@ -643,11 +659,16 @@ func (s *State) illegal(a Action) error {
 
 func (s *State) do(a Action) {
 	p := s.cur
-	s.actStart = len(s.events)
 	s.lastSeen[p] = len(s.events)
 	s.ply++
-	if !(s.phase == phJump && a.Type == ActPass) {
+	// A hidden decision (see public) leaves no trace the other seats could
+	// read: not counted, not an action of its own in the spectator's
+	// events, and it does not close the catch window, which is still
+	// open for the next player as if nobody had been asked.
+	hidden := (s.phase == phJump && a.Type == ActPass) || (s.phase == phDrawn && a.Type == ActKeep)
+	if !hidden {
 		s.public++
+		s.actStart = len(s.events)
 	}
 	if a.Type == ActCatch {
 		off := s.catchSeat
@@ -655,7 +676,9 @@ func (s *State) do(a Action) {
 		s.log(event{kind: evCatch, seat: int8(p), target: int8(off)})
 		s.drawCards(off, 2, whyUno)
 	} else {
-		s.catchSeat = -1
+		if !hidden {
+			s.catchSeat = -1
+		}
 		switch a.Type {
 		case ActColour:
 			s.colour = a.Colour
@@ -668,7 +691,7 @@ func (s *State) do(a Action) {
 			s.passes = 0
 			s.turnDraw(p)
 		case ActKeep:
-			s.log(event{kind: evKeep, seat: int8(p)})
+			s.keepDrawn(p)
 			s.nextTurn(s.adv(p, 1))
 		case ActPass:
 			if s.phase == phJump {
@@ -692,10 +715,25 @@ func (s *State) do(a Action) {
 		case ActAccept:
 			s.log(event{kind: evAccept, seat: int8(p)})
 			s.takePending(p)
-			s.nextTurn(s.adv(p, 1))
+			next := s.adv(p, 1)
+			s.nextTurn(next)
+			// The draws are settled: the jump-in poll on the card that
+			// caused them comes now, as it does when the victim has no
+			// decision (hit).
+			s.pollJump(s.pendFrom, s.Top(), next)
 		}
 	}
-	if !s.over && s.ply >= s.rules.MaxActions {
+	if !s.over && s.public >= s.rules.MaxActions {
+		// A hidden decision the last action opened is settled as if it
+		// had not been asked (no jump-in, the drawn card kept), so that
+		// the final view does not show whether it was.
+		switch s.phase {
+		case phJump:
+			s.nextTurn(s.jumpNext)
+		case phDrawn:
+			s.keepDrawn(s.cur)
+			s.nextTurn(s.adv(s.cur, 1))
+		}
 		s.endGame(endMaxActions)
 	}
 }
@@ -718,13 +756,28 @@ func (s *State) turnDraw(p int) {
 			break
 		}
 	}
-	s.log(event{kind: evDraw, seat: int8(p), why: whyTurn, n: int16(n), priv: int8(p + 1), off: int32(off)})
-	if last != NoCard && s.turnMask(p)&(1<<last) != 0 {
+	playable := last != NoCard && s.turnMask(p)&(1<<last) != 0
+	// A card that cannot be played is kept without asking. The keep is
+	// shown all the same (the draw event's flag), so that the other seats
+	// see the same events as when a playable card is kept by choice.
+	s.log(event{kind: evDraw, seat: int8(p), why: whyTurn, n: int16(n), priv: int8(p + 1), off: int32(off), uno: !playable})
+	if playable {
 		s.phase = phDrawn
 		s.drawn = last
 		return
 	}
 	s.nextTurn(s.adv(p, 1))
+}
+
+// keepDrawn records that p kept the card it drew: the flag on its draw
+// event, the last event logged (nothing happens between a draw and the
+// decision about the drawn card), exactly as for a card kept by rule.
+func (s *State) keepDrawn(p int) {
+	if k := len(s.events) - 1; k >= 0 && s.events[k].kind == evDraw && int(s.events[k].seat) == p && s.events[k].why == whyTurn {
+		s.events[k].uno = true
+		return
+	}
+	s.log(event{kind: evKeep, seat: int8(p)})
 }
 
 func (s *State) playCard(p int, a Action) {
@@ -798,11 +851,16 @@ func (s *State) playCard(p int, a Action) {
 	s.pollJump(p, c, next)
 }
 
-// hit puts the pending draws on victim: a decision when it has one
-// (stack, deflect, challenge), else it draws at once and loses its turn.
+// hit puts the pending draws on victim. Whenever the rules could give the
+// victim a choice (a challenge, stack_draws, reverse_deflects_draw) it
+// gets the pending decision, even when its own cards leave it nothing but
+// accept: whether it is asked, and the accept every seat then sees, must
+// not tell the others whether it holds a card to stack or deflect with.
+// Otherwise it draws at once and loses its turn.
 func (s *State) hit(p int, c Card, victim int) {
 	s.cur = victim
-	if s.challengeable || s.pendingMask(victim) != 0 {
+	s.pendFrom = p
+	if s.challengeable || s.rules.StackDraws || s.rules.ReverseDeflects {
 		s.phase = phPending
 		return
 	}
@@ -1043,7 +1101,7 @@ func (s *State) singleHandReason(hr HandResult) string {
 	if hr.Blocked {
 		fmt.Fprintf(&b, "hand blocked (nothing to draw, nobody could play): seat %d held the fewest points", w)
 	} else {
-		fmt.Fprintf(&b, "seat %d went out after %d actions", w, s.ply)
+		fmt.Fprintf(&b, "seat %d went out after %d actions", w, s.public)
 	}
 	switch s.rules.Scoring {
 	case WinnerCollects:

@@ -38,14 +38,15 @@ type View struct {
 	// Discard is the discard pile, bottom first (since the last reshuffle).
 	Discard []string `json:"discard"`
 	// Events is what happened since the viewer's last decision (spectator:
-	// since the last action).
+	// since the last action every seat can see).
 	Events []Event `json:"events"`
 	// Decision is what the viewer is asked now; null when not to move.
 	Decision *Decision `json:"decision"`
 	// Hands lists the finished hands.
 	Hands []HandResult `json:"hands"`
-	// Actions counts the actions every seat has seen; the passes of a
-	// jump-in poll are hidden and not counted.
+	// Actions counts the actions every seat has seen; the hidden
+	// decisions (a jump-in poll's pass, a drawn card's keep) are not
+	// counted.
 	Actions int  `json:"actions"`
 	Over    bool `json:"over"`
 	// Rules are the rules in force.
@@ -176,6 +177,9 @@ func (s *State) ViewOf(seat int) View {
 		if ev, ok := s.eventFor(e, seat); ok {
 			v.Events = append(v.Events, ev)
 		}
+		if e.kind == evDraw && e.uno {
+			v.Events = append(v.Events, Event{Type: evNames[evKeep], Seat: int(e.seat)})
+		}
 	}
 	if !s.over && seat == s.cur {
 		v.Decision = s.decision()
@@ -277,7 +281,7 @@ func (s *State) RenderText(seat int) string {
 		b.WriteByte('\n')
 	}
 	if s.over {
-		fmt.Fprintf(&b, "game over after %d actions: %s\n", s.ply, s.outcome.Reason)
+		fmt.Fprintf(&b, "game over after %d actions: %s\n", s.public, s.outcome.Reason)
 	} else {
 		d := s.decision()
 		fmt.Fprintf(&b, "to move: seat %d (%s", s.cur, d.Kind)
