@@ -44,13 +44,18 @@ func TestMain(m *testing.M) {
 	}
 	repoRoot = filepath.Clean(filepath.Join(wd, "..", ".."))
 	dir, err := os.MkdirTemp("", "arena-chaos-")
+	if err == nil {
+		// Isolated bots of a root arena run as uids of their own: their
+		// programs must be open to others, as an organiser's would be.
+		err = os.Chmod(dir, 0o755)
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 	goTool, err := exec.LookPath("go")
 	if err != nil {
-		goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
+		goTool = "go" // not on PATH: the error below will say so
 	}
 	build := exec.Command(goTool, "build", "-o", dir+string(filepath.Separator), "./bots/chaos/chaosbot", "./bots/cmd/random")
 	build.Dir = repoRoot

@@ -270,8 +270,6 @@ func (r *recorder) fail(name, format string, args ...any) {
 	t.judged = true
 }
 
-func (r *recorder) failed(name string) bool { return r.m[name].fails > 0 }
-
 func (r *recorder) pass(name, format string, args ...any) {
 	t := r.m[name]
 	t.pass = fmt.Sprintf(format, args...)

@@ -91,3 +91,35 @@ func absArgs(argv []string, dir string) []string {
 	}
 	return out
 }
+
+// CheckOutside refuses bots that need something in dir, a directory
+// isolated bots may not see (it holds a deal secret): the first bot whose
+// working directory, program or a file argument given as an absolute path
+// (ParseCommand makes relative ones absolute) lies in dir.
+func CheckOutside(bots []Bot, dir string) error {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	for _, b := range bots {
+		paths := []string{b.Dir}
+		for _, a := range b.Argv {
+			if filepath.IsAbs(a) {
+				paths = append(paths, a)
+			}
+		}
+		for _, p := range paths {
+			if p == "" {
+				continue
+			}
+			abs, err := filepath.Abs(p)
+			if err != nil {
+				return err
+			}
+			if rel, err := filepath.Rel(dir, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				return fmt.Errorf("bot %s needs %s, which lies in %s; bots may not see that directory (it holds the deal secret): keep the secret in a directory of its own", b.Name, p, dir)
+			}
+		}
+	}
+	return nil
+}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/arena-dev/arena/arena/clock"
+	"github.com/arena-dev/arena/arena/deal"
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/referee"
 	"github.com/arena-dev/arena/arena/sandbox"
@@ -40,8 +41,14 @@ type Config struct {
 	Game    engine.Game
 	Options engine.Options // resolved
 	// Games to play; consecutive games replay one deal with seats rotated.
-	Games      int
-	Seed       uint64
+	Games int
+	// Seed is the match seed; the deals follow from it and Secret.
+	Seed uint64
+	// Secret keys the deals (deal.Secret.Seed), so that knowing Seed
+	// tells a bot nothing about them. Nil: OutDir's (deal.InDir), or a
+	// fresh one, kept in memory only without OutDir. A given one must
+	// match OutDir's, if OutDir has one.
+	Secret     *deal.Secret
 	MatchID    string
 	Limits     clock.Limits
 	Policy     referee.Policy
@@ -108,15 +115,29 @@ func SeatOf(g, seat, seats int) int { return (seat + g) % seats }
 // FreshDeals.
 func (cfg Config) gameSeed(g, seats int) uint64 {
 	if cfg.FreshDeals {
-		return referee.DeriveSeed(cfg.Seed, "fresh", uint64(g))
+		return cfg.Secret.Seed(cfg.Seed, "fresh", uint64(g))
 	}
-	return GameSeed(cfg.Seed, g, seats)
+	return GameSeed(cfg.Secret, cfg.Seed, g, seats)
 }
 
 // GameSeed is the deal seed of game index g, shared by a rotation block.
-// It is derived one-way, so nothing a bot sees leads back to the match seed.
-func GameSeed(matchSeed uint64, g, seats int) uint64 {
-	return referee.DeriveSeed(matchSeed, "game", uint64(g/Rotation(seats)))
+// It is keyed with the run's secret, so the match seed alone does not
+// tell it, and nothing a bot sees leads back to either.
+func GameSeed(secret *deal.Secret, matchSeed uint64, g, seats int) uint64 {
+	return secret.Seed(matchSeed, "game", uint64(g/Rotation(seats)))
+}
+
+// DealSecret is the secret a run deals with: given or the output
+// directory's (deal.InDir, which stores a new one there before the first
+// game), or a fresh one kept in memory when there is no directory.
+func DealSecret(given *deal.Secret, outDir string) (*deal.Secret, error) {
+	if outDir != "" {
+		return deal.InDir(outDir, given)
+	}
+	if given != nil {
+		return given, nil
+	}
+	return deal.New(), nil
 }
 
 // Run plays the match: bot processes are kept across games (one per game
@@ -152,6 +173,11 @@ func Run(ctx context.Context, cfg Config, bots []Bot) (*Summary, error) {
 		defer w.Close()
 		results = w
 	}
+	secret, err := DealSecret(cfg.Secret, cfg.OutDir) // stored before the first game
+	if err != nil {
+		return sum, err
+	}
+	cfg.Secret = secret
 	// An interrupt kills the bots at once; the game in progress is then
 	// discarded, and every finished game stays recorded.
 	stopWatch := context.AfterFunc(ctx, pool.KillAll)

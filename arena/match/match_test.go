@@ -21,6 +21,7 @@ import (
 	"github.com/arena-dev/arena/internal/proctest"
 
 	"github.com/arena-dev/arena/arena/clock"
+	"github.com/arena-dev/arena/arena/deal"
 	"github.com/arena-dev/arena/arena/match"
 	"github.com/arena-dev/arena/arena/referee"
 	"github.com/arena-dev/arena/engine"
@@ -203,6 +204,10 @@ func checkNoSurvivors(t *testing.T, token string) {
 	t.Errorf("bot processes survived the match: %v", left)
 }
 
+// testSecret keys the deals of the tests that need the same games from
+// the same seed.
+var testSecret = &deal.Secret{1, 2, 3}
+
 func config(t *testing.T, games int, seed uint64, out string) match.Config {
 	return gameConfig(t, "banqi", 2, map[string]string{"max_plies": "150"}, games, seed, out)
 }
@@ -218,7 +223,7 @@ func gameConfig(t *testing.T, game string, seats int, options map[string]string,
 		t.Fatal(err)
 	}
 	return match.Config{
-		Game: g, Options: opts, Games: games, Seed: seed, OutDir: out, Version: "test",
+		Game: g, Options: opts, Games: games, Seed: seed, Secret: testSecret, OutDir: out, Version: "test",
 		Limits: clock.Limits{Startup: 20 * time.Second, Move: 10 * time.Second, Margin: 50 * time.Millisecond},
 	}
 }
@@ -376,8 +381,8 @@ func TestMatchKeepsBotsAlive(t *testing.T) {
 			t.Errorf("game %d: bots %v, want %v", i, r.Bots, want)
 		}
 		// Paired games share a seed.
-		if r.Seed != match.GameSeed(99, i, 2) {
-			t.Errorf("game %d: seed %d, want %d", i, r.Seed, match.GameSeed(99, i, 2))
+		if want := match.GameSeed(testSecret, 99, i, 2); r.Seed != want {
+			t.Errorf("game %d: seed %d, want %d", i, r.Seed, want)
 		}
 		checkReplay(t, out, r)
 	}

@@ -3,6 +3,8 @@ package match
 import (
 	"reflect"
 	"testing"
+
+	"github.com/arena-dev/arena/arena/deal"
 )
 
 // TestSummaryTally checks the W/D/L, score and mean-rank rules documented
@@ -47,8 +49,9 @@ func abs(x float64) float64 {
 }
 
 func TestFreshDealsGiveEveryGameItsOwnDeal(t *testing.T) {
-	dup := Config{Seed: 5}
-	fresh := Config{Seed: 5, FreshDeals: true}
+	secret := deal.New()
+	dup := Config{Seed: 5, Secret: secret}
+	fresh := Config{Seed: 5, Secret: secret, FreshDeals: true}
 	if dup.gameSeed(0, 2) != dup.gameSeed(1, 2) || dup.gameSeed(1, 2) == dup.gameSeed(2, 2) {
 		t.Error("duplicate deals: games 0 and 1 must share a deal, game 2 must not")
 	}

@@ -1,10 +1,13 @@
 package sandbox
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -14,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/arena-dev/arena/arena/sandbox/devcgroup"
 	"github.com/arena-dev/arena/arena/transport"
 )
 
@@ -34,6 +38,14 @@ type Box struct {
 
 	cpuBase   atomic.Int64 // CPU used when the current game began (ns)
 	cpuKilled atomic.Bool
+
+	uidRelease func() // frees the bot's uid (isolated, root arena)
+	// An isolated bot's wrapper outlives it and writes its wait status to
+	// statusW (its fd 3): how the bot ended, for Status.
+	statusR, statusW *os.File
+	statusOnce       sync.Once
+	status           syscall.WaitStatus
+	statusOK         bool
 }
 
 var seq atomic.Int64
@@ -79,15 +91,40 @@ func (s *Sandbox) Prepare(name string, argv []string, dir string, extraEnv []str
 		k, _, _ := strings.Cut(kv, "=")
 		has[k] = true
 	}
+	if sp.Plan.Isolate {
+		// In its root the bot's directory is in its private /tmp.
+		b.spec.Inner = "/tmp/" + filepath.Base(tmp)
+		if sp.Dir == "" {
+			b.spec.Work = b.spec.Inner
+		}
+		if b.spec.Root, err = s.rootPlan(argv, sp.Dir, sp.Env); err != nil {
+			return nil, err
+		}
+		if s.uids != nil {
+			uid, release, err := s.uids.take()
+			if err != nil {
+				return nil, err
+			}
+			b.uidRelease = release
+			b.spec.UID, b.spec.GID = uid, uid
+		}
+		if b.statusR, b.statusW, err = os.Pipe(); err != nil {
+			return nil, err
+		}
+	}
 	if !has["HOME"] {
-		home := work
+		home := b.spec.Work
 		if sp.Plan.Isolate {
-			home = tmp // the only writable place
+			home = b.spec.Inner // the only writable place
 		}
 		b.spec.Env = append(b.spec.Env, "HOME="+home)
 	}
 	if !has["TMPDIR"] {
-		b.spec.Env = append(b.spec.Env, "TMPDIR="+tmp)
+		dir := tmp
+		if sp.Plan.Isolate {
+			dir = b.spec.Inner
+		}
+		b.spec.Env = append(b.spec.Env, "TMPDIR="+dir)
 	}
 	l, p := sp.Limits, sp.Plan
 	if p.V2 != "" {
@@ -96,6 +133,11 @@ func (s *Sandbox) Prepare(name string, argv []string, dir string, extraEnv []str
 			return nil, err
 		}
 		b.v2 = dir
+		if p.V2Dev {
+			if err := devcgroup.V2(dir, deviceRules(p.Isolate)); err != nil {
+				return nil, fmt.Errorf("device cgroup: %w", err)
+			}
+		}
 		if p.V2Mem {
 			if err := writeFile(dir, "memory.max", l.Memory); err != nil {
 				return nil, err
@@ -163,6 +205,16 @@ func (s *Sandbox) Prepare(name string, argv []string, dir string, extraEnv []str
 			return nil, err
 		}
 	}
+	if p.V1Dev != "" {
+		dir, err := mkCgroup(p.V1Dev, id)
+		if err != nil {
+			return nil, err
+		}
+		b.v1 = append(b.v1, dir)
+		if err := devcgroup.V1(dir, deviceRules(p.Isolate)); err != nil {
+			return nil, fmt.Errorf("device cgroup: %w", err)
+		}
+	}
 	b.spec.Cgroups = append([]string(nil), b.v1...)
 	if b.v2 != "" {
 		b.spec.Cgroups = append(b.spec.Cgroups, b.v2)
@@ -216,11 +268,52 @@ const cpuPeriod = 10_000
 
 func cpuQuota(cpus float64) int64 { return max(1000, int64(cpus*cpuPeriod)) } // the kernel's least: 1 ms
 
-// Configure sets the namespaces the wrapper starts in.
-func (b *Box) Configure(a *syscall.SysProcAttr) { b.spec.Plan.attr(a, b.spec.NoNetwork) }
+// deviceRules are the devices a bot may open: an isolated bot's /dev has
+// its own ptys too; a bot that is not isolated sees the host's, and its
+// terminals are not the bot's to open.
+func deviceRules(isolated bool) []devcgroup.Rule {
+	if isolated {
+		return devcgroup.Bots
+	}
+	var out []devcgroup.Rule
+	for _, r := range devcgroup.Bots {
+		if r.Major == 1 {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Configure sets the namespaces the wrapper starts in, and gives an
+// isolated bot's wrapper the pipe for the bot's status.
+func (b *Box) Configure(cmd *exec.Cmd) {
+	b.spec.Plan.attr(cmd.SysProcAttr)
+	if b.statusW != nil {
+		cmd.ExtraFiles = append(cmd.ExtraFiles, b.statusW)
+	}
+}
+
+// Status is how an isolated bot ended, as its wrapper reported it once
+// the wrapper has exited.
+func (b *Box) Status() (syscall.WaitStatus, bool) {
+	if b.statusR == nil {
+		return 0, false
+	}
+	b.statusOnce.Do(func() {
+		var buf [4]byte
+		// The wrapper has exited: its end is closed, so this cannot block.
+		if _, err := io.ReadFull(b.statusR, buf[:]); err == nil {
+			b.status, b.statusOK = syscall.WaitStatus(binary.LittleEndian.Uint32(buf[:])), true
+		}
+	})
+	return b.status, b.statusOK
+}
 
 // Started records the process id and starts the CPU watchdog.
 func (b *Box) Started(pid int) {
+	if b.statusW != nil {
+		b.statusW.Close() // the wrapper holds its own
+	}
 	b.pid.Store(int64(pid))
 	if b.spec.Limits.CPUTime > 0 {
 		go b.watch(pid)
@@ -270,7 +363,8 @@ func (b *Box) watch(pid int) {
 const cpuPoll = 50 * time.Millisecond
 
 // cpuUsed is the CPU time of the bot: of its cgroup (every process it
-// started) with a v2 cgroup, else of its main process.
+// started) with a cgroup, else of its main process (and of its wrapper,
+// which idles, when it is isolated).
 func (b *Box) cpuUsed() (time.Duration, error) {
 	if b.v2 != "" {
 		if us := eventCount(filepath.Join(b.v2, "cpu.stat"), "usage_usec"); us >= 0 {
@@ -283,7 +377,21 @@ func (b *Box) cpuUsed() (time.Duration, error) {
 			return time.Duration(ns), nil
 		}
 	}
-	return cpuUsed(int(b.pid.Load()))
+	pid := int(b.pid.Load())
+	used, err := cpuUsed(pid)
+	if err != nil || !b.spec.Plan.Isolate {
+		return used, err
+	}
+	// An isolated bot is its wrapper's child.
+	data, _ := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid))
+	for _, w := range strings.Fields(string(data)) {
+		if child, err := strconv.Atoi(w); err == nil {
+			if u, err := cpuUsed(child); err == nil {
+				used += u
+			}
+		}
+	}
+	return used, nil
 }
 
 // cpuUsed reads a process's user+system CPU time from /proc.
@@ -367,6 +475,14 @@ func (b *Box) Release() {
 		if b.tmp != "" {
 			_ = os.RemoveAll(b.tmp)
 		}
+		if b.uidRelease != nil {
+			b.uidRelease() // every process of that uid is gone
+		}
+		for _, f := range []*os.File{b.statusR, b.statusW} {
+			if f != nil {
+				f.Close()
+			}
+		}
 	})
 }
 
@@ -439,7 +555,7 @@ var (
 // SIGKILL), killing whatever still runs in them.
 func sweep() {
 	c := Detect()
-	for _, parent := range []string{c.V2, c.V1Memory, c.V1Pids, c.V1CPU, c.V1Acct} {
+	for _, parent := range []string{c.V2, c.V1Memory, c.V1Pids, c.V1CPU, c.V1Acct, c.V1Devices} {
 		if parent == "" {
 			continue
 		}

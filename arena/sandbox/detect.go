@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/arena-dev/arena/arena/sandbox/devcgroup"
 )
 
 // Capabilities is what this machine lets the arena do, found once.
@@ -31,6 +33,11 @@ type Capabilities struct {
 	V1Pids   string
 	V1CPU    string
 	V1Acct   string
+	// V1Devices is the arena's cgroup in a writable v1 devices hierarchy;
+	// V2Devices tells whether a BPF device filter can be attached to the
+	// bots' v2 cgroups.
+	V1Devices string
+	V2Devices bool
 	// SysAdmin: CAP_SYS_ADMIN (network namespaces). SetID: CAP_SETUID and
 	// CAP_SETGID (another user).
 	SysAdmin, SetID bool
@@ -40,11 +47,49 @@ type Capabilities struct {
 	isoOnce sync.Once
 	iso     isolation
 	isoErr  string
+	feat    features
+	netMu   sync.Mutex
+	netErr  map[string]error // network mode -> what the probe found
+}
+
+// netProbe tells (once per mode) whether a bot that is not isolated can
+// have a network namespace of its own.
+func (c *Capabilities) netProbe(self, mode string) error {
+	c.netMu.Lock()
+	defer c.netMu.Unlock()
+	if err, ok := c.netErr[mode]; ok {
+		return err
+	}
+	_, err := probe(self, plan{Network: mode})
+	if c.netErr == nil {
+		c.netErr = map[string]error{}
+	}
+	c.netErr[mode] = err
+	return err
+}
+
+// features are what the probe found an isolated bot's root can be made
+// of here, and whether seccomp filters work.
+type features struct {
+	Overlay    bool   `json:"overlay"`
+	OverlayErr string `json:"overlay_err,omitempty"`
+	Mknod      bool   `json:"mknod"`
+	Seccomp    bool   `json:"-"`
+	SeccompErr string `json:"-"`
+}
+
+// features probes isolation (once) and reports what it found.
+func (c *Capabilities) features() features {
+	c.isolation()
+	return c.feat
 }
 
 // isolation says how bots can be isolated here, or why not.
 func (c *Capabilities) isolation() (isolation, string) {
-	c.isoOnce.Do(func() { c.iso, c.isoErr = detectIsolation(c.SysAdmin) })
+	c.isoOnce.Do(func() {
+		c.iso, c.feat, c.isoErr = detectIsolation(c.SysAdmin)
+		c.feat.Seccomp, c.feat.SeccompErr = seccompAvailable()
+	})
 	return c.iso, c.isoErr
 }
 
@@ -98,11 +143,15 @@ func detect() *Capabilities {
 			}
 			c.V2Memory, c.V2Pids, c.V2CPU = ctl["memory"], ctl["pids"], ctl["cpu"]
 			c.V2Kill = probeKill(dir)
+			c.V2Devices = c.SysAdmin && probeDeviceFilter(dir)
 			continue
 		}
-		for ctl, dst := range map[string]*string{"memory": &c.V1Memory, "pids": &c.V1Pids, "cpu": &c.V1CPU, "cpuacct": &c.V1Acct} {
+		for ctl, dst := range map[string]*string{"memory": &c.V1Memory, "pids": &c.V1Pids, "cpu": &c.V1CPU, "cpuacct": &c.V1Acct, "devices": &c.V1Devices} {
 			if !m.opts[ctl] || *dst != "" {
 				continue
+			}
+			if ctl == "devices" && !c.SysAdmin {
+				continue // writing device rules takes CAP_SYS_ADMIN
 			}
 			if dir := cgroupDir(m, own[ctl]); dir != "" && canCreate(dir) {
 				*dst = dir
@@ -113,24 +162,25 @@ func detect() *Capabilities {
 }
 
 // detectIsolation tries namespaces as root, then in a user namespace.
-func detectIsolation(sysAdmin bool) (isolation, string) {
+func detectIsolation(sysAdmin bool) (isolation, features, string) {
 	self, err := os.Executable()
 	if err != nil {
-		return isolateNone, err.Error()
+		return isolateNone, features{}, err.Error()
 	}
 	var why []string
 	if sysAdmin {
-		err := probe(self, plan{Isolate: true}, false)
+		f, err := probe(self, plan{Isolate: true, Network: NetworkLoopback})
 		if err == nil {
-			return isolateRoot, ""
+			return isolateRoot, f, ""
 		}
 		why = append(why, "as root: "+err.Error())
 	}
-	if err := probe(self, plan{Isolate: true, UserNS: true}, false); err != nil {
+	f, err := probe(self, plan{Isolate: true, UserNS: true, Network: NetworkLoopback})
+	if err != nil {
 		why = append(why, "in a user namespace: "+err.Error())
-		return isolateNone, strings.Join(why, "; ")
+		return isolateNone, features{}, strings.Join(why, "; ")
 	}
-	return isolateUserNS, ""
+	return isolateUserNS, f, ""
 }
 
 // forceUserNS: tests of the unprivileged path (user namespaces) as root.
@@ -249,31 +299,59 @@ func readWords(path string) map[string]bool {
 	return out
 }
 
-// probe starts the wrapper in the namespaces of plan p (and a network
-// namespace of its own if noNetwork) and lets it build an isolated bot's
-// view and exit, to learn whether the kernel, a seccomp or an LSM policy
-// allows it.
-func probe(self string, p plan, noNetwork bool) error {
+// probe starts the wrapper in the namespaces of plan p, lets it build an
+// isolated bot's root (the system directories, a private /tmp and /dev,
+// its own /proc), start its second stage in a user namespace of its own and
+// exit, to learn whether the kernel, a seccomp or an LSM policy allows it,
+// and what the root could be made of. Without isolation it only tries the
+// network namespace.
+func probe(self string, p plan) (features, error) {
 	sp := spec{UID: -1, GID: -1, Plan: p, Limits: Limits{Disk: 1 << 20}}
 	if p.Isolate {
 		tmp, err := os.MkdirTemp("", "arena-probe-")
 		if err != nil {
-			return err
+			return features{}, err
 		}
 		defer os.RemoveAll(tmp)
-		sp.Tmp, sp.Work = tmp, tmp
+		sp.Tmp, sp.Inner = tmp, "/tmp/"+filepath.Base(tmp)
+		sp.Work = sp.Inner
+		sp.Plan.Overlay, sp.Plan.Mknod = true, !p.UserNS
+		sp.Root = systemEntries()
+		sp.Env = []string{"PATH=/usr/bin:/bin"}
 	}
 	data, err := json.Marshal(sp)
 	if err != nil {
-		return err
+		return features{}, err
 	}
 	cmd := exec.Command(self, Command, "--probe")
 	cmd.Env = []string{envSpec + "=" + string(data)}
 	cmd.SysProcAttr = &syscall.SysProcAttr{}
-	p.attr(cmd.SysProcAttr, noNetwork)
-	out, err := cmd.CombinedOutput()
+	p.attr(cmd.SysProcAttr)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
 	if err != nil {
-		return fmt.Errorf("%v %s", err, strings.TrimSpace(string(out)))
+		return features{}, fmt.Errorf("%v %s", err, strings.TrimSpace(stderr.String()))
 	}
-	return nil
+	var f features
+	if p.Isolate {
+		if err := json.Unmarshal(out, &f); err != nil {
+			return features{}, fmt.Errorf("probe said %q: %v", out, err)
+		}
+	}
+	return f, nil
+}
+
+// probeDeviceFilter tells whether a BPF device filter attaches to a child
+// of the v2 cgroup dir.
+func probeDeviceFilter(dir string) bool {
+	if devcgroup.Supported() != nil {
+		return false
+	}
+	probe := filepath.Join(dir, fmt.Sprintf("arena-%d-probe", os.Getpid()))
+	if err := os.Mkdir(probe, 0o755); err != nil {
+		return false
+	}
+	defer os.Remove(probe)
+	return devcgroup.V2(probe, devcgroup.Bots) == nil
 }

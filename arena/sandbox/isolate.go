@@ -12,15 +12,17 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// attr sets the namespaces a wrapper starts in.
-func (p plan) attr(a *syscall.SysProcAttr, noNetwork bool) {
-	if noNetwork {
+// attr sets the namespaces a wrapper starts in: for an isolated bot new
+// mount, PID, IPC and UTS namespaces (and a user namespace when the arena
+// is not root); a network namespace unless the bot has the host's.
+func (p plan) attr(a *syscall.SysProcAttr) {
+	if p.Network != NetworkHost && p.Network != "" {
 		a.Cloneflags |= syscall.CLONE_NEWNET
 	}
 	if !p.Isolate {
 		return
 	}
-	a.Cloneflags |= syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC
+	a.Cloneflags |= syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS
 	if p.UserNS {
 		// The arena's own uid and gid, the same inside: files the bot
 		// writes (and the ones it reads) keep their owner.
@@ -32,97 +34,10 @@ func (p plan) attr(a *syscall.SysProcAttr, noNetwork bool) {
 	}
 }
 
-// isolate builds the bot's view. An isolated bot starts in new mount, PID and IPC namespaces (and a user
-// namespace when the arena is not root), where the wrapper, before it
-// execs the bot:
-//   - makes every mount read-only and nosuid, so nothing the bot writes
-//     outlives the process (no memory across games, no channel to other
-//     bots) but in its directory, a fresh tmpfs of Limits.Disk that is
-//     also its /dev/shm;
-//   - covers the Hide directories (the arena's output) with empty ones;
-//   - mounts a /proc of its own PID namespace, where the bot is pid 1: it
-//     sees only its own processes, and when it ends the kernel kills every
-//     process it started, wherever they moved (setsid, a cleared
-//     environment), with or without cgroups.
-func isolate(sp *spec) error {
-	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-		return fmt.Errorf("making mounts private: %w", err)
-	}
-	// Check before hiding, for a clear message instead of "not found".
-	for _, h := range sp.Hide {
-		for _, p := range [...]struct{ what, path string }{{"working directory", sp.Work}, {"program", sp.Program}} {
-			if p.path != "" && within(p.path, h) {
-				return fmt.Errorf("the bot's %s %s lies in %s, which bots may not see (the arena's output directory); move one of them", p.what, p.path, h)
-			}
-		}
-	}
-	err := unix.MountSetattr(unix.AT_FDCWD, "/", unix.AT_RECURSIVE,
-		&unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY | unix.MOUNT_ATTR_NOSUID})
-	if errors.Is(err, unix.ENOSYS) {
-		err = remountReadOnly()
-	}
-	if err != nil {
-		return fmt.Errorf("making the filesystem read-only: %w", err)
-	}
-	// New mounts on top of the read-only tree are writable.
-	if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
-		return fmt.Errorf("mounting /proc: %w", err)
-	}
-	opts := "mode=0700,nr_inodes=65536"
-	if sp.Limits.Disk > 0 {
-		opts += fmt.Sprintf(",size=%d", sp.Limits.Disk)
-	}
-	if sp.UID >= 0 {
-		opts += fmt.Sprintf(",uid=%d,gid=%d", sp.UID, sp.GID)
-	}
-	if err := unix.Mount("tmpfs", sp.Tmp, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, opts); err != nil {
-		return fmt.Errorf("mounting the bot's directory %s: %w", sp.Tmp, err)
-	}
-	if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
-		if err := unix.Mount(sp.Tmp, "/dev/shm", "", unix.MS_BIND, ""); err != nil {
-			return fmt.Errorf("binding /dev/shm: %w", err)
-		}
-	}
-	for _, h := range sp.Hide {
-		st, err := os.Stat(h)
-		if err != nil {
-			// Bots started before the directory exists would see it later.
-			return fmt.Errorf("hiding %s: %w", h, err)
-		}
-		if !st.IsDir() {
-			return fmt.Errorf("hiding %s: not a directory", h)
-		}
-		if err := unix.Mount("tmpfs", h, "tmpfs", unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "size=4k,mode=0555"); err != nil {
-			return fmt.Errorf("hiding %s: %w", h, err)
-		}
-	}
-	return nil
-}
-
 // within: path is dir or lies below it.
 func within(path, dir string) bool {
 	rel, err := filepath.Rel(dir, path)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
-}
-
-// remountReadOnly is the pre-5.12 way: every mount, one at a time.
-func remountReadOnly() error {
-	data, err := os.ReadFile("/proc/self/mountinfo")
-	if err != nil {
-		return err
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		f := strings.Fields(line)
-		if len(f) < 5 {
-			continue
-		}
-		point := unescapeMount(f[4])
-		flags := uintptr(unix.MS_BIND | unix.MS_REMOUNT | unix.MS_RDONLY | unix.MS_NOSUID)
-		if err := unix.Mount("", point, "", flags, ""); err != nil && !errors.Is(err, unix.EACCES) && !errors.Is(err, unix.ENOENT) {
-			return fmt.Errorf("%s: %w", point, err)
-		}
-	}
-	return nil
 }
 
 // unescapeMount undoes mountinfo's octal escapes (\040 for a space).
@@ -144,12 +59,14 @@ func unescapeMount(s string) string {
 	return b.String()
 }
 
-// dropPrivileges leaves the bot no capabilities, even when it runs as
-// root: a root bot could otherwise unmount what hides the arena's output,
-// make the filesystem writable again or leave its cgroups. Securebits keep
-// exec from granting root its capabilities back, and no_new_privs keeps
-// setuid programs from doing so. It must run on the thread that execs.
-func dropPrivileges() error {
+// lockPrivileges takes from this thread (and what it execs) every way
+// back to privileges, while it still may: the capability bounding set is
+// emptied, securebits locked (exec gives root no capabilities, a change of
+// uid none back), ambient capabilities cleared and no_new_privs set (no
+// set-uid program or file capability works). It needs CAP_SETPCAP in the
+// thread's user namespace, when it has capabilities at all. The thread
+// keeps its other capabilities until clearCapabilities.
+func lockPrivileges() error {
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("no_new_privs: %w", err)
 	}
@@ -158,8 +75,8 @@ func dropPrivileges() error {
 	if err := unix.Capget(&hdr, &data[0]); err != nil {
 		return fmt.Errorf("capget: %w", err)
 	}
-	if data[0].Permitted == 0 && data[1].Permitted == 0 {
-		return nil // nothing to drop
+	if data[0].Effective&(1<<unix.CAP_SETPCAP) == 0 {
+		return nil // nothing to drop, nothing to drop with
 	}
 	// NOROOT, NO_SETUID_FIXUP, KEEP_CAPS off, NO_CAP_AMBIENT_RAISE: each
 	// with its lock bit.
@@ -177,7 +94,15 @@ func dropPrivileges() error {
 	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil {
 		return fmt.Errorf("ambient capabilities: %w", err)
 	}
-	data = [2]unix.CapUserData{}
+	return nil
+}
+
+// clearCapabilities leaves this thread none: a root bot could otherwise
+// undo its confinement (remount, unmount a cover, leave its cgroups). It
+// must run on the thread that execs, after lockPrivileges.
+func clearCapabilities() error {
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	data := [2]unix.CapUserData{}
 	if err := unix.Capset(&hdr, &data[0]); err != nil {
 		return fmt.Errorf("capset: %w", err)
 	}

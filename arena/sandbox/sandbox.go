@@ -1,28 +1,33 @@
 // Package sandbox confines bot processes: resource limits (memory, CPU
 // time and rate, processes, open files, file size, disk), a scrubbed
-// environment, a working directory of their own, isolation where the
-// machine allows it (mount, PID and IPC namespaces: a read-only view of
-// the files without the arena's output, a private tmpfs, only its own
-// processes), no capabilities, and optionally another user and no network.
-// docs/security.md describes the threat model.
+// environment, a working directory of their own and, where the machine
+// allows it, isolation: a minimal root of its own (the system's runtime
+// directories, the bot's own program, a private /tmp and /dev, its own
+// /proc), its own PID, IPC, UTS, network, cgroup and user namespaces, its
+// own uid when the arena runs as root, a device cgroup, a seccomp filter
+// and no capabilities. docs/security.md describes the threat model: a bot
+// must learn nothing of a deal that its seat may not know, by any channel.
 //
 // A bot process is started as `ARENA __sandbox -- CMD...` (Sandbox.Prepare
 // makes the command and the Box that the transport keeps as its
-// Confinement): this same executable, which builds the isolated view (in
-// its new namespaces), joins the bot's cgroups, applies rlimits, changes
-// directory and user, drops its capabilities and then execs CMD in place,
-// so the bot keeps the pid and process group the arena knows. Any binary
-// that imports this package acts as the wrapper when started that way
-// (test binaries included), see wrapper.go; isolate.go builds the view.
+// Confinement): this same executable. Unconfined by namespaces it joins
+// the bot's cgroups, applies the rlimits, drops its privileges and execs
+// CMD in place. Isolated, it is the init process of the bot's namespaces
+// (stage 1, wrapper.go): it builds the bot's root (root.go, from the plan
+// made by plan.go), then starts the bot in a user namespace of its own
+// through a second stage that drops every privilege and execs CMD, and
+// stays to reap and to report the bot's exit. Any binary that imports this
+// package acts as the wrapper when started that way (test binaries
+// included).
 //
 // Limits go to cgroups where the arena may create them (cgroup v2 with the
 // memory, pids and cpu controllers, or the v1 hierarchies), and to rlimits
 // otherwise; Detect finds out once what this machine allows and
-// Sandbox.Describe says which mechanism enforces what.
+// Sandbox.Describe says which mechanism enforces what, and which
+// protection is missing.
 package sandbox
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -48,7 +53,7 @@ type Limits struct {
 	Memory int64 `json:"memory"`
 	// CPUTime a bot may use per game: counted from the moment its process
 	// is handed a game (so time burnt between games counts toward the next
-	// one), for the bot and every process it starts when it has a cgroup v2
+	// one), for the bot and every process it starts when it has a cgroup
 	// (else its main process only), checked every 50ms by the arena, which
 	// kills the bot past it.
 	CPUTime time.Duration `json:"cpu_time"`
@@ -82,27 +87,89 @@ const (
 	IsolateNo = "no"
 )
 
+// Network modes (Options.Network).
+const (
+	// NetworkLoopback, the default, gives each bot process a network
+	// namespace of its own with only its own loopback up: a bot may talk to
+	// itself over 127.0.0.1, and no socket reaches another process.
+	NetworkLoopback = "loopback"
+	// NetworkNone gives each bot process an empty network namespace.
+	NetworkNone = "none"
+	// NetworkHost leaves bots the host's network (loopback included):
+	// they can reach each other, the machine's services and the internet.
+	NetworkHost = "host"
+)
+
+// DefaultUIDs are the uids bot processes get, one each, when the arena
+// runs as root and isolates them: a range that the usual conventions
+// (systemd's, the subordinate ranges of useradd) leave unused.
+const DefaultUIDs = "1879048192-1879113727"
+
+// Program is one bot's command as the run starts it: what an isolated
+// bot's root shows of its program, and what is hidden from the others.
+type Program struct {
+	Argv []string
+	Dir  string
+}
+
 // Options are the other confinements.
 type Options struct {
-	// User runs bots as this user (name or uid); needs root.
+	// User runs bots as this user (name or uid); needs root. Without it,
+	// an isolated bot of a root arena runs as a uid of its own (UIDs).
 	User string
-	// NoNetwork runs each bot in a new, empty network namespace (not even
-	// loopback is up); needs CAP_SYS_ADMIN.
-	NoNetwork bool
+	// Network is NetworkLoopback (the default when empty), NetworkNone or
+	// NetworkHost. Loopback and none need root or isolation in a user
+	// namespace; by default, where neither is possible, bots share the
+	// host's network and Describe says so.
+	Network string
 	// Env adds NAME=VALUE to every bot's environment; a bare NAME passes
 	// the arena's own value through (if it has one).
 	Env []string
-	// Isolate gives each bot process a view of its own (IsolateAuto when
-	// empty): the whole filesystem read-only but for its directory (a
-	// private tmpfs of Limits.Disk), the Hide paths covered, and its own
-	// process and IPC namespaces, so it sees only its own processes and
-	// nothing it starts outlives it. It needs root, or unprivileged user
+	// Isolate gives each bot process a root and namespaces of its own
+	// (IsolateAuto when empty). It needs root, or unprivileged user
 	// namespaces.
 	Isolate string
-	// Hide are directories covered by an empty one in an isolated bot's
-	// view: the arena's output directory, whose replays and logs of
-	// finished games would tell the deal of games still being played.
+	// Hide are files and directories no bot may see: the arena's output
+	// directory (replays and logs of finished games tell the deal of games
+	// still being played), the tournament file, the deal secret. An
+	// isolated bot's root does not hold them; where one lies inside a
+	// directory it does hold (a bot's program directory), it is covered.
 	Hide []string
+	// Programs are every bot of the run: an isolated bot sees its own
+	// program and not the files the others name (covered where they lie
+	// in a directory it sees).
+	Programs []Program
+	// ReadOnly and ReadWrite are host paths added to an isolated bot's
+	// root, at the same place. A read-write path is shared by every bot
+	// process: a channel between them (Describe says so; Contest refuses
+	// it).
+	ReadOnly, ReadWrite []string
+	// UIDs is the range "FIRST-LAST" of uids isolated bot processes of a
+	// root arena run as, one each (DefaultUIDs when empty).
+	UIDs string
+	// Contest refuses to start unless every protection against passing
+	// hidden information is in place (Protections).
+	Contest bool
+}
+
+// OptionError is a sandbox option this machine cannot provide, or a bad
+// one. Option names it as Options does (User, Network, Isolate, Env, CPUs,
+// UIDs, ReadOnly, ReadWrite, Hide, Contest).
+type OptionError struct {
+	Option string
+	Err    error
+}
+
+func (e *OptionError) Error() string { return optionWords[e.Option] + ": " + e.Err.Error() }
+func (e *OptionError) Unwrap() error { return e.Err }
+
+// optionWords name the options in messages.
+var optionWords = map[string]string{"User": "bot user", "Network": "network", "Isolate": "isolate", "Env": "bot env",
+	"CPUs": "bot cpus", "UIDs": "bot uids", "ReadOnly": "read-only path", "ReadWrite": "read-write path", "Hide": "hidden path",
+	"Contest": "contest"}
+
+func optionErr(option, format string, a ...any) error {
+	return &OptionError{Option: option, Err: fmt.Errorf(format, a...)}
 }
 
 // Sandbox is a validated confinement: limits, options and the mechanisms
@@ -115,7 +182,10 @@ type Sandbox struct {
 	self string
 	uid  int // -1: the arena's
 	gid  int
+	uids *uidPool // isolated bots of a root arena: a uid each
 	plan plan
+	// Why bots are not isolated, or have the host's network.
+	isoWhy, netWhy string
 }
 
 // isolation is how a bot's view of its own is made, found by Detect.
@@ -123,11 +193,11 @@ type isolation int
 
 const (
 	isolateNone   isolation = iota
-	isolateRoot             // mount, PID and IPC namespaces as root
+	isolateRoot             // namespaces made as root
 	isolateUserNS           // the same inside a new user namespace
 )
 
-// plan says which mechanism enforces each limit.
+// plan says which mechanism enforces each limit and protection.
 type plan struct {
 	V2      string `json:"v2,omitempty"` // parent of the bots' cgroups in the unified hierarchy
 	V2Mem   bool   `json:"v2_mem,omitempty"`
@@ -139,14 +209,26 @@ type plan struct {
 	V2CPU   bool   `json:"v2_cpu,omitempty"`
 	V1CPU   string `json:"v1_cpu,omitempty"`
 	V1Acct  string `json:"v1_acct,omitempty"` // cpuacct: CPU time of all the bot's processes
-	// Isolate: namespaces of its own, in a user namespace if UserNS.
+	// V1Dev is the v1 devices hierarchy; V2Dev: a BPF device filter on
+	// the v2 cgroup.
+	V1Dev string `json:"v1_dev,omitempty"`
+	V2Dev bool   `json:"v2_dev,omitempty"`
+	// Isolate: namespaces and a root of its own, in a user namespace made
+	// by the arena if UserNS.
 	Isolate bool `json:"isolate,omitempty"`
 	UserNS  bool `json:"userns,omitempty"`
+	// Network is the bot's network (a Network* mode).
+	Network string `json:"network,omitempty"`
+	// What the isolated root is made of, as Detect found possible.
+	Overlay bool `json:"overlay,omitempty"` // shared directories through private overlays
+	Mknod   bool `json:"mknod,omitempty"`   // device nodes of its own
+	Seccomp bool `json:"seccomp,omitempty"`
 }
 
-// New checks that what is asked can be done here. It fails with a message
-// naming the missing privilege for a user or network isolation the arena
-// cannot provide.
+// New checks that what is asked can be done here. It fails with an
+// *OptionError naming the option this machine cannot provide (another
+// user, no network, isolation) or a bad value, and with a *ContestError
+// when Options.Contest is set and a protection is missing.
 func New(l Limits, o Options) (*Sandbox, error) {
 	caps := Detect()
 	self, err := os.Executable()
@@ -156,71 +238,96 @@ func New(l Limits, o Options) (*Sandbox, error) {
 	s := &Sandbox{Limits: l, Options: o, Caps: caps, self: self, uid: -1, gid: -1}
 	if o.User != "" {
 		if !caps.SetID {
-			return nil, fmt.Errorf("bot user %q: running bots as another user needs root (CAP_SETUID and CAP_SETGID); this arena runs as uid %d without them", o.User, os.Getuid())
+			return nil, optionErr("User", "%q: running bots as another user needs root (CAP_SETUID and CAP_SETGID); this arena runs as uid %d without them", o.User, os.Getuid())
 		}
 		uid, gid, err := lookupUser(o.User)
 		if err != nil {
-			return nil, fmt.Errorf("bot user %q: %v", o.User, err)
+			return nil, optionErr("User", "%q: %v", o.User, err)
 		}
 		s.uid, s.gid = uid, gid
 	}
 	for _, kv := range o.Env {
 		if name, _, _ := strings.Cut(kv, "="); name == "" || strings.ContainsAny(name, "\x00") {
-			return nil, fmt.Errorf("bot env %q: want NAME=VALUE or NAME", kv)
+			return nil, optionErr("Env", "%q: want NAME=VALUE or NAME", kv)
 		}
 	}
 	if math.IsNaN(l.CPUs) || l.CPUs < 0 {
-		return nil, fmt.Errorf("bot cpus %v: want a positive number of cores, or 0 for unlimited", l.CPUs)
+		return nil, optionErr("CPUs", "%v: want a positive number of cores, or 0 for unlimited", l.CPUs)
 	}
 	p := &s.plan
+	how, why := isolateNone, ""
 	switch o.Isolate {
 	case "", IsolateAuto:
-		how, _ := caps.isolation()
-		p.Isolate = how != isolateNone
+		how, why = caps.isolation()
 	case IsolateYes:
-		if how, why := caps.isolation(); how == isolateNone {
-			return nil, fmt.Errorf("isolate: bots need mount and PID namespaces of their own, which need root or unprivileged user namespaces; this arena has neither (%s)", why)
+		if how, why = caps.isolation(); how == isolateNone {
+			return nil, optionErr("Isolate", "bots need mount and PID namespaces of their own, which need root or unprivileged user namespaces; this arena has neither (%s)", why)
 		}
-		p.Isolate = true
 	case IsolateNo:
+		why = "--bot-isolate no"
 	default:
-		return nil, fmt.Errorf("isolate %q: want auto, yes or no", o.Isolate)
+		return nil, optionErr("Isolate", "%q: want auto, yes or no", o.Isolate)
 	}
+	p.Isolate = how != isolateNone
+	s.isoWhy = why
 	if p.Isolate {
-		how, _ := caps.isolation()
 		p.UserNS = how == isolateUserNS
 		if p.UserNS && s.uid >= 0 {
 			// A user namespace maps only the arena's own uid.
-			return nil, errors.New("bot user: running bots as another user needs root")
+			return nil, optionErr("User", "running bots as another user needs root")
 		}
-		s.Options.Hide = nil
-		for _, h := range o.Hide {
-			abs, err := filepath.Abs(h)
-			if err != nil {
-				return nil, fmt.Errorf("isolate: hiding %s: %v", h, err)
+		f := caps.features()
+		p.Overlay, p.Mknod = f.Overlay, f.Mknod && !p.UserNS
+	}
+	p.Seccomp = caps.features().Seccomp
+	if err := s.resolvePaths(); err != nil {
+		return nil, err
+	}
+	switch o.Network {
+	case "", NetworkLoopback, NetworkNone, NetworkHost:
+	default:
+		return nil, optionErr("Network", "%q: want loopback, none or host", o.Network)
+	}
+	p.Network = o.Network
+	if p.Network == "" {
+		p.Network = NetworkLoopback
+	}
+	if p.Network != NetworkHost && !p.Isolate && !caps.SysAdmin {
+		if o.Network != "" {
+			return nil, optionErr("Network", "%s: a network namespace of its own for each bot needs CAP_SYS_ADMIN (run the arena as root) or isolation in a user namespace; this arena has neither, so bots would share the host's network", p.Network)
+		}
+		p.Network = NetworkHost // the default, where nothing better is possible: said by Describe
+		s.netWhy = "needs root or isolation in a user namespace"
+	}
+	if p.Network != NetworkHost && !p.Isolate {
+		// As root, bare: the wrapper's network namespace alone.
+		if err := caps.netProbe(self, p.Network); err != nil {
+			if o.Network != "" {
+				return nil, optionErr("Network", "%s: creating a network namespace failed (%v); bots would share the host's network", p.Network, err)
 			}
-			s.Options.Hide = append(s.Options.Hide, abs)
+			p.Network, s.netWhy = NetworkHost, "failed here: "+err.Error()
+		}
+	}
+	if p.Isolate && !p.UserNS && s.uid < 0 {
+		spec := o.UIDs
+		if spec == "" {
+			spec = DefaultUIDs
+		}
+		first, last, err := ParseUIDs(spec)
+		if err != nil {
+			return nil, optionErr("UIDs", "%v", err)
+		}
+		if s.uids, err = newUIDPool(first, last); err != nil {
+			return nil, optionErr("UIDs", "%v", err)
+		}
+		if err := s.checkReadable(); err != nil {
+			return nil, err
 		}
 	}
 	if caps.V2 != "" {
 		p.V2 = caps.V2
 		p.V2Mem = caps.V2Memory && l.Memory > 0
 		p.V2Pids = caps.V2Pids && l.Procs > 0
-	}
-	if o.NoNetwork {
-		// As root, or inside the user namespace of an isolated bot.
-		var err error
-		switch {
-		case caps.SysAdmin:
-			err = probe(self, plan{}, true)
-		case p.Isolate && p.UserNS:
-			err = probe(self, plan{Isolate: true, UserNS: true}, true)
-		default:
-			return nil, errors.New("no network: a bot network namespace needs CAP_SYS_ADMIN (run the arena as root) or isolation in a user namespace; this arena has neither, so bots would share the host's network")
-		}
-		if err != nil {
-			return nil, fmt.Errorf("no network: creating a network namespace failed (%v); bots would share the host's network", err)
-		}
 	}
 	if l.Memory > 0 && !p.V2Mem {
 		if caps.V1Memory != "" {
@@ -249,147 +356,91 @@ func New(l Limits, o Options) (*Sandbox, error) {
 	if caps.V2 == "" && l.CPUTime > 0 {
 		p.V1Acct = caps.V1Acct
 	}
+	switch {
+	case caps.V1Devices != "":
+		p.V1Dev = caps.V1Devices
+	case caps.V2 != "" && caps.V2Devices:
+		p.V2Dev = true
+	}
+	if o.Contest {
+		var missing []Protection
+		for _, pr := range s.Protections() {
+			if pr.Missing != "" {
+				missing = append(missing, pr)
+			}
+		}
+		if len(missing) > 0 {
+			return nil, &ContestError{Missing: missing}
+		}
+	}
 	return s, nil
+}
+
+// resolvePaths makes the hidden, added and program paths absolute and
+// checks the added ones exist.
+func (s *Sandbox) resolvePaths() error {
+	o := &s.Options
+	abs := func(option string, paths []string, mustExist bool) ([]string, error) {
+		var out []string
+		for _, p := range paths {
+			a, err := filepath.Abs(p)
+			if err != nil {
+				return nil, optionErr(option, "%s: %v", p, err)
+			}
+			if mustExist {
+				if _, err := os.Stat(a); err != nil {
+					return nil, optionErr(option, "%s: %v", p, err)
+				}
+				if a == "/" {
+					return nil, optionErr(option, "/: the whole filesystem is not a path to add")
+				}
+			}
+			out = append(out, a)
+		}
+		return out, nil
+	}
+	var err error
+	if o.Hide, err = abs("Hide", o.Hide, false); err != nil {
+		return err
+	}
+	if o.ReadOnly, err = abs("ReadOnly", o.ReadOnly, true); err != nil {
+		return err
+	}
+	if o.ReadWrite, err = abs("ReadWrite", o.ReadWrite, true); err != nil {
+		return err
+	}
+	for option, added := range map[string][]string{"ReadOnly": o.ReadOnly, "ReadWrite": o.ReadWrite} {
+		for _, a := range added {
+			for _, h := range o.Hide {
+				if within(a, h) {
+					return optionErr(option, "%s lies in %s, which bots may not see", a, h)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// ParseUIDs reads a uid range "FIRST-LAST".
+func ParseUIDs(spec string) (first, last int, err error) {
+	a, b, ok := strings.Cut(strings.TrimSpace(spec), "-")
+	first, err1 := strconv.Atoi(strings.TrimSpace(a))
+	last, err2 := strconv.Atoi(strings.TrimSpace(b))
+	if !ok || err1 != nil || err2 != nil || first < 1 || last < first || last >= 1<<32-1 {
+		return 0, 0, fmt.Errorf("%q is not a uid range (want FIRST-LAST, such as %s)", spec, DefaultUIDs)
+	}
+	return first, last, nil
 }
 
 // botRoot: RLIMIT_NPROC does not bind a root process.
 func (s *Sandbox) botRoot() bool {
-	if s.uid >= 0 {
+	switch {
+	case s.uid >= 0:
 		return s.uid == 0
+	case s.uids != nil:
+		return false
 	}
 	return os.Geteuid() == 0
-}
-
-// Describe is one line saying which mechanism enforces each limit, and
-// what is not enforced on this machine.
-func (s *Sandbox) Describe() string {
-	l, p := s.Limits, s.plan
-	var parts, not []string
-	add := func(what, value, how string) {
-		if value == "" {
-			parts = append(parts, what+" unlimited")
-			return
-		}
-		parts = append(parts, fmt.Sprintf("%s %s (%s)", what, value, how))
-	}
-	mem := ""
-	if l.Memory > 0 {
-		mem = FormatSize(l.Memory)
-	}
-	switch {
-	case p.V2Mem:
-		add("memory", mem, "cgroup v2")
-	case p.V1Mem != "":
-		add("memory", mem, "cgroup v1")
-	default:
-		add("memory", mem, "rlimit data, per process")
-	}
-	procs := ""
-	if l.Procs > 0 {
-		procs = strconv.FormatInt(l.Procs, 10)
-	}
-	switch {
-	case p.V2Pids:
-		add("procs", procs, "cgroup v2")
-	case p.V1Pids != "":
-		add("procs", procs, "cgroup v1")
-	case l.Procs > 0 && s.botRoot():
-		parts = append(parts, "procs "+procs+" (NOT ENFORCED)")
-		not = append(not, "procs (bots run as root, which RLIMIT_NPROC does not bind, and no pids cgroup is writable; use --bot-user)")
-	default:
-		add("procs", procs, "rlimit, per user")
-	}
-	cpu, cpuHow := "", "arena watchdog, main process"
-	if l.CPUTime > 0 {
-		cpu = l.CPUTime.String() + "/game"
-	}
-	switch {
-	case p.V2 != "":
-		cpuHow = "arena watchdog, cgroup v2 accounting"
-	case p.V1Acct != "":
-		cpuHow = "arena watchdog, cgroup v1 accounting"
-	}
-	add("cpu", cpu, cpuHow)
-	rate := ""
-	if l.CPUs > 0 {
-		rate = strconv.FormatFloat(l.CPUs, 'g', -1, 64)
-	}
-	switch {
-	case l.CPUs == 0:
-		add("cpus", "", "")
-	case p.V2CPU:
-		add("cpus", rate, "cgroup v2")
-	case p.V1CPU != "":
-		add("cpus", rate, "cgroup v1")
-	default:
-		parts = append(parts, "cpus "+rate+" (NOT ENFORCED)")
-		not = append(not, "cpus (no writable cpu cgroup)")
-	}
-	files := ""
-	if l.Files > 0 {
-		files = strconv.FormatInt(l.Files, 10)
-	}
-	add("files", files, "rlimit")
-	fsize := ""
-	if l.FileSize > 0 {
-		fsize = FormatSize(l.FileSize)
-	}
-	add("file size", fsize, "rlimit")
-	disk := ""
-	if l.Disk > 0 {
-		disk = FormatSize(l.Disk)
-	}
-	switch {
-	case l.Disk == 0:
-		add("disk", "", "")
-	case !p.Isolate:
-		parts = append(parts, "disk "+disk+" (NOT ENFORCED)")
-		not = append(not, "disk (bots are not isolated)")
-	default:
-		add("disk", disk, "tmpfs")
-	}
-	var kill []string
-	if p.Isolate {
-		kill = append(kill, "PID namespace")
-	}
-	switch {
-	case s.Caps.V2Kill:
-		kill = append(kill, "cgroup v2")
-	case s.Caps.V1Memory != "" || s.Caps.V1Pids != "":
-		kill = append(kill, "cgroup v1")
-	}
-	if len(kill) == 0 {
-		kill = append(kill, "process group and environment marker")
-		not = append(not, "processes that leave the bot's process group and clear their environment (no writable cgroup, no isolation)")
-	}
-	iso := "none: bots see the arena's files and processes"
-	switch {
-	case p.Isolate && p.UserNS:
-		iso = "own namespaces in a user namespace (read-only files, private directory and processes)"
-	case p.Isolate:
-		iso = "own namespaces (read-only files, private directory and processes)"
-	}
-	if !p.Isolate {
-		why := "--bot-isolate no"
-		if s.Options.Isolate != IsolateNo {
-			why = "needs root or unprivileged user namespaces"
-		}
-		not = append(not, "isolation ("+why+")")
-	}
-	usr := "the arena's"
-	if s.uid >= 0 {
-		usr = fmt.Sprintf("%s (uid %d)", s.Options.User, s.uid)
-	}
-	net := "shared with the host"
-	if s.Options.NoNetwork {
-		net = "none (own namespace)"
-	}
-	line := fmt.Sprintf("sandbox: %s; kill: %s; isolation: %s; user: %s; network: %s",
-		strings.Join(parts, ", "), strings.Join(kill, " + "), iso, usr, net)
-	if len(not) > 0 {
-		line += "; not enforced: " + strings.Join(not, "; ")
-	}
-	return line
 }
 
 // Env is the environment of bot name before its directories are known:
@@ -422,33 +473,30 @@ func (s *Sandbox) Env(name string, extra []string) []string {
 
 // spec is what the wrapper of one bot process is told.
 func (s *Sandbox) spec(name, dir string, extraEnv []string) spec {
-	sp := spec{Name: name, Dir: dir, Env: s.Env(name, extraEnv), Limits: s.Limits, UID: s.uid, GID: s.gid,
-		NoNetwork: s.Options.NoNetwork, Plan: s.plan, BotRoot: s.botRoot()}
-	if s.plan.Isolate {
-		sp.Hide = s.Options.Hide
-	}
-	return sp
+	return spec{Name: name, Dir: dir, Env: s.Env(name, extraEnv), Limits: s.Limits, UID: s.uid, GID: s.gid,
+		Plan: s.plan, BotRoot: s.botRoot()}
 }
 
 // spec is what the wrapper of one bot process is told, in its environment.
 type spec struct {
-	Name      string   `json:"name"`
-	Dir       string   `json:"dir,omitempty"`
-	Env       []string `json:"env"`
-	Limits    Limits   `json:"limits"`
-	UID       int      `json:"uid"`
-	GID       int      `json:"gid"`
-	NoNetwork bool     `json:"no_network,omitempty"`
-	Plan      plan     `json:"plan"`
-	BotRoot   bool     `json:"bot_root,omitempty"`
+	Name    string   `json:"name"`
+	Dir     string   `json:"dir,omitempty"`
+	Env     []string `json:"env"`
+	Limits  Limits   `json:"limits"`
+	UID     int      `json:"uid"` // -1: the arena's
+	GID     int      `json:"gid"`
+	Plan    plan     `json:"plan"`
+	BotRoot bool     `json:"bot_root,omitempty"`
 
 	// Filled in per process by Prepare.
 	Cgroups []string `json:"cgroups,omitempty"` // cgroup directories to join
 	Work    string   `json:"work,omitempty"`    // working directory
-	Tmp     string   `json:"tmp,omitempty"`     // the bot's own directory (TMPDIR)
+	Tmp     string   `json:"tmp,omitempty"`     // the bot's own directory (TMPDIR), on the host
 	PPid    int      `json:"ppid,omitempty"`    // the arena
-	Hide    []string `json:"hide,omitempty"`    // directories an isolated bot may not see
-	Program string   `json:"program,omitempty"` // set by the wrapper
+	// Isolated: the bot's root (Tmp on the host is where it is built) and
+	// the bot's own directory in it.
+	Root  []mountEntry `json:"root,omitempty"`
+	Inner string       `json:"inner,omitempty"`
 }
 
 func lookupUser(name string) (uid, gid int, err error) {

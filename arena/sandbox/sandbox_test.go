@@ -68,7 +68,8 @@ func misbehave(mode string) int {
 		out.Flush()
 		time.Sleep(30 * time.Second)
 	case "view": // what an isolated bot can see and do
-		fmt.Fprintln(out, "pid", os.Getpid())
+		initCmd, _ := os.ReadFile("/proc/1/cmdline")
+		fmt.Fprintf(out, "init %s\n", initCmd)
 		ents, _ := os.ReadDir("/proc")
 		n := 0
 		for _, e := range ents {
@@ -159,6 +160,14 @@ func misbehave(mode string) int {
 		fmt.Fprintln(out, cmd.Process.Pid)
 		out.Flush()
 		time.Sleep(30 * time.Second)
+	case "note-write":
+		return noteWrite(out)
+	case "note-read":
+		return noteRead(out)
+	case "peek":
+		return peek(out)
+	case "devices":
+		return devices(out)
 	case "net":
 		data, _ := os.ReadFile("/proc/net/dev")
 		up := []string{}
@@ -402,7 +411,9 @@ func TestCgroupKillCatchesEscapedDescendants(t *testing.T) {
 	if c.V2 == "" && c.V1Memory == "" && c.V1Pids == "" {
 		t.Skip("no writable cgroup: only the process group is killed")
 	}
-	sb := newSandbox(t, sandbox.DefaultLimits, sandbox.Options{})
+	// Not isolated: in a PID namespace the pid the bot prints is not the
+	// host's, and the namespace alone would kill the descendant.
+	sb := newSandbox(t, sandbox.DefaultLimits, sandbox.Options{Isolate: sandbox.IsolateNo})
 	p, _ := start(t, sb, "escape", "")
 	l, err := p.Receive(time.Now().Add(5 * time.Second))
 	if err != nil {
@@ -439,7 +450,7 @@ func alive(pid int) bool {
 }
 
 func TestNoNetwork(t *testing.T) {
-	sb, err := sandbox.New(sandbox.DefaultLimits, sandbox.Options{NoNetwork: true})
+	sb, err := sandbox.New(sandbox.DefaultLimits, sandbox.Options{Network: sandbox.NetworkNone})
 	if err != nil {
 		if !sandbox.Detect().SysAdmin && strings.Contains(err.Error(), "needs CAP_SYS_ADMIN (run the arena as root) or isolation in a user namespace") {
 			t.Skip("neither root nor user namespaces: checked the message only")
@@ -519,7 +530,7 @@ func TestParse(t *testing.T) {
 func TestDescribeNamesEveryLimit(t *testing.T) {
 	sb := newSandbox(t, sandbox.DefaultLimits, sandbox.Options{})
 	d := sb.Describe()
-	for _, want := range []string{"memory 1GiB (", "procs 256 (", "cpu unlimited", "files 1024 (rlimit)", "file size 64MiB (rlimit)", "kill: ", "network: shared"} {
+	for _, want := range []string{"memory 1GiB (", "procs 256 (", "cpu unlimited", "files 1024 (rlimit)", "file size 64MiB (rlimit)", "kill: ", "network: ", "devices: ", "syscalls: "} {
 		if !strings.Contains(d, want) {
 			t.Errorf("Describe lacks %q: %s", want, d)
 		}

@@ -175,8 +175,6 @@ func (s *SwissScheduler) record(rd *swissRound, i int, seats, ranks []int) {
 	s.half[seats[1]] += 2 - sc
 }
 
-func (s *SwissScheduler) metCount(a, b int) int { return int(s.met[a*s.c.Bots+b]) }
-
 // ranked is the bots by points, then seed.
 func (s *SwissScheduler) ranked() []int {
 	r := slices.Clone(s.order)

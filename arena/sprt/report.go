@@ -323,15 +323,13 @@ func (s *Summary) JUnit(w io.Writer) error {
 	case Aborted:
 		suite.Cases[0].Error, suite.Errors = msg, 1
 	}
-	for _, p := range []junitProperty{
+	suite.Properties = append(suite.Properties, []junitProperty{
 		{"game", s.Game}, {"test", s.Test}, {"base", s.Base}, {"seed", fmt.Sprint(s.Seed)},
 		{"elo0", fmt.Sprint(s.Elo0)}, {"elo1", fmt.Sprint(s.Elo1)}, {"alpha", fmt.Sprint(s.Alpha)}, {"beta", fmt.Sprint(s.Beta)},
 		{"llr", fmt.Sprintf("%.4f", s.LLR)}, {"lower_bound", fmt.Sprintf("%.4f", s.LowerBound)}, {"upper_bound", fmt.Sprintf("%.4f", s.UpperBound)},
 		{"verdict", string(s.Verdict)}, {"pairs", fmt.Sprint(s.Pairs)}, {"games", fmt.Sprint(s.Games)},
 		{"elo", fnum(s.Elo.Value, "%.2f")}, {"nelo", fnum(s.NElo.Value, "%.2f")}, {"los", fnum(s.LOS, "%.4f")},
-	} {
-		suite.Properties = append(suite.Properties, p)
-	}
+	}...)
 	doc := junitSuites{Name: "arena sprt", Tests: 1, Failures: suite.Failures, Errors: suite.Errors, Skipped: suite.Skipped, Time: secs, Suites: []junitSuite{suite}}
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err

@@ -31,6 +31,7 @@ import (
 	"time"
 
 	"github.com/arena-dev/arena/arena/clock"
+	"github.com/arena-dev/arena/arena/deal"
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/match"
 	"github.com/arena-dev/arena/arena/referee"
@@ -58,7 +59,10 @@ type Config struct {
 	// Paired plays game pairs (pentanomial); off, independent games
 	// (trinomial).
 	Paired bool
+	// Seed and Secret derive the deals (deal.Secret.Seed). Secret nil:
+	// OutDir's, or a fresh one (kept in memory only without OutDir).
 	Seed   uint64
+	Secret *deal.Secret
 	// OutDir receives results.jsonl, replays/ and logs/; "" keeps nothing.
 	OutDir    string
 	MatchID   string // sent to bots (default: sprt-GAME-TIMESTAMP)
@@ -295,6 +299,10 @@ func Run(ctx context.Context, cfg Config, progress func(Status)) (*Result, error
 		defer w.Close()
 		results = w
 	}
+	secret, err := match.DealSecret(cfg.Secret, cfg.OutDir) // stored before the first game
+	if err != nil {
+		return res, err
+	}
 	pool := match.NewPool(bots, cfg.MaxLine, cfg.StderrCap)
 	pool.KeepIdle = 2 // a pair's two games share a deal: one process for each
 	defer pool.KillAll()
@@ -314,11 +322,11 @@ func Run(ctx context.Context, cfg Config, progress func(Status)) (*Result, error
 		var id string
 		if cfg.Paired {
 			unit, half = j/2, j%2
-			seed = referee.DeriveSeed(cfg.Seed, "sprt", uint64(unit))
+			seed = secret.Seed(cfg.Seed, "sprt", uint64(unit))
 			id = fmt.Sprintf("%s-p%05d%c", cfg.MatchID, unit, 'a'+half)
 		} else {
 			unit, half = j, j%2
-			seed = referee.DeriveSeed(cfg.Seed, "sprt-game", uint64(j))
+			seed = secret.Seed(cfg.Seed, "sprt-game", uint64(j))
 			id = fmt.Sprintf("%s-g%05d", cfg.MatchID, j)
 		}
 		return job{index: j, unit: unit, table: match.Table{Index: j, GameID: id, Round: unit, Seed: seed, Seats: Layout(seats, j/2, half)}}

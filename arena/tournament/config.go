@@ -1,6 +1,7 @@
 package tournament
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/arena-dev/arena/arena/clock"
+	"github.com/arena-dev/arena/arena/deal"
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/match"
 	"github.com/arena-dev/arena/arena/referee"
@@ -44,6 +46,8 @@ type Config struct {
 	Policy      referee.Policy
 	MaxStrikes  int
 	Seed        uint64
+	Secret      *deal.Secret // keys the deals with Seed; nil: the output directory's, or a fresh one (Run)
+	SecretFile  string       // where Secret was read (the file's deal_secret), for messages
 	Concurrency int
 	MaxLine     int
 	StderrCap   int64
@@ -192,6 +196,19 @@ func (f *File) Resolve(src, baseDir string) (*Config, error) {
 		c.File.Seed = &c.Seed // saved, so a resumed run deals the same cards
 	}
 	sc.Seed = c.Seed
+	if f.DealSecret != "" {
+		path := f.DealSecret
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(baseDir, path)
+		}
+		if c.Secret, err = deal.Read(path); err != nil {
+			return nil, fieldErr(src, "deal_secret", "%v", err)
+		}
+		if err := match.CheckOutside(c.Bots, filepath.Dir(path)); err != nil {
+			return nil, fieldErr(src, "deal_secret", "%s: %v", path, err)
+		}
+		c.SecretFile = path
+	}
 	if _, err := Formats[c.Format](sc); err != nil {
 		return nil, fieldErr(src, c.Format, "%v", err)
 	}
@@ -241,7 +258,7 @@ func (f *File) Resolve(src, baseDir string) (*Config, error) {
 	if c.BotLimits, err = f.Limits.Resolve(); err != nil {
 		return nil, fieldErr(src, "limits", "%v", err)
 	}
-	c.BotOptions = f.Limits.Options()
+	c.BotOptions = f.Limits.Options(baseDir)
 	return c, nil
 }
 
@@ -292,21 +309,59 @@ func (l LimitsFile) Resolve() (sandbox.Limits, error) {
 			err = fmt.Errorf("env: %q: want NAME=VALUE or NAME", kv)
 		}
 	}
+	switch l.Network {
+	case "", sandbox.NetworkLoopback, sandbox.NetworkNone, sandbox.NetworkHost:
+		if l.NoNetwork && l.Network != "" && l.Network != sandbox.NetworkNone && err == nil {
+			err = fmt.Errorf("network: %q contradicts no_network: true", l.Network)
+		}
+	default:
+		if err == nil {
+			err = fmt.Errorf("network: %q: want loopback, none or host", l.Network)
+		}
+	}
+	if l.UIDs != "" && err == nil {
+		if _, _, uerr := sandbox.ParseUIDs(l.UIDs); uerr != nil {
+			err = fmt.Errorf("uids: %v", uerr)
+		}
+	}
 	return out, err
 }
 
-// Options are the sandbox options the limits section asks for (the output
-// directory to hide is added by the caller, which knows it).
-func (l LimitsFile) Options() sandbox.Options {
-	return sandbox.Options{User: l.User, NoNetwork: l.NoNetwork, Env: l.Env, Isolate: l.Isolate}
+// Options are the sandbox options the limits section asks for, its paths
+// taken relative to baseDir (the output directory and the other files to
+// hide are added by the caller, which knows them).
+func (l LimitsFile) Options(baseDir string) sandbox.Options {
+	o := sandbox.Options{User: l.User, Env: l.Env, Isolate: l.Isolate, Network: l.Network, UIDs: l.UIDs, Contest: l.Contest}
+	if l.NoNetwork {
+		o.Network = sandbox.NetworkNone
+	}
+	abs := func(paths []string) []string {
+		var out []string
+		for _, p := range paths {
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(baseDir, p)
+			}
+			out = append(out, p)
+		}
+		return out
+	}
+	o.ReadOnly, o.ReadWrite = abs(l.ReadOnly), abs(l.ReadWrite)
+	return o
 }
+
+// limitsFields name the limits section's field for each sandbox option.
+var limitsFields = map[string]string{"User": "limits.user", "Network": "limits.network", "Isolate": "limits.isolate",
+	"Env": "limits.env", "CPUs": "limits.cpus", "UIDs": "limits.uids", "ReadOnly": "limits.ro", "ReadWrite": "limits.rw",
+	"Contest": "limits.contest"}
 
 // Confine runs every bot in the sandbox the limits section describes: it
 // checks that this machine can provide it (another user and no network
 // need privileges) and rewrites the bots' commands. Their environment is
 // then only the documented variables plus the bots' env fields and
 // limits.env. Isolated bots do not see the output directory out (created
-// here if need be). src names the file in errors.
+// here if need be), nor what BotOptions.Hide names (the tournament file,
+// which holds the seed), nor the other bots' programs. src names the file
+// in errors.
 func (c *Config) Confine(src, out string) (*sandbox.Sandbox, error) {
 	opts := c.BotOptions
 	if out != "" {
@@ -315,18 +370,24 @@ func (c *Config) Confine(src, out string) (*sandbox.Sandbox, error) {
 		}
 		opts.Hide = append(opts.Hide[:len(opts.Hide):len(opts.Hide)], out)
 	}
+	for _, b := range c.Bots {
+		opts.Programs = append(opts.Programs, sandbox.Program{Argv: b.Argv, Dir: b.Dir})
+	}
 	sb, err := sandbox.New(c.BotLimits, opts)
 	if err != nil {
 		field := "limits"
+		var oe *sandbox.OptionError
+		var ce *sandbox.ContestError
 		switch {
-		case strings.HasPrefix(err.Error(), "bot user"):
-			field = "limits.user"
-		case strings.HasPrefix(err.Error(), "no network"):
-			field = "limits.no_network"
-		case strings.HasPrefix(err.Error(), "bot env"):
-			field = "limits.env"
-		case strings.HasPrefix(err.Error(), "isolate"):
-			field = "limits.isolate"
+		case errors.As(err, &oe):
+			if f, ok := limitsFields[oe.Option]; ok {
+				field = f
+			}
+			if oe.Option == "Network" && c.File.Limits.NoNetwork {
+				field = "limits.no_network"
+			}
+		case errors.As(err, &ce):
+			field = "limits.contest"
 		}
 		return nil, fieldErr(src, field, "%v", err)
 	}
@@ -349,8 +410,6 @@ func formatNames() []string {
 	slices.Sort(out)
 	return out
 }
-
-func deriveDeal(seed, deal uint64) uint64 { return referee.DeriveSeed(seed, "deal", deal) }
 
 // seedingFrom orders bots by their rating in an earlier tournament's
 // results (best first); bots that did not play there follow in file order.

@@ -27,6 +27,13 @@ const BracketFile = "bracket.json"
 // Rebuild feeds the recorded results through a fresh scheduler, exactly as
 // a resume does, so the format's state can be shown without playing.
 func (c *Config) Rebuild(records []match.GameRecord) (schedule.Scheduler, error) {
+	return c.replay(records, nil)
+}
+
+// replay is Rebuild; visit, if not nil, sees each recorded game with its
+// place in the schedule before its result is fed, and an error from it
+// stops the replay.
+func (c *Config) replay(records []match.GameRecord, visit func(schedule.Game, match.GameRecord) error) (schedule.Scheduler, error) {
 	s, err := c.NewScheduler()
 	if err != nil {
 		return nil, err
@@ -41,6 +48,11 @@ func (c *Config) Rebuild(records []match.GameRecord) (schedule.Scheduler, error)
 			return s, nil
 		}
 		if r, ok := finished[c.Name+"-"+g.ID]; ok {
+			if visit != nil {
+				if err := visit(g, r); err != nil {
+					return s, err
+				}
+			}
 			s.Result(g, r.Ranks)
 		}
 	}

@@ -30,6 +30,7 @@ type File struct {
 	Clock             ClockFile         `yaml:"clock,omitempty" json:"clock"`
 	Failure           FailureFile       `yaml:"failure,omitempty" json:"failure"`
 	Seed              *uint64           `yaml:"seed,omitempty" json:"seed,omitempty"`
+	DealSecret        string            `yaml:"deal_secret,omitempty" json:"-"` // a secret file to reuse; not saved (the output directory keeps the secret)
 	FreshDeals        bool              `yaml:"fresh_deals,omitempty" json:"fresh_deals,omitempty"`
 	RestartBots       bool              `yaml:"restart_bots,omitempty" json:"restart_bots,omitempty"`
 	Concurrency       int               `yaml:"concurrency,omitempty" json:"concurrency,omitempty"`
@@ -53,7 +54,12 @@ type LimitsFile struct {
 	Isolate   string   `yaml:"isolate,omitempty" json:"isolate,omitempty"`
 	User      string   `yaml:"user,omitempty" json:"user,omitempty"`
 	NoNetwork bool     `yaml:"no_network,omitempty" json:"no_network,omitempty"`
+	Network   string   `yaml:"network,omitempty" json:"network,omitempty"`
 	Env       []string `yaml:"env,omitempty" json:"env,omitempty"`
+	ReadOnly  []string `yaml:"ro,omitempty" json:"ro,omitempty"`
+	ReadWrite []string `yaml:"rw,omitempty" json:"rw,omitempty"`
+	UIDs      string   `yaml:"uids,omitempty" json:"uids,omitempty"`
+	Contest   bool     `yaml:"contest,omitempty" json:"contest,omitempty"`
 }
 
 // ClockFile holds the time limits.

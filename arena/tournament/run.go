@@ -15,9 +15,9 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/arena-dev/arena/arena/deal"
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/match"
-	"github.com/arena-dev/arena/arena/referee"
 	"github.com/arena-dev/arena/arena/schedule"
 )
 
@@ -78,6 +78,10 @@ func Run(ctx context.Context, c *Config, out string, opt Options) (*match.Summar
 	}
 	if torn != nil {
 		fmt.Fprintf(opt.Warn, "arena: warning: %s: %s\n", ledgerPath, torn)
+	}
+	secret, err := c.dealSecret(out, records)
+	if err != nil {
+		return sum, err
 	}
 	finished := map[string]match.GameRecord{}
 	for _, r := range records {
@@ -140,7 +144,7 @@ func Run(ctx context.Context, c *Config, out string, opt Options) (*match.Summar
 				progress.Resumed++
 				continue
 			}
-			table := match.Table{Index: index, GameID: gameID, Round: g.Round, Seed: c.dealSeed(g), Seats: g.Seats}
+			table := match.Table{Index: index, GameID: gameID, Round: g.Round, Seed: c.dealSeed(secret, g), Seats: g.Seats}
 			index++
 			inFlight++
 			go func() {
@@ -191,16 +195,74 @@ func Run(ctx context.Context, c *Config, out string, opt Options) (*match.Summar
 	}
 }
 
-// dealSeed is the seed of deal number d: one-way, so bots cannot work back
-// from anything they see to the tournament seed.
-// With fresh_deals every game gets a deal of its own, named by its id.
-func (c *Config) dealSeed(g schedule.Game) uint64 {
+// dealSeed is the seed of game g's deal (g.Deal), keyed with the run's
+// secret: the tournament seed alone does not tell it, and nothing a bot
+// sees leads back to either. With fresh_deals every game gets a deal of
+// its own, named by its id.
+func (c *Config) dealSeed(secret *deal.Secret, g schedule.Game) uint64 {
 	if c.File.FreshDeals {
 		h := fnv.New64a()
 		h.Write([]byte(g.ID))
-		return referee.DeriveSeed(c.Seed, "fresh", h.Sum64())
+		return secret.Seed(c.Seed, "fresh", h.Sum64())
 	}
-	return deriveDeal(c.Seed, g.Deal)
+	return secret.Seed(c.Seed, "deal", g.Deal)
+}
+
+// dealSecret is the secret the tournament in out deals with: c.Secret if
+// given (it must be the one out holds, if any), else the one out holds
+// (deal.FileName), else, before any game is recorded, a fresh one stored
+// there. Whichever it is must deal every recorded game as it was dealt,
+// or the rest of a duplicate deal would be other cards: a resume whose
+// secret is lost, damaged or another fails and changes nothing.
+func (c *Config) dealSecret(out string, records []match.GameRecord) (*deal.Secret, error) {
+	if c.Secret != nil {
+		// Checked before it is stored: a wrong secret must not take the
+		// place of a lost one.
+		if err := c.checkSecret(c.Secret, records); err != nil {
+			return nil, fmt.Errorf("%s: %w", c.secretName(), err)
+		}
+		secret, err := deal.InDir(out, c.Secret)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", c.secretName(), err)
+		}
+		return secret, nil
+	}
+	if len(records) == 0 {
+		return deal.InDir(out, nil)
+	}
+	path := filepath.Join(out, deal.FileName)
+	secret, err := deal.Read(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot resume %s: %w; the %d games recorded are kept, but without the secret they were dealt with "+
+			"the rest of their deals cannot be reproduced: restore the file, or give a copy of it with --deal-secret (a tournament file's deal_secret)", out, err, len(records))
+	}
+	if err := c.checkSecret(secret, records); err != nil {
+		return nil, fmt.Errorf("cannot resume %s: %s: %w", out, path, err)
+	}
+	return secret, nil
+}
+
+// secretName names c.Secret in messages.
+func (c *Config) secretName() string {
+	if c.SecretFile != "" {
+		return "deal secret " + c.SecretFile
+	}
+	return c.Secret.String()
+}
+
+// checkSecret: secret deals every recorded game with the seed recorded.
+func (c *Config) checkSecret(secret *deal.Secret, records []match.GameRecord) error {
+	if len(records) == 0 {
+		return nil
+	}
+	_, err := c.replay(records, func(g schedule.Game, r match.GameRecord) error {
+		if got := c.dealSeed(secret, g); got != r.Seed {
+			return fmt.Errorf("%w than the one its games were dealt with (game %s was dealt seed %d; this secret deals it %d)",
+				deal.ErrMismatch, r.GameID, r.Seed, got)
+		}
+		return nil
+	})
+	return err
 }
 
 // saveConfig writes the resolved file next to the results, or checks that

@@ -36,8 +36,9 @@ type ProcessConfig struct {
 
 // Confinement is what a sandbox adds around one process.
 type Confinement interface {
-	// Configure sets up how the process starts: its namespaces.
-	Configure(*syscall.SysProcAttr)
+	// Configure sets up how the process starts: its namespaces
+	// (cmd.SysProcAttr) and the files it inherits (cmd.ExtraFiles).
+	Configure(cmd *exec.Cmd)
 	// Started is told the pid once the process runs.
 	Started(pid int)
 	// Kill kills every process of the bot, even those that left its
@@ -47,6 +48,10 @@ type Confinement interface {
 	Release()
 	// Explain names the limit that ended the process, or "".
 	Explain() string
+	// Status is how the confined program itself ended, once the process
+	// has exited, when the process is a wrapper that outlived it (ok
+	// false: the process's own status is the program's).
+	Status() (ws syscall.WaitStatus, ok bool)
 }
 
 // Process is a bot running as a child process speaking over stdin/stdout.
@@ -90,7 +95,7 @@ func Start(cfg ProcessConfig) (*Process, error) {
 	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if cfg.Confine != nil {
-		cfg.Confine.Configure(cmd.SysProcAttr)
+		cfg.Confine.Configure(cmd)
 	}
 
 	// stdin: a poller-backed pipe, so writes honour deadlines and a bot that
@@ -245,13 +250,28 @@ func (p *Process) exitStatus() string {
 				why = " (" + e + ")"
 			}
 		}
-		if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			return fmt.Sprintf("killed by signal %v%s", ws.Signal(), why)
+		ws, ok := st.Sys().(syscall.WaitStatus)
+		if p.confine != nil {
+			if own, known := p.confine.Status(); known {
+				ws, ok = own, true
+			}
 		}
-		return fmt.Sprintf("exited with status %d%s", st.ExitCode(), why)
+		if !ok {
+			return fmt.Sprintf("exited with status %d%s", st.ExitCode(), why)
+		}
+		return DescribeExit(ws) + why
 	default:
 		return "process still running"
 	}
+}
+
+// DescribeExit words a wait status as the transport reports a bot's end:
+// "exited with status 3", "killed by signal killed".
+func DescribeExit(ws syscall.WaitStatus) string {
+	if ws.Signaled() {
+		return fmt.Sprintf("killed by signal %v", ws.Signal())
+	}
+	return fmt.Sprintf("exited with status %d", ws.ExitStatus())
 }
 
 // Pid is the bot's process id (also its process group id).

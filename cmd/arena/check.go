@@ -107,7 +107,7 @@ func runCheck(c *cli.Context) error {
 		return usageError{err}
 	}
 	// Confined as in a match, so that what passes here passes there.
-	sb, err := confineBots(c, nil, "")
+	sb, err := confineBots(c, []match.Bot{{Name: "bot", Argv: argv}}, "", "")
 	if err != nil {
 		return err
 	}

@@ -47,7 +47,8 @@ and within --bot-memory, --bot-procs, --bot-files, --bot-file-size and
 			&cli.StringSliceFlag{Name: "bot", Usage: "NAME=CMD, one per seat, in seat order"},
 			&cli.StringSliceFlag{Name: "option", Usage: "rule option k=v (repeatable)"},
 			&cli.IntFlag{Name: "games", Usage: "games to play (default: one full seat rotation)"},
-			&cli.StringFlag{Name: "seed", Usage: "match seed (default: random, printed)"},
+			&cli.StringFlag{Name: "seed", Usage: "match seed (default: random, printed); the deals follow from it and the deal secret"},
+			dealSecretFlag(),
 			&cli.BoolFlag{Name: "fresh-deals", Usage: "a new deal for every game instead of replaying one deal with seats rotated (see docs/security.md)"},
 			&cli.BoolFlag{Name: "restart-bots", Usage: "fresh bot processes for every game, so no memory carries over (see docs/security.md)"},
 			&cli.StringFlag{Name: "out", Usage: "directory for results.jsonl, replays/ and logs/"},
@@ -108,18 +109,22 @@ func runMatch(c *cli.Context) error {
 		fmt.Fprintf(c.App.ErrWriter, "arena: warning: --games %d is not a multiple of %d, so seats are not rotated evenly\n", games, rot)
 	}
 	out := c.String("out")
-	sb, err := confineBots(c, botList, out)
+	secret, secretFile, err := dealSecret(c, botList)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(progress, "arena: %s, %d games, seed %d, %s\n", game.Info().Name, games, seed, limits)
+	sb, err := confineBots(c, botList, out, secretFile)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(progress, "arena: %s, %d games, seed %d, %s, %s\n", game.Info().Name, games, seed, secretNote(secretFile, out), limits)
 	fmt.Fprintf(progress, "arena: %s\n", sb.Describe())
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	start := time.Now()
 	sum, err := match.Run(ctx, match.Config{
-		Game: game, Options: opts, Games: games, Seed: seed, Limits: limits,
+		Game: game, Options: opts, Games: games, Seed: seed, Secret: secret, Limits: limits,
 		Policy: policy, MaxStrikes: c.Int("max-strikes"), OutDir: out,
 		MaxLine: c.Int("max-line"), StderrCap: c.Int64("stderr-cap"), Version: Version, FreshDeals: c.Bool("fresh-deals"), RestartBots: c.Bool("restart-bots"),
 		OnGame: func(r match.GameRecord) { fmt.Fprintln(progress, gameLine(r, games)) },
@@ -135,7 +140,7 @@ func runMatch(c *cli.Context) error {
 			printSummary(c.App.Writer, sum, time.Since(start))
 		}
 	}
-	return err
+	return secretUsage(err, secretFile)
 }
 
 func gameLine(r match.GameRecord, total int) string {
@@ -208,8 +213,10 @@ func parseBots(specs []string) ([]match.Bot, error) {
 
 // confineBots builds the sandbox from the flags and wraps every bot in it.
 // With --bot-user the output directory is made unreadable to others, so
-// bots cannot read results and replays (docs/security.md).
-func confineBots(c *cli.Context, botList []match.Bot, out string) (*sandbox.Sandbox, error) {
+// bots cannot read results and replays (docs/security.md). Isolated bots
+// see neither the output directory nor the directory of a reused deal
+// secret file (secretFile, "" if none).
+func confineBots(c *cli.Context, botList []match.Bot, out, secretFile string) (*sandbox.Sandbox, error) {
 	var lf tournament.LimitsFile
 	limitsFromFlags(c, &lf)
 	lim, err := lf.Resolve()
@@ -217,7 +224,7 @@ func confineBots(c *cli.Context, botList []match.Bot, out string) (*sandbox.Sand
 		field, rest, _ := strings.Cut(err.Error(), ": ")
 		return nil, usagef("--bot-%s: %s", strings.ReplaceAll(field, "_", "-"), rest)
 	}
-	opts := lf.Options()
+	opts := lf.Options(".")
 	if out != "" {
 		// Isolated bots must not see results and replays of finished games:
 		// a finished game of a rotation block tells the deal of the next.
@@ -225,6 +232,10 @@ func confineBots(c *cli.Context, botList []match.Bot, out string) (*sandbox.Sand
 			return nil, fmt.Errorf("output directory: %w", err)
 		}
 		opts.Hide = []string{out}
+	}
+	opts.Hide = hideSecret(opts.Hide, secretFile, out)
+	for _, b := range botList {
+		opts.Programs = append(opts.Programs, sandbox.Program{Argv: b.Argv, Dir: b.Dir})
 	}
 	sb, err := sandbox.New(lim, opts)
 	if err != nil {
@@ -239,18 +250,6 @@ func confineBots(c *cli.Context, botList []match.Bot, out string) (*sandbox.Sand
 		botList[i].Sandbox = sb
 	}
 	return sb, nil
-}
-
-// sandboxFlagErr names the flag behind a sandbox error.
-func sandboxFlagErr(err error) error {
-	msg := err.Error()
-	for prefix, flag := range map[string]string{"bot user": "--bot-user", "no network": "--bot-no-network", "bot env": "--bot-env",
-		"isolate": "--bot-isolate", "bot cpus": "--bot-cpus"} {
-		if strings.HasPrefix(msg, prefix) {
-			return fmt.Errorf("%s%s", flag, strings.TrimPrefix(msg, prefix))
-		}
-	}
-	return err
 }
 
 // privateDir creates dir (if needed) readable by the arena's user only.

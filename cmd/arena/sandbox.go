@@ -1,8 +1,11 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -25,8 +28,13 @@ func sandboxFlags() []cli.Flag {
 		&cli.StringFlag{Name: "bot-cpus", Usage: "CPU rate per bot, in cores (e.g. 0.5, 2; throttled past it) (default: unlimited)"},
 		&cli.StringFlag{Name: "bot-disk", Usage: fmt.Sprintf("size of an isolated bot's writable directory (default: %s)", sandbox.FormatSize(d.Disk))},
 		&cli.StringFlag{Name: "bot-isolate", Usage: "give each bot a read-only view of the files, a private directory and its own processes: auto (where the machine allows), yes (or refuse to start), no (default: auto)"},
-		&cli.StringFlag{Name: "bot-user", Usage: "run bots as this user (needs root)"},
-		&cli.BoolFlag{Name: "bot-no-network", Usage: "run bots without any network, not even loopback (needs CAP_SYS_ADMIN)"},
+		&cli.StringFlag{Name: "bot-user", Usage: "run every bot process as this user (needs root; by default an isolated bot of a root arena runs as a uid of its own)"},
+		&cli.StringFlag{Name: "bot-uids", Usage: "the uids isolated bot processes of a root arena run as, one each (default: " + sandbox.DefaultUIDs + ")"},
+		&cli.StringFlag{Name: "bot-network", Usage: "loopback (each bot process has only a loopback of its own), none, or host (the host's network: bots reach each other and the machine) (default: loopback where the machine allows it)"},
+		&cli.BoolFlag{Name: "bot-no-network", Usage: "the same as --bot-network none"},
+		&cli.StringSliceFlag{Name: "bot-ro", Usage: "show PATH read-only to isolated bots, at the same place (repeatable)"},
+		&cli.StringSliceFlag{Name: "bot-rw", Usage: "show PATH writable to isolated bots: shared by every bot process, so a channel between them (repeatable; --contest refuses it)"},
+		&cli.BoolFlag{Name: "contest", Usage: "refuse to start unless every protection against bots passing hidden information is in place (docs/security.md)"},
 		&cli.StringSliceFlag{Name: "bot-env", Usage: "add NAME=VALUE to the bots' scrubbed environment; a bare NAME passes the arena's value (repeatable; the arena's ARENA_BOT_ENV adds a comma-separated list)"},
 	}
 }
@@ -36,13 +44,29 @@ func sandboxFlags() []cli.Flag {
 func limitsFromFlags(c *cli.Context, l *tournament.LimitsFile) {
 	for flag, dst := range map[string]*string{"bot-memory": &l.Memory, "bot-cpu-time": &l.CPUTime, "bot-procs": &l.Procs,
 		"bot-files": &l.Files, "bot-file-size": &l.FileSize, "bot-user": &l.User, "bot-cpus": &l.CPUs, "bot-disk": &l.Disk,
-		"bot-isolate": &l.Isolate} {
+		"bot-isolate": &l.Isolate, "bot-uids": &l.UIDs, "bot-network": &l.Network} {
 		if c.IsSet(flag) {
 			*dst = c.String(flag)
 		}
 	}
 	if c.IsSet("bot-no-network") {
 		l.NoNetwork = c.Bool("bot-no-network")
+	}
+	if c.IsSet("bot-network") {
+		l.NoNetwork = false // the later, finer flag
+	}
+	if c.IsSet("contest") {
+		l.Contest = c.Bool("contest")
+	}
+	for flag, dst := range map[string]*[]string{"bot-ro": &l.ReadOnly, "bot-rw": &l.ReadWrite} {
+		for _, p := range c.StringSlice(flag) {
+			if abs, err := filepath.Abs(p); err == nil {
+				p = abs // relative to here, as the flag was given
+			}
+			if !slices.Contains(*dst, p) { // a resumed run's saved file has them already
+				*dst = append(*dst, p)
+			}
+		}
 	}
 	var extra []string
 	if v := os.Getenv("ARENA_BOT_ENV"); v != "" {
@@ -64,4 +88,24 @@ func limitsFromFlags(c *cli.Context, l *tournament.LimitsFile) {
 			}
 		}
 	}
+}
+
+// sandboxFlagNames name the flag behind each sandbox option.
+var sandboxFlagNames = map[string]string{"User": "--bot-user", "Network": "--bot-network", "Isolate": "--bot-isolate",
+	"Env": "--bot-env", "CPUs": "--bot-cpus", "UIDs": "--bot-uids", "ReadOnly": "--bot-ro", "ReadWrite": "--bot-rw",
+	"Contest": "--contest"}
+
+// sandboxFlagErr names the flag behind a sandbox error.
+func sandboxFlagErr(err error) error {
+	var oe *sandbox.OptionError
+	var ce *sandbox.ContestError
+	switch {
+	case errors.As(err, &oe):
+		if flag, ok := sandboxFlagNames[oe.Option]; ok {
+			return fmt.Errorf("%s: %w", flag, oe.Err)
+		}
+	case errors.As(err, &ce):
+		return fmt.Errorf("--%w", err)
+	}
+	return err
 }

@@ -52,6 +52,9 @@ func badBot(mode string) int {
 				wd, _ := os.Getwd()
 				fmt.Fprintf(os.Stderr, "ENV %s\nCWD %s\n", strings.Join(env, "\x1f"), wd)
 			}
+			if mode == "spy" {
+				spy(filepath.Dir(os.Args[0]))
+			}
 			fmt.Fprintln(out, `{"type":"ready","name":"bad"}`)
 		case protocol.TypeTurn:
 			var t protocol.Turn
@@ -76,6 +79,38 @@ func badBot(mode string) int {
 		if err := out.Flush(); err != nil {
 			return 1
 		}
+	}
+}
+
+// spy reads everything in and below dir (its own program's directory,
+// where the organiser keeps the tournament file, the output directory and
+// the other bots), and every mount point its own mount table names, and
+// says on stderr what it read: "SPY path n" (n bytes, or entries) or "SPY
+// path ERR error".
+func spy(dir string) {
+	paths := []string{}
+	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		paths = append(paths, path)
+		return nil
+	})
+	if mi, err := os.ReadFile("/proc/self/mountinfo"); err == nil {
+		for _, l := range strings.Split(string(mi), "\n") {
+			if f := strings.Fields(l); len(f) > 4 {
+				paths = append(paths, f[4])
+			}
+		}
+	}
+	for _, p := range paths {
+		if ents, err := os.ReadDir(p); err == nil {
+			fmt.Fprintf(os.Stderr, "SPY %s %d\n", p, len(ents))
+			continue
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "SPY %s ERR %v\n", p, err)
+			continue
+		}
+		fmt.Fprintf(os.Stderr, "SPY %s %d\n", p, len(data))
 	}
 }
 
@@ -237,5 +272,75 @@ func TestSandboxUsageErrors(t *testing.T) {
 		if code != exitUsage || !strings.Contains(stderr, flag) {
 			t.Errorf("%v: exit %d, stderr %q: want exit 2 naming %s", tc.args[len(tc.args)-2:], code, stderr, flag)
 		}
+	}
+}
+
+// TestTournamentSpyReadsNothing: an organiser keeps the tournament file,
+// the output directory and a rival's program in the directory of a bot's
+// own program; the bot reads all it can reach there and through its mount
+// table, and finds them empty or absent, while its own files read whole.
+func TestTournamentSpyReadsNothing(t *testing.T) {
+	t.Parallel()
+	if sandbox.Detect().CanIsolate() != nil {
+		t.Skip("bots cannot be isolated here")
+	}
+	dir := t.TempDir()
+	os.Chmod(dir, 0o755) // bots of a root arena read their programs as others
+	self, err := os.ReadFile(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	spyBin := filepath.Join(dir, "spy")
+	if err := os.WriteFile(spyBin, self, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rival, err := os.ReadFile("../../bots/python/random_bot.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "rival.py"), rival, 0o644)
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("the spy's own notes\n"), 0o644)
+	file := filepath.Join(dir, "cup.yaml")
+	os.WriteFile(file, []byte(fmt.Sprintf(`name: spy
+game: banqi
+games_per_encounter: 2
+seed: 42
+concurrency: 1
+clock: {startup: 60s}
+limits:
+  env: [ARENA_SANDBOX_TEST_BOT=spy:spy]
+bots:
+  - {name: spy, command: %s}
+  - {name: rival, command: python3 %s}
+`, spyBin, filepath.Join(dir, "rival.py"))), 0o644)
+	out := filepath.Join(dir, "out")
+	_, stderr, code := arena(t, "tournament", "run", file, "--out", out, "-q")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	logs, _ := filepath.Glob(filepath.Join(out, "logs", "spy", "*.stderr.log"))
+	if len(logs) == 0 {
+		t.Fatalf("no spy log: %s", stderr)
+	}
+	read := map[string]string{}
+	for _, log := range logs {
+		data, _ := os.ReadFile(log)
+		for _, l := range strings.Split(string(data), "\n") {
+			if f := strings.SplitN(l, " ", 3); len(f) == 3 && f[0] == "SPY" {
+				read[f[1]] = f[2]
+			}
+		}
+	}
+	if read[filepath.Join(dir, "notes.txt")] != "20" || read[spyBin] == "" {
+		t.Fatalf("the spy cannot read its own files: %v", read)
+	}
+	for path, what := range read {
+		hidden := path == file || path == filepath.Join(dir, "rival.py") || strings.HasPrefix(path, out)
+		if hidden && what != "0" && !strings.HasPrefix(what, "ERR") {
+			t.Errorf("the spy read %s: %s", path, what)
+		}
+	}
+	if _, ok := read[file]; !ok {
+		t.Errorf("the spy did not even try the tournament file: %v", read)
 	}
 }

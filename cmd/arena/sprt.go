@@ -71,7 +71,8 @@ Every bot (fillers too) runs confined as in arena match (docs/security.md).`,
 			&cli.IntFlag{Name: "max-games", Value: 20000, Usage: "stop, inconclusive, after this many games (0: no cap; paired: rounded down to whole pairs)"},
 			&cli.IntFlag{Name: "concurrency", Usage: "games at once (default: cores / seats)"},
 			&cli.BoolFlag{Name: "no-pairs", Usage: "independent games (a fresh deal each, seats alternating) and the trinomial statistic"},
-			&cli.StringFlag{Name: "seed", Usage: "seed of the deals (default: random, printed)"},
+			&cli.StringFlag{Name: "seed", Usage: "seed of the deals (default: random, printed); the deals follow from it and the deal secret"},
+			dealSecretFlag(),
 			&cli.StringFlag{Name: "out", Usage: "directory for results.jsonl, replays/, logs/ and sprt.json"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON summary object to stdout"},
 			&cli.StringFlag{Name: "summary-md", Usage: "write a Markdown summary to FILE (e.g. $GITHUB_STEP_SUMMARY; appended to)"},
@@ -220,7 +221,12 @@ func runSPRT(c *cli.Context) error {
 	if cfg.Seats > 2 {
 		confined = append(confined, cfg.Filler)
 	}
-	sb, err := confineBots(c, confined, cfg.OutDir)
+	secret, secretFile, err := dealSecret(c, confined)
+	if err != nil {
+		return err
+	}
+	cfg.Secret = secret
+	sb, err := confineBots(c, confined, cfg.OutDir, secretFile)
 	if err != nil {
 		return err
 	}
@@ -246,9 +252,9 @@ func runSPRT(c *cli.Context) error {
 	if cfg.MaxGames > 0 {
 		maxText = fmt.Sprintf("at most %d games", cfg.MaxGames)
 	}
-	fmt.Fprintf(progress, "arena: sprt %s (test) vs %s (base), %s, %d seats, %s, nElo H0 <= %g H1 >= %g, alpha %g beta %g, LLR bounds [%.2f, %.2f], %s, concurrency %d, seed %d, %s\n",
+	fmt.Fprintf(progress, "arena: sprt %s (test) vs %s (base), %s, %d seats, %s, nElo H0 <= %g H1 >= %g, alpha %g beta %g, LLR bounds [%.2f, %.2f], %s, concurrency %d, seed %d, %s, %s\n",
 		cfg.Test.Name, cfg.Base.Name, cfg.Game.Info().Name, cfg.Seats, mode, cfg.SPRT.Elo0, cfg.SPRT.Elo1, cfg.SPRT.Alpha, cfg.SPRT.Beta,
-		lo, hi, maxText, cfg.Concurrency, cfg.Seed, cfg.Limits)
+		lo, hi, maxText, cfg.Concurrency, cfg.Seed, secretNote(secretFile, cfg.OutDir), cfg.Limits)
 	fmt.Fprintf(progress, "arena: %s\n", sb.Describe())
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -276,7 +282,7 @@ func runSPRT(c *cli.Context) error {
 		fmt.Fprintf(warn, "arena: %v\n", err)
 	}
 	if runErr != nil {
-		return runErr
+		return secretUsage(runErr, secretFile)
 	}
 	if sum.ExitCode != exitOK {
 		return cli.Exit("", sum.ExitCode) // the verdict's own exit code

@@ -15,6 +15,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
 
+	"github.com/arena-dev/arena/arena/deal"
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/match"
 	"github.com/arena-dev/arena/arena/tournament"
@@ -71,7 +72,8 @@ func tournamentFlags() []cli.Flag {
 		&cli.DurationFlag{Name: "margin", Usage: "grace added to every deadline"},
 		&cli.StringFlag{Name: "on-timeout", Usage: "forfeit or random"},
 		&cli.IntFlag{Name: "max-strikes", Usage: "strikes before a forfeit with --on-timeout random"},
-		&cli.StringFlag{Name: "seed", Usage: "tournament seed (default: random, saved for resume)"},
+		&cli.StringFlag{Name: "seed", Usage: "tournament seed (default: random, saved for resume); the deals follow from it and the deal secret"},
+		dealSecretFlag(),
 		&cli.BoolFlag{Name: "fresh-deals", Usage: "a new deal for every game instead of replaying one deal with seats rotated"},
 		&cli.BoolFlag{Name: "restart-bots", Usage: "fresh bot processes for every game (no memory carried between games)"},
 		&cli.IntFlag{Name: "concurrency", Usage: "games at once (default: cores / seats)"},
@@ -187,6 +189,14 @@ func tournamentFile(c *cli.Context) (*tournamentSpec, error) {
 		}
 		f.Seed = &seed
 	}
+	if path := c.String("deal-secret"); path != "" {
+		// Relative to here, where a file's deal_secret is relative to the file.
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return nil, usagef("--deal-secret %s: %v", path, err)
+		}
+		f.DealSecret = abs
+	}
 	limitsFromFlags(c, &f.Limits)
 	if sp.out == "" {
 		if f.Name == "" {
@@ -207,6 +217,13 @@ func runTournament(c *cli.Context) error {
 	if err != nil {
 		return usageError{err}
 	}
+	cfg.BotOptions.Hide = hideSecret(cfg.BotOptions.Hide, cfg.SecretFile, out)
+	if sp.src != "flags" {
+		// The tournament file holds the seed: no bot may read it.
+		if abs, err := filepath.Abs(sp.src); err == nil {
+			cfg.BotOptions.Hide = append(cfg.BotOptions.Hide, abs)
+		}
+	}
 	sb, err := cfg.Confine(sp.src, out)
 	if err != nil {
 		return usageError{err}
@@ -221,8 +238,8 @@ func runTournament(c *cli.Context) error {
 	quiet := c.Bool("quiet")
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	fmt.Fprintf(progress, "arena: tournament %s: %s %s, %d bots, %d seats, concurrency %d, seed %d, results in %s\n",
-		cfg.Name, cfg.Game.Info().Name, cfg.Format, len(cfg.Bots), cfg.Seats, cfg.Concurrency, cfg.Seed, out)
+	fmt.Fprintf(progress, "arena: tournament %s: %s %s, %d bots, %d seats, concurrency %d, seed %d, %s, results in %s\n",
+		cfg.Name, cfg.Game.Info().Name, cfg.Format, len(cfg.Bots), cfg.Seats, cfg.Concurrency, cfg.Seed, secretNote(cfg.SecretFile, out), out)
 	fmt.Fprintf(progress, "arena: %s\n", sb.Describe())
 	var last time.Time
 	onGame := func(p tournament.Progress) {
@@ -252,6 +269,9 @@ func runTournament(c *cli.Context) error {
 		return cli.Exit("", exitFail)
 	}
 	if err != nil {
+		if cfg.Secret != nil && errors.Is(err, deal.ErrMismatch) {
+			return usageError{err} // the secret given is not this tournament's
+		}
 		return err
 	}
 	st, err := standingsOf(out)

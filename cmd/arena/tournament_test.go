@@ -12,14 +12,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arena-dev/arena/arena/deal"
 	"github.com/arena-dev/arena/internal/proctest"
 )
 
-func tournamentArgs(out string) []string {
-	return []string{"tournament", "run", "--name", "kcup", "--game", "banqi", "--option", "max_plies=200",
+func tournamentArgs(out string, extra ...string) []string {
+	return append([]string{"tournament", "run", "--name", "kcup", "--game", "banqi", "--option", "max_plies=200",
 		"--bot", "g=arena bot greedy", "--bot", "r1=arena bot random", "--bot", "r2=arena bot random",
 		"--bot", "r3=arena bot random", "--bot", "r4=arena bot random",
-		"--games-per-encounter", "2", "--seed", "99", "--concurrency", "2", "--out", out, "-q"}
+		"--games-per-encounter", "2", "--seed", "99", "--concurrency", "2", "--out", out, "-q"}, extra...)
 }
 
 // standingsOnly is the part of `standings --json` that must not depend on
@@ -55,11 +56,13 @@ func TestTournamentSurvivesSIGKILL(t *testing.T) {
 		t.Fatalf("uninterrupted run: %s", stderr)
 	}
 	want := standingsOnly(t, whole)
+	// The same games from the same seed: with the whole run's deal secret.
+	secret := filepath.Join(whole, deal.FileName)
 
 	out := t.TempDir()
 	token := fmt.Sprintf("ARENA_KILL_TOKEN=%d", time.Now().UnixNano())
 	for _, killAt := range []int{3, 8, 14} {
-		cmd := exec.Command(os.Args[0], tournamentArgs(out)...)
+		cmd := exec.Command(os.Args[0], tournamentArgs(out, "--deal-secret", secret)...)
 		cmd.Env = append(os.Environ(), token)
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
@@ -86,7 +89,7 @@ func TestTournamentSurvivesSIGKILL(t *testing.T) {
 	if left := proctest.WithEnv(token); len(left) > 0 {
 		t.Errorf("bot processes outlived the killed arena: %v", left)
 	}
-	if _, stderr, code := arena(t, tournamentArgs(out)...); code != 0 {
+	if _, stderr, code := arena(t, tournamentArgs(out, "--deal-secret", secret)...); code != 0 {
 		t.Fatalf("resumed run: %s", stderr)
 	}
 	if got := standingsOnly(t, out); got != want {

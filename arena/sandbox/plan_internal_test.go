@@ -1,0 +1,133 @@
+package sandbox
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestProgramPaths: what a bot's command brings into its root, for the
+// shapes commands take.
+func TestProgramPaths(t *testing.T) {
+	base := t.TempDir()
+	mk := func(path, data string, mode os.FileMode) string {
+		p := filepath.Join(base, path)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), mode); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	dir := func(path string) string {
+		p := filepath.Join(base, path)
+		if err := os.MkdirAll(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	shim := mk("pyenv/shims/python9", "#!/bin/sh\n", 0o755)
+	dir("pyenv/libexec")
+	venvPy := mk("venv/bin/python", "#!/bin/sh\n", 0o755)
+	dir("venv/lib")
+	homeBin := mk("home/bin/mybot", "#!/bin/sh\n", 0o755)
+	nodeBin := mk("nvm/v20/bin/node9", "", 0o755)
+	dir("nvm/v20/lib")
+	script := mk("bots/alice/bot.js", "#!/usr/bin/env node9\nconsole.log(1)\n", 0o755)
+	model := mk("models/m.bin", "x", 0o644)
+	data := dir("data")
+	inTmp := "/tmp/arena-plan-test-" + filepath.Base(base)
+	if err := os.WriteFile(inTmp, nil, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(inTmp)
+	env := []string{"PATH=" + filepath.Dir(shim) + ":" + filepath.Dir(nodeBin) + ":/usr/bin:/bin"}
+	for _, tc := range []struct {
+		name        string
+		argv        []string
+		show, named []string
+	}{
+		{"a pyenv shim on PATH brings pyenv", []string{"python9", "-u"}, []string{filepath.Join(base, "pyenv")}, nil},
+		{"a virtual environment's python brings the environment", []string{venvPy}, []string{filepath.Join(base, "venv")}, []string{venvPy}},
+		{"a bin without an installation around it is itself", []string{homeBin}, []string{filepath.Join(base, "home/bin")}, []string{homeBin}},
+		{"a script brings its directory and its interpreter's installation", []string{script}, []string{filepath.Join(base, "bots/alice"), filepath.Join(base, "nvm/v20")}, []string{script}},
+		{"file arguments bring their directories, directory arguments themselves", []string{"/bin/sh", script, "--model=" + model, data},
+			[]string{filepath.Join(base, "bots/alice"), filepath.Join(base, "models"), data}, []string{"/bin/sh", script, model, data}},
+		{"a program directly in /tmp is shown alone", []string{inTmp}, []string{inTmp}, []string{inTmp}},
+		{"a system program brings nothing beyond the system", []string{"sh", "-c", "echo hi"}, nil, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			show, named := programPaths(tc.argv, "", env)
+			var want []string
+			for _, p := range show {
+				if !strings.HasPrefix(p, "/usr") && !strings.HasPrefix(p, "/bin") {
+					want = append(want, p)
+				}
+			}
+			for _, w := range tc.show {
+				if !slices.Contains(want, w) {
+					t.Errorf("show %v lacks %s", show, w)
+				}
+			}
+			for _, p := range want {
+				if !slices.Contains(tc.show, p) {
+					t.Errorf("show %v holds %s, not asked for", show, p)
+				}
+			}
+			if !slices.Equal(named, tc.named) {
+				t.Errorf("named %v, want %v", named, tc.named)
+			}
+		})
+	}
+}
+
+// TestRootPlanCovers: the secrets and the other bots' files are covered
+// where they lie in something a bot is shown, its own never.
+func TestRootPlanCovers(t *testing.T) {
+	base := t.TempDir()
+	bots := filepath.Join(base, "bots")
+	if err := os.MkdirAll(filepath.Join(bots, "out"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"a.py", "b.py", "cup.yaml", "shared.py"} {
+		if err := os.WriteFile(filepath.Join(bots, f), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a := []string{"/usr/bin/python3", filepath.Join(bots, "a.py"), filepath.Join(bots, "shared.py")}
+	b := []string{"/usr/bin/python3", filepath.Join(bots, "b.py"), filepath.Join(bots, "shared.py")}
+	s := &Sandbox{Options: Options{
+		Hide:     []string{filepath.Join(bots, "out"), filepath.Join(bots, "cup.yaml"), filepath.Join(base, "elsewhere")},
+		Programs: []Program{{Argv: a}, {Argv: b}},
+	}}
+	plan, err := s.rootPlan(a, "", []string{"PATH=/usr/bin"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]string{}
+	for _, e := range plan {
+		kinds[e.Path] = e.Kind
+	}
+	for path, want := range map[string]string{
+		bots: mountRO, "/usr": mountRO,
+		filepath.Join(bots, "out"): mountHide, filepath.Join(bots, "cup.yaml"): mountHide, filepath.Join(bots, "b.py"): mountHide,
+		filepath.Join(bots, "a.py"): "", filepath.Join(bots, "shared.py"): "", filepath.Join(base, "elsewhere"): "",
+	} {
+		if kinds[path] != want {
+			t.Errorf("%s: %q, want %q (plan %v)", path, kinds[path], want, plan)
+		}
+	}
+	// Covers come last, after what holds them.
+	last := plan[len(plan)-1]
+	if last.Kind != mountHide {
+		t.Errorf("plan does not end with its covers: %v", plan)
+	}
+	// A bot inside a hidden directory is refused.
+	s.Options.Hide = []string{bots}
+	if _, err := s.rootPlan(a, "", nil); err == nil || !strings.Contains(err.Error(), "which bots may not see") {
+		t.Errorf("a bot in a hidden directory: %v", err)
+	}
+}
