@@ -461,3 +461,54 @@ func TestContestRefusesMissingProtections(t *testing.T) {
 func unsafePointer(b []byte) unsafe.Pointer { return unsafe.Pointer(&b[0]) }
 
 func asContest(err error, target **sandbox.ContestError) bool { return errors.As(err, target) }
+
+// TestDeviceCgroupWithoutIsolation: a bot that is not isolated sees the
+// host's /dev; as root the device cgroup still keeps it from every disk,
+// terminal and kernel device there (the control: the same opens by the
+// test itself succeed).
+func TestDeviceCgroupWithoutIsolation(t *testing.T) {
+	for _, v2 := range []bool{false, true} {
+		t.Run(fmt.Sprint("bpf=", v2), func(t *testing.T) {
+			if v2 {
+				t.Cleanup(sandbox.PreferDeviceFilter())
+			}
+			deviceCgroupWithoutIsolation(t, map[bool]string{false: "cgroup v1", true: "cgroup v2 BPF"}[v2])
+		})
+	}
+}
+
+func deviceCgroupWithoutIsolation(t *testing.T, how string) {
+	sb := newSandbox(t, sandbox.DefaultLimits, sandbox.Options{Isolate: sandbox.IsolateNo})
+	if !strings.Contains(sb.Describe(), "devices: host's /dev + "+how) {
+		t.Skip("no device " + how + " here: " + sb.Describe())
+	}
+	p, _ := start(t, sb, "devices", "")
+	got, _ := lines(p, 10*time.Second)
+	denied := 0
+	for _, l := range got {
+		f := strings.Fields(l)
+		if len(f) != 3 || f[0] != "open" {
+			continue
+		}
+		path, res := f[1], f[2]
+		// What the test (root, unconfined) can open, the bot must not.
+		ctl, err := os.OpenFile(path, os.O_RDWR|unix.O_NOCTTY|unix.O_NONBLOCK, 0)
+		if err != nil {
+			continue
+		}
+		ctl.Close()
+		if res != "EPERM" {
+			t.Errorf("the bot opened %s: %s", path, res)
+		}
+		denied++
+	}
+	if denied < 3 {
+		t.Errorf("only %d devices tried that the host has: %v", denied, got)
+	}
+	t.Logf("%d of the host's devices refused", denied)
+	for _, l := range got {
+		if strings.HasPrefix(l, "dev ") && !strings.Contains(l, " null") {
+			t.Errorf("the bot does not see the host's /dev: %s", l)
+		}
+	}
+}

@@ -186,6 +186,10 @@ func detectIsolation(sysAdmin bool) (isolation, features, string) {
 // forceUserNS: tests of the unprivileged path (user namespaces) as root.
 var forceUserNS bool
 
+// preferDeviceFilter: tests of the v2 BPF device filter on a machine that
+// also has the v1 devices hierarchy (which New prefers).
+var preferDeviceFilter bool
+
 func capEff() (uint64, bool) {
 	f, err := os.Open("/proc/self/status")
 	if err != nil {

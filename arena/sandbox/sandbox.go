@@ -357,10 +357,12 @@ func New(l Limits, o Options) (*Sandbox, error) {
 		p.V1Acct = caps.V1Acct
 	}
 	switch {
-	case caps.V1Devices != "":
+	case caps.V1Devices != "" && !preferDeviceFilter:
 		p.V1Dev = caps.V1Devices
 	case caps.V2 != "" && caps.V2Devices:
 		p.V2Dev = true
+	case caps.V1Devices != "":
+		p.V1Dev = caps.V1Devices
 	}
 	if o.Contest {
 		var missing []Protection
