@@ -14,7 +14,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -249,7 +248,8 @@ func survivors(kv string) []string {
 		cmd, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
 		stat, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 		out = append(out, fmt.Sprintf("pid %d %q: %s", pid, bytes.ReplaceAll(cmd, []byte{0}, []byte{' '}), bytes.TrimSpace(stat)))
-		syscall.Kill(pid, syscall.SIGKILL)
+		proctest.Hold(pid, "", kv).Kill() // only if it still carries the token
+
 	}
 	return out
 }

@@ -543,7 +543,7 @@ func waitChildKilled(t *testing.T, pid int) {
 		t.Fatalf("grandchild %d is dead but was not reaped within 5s (zombie, parent %s, PID 1 is %q): %s; "+
 			"the kill worked, the reaping did not (is this process its subreaper?)", pid, fields[1], comm(1), last)
 	}
-	syscall.Kill(pid, syscall.SIGKILL) // do not leave it running for 300s
+	proctest.Hold(pid, "", envBot+"=sleeper").Kill() // do not leave it running for 300s
 	t.Fatalf("grandchild %d survived Close: %s", pid, last)
 }
 

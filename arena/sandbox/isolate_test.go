@@ -14,6 +14,7 @@ import (
 
 	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/arena/transport"
+	"github.com/arena-dev/arena/internal/proctest"
 )
 
 // isolated returns an isolating sandbox, or skips where the machine has no
@@ -109,16 +110,21 @@ func TestIsolationCatchesEveryDescendant(t *testing.T) {
 					t.Fatal("the descendant did not start")
 				}
 			}
-			defer syscallKill(pid)
-			if err := syscallKill(p.Pid()); err != nil { // the bot alone, not its group
+			desc := proctest.Hold(pid, "sleep\x00"+sleep+"\x00", "")
+			if desc == nil {
+				t.Fatalf("pid %d is no longer the descendant", pid)
+			}
+			defer desc.Kill()
+			// The bot's process (its wrapper when isolated), not its group.
+			if err := syscall.Kill(p.Pid(), syscall.SIGKILL); err != nil {
 				t.Fatal(err)
 			}
 			exited(t, p, 5*time.Second)
 			// The kernel ends a PID namespace's processes before its pid 1
 			// can be reaped: by now the descendant is gone, or (bare) it
 			// lives on.
-			if alive(pid) == isolate {
-				t.Fatalf("isolated %v: descendant %d alive %v after the bot's end", isolate, pid, alive(pid))
+			if desc.Alive() == isolate {
+				t.Fatalf("isolated %v: descendant %d alive %v after the bot's end", isolate, pid, desc.Alive())
 			}
 		})
 	}
@@ -147,8 +153,6 @@ func testCommand(t *testing.T, pattern string) *exec.Cmd {
 	t.Helper()
 	return exec.Command(os.Args[0], "-test.run", "^("+pattern+")$", "-test.v", "-test.count=1")
 }
-
-func syscallKill(pid int) error { return syscall.Kill(pid, syscall.SIGKILL) }
 
 // findProcess returns the pid of a live process whose command line is
 // cmdline (NUL-separated), or 0.

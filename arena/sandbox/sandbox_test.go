@@ -16,6 +16,7 @@ import (
 
 	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/arena/transport"
+	"github.com/arena-dev/arena/internal/proctest"
 )
 
 // The test binary is also the misbehaving bot: with SANDBOX_TEST_MODE set
@@ -420,18 +421,25 @@ func TestCgroupKillCatchesEscapedDescendants(t *testing.T) {
 		t.Fatal(err)
 	}
 	pid, _ := strconv.Atoi(string(l))
+	// The pid is only the test's to signal if it names the bot's
+	// descendant here, in the test's PID namespace (setsid, once it has
+	// left the bot's process group, execs sleep in place): held by a
+	// pidfd, it cannot become another process's.
+	var child *proctest.Process
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
 		if pgid, _ := syscall.Getpgid(pid); pgid != p.Pid() {
-			break
+			if child = proctest.Hold(pid, "sleep\x0030\x00", ""); child != nil {
+				break
+			}
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the descendant did not leave the process group")
+			t.Fatalf("pid %d is not the bot's descendant (sleep 30, out of the bot's process group) in this PID namespace", pid)
 		}
 	}
+	defer child.Kill()
 	p.Close()
-	for deadline := time.Now().Add(2 * time.Second); alive(pid); {
+	for deadline := time.Now().Add(2 * time.Second); child.Alive(); {
 		if time.Now().After(deadline) {
-			syscall.Kill(pid, syscall.SIGKILL)
 			t.Fatalf("descendant %d that left the process group survived Close", pid)
 		}
 		time.Sleep(5 * time.Millisecond)
