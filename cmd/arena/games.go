@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/olekukonko/tablewriter"
@@ -22,13 +23,24 @@ func gamesCommand() *cli.Command {
 				if info.MaxSeats != info.MinSeats {
 					seats = fmt.Sprintf("%d-%d", info.MinSeats, info.MaxSeats)
 				}
+				// The defaults shown are the options a game given none is
+				// played with (what a bot receives in hello.options): a
+				// preset's defaults, such as bounce's rules=bounce, set
+				// other options' values.
+				played, err := engine.Setup(g, info.MinSeats, nil)
+				if err != nil {
+					return err
+				}
 				fmt.Fprintf(out, "%s (%s seats): %s\n", info.Name, seats, info.Summary)
 				t := tablewriter.NewTable(out, tablewriter.WithMaxWidth(110))
 				t.Header("option", "default", "values", "meaning")
 				for _, o := range info.Options {
-					t.Append(o.Name, o.Default, optionValues(o), o.Doc)
+					t.Append(o.Name, played[o.Name], optionValues(o), o.Doc)
 				}
 				if err := t.Render(); err != nil {
+					return err
+				}
+				if err := presetLines(out, g, info); err != nil {
 					return err
 				}
 				fmt.Fprintln(out)
@@ -36,6 +48,32 @@ func gamesCommand() *cli.Command {
 			return nil
 		},
 	})
+}
+
+// presetLines prints, for each value of a preset option, the values it
+// gives the options it sets ("rules=bounce sets start_card=number_only
+// ..."), in the table's order.
+func presetLines(out io.Writer, g engine.Game, info engine.Info) error {
+	for _, p := range info.Options {
+		for _, choice := range p.Choices {
+			sets := p.Sets[choice]
+			if sets == nil {
+				continue
+			}
+			resolved, err := engine.Setup(g, info.MinSeats, map[string]string{p.Name: choice})
+			if err != nil {
+				return err
+			}
+			var vals []string
+			for _, o := range info.Options {
+				if _, ok := sets[o.Name]; ok {
+					vals = append(vals, o.Name+"="+resolved[o.Name])
+				}
+			}
+			fmt.Fprintf(out, "%s=%s sets %s\n", p.Name, choice, strings.Join(vals, " "))
+		}
+	}
+	return nil
 }
 
 func optionValues(o engine.OptionSpec) string {

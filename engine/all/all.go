@@ -6,5 +6,5 @@ package all
 import (
 	_ "github.com/arena-dev/arena/engine/banqi" // Banqi (Chinese dark chess)
 	_ "github.com/arena-dev/arena/engine/boon"  // Boon (trick-taking, 3-5 seats)
-	_ "github.com/arena-dev/arena/engine/uno"   // Uno and Bounce (2-10 seats)
+	_ "github.com/arena-dev/arena/engine/uno"   // Uno (2-10 seats) and Bounce (2-8 seats)
 )

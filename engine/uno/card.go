@@ -21,7 +21,7 @@ const (
 	NumKinds      = 54
 	NoCard   Card = 255
 	DeckSize      = 108
-	MaxSeats      = 10
+	MaxSeats      = 10 // the most seats of any rule set (uno; bounce takes 8)
 	HandSize      = 7
 )
 

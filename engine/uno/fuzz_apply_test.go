@@ -32,6 +32,6 @@ func FuzzApply(f *testing.F) {
 		f.Add(uint64(i), uint8(i*9), []byte(s))
 	}
 	f.Fuzz(func(t *testing.T, seed uint64, steps uint8, raw []byte) {
-		enginetest.CheckApply(t, Game{}, 2+int(seed%9), seed, steps, raw)
+		enginetest.CheckApply(t, Uno, 2+int(seed%9), seed, steps, raw)
 	})
 }

@@ -16,14 +16,17 @@ import (
 // "bounce" (rules=bounce by default).
 // Game values are comparable (the options live in package tables).
 type Game struct {
-	name    string
-	summary string
+	name     string
+	summary  string
+	maxSeats int
 }
 
-// The two registered games.
+// The two registered games. Their sources give Uno 2 to 10 players and
+// Bounce 2 to 8 ("for a company of 2 to 8"); the Bounce rules on 9 or 10
+// seats are uno with rules=bounce.
 var (
-	Uno    = Game{name: "uno", summary: "Uno (official Mattel rules): 108 cards, 2-10 seats, hands to 500 points; house rules as options"}
-	Bounce = Game{name: "bounce", summary: "Bounce (Банс), the Russian Uno clone: number-only start card, forced play, the \"Bounce!\" call, a single hand"}
+	Uno    = Game{name: "uno", maxSeats: 10, summary: "Uno (official Mattel rules): 108 cards, 2-10 seats, hands to 500 points; house rules as options"}
+	Bounce = Game{name: "bounce", maxSeats: 8, summary: "Bounce (Банс), the Russian Uno clone: number-only start card, forced play, the \"Bounce!\" call, a single hand, 2-8 seats"}
 )
 
 var gameOptions = map[string][]engine.OptionSpec{
@@ -53,13 +56,13 @@ var presets = map[string]map[string]string{
 }
 
 // optionSpecs are the options of the engine, with the rules preset
-// defaulting to preset.
+// defaulting to preset and the other options to what it sets.
 func optionSpecs(preset string) []engine.OptionSpec {
 	sets := map[string]map[string]string{}
 	for k, v := range presets {
 		sets[k] = maps.Clone(v)
 	}
-	return []engine.OptionSpec{
+	specs := []engine.OptionSpec{
 		{Name: "rules", Default: preset, Choices: []string{"official", "bounce"}, Kind: "enum", Sets: sets,
 			Doc: "preset: official = Mattel rules; bounce = Bounce (Банс): start_card=number_only, voluntary_draw=false, wd4_mode=enforce, uno_call=catch_window, call=bounce, target=0 (one hand); options given explicitly override the preset"},
 		{Name: "start_card", Default: "official", Choices: []string{"official", "number_only"}, Kind: "enum",
@@ -91,13 +94,26 @@ func optionSpecs(preset string) []engine.OptionSpec {
 		{Name: "max_actions", Default: "100000", Kind: "int", Min: 1, Max: 10000000,
 			Doc: "safety limit: after this many actions the game ends, ranked by the scores so far"},
 	}
+	// An option's Default is what this game plays when the option is not
+	// given: the preset's value where the preset sets one, so that
+	// `arena games` shows bounce's defaults, not uno's.
+	for i := range specs {
+		if v, ok := presets[preset][specs[i].Name]; ok {
+			specs[i].Default = v
+		}
+	}
+	return specs
 }
 
 // Info describes the game.
 func (g Game) Info() engine.Info {
 	// Rules 1: decisions and counts that do not depend on other seats'
 	// hidden cards (docs/games/uno.md, "Hidden information and decisions").
-	return engine.Info{Name: g.name, Summary: g.summary, MinSeats: 2, MaxSeats: MaxSeats, Options: g.opts(), Rules: 1}
+	// Rules 2: with seven_zero a missed call's penalty is drawn after the
+	// 7 swap or 0 rotation; with both piles empty a seat that can play
+	// must (pass only with nothing to play), so no hand ends blocked;
+	// bounce takes 2-8 seats. Games recorded under 1 play differently.
+	return engine.Info{Name: g.name, Summary: g.summary, MinSeats: 2, MaxSeats: g.maxSeats, Options: g.opts(), Rules: 2}
 }
 
 // UnoCall is how the one-card call works.
@@ -233,8 +249,8 @@ var (
 
 // New deals a game.
 func (g Game) New(seats int, seed uint64, opts engine.Options) (engine.State, error) {
-	if seats < 2 || seats > MaxSeats {
-		return nil, fmt.Errorf("game %s takes 2-%d seats, got %d", g.name, MaxSeats, seats)
+	if seats < 2 || seats > g.maxSeats {
+		return nil, fmt.Errorf("game %s takes 2-%d seats, got %d", g.name, g.maxSeats, seats)
 	}
 	o, err := engine.Resolve(g.name, g.opts(), opts)
 	if err != nil {

@@ -12,7 +12,7 @@ import (
 func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 	for ci, cf := range configs {
 		for seed := uint64(1); seed <= 30; seed++ {
-			n := seatCounts[int(seed)%len(seatCounts)]
+			n := seatsFor(cf.game, seatCounts[int(seed)%len(seatCounts)])
 			s := newGame(t, cf.game, n, seed, merge(cf.opts, map[string]string{"target": "0"}))
 			rng := rand.New(rand.NewPCG(seed, uint64(ci)))
 			for !s.Over() {

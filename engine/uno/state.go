@@ -39,13 +39,12 @@ const (
 	whyChallenge        // lost a challenge: pending + 2
 	whyBluff            // caught bluffing a Wild Draw Four
 	whyStart            // starting Draw Two
-	whyBlocked          // hand blocked
 	whyGuilty
 	whyInnocent
 )
 
 var whyNames = [...]string{whyTurn: "turn", whyD2: "D2", whyWD4: "WD4", whyUno: "uno", whyChallenge: "challenge",
-	whyBluff: "bluff", whyStart: "start", whyBlocked: "blocked", whyGuilty: "guilty", whyInnocent: "innocent"}
+	whyBluff: "bluff", whyStart: "start", whyGuilty: "guilty", whyInnocent: "innocent"}
 
 type evKind uint8
 
@@ -96,8 +95,7 @@ type HandResult struct {
 	Points []int `json:"points"` // points scored in this hand, per seat
 	// Finish is the finishing order: the seats that went out, then the
 	// others by the points left in their hands (fewest first, then seat).
-	Finish  []int `json:"finish"`
-	Blocked bool  `json:"blocked,omitempty"`
+	Finish []int `json:"finish"`
 }
 
 // State is one Uno game: a sequence of hands until a seat reaches the
@@ -140,7 +138,6 @@ type State struct {
 	jumpNext  int
 
 	catchSeat int // seat that forgot the call (catch_window), -1 none
-	passes    int // consecutive passes (both piles empty)
 
 	finish  [MaxSeats]int8
 	nFinish int
@@ -489,12 +486,15 @@ func (s *State) AppendLegal(dst []Action) []Action {
 			}
 			dst = s.appendPlays(dst, ActPlay, p, c)
 		}
-		if s.rules.VoluntaryDraw || plays == 0 {
-			if s.canDraw() {
+		// With both piles empty the draw that voluntary_draw allows
+		// is impossible, and with it the only alternative to playing:
+		// a seat passes only when it has no card to play either.
+		if s.canDraw() {
+			if s.rules.VoluntaryDraw || plays == 0 {
 				dst = append(dst, Draw)
-			} else {
-				dst = append(dst, Pass)
 			}
+		} else if plays == 0 {
+			dst = append(dst, Pass)
 		}
 	case phDrawn:
 		dst = s.appendPlays(dst, ActPlay, p, s.drawn)
@@ -599,7 +599,7 @@ func (s *State) isLegal(a Action) bool {
 		case ActDraw:
 			return a == Draw && (s.rules.VoluntaryDraw || plays == 0) && s.canDraw()
 		case ActPass:
-			return a == Pass && (s.rules.VoluntaryDraw || plays == 0) && !s.canDraw()
+			return a == Pass && plays == 0 && !s.canDraw()
 		}
 	case phDrawn:
 		switch a.Type {
@@ -685,10 +685,8 @@ func (s *State) do(a Action) {
 			s.log(event{kind: evColour, seat: int8(p), colour: a.Colour})
 			s.phase = phTurn
 		case ActPlay, ActJump:
-			s.passes = 0
 			s.playCard(p, a)
 		case ActDraw:
-			s.passes = 0
 			s.turnDraw(p)
 		case ActKeep:
 			s.keepDrawn(p)
@@ -703,13 +701,12 @@ func (s *State) do(a Action) {
 				}
 				break
 			}
+			// A pass is a turn with nothing to play and nothing to draw.
+			// It cannot go round the table: with both piles empty every
+			// card of the active colour but the top one is in a hand,
+			// so some seat can play, and a seat that can play must.
 			s.log(event{kind: evPass, seat: int8(p)})
-			s.passes++
-			if s.passes >= s.nActive {
-				s.blocked()
-			} else {
-				s.nextTurn(s.adv(p, 1))
-			}
+			s.nextTurn(s.adv(p, 1))
 		case ActChallenge:
 			s.challenge(p)
 		case ActAccept:
@@ -799,9 +796,20 @@ func (s *State) playCard(p int, a Action) {
 	s.log(event{kind: kind, seat: int8(p), card: c, colour: a.Colour, target: a.Target, uno: a.Uno})
 	s.cur = p
 	left := s.count[p]
+	face := c.Face()
+	// The penalty for a missed call is the forgetter's: with seven_zero a
+	// 7 or 0 first moves the hands, and the two cards are drawn after
+	// that, into the hand p then holds (drawn first, they would travel
+	// with p's last card to another seat, and forgetting on purpose would
+	// dump them there). Any other card draws them at once.
+	handsMove := s.rules.SevenZero && (face == 7 || face == 0)
+	penalty := false
 	if left == 1 && s.rules.UnoCall != CallOff && !a.Uno {
 		if s.rules.UnoCall == CallAutocatch {
-			s.drawCards(p, 2, whyUno)
+			penalty = handsMove
+			if !handsMove {
+				s.drawCards(p, 2, whyUno)
+			}
 		} else {
 			s.catchSeat = p
 		}
@@ -810,7 +818,6 @@ func (s *State) playCard(p int, a Action) {
 		s.goneOut(p, c, wasPending)
 		return
 	}
-	face := c.Face()
 	switch {
 	case c == WildDraw:
 		s.pending += 4
@@ -846,6 +853,9 @@ func (s *State) playCard(p int, a Action) {
 		s.swap(p, int(a.Target))
 	case face == 0 && s.rules.SevenZero:
 		s.rotate(p)
+	}
+	if penalty {
+		s.drawCards(p, 2, whyUno)
 	}
 	s.nextTurn(next)
 	s.pollJump(p, c, next)
@@ -990,12 +1000,12 @@ func (s *State) goneOut(p int, c Card, wasPending bool) {
 	if s.nFinish == 1 {
 		s.scoreHand(p)
 		if !s.rules.SingleHandGame() && s.maxScore() >= s.rules.Target {
-			s.endHand(false)
+			s.endHand()
 			return
 		}
 	}
 	if !s.rules.PlayToLast || s.nActive <= 1 {
-		s.endHand(false)
+		s.endHand()
 		return
 	}
 	k := 1
@@ -1013,8 +1023,7 @@ func (s *State) maxScore() int {
 	return m
 }
 
-// scoreHand scores the hand won by w (the first seat out, or the winner
-// of a blocked hand).
+// scoreHand scores the hand won by w, the first seat out.
 func (s *State) scoreHand(w int) {
 	s.gained = [MaxSeats]int{}
 	switch s.rules.Scoring {
@@ -1038,23 +1047,8 @@ func (s *State) scoreHand(w int) {
 	}
 }
 
-// blocked ends a hand in which every seat passed in a row (both piles
-// empty, nobody can play): the seat holding the fewest points wins it.
-func (s *State) blocked() {
-	if s.nFinish == 0 {
-		w, best := -1, 0
-		for i := range s.n {
-			if pts := s.handPoints(i); s.active[i] && (w < 0 || pts < best) {
-				w, best = i, pts
-			}
-		}
-		s.scoreHand(w)
-	}
-	s.endHand(true)
-}
-
 // endHand records the hand and deals the next one or ends the game.
-func (s *State) endHand(blocked bool) {
+func (s *State) endHand() {
 	// The seats still holding cards finish by points left, then seat.
 	var rest [MaxSeats]int
 	var pts [MaxSeats]int
@@ -1077,13 +1071,13 @@ func (s *State) endHand(blocked bool) {
 	}
 	both := make([]int, 2*s.n)
 	hr := HandResult{Hand: s.handNo, Dealer: s.dealer, Winner: int(s.finish[0]), Points: both[:s.n:s.n],
-		Finish: both[s.n:], Blocked: blocked}
+		Finish: both[s.n:]}
 	for i := range s.n {
 		hr.Points[i] = s.gained[i]
 		hr.Finish[i] = int(s.finish[i])
 	}
 	s.hands = append(s.hands, hr)
-	s.log(event{kind: evHandEnd, seat: s.finish[0], n: int16(min(s.gained[s.finish[0]], 32767)), uno: blocked})
+	s.log(event{kind: evHandEnd, seat: s.finish[0], n: int16(min(s.gained[s.finish[0]], 32767))})
 	if s.rules.SingleHandGame() {
 		s.endGame(endSingleHand)
 		return
@@ -1098,11 +1092,7 @@ func (s *State) endHand(blocked bool) {
 func (s *State) singleHandReason(hr HandResult) string {
 	w := hr.Winner
 	var b strings.Builder
-	if hr.Blocked {
-		fmt.Fprintf(&b, "hand blocked (nothing to draw, nobody could play): seat %d held the fewest points", w)
-	} else {
-		fmt.Fprintf(&b, "seat %d went out after %d actions", w, s.public)
-	}
+	fmt.Fprintf(&b, "seat %d went out after %d actions", w, s.public)
 	switch s.rules.Scoring {
 	case WinnerCollects:
 		fmt.Fprintf(&b, ", scoring %d points", hr.Points[w])
@@ -1215,7 +1205,7 @@ func (s *State) newHand() {
 	s.nFinish = 0
 	s.gained = [MaxSeats]int{}
 	s.pending, s.pendWD4, s.challengeable = 0, false, false
-	s.catchSeat, s.passes = -1, 0
+	s.catchSeat = -1
 	s.dir = 1
 	s.drawn = NoCard
 	s.draw = append(s.drawBuf[:0], fullDeck[:]...)

@@ -224,9 +224,6 @@ func (s *State) eventFor(e event, seat int) (Event, bool) {
 		ev.Target = intPtr(int(e.target))
 	case evHandEnd:
 		ev.N = int(e.n)
-		if e.uno {
-			ev.Why = "blocked"
-		}
 	}
 	return ev, true
 }
@@ -281,7 +278,14 @@ func (s *State) RenderText(seat int) string {
 		b.WriteByte('\n')
 	}
 	if s.over {
-		fmt.Fprintf(&b, "game over after %d actions: %s\n", s.public, s.outcome.Reason)
+		// The outcome is built on first use (Outcome); build it here
+		// without storing it, so that rendering stays a read-only look at
+		// the state, as View is.
+		o := s.outcome
+		if o.Ranks == nil {
+			o = s.buildOutcome()
+		}
+		fmt.Fprintf(&b, "game over after %d actions: %s\n", s.public, o.Reason)
 	} else {
 		d := s.decision()
 		fmt.Fprintf(&b, "to move: seat %d (%s", s.cur, d.Kind)
@@ -415,9 +419,6 @@ func (h HandResult) AppendJSON(dst []byte) []byte {
 	dst = jsonw.Ints(dst, h.Points)
 	dst = append(dst, `,"finish":`...)
 	dst = jsonw.Ints(dst, h.Finish)
-	if h.Blocked {
-		dst = append(dst, `,"blocked":true`...)
-	}
 	return append(dst, '}')
 }
 
