@@ -16,6 +16,7 @@ import (
 
 	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/engine"
+	"github.com/arena-dev/arena/protocol"
 )
 
 // Status is the verdict of one check.
@@ -96,6 +97,52 @@ type Config struct {
 	MaxLine int
 	// Strict turns warnings into failures.
 	Strict bool
+	// Progress, if set, is told where the session is: at the start of
+	// every game and of every later stage, and, during a game, as a turn
+	// is sent once ProgressEvery has passed since the last report (never
+	// if ProgressEvery is 0). It is called from the session's goroutine.
+	Progress      func(Progress)
+	ProgressEvery time.Duration
+}
+
+// Stage is what a session is doing, for Config.Progress.
+type Stage string
+
+// Stages in the order a session goes through them.
+const (
+	StageGame    Stage = "game"             // playing game Progress.Game
+	StageProbe   Stage = "unknown-fields"   // replaying the start without unknown fields
+	StageBye     Stage = "bye"              // bye sent, waiting for the exit
+	StageVersion Stage = "protocol-version" // a second process offered protocol 2
+)
+
+// Progress is one report of where a session is.
+type Progress struct {
+	Stage Stage
+	// Game is 1-based, of Games; Seat is the bot's in that game.
+	Game, Games, Seat int
+	// Turn is the id of the turn being sent in this game (0 as the game
+	// starts), Turns the turns sent in the whole session, that one
+	// included.
+	Turn, Turns int
+}
+
+// String is the progress line: "game 2/4 (seat 1): turn 37 (150 turns in all)".
+func (p Progress) String() string {
+	switch p.Stage {
+	case StageGame:
+		if p.Turn == 0 {
+			return fmt.Sprintf("game %d/%d (seat %d): starting", p.Game, p.Games, p.Seat)
+		}
+		return fmt.Sprintf("game %d/%d (seat %d): turn %d (%d turns in all)", p.Game, p.Games, p.Seat, p.Turn, p.Turns)
+	case StageProbe:
+		return "unknown-fields: replaying the start in a fresh process without unknown fields"
+	case StageBye:
+		return fmt.Sprintf("bye: sent after %d games and %d turns, waiting for the exit", p.Games, p.Turns)
+	case StageVersion:
+		return fmt.Sprintf("protocol-version: offering a fresh process protocol %d", protocol.Version+1)
+	}
+	return string(p.Stage)
 }
 
 // Result is one check's verdict.
@@ -107,6 +154,12 @@ type Result struct {
 	Detail string `json:"detail"`
 	// Failures counts failed observations (a fail may repeat every turn).
 	Failures int `json:"failures,omitempty"`
+	// Hint says what the bot should have sent instead, and Transcript
+	// shows the last lines exchanged up to the bad one ("R> " from the
+	// checker, "B> " from the bot, long lines clipped): both are set for
+	// a protocol error, which stops the session.
+	Hint       string   `json:"hint,omitempty"`
+	Transcript []string `json:"transcript,omitempty"`
 }
 
 // Timing summarises durations in milliseconds.
@@ -135,8 +188,13 @@ type Report struct {
 	MoveMs    int64             `json:"move_ms"`
 	MarginMs  int64             `json:"margin_ms"`
 	Bot       *BotInfo          `json:"bot,omitempty"`
-	// GamesPlayed counts games played to their end in the session.
+	// GamesPlayed counts games played to their end in the session, Turns
+	// the turns sent to the bot.
 	GamesPlayed int `json:"games_played"`
+	Turns       int `json:"turns"`
+	// Stopped says where a protocol error stopped the session
+	// ("game 1 turn 1"), empty if none did.
+	Stopped string `json:"stopped,omitempty"`
 	// Startup is hello-to-ready per game (the first includes process start).
 	Startup *Timing `json:"startup,omitempty"`
 	// Think is turn-to-action over every answered turn.
@@ -167,7 +225,7 @@ func Run(cfg Config) (*Report, error) {
 		cfg.Seats = cfg.Game.Info().MinSeats
 	}
 	rec := newRecorder()
-	sess := &session{cfg: &cfg, rec: rec, extras: true, rng: rand.New(rand.NewPCG(cfg.Seed, 0xc4ec))}
+	sess := &session{cfg: &cfg, rec: rec, extras: true, rng: rand.New(rand.NewPCG(cfg.Seed, 0xc4ec)), progress: cfg.Progress}
 	if err := sess.run(); err != nil {
 		return nil, err
 	}
@@ -177,6 +235,7 @@ func Run(cfg Config) (*Report, error) {
 	readyOK := sess.readyOK
 	switch {
 	case sess.firstFail == stageHello || sess.firstFail == stageTurn:
+		sess.report(Progress{Stage: StageProbe})
 		probe := &session{cfg: &cfg, rec: newRecorder(), probe: true, rng: rand.New(rand.NewPCG(cfg.Seed, 0xc4ec))}
 		if err := probe.run(); err != nil {
 			return nil, err
@@ -203,6 +262,7 @@ func Run(cfg Config) (*Report, error) {
 		rec.skip(CheckUnknownFields, "not judged: the bot answered no turn")
 	}
 	if readyOK {
+		sess.report(Progress{Stage: StageVersion})
 		protocolVersion(&cfg, rec)
 	} else {
 		rec.skip(CheckProtocolVersion, "not judged: the bot never answered a hello with ready")
@@ -211,7 +271,7 @@ func Run(cfg Config) (*Report, error) {
 	rep := &Report{
 		Game: cfg.Game.Info().Name, Options: cfg.Options, Seats: cfg.Seats, Command: cfg.Argv,
 		Games: cfg.Games, Seed: cfg.Seed, StartupMs: cfg.Startup.Milliseconds(), MoveMs: cfg.Move.Milliseconds(),
-		MarginMs: cfg.Margin.Milliseconds(), GamesPlayed: sess.gamesPlayed,
+		MarginMs: cfg.Margin.Milliseconds(), GamesPlayed: sess.gamesPlayed, Turns: sess.turns, Stopped: sess.stopped,
 		Startup: timing(sess.readyTimes), Think: timing(sess.think),
 	}
 	if sess.name != "" || sess.version != "" {
@@ -247,6 +307,8 @@ type recorder struct {
 type tally struct {
 	fails  int
 	first  string
+	hint   string
+	trail  []string
 	pass   string
 	skip   string
 	warn   string
@@ -268,6 +330,15 @@ func (r *recorder) fail(name, format string, args ...any) {
 	}
 	t.fails++
 	t.judged = true
+}
+
+// explain adds what to send instead, and the transcript, to a check's
+// first failure.
+func (r *recorder) explain(name, hint string, transcript []string) {
+	t := r.m[name]
+	if t.fails == 1 && t.hint == "" && t.trail == nil {
+		t.hint, t.trail = hint, transcript
+	}
 }
 
 func (r *recorder) pass(name, format string, args ...any) {
@@ -299,7 +370,7 @@ func (r *recorder) result(name string, strict bool) Result {
 		if t.fails > 1 {
 			d += fmt.Sprintf(" (and %d more)", t.fails-1)
 		}
-		return Result{Name: name, Status: Fail, Detail: d, Failures: t.fails}
+		return Result{Name: name, Status: Fail, Detail: d, Failures: t.fails, Hint: t.hint, Transcript: t.trail}
 	case t.warn != "" && strict:
 		return Result{Name: name, Status: Fail, Detail: t.warn + " (--strict)", Failures: 1}
 	case t.warn != "":

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -22,7 +23,8 @@ import (
 // with "strict" one that refuses any hello carrying a field it does not
 // know (a decoder with DisallowUnknownFields), or with "ownids" one that
 // gives up unless each game's turn ids run 1, 2, 3, ... (the referee
-// numbers a seat's own turns only).
+// numbers a seat's own turns only), or with "noid" one that answers every
+// turn without an id.
 const envBot = "ARENA_CHECK_PKG_BOT"
 
 func TestMain(m *testing.M) {
@@ -33,6 +35,23 @@ func TestMain(m *testing.M) {
 }
 
 func pkgBot(mode string) int {
+	if mode == "noid" {
+		lr := protocol.NewLineReader(os.Stdin, protocol.DefaultMaxLine)
+		for {
+			line, err := lr.ReadLine()
+			if err != nil {
+				return 0
+			}
+			switch t, _ := protocol.PeekType(line); t {
+			case protocol.TypeHello:
+				fmt.Println(`{"type":"ready"}`)
+			case protocol.TypeTurn:
+				fmt.Println(`{"type":"action","index":0}`)
+			case protocol.TypeBye:
+				return 0
+			}
+		}
+	}
 	b, _ := bots.New("greedy")
 	in := io.Reader(os.Stdin)
 	if mode == "strict" || mode == "ownids" {
@@ -246,5 +265,150 @@ func TestTiming(t *testing.T) {
 	}
 	if timing(nil) != nil {
 		t.Fatal("timing of nothing")
+	}
+}
+
+// TestProgress: the session reports the start of every game and of every
+// later stage, and, with a ProgressEvery shorter than any turn's round
+// trip, every turn sent.
+func TestProgress(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		mode   string
+		stages []Stage // in order, repeats collapsed
+		games  int     // game starts reported
+	}{
+		{"greedy", []Stage{StageGame, StageBye, StageVersion}, 3},
+		{"noid", []Stage{StageGame, StageProbe, StageVersion}, 1},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			t.Parallel()
+			cfg := config(t, "banqi", 2, tc.mode)
+			var got []Progress
+			cfg.Progress = func(p Progress) { got = append(got, p) }
+			cfg.ProgressEvery = time.Nanosecond
+			rep, err := Run(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var stages []Stage
+			starts, turns := 0, 0
+			for i, p := range got {
+				if len(stages) == 0 || stages[len(stages)-1] != p.Stage {
+					stages = append(stages, p.Stage)
+				}
+				if p.Games != cfg.Games {
+					t.Errorf("report %d: %+v, want %d games", i, p, cfg.Games)
+				}
+				switch {
+				case p.Stage == StageGame && p.Turn == 0:
+					starts++
+					if p.Game != starts || p.Seat != (starts-1)%2 {
+						t.Errorf("report %d: %+v, want game %d starting", i, p, starts)
+					}
+				case p.Stage == StageGame:
+					turns++
+					if p.Turns != turns {
+						t.Errorf("report %d: %+v, want turn %d of the session", i, p, turns)
+					}
+				}
+			}
+			if !slices.Equal(stages, tc.stages) || starts != tc.games || turns != rep.Turns {
+				t.Fatalf("stages %v, %d game starts, %d turns reported of %d; want %v, %d, all", stages, starts, turns, rep.Turns, tc.stages, tc.games)
+			}
+		})
+	}
+}
+
+// TestStopsAtProtocolError: a bot that answers without an id is stopped
+// at its first answer, with the transcript and the hint.
+func TestStopsAtProtocolError(t *testing.T) {
+	t.Parallel()
+	rep, err := Run(config(t, "banqi", 2, "noid"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.OK || rep.Failed != 1 || rep.Turns != 1 || rep.GamesPlayed != 0 || rep.Stopped != "game 1 turn 1" {
+		t.Fatalf("report: %+v", rep)
+	}
+	for _, r := range rep.Checks {
+		if r.Name != CheckIDs {
+			continue
+		}
+		want := []string{"R> {\"type\":\"turn\",\"id\":1,", `B> {"type":"action","index":0}`}
+		n := len(r.Transcript)
+		if r.Status != Fail || r.Hint != `echo the turn's id in every answer: {"type":"action","id":1,"index":0}` ||
+			n < 2 || !strings.HasPrefix(r.Transcript[n-2], want[0]) || r.Transcript[n-1] != want[1] {
+			t.Fatalf("%+v", r)
+		}
+	}
+}
+
+func TestAnswerProblem(t *testing.T) {
+	g, err := engine.Lookup("banqi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &session{cfg: &Config{Game: g}}
+	legalJSON := []json.RawMessage{[]byte(`{"type":"flip","square":"a8"}`), []byte(`{"type":"flip","square":"b8"}`)}
+	cases := []struct {
+		line, check, hint, detail string
+	}{
+		{"hello world", CheckReplyFormat, `one JSON object on one line, such as {"type":"action","id":7,"index":0}`, "not a JSON object (invalid character 'h'"},
+		{"", CheckReplyFormat, "one JSON object on one line", "not a JSON object (unexpected end of JSON input)"},
+		{"[1]", CheckReplyFormat, "one JSON object on one line", "not a JSON object"},
+		{"{\"type\":\"action\",\"id\":7,\"index\":0,\"x\":\"\xff\"}", CheckReplyFormat, "UTF-8 only", "not valid UTF-8"},
+		{`{"type":"action","id":"7","index":0}`, CheckReplyFormat, `"id" and "index" are integers`, "wrong type"},
+		{`{"type":"action","id":7,"index":1.0}`, CheckReplyFormat, `"id" and "index" are integers`, "wrong type"},
+		{`{"type":"error","message":"no idea"}`, CheckReplyFormat, "send an error only to give up", "the bot sent an error: no idea"},
+		{`{"type":"move","id":7,"index":1}`, CheckReplyFormat, `type "action": {"type":"action","id":7,"index":1}`, `got type "move"`},
+		{`{"id":7,"index":1}`, CheckReplyFormat, `type "action"`, `got no "type"`},
+		{`{"type":"flip","square":"b8"}`, CheckReplyFormat,
+			`{"type":"action","id":7,"action":{"type":"flip","square":"b8"}}, or, simpler, give its position in "legal": {"type":"action","id":7,"index":1}`,
+			"a bare banqi action instead of an action message"},
+		{`{"square":"d1","type":"flip"}`, CheckReplyFormat, `{"type":"action","id":7,"action":{"type":"flip","square":"d1"}}`, "a bare banqi action"},
+		{`{"type":"action","index":1}`, CheckIDs, `echo the turn's id in every answer: {"type":"action","id":7,"index":1}`, `no "id" (expected 7)`},
+		{`{"type":"action","id":6,"index":5}`, CheckIDs, `never compute it) and answer each turn once: {"type":"action","id":7,"index":0}`, "answer id 6, expected 7"},
+	}
+	for _, c := range cases {
+		check, hint, detail := s.answerProblem([]byte(c.line), 7, len(legalJSON), legalJSON)
+		if check != c.check || !strings.Contains(hint, c.hint) || !strings.Contains(detail, c.detail) {
+			t.Errorf("%q: %s, hint %q, detail %q; want %s, %q, %q", c.line, check, hint, detail, c.check, c.hint, c.detail)
+		}
+	}
+}
+
+func TestTranscriptLine(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{`{"ok":1}`, `{"ok":1}`},
+		{"0123456789", "0123456789"},
+		{"0123456789abc", "0123456789... (13 bytes)"},
+		{"012345678\u00e9abc", "012345678... (14 bytes)"}, // not within the é
+		{"tab\there", `"tab\there"`},
+		{"\xff", `"\xff"`},
+		{"", ""},
+	}
+	for _, c := range cases {
+		if got := transcriptLine([]byte(c.in), 10); got != c.want {
+			t.Errorf("transcriptLine(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestProgressString(t *testing.T) {
+	cases := []struct {
+		p    Progress
+		want string
+	}{
+		{Progress{Stage: StageGame, Game: 1, Games: 2, Seat: 0}, "game 1/2 (seat 0): starting"},
+		{Progress{Stage: StageGame, Game: 2, Games: 4, Seat: 1, Turn: 37, Turns: 150}, "game 2/4 (seat 1): turn 37 (150 turns in all)"},
+		{Progress{Stage: StageProbe}, "unknown-fields: replaying the start in a fresh process without unknown fields"},
+		{Progress{Stage: StageBye, Games: 2, Turns: 219}, "bye: sent after 2 games and 219 turns, waiting for the exit"},
+		{Progress{Stage: StageVersion}, "protocol-version: offering a fresh process protocol 2"},
+	}
+	for _, c := range cases {
+		if got := c.p.String(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.p, got, c.want)
+		}
 	}
 }

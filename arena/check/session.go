@@ -46,6 +46,11 @@ type session struct {
 	rng    *rand.Rand
 	p      *transport.Process
 
+	progress     func(Progress) // nil in a probe
+	lastProgress time.Time
+	trail        []string // the last lines exchanged, for a protocol error's transcript
+	stopped      string   // where a protocol error stopped the session
+
 	phase          stage
 	firstFail      stage // the phase of the first failure (timing excluded)
 	firstFailCheck string
@@ -56,7 +61,9 @@ type session struct {
 	readies     int
 	readyTimes  []time.Duration
 	think       []time.Duration
+	turns       int // turns sent
 	replies     int // turns answered with some line
+	wellFormed  int // of which well-formed action messages (whatever their id)
 	answered    int // of which well-formed answers with the right id
 	legalOK     int // of which legal choices
 	byIndex     int
@@ -78,6 +85,75 @@ func (s *session) fail(check, format string, args ...any) {
 	if s.firstFail == stageNone && check != CheckThinkTime && check != CheckStartupTime && !s.silent {
 		s.firstFail, s.firstFailCheck = s.phase, check
 	}
+}
+
+// trailLen is how many lines a protocol error's transcript shows, and
+// trailClip how much of each.
+const (
+	trailLen  = 6
+	trailClip = 160
+)
+
+// send writes a line to the bot, keeping it for the transcript.
+func (s *session) send(line []byte, deadline time.Time) error {
+	s.keep("R> ", line)
+	return s.p.Send(line, deadline)
+}
+
+// receive reads a line from the bot, keeping it for the transcript.
+func (s *session) receive(deadline time.Time) ([]byte, error) {
+	line, err := s.p.Receive(deadline)
+	if err == nil {
+		s.keep("B> ", line)
+	}
+	return line, err
+}
+
+func (s *session) keep(dir string, line []byte) {
+	if len(s.trail) == trailLen {
+		s.trail = append(s.trail[:0], s.trail[1:]...)
+	}
+	s.trail = append(s.trail, dir+transcriptLine(line, trailClip))
+}
+
+// transcriptLine shows a line as it was sent when it is printable UTF-8,
+// else quoted; past max bytes it is cut (at a character boundary) and its
+// length given.
+func transcriptLine(b []byte, max int) string {
+	printable := utf8.Valid(b) && !bytes.ContainsFunc(b, func(r rune) bool { return r < ' ' || r == 0x7f })
+	if !printable {
+		return protocol.Excerpt(b, max)
+	}
+	if len(b) <= max {
+		return string(b)
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(b[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s... (%d bytes)", b[:cut], len(b))
+}
+
+// protocolError fails check with the line's problem, the hint of what to
+// send instead and the transcript, and stops the session: a bot that gets
+// the protocol wrong once mostly gets it wrong on every turn, and the
+// checker cannot tell the answer from noise before the deadline.
+func (s *session) protocolError(check, hint, format string, args ...any) {
+	s.fail(check, format, args...)
+	s.rec.explain(check, hint, append([]string(nil), s.trail...))
+	if s.stopped == "" {
+		s.stopped = s.loc
+	}
+}
+
+// report tells Config.Progress where the session is.
+func (s *session) report(p Progress) {
+	if s.progress == nil {
+		return
+	}
+	p.Games, p.Turns = s.cfg.Games, s.turns
+	s.lastProgress = time.Now()
+	s.progress(p)
 }
 
 // run plays the session. The error is the arena's own (engine) failure.
@@ -126,6 +202,7 @@ func (s *session) playGame(g int) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("new %s game: %w", name, err)
 	}
+	s.report(Progress{Stage: StageGame, Game: g + 1, Seat: seat})
 	if !s.hello(g, seat, gameSeed) {
 		return false, nil
 	}
@@ -133,7 +210,7 @@ func (s *session) playGame(g int) (bool, error) {
 		s.phase = stageTurn
 		if s.extras {
 			s.loc = "game 1, after ready"
-			if err := s.p.Send([]byte(unknownType), time.Now().Add(time.Second)); err != nil {
+			if err := s.send([]byte(unknownType), time.Now().Add(time.Second)); err != nil {
 				s.gone(CheckNoCrash, "sending a message of an unknown type", err)
 				return false, nil
 			}
@@ -177,7 +254,7 @@ func (s *session) playGame(g int) (bool, error) {
 		Type: protocol.TypeEnd, GameID: gameID(g), Ranks: out.Ranks, Scores: out.Scores, Reason: out.Reason, View: view,
 	})
 	s.loc = fmt.Sprintf("game %d end", g+1)
-	if err := s.p.Send(s.extra(line), time.Now().Add(time.Second)); err != nil {
+	if err := s.send(s.extra(line), time.Now().Add(time.Second)); err != nil {
 		s.gone(CheckKeepAlive, "sending end", err)
 		return false, nil
 	}
@@ -229,7 +306,7 @@ func (s *session) hello(g, seat int, gameSeed uint64) bool {
 	s.loc = fmt.Sprintf("game %d hello", g+1)
 	line, _ := json.Marshal(helloFor(s.cfg, g, seat, gameSeed, protocol.Version))
 	start := time.Now()
-	if err := s.p.Send(s.extra(line), start.Add(s.cfg.Startup+s.cfg.Margin)); err != nil {
+	if err := s.send(s.extra(line), start.Add(s.cfg.Startup+s.cfg.Margin)); err != nil {
 		s.goneAtHello(g, err)
 		return false
 	}
@@ -241,7 +318,7 @@ func (s *session) hello(g, seat int, gameSeed uint64) bool {
 		t, err := protocol.PeekType(l)
 		return err == nil && t == protocol.TypeAction
 	}
-	ans := s.collect(start, s.cfg.Startup, max(time.Second, s.cfg.Startup/2), isReady)
+	ans := s.collect(start, s.cfg.Startup, max(time.Second, s.cfg.Startup/2), isReady, isStale)
 	limit := fmt.Sprintf("limit %v + %v margin", s.cfg.Startup, s.cfg.Margin)
 	if ans.accepted != nil {
 		s.unasked(ans.lines, "before ready", isStale)
@@ -262,14 +339,14 @@ func (s *session) hello(g, seat int, gameSeed uint64) bool {
 		}
 		return true
 	}
-	if len(ans.lines) > 0 {
-		judged, rest := pick(ans.lines, isStale)
+	if ans.wrong != nil || len(ans.lines) > 0 {
+		judged, rest := ans.judged(isStale)
 		s.unasked(rest, "before the answer to hello", isStale)
-		detail := readyProblem(judged)
+		detail, hint := readyProblem(judged)
 		if ans.err != nil && !isErrorMsg(judged) {
 			detail += "; then " + s.goneDetail(ans.err)
 		}
-		s.fail(CheckReady, "%s", detail)
+		s.protocolError(CheckReady, hint, "%s", detail)
 		return false
 	}
 	switch {
@@ -325,21 +402,27 @@ func (s *session) stderrHint() string {
 	return "; its stderr ends with " + strconv.Quote(tail)
 }
 
-func readyProblem(line []byte) string {
+// readyHint is the answer to hello.
+const readyHint = `answer hello with one line {"type":"ready"} ("name" and "version" optional), log to stderr`
+
+// readyProblem says what is wrong with an answer to hello, and what to
+// send instead.
+func readyProblem(line []byte) (detail, hint string) {
 	if !utf8.Valid(line) {
-		return "answer to hello is not valid UTF-8: " + clip(line)
+		return "answer to hello is not valid UTF-8: " + clip(line), "write UTF-8 only; " + readyHint
 	}
 	var r protocol.Ready
 	if err := json.Unmarshal(line, &r); err != nil {
-		return fmt.Sprintf("answer to hello is not a JSON object (%v): %s", err, clip(line))
+		return fmt.Sprintf("answer to hello is not a JSON object (%v): %s", err, clip(line)), readyHint
 	}
 	switch r.Type {
 	case protocol.TypeError:
-		return "the bot refused the game: " + protocol.ErrorText(line, clipLen)
+		return "the bot refused the game: " + protocol.ErrorText(line, clipLen),
+			"refuse only a protocol version or a game you cannot play; " + readyHint
 	case protocol.TypeReady:
-		return "ready is fine" // not reached: collect accepted it
+		return "ready is fine", "" // not reached: collect accepted it
 	}
-	return fmt.Sprintf("expected a ready message, got type %q: %s", r.Type, clip(line))
+	return fmt.Sprintf("expected a ready message, got type %q: %s", r.Type, clip(line)), readyHint
 }
 
 func isErrorMsg(line []byte) bool {
@@ -350,18 +433,32 @@ func isErrorMsg(line []byte) bool {
 // answer is what collect read in reply to one message.
 type answer struct {
 	accepted []byte        // the expected answer, if it came
+	wrong    []byte        // else the protocol message that answered wrongly, if one came
 	lines    [][]byte      // every other line read, in order
-	think    time.Duration // time to the accepted line, else to the first line
+	think    time.Duration // time to the accepted or wrong line, else to the first line
 	late     bool          // nothing arrived within the limit
 	err      error         // what ended the reading without an accepted line
 }
 
+// judged returns the line to judge as a wrong answer, and the others:
+// the wrong protocol message if one came, else the first line that is not
+// a stale leftover.
+func (a answer) judged(stale func([]byte) bool) ([]byte, [][]byte) {
+	if a.wrong != nil {
+		return a.wrong, a.lines
+	}
+	return pick(a.lines, stale)
+}
+
 // collect reads the answer to a message written at start. It reads until
-// an acceptable line arrives (earlier lines are unasked output), or until
-// the deadline (limit + margin) passes: then the first line read is the
-// answer. If nothing arrived by the deadline, it waits up to extra more
-// for a late answer, which is then taken at once whatever it is.
-func (s *session) collect(start time.Time, limit, extra time.Duration, accept func([]byte) bool) answer {
+// an acceptable line arrives (earlier lines are unasked output), or a
+// wrong one, or until the deadline (limit + margin) passes: then the
+// first line read is the answer. A wrong line is a protocol message
+// (a JSON object with a "type") that is neither acceptable nor stale: the
+// bot's answer, not noise before it, so it is judged at once instead of
+// at the deadline. If nothing arrived by the deadline, collect waits up to
+// extra more for a late answer, which is then taken at once whatever it is.
+func (s *session) collect(start time.Time, limit, extra time.Duration, accept, stale func([]byte) bool) answer {
 	allowed := limit + s.cfg.Margin
 	deadline := start.Add(allowed)
 	giveUp := deadline.Add(extra)
@@ -371,7 +468,7 @@ func (s *session) collect(start time.Time, limit, extra time.Duration, accept fu
 		if a.late {
 			dl = giveUp
 		}
-		line, err := s.p.Receive(dl)
+		line, err := s.receive(dl)
 		elapsed := time.Since(start)
 		if err != nil {
 			if errors.Is(err, transport.ErrTimeout) && !a.late && len(a.lines) == 0 {
@@ -390,6 +487,10 @@ func (s *session) collect(start time.Time, limit, extra time.Duration, accept fu
 		}
 		if accept(line) {
 			a.accepted, a.think = line, elapsed
+			return a
+		}
+		if _, err := protocol.PeekType(line); err == nil && !stale(line) {
+			a.wrong, a.think = line, elapsed
 			return a
 		}
 		if len(a.lines) == 0 {
@@ -428,8 +529,8 @@ func (s *session) unasked(lines [][]byte, where string, stale func([]byte) bool)
 }
 
 // turn asks the bot to act and returns the action to play: its own if
-// valid, else a random legal one so the game goes on. false ends the
-// session.
+// valid, else (an illegal choice) a random legal one so the game goes on.
+// false ends the session: a protocol error, no answer at all, a lost bot.
 func (s *session) turn(st engine.State, g, seat int, id int64, legal []engine.Action) (engine.Action, bool) {
 	s.loc = fmt.Sprintf("game %d turn %d", g+1, id)
 	line, legalJSON, err := s.encodeTurn(st, seat, id, legal)
@@ -439,8 +540,12 @@ func (s *session) turn(st engine.State, g, seat int, id int64, legal []engine.Ac
 		s.fail(CheckNoCrash, "the checker could not encode the turn: %v", err)
 		return nil, false
 	}
+	s.turns++
+	if every := s.cfg.ProgressEvery; every > 0 && time.Since(s.lastProgress) >= every {
+		s.report(Progress{Stage: StageGame, Game: g + 1, Seat: seat, Turn: int(id)})
+	}
 	start := time.Now()
-	if err := s.p.Send(line, start.Add(s.cfg.Move+s.cfg.Margin)); err != nil {
+	if err := s.send(line, start.Add(s.cfg.Move+s.cfg.Margin)); err != nil {
 		s.gone(CheckNoCrash, "sending the turn", err)
 		return nil, false
 	}
@@ -450,9 +555,9 @@ func (s *session) turn(st engine.State, g, seat int, id int64, legal []engine.Ac
 	}
 	isStale := func(l []byte) bool { // a second answer to an earlier turn
 		var a protocol.Action
-		return json.Unmarshal(l, &a) == nil && a.Type == protocol.TypeAction && a.ID < id
+		return json.Unmarshal(l, &a) == nil && a.Type == protocol.TypeAction && a.ID >= 1 && a.ID < id
 	}
-	ans := s.collect(start, s.cfg.Move, max(time.Second, s.cfg.Move), isAnswer)
+	ans := s.collect(start, s.cfg.Move, max(time.Second, s.cfg.Move), isAnswer, isStale)
 	limit := fmt.Sprintf("limit %v + %v margin", s.cfg.Move, s.cfg.Margin)
 	random := func() engine.Action { return legal[s.rng.IntN(len(legal))] }
 	switch {
@@ -469,77 +574,151 @@ func (s *session) turn(st engine.State, g, seat int, id int64, legal []engine.Ac
 		if a, ok := s.choice(msg, legal, legalJSON); ok {
 			return a, true
 		}
+		if s.stopped != "" {
+			return nil, false
+		}
 		return random(), true
-	case len(ans.lines) > 0:
-		judged, rest := pick(ans.lines, isStale)
+	case ans.wrong != nil || len(ans.lines) > 0:
+		// Not the answer: a protocol error.
+		judged, rest := ans.judged(isStale)
 		s.unasked(rest, "with the answer", isStale)
 		s.replies++
 		if ans.late {
 			s.lateAnswers++
 			s.fail(CheckThinkTime, "answered after %s, %s", fmtDur(ans.think), limit)
 		}
-		a, ok := s.judge(judged, id, legal, legalJSON)
-		if ans.err != nil {
-			if !isErrorMsg(judged) {
-				if errors.Is(ans.err, protocol.ErrLineTooLong) {
-					s.fail(CheckReplyFormat, "%v", ans.err)
-				} else {
-					s.gone(CheckNoCrash, "after its answer", ans.err)
-				}
+		s.judge(judged, id, len(legal), legalJSON)
+		if ans.err != nil && !isErrorMsg(judged) {
+			if errors.Is(ans.err, protocol.ErrLineTooLong) {
+				s.protocolError(CheckReplyFormat, s.tooLongHint(), "%v", ans.err)
+			} else {
+				s.gone(CheckNoCrash, "after its answer", ans.err)
 			}
-			return nil, false
 		}
-		if !ok {
-			a = random()
-		}
-		return a, true
+		return nil, false
 	case errors.Is(ans.err, transport.ErrTimeout):
 		s.fail(CheckThinkTime, "no answer within %v + %v margin, nor in %s after it: giving up (a half-written line or unflushed output?)",
 			s.cfg.Move, s.cfg.Margin, fmtDur(time.Since(start)-s.cfg.Move-s.cfg.Margin))
 	case errors.Is(ans.err, protocol.ErrLineTooLong):
 		s.replies++
-		s.fail(CheckReplyFormat, "%v", ans.err)
+		s.protocolError(CheckReplyFormat, s.tooLongHint(), "%v", ans.err)
 	default:
 		s.gone(CheckNoCrash, "while it was to act", ans.err)
 	}
 	return nil, false
 }
 
-// judge checks a line that is not a well-formed answer with the right id.
-func (s *session) judge(line []byte, id int64, legal []engine.Action, legalJSON []json.RawMessage) (engine.Action, bool) {
+// judge reports a line that is not a well-formed answer with the right
+// id: a protocol error, which stops the session.
+func (s *session) judge(line []byte, id int64, nLegal int, legalJSON []json.RawMessage) {
+	check, hint, detail := s.answerProblem(line, id, nLegal, legalJSON)
+	s.protocolError(check, hint, "%s", detail)
+}
+
+// answerProblem says which check a wrong answer to turn id fails, what
+// the bot should have sent instead, and what is wrong, in the order the
+// referee judges a reply.
+func (s *session) answerProblem(line []byte, id int64, nLegal int, legalJSON []json.RawMessage) (check, hint, detail string) {
+	example := func(index int) string { return fmt.Sprintf(`{"type":"action","id":%d,"index":%d}`, id, index) }
 	if !utf8.Valid(line) {
-		s.fail(CheckReplyFormat, "the answer is not valid UTF-8: %s", clip(line))
-		return nil, false
+		return CheckReplyFormat, "write UTF-8 only, one JSON object per line: " + example(0),
+			"the answer is not valid UTF-8: " + clip(line)
 	}
 	var msg protocol.Action
 	if err := json.Unmarshal(line, &msg); err != nil {
-		s.fail(CheckReplyFormat, "the answer is not a JSON object (%v): %s", err, clip(line))
-		return nil, false
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			return CheckReplyFormat, `"id" and "index" are integers (5, not "5" or 5.0), "type" a string, "action" an object: ` + example(0),
+				fmt.Sprintf("a field of the answer has the wrong type (%v): %s", err, clip(line))
+		}
+		return CheckReplyFormat, "answer every turn with one JSON object on one line, such as " + example(0) + ", and write anything else to stderr",
+			fmt.Sprintf("the answer is not a JSON object (%v): %s", err, clip(line))
 	}
+	send := example(0)
+	if msg.Index != nil && *msg.Index >= 0 && *msg.Index < nLegal {
+		send = example(*msg.Index)
+	}
+	var fields map[string]json.RawMessage
+	_ = json.Unmarshal(line, &fields)
+	_, hasID := fields["id"]
 	switch {
 	case msg.Type == protocol.TypeError:
-		s.fail(CheckReplyFormat, "the bot sent an error: %s", protocol.ErrorText(line, clipLen))
-		return nil, false
+		return CheckReplyFormat, "send an error only to give up, then exit; answer a turn with " + send,
+			"the bot sent an error: " + protocol.ErrorText(line, clipLen)
 	case msg.Type != protocol.TypeAction:
-		s.fail(CheckReplyFormat, "expected an action message, got type %q: %s", msg.Type, clip(line))
-		return nil, false
-	case msg.ID != id:
-		s.fail(CheckIDs, "answer id %d, expected %d: echo the turn's id", msg.ID, id)
-		return nil, false
+		if canon, i, ok := s.bareAction(line, legalJSON); ok {
+			hint := fmt.Sprintf(`wrap the choice in an action message with the turn's id: {"type":"action","id":%d,"action":%s}`, id, canon)
+			if i >= 0 {
+				hint += fmt.Sprintf(`, or, simpler, give its position in "legal": %s`, example(i))
+			}
+			return CheckReplyFormat, hint, fmt.Sprintf("a bare %s action instead of an action message: %s", s.cfg.Game.Info().Name, clip(line))
+		}
+		got := fmt.Sprintf("type %q", msg.Type)
+		if msg.Type == "" {
+			got = `no "type"`
+		}
+		return CheckReplyFormat, `answer a turn with a message of type "action": ` + send,
+			fmt.Sprintf("expected an action message, got %s: %s", got, clip(line))
 	}
-	return s.choice(msg, legal, legalJSON)
+	if msg.Index != nil || (len(msg.Action) > 0 && string(msg.Action) != "null") {
+		s.wellFormedAnswer(msg)
+	}
+	if !hasID {
+		return CheckIDs, "echo the turn's id in every answer: " + send,
+			fmt.Sprintf(`the answer has no "id" (expected %d): %s`, id, clip(line))
+	}
+	return CheckIDs, `copy "id" from the turn you answer (never compute it) and answer each turn once: ` + send,
+		fmt.Sprintf("answer id %d, expected %d: %s", msg.ID, id, clip(line))
+}
+
+// bareAction recognises a line that is one of the game's action objects
+// rather than an action message: it returns the action's canonical JSON
+// and its position in legal (-1 if it is not legal).
+func (s *session) bareAction(line []byte, legalJSON []json.RawMessage) (string, int, bool) {
+	a, err := s.cfg.Game.ParseAction(line)
+	if err != nil {
+		return "", -1, false
+	}
+	canon, err := engine.AppendJSON(nil, a)
+	if err != nil {
+		return "", -1, false
+	}
+	for i, l := range legalJSON {
+		if bytes.Equal(canon, l) {
+			return string(canon), i, true
+		}
+	}
+	return string(canon), -1, true
+}
+
+func (s *session) wellFormedAnswer(msg protocol.Action) {
+	s.wellFormed++
+	if msg.Index != nil {
+		s.byIndex++
+	} else {
+		s.byAction++
+	}
+}
+
+func (s *session) tooLongHint() string {
+	n := s.cfg.MaxLine
+	if n <= 0 {
+		n = protocol.DefaultMaxLine
+	}
+	return fmt.Sprintf(`send only the answer, one line of at most %d bytes; an "index" is shorter than an action object`, n)
 }
 
 // choice checks the chosen action of a well-formed answer, as the referee
 // does: index first, else the action object compared in canonical form.
 func (s *session) choice(msg protocol.Action, legal []engine.Action, legalJSON []json.RawMessage) (engine.Action, bool) {
 	if msg.Index == nil && (len(msg.Action) == 0 || string(msg.Action) == "null") {
-		s.fail(CheckReplyFormat, `the action message has neither "action" nor "index"`)
+		s.protocolError(CheckReplyFormat, fmt.Sprintf(`add "index", the position of your choice in "legal" from 0: {"type":"action","id":%d,"index":0}`, msg.ID),
+			`the action message has neither "action" nor "index"`)
 		return nil, false
 	}
+	s.wellFormedAnswer(msg)
 	s.answered++
 	if msg.Index != nil {
-		s.byIndex++
 		i := *msg.Index
 		if i < 0 || i >= len(legal) {
 			s.fail(CheckLegal, "index %d out of range 0..%d", i, len(legal)-1)
@@ -548,7 +727,6 @@ func (s *session) choice(msg protocol.Action, legal []engine.Action, legalJSON [
 		s.legalOK++
 		return legal[i], true
 	}
-	s.byAction++
 	a, err := s.cfg.Game.ParseAction(msg.Action)
 	if err != nil {
 		s.fail(CheckLegal, "unreadable action %s: %v", clip(msg.Action), err)
@@ -602,7 +780,7 @@ func (s *session) encodeTurn(st engine.State, seat int, id int64, legal []engine
 func (s *session) bye() {
 	s.loc = "bye"
 	sent := time.Now()
-	if err := s.p.Send(s.extra([]byte(`{"type":"bye"}`)), sent.Add(time.Second)); err != nil {
+	if err := s.send(s.extra([]byte(`{"type":"bye"}`)), sent.Add(time.Second)); err != nil {
 		s.loc = fmt.Sprintf("game %d end", s.cfg.Games)
 		if errors.Is(err, transport.ErrClosed) {
 			s.fail(CheckKeepAlive, "the process was gone after the last end, before bye (%s): keep running until bye%s", transportDetail(err), s.stderrHint())
@@ -613,6 +791,7 @@ func (s *session) bye() {
 		return
 	}
 	s.completed = true
+	s.report(Progress{Stage: StageBye})
 	grace := s.cfg.ByeGrace
 	end := sent.Add(grace)
 	exited := func() bool {
@@ -631,7 +810,7 @@ func (s *session) bye() {
 		if end.Before(slice) {
 			slice = end
 		}
-		line, err := s.p.Receive(slice)
+		line, err := s.receive(slice)
 		if err == nil {
 			s.fail(CheckHygiene, "an unasked line after the last end or after bye: %s", clip(line))
 			continue
@@ -656,7 +835,7 @@ func (s *session) bye() {
 	}
 	// Lines written just before the exit.
 	for {
-		line, err := s.p.Receive(time.Now().Add(10 * time.Millisecond))
+		line, err := s.receive(time.Now().Add(10 * time.Millisecond))
 		if err != nil {
 			break
 		}
@@ -716,8 +895,8 @@ func (s *session) finish() {
 	for _, c := range []string{CheckReady, CheckStartupTime} {
 		r.skip(c, "not judged: no hello was answered")
 	}
-	if s.replies > 0 {
-		r.pass(CheckReplyFormat, "%d of %d answers well-formed (%d by index, %d by action object)%s", s.answered, s.replies, s.byIndex, s.byAction, early)
+	if s.wellFormed > 0 {
+		r.pass(CheckReplyFormat, "%d of %d answers well-formed (%d by index, %d by action object)%s", s.wellFormed, s.replies, s.byIndex, s.byAction, early)
 	}
 	if s.answered > 0 {
 		r.pass(CheckIDs, "%d answers echoed their turn's id%s", s.answered, early)
@@ -727,8 +906,15 @@ func (s *session) finish() {
 		r.pass(CheckThinkTime, "%d answers: min %.2fms, median %.2fms, max %.2fms; limit %v + %v margin%s",
 			tm.Count, tm.Min, tm.Median, tm.Max, s.cfg.Move, s.cfg.Margin, early)
 	}
+	unjudged := "not judged: no turn was answered"
+	switch {
+	case s.stopped != "":
+		unjudged = fmt.Sprintf("not judged: the session stopped at the protocol error at %s, before any answer was accepted", s.stopped)
+	case s.replies > 0:
+		unjudged = "not judged: no answer was well-formed"
+	}
 	for _, c := range []string{CheckReplyFormat, CheckIDs, CheckLegal, CheckThinkTime} {
-		r.skip(c, "not judged: no turn was answered")
+		r.skip(c, "%s", unjudged)
 	}
 	if s.cfg.Games < 2 {
 		r.skip(CheckKeepAlive, "not judged with --games 1")
@@ -741,6 +927,9 @@ func (s *session) finish() {
 		}
 	}
 	why := "not judged: the session ended early (see the failure above)"
+	if s.stopped != "" {
+		why = fmt.Sprintf("not judged: the session stopped at the protocol error at %s (see above)", s.stopped)
+	}
 	for _, c := range []string{CheckHygiene, CheckNoCrash, CheckKeepAlive, CheckBye, CheckProcessGroup} {
 		r.skip(c, "%s", why)
 	}

@@ -34,8 +34,12 @@ CMD is one argument, split like a --bot command (quotes honoured, no shell;
 
    arena check --game banqi 'python3 my_bot.py'
 
-Each check is printed as PASS, FAIL, WARN or SKIP with its reason. The exit
-status is 0 when no check failed, 1 otherwise (WARNs fail only with --strict).
+Each check is printed as PASS, FAIL, WARN or SKIP with its reason. The first
+protocol error (an answer that is not an action message with the turn's id,
+or not ready to a hello) stops the session: its failure shows what to send
+instead and the last lines exchanged. Progress lines go to stderr (off with
+--json unless --progress). The exit status is 0 when no check failed, 1
+otherwise (WARNs fail only with --strict).
 The checks (docs/check.md explains each):
 
 ` + strings.Join(list, "\n"),
@@ -53,6 +57,7 @@ The checks (docs/check.md explains each):
 			&cli.IntFlag{Name: "max-line", Value: protocol.DefaultMaxLine, Usage: "longest line the bot may send, in bytes"},
 			&cli.BoolFlag{Name: "strict", Usage: "count warnings as failures"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON report to stdout"},
+			&cli.BoolFlag{Name: "progress", Usage: "progress lines on stderr: one per game and every few seconds (default: on, off with --json)"},
 		}, sandboxFlags()...),
 		Action: runCheck,
 	})
@@ -116,11 +121,20 @@ func runCheck(c *cli.Context) error {
 			game.Info().Name, seats, c.Int("games"), seed, move, startup, margin)
 		fmt.Fprintf(c.App.Writer, "arena check: %s\n", sb.Describe())
 	}
-	rep, err := check.Run(check.Config{
+	cfg := check.Config{
 		Game: game, Options: opts, Seats: seats, Argv: argv, Games: c.Int("games"), Seed: seed,
 		Startup: startup, Move: move, Margin: margin, ByeGrace: time.Second, MaxLine: c.Int("max-line"),
 		Strict: c.Bool("strict"), Sandbox: sb,
-	})
+	}
+	progress := !c.Bool("json")
+	if c.IsSet("progress") {
+		progress = c.Bool("progress")
+	}
+	if progress {
+		cfg.Progress = func(p check.Progress) { fmt.Fprintf(c.App.ErrWriter, "arena check: %s\n", p) }
+		cfg.ProgressEvery = checkProgressEvery
+	}
+	rep, err := check.Run(cfg)
 	if err != nil {
 		return err
 	}
@@ -139,9 +153,22 @@ func runCheck(c *cli.Context) error {
 	return nil
 }
 
+// checkProgressEvery is how often a progress line reports the turn
+// during a game.
+const checkProgressEvery = 5 * time.Second
+
 func printCheckReport(w io.Writer, rep *check.Report) {
 	for _, r := range rep.Checks {
 		fmt.Fprintf(w, "%s %s: %s\n", strings.ToUpper(string(r.Status)), r.Name, r.Detail)
+		if r.Hint != "" {
+			fmt.Fprintf(w, "     hint: %s\n", r.Hint)
+		}
+		if len(r.Transcript) > 0 {
+			fmt.Fprintf(w, "     the last lines exchanged (R> checker, B> bot):\n")
+			for _, l := range r.Transcript {
+				fmt.Fprintf(w, "       %s\n", l)
+			}
+		}
 	}
 	if rep.StderrTail != "" {
 		fmt.Fprintf(w, "the bot's stderr ended with:\n")

@@ -64,6 +64,7 @@ func checkBot(mode string) int {
 		hello protocol.Hello
 		games int
 		turn  int // in this game
+		total int // in all games
 		rng   = rand.New(rand.NewPCG(1, 2))
 	)
 	for {
@@ -107,8 +108,27 @@ func checkBot(mode string) int {
 				return 1
 			}
 			turn++
+			total++
 			first := games == 1 && turn == 1
-			answer := fmt.Sprintf(`{"type":"action","id":%d,"index":%d}`, t.ID, rng.IntN(len(t.Legal)))
+			i := rng.IntN(len(t.Legal))
+			answer := fmt.Sprintf(`{"type":"action","id":%d,"index":%d}`, t.ID, i)
+			// Modes that get every turn wrong: a checker that goes on
+			// after the first protocol error meets this exit at the
+			// fourth turn (a no-crash failure) instead of playing on,
+			// one move time per turn, for minutes.
+			format, every := everyTurn[mode]
+			if every && total == 4 {
+				fmt.Fprintln(os.Stderr, "the checker went on after a protocol error")
+				return 5
+			}
+			if every || mode == "bare-late" && games == 2 && turn == 3 {
+				if format == "" {
+					send(string(t.Legal[i]))
+				} else {
+					send(fmt.Sprintf(format, t.ID, i))
+				}
+				continue
+			}
 			switch {
 			case mode == "garbage" && first:
 				send("hello world")
@@ -163,6 +183,19 @@ func checkBot(mode string) int {
 			return 0
 		}
 	}
+}
+
+// everyTurn are the modes that answer every turn with the same protocol
+// error: the format of the answer, given the turn's id and an index ("":
+// the legal action at that index, bare).
+var everyTurn = map[string]string{
+	"no-id":       `{"type":"action","index":%[2]d}`,
+	"wrong-type":  `{"type":"move","id":%[1]d,"index":%[2]d}`,
+	"bare-action": "",
+	"string-id":   `{"type":"action","id":"%[1]d","index":%[2]d}`,
+	"no-choice":   `{"type":"action","id":%[1]d}`,
+	// No "type": read as noise until the deadline, then as the answer.
+	"no-type": `{"id":%[1]d,"index":%[2]d}`,
 }
 
 // checkOutcome runs arena check and returns the names of the checks by
@@ -252,6 +285,12 @@ func TestCheckMisbehavingBots(t *testing.T) {
 		{mode: "duplicate", fails: []string{check.CheckHygiene}, why: "an extra action (for turn id 1)"},
 		{mode: "index9999", fails: []string{check.CheckLegal}, why: "index 9999 out of range 0..31"},
 		{mode: "illegal-object", fails: []string{check.CheckLegal}, why: "is not one of the 32 legal actions"},
+		{mode: "no-id", fails: []string{check.CheckIDs}, why: `the answer has no "id" (expected 1)`},
+		{mode: "wrong-type", fails: []string{check.CheckReplyFormat}, why: `expected an action message, got type "move"`},
+		{mode: "bare-action", fails: []string{check.CheckReplyFormat}, why: "a bare banqi action instead of an action message"},
+		{mode: "string-id", fails: []string{check.CheckReplyFormat}, why: "a field of the answer has the wrong type"},
+		{mode: "no-choice", fails: []string{check.CheckReplyFormat}, why: `neither "action" nor "index"`},
+		{mode: "no-type", fails: []string{check.CheckReplyFormat}, why: `expected an action message, got no "type"`},
 		{mode: "late", fails: []string{check.CheckThinkTime}, why: "answered after"},
 		{mode: "half-line", fails: []string{check.CheckThinkTime}, why: "no answer within 500ms + 50ms margin"},
 		{mode: "crash", fails: []string{check.CheckNoCrash}, why: "exited with status 3"},
@@ -341,6 +380,130 @@ func TestCheckUsage(t *testing.T) {
 			_, stderr, code := arena(t, tc.args...)
 			if code != exitUsage || !strings.Contains(stderr, tc.want) {
 				t.Fatalf("exit %d, stderr %q; want exit %d naming %q", code, stderr, exitUsage, tc.want)
+			}
+		})
+	}
+}
+
+// TestCheckStopsAtProtocolError: a bot that answers a turn with something
+// that is not an action message with the turn's id is stopped there, at
+// the first such answer (the bot would exit at its fourth turn), with the
+// check that names the mistake, what to send instead, and the lines
+// exchanged up to it; what could not be judged is skipped.
+func TestCheckStopsAtProtocolError(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		game, mode string
+		check      string // the failed check
+		stop       string // where the session stopped
+		id         int    // the id of the turn answered wrongly
+		hint       string // in the hint
+		said       string // the bot's line, last in the transcript, starts so
+	}{
+		{"banqi", "no-id", check.CheckIDs, "game 1 turn 1", 1, `echo the turn's id in every answer: {"type":"action","id":1,"index":`, `B> {"type":"action","index":`},
+		{"banqi", "wrong-type", check.CheckReplyFormat, "game 1 turn 1", 1, `a message of type "action": {"type":"action","id":1,"index":`, `B> {"type":"move","id":1,`},
+		{"banqi", "bare-action", check.CheckReplyFormat, "game 1 turn 1", 1, `{"type":"action","id":1,"action":{"type":"flip","square":`, `B> {"type":"flip","square":`},
+		{"banqi", "string-id", check.CheckReplyFormat, "game 1 turn 1", 1, `"id" and "index" are integers`, `B> {"type":"action","id":"1",`},
+		{"banqi", "no-choice", check.CheckReplyFormat, "game 1 turn 1", 1, `add "index"`, `B> {"type":"action","id":1}`},
+		{"banqi", "no-type", check.CheckReplyFormat, "game 1 turn 1", 1, `a message of type "action"`, `B> {"id":1,"index":`},
+		{"banqi", "bare-late", check.CheckReplyFormat, "game 2 turn 3", 3, `{"type":"action","id":3,"action":{`, `B> {"type":"`},
+		{"uno", "no-id", check.CheckIDs, "game 1 turn 1", 1, `{"type":"action","id":1,"index":`, `B> {"type":"action","index":`},
+		{"uno", "wrong-type", check.CheckReplyFormat, "game 1 turn 1", 1, `a message of type "action"`, `B> {"type":"move","id":1,`},
+		{"uno", "bare-action", check.CheckReplyFormat, "game 1 turn 1", 1, `, or, simpler, give its position in "legal": {"type":"action","id":1,"index":`, `B> {"type":"`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.game+"/"+tc.mode, func(t *testing.T) {
+			t.Parallel()
+			args := append(slices.Clone(fastCheck), "--json", "--game", tc.game, checkBotCommand(t, tc.mode))
+			out, stderr, code := arena(t, append([]string{"check"}, args...)...)
+			var rep check.Report
+			if err := json.Unmarshal([]byte(out), &rep); err != nil || code != 1 {
+				t.Fatalf("exit %d, want 1; report: %v\n%s%s", code, err, out, stderr)
+			}
+			if rep.Stopped != tc.stop {
+				t.Errorf("stopped %q, want %q", rep.Stopped, tc.stop)
+			}
+			// Turns sent: up to the bad one, and not one more.
+			wantTurns, wantGames := 1, 0
+			if tc.mode == "bare-late" {
+				wantTurns, wantGames = 1, 1
+				if rep.Think != nil {
+					wantTurns += rep.Think.Count // every turn before was answered
+				}
+			}
+			if rep.Turns != wantTurns || rep.GamesPlayed != wantGames {
+				t.Errorf("%d turns and %d games played, want %d and %d", rep.Turns, rep.GamesPlayed, wantTurns, wantGames)
+			}
+			for _, r := range rep.Checks {
+				switch {
+				case r.Name == tc.check:
+					if r.Status != check.Fail || r.Failures != 1 || !strings.HasPrefix(r.Detail, tc.stop+": ") {
+						t.Errorf("%s: %s %q (%d failures), want one failure at %s", r.Name, r.Status, r.Detail, r.Failures, tc.stop)
+					}
+					if !strings.Contains(r.Hint, tc.hint) {
+						t.Errorf("hint %q lacks %q", r.Hint, tc.hint)
+					}
+					n := len(r.Transcript)
+					if n < 2 || !strings.HasPrefix(r.Transcript[n-1], tc.said) ||
+						!strings.HasPrefix(r.Transcript[n-2], fmt.Sprintf(`R> {"type":"turn","id":%d,`, tc.id)) {
+						t.Errorf("transcript does not end with the turn and %q:\n%s", tc.said, strings.Join(r.Transcript, "\n"))
+					}
+				case r.Status == check.Fail:
+					t.Errorf("%s failed too: %s", r.Name, r.Detail)
+				case r.Name == check.CheckNoCrash || r.Name == check.CheckBye:
+					if r.Status != check.Skip || !strings.Contains(r.Detail, "stopped at the protocol error at "+tc.stop) {
+						t.Errorf("%s: %s %q, want a skip naming the stop", r.Name, r.Status, r.Detail)
+					}
+				}
+			}
+			if t.Failed() {
+				t.Logf("report:\n%s\nstderr:\n%s", out, stderr)
+			}
+		})
+	}
+}
+
+// TestCheckProgress: progress lines go to stderr, one at the start of each
+// game and of each later stage; --json silences them unless --progress.
+func TestCheckProgress(t *testing.T) {
+	t.Parallel()
+	lines := []string{
+		"arena check: game 1/2 (seat 0): starting\n",
+		"arena check: game 2/2 (seat 1): starting\n",
+		"arena check: bye: sent after 2 games and ",
+		"arena check: protocol-version: offering a fresh process protocol 2\n",
+	}
+	cases := []struct {
+		name  string
+		flags []string
+		want  bool
+	}{
+		{"text", nil, true},
+		{"text quiet", []string{"--progress=false"}, false},
+		{"json", []string{"--json"}, false},
+		{"json with progress", []string{"--json", "--progress"}, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			args := append(append(append([]string{"check"}, fastCheck...), tc.flags...), "arena bot random")
+			out, stderr, code := arena(t, args...)
+			if code != 0 {
+				t.Fatalf("exit %d:\n%s%s", code, out, stderr)
+			}
+			last := -1
+			for _, l := range lines {
+				i := strings.Index(stderr, l)
+				if got := i >= 0; got != tc.want {
+					t.Fatalf("progress line %q on stderr: %v, want %v; stderr:\n%s", l, got, tc.want, stderr)
+				}
+				if tc.want && i < last {
+					t.Fatalf("progress line %q out of order; stderr:\n%s", l, stderr)
+				}
+				last = i
+				if strings.Contains(out, strings.TrimSpace(l)) {
+					t.Fatalf("progress line %q on stdout:\n%s", l, out)
+				}
 			}
 		})
 	}
