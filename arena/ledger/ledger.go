@@ -19,6 +19,33 @@ import (
 // FileName is the ledger's name inside an output directory.
 const FileName = "results.jsonl"
 
+// MaxLine bounds one ledger line, in bytes. A game's record is a few
+// hundred bytes (more with many strikes); the bound keeps a damaged or
+// hostile ledger from costing more memory than this per line, and Append
+// refuses a record over it, so every line written can be read back. It
+// is the bound on a replay line too (docs/replays.md).
+const MaxLine = 16 << 20
+
+// Errors, for errors.Is.
+var (
+	// ErrLineTooLong: a line longer than MaxLine.
+	ErrLineTooLong = errors.New("line too long")
+	// ErrDamaged: a line, not the last, that is not a record.
+	ErrDamaged = errors.New("not a ledger record")
+)
+
+// LineError is a problem with one line of a ledger file.
+type LineError struct {
+	Path string
+	Line int
+	Err  error
+}
+
+func (e *LineError) Error() string {
+	return fmt.Sprintf("ledger %s: line %d: %v", e.Path, e.Line, e.Err)
+}
+func (e *LineError) Unwrap() error { return e.Err }
+
 // Writer appends lines to a ledger file.
 type Writer struct {
 	mu sync.Mutex
@@ -46,6 +73,9 @@ func (w *Writer) Append(v any) error {
 	if err != nil {
 		return fmt.Errorf("ledger: encoding: %w", err)
 	}
+	if len(line) > MaxLine {
+		return fmt.Errorf("ledger %s: a record of %d bytes: %w: longer than %s, the most a ledger line may hold", w.f.Name(), len(line), ErrLineTooLong, sizeText(MaxLine))
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if _, err := w.f.Write(append(line, '\n')); err != nil {
@@ -70,50 +100,105 @@ func (t *Torn) String() string {
 	return fmt.Sprintf("dropped a torn last line (line %d, %d bytes): the run stopped while writing it", t.Line, t.Bytes)
 }
 
-// Read decodes every complete line of the ledger at path into a T (via
-// decode) in file order. A missing file is an empty ledger. A last line
-// without its newline (a write cut short) is dropped and reported in torn;
-// a damaged line anywhere else is an error naming the line, since that is
-// not what an interrupted append leaves behind.
+// Entry is one record of the ledger with the line it is on (from 1).
+type Entry[T any] struct {
+	Line   int
+	Record T
+}
+
+// Read decodes every complete line of the ledger at path into a T in file
+// order (ReadEntries without the line numbers).
 func Read[T any](path string) (records []T, torn *Torn, err error) {
-	data, err := os.ReadFile(path)
+	entries, torn, err := ReadEntries[T](path)
+	if err != nil {
+		return nil, nil, err
+	}
+	records = make([]T, len(entries))
+	for i, e := range entries {
+		records[i] = e.Record
+	}
+	return records, torn, nil
+}
+
+// ReadEntries decodes every complete line of the ledger at path, with its
+// line number, in file order. A missing file is an empty ledger. A last
+// line without its newline (a write cut short) is dropped and reported in
+// torn; a damaged line anywhere else is a *LineError naming the file and
+// line (wrapping ErrDamaged), since that is not what an interrupted append
+// leaves behind; so is a line longer than MaxLine (ErrLineTooLong), which
+// no Writer writes. The file is read a line at a time, so a hostile file
+// costs at most MaxLine of memory beyond the records.
+func ReadEntries[T any](path string) (entries []Entry[T], torn *Torn, err error) {
+	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil, nil
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("ledger: %w", err)
 	}
-	return parse[T](path, data)
-}
-
-func parse[T any](path string, data []byte) ([]T, *Torn, error) {
-	var out []T
-	var torn *Torn
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, 64<<20)
-	lineNo, consumed := 0, 0
-	for sc.Scan() {
-		lineNo++
-		raw := sc.Bytes()
-		consumed += len(raw) + 1
-		complete := consumed <= len(data) && data[consumed-1] == '\n'
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 64<<10)
+	for lineNo := 1; ; lineNo++ {
+		raw, complete, err := readLine(br)
+		if errors.Is(err, ErrLineTooLong) {
+			return nil, nil, &LineError{Path: path, Line: lineNo, Err: err}
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("ledger %s: line %d: %w", path, lineNo, err)
+		}
 		if len(bytes.TrimSpace(raw)) == 0 {
+			if !complete {
+				return entries, torn, nil
+			}
 			continue
 		}
-		var rec T
-		if err := json.Unmarshal(raw, &rec); err != nil || !complete {
-			if !complete {
-				torn = &Torn{Line: lineNo, Bytes: len(raw)}
-				break
-			}
-			return nil, nil, fmt.Errorf("ledger %s line %d: %v", path, lineNo, err)
+		if !complete {
+			// Even if it happens to parse: an append that was cut short
+			// may have lost the end of its record.
+			return entries, &Torn{Line: lineNo, Bytes: len(raw)}, nil
 		}
-		out = append(out, rec)
+		var rec T
+		if err := json.Unmarshal(raw, &rec); err != nil {
+			return nil, nil, &LineError{Path: path, Line: lineNo, Err: fmt.Errorf("%w: %v", ErrDamaged, err)}
+		}
+		entries = append(entries, Entry[T]{Line: lineNo, Record: rec})
 	}
-	if err := sc.Err(); err != nil {
-		return nil, nil, fmt.Errorf("ledger %s: %w", path, err)
+}
+
+// readLine reads one line without its newline; complete is false for a
+// last line without one (and an empty raw at the end of the file). A
+// line longer than MaxLine is ErrLineTooLong, found without reading the
+// rest of it.
+func readLine(br *bufio.Reader) (raw []byte, complete bool, err error) {
+	var line []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if len(line)+len(chunk) > MaxLine+1 { // +1: the newline
+			return nil, false, fmt.Errorf("%w: longer than %s, the most a ledger line may hold", ErrLineTooLong, sizeText(MaxLine))
+		}
+		line = append(line, chunk...)
+		switch {
+		case err == nil:
+			return line[:len(line)-1], true, nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case errors.Is(err, io.EOF):
+			return line, false, nil
+		default:
+			return nil, false, err
+		}
 	}
-	return out, torn, nil
+}
+
+// sizeText writes a byte count the way people read it: 16 MiB, 512 KiB.
+func sizeText(n int) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // trimTorn cuts a file back to its last newline.

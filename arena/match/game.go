@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/arena-dev/arena/arena/clock"
+	"github.com/arena-dev/arena/arena/outdir"
 	"github.com/arena-dev/arena/arena/referee"
 	"github.com/arena-dev/arena/engine"
 	"github.com/arena-dev/arena/replays"
@@ -72,13 +74,9 @@ func (e *Env) Play(ctx context.Context, t Table) (GameRecord, error) {
 		b := b
 		acquired = append(acquired, func(failed bool) { e.Pool.Put(b, proc, failed) })
 		if proc != nil && e.OutDir != "" {
-			dir := filepath.Join(e.OutDir, "logs", e.Bots[b].Name)
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				return GameRecord{}, fmt.Errorf("log directory: %w", err)
-			}
-			if err := e.Pool.AttachLog(proc, filepath.Join(dir, t.GameID+".stderr.log")); err != nil {
-				return GameRecord{}, err
-			}
+			// A log that cannot be written is reported and counted by the
+			// pool (Pool.OnLogLost); it does not stop the game.
+			e.Pool.AttachLog(proc, filepath.Join(e.OutDir, "logs", e.Bots[b].Name, t.GameID+".stderr.log"))
 		}
 	}
 	rec := replays.NewRecorder(replays.Header{
@@ -128,12 +126,41 @@ func (e *Env) Play(ctx context.Context, t Table) (GameRecord, error) {
 	return out, nil
 }
 
-// PrepareOut creates the output directory layout.
-func PrepareOut(dir string) error {
-	for _, d := range []string{dir, filepath.Join(dir, "replays"), filepath.Join(dir, "logs")} {
+// PrepareOut takes the output directory for this run and lays it out: it
+// holds dir's lock (outdir.Acquire: another run into the same directory
+// is refused, since both would play and record the same games), then
+// creates replays/ and logs/ and removes what killed runs leave behind
+// (replays.WriteFile's hidden temporary files, ".NAME.tmp-*"; no other
+// run can be writing them while the lock is held). The caller unlocks
+// when the run ends. warn (nil: none) receives a line for a stale lock
+// and for the files removed.
+func PrepareOut(dir string, warn io.Writer) (*outdir.Lock, error) {
+	if warn == nil {
+		warn = io.Discard
+	}
+	lock, err := outdir.Acquire(dir)
+	if err != nil {
+		return nil, err
+	}
+	if text := lock.StaleText(); text != "" {
+		fmt.Fprintf(warn, "arena: warning: %s\n", text)
+	}
+	for _, d := range []string{filepath.Join(dir, "replays"), filepath.Join(dir, "logs")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
-			return fmt.Errorf("output directory: %w", err)
+			lock.Unlock()
+			return nil, fmt.Errorf("output directory: %w", err)
 		}
 	}
-	return nil
+	leftovers, _ := filepath.Glob(filepath.Join(dir, "replays", ".*"+replays.Ext+".tmp-*"))
+	removed := 0
+	for _, path := range leftovers {
+		if err := os.Remove(path); err == nil {
+			removed++
+		}
+	}
+	if removed > 0 {
+		fmt.Fprintf(warn, "arena: warning: %s: removed %d unfinished replay file(s) (.*.tmp-*) of an interrupted run; those games were not recorded\n",
+			filepath.Join(dir, "replays"), removed)
+	}
+	return lock, nil
 }

@@ -10,6 +10,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"math/rand/v2"
 	"path/filepath"
 	"time"
 
@@ -63,6 +65,10 @@ type Config struct {
 	Version string
 	// OnGame is called after each game (progress output).
 	OnGame func(GameRecord)
+	// Warn (nil: none) receives warning lines: a stale lock on OutDir,
+	// leftovers of a killed run removed, stderr logs lost (each, and the
+	// count at the end).
+	Warn io.Writer
 	// FreshDeals deals new cards for every game instead of replaying a
 	// deal over a rotation block: less luck cancels. What a bot process
 	// remembers cannot leak a deal either way (the pool never gives a
@@ -101,6 +107,20 @@ type GameRecord struct {
 	Forfeits []SeatFailure `json:"forfeits"`
 	Strikes  []SeatFailure `json:"strikes,omitempty"`
 	Replay   string        `json:"replay,omitempty"`
+}
+
+// NewMatchID names a run: prefix, the UTC start time to the second (so ids
+// read and sort by when they started) and 8 random hex digits, so that two
+// runs started in the same second, here or on another machine, do not
+// share ids (and so game ids and replay file names).
+func NewMatchID(prefix string) string {
+	return fmt.Sprintf("%s-%s-%08x", prefix, time.Now().UTC().Format("20060102-150405"), rand.Uint32())
+}
+
+// LostLogsText is the end-of-run line about stderr logs that could not be
+// written (Pool.LogCounts).
+func LostLogsText(logs, lost int) string {
+	return fmt.Sprintf("%d of %d stderr logs lost or incomplete (see the warnings above; a full disk?): the games are recorded all the same", lost, logs)
 }
 
 // Rotation is how many games make one full seat rotation.
@@ -150,22 +170,38 @@ func Run(ctx context.Context, cfg Config, bots []Bot) (*Summary, error) {
 	n := len(bots)
 	if cfg.MatchID == "" {
 		// Not derived from the seed: the match id is sent to bots.
-		cfg.MatchID = fmt.Sprintf("%s-%s", cfg.Game.Info().Name, time.Now().UTC().Format("20060102-150405"))
+		cfg.MatchID = NewMatchID(cfg.Game.Info().Name)
+	}
+	warn := cfg.Warn
+	if warn == nil {
+		warn = io.Discard
 	}
 	if cfg.ByeGrace <= 0 {
 		cfg.ByeGrace = time.Second
 	}
+	sum := newSummary(cfg, bots)
+	if cfg.OutDir != "" {
+		// Held until the very end (deferred first, so released last):
+		// until every bot is gone and every log is written.
+		lock, err := PrepareOut(cfg.OutDir, warn)
+		if err != nil {
+			return sum, err
+		}
+		defer lock.Unlock()
+	}
 	pool := NewPool(bots, cfg.MaxLine, cfg.StderrCap)
 	pool.KeepIdle = Rotation(n) // one process per game of a block: no restarts
+	pool.OnLogLost = func(err error) { fmt.Fprintf(warn, "arena: warning: %v\n", err) }
+	defer func() { // runs after KillAll below: every log is closed by then
+		if logs, lost := pool.LogCounts(); lost > 0 {
+			fmt.Fprintf(warn, "arena: warning: %s\n", LostLogsText(logs, lost))
+		}
+	}()
 	defer pool.KillAll()
 	env := &Env{Game: cfg.Game, Options: cfg.Options, Match: cfg.MatchID, Limits: cfg.Limits, Policy: cfg.Policy,
 		MaxStrikes: cfg.MaxStrikes, OutDir: cfg.OutDir, Version: cfg.Version, Bots: bots, Pool: pool, RestartBots: cfg.RestartBots}
-	sum := newSummary(cfg, bots)
 	var results *ledger.Writer
 	if cfg.OutDir != "" {
-		if err := PrepareOut(cfg.OutDir); err != nil {
-			return sum, err
-		}
 		w, err := ledger.Open(filepath.Join(cfg.OutDir, ledger.FileName))
 		if err != nil {
 			return sum, err

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/arena-dev/arena/arena/sandbox"
@@ -35,12 +37,21 @@ import (
 //
 // A game's stderr log is held in memory while the game runs and written to
 // its file when the game ends, so no file holds what a bot wrote during a
-// game still in progress (an opponent could read it).
+// game still in progress (an opponent could read it). A log that cannot
+// be written in full (a full disk) costs no game: it is reported to
+// OnLogLost and counted (LogCounts).
 type Pool struct {
 	// KeepIdle is how many idle processes per bot the pool keeps when a
 	// game needs a fresh one (none of them may play its deal): the length
 	// of a rotation block, typically. 0 or 1 keeps one.
 	KeepIdle int
+	// OnLogLost, if set, is told of each game's stderr log that could not
+	// be written in full (a *LogError), once per log, from whichever
+	// goroutine found out; it must not call back into the pool. Set it
+	// before the first game.
+	OnLogLost func(error)
+
+	logs, lost atomic.Int64 // stderr logs attached, and lost
 
 	bots      []Bot
 	maxLine   int
@@ -247,18 +258,44 @@ func (p *Pool) dropLocked(proc *transport.Process) {
 	delete(p.live, proc)
 }
 
+// LogError is a game's stderr log that could not be written in full:
+// what the bot wrote from the failure on is lost.
+type LogError struct {
+	Path string
+	Err  error
+}
+
+func (e *LogError) Error() string {
+	return fmt.Sprintf("stderr log %s is incomplete, the rest of what the bot wrote is lost: %v", e.Path, e.Err)
+}
+func (e *LogError) Unwrap() error { return e.Err }
+
+// LogCounts returns how many stderr logs were attached and how many of
+// them were lost (in part or whole).
+func (p *Pool) LogCounts() (logs, lost int) { return int(p.logs.Load()), int(p.lost.Load()) }
+
+func (p *Pool) logLost(err error) {
+	p.lost.Add(1)
+	if p.OnLogLost != nil {
+		p.OnLogLost(err)
+	}
+}
+
 // AttachLog directs proc's stderr to a new log, kept in memory until the
 // game ends (Put) and then written to path. The previous log stays
 // attached until now, so what a bot writes after a game's end lands in
-// that game's log.
-func (p *Pool) AttachLog(proc *transport.Process, path string) error {
-	// Fail now, not after the game, if the file cannot be made.
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-	if err != nil {
-		return fmt.Errorf("stderr log: %w", err)
+// that game's log. A directory or file that cannot be made is reported
+// now (OnLogLost), not after the game, and the game goes on without it.
+func (p *Pool) AttachLog(proc *transport.Process, path string) {
+	p.logs.Add(1)
+	log := &gameLog{path: path, report: p.logLost}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		log.fail(err)
+	} else if f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644); err != nil {
+		log.fail(err)
+	} else {
+		f.Close()
 	}
-	f.Close()
-	log := &gameLog{path: path}
 	proc.SetStderr(log) // after this returns nothing writes to the old log
 	p.mu.Lock()
 	m := p.live[proc]
@@ -274,7 +311,6 @@ func (p *Pool) AttachLog(proc *transport.Process, path string) error {
 	if m == nil {
 		log.close() // killed by KillAll meanwhile: nothing more will come
 	}
-	return nil
 }
 
 // Shutdown says bye to every idle process, gives them grace to exit, then
@@ -336,14 +372,17 @@ func (p *Pool) KillAll() {
 }
 
 // gameLog is one game's stderr log: in memory while the game runs (the
-// stderr cap bounds it), then in its file.
+// stderr cap bounds it), then in its file. The first write that fails
+// (a full disk) ends it: it is reported once (report) and what follows is
+// dropped, so the bot's stderr is still drained.
 type gameLog struct {
-	mu   sync.Mutex
-	path string
-	buf  bytes.Buffer
-	f    *os.File
-	done bool
-	err  error
+	mu     sync.Mutex
+	path   string
+	buf    bytes.Buffer
+	f      *os.File
+	done   bool
+	failed bool
+	report func(error) // nil: failures go unreported (no game log attached)
 }
 
 func (l *gameLog) Write(b []byte) (int, error) {
@@ -353,9 +392,34 @@ func (l *gameLog) Write(b []byte) (int, error) {
 	case l.done:
 		return len(b), nil
 	case l.f != nil:
-		return l.f.Write(b)
+		if _, err := l.f.Write(b); err != nil {
+			l.failLocked(err)
+		}
+		return len(b), nil // the sink must keep draining the bot's stderr
 	}
 	return l.buf.Write(b)
+}
+
+// fail ends the log as lost.
+func (l *gameLog) fail(err error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.failLocked(err)
+}
+
+func (l *gameLog) failLocked(err error) {
+	if l.f != nil {
+		l.f.Close()
+		l.f = nil
+	}
+	l.buf, l.done = bytes.Buffer{}, true
+	if l.failed {
+		return
+	}
+	l.failed = true
+	if l.report != nil {
+		l.report(&LogError{Path: l.path, Err: err})
+	}
 }
 
 // prepend puts what old held (closed to writes by now) before what l has.
@@ -391,12 +455,15 @@ func (l *gameLog) flush() {
 	}
 	f, err := os.OpenFile(l.path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
-		l.err, l.done = err, true
+		l.failLocked(err)
 		return
 	}
-	_, _ = f.Write(l.buf.Bytes())
-	l.buf = bytes.Buffer{}
 	l.f = f
+	if _, err := f.Write(l.buf.Bytes()); err != nil {
+		l.failLocked(err)
+		return
+	}
+	l.buf = bytes.Buffer{}
 }
 
 // close flushes the log and closes its file; later writes are dropped.
@@ -408,7 +475,11 @@ func (l *gameLog) close() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.f != nil {
-		l.f.Close()
+		// Some file systems report a full disk only here.
+		if err := l.f.Close(); err != nil {
+			l.f = nil
+			l.failLocked(err)
+		}
 		l.f = nil
 	}
 	l.done = true

@@ -105,3 +105,91 @@ func (s *Summary) WDL(b int) stats.WDL {
 	st := s.Bots[b]
 	return stats.WDL{W: st.Wins, D: st.Draws, L: st.Losses}
 }
+
+// EloEstimate is bot 0's strength relative to bot 1 in a two-bot match,
+// and what it was estimated from.
+type EloEstimate struct {
+	stats.Estimate
+	// Paired is true when the games were played in rotation blocks (one
+	// deal, the seats swapped: a game pair) and are counted as pairs,
+	// pentanomially, as arena sprt counts them: the error bars then use
+	// the variance of the pair scores, which is smaller than that of
+	// independent games as far as a deal's luck cancels within its pair.
+	// False with fresh deals (every game its own deal): counted per game.
+	Paired bool
+	// Units is the number of pairs (paired) or games counted.
+	Units int
+	// Games is the number of games behind the estimate, and Left the games
+	// left out of it: an incomplete last block, whose partner game was not
+	// played.
+	Games, Left int
+}
+
+// EloEstimate estimates bot 0 against bot 1 from the recorded games; ok
+// is false unless the match has exactly two bots and a game. Consecutive
+// games that share a deal (the same Seed) form a block; when the blocks
+// are pairs, the complete pairs are counted pentanomially and a lone last
+// game is left out, else every game counts on its own (trinomially). The
+// conventions for the figures are stats.Estimate's.
+func (s *Summary) EloEstimate() (e EloEstimate, ok bool) {
+	if len(s.Bots) != 2 || len(s.Records) == 0 {
+		return e, false
+	}
+	var scores []float64 // bot 0's score per game
+	var blocks []int     // block sizes, in order
+	for i, r := range s.Records {
+		a, b := -1, -1
+		for seat, name := range r.Bots {
+			switch s.index[name] {
+			case 0:
+				a = seat
+			case 1:
+				b = seat
+			}
+		}
+		if a < 0 || b < 0 {
+			continue
+		}
+		sc := 0.5
+		if r.Ranks[a] < r.Ranks[b] {
+			sc = 1
+		} else if r.Ranks[a] > r.Ranks[b] {
+			sc = 0
+		}
+		scores = append(scores, sc)
+		if i > 0 && len(blocks) > 0 && r.Seed == s.Records[i-1].Seed {
+			blocks[len(blocks)-1]++
+		} else {
+			blocks = append(blocks, 1)
+		}
+	}
+	if len(scores) == 0 {
+		return e, false
+	}
+	paired := len(blocks) > 0 && blocks[0] == 2
+	for k, n := range blocks {
+		if n != 2 && (k != len(blocks)-1 || n != 1) {
+			paired = false // not a match of game pairs: count games
+		}
+	}
+	if paired {
+		var p stats.Penta
+		for k := 0; k+1 < len(scores); k += 2 {
+			p.Add(scores[k], scores[k+1])
+		}
+		return EloEstimate{Estimate: stats.EstimatePenta(p), Paired: true, Units: p.Pairs(),
+			Games: p.Games(), Left: len(scores) - p.Games()}, true
+	}
+	var w stats.WDL
+	for _, sc := range scores {
+		switch sc {
+		case 1:
+			w.W++
+		case 0:
+			w.L++
+		default:
+			w.D++
+		}
+	}
+	return EloEstimate{Estimate: stats.EstimateTri(w), Units: w.Games(), Games: w.Games()}, true
+}

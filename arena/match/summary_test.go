@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/arena-dev/arena/arena/deal"
+	"github.com/arena-dev/arena/arena/stats"
 )
 
 // TestSummaryTally checks the W/D/L, score and mean-rank rules documented
@@ -62,5 +63,56 @@ func TestFreshDealsGiveEveryGameItsOwnDeal(t *testing.T) {
 			t.Fatalf("fresh deals: game %d repeats a deal", g)
 		}
 		seen[s] = true
+	}
+}
+
+// EloEstimate counts a match of game pairs (two games per deal, seats
+// swapped) by pairs, and one of fresh deals by games; a lone last game is
+// left out of the pairs.
+func TestSummaryEloEstimate(t *testing.T) {
+	game := func(i int, seed uint64, first string, ranks ...int) GameRecord {
+		bots := []string{"a", "b"}
+		if first == "b" {
+			bots = []string{"b", "a"}
+		}
+		return GameRecord{Index: i, Seed: seed, Bots: bots, Ranks: ranks}
+	}
+	// a's scores: pair 1: win (seat 0), loss (seat 1); pair 2: win, draw;
+	// pair 3: win, win; then a lone win.
+	paired := []GameRecord{
+		game(0, 7, "a", 1, 2), game(1, 7, "b", 1, 2),
+		game(2, 8, "a", 1, 2), game(3, 8, "b", 1, 1),
+		game(4, 9, "a", 1, 2), game(5, 9, "b", 2, 1),
+		game(6, 10, "a", 1, 2),
+	}
+	fresh := make([]GameRecord, len(paired))
+	for i, r := range paired {
+		r.Seed = uint64(100 + i)
+		fresh[i] = r
+	}
+	cases := []struct {
+		name    string
+		records []GameRecord
+		want    EloEstimate
+	}{
+		{"pairs", paired[:6], EloEstimate{Estimate: stats.EstimatePenta(stats.Penta{0, 0, 1, 1, 1}), Paired: true, Units: 3, Games: 6}},
+		{"pairs and a lone game", paired, EloEstimate{Estimate: stats.EstimatePenta(stats.Penta{0, 0, 1, 1, 1}), Paired: true, Units: 3, Games: 6, Left: 1}},
+		{"fresh deals", fresh, EloEstimate{Estimate: stats.EstimateTri(stats.WDL{W: 5, D: 1, L: 1}), Units: 7, Games: 7}},
+	}
+	for _, tc := range cases {
+		s := NewSummary([]string{"a", "b"})
+		for _, r := range tc.records {
+			s.Add(r)
+		}
+		got, ok := s.EloEstimate()
+		if !ok || !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: %+v, %v\nwant %+v", tc.name, got, ok, tc.want)
+		}
+	}
+	if _, ok := NewSummary([]string{"a", "b", "c"}).EloEstimate(); ok {
+		t.Error("three bots: want no estimate")
+	}
+	if _, ok := NewSummary([]string{"a", "b"}).EloEstimate(); ok {
+		t.Error("no games: want no estimate")
 	}
 }

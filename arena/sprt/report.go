@@ -133,15 +133,17 @@ func (s Status) Line() string {
 	return b.String()
 }
 
-// PlusMinus formats an estimate with its interval: "+12.3 ±8.1" when the
-// interval is finite and about symmetric, else "+Inf [+278.0, +Inf]".
+// PlusMinus formats an estimate with its 95% interval: "+12.3 ±8.1" when
+// the interval is finite and about symmetric (stats.Symmetric), else the
+// interval itself, which may be open:
+// "+45.2 [+10.1, +82.3]", "+381.7 [+159.0, +Inf]", "+Inf [+278.0, +Inf]".
+// An undefined estimate (nElo when every pair scored 1/2) is "-".
 func PlusMinus(v, lo, hi float64) string {
-	fin := func(f float64) bool { return !math.IsInf(f, 0) && !math.IsNaN(f) }
-	if fin(v) && fin(lo) && fin(hi) {
-		half := (hi - lo) / 2
-		if math.Abs((v-lo)-(hi-v)) <= 0.1*math.Max(half, 1) {
-			return fmt.Sprintf("%+.1f ±%.1f", v, half)
-		}
+	if math.IsNaN(v) {
+		return "-"
+	}
+	if stats.Symmetric(v, lo, hi) {
+		return fmt.Sprintf("%+.1f ±%.1f", v, (hi-lo)/2)
 	}
 	return fmt.Sprintf("%+.1f [%+.1f, %+.1f]", v, lo, hi)
 }

@@ -57,7 +57,12 @@ type Config struct {
 	MaxGames    int
 	Concurrency int // games at once (< 1: 1)
 	// Paired plays game pairs (pentanomial); off, independent games
-	// (trinomial).
+	// (trinomial), each on a fresh deal with the seats alternating: what
+	// --fresh-deals means for arena match and tournaments, so arena sprt
+	// takes --fresh-deals as another name for --no-pairs. Pairs cancel a
+	// deal's luck but spend two games on it: they pay only where the two
+	// games of a pair are negatively correlated (docs/ci.md, "Variance
+	// reduction, measured").
 	Paired bool
 	// Seed and Secret derive the deals (deal.Secret.Seed). Secret nil:
 	// OutDir's, or a fresh one (kept in memory only without OutDir).
@@ -289,9 +294,11 @@ func Run(ctx context.Context, cfg Config, progress func(Status)) (*Result, error
 	bots := cfg.bots()
 	var results *ledger.Writer
 	if cfg.OutDir != "" {
-		if err := match.PrepareOut(cfg.OutDir); err != nil {
+		lock, err := match.PrepareOut(cfg.OutDir, nil) // held until every bot is gone (deferred before the pool's KillAll)
+		if err != nil {
 			return res, err
 		}
+		defer lock.Unlock()
 		w, err := ledger.Open(filepath.Join(cfg.OutDir, ledger.FileName))
 		if err != nil {
 			return res, err

@@ -202,3 +202,24 @@ func TestStatusLine(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
+
+// The progress line shows open and undefined intervals as they are: a
+// lopsided start has no upper Elo bound (it once printed the clamped
+// +3600 as a symmetric ±), and nElo is undefined while every pair split.
+func TestStatusLineOpenIntervals(t *testing.T) {
+	for _, tc := range []struct {
+		p    stats.Penta
+		want string
+	}{
+		// Mean 0.95: the score interval passes 1, the Elo one is open.
+		{stats.Penta{0, 0, 0, 1, 4}, "Elo +511.5 [+318.8, +Inf]"},
+		{stats.Penta{0, 0, 0, 0, 10}, "Elo +Inf [+277.4, +Inf] nElo +Inf [+Inf, +Inf]"},
+		{stats.Penta{0, 0, 7, 0, 0}, "Elo +0.0 ±0.0 nElo - LOS 50.0%"},
+	} {
+		e := stats.EstimatePenta(tc.p)
+		s := Status{Paired: true, Pairs: tc.p.Pairs(), Penta: tc.p, Estimate: e}
+		if got := s.Line(); !strings.Contains(got, tc.want) {
+			t.Errorf("%v: %s\nwant it to contain %s", tc.p, got, tc.want)
+		}
+	}
+}

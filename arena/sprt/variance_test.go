@@ -375,6 +375,13 @@ var (
 	unoSetup   = setup{name: "Uno 4 seats, single hand", game: "uno", seats: 4, options: map[string]string{"scoring": "single_hand"},
 		greedy: bots.GreedyUno, qTest: 1, qBase: 0.92}
 	uno500Setup = setup{name: "Uno 4 seats, to 500 points", game: "uno", seats: 4, greedy: bots.GreedyUno, qTest: 1, qBase: 0.95}
+	// Two seats, a single hand: greedy against random (lopsided: the test
+	// wins nearly every game, and a pair adds at most about sqrt 2 times
+	// one game's evidence for two games), and two close bots.
+	uno2LopsidedSetup = setup{name: "Uno 2 seats, single hand, greedy vs random", game: "uno", seats: 2, options: map[string]string{"scoring": "single_hand"},
+		greedy: bots.GreedyUno, qTest: 1, qBase: 0}
+	uno2CloseSetup = setup{name: "Uno 2 seats, single hand, close", game: "uno", seats: 2, options: map[string]string{"scoring": "single_hand"},
+		greedy: bots.GreedyUno, qTest: 1, qBase: 0.93}
 
 	variancePlan = []struct {
 		s    setup
@@ -383,6 +390,8 @@ var (
 		{banqiSetup, 40},
 		{unoSetup, 40},
 		{uno500Setup, 40},
+		{uno2LopsidedSetup, 5},
+		{uno2CloseSetup, 40},
 	}
 )
 
@@ -495,6 +504,8 @@ func TestVarianceCalibrate(t *testing.T) {
 		{name: "Uno", game: "uno", seats: 4, greedy: bots.GreedyUno, qTest: 1, qBase: 0.95},
 		{name: "Uno", game: "uno", seats: 4, options: uno1, greedy: bots.GreedyUno, qTest: 1, qBase: 0.9},
 		{name: "Uno", game: "uno", seats: 4, options: uno1, greedy: bots.GreedyUno, qTest: 0.3, qBase: 0.2},
+		{name: "Uno", game: "uno", seats: 2, options: uno1, greedy: bots.GreedyUno, qTest: 1, qBase: 0.93},
+		{name: "Uno", game: "uno", seats: 2, options: uno1, greedy: bots.GreedyUno, qTest: 1, qBase: 0},
 	} {
 		r, err := newRunner(s)
 		if err != nil {

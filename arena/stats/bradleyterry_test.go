@@ -28,7 +28,8 @@ func eloP(d float64) float64 { return 1 / (1 + math.Pow(10, -d/400)) }
 // logPosteriorElo is the objective BradleyTerry maximizes, written out in
 // Elo units for the reference computations: the log-likelihood of the
 // results, draws as half wins, plus prior/2 * log P(win) + prior/2 *
-// log P(loss) of one virtual draw per player against a player rated 0.
+// log P(loss) of one virtual draw per player against a reference player
+// rated 0.
 func logPosteriorElo(r []float64, results []PairResult, prior float64) float64 {
 	f := 0.0
 	for _, x := range results {
@@ -46,19 +47,60 @@ func logPosteriorElo(r []float64, results []PairResult, prior float64) float64 {
 	return f
 }
 
-// gridMax3 maximizes logPosteriorElo over three ratings summing to zero by
-// brute force: a grid over (r0, r1), r2 = -r0-r1, refined around the best
-// point (step 8 Elo over +/-800, then 0.25 over +/-16, then 0.005 over
-// +/-0.5).
+// placeReference returns the ratings gaps (any frame) shifted to where
+// the log posterior is highest: only the prior depends on the shift c,
+// and its derivative, proportional to sum_i (1/2 - P(r_i + c)), decreases
+// in c, so bisection finds it. Without a prior any shift will do.
+func placeReference(gaps []float64, prior float64) []float64 {
+	out := append([]float64(nil), gaps...)
+	if prior == 0 {
+		return out
+	}
+	lo, hi := -8000.0, 8000.0
+	for range 60 { // to 1e-14 Elo
+		c := (lo + hi) / 2
+		d := 0.0
+		for _, g := range gaps {
+			d += 0.5 - eloP(g+c)
+		}
+		if d > 0 {
+			lo = c
+		} else {
+			hi = c
+		}
+	}
+	for i := range out {
+		out[i] += (lo + hi) / 2
+	}
+	return out
+}
+
+func centered(r []float64) []float64 {
+	mean := 0.0
+	for _, v := range r {
+		mean += v / float64(len(r))
+	}
+	out := make([]float64, len(r))
+	for i, v := range r {
+		out[i] = v - mean
+	}
+	return out
+}
+
+// gridMax3 maximizes logPosteriorElo over three ratings by brute force: a
+// grid over the gaps (r0 - r2, r1 - r2), each with its best shift
+// (placeReference), refined around the best point (step 32 Elo over
+// +/-1600, then 1 over +/-64, then 0.02 over +/-2). It returns the
+// maximum, not centered.
 func gridMax3(results []PairResult, prior float64) []float64 {
 	best := []float64{0, 0, 0}
 	bestF := math.Inf(-1)
 	c0, c1 := 0.0, 0.0
-	for _, g := range []struct{ half, step float64 }{{800, 8}, {16, 0.25}, {0.5, 0.005}} {
+	for _, g := range []struct{ half, step float64 }{{1600, 32}, {64, 1}, {2, 0.02}} {
 		b0, b1 := c0, c1
 		for x := b0 - g.half; x <= b0+g.half+1e-9; x += g.step {
 			for y := b1 - g.half; y <= b1+g.half+1e-9; y += g.step {
-				r := []float64{x, y, -x - y}
+				r := placeReference([]float64{x, y, 0}, prior)
 				if f := logPosteriorElo(r, results, prior); f > bestF {
 					bestF, best, c0, c1 = f, r, x, y
 				}
@@ -156,8 +198,11 @@ func TestBradleyTerryPriorMatchesOneDimensionalOptimum(t *testing.T) {
 }
 
 // Three players: the ratings must be the brute-force grid maximum of the
-// log posterior, and the errors must match the inverse of a numerical
-// Hessian of it in the (r0, r1) parametrization (r2 = -r0-r1).
+// log posterior, relative to their mean, and the errors must match the
+// inverse of a numerical Hessian of it: with a prior in (r0, r1, r2),
+// giving the covariance C of the ratings and Var(r_i - mean) = (PCP)_ii
+// with P = I - J/3; without a prior (the posterior is flat along a common
+// shift) in (r0, r1) with r2 = -r0-r1.
 func TestBradleyTerryThreePlayersAgainstGridSearch(t *testing.T) {
 	var results []PairResult
 	results = append(results, wdlResults(0, 1, WDL{W: 7, D: 2, L: 3})...)
@@ -183,29 +228,62 @@ func TestBradleyTerryThreePlayersAgainstGridSearch(t *testing.T) {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
 		prior := math.Max(tc.prior, 0)
-		want := gridMax3(tc.results, prior)
+		opt := gridMax3(tc.results, prior)
+		want := centered(opt)
 		for i := range want {
 			if math.Abs(got[i].Elo-want[i]) > 0.02 {
 				t.Errorf("%s: player %d: %.4f, grid maximum %.4f", tc.name, i, got[i].Elo, want[i])
 			}
 		}
 
-		// Numerical Hessian of g(x, y) = logPosterior(x, y, -x-y) at the
-		// grid optimum, inverted: the covariance of (r0, r1); r2 = -r0-r1.
-		g := func(x, y float64) float64 {
-			return logPosteriorElo([]float64{x, y, -x - y}, tc.results, prior)
-		}
+		var wantErr []float64
 		const h = 0.5
-		x, y := want[0], want[1]
-		hxx := (g(x+h, y) - 2*g(x, y) + g(x-h, y)) / (h * h)
-		hyy := (g(x, y+h) - 2*g(x, y) + g(x, y-h)) / (h * h)
-		hxy := (g(x+h, y+h) - g(x+h, y-h) - g(x-h, y+h) + g(x-h, y-h)) / (4 * h * h)
-		det := hxx*hyy - hxy*hxy
-		vx, vy, cxy := -hyy/det, -hxx/det, hxy/det
-		wantErr := []float64{
-			1.959964 * math.Sqrt(vx),
-			1.959964 * math.Sqrt(vy),
-			1.959964 * math.Sqrt(vx+vy+2*cxy),
+		if prior == 0 {
+			g := func(x, y float64) float64 {
+				return logPosteriorElo([]float64{x, y, -x - y}, tc.results, prior)
+			}
+			x, y := want[0], want[1]
+			hxx := (g(x+h, y) - 2*g(x, y) + g(x-h, y)) / (h * h)
+			hyy := (g(x, y+h) - 2*g(x, y) + g(x, y-h)) / (h * h)
+			hxy := (g(x+h, y+h) - g(x+h, y-h) - g(x-h, y+h) + g(x-h, y-h)) / (4 * h * h)
+			det := hxx*hyy - hxy*hxy
+			vx, vy, cxy := -hyy/det, -hxx/det, hxy/det
+			wantErr = []float64{1.959964 * math.Sqrt(vx), 1.959964 * math.Sqrt(vy), 1.959964 * math.Sqrt(vx+vy+2*cxy)}
+		} else {
+			f := func(d [3]float64) float64 {
+				r := make([]float64, 3)
+				for i := range r {
+					r[i] = opt[i] + d[i]
+				}
+				return logPosteriorElo(r, tc.results, prior)
+			}
+			var hess [3][3]float64
+			for i := range 3 {
+				for j := range 3 {
+					var pp, pm, mp, mm [3]float64
+					pp[i] += h
+					pp[j] += h
+					pm[i] += h
+					pm[j] -= h
+					mp[i] -= h
+					mp[j] += h
+					mm[i] -= h
+					mm[j] -= h
+					hess[i][j] = -(f(pp) - f(pm) - f(mp) + f(mm)) / (4 * h * h)
+				}
+			}
+			c := inverse3(hess)
+			for i := range 3 {
+				// (PCP)_ii = C_ii - 2/3 sum_j C_ij + 1/9 sum_jk C_jk
+				v := c[i][i]
+				for j := range 3 {
+					v -= 2.0 / 3 * c[i][j]
+					for k := range 3 {
+						v += c[j][k] / 9
+					}
+				}
+				wantErr = append(wantErr, 1.959964*math.Sqrt(v))
+			}
 		}
 		for i := range wantErr {
 			if math.Abs(got[i].Err95-wantErr[i]) > 0.05 {
@@ -213,6 +291,25 @@ func TestBradleyTerryThreePlayersAgainstGridSearch(t *testing.T) {
 			}
 		}
 	}
+}
+
+// inverse3 inverts a 3x3 matrix by cofactors.
+func inverse3(a [3][3]float64) [3][3]float64 {
+	var c [3][3]float64
+	for i := range 3 {
+		for j := range 3 {
+			r0, r1 := (i+1)%3, (i+2)%3
+			c0, c1 := (j+1)%3, (j+2)%3
+			c[j][i] = a[r0][c0]*a[r1][c1] - a[r0][c1]*a[r1][c0] // transposed: the adjugate
+		}
+	}
+	det := a[0][0]*c[0][0] + a[0][1]*c[1][0] + a[0][2]*c[2][0]
+	for i := range 3 {
+		for j := range 3 {
+			c[i][j] /= det
+		}
+	}
+	return c
 }
 
 // A beats B 75%, B beats C 75%, A and C never meet: the model chains the
@@ -410,8 +507,20 @@ func TestBradleyTerryBadInput(t *testing.T) {
 		{"anchor out of range", 2, nil, BTOptions{Anchored: true, Anchor: 2}},
 	}
 	for _, tc := range cases {
-		if _, err := BradleyTerryWith(tc.n, tc.results, tc.opt); err == nil {
-			t.Errorf("%s: no error", tc.name)
+		_, err := BradleyTerryWith(tc.n, tc.results, tc.opt)
+		if !errors.Is(err, ErrBadResults) || !errors.Is(err, ErrNoRatings) {
+			t.Errorf("%s: error %v, want ErrBadResults wrapping ErrNoRatings", tc.name, err)
 		}
+	}
+	// Every reason for no ratings is an ErrNoRatings, for a standings
+	// table that falls back to showing none.
+	for _, e := range []error{ErrNoMLE, ErrBadResults, ErrNotConverged} {
+		if !errors.Is(e, ErrNoRatings) {
+			t.Errorf("%v does not wrap ErrNoRatings", e)
+		}
+	}
+	_, err := BradleyTerryWith(2, wdlResults(0, 1, WDL{W: 3}), BTOptions{Prior: -1})
+	if !errors.Is(err, ErrNoMLE) || !errors.Is(err, ErrNoRatings) || errors.Is(err, ErrBadResults) {
+		t.Errorf("all won without prior: %v, want ErrNoMLE (an ErrNoRatings, not ErrBadResults)", err)
 	}
 }

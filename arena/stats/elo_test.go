@@ -43,8 +43,8 @@ func TestEloIntervalMatchesHandComputation(t *testing.T) {
 	// losses only.
 	withDraws := EloDiff(WDL{W: 50, D: 50})
 	noDraws := EloDiff(WDL{W: 75, L: 25})
-	if withDraws.ErrorBar() >= noDraws.ErrorBar() {
-		t.Errorf("draws should narrow the interval: %v vs %v", withDraws.ErrorBar(), noDraws.ErrorBar())
+	if withDraws.High-withDraws.Low >= noDraws.High-noDraws.Low {
+		t.Errorf("draws should narrow the interval: %+v vs %+v", withDraws, noDraws)
 	}
 }
 
@@ -63,5 +63,51 @@ func TestEloOneSided(t *testing.T) {
 	}
 	if e := EloDiff(WDL{}); e.Valid || e.Diff != 0 {
 		t.Errorf("no games: %+v", e)
+	}
+}
+
+// When the normal interval of the score passes 0 or 1 the data do not
+// bound the Elo difference on that side: the end is infinite, and the
+// other end is the transform of the score interval's end. A 10-game match
+// won 9-1 (greedy vs random at Uno) has score 0.9 +/- 1.96*0.0949, i.e.
+// [0.714, 1.086]: at least +159.0 Elo, no upper bound. (Clamping the score
+// to 1 - 1e-9 made the upper end +3600 and the match print +381.7 +/-
+// 1720.5.)
+func TestEloIntervalOpenEnds(t *testing.T) {
+	elo := func(p float64) float64 { return 400 * math.Log10(p/(1-p)) }
+	cases := []struct {
+		name   string
+		r      WDL
+		lo, hi float64 // +/-Inf: open
+	}{
+		{"9-1", WDL{W: 9, L: 1}, elo(0.9 - 1.959963984540054*math.Sqrt(0.9*0.1/10)), math.Inf(1)},
+		{"1-9", WDL{W: 1, L: 9}, math.Inf(-1), elo(0.1 + 1.959963984540054*math.Sqrt(0.9*0.1/10))},
+		{"1-1", WDL{W: 1, L: 1}, math.Inf(-1), math.Inf(1)},
+		{"8-1-1", WDL{W: 8, D: 1, L: 1}, elo(0.85 - 1.959963984540054*math.Sqrt((0.8*0.15*0.15+0.1*0.35*0.35+0.1*0.85*0.85)/10)), math.Inf(1)},
+	}
+	for _, tc := range cases {
+		e := EloDiff(tc.r)
+		if !e.Valid || math.Abs(e.Diff-elo(tc.r.Score())) > 1e-9 {
+			t.Errorf("%s: %+v, want Diff %v", tc.name, e, elo(tc.r.Score()))
+		}
+		if !near(e.Low, tc.lo, 1e-9) || !near(e.High, tc.hi, 1e-9) {
+			t.Errorf("%s: interval [%v, %v], want [%v, %v]", tc.name, e.Low, e.High, tc.lo, tc.hi)
+		}
+	}
+	if lo := EloDiff(WDL{W: 9, L: 1}).Low; math.Abs(lo-159.0) > 0.1 {
+		t.Errorf("9-1: lower end %.2f, want about +159.0", lo)
+	}
+	// The same for the SPRT's estimates: pairs 3/4 and 1 only, mean 0.95.
+	p := Penta{0, 0, 0, 1, 4}
+	v := (0.2*0.2*0.2 + 0.8*0.05*0.05) // pair-score variance about 0.95
+	e := EstimatePenta(p)
+	if want := elo(0.95 - 1.959963984540054*math.Sqrt(v/5)); !near(e.EloLow, want, 1e-9) || !math.IsInf(e.EloHigh, 1) {
+		t.Errorf("penta %v: Elo interval [%v, %v], want [%v, +Inf]", p, e.EloLow, e.EloHigh, want)
+	}
+	// And scores outside (0, 1) map to the infinite ends, never NaN.
+	for _, tc := range []struct{ p, want float64 }{{0, math.Inf(-1)}, {-0.1, math.Inf(-1)}, {1, math.Inf(1)}, {1.2, math.Inf(1)}} {
+		if got := EloFromScore(tc.p); got != tc.want {
+			t.Errorf("EloFromScore(%v) = %v, want %v", tc.p, got, tc.want)
+		}
 	}
 }

@@ -101,8 +101,16 @@ func (s SPRT) LLRTri(r WDL) float64 {
 }
 
 // llrTValue is the generalized log-likelihood ratio for counts of the
-// outcomes scores (ascending, mean 1/2 in the middle) between the
-// hypotheses "t-value (mu - 1/2)/sigma is t1" and "is t0".
+// outcomes scores (ascending, symmetric about 1/2) between the hypotheses
+// "t-value (mu - 1/2)/sigma is t1" and "is t0".
+//
+// With d_i = phat_i/p_i for each maximizing distribution p (see
+// mleTValue), the LLR is sum_i c_i (log d0_i - log d1_i): the d are what
+// the solver computes accurately, also where p_i is tiny or phat_i
+// dominates (a state of thousands of won pairs), and no renormalization
+// of p is needed (one, dividing by sum p = 1 + 1e-10, cost 5e-6 of LLR
+// at 5550 pairs). NaN if a maximization found no root (not seen: a guard
+// against a panic in a running SPRT; Verdict treats NaN as "continue").
 func llrTValue(scores []float64, counts []int, t0, t1 float64) float64 {
 	n := len(scores)
 	c := make([]float64, n)
@@ -114,100 +122,223 @@ func llrTValue(scores []float64, counts []int, t0, t1 float64) float64 {
 		}
 		total += c[i]
 	}
-	phat := make([]float64, n)
+	phat, b := make([]float64, n), make([]float64, n)
 	for i := range c {
 		phat[i] = c[i] / total
+		b[i] = scores[i] - 0.5
 	}
-	p0 := mleTValue(scores, phat, 0.5, t0)
-	p1 := mleTValue(scores, phat, 0.5, t1)
+	d0, d1 := mleTValue(b, phat, t0), mleTValue(b, phat, t1)
+	if d0 == nil || d1 == nil {
+		return math.NaN()
+	}
 	llr := 0.0
 	for i := range c {
-		llr += c[i] * (math.Log(p1[i]) - math.Log(p0[i]))
+		llr += c[i] * (math.Log(d0[i]) - math.Log(d1[i]))
 	}
 	return llr
 }
 
-// mleTValue returns the distribution on scores with t-value
-// (mu - ref)/sigma = t that maximizes the likelihood of the empirical
-// distribution phat (all entries > 0), sum phat_i log p_i.
+// mleTValue finds the distribution p on the outcomes b (scores minus
+// 1/2, ascending, symmetric about 0) with t-value mean/sigma = t that
+// maximizes the likelihood sum phat_i log p_i of the empirical
+// distribution phat (all entries > 0), and returns d_i = phat_i/p_i (nil
+// if no root was found, which the analysis below rules out but rounding
+// might not).
 //
-// At the optimum the Lagrange conditions give p_i = phat_i/(1 + x phi_i)
-// with phi_i = a_i - ref - t sigma (1 + ((a_i - mu)/sigma)^2)/2, where mu
-// and sigma are those of p itself and x solves sum phat_i phi_i/(1 + x
-// phi_i) = 0 (Van den Bergh, "Comments on normalized Elo", section 4.1).
-// Fixing mu and sigma from the current estimate, solving for x and
-// updating p is a fixed-point iteration that converges in a handful of
-// steps from the uniform distribution for the bounds SPRTs use. For large
-// |t| the first linearization may have no solution; the target is then
-// approached in smaller steps of t, each starting from the last solution.
-func mleTValue(scores, phat []float64, ref, t float64) []float64 {
-	n := len(scores)
-	p := make([]float64, n)
-	for i := range p {
-		p[i] = 1 / float64(n)
-	}
-	if q, ok := mleTValueFrom(scores, phat, ref, t, p); ok {
-		return q
-	}
-	// Continuation in t: from t = 0 (always solvable: a mean constraint)
-	// towards the target, halving the step whenever a step fails.
-	cur, step := 0.0, t/8
-	q, ok := mleTValueFrom(scores, phat, ref, 0, p)
-	if !ok {
-		return q // cannot happen with phat > 0; q is the best effort
-	}
-	for cur != t && math.Abs(step) > math.Abs(t)*1e-9 {
-		next := cur + step
-		if math.Abs(next-cur) >= math.Abs(t-cur) {
-			next = t
+// The Lagrange conditions (Van den Bergh, "Comments on normalized Elo",
+// 4.1) give p_i = phat_i/(1 + x phi_i) with
+//
+//	phi_i(sigma) = b_i - t sigma/2 - t (b_i - t sigma)^2/(2 sigma)
+//
+// where sigma is p's own standard deviation (and t sigma its mean), and x
+// solves the secular equation sum phat_i phi_i/(1 + x phi_i) = 0. fishtest
+// and fastchess find sigma by iterating "solve for x, recompute sigma from
+// p"; in lopsided states, where the optimum is nearly a two-point
+// distribution, that iteration converges slowly, and the earlier solver's
+// 1e-13 stopping test was never met (1000 iterations, then a continuation
+// in t: tens of milliseconds per update, and an answer 1e-3 short of the
+// LLR at [0 0 0 0 16]). Here sigma is the root of the scalar equation
+//
+//	H(sigma) = mean(p(sigma)) - t sigma = 0
+//
+// found by a safeguarded Newton method (rootSigma) in a bracket known in
+// advance, which ends in a bounded number of steps whatever the state,
+// 5-10 per hypothesis. For t > 0 (t < 0 is the mirror image; t = 0 needs
+// no sigma) the bracket follows from phi: p(sigma) exists where some phi_i
+// is positive, which for b_i > 0 is on (b_i c-, b_i c+) with c-/+ = (1 -/+
+// 1/s)/t, s = sqrt(1 + t^2); and sigma <= 1/(2s) for any distribution on
+// [-1/2, 1/2] with mean t sigma. On each connected
+// piece of that set H starts positive (p tends to a point mass on the b_i
+// whose interval opens there, whose mean b_i exceeds t sigma) and ends
+// negative (at 1/(2s) H <= 0 for every distribution; at an inner end p
+// tends to a point mass on b_i with mean below t sigma: H -> -b_i/s). For
+// the bounds SPRTs use (|nElo| below about 700) there is one piece. Of
+// several roots, the one of highest likelihood is kept.
+func mleTValue(b, phat []float64, t float64) []float64 {
+	n := len(b)
+	if t < 0 {
+		mb, mp := make([]float64, n), make([]float64, n)
+		for i := range n {
+			mb[i], mp[i] = -b[n-1-i], phat[n-1-i]
 		}
-		if r, ok := mleTValueFrom(scores, phat, ref, next, q); ok {
-			q, cur = r, next
-			step *= 2
-		} else {
-			step /= 2
+		md := mleTValue(mb, mp, -t)
+		d := make([]float64, n)
+		for i := range n {
+			d[i] = md[n-1-i]
+		}
+		return d
+	}
+	sv := &secularSolver{w: phat, phi: make([]float64, n), base: make([]float64, n), d: make([]float64, n)}
+	if t == 0 {
+		// Mean 1/2 (b-mean 0): phi = b, and the secular equation alone.
+		copy(sv.phi, b)
+		sv.solve() // b has both signs: always solvable
+		return sv.d
+	}
+	s := math.Hypot(1, t)
+	cMinus := t / (s * (s + 1)) // (1 - 1/s)/t without cancellation
+	cPlus := (1 + 1/s) / t
+	sigmaMax := 1 / (2 * s)
+
+	// h solves for p at sigma, leaving d in sv.d, and returns H and its
+	// derivative; false where no phi_i > 0 (rounding at a piece's open
+	// end). The derivative follows from differentiating the secular
+	// equation: x' = sum w phi'/d^2 / sum w phi^2/d^2, and p_i' = -w_i
+	// (x' phi_i + x phi_i')/d_i^2.
+	dphi := make([]float64, n)
+	h := func(sigma float64) (v, dv float64, ok bool) {
+		ts := t * sigma
+		for i, bi := range b {
+			e := bi - ts
+			sv.phi[i] = bi - ts/2 - t*e*e/(2*sigma)
+			dphi[i] = -t/2 + t*(2*t*e*sigma+e*e)/(2*sigma*sigma)
+		}
+		if !sv.solve() {
+			return 0, 0, false
+		}
+		mean, num, den := 0.0, 0.0, 0.0
+		for i, bi := range b {
+			mean += phat[i] / sv.d[i] * bi
+			dd := sv.d[i] * sv.d[i]
+			num += phat[i] * dphi[i] / dd
+			den += phat[i] * sv.phi[i] * sv.phi[i] / dd
+		}
+		dx := num / den
+		dv = -t
+		for i, bi := range b {
+			dv -= bi * phat[i] * (dx*sv.phi[i] + sv.x*dphi[i]) / (sv.d[i] * sv.d[i])
+		}
+		return mean - ts, dv, true
+	}
+
+	// guess is where the root search starts: the empirical distribution's
+	// deviation, which is close to the root when the counts are not far
+	// from the hypothesis (the common case), else the middle of the piece.
+	sigmaHat := 0.0
+	{
+		mean, m2 := 0.0, 0.0
+		for i, bi := range b {
+			mean += phat[i] * bi
+			m2 += phat[i] * bi * bi
+		}
+		sigmaHat = math.Sqrt(math.Max(m2-mean*mean, 0))
+	}
+	guess := func(lo, hi float64) float64 {
+		if sigmaHat > lo && sigmaHat < hi {
+			return sigmaHat
+		}
+		return lo + (hi-lo)/2
+	}
+
+	var best []float64
+	bestLL := math.Inf(-1)
+	// The pieces: the intervals of the b_i > 0 in ascending order (their
+	// ends ascend too), merged where they overlap.
+	for i := 0; i < n; {
+		if b[i] <= 0 {
+			i++
+			continue
+		}
+		lo, hi := b[i]*cMinus, b[i]*cPlus
+		fLo := b[i] - t*lo // H's limit at lo, positive
+		j := i + 1
+		for ; j < n && b[j]*cMinus < hi; j++ {
+			hi = b[j] * cPlus
+		}
+		i = j
+		if lo >= sigmaMax {
+			break
+		}
+		f := func(x float64) (float64, float64) {
+			v, dv, ok := h(x)
+			if !ok {
+				return fLo, 0 // below the piece's start: a bisection follows
+			}
+			return v, dv
+		}
+		var root float64
+		if hi >= sigmaMax {
+			hi = sigmaMax
+			if fHi, _ := f(sigmaMax); fHi == 0 {
+				root = sigmaMax
+			}
+		}
+		if root == 0 {
+			root = rootSigma(f, lo, hi, guess(lo, hi))
+		}
+		if _, _, ok := h(root); !ok {
+			continue
+		}
+		ll := 0.0 // the log-likelihood up to a constant: -sum phat log d
+		for k, dk := range sv.d {
+			ll -= phat[k] * math.Log(dk)
+		}
+		if ll > bestLL {
+			best, bestLL = append(best[:0], sv.d...), ll
 		}
 	}
-	return q
+	return best
 }
 
-// mleTValueFrom runs the fixed-point iteration of mleTValue from p. It
-// reports false when a linearization has no solution or the iteration does
-// not settle.
-func mleTValueFrom(scores, phat []float64, ref, t float64, start []float64) ([]float64, bool) {
-	n := len(scores)
-	p := append([]float64(nil), start...)
-	phi, next := make([]float64, n), make([]float64, n)
-	for iter := 0; iter < 1000; iter++ {
-		mu, variance := meanVar(scores, p)
-		sigma := math.Sqrt(variance)
-		if !(sigma > 0) {
-			return p, false
+// hNoise is where rootSigma stops: |H| at or below it is rounding (H is a
+// difference of means of scores within [-1/2, 1/2], each good to about
+// 1e-16); going on would only chase noise.
+const hNoise = 1e-15
+
+// rootSigma finds the root of f (value and derivative) in (lo, hi),
+// where f is positive towards lo and negative towards hi, starting at x:
+// Newton's method, with a bisection of the bracket whenever a Newton step
+// would leave it or has not halved |f| (Numerical Recipes' rtsafe), so it
+// converges quadratically near the root and never does worse than
+// bisection far from it. It stops when |f| <= hNoise or the step is below
+// rounding: typically after 3-6 evaluations, at most a few hundred.
+func rootSigma(f func(float64) (float64, float64), lo, hi, x float64) float64 {
+	const eps = 0x1p-52
+	fx, dfx := f(x)
+	dxOld, dx := hi-lo, hi-lo
+	for range 400 {
+		if math.Abs(fx) <= hNoise {
+			return x
 		}
-		for i, a := range scores {
-			z := (a - mu) / sigma
-			phi[i] = a - ref - t*sigma*(1+z*z)/2
+		if fx > 0 {
+			lo = x
+		} else {
+			hi = x
 		}
-		x, ok := secular(phi, phat)
-		if !ok {
-			return p, false
+		next := x - fx/dfx
+		if !(next > lo && next < hi) || math.Abs(2*fx) > math.Abs(dxOld*dfx) {
+			dxOld, dx = dx, (hi-lo)/2
+			next = lo + dx
+		} else {
+			dxOld, dx = dx, fx/dfx
 		}
-		sum := 0.0
-		for i := range next {
-			next[i] = phat[i] / (1 + x*phi[i])
-			sum += next[i]
+		if !(next > lo && next < hi) || math.Abs(next-x) <= 4*eps*math.Abs(x) {
+			return x // the step is below rounding
 		}
-		diff := 0.0
-		for i := range next { // sum is 1 up to rounding; keep it exact
-			next[i] /= sum
-			diff = math.Max(diff, math.Abs(next[i]-p[i]))
-		}
-		p, next = next, p
-		if diff < 1e-13 {
-			return p, true
-		}
+		x = next
+		fx, dfx = f(x)
 	}
-	return p, false
+	return x
 }
 
 func meanVar(scores, p []float64) (mu, variance float64) {
@@ -220,70 +351,130 @@ func meanVar(scores, p []float64) (mu, variance float64) {
 	return mu, variance
 }
 
-// secular solves sum_i w_i phi_i/(1 + x phi_i) = 0 for x with every
-// 1 + x phi_i > 0 (w_i > 0). The left side decreases strictly from +Inf to
-// -Inf on that interval when phi has both signs, so the root is unique;
-// Newton's method safeguarded by bisection finds it. ok is false when phi
-// does not change sign (no root).
-func secular(phi, w []float64) (x float64, ok bool) {
-	lo, hi := math.Inf(-1), math.Inf(1)
-	pos, neg := false, false
-	for _, f := range phi {
-		switch {
-		case f > 0:
-			lo = math.Max(lo, -1/f)
-			pos = true
-		case f < 0:
-			hi = math.Min(hi, -1/f)
-			neg = true
+// secularSolver solves sum_i w_i phi_i/(1 + x phi_i) = 0 for x with
+// every 1 + x phi_i > 0 (w_i > 0), leaving d_i = 1 + x phi_i in d. The left
+// side decreases strictly from +Inf to -Inf between the poles x = -1/phi_i
+// of the largest positive and the most negative phi, so the root is
+// unique; there is none when phi does not take both signs.
+//
+// The root can lie extremely close to a pole (in a lopsided state, where
+// p_i is 1e6 times phat_i), and then 1 + x phi_i computed from x loses
+// most of its digits. So x is written as pole + delta, or pole - delta,
+// from the pole nearer the root, and d_i = (1 - phi_i/phi_k) +/- delta
+// phi_i, exact at the pole and accurate near it; delta is found by
+// Newton's method from 0 on q(delta) = delta times the sum (smooth there:
+// the pole's term becomes its weight), safeguarded by bisection.
+type secularSolver struct {
+	w, phi, base, d []float64
+	// x is the last root; the next solve starts from it when it lies in
+	// the new bracket (the root search in sigma moves x by little).
+	x     float64
+	haveX bool
+}
+
+func (sv *secularSolver) solve() bool {
+	phi, w, d, base := sv.phi, sv.w, sv.d, sv.base
+	kPos, kNeg := -1, -1
+	for i, f := range phi {
+		if f > 0 && (kPos < 0 || f > phi[kPos]) {
+			kPos = i
+		}
+		if f < 0 && (kNeg < 0 || f < phi[kNeg]) {
+			kNeg = i
 		}
 	}
-	if !pos || !neg {
-		return 0, false
+	if kPos < 0 || kNeg < 0 {
+		return false
 	}
-	eval := func(x float64) (f, df float64) {
-		for i, ph := range phi {
-			d := 1 + x*ph
-			f += w[i] * ph / d
-			df -= w[i] * ph * ph / (d * d)
-		}
-		return f, df
+	lo, hi := -1/phi[kPos], -1/phi[kNeg]
+	mid := lo + (hi-lo)/2
+	g := 0.0
+	for i, f := range phi {
+		g += w[i] * f / (1 + mid*f)
 	}
-	a, b := lo, hi // f(a) > 0 > f(b) in the limit
-	x = 0          // inside (lo, hi) since lo < 0 < hi
-	for iter := 0; iter < 200; iter++ {
-		f, df := eval(x)
-		if f == 0 {
-			return x, true
+	if g == 0 {
+		for i, f := range phi {
+			d[i] = 1 + mid*f
 		}
-		if f > 0 {
-			a = x
+		sv.x, sv.haveX = mid, true
+		return true
+	}
+	// The root is in (lo, mid) when g(mid) < 0: x = lo + delta, sign +1;
+	// else in (mid, hi): x = hi - delta, sign -1.
+	k, sign, span, pole := kPos, 1.0, mid-lo, lo
+	if g > 0 {
+		k, sign, span, pole = kNeg, -1, hi-mid, hi
+	}
+	for i, f := range phi {
+		base[i] = 1 - f/phi[k] // 0 at the pole's own index (and ties)
+	}
+	// q has the sign of sign at 0 and the other sign at span, and one
+	// root in between.
+	q := func(delta float64) (v, dv float64) {
+		for i, f := range phi {
+			if base[i] == 0 { // a pole's term: delta w f/(sign delta f)
+				v += sign * w[i]
+				continue
+			}
+			di := base[i] + sign*delta*f
+			v += w[i] * f * delta / di
+			dv += w[i] * f * base[i] / (di * di)
+		}
+		return v, dv
+	}
+	a, bEnd := 0.0, span
+	delta := 0.0
+	if d0 := sign * (sv.x - pole); sv.haveX && d0 > 0 && d0 < span {
+		delta = d0
+	}
+	for range 200 {
+		v, dv := q(delta)
+		if v == 0 && delta > 0 {
+			break
+		}
+		if (v > 0) == (sign > 0) {
+			a = delta
 		} else {
-			b = x
+			bEnd = delta
 		}
-		next := x - f/df
-		if !(next > a && next < b) {
-			next = a + (b-a)/2
+		next := delta - v/dv
+		if !(next > a && next < bEnd) {
+			next = a + (bEnd-a)/2
 		}
-		if math.Abs(next-x) <= 1e-15*math.Max(1, math.Abs(x)) {
-			return next, true
+		if next == delta || math.Abs(next-delta) <= 1e-15*next {
+			delta = next
+			break
 		}
-		x = next
+		delta = next
 	}
-	return x, true
+	for i, f := range phi {
+		d[i] = base[i] + sign*delta*f
+	}
+	sv.x, sv.haveX = pole+sign*delta, true
+	return true
 }
 
 // Estimate is what the test shows while running: the test side's strength
 // relative to the base as logistic Elo and as normalized Elo, each with a
 // 95% interval from the normal approximation of the mean score, the
-// likelihood of superiority and the mean score per game.
+// likelihood of superiority and the mean score per game. The conventions,
+// the same paired and unpaired (the unit is the pair, or the game):
 //
-// When every game (pair) scored the same the observed variance is 0: the
-// intervals collapse to the estimate, normalized Elo is +/-Inf unless the
-// score is exactly 1/2, and when the test side won (lost) everything Elo
-// is +Inf (-Inf) with the finite end of the interval the exact one-sided
-// bound, as EloDiff reports it. With no games at all every figure is 0
-// except LOS and Score, which are 1/2.
+//   - Elo is EloFromScore of the mean score; its interval is the score's
+//     normal interval converted end by end, open (+/-Inf) past score 0 or
+//     1; when every game went one way Elo is +/-Inf and the finite end is
+//     the exact one-sided bound (see scoreElo).
+//   - nElo is (mu - 1/2)/sd * 800/ln 10, sd the per-game standard
+//     deviation (paired: the pair scores' times sqrt 2), with the score's
+//     normal interval scaled alike. When every unit scored the same sd is
+//     0: nElo and its interval are +/-Inf if that score is above or below
+//     1/2, and NaN (undefined, shown as "-" and JSON null) if it is 1/2,
+//     as fastchess's 0/0.
+//   - LOS is Phi((mu - 1/2)/SE) with SE from the units' variance (see LOS
+//     for the zero-variance conventions).
+//
+// With no games at all every figure is 0 except LOS and Score, which are
+// 1/2.
 type Estimate struct {
 	Elo, EloLow, EloHigh    float64 // logistic Elo with 95% interval
 	NElo, NEloLow, NEloHigh float64 // normalized Elo with 95% interval
@@ -296,8 +487,8 @@ func emptyEstimate() Estimate { return Estimate{LOS: 0.5, Score: 0.5} }
 // EstimatePenta estimates from game pairs counted pentanomially, as
 // fastchess reports them: the score's standard error comes from the
 // variance of the pair scores, normalized Elo is (mu - 1/2)/sqrt(2 var) *
-// 800/ln 10 with var the pair-score variance, and LOS is the normal
-// probability that the true mean score is above 1/2.
+// 800/ln 10 with var the pair-score variance, and LOS is Phi((mu -
+// 1/2)/SE).
 func EstimatePenta(p Penta) Estimate {
 	n := 0.0
 	for _, c := range p {
@@ -311,13 +502,12 @@ func EstimatePenta(p Penta) Estimate {
 		probs[i] = float64(max(c, 0)) / n
 	}
 	mu, variance := meanVar(pentaScores, probs)
-	return estimate(mu, variance, n, math.Sqrt(2*variance), 2*n, normalLOS(mu, variance/n))
+	return estimate(mu, variance, n, math.Sqrt(2*variance), 2*n)
 }
 
 // EstimateTri estimates from unpaired games: Elo and its interval are
-// EloDiff's, LOS is the package's LOS (decisive games only), normalized
-// Elo is (mu - 1/2)/sqrt(var) * 800/ln 10 with var the per-game score
-// variance.
+// EloDiff's, LOS is LOS's, normalized Elo is (mu - 1/2)/sqrt(var) * 800/ln
+// 10 with var the per-game score variance.
 func EstimateTri(r WDL) Estimate {
 	r = WDL{max(r.W, 0), max(r.D, 0), max(r.L, 0)}
 	n := float64(r.Games())
@@ -326,56 +516,31 @@ func EstimateTri(r WDL) Estimate {
 	}
 	probs := []float64{float64(r.L) / n, float64(r.D) / n, float64(r.W) / n}
 	mu, variance := meanVar(triScores, probs)
-	return estimate(mu, variance, n, math.Sqrt(variance), n, LOS(r))
+	return estimate(mu, variance, n, math.Sqrt(variance), n)
 }
 
 // estimate fills an Estimate from the mean score mu of n units (games or
 // pairs) with per-unit variance variance; nEloScale is the per-game
 // standard deviation normalized Elo divides by and games the number of
 // games, for the exact bound when one side scored everything.
-func estimate(mu, variance, n, nEloScale, games, los float64) Estimate {
-	e := Estimate{Score: mu, LOS: los}
+func estimate(mu, variance, n, nEloScale, games float64) Estimate {
+	e := Estimate{Score: mu, LOS: normalLOS(mu, variance/n)}
 	se := math.Sqrt(variance / n)
-	lo, hi := mu-z95*se, mu+z95*se
-	switch {
-	case mu >= 1 || mu <= 0:
-		bound := EloFromScore(math.Pow(0.025, 1/games))
-		if mu >= 1 {
-			e.Elo, e.EloLow, e.EloHigh = math.Inf(1), bound, math.Inf(1)
-		} else {
-			e.Elo, e.EloLow, e.EloHigh = math.Inf(-1), math.Inf(-1), -bound
-		}
-	default:
-		e.Elo = EloFromScore(mu)
-		e.EloLow, e.EloHigh = EloFromScore(clampScore(lo)), EloFromScore(clampScore(hi))
-	}
+	e.Elo, e.EloLow, e.EloHigh = scoreElo(mu, se, games)
 	if nEloScale > 0 {
 		e.NElo = (mu - 0.5) / nEloScale * nEloPerT
-		e.NEloLow = (lo - 0.5) / nEloScale * nEloPerT
-		e.NEloHigh = (hi - 0.5) / nEloScale * nEloPerT
+		e.NEloLow = (mu - z95*se - 0.5) / nEloScale * nEloPerT
+		e.NEloHigh = (mu + z95*se - 0.5) / nEloScale * nEloPerT
 	} else {
 		switch {
 		case mu > 0.5:
 			e.NElo = math.Inf(1)
 		case mu < 0.5:
 			e.NElo = math.Inf(-1)
+		default:
+			e.NElo = math.NaN()
 		}
 		e.NEloLow, e.NEloHigh = e.NElo, e.NElo
 	}
 	return e
-}
-
-// normalLOS is the probability that a normal mean with estimate mu and
-// variance v is above 1/2.
-func normalLOS(mu, v float64) float64 {
-	if !(v > 0) {
-		switch {
-		case mu > 0.5:
-			return 1
-		case mu < 0.5:
-			return 0
-		}
-		return 0.5
-	}
-	return 0.5 * math.Erfc(-(mu-0.5)/math.Sqrt(2*v))
 }

@@ -2,6 +2,7 @@ package stats
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -285,4 +286,59 @@ func TestPlackettLuceRanksLengthPanics(t *testing.T) {
 		}
 	}()
 	PlackettLuce([]Skill{DefaultSkill(), DefaultSkill()}, []int{1}, DefaultParams())
+}
+
+// The k-seat ratings of a tournament are Weng-Lin updates game by game,
+// not a fit, so nothing can fail to converge; this checks that a realistic
+// 4-seat round robin of 30 bots, with one bot that always finishes first
+// and one that always finishes last, and shared places, keeps every
+// skill finite with a positive sigma, and ranks the two outliers at the
+// ends by ordinal.
+func TestPlackettLuceTournamentLedger(t *testing.T) {
+	const n, seats, rounds = 30, 4, 60
+	rng := rand.New(rand.NewPCG(3, 4))
+	strength := make([]float64, n) // Elo-like: a Gumbel race decides places
+	for i := range strength {
+		strength[i] = 1200 * (0.5 - float64(i)/float64(n-1))
+	}
+	strength[0], strength[n-1] = 1e9, -1e9
+	skills := make([]Skill, n)
+	for i := range skills {
+		skills[i] = DefaultSkill()
+	}
+	for range rounds {
+		order := rng.Perm(n)
+		for k := 0; k+seats <= n; k += seats {
+			table := order[k : k+seats]
+			perf := make([]float64, seats)
+			for s, b := range table {
+				perf[s] = strength[b]/400*math.Ln10 - math.Log(-math.Log(rng.Float64()))
+			}
+			ranks := make([]int, seats)
+			for s := range table {
+				ranks[s] = 1
+				for o := range table {
+					// Performances within 0.2 of each other share a place.
+					if perf[o] > perf[s]+0.2 {
+						ranks[s]++
+					}
+				}
+			}
+			players := make([]Skill, seats)
+			for s, b := range table {
+				players[s] = skills[b]
+			}
+			for s, sk := range PlackettLuce(players, ranks, DefaultParams()) {
+				skills[table[s]] = sk
+			}
+		}
+	}
+	for i, s := range skills {
+		if math.IsNaN(s.Mu) || math.IsInf(s.Mu, 0) || !(s.Sigma > 0) || math.IsInf(s.Sigma, 0) {
+			t.Fatalf("bot %d: %+v", i, s)
+		}
+		if i > 0 && i < n-1 && !(skills[0].Ordinal() > s.Ordinal() && s.Ordinal() > skills[n-1].Ordinal()) {
+			t.Errorf("bot %d ordinal %.2f not between the always-first %.2f and the always-last %.2f", i, s.Ordinal(), skills[0].Ordinal(), skills[n-1].Ordinal())
+		}
+	}
 }

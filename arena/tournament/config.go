@@ -14,7 +14,6 @@ import (
 
 	"github.com/arena-dev/arena/arena/clock"
 	"github.com/arena-dev/arena/arena/deal"
-	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/match"
 	"github.com/arena-dev/arena/arena/referee"
 	"github.com/arena-dev/arena/arena/sandbox"
@@ -65,6 +64,17 @@ func fieldErr(src, field, format string, args ...any) error {
 // Resolve checks every field and fills in defaults. src names the file (or
 // "flags") in errors; baseDir is where relative bot directories start.
 func (f *File) Resolve(src, baseDir string) (*Config, error) {
+	return f.resolve(src, baseDir, true)
+}
+
+// resolveForReading is Resolve for reading a run's results (standings,
+// verify): the bots' programs and directories need not be on this
+// machine, since nothing is run.
+func (f *File) resolveForReading(src string) (*Config, error) {
+	return f.resolve(src, ".", false)
+}
+
+func (f *File) resolve(src, baseDir string, programs bool) (*Config, error) {
 	c := &Config{File: *f}
 	if f.Name == "" {
 		return nil, fieldErr(src, "name", "missing (a short name for the tournament)")
@@ -125,14 +135,16 @@ func (f *File) Resolve(src, baseDir string) (*Config, error) {
 		if dir != "" && !filepath.IsAbs(dir) {
 			dir = filepath.Join(baseDir, dir)
 		}
-		if dir != "" {
-			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-				return nil, fieldErr(src, field+".dir", "%q is not a directory", b.Dir)
+		var argv []string
+		if programs {
+			if dir != "" {
+				if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+					return nil, fieldErr(src, field+".dir", "%q is not a directory", b.Dir)
+				}
 			}
-		}
-		argv, err := match.ParseCommand(b.Command, dir)
-		if err != nil {
-			return nil, fieldErr(src, field+".command", "%v", err)
+			if argv, err = match.ParseCommand(b.Command, dir); err != nil {
+				return nil, fieldErr(src, field+".command", "%v", err)
+			}
 		}
 		var env []string
 		keys := make([]string, 0, len(b.Env))
@@ -196,7 +208,7 @@ func (f *File) Resolve(src, baseDir string) (*Config, error) {
 		c.File.Seed = &c.Seed // saved, so a resumed run deals the same cards
 	}
 	sc.Seed = c.Seed
-	if f.DealSecret != "" {
+	if f.DealSecret != "" && programs {
 		path := f.DealSecret
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(baseDir, path)
@@ -412,30 +424,26 @@ func formatNames() []string {
 }
 
 // seedingFrom orders bots by their rating in an earlier tournament's
-// results (best first); bots that did not play there follow in file order.
+// results (best first), read as standings read them (Open); without
+// ratings (they could not be computed) by the standings' order. Bots that
+// did not play there follow in file order.
 func seedingFrom(dir string, bots map[string]int) ([]string, error) {
-	saved, err := LoadSaved(dir)
+	d, err := Open(dir)
 	if err != nil {
 		return nil, err
 	}
-	records, _, err := ledger.Read[match.GameRecord](filepath.Join(dir, ledger.FileName))
-	if err != nil {
-		return nil, err
-	}
-	var names []string
-	for _, b := range saved.Bots {
-		names = append(names, b.Name)
-	}
-	seats := saved.Seats
-	if seats == 0 && len(records) > 0 {
-		seats = len(records[0].Bots)
-	}
-	st, err := Compute(saved.Name, saved.Game, saved.Format, seats, -1, names, records)
+	st, err := d.Standings()
 	if err != nil {
 		return nil, err
 	}
 	byRating := append([]Row(nil), st.Standings...)
-	sort.SliceStable(byRating, func(a, b int) bool { return byRating[a].Rating > byRating[b].Rating })
+	rating := func(r Row) float64 {
+		if r.Rating == nil {
+			return 0
+		}
+		return *r.Rating
+	}
+	sort.SliceStable(byRating, func(a, b int) bool { return rating(byRating[a]) > rating(byRating[b]) })
 	var out []string
 	for _, r := range byRating {
 		if _, ok := bots[r.Name]; ok && r.Games > 0 {

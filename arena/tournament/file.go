@@ -4,11 +4,15 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"reflect"
 	"strings"
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/arena-dev/arena/arena/sandbox"
 )
 
 // File is a tournament file as written by people (YAML). Every field can
@@ -38,6 +42,11 @@ type File struct {
 	StderrCap         int64             `yaml:"stderr_cap,omitempty" json:"stderr_cap,omitempty"`
 	Limits            LimitsFile        `yaml:"limits,omitempty" json:"limits"`
 	Bots              []BotFile         `yaml:"bots" json:"bots"`
+	// Checksum seals the saved copy (tournament.json): a sha256 of every
+	// field but concurrency, checked when the directory is read, so that
+	// an edited seed or bot list cannot resume as if it had been there
+	// from the start.
+	Checksum string `yaml:"-" json:"checksum,omitempty"`
 }
 
 // LimitsFile confines every bot process (docs/security.md). Sizes read
@@ -87,15 +96,16 @@ type BotFile struct {
 // Duration is a time.Duration written as "250ms", "2s" or "1m30s".
 type Duration time.Duration
 
-// UnmarshalYAML reads a duration string.
+// UnmarshalYAML reads a duration string. The caller (ParseFile) names the
+// file, line and key.
 func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
 	var s string
-	if err := n.Decode(&s); err != nil {
-		return fmt.Errorf("line %d: want a duration like 500ms or 2s", n.Line)
+	if err := n.Decode(&s); err != nil || n.Kind != yaml.ScalarNode {
+		return wrongType("want a duration like 500ms or 2s")
 	}
 	v, err := time.ParseDuration(s)
 	if err != nil || v < 0 {
-		return fmt.Errorf("line %d: %q is not a duration (try 500ms, 2s, 1m30s)", n.Line, s)
+		return wrongType(fmt.Sprintf("%q is not a duration (try 500ms, 2s, 1m30s)", s))
 	}
 	*d = Duration(v)
 	return nil
@@ -111,28 +121,246 @@ func (d *Duration) UnmarshalText(b []byte) error {
 	return err
 }
 
+// MaxFileSize bounds a tournament file (and the saved tournament.json),
+// in bytes: a file for a thousand bots is about 100 KiB, and the bound
+// keeps a stray or hostile file from costing memory in the YAML decoder
+// (which takes several times a file's size).
+const MaxFileSize = 1 << 20
+
+// Errors of tournament files, for errors.Is.
+var (
+	// ErrTooLarge: a file over MaxFileSize.
+	ErrTooLarge = errors.New("file too large")
+	// ErrUnknownKey: a key the place it is at does not have (a typo).
+	ErrUnknownKey = errors.New("unknown key")
+	// ErrWrongType: a value of the wrong kind (text for a number, a
+	// single value for a list...).
+	ErrWrongType = errors.New("wrong type")
+	// ErrEmptyFile: nothing in the file.
+	ErrEmptyFile = errors.New("the file is empty")
+)
+
+// wrongType is an ErrWrongType that says what is wrong in its own words.
+type wrongType string
+
+func (e wrongType) Error() string        { return string(e) }
+func (e wrongType) Is(target error) bool { return target == ErrWrongType }
+
+// FileError is a mistake in a tournament file: the file, the line (0 if
+// not known), the key ("bots[2].command"; "" for the file as a whole).
+type FileError struct {
+	File string
+	Line int
+	Key  string
+	Err  error
+}
+
+func (e *FileError) Error() string {
+	s := e.File + ": "
+	if e.Line > 0 {
+		s += fmt.Sprintf("line %d: ", e.Line)
+	}
+	if e.Key != "" {
+		s += e.Key + ": "
+	}
+	return s + e.Err.Error()
+}
+
+func (e *FileError) Unwrap() error { return e.Err }
+
 // LoadFile reads and strictly decodes a tournament file: unknown or
-// misspelt fields and wrong types are errors naming the file and line.
+// misspelt keys and wrong types are *FileErrors naming the file, line and
+// key; a file over MaxFileSize is refused unread (ErrTooLarge).
 func LoadFile(path string) (*File, error) {
-	data, err := os.ReadFile(path)
+	data, err := readBounded(path)
 	if err != nil {
 		return nil, err
 	}
 	return ParseFile(path, data)
 }
 
-// ParseFile decodes tournament file data; name is used in errors.
+// readBounded reads a file of at most MaxFileSize bytes, without reading
+// more of a larger one.
+func readBounded(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxFileSize {
+		return nil, tooLarge(path)
+	}
+	return data, nil
+}
+
+func tooLarge(name string) error {
+	return &FileError{File: name, Err: fmt.Errorf("%w: more than %s, the most a tournament file may hold", ErrTooLarge, sandbox.FormatSize(MaxFileSize))}
+}
+
+// ParseFile decodes tournament file data; name is used in errors. Every
+// key is checked against the fields of its place before anything is
+// decoded, so a typo or a wrong type is an error naming the line, the key
+// and (for a typo) the keys valid there.
 func ParseFile(name string, data []byte) (*File, error) {
+	if len(data) > MaxFileSize {
+		return nil, tooLarge(name)
+	}
+	var doc yaml.Node
+	if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, &FileError{File: name, Err: ErrEmptyFile}
+		}
+		return nil, &FileError{File: name, Err: errors.New(strings.TrimPrefix(strings.ReplaceAll(err.Error(), "\n ", ""), "yaml: "))}
+	}
+	if err := checkNode(&doc, reflect.TypeFor[File](), ""); err != nil {
+		err.File = name
+		return nil, err
+	}
+	// The strict decoder once more, for what the check does not follow
+	// (aliases); it finds nothing the check found already.
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	var f File
 	if err := dec.Decode(&f); err != nil {
-		if errors.Is(err, errEOF) || strings.Contains(err.Error(), "EOF") && len(bytes.TrimSpace(data)) == 0 {
-			return nil, fmt.Errorf("%s: the file is empty", name)
-		}
-		return nil, fmt.Errorf("%s: %s", name, strings.TrimPrefix(strings.ReplaceAll(err.Error(), "\n ", ""), "yaml: "))
+		return nil, &FileError{File: name, Err: errors.New(strings.TrimPrefix(strings.ReplaceAll(err.Error(), "\n ", ""), "yaml: "))}
 	}
 	return &f, nil
 }
 
-var errEOF = errors.New("EOF")
+var durationType = reflect.TypeFor[Duration]()
+
+// checkNode checks that n can be decoded into a t: mappings have only
+// the keys of t's yaml tags, lists are lists, scalars decode. key is n's
+// place ("bots[0].env"), for messages.
+func checkNode(n *yaml.Node, t reflect.Type, key string) *FileError {
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			return nil
+		}
+		return checkNode(n.Content[0], t, key)
+	case yaml.AliasNode:
+		return nil // the strict decoder checks what an alias stands for
+	}
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+		return nil // an empty value keeps the default
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	wrong := func(want string) *FileError {
+		return &FileError{Line: n.Line, Key: key, Err: wrongType(fmt.Sprintf("want %s, got %s", want, nodeText(n)))}
+	}
+	if t == durationType {
+		var d Duration
+		if err := n.Decode(&d); err != nil {
+			return &FileError{Line: n.Line, Key: key, Err: err}
+		}
+		return nil
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		if n.Kind != yaml.MappingNode {
+			return wrong("keys and values (" + strings.Join(yamlKeys(t), ", ") + ")")
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			field, ok := yamlField(t, k.Value)
+			if !ok {
+				where := "here"
+				if key != "" {
+					where = "in " + key
+				}
+				return &FileError{Line: k.Line, Key: join(key, k.Value), Err: fmt.Errorf("%w (the keys %s: %s)", ErrUnknownKey, where, strings.Join(yamlKeys(t), ", "))}
+			}
+			if err := checkNode(v, field.Type, join(key, k.Value)); err != nil {
+				return err
+			}
+		}
+		return nil
+	case reflect.Map:
+		if n.Kind != yaml.MappingNode {
+			return wrong("keys and values")
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if err := checkNode(n.Content[i+1], t.Elem(), join(key, n.Content[i].Value)); err != nil {
+				return err
+			}
+		}
+		return nil
+	case reflect.Slice:
+		if n.Kind != yaml.SequenceNode {
+			return wrong("a list ([a, b] or one \"- item\" a line)")
+		}
+		for i, c := range n.Content {
+			if err := checkNode(c, t.Elem(), fmt.Sprintf("%s[%d]", key, i)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if n.Kind != yaml.ScalarNode {
+		return wrong(kindText(t))
+	}
+	if err := n.Decode(reflect.New(t).Interface()); err != nil {
+		return wrong(kindText(t))
+	}
+	return nil
+}
+
+func join(key, name string) string {
+	if key == "" {
+		return name
+	}
+	return key + "." + name
+}
+
+// yamlKeys lists the keys of a struct, in file order.
+func yamlKeys(t reflect.Type) []string {
+	var out []string
+	for f := range t.Fields() {
+		if name, _, _ := strings.Cut(f.Tag.Get("yaml"), ","); name != "" && name != "-" {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+func yamlField(t reflect.Type, key string) (reflect.StructField, bool) {
+	for f := range t.Fields() {
+		if name, _, _ := strings.Cut(f.Tag.Get("yaml"), ","); name == key && name != "-" {
+			return f, true
+		}
+	}
+	return reflect.StructField{}, false
+}
+
+// kindText says what a scalar of type t looks like, for people.
+func kindText(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return "a whole number"
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number, 0 or more"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	}
+	return "text"
+}
+
+// nodeText shows what a node is, for messages.
+func nodeText(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "keys and values"
+	case yaml.SequenceNode:
+		return "a list"
+	}
+	return fmt.Sprintf("%q", n.Value)
+}

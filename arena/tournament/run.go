@@ -5,12 +5,10 @@ package tournament
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
 	"io"
-	"os"
 	"path/filepath"
 	"runtime"
 	"time"
@@ -21,18 +19,22 @@ import (
 	"github.com/arena-dev/arena/arena/schedule"
 )
 
-// SavedConfig is the tournament's resolved file, kept with its results so
-// `arena tournament run DIR` resumes it and standings can be rendered.
-const SavedConfig = "tournament.json"
-
 // Progress is reported after every finished game.
 type Progress struct {
 	Done, Total int // Total is -1 when unknown
-	Resumed     int // games found already finished in the ledger
-	InFlight    int
-	Elapsed     time.Duration
-	Last        match.GameRecord
-	Summary     *match.Summary
+	// Estimate, when Total is unknown (elimination brackets), is Done plus
+	// the games the open encounters still plan; ties may add more.
+	Estimate int
+	Resumed  int // games found already finished in the ledger
+	InFlight int
+	Elapsed  time.Duration
+	Last     match.GameRecord
+	Summary  *match.Summary
+	// Stage is, for elimination formats, the round in play ("round 2 (w2) 1 of 4
+	// matches decided"); "" for the others, which show a leader instead.
+	Stage string
+	// LostLogs counts the stderr logs that could not be written.
+	LostLogs int
 }
 
 // Options tune a run.
@@ -65,20 +67,30 @@ func Run(ctx context.Context, c *Config, out string, opt Options) (*match.Summar
 	}
 	sum := match.NewSummary(names)
 	sum.Game, sum.Seed, sum.Out = c.Game.Info().Name, c.Seed, out
-	if err := match.PrepareOut(out); err != nil {
+	// Held until the very end (deferred first, so released last): until
+	// every bot is gone and every log is written.
+	lock, err := match.PrepareOut(out, opt.Warn)
+	if err != nil {
 		return sum, err
 	}
+	defer lock.Unlock()
 	if err := saveConfig(c, out); err != nil {
 		return sum, err
 	}
 	ledgerPath := filepath.Join(out, ledger.FileName)
-	records, torn, err := ledger.Read[match.GameRecord](ledgerPath)
+	// Read as standings read it: what does not count here does not
+	// count there.
+	led, err := c.ReadLedger(ledgerPath)
 	if err != nil {
 		return sum, err
 	}
-	if torn != nil {
-		fmt.Fprintf(opt.Warn, "arena: warning: %s: %s\n", ledgerPath, torn)
+	if led.Torn != nil {
+		fmt.Fprintf(opt.Warn, "arena: warning: %s: %s\n", ledgerPath, led.Torn)
 	}
+	for _, p := range led.Problems {
+		fmt.Fprintf(opt.Warn, "arena: warning: %v\n", p)
+	}
+	records := led.Records
 	secret, err := c.dealSecret(out, records)
 	if err != nil {
 		return sum, err
@@ -105,6 +117,12 @@ func Run(ctx context.Context, c *Config, out string, opt Options) (*match.Summar
 	}
 	pool := match.NewPool(c.Bots, c.MaxLine, c.StderrCap)
 	pool.KeepIdle = c.Seats // the games of a rotation share a deal
+	pool.OnLogLost = func(err error) { fmt.Fprintf(opt.Warn, "arena: warning: %v\n", err) }
+	defer func() { // runs after KillAll below: every log is closed by then
+		if logs, lost := pool.LogCounts(); lost > 0 {
+			fmt.Fprintf(opt.Warn, "arena: warning: %s\n", match.LostLogsText(logs, lost))
+		}
+	}()
 	defer pool.KillAll()
 	env := &match.Env{Game: c.Game, Options: c.Options, Match: c.Name, Limits: c.Limits, Policy: c.Policy,
 		MaxStrikes: c.MaxStrikes, OutDir: out, Version: opt.Version, Bots: c.Bots, Pool: pool, RestartBots: c.File.RestartBots}
@@ -189,6 +207,8 @@ func Run(ctx context.Context, c *Config, out string, opt Options) (*match.Summar
 		progress.InFlight = inFlight
 		progress.Elapsed = time.Since(start)
 		progress.Last = d.rec
+		progress.Stage, progress.Estimate = stageOf(sched, c.Schedule.GamesPerEncounter, progress.Done)
+		_, progress.LostLogs = pool.LogCounts()
 		if opt.OnGame != nil {
 			opt.OnGame(progress)
 		}
@@ -263,67 +283,4 @@ func (c *Config) checkSecret(secret *deal.Secret, records []match.GameRecord) er
 		return nil
 	})
 	return err
-}
-
-// saveConfig writes the resolved file next to the results, or checks that
-// the one already there describes the same tournament.
-func saveConfig(c *Config, out string) error {
-	path := filepath.Join(out, SavedConfig)
-	mine := c.File
-	mine.Concurrency = 0 // may change between runs
-	data, _ := json.MarshalIndent(mine, "", "  ")
-	old, err := os.ReadFile(path)
-	if err == nil {
-		var theirs File
-		if err := json.Unmarshal(old, &theirs); err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
-		theirs.Concurrency = 0
-		again, _ := json.MarshalIndent(theirs, "", "  ")
-		if string(again) != string(data) {
-			return fmt.Errorf("%s holds a different tournament (%s); use another output directory, or `arena tournament run %s` to resume that one", out, diffField(theirs, mine), out)
-		}
-		return nil
-	}
-	if !errors.Is(err, os.ErrNotExist) {
-		return err
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
-}
-
-// LoadSaved reads the tournament saved in an output directory.
-func LoadSaved(out string) (*File, error) {
-	data, err := os.ReadFile(filepath.Join(out, SavedConfig))
-	if err != nil {
-		return nil, fmt.Errorf("%s is not a tournament directory: %w", out, err)
-	}
-	var f File
-	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, fmt.Errorf("%s: %w", filepath.Join(out, SavedConfig), err)
-	}
-	return &f, nil
-}
-
-// diffField names the first top-level field that differs.
-func diffField(a, b File) string {
-	var ma, mb map[string]json.RawMessage
-	ja, _ := json.Marshal(a)
-	jb, _ := json.Marshal(b)
-	json.Unmarshal(ja, &ma)
-	json.Unmarshal(jb, &mb)
-	for k, v := range mb {
-		if string(ma[k]) != string(v) {
-			return fmt.Sprintf("%q differs: %s there, %s now", k, ma[k], v)
-		}
-	}
-	for k := range ma {
-		if _, ok := mb[k]; !ok {
-			return fmt.Sprintf("%q is set there but not now", k)
-		}
-	}
-	return "its settings differ"
 }

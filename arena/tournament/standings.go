@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/olekukonko/tablewriter/tw"
 
 	"github.com/arena-dev/arena/arena/match"
+	"github.com/arena-dev/arena/arena/schedule"
 	"github.com/arena-dev/arena/arena/stats"
 )
 
@@ -30,15 +32,21 @@ type Row struct {
 	MeanRank float64 `json:"mean_rank"`
 	// Placements[i] counts games finished in place i+1 (k-seat games).
 	Placements []int `json:"placements,omitempty"`
-	Forfeits   int   `json:"forfeits"`
+	// Out is, in elimination formats, the round the bot went out in
+	// ("w2", "l3", "gf1", "round 2", "final table"); "" while it is
+	// still in, and for the winner.
+	Out      string `json:"out,omitempty"`
+	Forfeits int    `json:"forfeits"`
 	// ForfeitsBy counts forfeits per reason (timeout, crash, ...).
 	ForfeitsBy map[string]int `json:"forfeits_by_reason"`
 	// Rating is Elo-scale: Bradley-Terry over all games with 2 seats (mean
 	// 0), or the Plackett-Luce (Weng-Lin) ordinal mu-3sigma with k seats.
-	Rating    float64 `json:"rating"`
-	RatingErr float64 `json:"rating_err95"`
-	Mu        float64 `json:"mu,omitempty"`
-	Sigma     float64 `json:"sigma,omitempty"`
+	// Nil (absent in JSON) when the ratings could not be computed: the
+	// standings say why in Warnings.
+	Rating    *float64 `json:"rating,omitempty"`
+	RatingErr *float64 `json:"rating_err95,omitempty"`
+	Mu        float64  `json:"mu,omitempty"`
+	Sigma     float64  `json:"sigma,omitempty"`
 }
 
 // Standings is a tournament's table.
@@ -50,7 +58,14 @@ type Standings struct {
 	Games      int    `json:"games"`
 	Total      int    `json:"total"` // -1 if unknown
 	RatingKind string `json:"rating_kind"`
-	Standings  []Row  `json:"standings"`
+	// RankedBy says what .rank follows: "score" (score per game, then
+	// rating), or "bracket" / "tables" for elimination formats (how far
+	// each bot went, see Row.Out, then score).
+	RankedBy  string `json:"ranked_by"`
+	Standings []Row  `json:"standings"`
+	// Warnings are what a reader must know: ratings that could not be
+	// computed, ledger lines that do not count, a torn last line.
+	Warnings []string `json:"warnings,omitempty"`
 	// HeadToHead[i][j] is bot i's score against bot j (2 seats: points;
 	// k seats: share of the games they shared in which i finished ahead,
 	// ties half); HeadToHeadGames[i][j] counts those games. Indexed by the
@@ -79,8 +94,58 @@ type Pair struct {
 	LOS     float64 `json:"los"`
 }
 
-// Compute builds the standings from ledger records.
+// rater computes 2-seat ratings (stats.BradleyTerry); a seam for tests.
+type rater func(n int, results []stats.PairResult) ([]stats.Rating, error)
+
+// Compute builds the standings from ledger records, ranked by score.
 func Compute(name, game, format string, seats, total int, bots []string, records []match.GameRecord) (*Standings, error) {
+	return compute(standingsInput{name: name, game: game, format: format, seats: seats, total: total, bots: bots, records: records}, stats.BradleyTerry)
+}
+
+// Standings are the directory's standings: its counted records, the
+// format's details (a bracket ranks eliminations), and its warnings.
+func (d *Dir) Standings() (*Standings, error) { return d.standings(stats.BradleyTerry) }
+
+func (d *Dir) standings(rate rater) (*Standings, error) {
+	c := d.Config
+	names := make([]string, len(c.File.Bots))
+	for i, b := range c.File.Bots {
+		names[i] = b.Name
+	}
+	st, err := compute(standingsInput{name: c.Name, game: c.Game.Info().Name, format: c.Format, seats: c.Seats,
+		total: d.Ledger.Sched.Total(), bots: names, records: d.Ledger.Records, details: DetailsOf(d.Ledger.Sched)}, rate)
+	if err != nil {
+		return nil, err
+	}
+	st.Warnings = append(d.Warnings(), st.Warnings...)
+	return st, nil
+}
+
+type standingsInput struct {
+	name, game, format string
+	seats, total       int
+	bots               []string
+	records            []match.GameRecord
+	details            Details
+}
+
+// ratingDecimals, scoreDecimals and meanRankDecimals are how the table
+// and the CSV round.
+const (
+	scoreDecimals    = 1
+	ratingDecimals   = 1
+	meanRankDecimals = 2
+)
+
+// MaxMatrixBots is the most bots whose head-to-head matrix the table
+// shows (it is as wide as the field); JSON and CSV have it for any field.
+const MaxMatrixBots = 16
+
+// compute is Compute with the rating function given. Ratings that fail
+// (rate's error) leave the rows without them, with a warning: the
+// standings are still shown.
+func compute(in standingsInput, rate rater) (*Standings, error) {
+	name, game, format, seats, total, bots, records := in.name, in.game, in.format, in.seats, in.total, in.bots, in.records
 	n := len(bots)
 	idx := map[string]int{}
 	for i, b := range bots {
@@ -88,7 +153,7 @@ func Compute(name, game, format string, seats, total int, bots []string, records
 	}
 	sum := match.NewSummary(bots)
 	st := &Standings{Name: name, Game: game, Format: format, Seats: seats, Total: total, Bots: bots,
-		HeadToHead: square[float64](n), HeadToHeadGames: square[int](n)}
+		HeadToHead: square[float64](n), HeadToHeadGames: square[int](n), Details: in.details}
 	rows := make([]Row, n)
 	for i := range rows {
 		rows[i] = Row{Name: bots[i], ForfeitsBy: map[string]int{}}
@@ -192,35 +257,66 @@ func Compute(name, game, format string, seats, total int, bots []string, records
 			}
 		}
 		st.RatingKind = "bradley-terry"
+		ratings := make([]stats.Rating, n) // no games: everyone at the mean
 		if len(pairs) > 0 {
-			ratings, err := stats.BradleyTerry(n, pairs)
-			if err != nil {
-				return nil, err
+			var err error
+			if ratings, err = rate(n, pairs); err != nil {
+				ratings = nil
+				st.Warnings = append(st.Warnings, fmt.Sprintf("ratings: %v: the standings are shown without ratings (ranked by score alone)", err))
 			}
-			for i, r := range ratings {
-				rows[i].Rating, rows[i].RatingErr = r.Elo, r.Err95
-			}
+		}
+		for i, r := range ratings {
+			rows[i].Rating, rows[i].RatingErr = ptr(r.Elo), ptr(r.Err95)
 		}
 	} else {
 		st.RatingKind = "plackett-luce"
 		for i, s := range skills {
 			rows[i].Mu, rows[i].Sigma = s.Mu, s.Sigma
-			rows[i].Rating, rows[i].RatingErr = s.Ordinal(), 1.96*s.Sigma
+			rows[i].Rating, rows[i].RatingErr = ptr(s.Ordinal()), ptr(1.96*s.Sigma)
+		}
+	}
+	st.RankedBy = "score"
+	tiers := placements(in.details, n)
+	switch {
+	case in.details.Bracket != nil:
+		st.RankedBy = "bracket"
+	case in.details.Tables != nil:
+		st.RankedBy = "tables"
+	}
+	for i := range rows {
+		if tiers != nil {
+			rows[i].Out = tiers[i].out
 		}
 	}
 	order := make([]int, n)
 	for i := range order {
 		order[i] = i
 	}
-	// Rank by score per game, then rating; equal on both share a rank.
+	// Rank by score per game, then rating (without ratings: by score
+	// alone); in eliminations first by how far each bot went. Equal on
+	// all of that share a rank; bots out in the same round at the same
+	// place share one whatever their scores.
 	key := func(i int) (float64, float64) {
 		per := 0.0
 		if rows[i].Games > 0 {
 			per = rows[i].Score / float64(rows[i].Games)
 		}
-		return per, rows[i].Rating
+		r := 0.0
+		if rows[i].Rating != nil {
+			r = *rows[i].Rating
+		}
+		return per, r
+	}
+	cmpTier := func(a, b int) int { // <0: a ranks above b
+		if tiers == nil {
+			return 0
+		}
+		return tiers[a].compare(tiers[b])
 	}
 	sort.SliceStable(order, func(a, b int) bool {
+		if c := cmpTier(order[a], order[b]); c != 0 {
+			return c < 0
+		}
 		pa, ra := key(order[a])
 		pb, rb := key(order[b])
 		if pa != pb {
@@ -232,15 +328,125 @@ func Compute(name, game, format string, seats, total int, bots []string, records
 		row := rows[i]
 		row.Rank = pos + 1
 		if pos > 0 {
-			pp, pr := key(order[pos-1])
+			prev := order[pos-1]
+			pp, pr := key(prev)
 			p, r := key(i)
-			if pp == p && pr == r {
+			sameTier := cmpTier(prev, i) == 0
+			if sameTier && (tiers != nil && !tiers[i].alive || pp == p && pr == r) {
 				row.Rank = st.Standings[pos-1].Rank
 			}
 		}
 		st.Standings = append(st.Standings, row)
 	}
 	return st, nil
+}
+
+func ptr(x float64) *float64 { return &x }
+
+// tier is how far a bot went in an elimination: still in, or out in a
+// round (a later one ranks higher) at a place there (lower ranks higher;
+// the final table's places, or the position at a table it left).
+type tier struct {
+	alive bool
+	round int
+	place int
+	out   string
+}
+
+// compare orders tiers best first: <0 when t ranks above o.
+func (t tier) compare(o tier) int {
+	switch {
+	case t.alive != o.alive:
+		if t.alive {
+			return -1
+		}
+		return 1
+	case t.alive:
+		return 0
+	case t.round != o.round:
+		return o.round - t.round
+	}
+	return t.place - o.place
+}
+
+// placements ranks the bots of an elimination by the bracket or the
+// tables: nil for other formats.
+func placements(d Details, n int) []tier {
+	switch {
+	case d.Bracket != nil:
+		return bracketTiers(d.Bracket, n)
+	case d.Tables != nil:
+		return tableTiers(d.Tables, n)
+	}
+	return nil
+}
+
+// bracketTiers: a bot is out at its last allowed loss (the first in a
+// single elimination, the second in a double one), in that round's stage;
+// byes and walkovers are not losses.
+func bracketTiers(v *schedule.BracketView, n int) []tier {
+	lives := 1
+	if v.Format == "double" {
+		lives = 2
+	}
+	t := make([]tier, n)
+	losses := make([]int, n)
+	for i := range t {
+		t[i].alive = true
+	}
+	for _, r := range v.Rounds { // rounds come in the order they depend on each other
+		for _, m := range r.Matches {
+			if m.Status != "done" || m.Winner < 0 {
+				continue
+			}
+			loser := m.Bots[0]
+			if loser == m.Winner {
+				loser = m.Bots[1]
+			}
+			if loser < 0 || loser >= n {
+				continue
+			}
+			if losses[loser]++; losses[loser] == lives {
+				t[loser] = tier{round: r.Stage, out: r.Name}
+			}
+		}
+	}
+	return t
+}
+
+// tableTiers: a bot is out in the round whose table it did not advance
+// from, at its place there; the final table, once complete, places
+// everyone at it.
+func tableTiers(v *schedule.TableView, n int) []tier {
+	t := make([]tier, n)
+	for i := range t {
+		t[i].alive = true
+	}
+	for _, r := range v.Rounds {
+		for _, tb := range r.Tables {
+			if tb.Status != "done" {
+				continue
+			}
+			if r.Final {
+				for place, b := range tb.Order {
+					out := "final table"
+					if place == 0 {
+						out = ""
+					}
+					if b >= 0 && b < n {
+						t[b] = tier{round: r.Round, place: place, out: out}
+					}
+				}
+				continue
+			}
+			for place, b := range tb.Order[min(tb.Advance, len(tb.Order)):] {
+				if b >= 0 && b < n {
+					t[b] = tier{round: r.Round, place: tb.Advance + place, out: fmt.Sprintf("round %d", r.Round)}
+				}
+			}
+		}
+	}
+	return t
 }
 
 func square[T any](n int) [][]T {
@@ -251,8 +457,9 @@ func square[T any](n int) [][]T {
 	return m
 }
 
-// Table renders the standings and, for up to 16 bots, the head-to-head
-// matrix.
+// Table renders the standings and, for up to MaxMatrixBots bots, the
+// head-to-head matrix (for more it says where to find it). Rating columns
+// are left out when the ratings could not be computed (Warnings says why).
 func (s *Standings) Table(w io.Writer) error {
 	total := "?"
 	if s.Total >= 0 {
@@ -268,7 +475,17 @@ func (s *Standings) Table(w io.Writer) error {
 	if s.Seats > 2 {
 		rating = "PL ordinal"
 	}
-	t.Header("rank", "bot", "games", record, "score", "score %", rating, "+/- 95%", "forfeits")
+	rated := !slices.ContainsFunc(s.Standings, func(r Row) bool { return r.Rating == nil })
+	elim := s.RankedBy == "bracket" || s.RankedBy == "tables"
+	header := []string{"rank", "bot"}
+	if elim {
+		header = append(header, "out in")
+	}
+	header = append(header, "games", record, "score", "score %")
+	if rated {
+		header = append(header, rating, "+/- 95%")
+	}
+	t.Header(append(header, "forfeits"))
 	for _, r := range s.Standings {
 		rec := fmt.Sprintf("%d/%d/%d", r.Wins, r.Draws, r.Losses)
 		if s.Seats > 2 {
@@ -278,8 +495,19 @@ func (s *Standings) Table(w io.Writer) error {
 			}
 			rec = strings.Join(parts, "/")
 		}
-		t.Append(r.Rank, r.Name, r.Games, rec, fmt.Sprintf("%.1f", r.Score), fmt.Sprintf("%.1f", r.ScorePct),
-			fmt.Sprintf("%+.1f", r.Rating), fmt.Sprintf("%.1f", r.RatingErr), forfeitText(r))
+		cells := []any{r.Rank, r.Name}
+		if elim {
+			out := r.Out
+			if out == "" {
+				out = "-"
+			}
+			cells = append(cells, out)
+		}
+		cells = append(cells, r.Games, rec, fmt.Sprintf("%.*f", scoreDecimals, r.Score), fmt.Sprintf("%.*f", scoreDecimals, r.ScorePct))
+		if rated {
+			cells = append(cells, fmt.Sprintf("%+.*f", ratingDecimals, *r.Rating), fmt.Sprintf("%.*f", ratingDecimals, *r.RatingErr))
+		}
+		t.Append(append(cells, forfeitText(r))...)
 	}
 	if err := t.Render(); err != nil {
 		return err
@@ -287,8 +515,13 @@ func (s *Standings) Table(w io.Writer) error {
 	if text := s.Details.Text(s.Bots); text != "" {
 		fmt.Fprint(w, text)
 	}
-	if len(s.Bots) > 16 || s.Games == 0 {
+	if s.Games == 0 {
 		return nil
+	}
+	if len(s.Bots) > MaxMatrixBots {
+		_, err := fmt.Fprintf(w, "head to head: not shown for %d bots (the table shows up to %d); "+
+			"`arena tournament standings DIR --json` has it (head_to_head, head_to_head_games), `--csv --head-to-head` as CSV\n", len(s.Bots), MaxMatrixBots)
+		return err
 	}
 	fmt.Fprintln(w, "head to head (row's score against column, of games together):")
 	h := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off)) // bot names as written
@@ -302,12 +535,17 @@ func (s *Standings) Table(w io.Writer) error {
 			case s.HeadToHeadGames[i][j] == 0:
 				cells = append(cells, "")
 			default:
-				cells = append(cells, fmt.Sprintf("%g/%d", s.HeadToHead[i][j], s.HeadToHeadGames[i][j]))
+				cells = append(cells, s.matrixCell(i, j))
 			}
 		}
 		h.Append(cells...)
 	}
 	return h.Render()
+}
+
+// matrixCell is "score/games" of row i against column j.
+func (s *Standings) matrixCell(i, j int) string {
+	return rounded(s.HeadToHead[i][j], scoreDecimals) + "/" + strconv.Itoa(s.HeadToHeadGames[i][j])
 }
 
 func forfeitText(r Row) string {
@@ -322,23 +560,58 @@ func forfeitText(r Row) string {
 	return fmt.Sprintf("%d (%s)", r.Forfeits, strings.Join(reasons, ", "))
 }
 
-// CSV writes one line per bot.
+// CSV writes one line per bot, its figures rounded as the table rounds
+// them; the rating cells are empty when the ratings could not be
+// computed.
 func (s *Standings) CSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"rank", "name", "games", "wins", "draws", "losses", "score", "score_pct", "mean_rank", "rating", "rating_err95", "forfeits"})
 	for _, r := range s.Standings {
+		rating, ratingErr := "", ""
+		if r.Rating != nil && r.RatingErr != nil {
+			rating, ratingErr = rounded(*r.Rating, ratingDecimals), rounded(*r.RatingErr, ratingDecimals)
+		}
 		cw.Write([]string{strconv.Itoa(r.Rank), r.Name, strconv.Itoa(r.Games), strconv.Itoa(r.Wins), strconv.Itoa(r.Draws),
-			strconv.Itoa(r.Losses), ftoa(r.Score), ftoa(r.ScorePct), ftoa(r.MeanRank), ftoa(r.Rating), ftoa(r.RatingErr), strconv.Itoa(r.Forfeits)})
+			strconv.Itoa(r.Losses), rounded(r.Score, scoreDecimals), rounded(r.ScorePct, scoreDecimals), rounded(r.MeanRank, meanRankDecimals),
+			rating, ratingErr, strconv.Itoa(r.Forfeits)})
 	}
 	cw.Flush()
 	return cw.Error()
 }
 
-func ftoa(f float64) string {
-	if math.IsInf(f, 0) || math.IsNaN(f) {
+// HeadToHeadCSV writes the head-to-head matrix: a header of bot names,
+// then a line per bot with its "score/games" against each column (empty
+// where they never met and on the diagonal).
+func (s *Standings) HeadToHeadCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	cw.Write(append([]string{"bot"}, s.Bots...))
+	for i, b := range s.Bots {
+		line := []string{b}
+		for j := range s.Bots {
+			cell := ""
+			if i != j && s.HeadToHeadGames[i][j] > 0 {
+				cell = s.matrixCell(i, j)
+			}
+			line = append(line, cell)
+		}
+		cw.Write(line)
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// rounded writes x with at most decimals decimals and no trailing zeros
+// (6, 5.5, 66.7): no float noise such as 5.999999999999999.
+func rounded(x float64, decimals int) string {
+	if math.IsInf(x, 0) || math.IsNaN(x) {
 		return ""
 	}
-	return strconv.FormatFloat(f, 'f', -1, 64)
+	p := math.Pow(10, float64(decimals))
+	r := math.Round(x*p) / p
+	if r == 0 {
+		r = 0 // no "-0"
+	}
+	return strconv.FormatFloat(r, 'f', -1, 64)
 }
 
 // jsonSafe keeps infinite Elo (a side that won everything) encodable: it

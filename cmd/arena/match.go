@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"os"
 	"os/signal"
@@ -128,6 +129,7 @@ func runMatch(c *cli.Context) error {
 		Policy: policy, MaxStrikes: c.Int("max-strikes"), OutDir: out,
 		MaxLine: c.Int("max-line"), StderrCap: c.Int64("stderr-cap"), Version: Version, FreshDeals: c.Bool("fresh-deals"), RestartBots: c.Bool("restart-bots"),
 		OnGame: func(r match.GameRecord) { fmt.Fprintln(progress, gameLine(r, games)) },
+		Warn:   c.App.ErrWriter, // a stale lock, leftovers removed, lost stderr logs
 	}, botList)
 	if sum != nil && sum.Games > 0 {
 		if c.Bool("json") {
@@ -166,21 +168,67 @@ func printSummary(w io.Writer, sum *match.Summary, took time.Duration) {
 		t.Append(b.Name, b.Games, b.Wins, b.Draws, b.Losses, b.Forfeits, fmt.Sprintf("%.1f", b.Score), fmt.Sprintf("%.1f", pct), fmt.Sprintf("%.2f", b.MeanRank))
 	}
 	t.Render()
-	if len(sum.Bots) == 2 {
-		e := stats.EloDiff(sum.WDL(0))
-		if e.Valid {
-			fmt.Fprintf(w, "Elo difference %s vs %s: %+.1f +/- %.1f (95%%)\n", sum.Bots[0].Name, sum.Bots[1].Name, e.Diff, e.ErrorBar())
-		} else if e.Diff > 0 {
-			fmt.Fprintf(w, "Elo difference %s vs %s: at least %+.0f (95%%; %s won every game)\n", sum.Bots[0].Name, sum.Bots[1].Name, e.Low, sum.Bots[0].Name)
-		} else if e.Diff < 0 {
-			fmt.Fprintf(w, "Elo difference %s vs %s: at most %+.0f (95%%; %s won every game)\n", sum.Bots[0].Name, sum.Bots[1].Name, e.High, sum.Bots[1].Name)
-		}
+	if e, ok := sum.EloEstimate(); ok {
+		fmt.Fprintln(w, eloLine(sum.Bots[0].Name, sum.Bots[1].Name, e))
 	}
 	fmt.Fprintf(w, "%d games in %v", sum.Games, took.Round(time.Millisecond))
 	if sum.Out != "" {
 		fmt.Fprintf(w, "; results in %s", filepath.Join(sum.Out, "results.jsonl"))
 	}
 	fmt.Fprintln(w)
+}
+
+// eloLine is the match's Elo line: a's Elo difference to b with its 95%
+// interval, computed on the score scale and converted, so asymmetric, and
+// open where the score's interval passes 0 or 1 ("+381.7, at least
+// +159.0"); when one bot won every game, the exact bound, phrased on the
+// side it bounds whichever bot is named first ("a vs b: at most -278" when
+// b won all 20), and said to be inconclusive when it does not exclude the
+// loser being the stronger (2 of 2 gives only "at least -291"). The
+// parenthesis says what was counted: game pairs (one deal, seats swapped,
+// pentanomial error bars, as arena sprt) or games.
+func eloLine(a, b string, e match.EloEstimate) string {
+	head := fmt.Sprintf("Elo difference %s vs %s: ", a, b)
+	basis := fmt.Sprintf("%d games, unpaired", e.Units)
+	if e.Paired {
+		basis = fmt.Sprintf("%d game pairs", e.Units)
+		if e.Units == 1 {
+			basis = "1 game pair"
+		}
+	}
+	if e.Left > 0 {
+		basis += "; the last game, without its pair, left out"
+	}
+	if math.IsInf(e.Elo, 0) {
+		winner, bound, word := a, e.EloLow, "at least"
+		if e.Elo < 0 {
+			winner, bound, word = b, e.EloHigh, "at most"
+		}
+		all := fmt.Sprintf("all %d games", e.Games)
+		switch e.Games {
+		case 1:
+			all = "the only game"
+		case 2:
+			all = "both games"
+		}
+		note := ""
+		if (e.Elo > 0) != (bound > 0) {
+			note = ": too few to tell which bot is stronger"
+		}
+		return fmt.Sprintf("%s%s %+.0f (95%%; %s won %s%s)", head, word, bound, winner, all, note)
+	}
+	lo, hi := e.EloLow, e.EloHigh
+	switch {
+	case stats.Symmetric(e.Elo, lo, hi):
+		return fmt.Sprintf("%s%+.1f +/- %.1f (95%%; %s)", head, e.Elo, (hi-lo)/2, basis)
+	case !math.IsInf(lo, 0) && !math.IsInf(hi, 0):
+		return fmt.Sprintf("%s%+.1f, 95%% interval [%+.1f, %+.1f] (%s)", head, e.Elo, lo, hi, basis)
+	case !math.IsInf(lo, 0):
+		return fmt.Sprintf("%s%+.1f, at least %+.1f (95%%; %s)", head, e.Elo, lo, basis)
+	case !math.IsInf(hi, 0):
+		return fmt.Sprintf("%s%+.1f, at most %+.1f (95%%; %s)", head, e.Elo, hi, basis)
+	}
+	return fmt.Sprintf("%s%+.1f, not bounded either way at 95%% (%s: too few games)", head, e.Elo, basis)
 }
 
 // parseBots reads NAME=CMD specs.

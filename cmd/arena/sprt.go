@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -16,6 +17,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-dev/arena/arena/match"
+	"github.com/arena-dev/arena/arena/outdir"
 	"github.com/arena-dev/arena/arena/sprt"
 	"github.com/arena-dev/arena/arena/stats"
 	"github.com/arena-dev/arena/engine"
@@ -70,7 +72,10 @@ Every bot (fillers too) runs confined as in arena match (docs/security.md).`,
 			&cli.Float64Flag{Name: "beta", Value: 0.05, Usage: "chance of accepting H0 when H1 holds"},
 			&cli.IntFlag{Name: "max-games", Value: 20000, Usage: "stop, inconclusive, after this many games (0: no cap; paired: rounded down to whole pairs)"},
 			&cli.IntFlag{Name: "concurrency", Usage: "games at once (default: cores / seats)"},
-			&cli.BoolFlag{Name: "no-pairs", Usage: "independent games (a fresh deal each, seats alternating) and the trinomial statistic"},
+			// --fresh-deals (a new deal for every game, as in arena match and
+			// tournaments) is exactly what --no-pairs does here: a pair is
+			// two games of one deal, so the same flag under both names.
+			&cli.BoolFlag{Name: "no-pairs", Aliases: []string{"fresh-deals"}, Usage: "independent games (a fresh deal each, seats alternating) and the trinomial statistic; --fresh-deals is the same"},
 			&cli.StringFlag{Name: "seed", Usage: "seed of the deals (default: random, printed); the deals follow from it and the deal secret"},
 			dealSecretFlag(),
 			&cli.StringFlag{Name: "out", Usage: "directory for results.jsonl, replays/, logs/ and sprt.json"},
@@ -270,6 +275,9 @@ func runSPRT(c *cli.Context) error {
 		last, printed = time.Now(), s.Games
 		fmt.Fprintln(progress, s.Line())
 	})
+	if errors.Is(runErr, outdir.ErrBusy) {
+		return runErr // another run's directory: write nothing there, not even sprt.json
+	}
 	sum := sprt.NewSummary(cfg, res)
 	sum.ExitCode = sprtExitCode(res.Verdict)
 	if res.Games > printed {

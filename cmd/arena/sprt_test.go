@@ -245,20 +245,24 @@ func TestSPRTMultiSeatFiller(t *testing.T) {
 	}
 }
 
-// TestSPRTNoPairs: independent games and the trinomial statistic.
+// TestSPRTNoPairs: independent games and the trinomial statistic, under
+// either name of the flag (--fresh-deals, as arena match and tournaments
+// call a new deal for every game).
 func TestSPRTNoPairs(t *testing.T) {
 	t.Parallel()
-	stdout, stderr, code := arena(t, "sprt", "--game", "banqi", "--test", "a=arena bot greedy", "--base", "b=arena bot random",
-		"--no-pairs", "--max-games", "9", "--seed", "4", "--json")
-	if code != exitInconclusive {
-		t.Fatalf("exit %d:\n%s\n%s", code, stdout, stderr)
-	}
-	m := sprtJSON(t, stdout)
-	if m["paired"] != false || num(m, "games") != 9 || num(m, "pairs") != 0 {
-		t.Errorf("summary: %v", m)
-	}
-	if !strings.Contains(stderr, "games 1 [W ") {
-		t.Errorf("progress lines should count games:\n%s", stderr)
+	for _, flag := range []string{"--no-pairs", "--fresh-deals"} {
+		stdout, stderr, code := arena(t, "sprt", "--game", "banqi", "--test", "a=arena bot greedy", "--base", "b=arena bot random",
+			flag, "--max-games", "9", "--seed", "4", "--json")
+		if code != exitInconclusive {
+			t.Fatalf("%s: exit %d:\n%s\n%s", flag, code, stdout, stderr)
+		}
+		m := sprtJSON(t, stdout)
+		if m["paired"] != false || num(m, "games") != 9 || num(m, "pairs") != 0 {
+			t.Errorf("%s: summary: %v", flag, m)
+		}
+		if !strings.Contains(stderr, "games 1 [W ") || !strings.Contains(stderr, "independent games (trinomial)") {
+			t.Errorf("%s: progress lines should count independent games:\n%s", flag, stderr)
+		}
 	}
 }
 

@@ -17,7 +17,6 @@ import (
 
 	"github.com/arena-dev/arena/arena/deal"
 	"github.com/arena-dev/arena/arena/ledger"
-	"github.com/arena-dev/arena/arena/match"
 	"github.com/arena-dev/arena/arena/tournament"
 )
 
@@ -44,8 +43,17 @@ again; games that were running when a run stopped are played from scratch.`,
 				Flags: []cli.Flag{
 					&cli.BoolFlag{Name: "json", Usage: "one JSON object"},
 					&cli.BoolFlag{Name: "csv", Usage: "one CSV line per bot"},
+					&cli.BoolFlag{Name: "head-to-head", Usage: "with --csv: the head-to-head matrix instead, a line per bot"},
 				},
 				Action: showStandings,
+			},
+			{
+				Name:      "verify",
+				Usage:     "check a results directory: every ledger line against the schedule, the deal secret and its replay (re-simulated)",
+				ArgsUsage: "DIR",
+				Description: `Exit 0 when all is well; 1 with one line per problem, naming the file, the
+line and the game.`,
+				Action: verifyTournament,
 			},
 		},
 	})
@@ -78,7 +86,7 @@ func tournamentFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "restart-bots", Usage: "fresh bot processes for every game (no memory carried between games)"},
 		&cli.IntFlag{Name: "concurrency", Usage: "games at once (default: cores / seats)"},
 		&cli.StringFlag{Name: "out", Usage: "output directory (default: out/NAME)"},
-		&cli.BoolFlag{Name: "resume", Usage: "insist on resuming: fail if the output directory holds no tournament"},
+		&cli.BoolFlag{Name: "resume", Usage: "insist on resuming: fail if the output directory (--out, or out/NAME) holds no tournament"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress lines"},
 	}, sandboxFlags()...)
 }
@@ -119,7 +127,8 @@ func tournamentFile(c *cli.Context) (*tournamentSpec, error) {
 			*f, sp.src, sp.baseDir = *loaded, arg, filepath.Dir(arg)
 		}
 	} else if sp.out != "" && !c.IsSet("game") {
-		if _, err := tournament.LoadSaved(sp.out); err == nil {
+		// `run --out DIR [--concurrency N]`: the tournament saved there.
+		if _, err := tournament.LoadSaved(sp.out); err == nil || errors.Is(err, tournament.ErrEdited) {
 			resumeFrom = sp.out
 		}
 	}
@@ -129,8 +138,6 @@ func tournamentFile(c *cli.Context) (*tournamentSpec, error) {
 			return nil, usageError{err}
 		}
 		*f, sp.src = *saved, filepath.Join(resumeFrom, tournament.SavedConfig)
-	} else if c.Bool("resume") {
-		return nil, usagef("--resume: no tournament to resume (give its output directory)")
 	}
 	// Flags override the file, field by field.
 	for name, dst := range map[string]*string{"name": &f.Name, "game": &f.Game, "format": &f.Format,
@@ -204,6 +211,22 @@ func tournamentFile(c *cli.Context) (*tournamentSpec, error) {
 		}
 		sp.out = filepath.Join("out", f.Name)
 	}
+	// The same command again resumes (the directory then holds the same
+	// tournament): with no seed given, that is the saved one, not a new
+	// random seed that would make it another tournament.
+	saved, err := tournament.LoadSaved(sp.out)
+	switch {
+	case err == nil:
+		f.InheritSeed(saved)
+	case c.Bool("resume"):
+		if errors.Is(err, tournament.ErrEdited) {
+			return nil, usageError{err}
+		}
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, usagef("--resume: no tournament to resume in %s (it has no %s); give the tournament's output directory with --out or as DIR", sp.out, tournament.SavedConfig)
+		}
+		return nil, usagef("--resume: %v", err)
+	}
 	return sp, nil
 }
 
@@ -247,7 +270,7 @@ func runTournament(c *cli.Context) error {
 			return
 		}
 		last = time.Now()
-		fmt.Fprintln(progress, progressLine(p))
+		fmt.Fprintln(progress, p.Line())
 	}
 	// On a terminal, a live bar; in CI logs, plain lines at most once a second.
 	if f, ok := progress.(*os.File); ok && !quiet && isatty.IsTerminal(f.Fd()) {
@@ -259,7 +282,10 @@ func runTournament(c *cli.Context) error {
 					progressbar.OptionShowIts(), progressbar.OptionSetItsString("games"), progressbar.OptionFullWidth(),
 					progressbar.OptionOnCompletion(func() { fmt.Fprintln(f) }))
 			}
-			bar.Describe(leaderText(p))
+			if p.Total < 0 && p.Estimate > 0 {
+				bar.ChangeMax(p.Estimate) // a bracket: about so many games
+			}
+			bar.Describe(p.Headline())
 			bar.Set(p.Done)
 		}
 	}
@@ -272,81 +298,37 @@ func runTournament(c *cli.Context) error {
 		if cfg.Secret != nil && errors.Is(err, deal.ErrMismatch) {
 			return usageError{err} // the secret given is not this tournament's
 		}
+		if errors.Is(err, tournament.ErrEdited) {
+			return usageError{err}
+		}
 		return err
 	}
-	st, err := standingsOf(out)
+	st, err := standingsOf(c, out)
 	if err != nil {
 		return err
 	}
 	return st.Table(c.App.Writer)
 }
 
-func progressLine(p tournament.Progress) string {
-	played := p.Done - p.Resumed
-	rate := 0.0
-	if p.Elapsed > 0 {
-		rate = float64(played) / p.Elapsed.Seconds()
-	}
-	total, eta := "?", ""
-	if p.Total >= 0 {
-		total = fmt.Sprint(p.Total)
-		if rate > 0 {
-			eta = fmt.Sprintf(", ETA %v", (time.Duration(float64(p.Total-p.Done)/rate) * time.Second).Round(time.Second))
-		}
-	}
-	return fmt.Sprintf("[%d/%s] %.1f games/s%s, %s, last %s: %s", p.Done, total, rate, eta, leaderText(p), p.Last.GameID, p.Last.Reason)
-}
-
-// leaderText names the bot with the best score per game so far.
-func leaderText(p tournament.Progress) string {
-	leader, best := "", -1.0
-	for _, b := range p.Summary.Bots {
-		if b.Games > 0 && b.Score/float64(b.Games) > best {
-			best, leader = b.Score/float64(b.Games), b.Name
-		}
-	}
-	return fmt.Sprintf("leader %s (%.0f%%)", leader, 100*best)
-}
-
-// standingsOf reads a results directory.
-func standingsOf(dir string) (*tournament.Standings, error) {
-	f, err := tournament.LoadSaved(dir)
+// standingsOf reads a results directory as a resume reads it, and
+// prints its warnings (ratings that failed, ledger lines that do not
+// count) to stderr.
+func standingsOf(c *cli.Context, dir string) (*tournament.Standings, error) {
+	d, err := tournament.Open(dir)
 	if err != nil {
+		var le *ledger.LineError
+		if errors.As(err, &le) {
+			return nil, err
+		}
 		return nil, usageError{err}
 	}
-	records, torn, err := ledger.Read[match.GameRecord](filepath.Join(dir, ledger.FileName))
+	st, err := d.Standings()
 	if err != nil {
 		return nil, err
 	}
-	if torn != nil {
-		fmt.Fprintf(os.Stderr, "arena: warning: %s\n", torn)
+	for _, w := range st.Warnings {
+		fmt.Fprintf(c.App.ErrWriter, "arena: warning: %s\n", w)
 	}
-	var names []string
-	for _, b := range f.Bots {
-		names = append(names, b.Name)
-	}
-	seats := f.Seats
-	if seats == 0 && len(records) > 0 {
-		seats = len(records[0].Bots)
-	}
-	total := -1
-	var details tournament.Details
-	if cfg, err := f.Resolve(filepath.Join(dir, tournament.SavedConfig), "."); err == nil {
-		seats = cfg.Seats
-		if s, err := cfg.Rebuild(records); err == nil {
-			total = s.Total()
-			details = tournament.DetailsOf(s)
-		}
-	}
-	format := f.Format
-	if format == "" {
-		format = "round-robin"
-	}
-	st, err := tournament.Compute(f.Name, f.Game, format, seats, total, names, records)
-	if err != nil {
-		return nil, err
-	}
-	st.Details = details
 	return st, nil
 }
 
@@ -354,7 +336,10 @@ func showStandings(c *cli.Context) error {
 	if c.NArg() != 1 {
 		return usagef("tournament standings needs one DIR")
 	}
-	st, err := standingsOf(c.Args().First())
+	if c.Bool("head-to-head") && !c.Bool("csv") {
+		return usagef("--head-to-head goes with --csv (the table shows the matrix, and --json has it as head_to_head)")
+	}
+	st, err := standingsOf(c, c.Args().First())
 	if err != nil {
 		return err
 	}
@@ -363,8 +348,29 @@ func showStandings(c *cli.Context) error {
 		enc := json.NewEncoder(c.App.Writer)
 		enc.SetIndent("", "  ")
 		return enc.Encode(st)
+	case c.Bool("head-to-head"):
+		return st.HeadToHeadCSV(c.App.Writer)
 	case c.Bool("csv"):
 		return st.CSV(c.App.Writer)
 	}
 	return st.Table(c.App.Writer)
+}
+
+func verifyTournament(c *cli.Context) error {
+	if c.NArg() != 1 {
+		return usagef("tournament verify needs one DIR")
+	}
+	dir := c.Args().First()
+	v, err := tournament.Verify(dir)
+	if err != nil {
+		return usageError{err}
+	}
+	for _, p := range v.Problems {
+		fmt.Fprintln(c.App.Writer, p.Error())
+	}
+	if len(v.Problems) > 0 {
+		return cli.Exit(fmt.Sprintf("verify %s: %d problems (%d games counted)", dir, len(v.Problems), v.Games), exitFail)
+	}
+	fmt.Fprintf(c.App.Writer, "ok %s: %d games, each matching its replay\n", dir, v.Games)
+	return nil
 }
