@@ -5,6 +5,7 @@ package bots
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"sort"
@@ -47,13 +48,27 @@ func Names() []string {
 // Summary describes a bundled bot.
 func Summary(name string) string { return registry[name].summary }
 
+// ErrUnknown is the error of a name that is not a bundled bot's. The
+// error that wraps it names the bundled bots.
+var ErrUnknown = errors.New("unknown bot")
+
+// Check returns nil if name is a bundled bot, else an error wrapping
+// ErrUnknown that lists the bundled bots: a command running a misspelt
+// bundled bot is refused before a game starts, rather than forfeiting
+// every game.
+func Check(name string) error {
+	if _, ok := registry[name]; !ok {
+		return fmt.Errorf("%w %q (bundled bots: %s)", ErrUnknown, name, strings.Join(Names(), ", "))
+	}
+	return nil
+}
+
 // New returns the bundled bot called name.
 func New(name string) (sdk.Bot, error) {
-	e, ok := registry[name]
-	if !ok {
-		return nil, fmt.Errorf("unknown bot %q (bundled bots: %s)", name, strings.Join(Names(), ", "))
+	if err := Check(name); err != nil {
+		return nil, err
 	}
-	return &player{entry: e}, nil
+	return &player{entry: registry[name]}, nil
 }
 
 // player adapts a strategy to sdk.Bot, reseeding its RNG on every hello so a

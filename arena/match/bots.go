@@ -1,6 +1,7 @@
 package match
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -9,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/google/shlex"
+
+	"github.com/arena-dev/arena/bots"
 )
 
 var botName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
@@ -21,10 +24,17 @@ func CheckName(name string) error {
 	return nil
 }
 
+// ErrBundledBot is the error of an "arena bot" command with no bot name,
+// or with more after it: `arena bot` takes one name and nothing else.
+var ErrBundledBot = errors.New("`arena bot NAME` takes one bundled bot's name and nothing else")
+
 // ParseCommand splits a bot command line like a shell would (quotes
 // honoured) without running a shell. A first word "arena" means this very
-// executable, so bundled bots need nothing installed. The program must
-// exist: on PATH, or as a path (relative to dir when dir is set).
+// executable, so bundled bots need nothing installed; "arena bot NAME"
+// must name one bundled bot and nothing more (else an error wrapping
+// bots.ErrUnknown, which lists them, or ErrBundledBot), since such a bot
+// would exit at once and forfeit every game. The program must exist: on
+// PATH, or as a path (relative to dir when dir is set).
 //
 // Without dir the bot runs in a directory of its own (see arena/sandbox),
 // so a relative program path, and every argument naming an existing file
@@ -39,6 +49,17 @@ func ParseCommand(cmdline, dir string) ([]string, error) {
 		return nil, fmt.Errorf("empty command")
 	}
 	if argv[0] == "arena" {
+		if len(argv) > 1 && argv[1] == "bot" {
+			switch {
+			case len(argv) == 2:
+				return nil, fmt.Errorf("%w: %q names none (bundled bots: %s)", ErrBundledBot, cmdline, strings.Join(bots.Names(), ", "))
+			case len(argv) > 3:
+				return nil, fmt.Errorf("%w: %q has %q after it", ErrBundledBot, cmdline, strings.Join(argv[3:], " "))
+			}
+			if err := bots.Check(argv[2]); err != nil {
+				return nil, err
+			}
+		}
 		self, err := os.Executable()
 		if err != nil {
 			return nil, fmt.Errorf("finding the arena executable: %w", err)

@@ -12,6 +12,7 @@ import (
 	"github.com/arena-dev/arena/arena/clock"
 	"github.com/arena-dev/arena/arena/outdir"
 	"github.com/arena-dev/arena/arena/referee"
+	"github.com/arena-dev/arena/arena/transport"
 	"github.com/arena-dev/arena/engine"
 	"github.com/arena-dev/arena/replays"
 )
@@ -63,9 +64,15 @@ func (e *Env) Play(ctx context.Context, t Table) (GameRecord, error) {
 	seats := make([]replays.SeatInfo, n)
 	botSeeds := make([]uint64, n)
 	var acquired []func(failed bool)
+	procs := make([]*transport.Process, n)
+	// marks are the processes' stderr tails as this game began: what
+	// differs at its end was written during it.
+	marks := make([]string, n)
+	logs := make([]string, n)
 	for s, b := range t.Seats {
 		// The pool hands out no process that has played this deal before.
 		conn, proc := e.Pool.Get(b, t.Seed)
+		procs[s], marks[s] = proc, e.Pool.stderrMark(proc)
 		players[s] = referee.Player{Name: e.Bots[b].Name, Conn: conn}
 		seats[s] = replays.SeatInfo{Seat: s, Bot: e.Bots[b].Name}
 		// A bot's seed follows the bot, not the seat: in a swapped pair each
@@ -76,7 +83,8 @@ func (e *Env) Play(ctx context.Context, t Table) (GameRecord, error) {
 		if proc != nil && e.OutDir != "" {
 			// A log that cannot be written is reported and counted by the
 			// pool (Pool.OnLogLost); it does not stop the game.
-			e.Pool.AttachLog(proc, filepath.Join(e.OutDir, "logs", e.Bots[b].Name, t.GameID+".stderr.log"))
+			logs[s] = LogPath(e.OutDir, e.Bots[b].Name, t.GameID)
+			e.Pool.AttachLog(proc, logs[s])
 		}
 	}
 	rec := replays.NewRecorder(replays.Header{
@@ -110,7 +118,15 @@ func (e *Env) Play(ctx context.Context, t Table) (GameRecord, error) {
 		out.Bots = append(out.Bots, e.Bots[b].Name)
 	}
 	for _, f := range res.Forfeits {
-		out.Forfeits = append(out.Forfeits, SeatFailure{Seat: f.Seat, Bot: out.Bots[f.Seat], Reason: string(f.Reason), Detail: f.Detail})
+		sf := SeatFailure{Seat: f.Seat, Bot: out.Bots[f.Seat], Reason: string(f.Reason), Detail: f.Detail, Log: logs[f.Seat]}
+		// A forfeiting process has been closed (put above), which waits
+		// for the last of its stderr: the tail is complete.
+		if p := procs[f.Seat]; p != nil {
+			if tail := p.StderrTail(); tail != marks[f.Seat] {
+				sf.StderrLast = lastLine(tail)
+			}
+		}
+		out.Forfeits = append(out.Forfeits, sf)
 	}
 	for _, f := range res.Strikes {
 		out.Strikes = append(out.Strikes, SeatFailure{Seat: f.Seat, Bot: out.Bots[f.Seat], Reason: string(f.Reason), Detail: f.Detail})

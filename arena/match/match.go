@@ -13,6 +13,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/arena-dev/arena/arena/clock"
@@ -91,6 +92,48 @@ type SeatFailure struct {
 	Bot    string `json:"bot"`
 	Reason string `json:"reason"`
 	Detail string `json:"detail"`
+	// StderrLast is, for a forfeit, the last line the bot wrote to stderr
+	// during the game ("" if nothing): what a crash said, such as the
+	// last line of a Python traceback, which the detail ("exited with
+	// status 1") does not. For progress output only: Log has it all, and
+	// results.jsonl and the replay keep the detail.
+	StderrLast string `json:"-"`
+	// Log is the game's stderr log of the bot ("" without an output
+	// directory), for progress output.
+	Log string `json:"-"`
+}
+
+// Hint says what usually causes a failure of f's kind, for the bot's
+// author, or "": a ready that never arrives was most often written but
+// not flushed (arena check words it the same way).
+func (f SeatFailure) Hint() string {
+	if f.Reason == string(referee.Startup) {
+		return `answer hello with {"type":"ready"} and flush stdout`
+	}
+	return ""
+}
+
+// stderrLastMax bounds StderrLast, as arena check bounds the stderr it
+// quotes: a line of a bot's output, not a page.
+const stderrLastMax = 200
+
+// lastLine is the last non-empty line of what a bot wrote to stderr,
+// its end kept if it is longer than stderrLastMax.
+func lastLine(tail string) string {
+	tail = strings.TrimSpace(tail)
+	if i := strings.LastIndexByte(tail, '\n'); i >= 0 {
+		tail = strings.TrimSpace(tail[i+1:])
+	}
+	if len(tail) > stderrLastMax {
+		tail = "..." + tail[len(tail)-stderrLastMax:]
+	}
+	return tail
+}
+
+// LogPath is where a bot's stderr of one game is kept in an output
+// directory.
+func LogPath(outDir, bot, gameID string) string {
+	return filepath.Join(outDir, "logs", bot, gameID+".stderr.log")
 }
 
 // GameRecord is one line of results.jsonl.

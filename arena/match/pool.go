@@ -76,6 +76,13 @@ type member struct {
 	// twice. It grows by one entry per game the process plays and goes
 	// when the process does.
 	deals map[uint64]struct{}
+	// tailMark is the process's stderr tail when Get handed it out for
+	// its current game ("" for a process's first game), so that a game's
+	// failure quotes only what the bot wrote since (Env.Play), not an
+	// earlier game's last line. (Stderr is read as it comes: what a bot
+	// wrote just before its previous game ended may not have been read by
+	// then, and would count as this game's.)
+	tailMark string
 }
 
 // NewPool makes an empty pool for bots.
@@ -110,6 +117,7 @@ func (p *Pool) Get(b int, deal uint64) (transport.Conn, *transport.Process) {
 			continue
 		}
 		m.deals[deal] = struct{}{}
+		m.tailMark = proc.StderrTail()
 		p.idle[b] = slices.Delete(idle, i, i+1)
 		p.mu.Unlock()
 		if box, ok := proc.Confinement().(*sandbox.Box); ok {
@@ -247,6 +255,20 @@ func (p *Pool) Put(b int, proc *transport.Process, failed bool) {
 	}
 	m.log.flush()
 	p.idle[b] = append(p.idle[b], proc)
+}
+
+// stderrMark is proc's stderr tail when Get handed it out ("" for a
+// process's first game, or no process).
+func (p *Pool) stderrMark(proc *transport.Process) string {
+	if proc == nil {
+		return ""
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if m := p.live[proc]; m != nil {
+		return m.tailMark
+	}
+	return ""
 }
 
 // dropLocked kills proc and writes out its log.

@@ -12,13 +12,16 @@ import (
 // bot finished above (ties count half), so it is on the same 0..1-per-game
 // scale as a two-player score.
 type BotStats struct {
-	Name     string  `json:"name"`
-	Games    int     `json:"games"`
-	Wins     int     `json:"wins"`
-	Draws    int     `json:"draws"`
-	Losses   int     `json:"losses"`
-	Forfeits int     `json:"forfeits"`
-	Score    float64 `json:"score"`
+	Name     string `json:"name"`
+	Games    int    `json:"games"`
+	Wins     int    `json:"wins"`
+	Draws    int    `json:"draws"`
+	Losses   int    `json:"losses"`
+	Forfeits int    `json:"forfeits"`
+	// Strikes counts the failed turns that cost the bot a strike rather
+	// than the game (--on-timeout random), over all its games.
+	Strikes int     `json:"strikes"`
+	Score   float64 `json:"score"`
 	// MeanRank is the average finishing rank (1 = first), the clearest
 	// single figure with more than 2 seats.
 	MeanRank float64 `json:"mean_rank"`
@@ -98,6 +101,18 @@ func (s *Summary) add(r GameRecord) {
 	for _, f := range r.Forfeits {
 		s.Bots[s.index[r.Bots[f.Seat]]].Forfeits++
 	}
+	for _, f := range r.Strikes {
+		s.Bots[s.index[r.Bots[f.Seat]]].Strikes++
+	}
+}
+
+// Strikes is the number of strikes over every bot's games.
+func (s *Summary) Strikes() int {
+	n := 0
+	for _, b := range s.Bots {
+		n += b.Strikes
+	}
+	return n
 }
 
 // WDL is bot b's record, for rating.

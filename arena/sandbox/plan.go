@@ -347,8 +347,12 @@ func (s *Sandbox) checkReadable() error {
 			need[named[0]] |= 0o001 // executed
 		}
 		for _, d := range append(show, p.Dir) {
-			if d != "" {
+			// A directory shown is entered; a file shown alone (one
+			// directly in /tmp) is read.
+			if st, err := os.Stat(d); err == nil && st.IsDir() {
 				need[d] |= 0o001
+			} else if d != "" {
+				need[d] |= 0o004
 			}
 		}
 		for path, bits := range need {

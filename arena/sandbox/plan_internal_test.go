@@ -131,3 +131,49 @@ func TestRootPlanCovers(t *testing.T) {
 		t.Errorf("a bot in a hidden directory: %v", err)
 	}
 }
+
+// TestCheckReadable: with a uid of their own, bots must be able to read
+// their programs; what only the owner may read is refused at start, what
+// any user may read (a script directly in /tmp included) is not.
+func TestCheckReadable(t *testing.T) {
+	base := t.TempDir()
+	if err := os.Chmod(base, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(path string, mode os.FileMode) string {
+		if err := os.WriteFile(path, []byte("print(1)\n"), mode); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(path, mode); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	open := write(filepath.Join(base, "open.py"), 0o644)
+	private := write(filepath.Join(base, "private.py"), 0o600)
+	closedDir := filepath.Join(base, "closed")
+	if err := os.Mkdir(closedDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	inClosed := write(filepath.Join(closedDir, "bot.py"), 0o644)
+	inTmp := write(filepath.Join(os.TempDir(), "arena-readable-"+filepath.Base(base)+".py"), 0o644)
+	defer os.Remove(inTmp)
+	for _, tc := range []struct {
+		argv []string
+		bad  string // the path named in the refusal, "" for none
+	}{
+		{[]string{"python3", open}, ""},
+		{[]string{"python3", inTmp}, ""},
+		{[]string{"python3", private}, private},
+		{[]string{"python3", inClosed}, closedDir},
+	} {
+		s := &Sandbox{Options: Options{Programs: []Program{{Argv: tc.argv}}}}
+		err := s.checkReadable()
+		switch {
+		case tc.bad == "" && err != nil:
+			t.Errorf("%v: refused: %v", tc.argv, err)
+		case tc.bad != "" && (err == nil || !strings.Contains(err.Error(), tc.bad+" (mode")):
+			t.Errorf("%v: %v, want a refusal naming %s", tc.argv, err, tc.bad)
+		}
+	}
+}

@@ -70,7 +70,7 @@ type Config struct {
 	Secret *deal.Secret
 	// OutDir receives results.jsonl, replays/ and logs/; "" keeps nothing.
 	OutDir    string
-	MatchID   string // sent to bots (default: sprt-GAME-TIMESTAMP)
+	MatchID   string // sent to bots (default: match.NewMatchID("sprt-GAME"))
 	MaxLine   int
 	StderrCap int64
 	Version   string        // arena version, written into replays
@@ -285,7 +285,9 @@ func Run(ctx context.Context, cfg Config, progress func(Status)) (*Result, error
 		cfg.ByeGrace = time.Second
 	}
 	if cfg.MatchID == "" {
-		cfg.MatchID = fmt.Sprintf("sprt-%s-%s", cfg.Game.Info().Name, time.Now().UTC().Format("20060102-150405"))
+		// Unique, not just per second: game ids (and so replay and log
+		// file names) of two runs started together must not collide.
+		cfg.MatchID = match.NewMatchID("sprt-" + cfg.Game.Info().Name)
 	}
 	maxJobs := cfg.MaxGames
 	if cfg.Paired {

@@ -16,6 +16,11 @@ func botCommand() *cli.Command {
 		Name:      "bot",
 		Usage:     "run a bundled bot over stdin/stdout (" + strings.Join(bots.Names(), ", ") + ")",
 		ArgsUsage: "NAME",
+		Description: `Speaks the protocol on stdin/stdout, so it can play in a match (a CMD
+starting with "arena" runs this executable) or be typed to by hand:
+
+   arena match --game banqi --bot me='python3 my_bot.py' --bot greedy='arena bot greedy'
+   arena bot random`,
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
 				var lines []string

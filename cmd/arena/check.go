@@ -49,15 +49,15 @@ The checks (docs/check.md explains each):
 			&cli.StringFlag{Name: "game", Usage: "game to play (see arena games); required"},
 			&cli.StringSliceFlag{Name: "option", Usage: "rule option k=v (repeatable)"},
 			&cli.IntFlag{Name: "games", Value: 2, Usage: "games played in the same process (2 or more checks keep-alive)"},
-			&cli.IntFlag{Name: "seats", Usage: "seats per game (default: the game's minimum)"},
-			&cli.StringFlag{Name: "seed", Usage: "seed for the deals and the checker's moves (default: random, printed)"},
-			&cli.DurationFlag{Name: "move-time", Value: clock.Defaults.Move, Usage: "limit per move"},
-			&cli.DurationFlag{Name: "startup-time", Value: clock.Defaults.Startup, Usage: "time from hello to ready"},
-			&cli.DurationFlag{Name: "margin", Value: clock.Defaults.Margin, Usage: "grace added to every deadline for OS jitter"},
+			&cli.IntFlag{Name: "seats", Usage: "seats per game", DefaultText: "the game's minimum"},
+			&cli.StringFlag{Name: "seed", Usage: "seed for the deals and the checker's moves", DefaultText: "random, printed"},
+			durationFlag("move-time", "limit per move", clock.Defaults.Move, ""),
+			durationFlag("startup-time", "time from hello to ready", clock.Defaults.Startup, ""),
+			durationFlag("margin", "grace added to every deadline for OS jitter", clock.Defaults.Margin, ""),
 			&cli.IntFlag{Name: "max-line", Value: protocol.DefaultMaxLine, Usage: "longest line the bot may send, in bytes"},
 			&cli.BoolFlag{Name: "strict", Usage: "count warnings as failures"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON report to stdout"},
-			&cli.BoolFlag{Name: "progress", Usage: "progress lines on stderr: one per game and every few seconds (default: on, off with --json)"},
+			&cli.BoolFlag{Name: "progress", Usage: "progress lines on stderr: one per game and every few seconds", DefaultText: "on, off with --json"},
 		}, sandboxFlags()...),
 		Action: runCheck,
 	})
@@ -89,7 +89,7 @@ func runCheck(c *cli.Context) error {
 	if c.Int("games") < 1 {
 		return usagef("--games %d: want at least 1", c.Int("games"))
 	}
-	move, startup, margin := c.Duration("move-time"), c.Duration("startup-time"), c.Duration("margin")
+	move, startup, margin := duration(c, "move-time"), duration(c, "startup-time"), duration(c, "margin")
 	switch {
 	case move <= 0:
 		return usagef("--move-time %v: want a positive duration", move)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -97,8 +98,19 @@ func checkBot(mode string) int {
 			games++
 			turn = 0
 			rng = rand.New(rand.NewPCG(hello.Seed, uint64(hello.Seat)))
-			if mode == "silent-hello" {
+			switch {
+			case mode == "silent-hello":
 				hang()
+			case mode == "unflushed-ready":
+				// Written to a buffer that is never flushed: the classic
+				// mistake, which looks to the arena like silence.
+				w := bufio.NewWriter(os.Stdout)
+				w.WriteString(`{"type":"ready"}` + "\n")
+				hang()
+			case mode == "quiet-exit" && games == 2:
+				// Its second game (stderr said "thinking" in the first):
+				// gone without a word.
+				return 3
 			}
 			send(`{"type":"ready","name":"check-` + mode + `","version":"1"}`)
 		case protocol.TypeTurn:
@@ -110,6 +122,11 @@ func checkBot(mode string) int {
 			turn++
 			total++
 			first := games == 1 && turn == 1
+			if mode == "quiet-exit" && first {
+				// Early in the game, so that the arena has read it long
+				// before the game ends.
+				fmt.Fprintln(os.Stderr, "thinking")
+			}
 			i := rng.IntN(len(t.Legal))
 			answer := fmt.Sprintf(`{"type":"action","id":%d,"index":%d}`, t.ID, i)
 			// Modes that get every turn wrong: a checker that goes on

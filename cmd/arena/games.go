@@ -15,6 +15,11 @@ func gamesCommand() *cli.Command {
 	return withUsage(&cli.Command{
 		Name:  "games",
 		Usage: "list the games, their seat ranges and options with defaults",
+		Description: `The options are given as --option k=v (match, sprt, check) or under a
+tournament file's options:
+
+   arena games
+   arena match --game banqi --option ranks=hk --bot a='arena bot greedy' --bot b='arena bot random'`,
 		Action: func(c *cli.Context) error {
 			out := c.App.Writer
 			for _, g := range engine.Games() {

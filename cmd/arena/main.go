@@ -5,7 +5,9 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"runtime/debug"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -31,12 +33,23 @@ func (u usageError) Unwrap() error { return u.err }
 
 func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
 
+// inputErr makes an error about an input file that does not exist a usage
+// error, as for every command: the file named is the mistake. Other errors
+// (a file that is there but cannot be read or is damaged) stay failures.
+func inputErr(err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return usageError{err}
+	}
+	return err
+}
+
 func main() {
 	os.Exit(run(os.Args))
 }
 
 func run(args []string) int {
 	app := newApp()
+	app.Setup() // adds the help command, which flagsFirst must know
 	err := app.Run(flagsFirst(app, args))
 	if err == nil {
 		return exitOK
@@ -60,11 +73,24 @@ func run(args []string) int {
 
 func newApp() *cli.App {
 	return &cli.App{
-		Name:            "arena",
-		Usage:           "a headless tournament arena for game-playing bots",
-		Version:         Version,
-		HideHelpCommand: true,
-		ExitErrHandler:  func(*cli.Context, error) {}, // run() reports errors and picks the exit code
+		Name:    "arena",
+		Usage:   "a headless tournament arena for game-playing bots",
+		Version: versionText(debug.ReadBuildInfo()),
+		Description: `Start with a match of the bundled bots, then check your own bot:
+
+   arena games
+   arena match --game banqi --bot greedy='arena bot greedy' --bot random='arena bot random' --games 20
+   arena check --game banqi 'python3 my_bot.py'
+
+arena help COMMAND (or arena COMMAND --help) shows a command's flags and
+examples; arena completion bash|zsh|fish prints a shell completion script.`,
+		// Repeatable flags take one value each: a comma belongs to the
+		// value (a --bot command such as 'python3 bot.py --weights a,b',
+		// a --bot-env value), it does not separate two. ARENA_BOT_ENV is the
+		// one comma-separated list, split by the arena (sandboxFlags).
+		DisableSliceFlagSeparator: true,
+		EnableBashCompletion:      true,
+		ExitErrHandler:            func(*cli.Context, error) {}, // run() reports errors and picks the exit code
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
 			return usageError{err}
 		},
@@ -80,13 +106,18 @@ func newApp() *cli.App {
 			tournamentCommand(),
 			sprtCommand(),
 			checkCommand(),
+			completionCommand(),
 		},
 	}
 }
 
-// withUsage makes flag errors of a subcommand exit with code 2.
+// withUsage makes flag errors of a subcommand exit with code 2. A command
+// without subcommands gets no "help" subcommand (urfave/cli would add
+// one, taking "help" from its arguments: `arena bot help`); arena help
+// COMMAND and COMMAND --help remain.
 func withUsage(c *cli.Command) *cli.Command {
 	c.OnUsageError = func(_ *cli.Context, err error, _ bool) error { return usageError{err} }
+	c.HideHelpCommand = len(c.Subcommands) == 0
 	for _, sub := range c.Subcommands {
 		withUsage(sub)
 	}
@@ -98,7 +129,9 @@ func withUsage(c *cli.Command) *cli.Command {
 // stops reading flags at the first positional argument). Which flags take
 // a value comes from the command's own flag definitions; "--" ends flags.
 func flagsFirst(app *cli.App, args []string) []string {
-	if len(args) < 2 {
+	if len(args) < 2 || args[len(args)-1] == completionFlag {
+		// The completion flag must stay last, and with no "--" before it,
+		// for urfave/cli to answer it.
 		return args
 	}
 	out := []string{args[0]}

@@ -44,11 +44,13 @@ only PATH, HOME, TMPDIR, LANG, LC_ALL, ARENA_BOT_NAME and --bot-env variables,
 and within --bot-memory, --bot-procs, --bot-files, --bot-file-size and
 --bot-cpu-time. The arena prints which mechanism enforces each limit.`,
 		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "game", Usage: "game to play (see arena games)", Required: true},
+			// Not Required: urfave/cli would print the whole help for it
+			// and exit 1; runMatch says what is missing in one line.
+			&cli.StringFlag{Name: "game", Usage: "game to play (see arena games); required"},
 			&cli.StringSliceFlag{Name: "bot", Usage: "NAME=CMD, one per seat, in seat order"},
 			&cli.StringSliceFlag{Name: "option", Usage: "rule option k=v (repeatable)"},
-			&cli.IntFlag{Name: "games", Usage: "games to play (default: one full seat rotation)"},
-			&cli.StringFlag{Name: "seed", Usage: "match seed (default: random, printed); the deals follow from it and the deal secret"},
+			&cli.IntFlag{Name: "games", Usage: "games to play", DefaultText: "one full seat rotation, as many games as seats"},
+			&cli.StringFlag{Name: "seed", Usage: "match seed; the deals follow from it and the deal secret", DefaultText: "random, printed"},
 			dealSecretFlag(),
 			&cli.BoolFlag{Name: "fresh-deals", Usage: "a new deal for every game instead of replaying one deal with seats rotated (see docs/security.md)"},
 			&cli.BoolFlag{Name: "restart-bots", Usage: "fresh bot processes for every game, so no memory carries over (see docs/security.md)"},
@@ -63,6 +65,10 @@ and within --bot-memory, --bot-procs, --bot-files, --bot-file-size and
 func runMatch(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return usagef("unexpected argument %q (bots are given with --bot NAME=CMD)", c.Args().First())
+	}
+	if c.String("game") == "" {
+		return usagef("--game is required, with one --bot NAME=CMD per seat: e.g. arena match --game banqi " +
+			"--bot a='arena bot greedy' --bot b='arena bot random' (arena games lists the games, arena help match every flag)")
 	}
 	game, err := engine.Lookup(c.String("game"))
 	if err != nil {
@@ -128,7 +134,7 @@ func runMatch(c *cli.Context) error {
 		Game: game, Options: opts, Games: games, Seed: seed, Secret: secret, Limits: limits,
 		Policy: policy, MaxStrikes: c.Int("max-strikes"), OutDir: out,
 		MaxLine: c.Int("max-line"), StderrCap: c.Int64("stderr-cap"), Version: Version, FreshDeals: c.Bool("fresh-deals"), RestartBots: c.Bool("restart-bots"),
-		OnGame: func(r match.GameRecord) { fmt.Fprintln(progress, gameLine(r, games)) },
+		OnGame: func(r match.GameRecord) { fmt.Fprintln(progress, gameLine(r, games, out != "")) },
 		Warn:   c.App.ErrWriter, // a stale lock, leftovers removed, lost stderr logs
 	}, botList)
 	if sum != nil && sum.Games > 0 {
@@ -145,27 +151,97 @@ func runMatch(c *cli.Context) error {
 	return secretUsage(err, secretFile)
 }
 
-func gameLine(r match.GameRecord, total int) string {
+// gameLine is a game's progress line: the bots by seat with their ranks,
+// the plies, how it ended, and for each bot that forfeited why (with
+// what it last wrote to stderr, and where its whole log is: kept is true
+// with --out), and for each bot struck (--on-timeout random) its strikes.
+func gameLine(r match.GameRecord, total int, kept bool) string {
 	var parts []string
 	for s, b := range r.Bots {
 		parts = append(parts, fmt.Sprintf("%s#%d", b, r.Ranks[s]))
 	}
 	line := fmt.Sprintf("game %d/%d %s: %s, %d plies, %s", r.Index+1, total, r.GameID, strings.Join(parts, " "), r.Plies, r.Reason)
 	for _, f := range r.Forfeits {
-		line += fmt.Sprintf(" [%s forfeited: %s: %s]", f.Bot, f.Reason, f.Detail)
+		line += fmt.Sprintf(" [%s forfeited: %s: %s", f.Bot, f.Reason, f.Detail)
+		if h := f.Hint(); h != "" {
+			line += "; " + h
+		}
+		if f.StderrLast != "" {
+			line += fmt.Sprintf("; its stderr ends with %q", f.StderrLast)
+			switch {
+			case f.Log != "":
+				line += "; whole log: " + f.Log
+			case !kept:
+				line += " (--out DIR keeps each bot's whole stderr)"
+			}
+		}
+		line += "]"
 	}
-	return line
+	return line + strikesText(r.Strikes)
+}
+
+// strikesText describes a game's strikes, per bot in the order they
+// first struck: " [r struck 2 times: timeout, illegal_action; last: DETAIL]".
+func strikesText(strikes []match.SeatFailure) string {
+	var order []string
+	per := map[string][]match.SeatFailure{}
+	for _, f := range strikes {
+		if per[f.Bot] == nil {
+			order = append(order, f.Bot)
+		}
+		per[f.Bot] = append(per[f.Bot], f)
+	}
+	var b strings.Builder
+	for _, bot := range order {
+		fs := per[bot]
+		reasons := make([]string, len(fs))
+		for i, f := range fs {
+			reasons[i] = f.Reason
+		}
+		times := "once"
+		if len(fs) > 1 {
+			times = fmt.Sprintf("%d times", len(fs))
+		}
+		fmt.Fprintf(&b, " [%s struck %s: %s; last: %s]", bot, times, strings.Join(reasons, ", "), fs[len(fs)-1].Detail)
+	}
+	return b.String()
+}
+
+// strikeTotals is " (strikes: a 3, b 1)" for the bots of sum that were
+// struck, "" if none was.
+func strikeTotals(sum *match.Summary) string {
+	if sum == nil || sum.Strikes() == 0 {
+		return ""
+	}
+	var parts []string
+	for _, b := range sum.Bots {
+		if b.Strikes > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", b.Name, b.Strikes))
+		}
+	}
+	return " (strikes: " + strings.Join(parts, ", ") + ")"
 }
 
 func printSummary(w io.Writer, sum *match.Summary, took time.Duration) {
 	t := tablewriter.NewWriter(w)
-	t.Header("bot", "games", "wins", "draws", "losses", "forfeits", "score", "score %", "mean rank")
+	// Strikes (--on-timeout random) get a column when there are any: a
+	// bot that was helped out of failed turns should be seen to be.
+	struck := sum.Strikes() > 0
+	header := []any{"bot", "games", "wins", "draws", "losses", "forfeits"}
+	if struck {
+		header = append(header, "strikes")
+	}
+	t.Header(append(header, "score", "score %", "mean rank")...)
 	for _, b := range sum.Bots {
 		pct := 0.0
 		if b.Games > 0 {
 			pct = 100 * b.Score / float64(b.Games)
 		}
-		t.Append(b.Name, b.Games, b.Wins, b.Draws, b.Losses, b.Forfeits, fmt.Sprintf("%.1f", b.Score), fmt.Sprintf("%.1f", pct), fmt.Sprintf("%.2f", b.MeanRank))
+		row := []any{b.Name, b.Games, b.Wins, b.Draws, b.Losses, b.Forfeits}
+		if struck {
+			row = append(row, b.Strikes)
+		}
+		t.Append(append(row, fmt.Sprintf("%.1f", b.Score), fmt.Sprintf("%.1f", pct), fmt.Sprintf("%.2f", b.MeanRank))...)
 	}
 	t.Render()
 	if e, ok := sum.EloEstimate(); ok {
@@ -327,16 +403,20 @@ func parseOptions(specs []string) (map[string]string, error) {
 // referees games (match, sprt); parseLimits and parsePolicy read them.
 func refereeFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.DurationFlag{Name: "move-time", Usage: "limit per move (default 1s when no --tc)"},
+		durationFlag("move-time", "limit per move", 0, moveDefault(clock.Defaults.Move)),
 		&cli.StringFlag{Name: "tc", Usage: "Fischer clock BASE+INC, e.g. 60s+1s"},
-		&cli.DurationFlag{Name: "startup-time", Value: clock.Defaults.Startup, Usage: "time from hello to ready"},
-		&cli.DurationFlag{Name: "margin", Value: clock.Defaults.Margin, Usage: "grace added to every deadline for OS jitter"},
+		durationFlag("startup-time", "time from hello to ready", clock.Defaults.Startup, ""),
+		durationFlag("margin", "grace added to every deadline for OS jitter", clock.Defaults.Margin, ""),
 		&cli.StringFlag{Name: "on-timeout", Value: string(referee.Forfeit), Usage: "what a failed move costs: forfeit, or random (a random move and a strike)"},
-		&cli.IntFlag{Name: "max-strikes", Value: 3, Usage: "with --on-timeout random: strikes before a forfeit"},
+		&cli.IntFlag{Name: "max-strikes", Value: runDefaults().MaxStrikes, Usage: "with --on-timeout random: strikes before a forfeit"},
 		&cli.IntFlag{Name: "max-line", Value: protocol.DefaultMaxLine, Usage: "longest line a bot may send, in bytes"},
-		&cli.Int64Flag{Name: "stderr-cap", Value: 1 << 20, Usage: "bytes of a bot's stderr kept per game"},
+		&cli.Int64Flag{Name: "stderr-cap", Value: runDefaults().StderrCap, Usage: "bytes of a bot's stderr kept per game"},
 	}
 }
+
+// moveDefault is the help's default of --move-time: move, unless a
+// Fischer clock is given.
+func moveDefault(move time.Duration) string { return fmt.Sprintf("%v without --tc", move) }
 
 func parsePolicy(c *cli.Context) (referee.Policy, error) {
 	p := referee.Policy(c.String("on-timeout"))
@@ -347,7 +427,7 @@ func parsePolicy(c *cli.Context) (referee.Policy, error) {
 }
 
 func parseLimits(c *cli.Context) (clock.Limits, error) {
-	l := clock.Limits{Startup: c.Duration("startup-time"), Move: c.Duration("move-time"), Margin: c.Duration("margin")}
+	l := clock.Limits{Startup: duration(c, "startup-time"), Move: duration(c, "move-time"), Margin: duration(c, "margin")}
 	if tc := c.String("tc"); tc != "" {
 		base, inc, err := clock.ParseTC(tc)
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -20,22 +21,25 @@ import (
 func sandboxFlags() []cli.Flag {
 	d := sandbox.DefaultLimits
 	return []cli.Flag{
-		&cli.StringFlag{Name: "bot-memory", Usage: fmt.Sprintf("memory per bot, with everything it starts (e.g. 512MiB; unlimited) (default: %s)", sandbox.FormatSize(d.Memory))},
-		&cli.StringFlag{Name: "bot-cpu-time", Usage: "CPU time a bot process may use per game, whole seconds (e.g. 30s) (default: unlimited)"},
-		&cli.StringFlag{Name: "bot-procs", Usage: fmt.Sprintf("processes and threads per bot (default: %d)", d.Procs)},
-		&cli.StringFlag{Name: "bot-files", Usage: fmt.Sprintf("open files per bot process (default: %d)", d.Files)},
-		&cli.StringFlag{Name: "bot-file-size", Usage: fmt.Sprintf("largest file a bot may write (default: %s)", sandbox.FormatSize(d.FileSize))},
-		&cli.StringFlag{Name: "bot-cpus", Usage: "CPU rate per bot, in cores (e.g. 0.5, 2; throttled past it) (default: unlimited)"},
-		&cli.StringFlag{Name: "bot-disk", Usage: fmt.Sprintf("size of an isolated bot's writable directory (default: %s)", sandbox.FormatSize(d.Disk))},
-		&cli.StringFlag{Name: "bot-isolate", Usage: "give each bot a read-only view of the files, a private directory and its own processes: auto (where the machine allows), yes (or refuse to start), no (default: auto)"},
+		&cli.StringFlag{Name: "bot-memory", Usage: "memory per bot, with everything it starts (e.g. 512MiB; unlimited)", DefaultText: sandbox.FormatSize(d.Memory)},
+		&cli.StringFlag{Name: "bot-cpu-time", Usage: "CPU time a bot process may use per game, whole seconds (e.g. 30s)", DefaultText: "unlimited"},
+		&cli.StringFlag{Name: "bot-procs", Usage: "processes and threads per bot", DefaultText: strconv.FormatInt(d.Procs, 10)},
+		&cli.StringFlag{Name: "bot-files", Usage: "open files per bot process", DefaultText: strconv.FormatInt(d.Files, 10)},
+		&cli.StringFlag{Name: "bot-file-size", Usage: "largest file a bot may write", DefaultText: sandbox.FormatSize(d.FileSize)},
+		&cli.StringFlag{Name: "bot-cpus", Usage: "CPU rate per bot, in cores (e.g. 0.5, 2; throttled past it)", DefaultText: "unlimited"},
+		&cli.StringFlag{Name: "bot-disk", Usage: "size of an isolated bot's writable directory", DefaultText: sandbox.FormatSize(d.Disk)},
+		&cli.StringFlag{Name: "bot-isolate", Usage: "give each bot a read-only view of the files, a private directory and its own processes: auto (where the machine allows), yes (or refuse to start), no", DefaultText: "auto"},
 		&cli.StringFlag{Name: "bot-user", Usage: "run every bot process as this user (needs root; by default an isolated bot of a root arena runs as a uid of its own)"},
-		&cli.StringFlag{Name: "bot-uids", Usage: "the uids isolated bot processes of a root arena run as, one each (default: " + sandbox.DefaultUIDs + ")"},
-		&cli.StringFlag{Name: "bot-network", Usage: "loopback (each bot process has only a loopback of its own), none, or host (the host's network: bots reach each other and the machine) (default: loopback where the machine allows it)"},
+		&cli.StringFlag{Name: "bot-uids", Usage: "the uids isolated bot processes of a root arena run as, one each", DefaultText: sandbox.DefaultUIDs},
+		&cli.StringFlag{Name: "bot-network", Usage: "loopback (each bot process has only a loopback of its own), none, or host (the host's network: bots reach each other and the machine)", DefaultText: "loopback where the machine allows it"},
 		&cli.BoolFlag{Name: "bot-no-network", Usage: "the same as --bot-network none"},
 		&cli.StringSliceFlag{Name: "bot-ro", Usage: "show PATH read-only to isolated bots, at the same place (repeatable)"},
 		&cli.StringSliceFlag{Name: "bot-rw", Usage: "show PATH writable to isolated bots: shared by every bot process, so a channel between them (repeatable; --contest refuses it)"},
 		&cli.BoolFlag{Name: "contest", Usage: "refuse to start unless every protection against bots passing hidden information is in place (docs/security.md)"},
-		&cli.StringSliceFlag{Name: "bot-env", Usage: "add NAME=VALUE to the bots' scrubbed environment; a bare NAME passes the arena's value (repeatable; the arena's ARENA_BOT_ENV adds a comma-separated list)"},
+		// The flag takes one NAME=VALUE each time, commas and all; the
+		// variable is a list, split at commas, for the environment the
+		// arena is started from (a test harness, a CI job).
+		&cli.StringSliceFlag{Name: "bot-env", Usage: "add NAME=VALUE to the bots' scrubbed environment; a bare NAME passes the arena's value (repeatable, one variable each; the arena's ARENA_BOT_ENV adds a comma-separated list)"},
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -24,6 +25,12 @@ func tournamentCommand() *cli.Command {
 	return withUsage(&cli.Command{
 		Name:  "tournament",
 		Usage: "run tournaments and show their standings",
+		Description: `Round-robin, gauntlet, Swiss and elimination tournaments, parallel and
+resumable (docs/tournaments.md):
+
+   arena tournament run cup.yaml
+   arena tournament standings out/cup
+   arena tournament verify out/cup`,
 		Subcommands: []*cli.Command{
 			{
 				Name:      "run",
@@ -32,7 +39,13 @@ func tournamentCommand() *cli.Command {
 				Description: `FILE is a tournament file (YAML, see docs/tournaments.md); DIR is the output
 directory of an earlier run, which is resumed. Every field of the file can be
 given as a flag, and flags override the file. Finished games are never played
-again; games that were running when a run stopped are played from scratch.`,
+again; games that were running when a run stopped are played from scratch.
+One run at a time plays into a directory (it holds DIR/arena.lock).
+
+   arena tournament run cup.yaml
+   arena tournament run out/cup                     # resume it
+   arena tournament run --name quick --game banqi --bot a='arena bot greedy' \
+       --bot b='arena bot random' --games-per-encounter 4`,
 				Flags:  tournamentFlags(),
 				Action: runTournament,
 			},
@@ -40,6 +53,8 @@ again; games that were running when a run stopped are played from scratch.`,
 				Name:      "standings",
 				Usage:     "show a tournament's standings from its results directory (during or after a run)",
 				ArgsUsage: "DIR",
+				Description: `   arena tournament standings out/cup
+   arena tournament standings out/cup --json`,
 				Flags: []cli.Flag{
 					&cli.BoolFlag{Name: "json", Usage: "one JSON object"},
 					&cli.BoolFlag{Name: "csv", Usage: "one CSV line per bot"},
@@ -52,40 +67,47 @@ again; games that were running when a run stopped are played from scratch.`,
 				Usage:     "check a results directory: every ledger line against the schedule, the deal secret and its replay (re-simulated)",
 				ArgsUsage: "DIR",
 				Description: `Exit 0 when all is well; 1 with one line per problem, naming the file, the
-line and the game.`,
+line and the game; 2 when DIR is not a tournament directory.
+
+   arena tournament verify out/cup`,
 				Action: verifyTournament,
 			},
 		},
 	})
 }
 
+// tournamentFlags are tournament run's flags. None has a value of its
+// own, so that a tournament file's field stays unless its flag is given;
+// the defaults shown are what the tournament package fills in for a field
+// neither gives (runDefaults).
 func tournamentFlags() []cli.Flag {
+	d := runDefaults()
 	return append([]cli.Flag{
 		&cli.StringFlag{Name: "name", Usage: "tournament name"},
 		&cli.StringFlag{Name: "game", Usage: "game to play"},
 		&cli.StringSliceFlag{Name: "option", Usage: "rule option k=v (repeatable)"},
-		&cli.IntFlag{Name: "seats", Usage: "seats per game (default: the game's minimum)"},
-		&cli.StringFlag{Name: "format", Usage: "round-robin, gauntlet, swiss, single-elimination, double-elimination or table-elimination"},
-		&cli.IntFlag{Name: "rounds", Usage: "round-robin cycles"},
-		&cli.IntFlag{Name: "games-per-encounter", Usage: "games each time bots meet (a multiple of the seats)"},
+		&cli.IntFlag{Name: "seats", Usage: "seats per game", DefaultText: "the game's minimum"},
+		&cli.StringFlag{Name: "format", Usage: "round-robin, gauntlet, swiss, single-elimination, double-elimination or table-elimination", DefaultText: d.Format},
+		&cli.IntFlag{Name: "rounds", Usage: "round-robin cycles, or Swiss rounds", DefaultText: strconv.Itoa(d.Schedule.Rounds)},
+		&cli.IntFlag{Name: "games-per-encounter", Usage: "games each time bots meet (a multiple of the seats)", DefaultText: "seats"},
 		&cli.StringSliceFlag{Name: "bot", Usage: "NAME=CMD (repeatable; replaces the file's bots)"},
 		&cli.StringSliceFlag{Name: "gauntlet", Usage: "bot that runs the gauntlet (repeatable)"},
 		&cli.StringSliceFlag{Name: "seeding", Usage: "bot names in seed order, best first (repeatable)"},
 		&cli.StringFlag{Name: "seeding-from", Usage: "seed by the ratings of an earlier tournament's results directory"},
-		&cli.IntFlag{Name: "advance", Usage: "table-elimination: how many of each table advance"},
-		&cli.IntFlag{Name: "max-games", Usage: "elimination: cap on an encounter extended by ties"},
-		&cli.DurationFlag{Name: "move-time", Usage: "limit per move"},
+		&cli.IntFlag{Name: "advance", Usage: "table-elimination: how many of each table advance", DefaultText: "half the seats"},
+		&cli.IntFlag{Name: "max-games", Usage: "elimination: cap on an encounter extended by ties", DefaultText: "no cap"},
+		durationFlag("move-time", "limit per move", 0, moveDefault(d.Limits.Move)),
 		&cli.StringFlag{Name: "tc", Usage: "Fischer clock BASE+INC"},
-		&cli.DurationFlag{Name: "startup-time", Usage: "time from hello to ready"},
-		&cli.DurationFlag{Name: "margin", Usage: "grace added to every deadline"},
-		&cli.StringFlag{Name: "on-timeout", Usage: "forfeit or random"},
-		&cli.IntFlag{Name: "max-strikes", Usage: "strikes before a forfeit with --on-timeout random"},
-		&cli.StringFlag{Name: "seed", Usage: "tournament seed (default: random, saved for resume); the deals follow from it and the deal secret"},
+		durationFlag("startup-time", "time from hello to ready", 0, d.Limits.Startup.String()),
+		durationFlag("margin", "grace added to every deadline", 0, d.Limits.Margin.String()),
+		&cli.StringFlag{Name: "on-timeout", Usage: "forfeit or random", DefaultText: string(d.Policy)},
+		&cli.IntFlag{Name: "max-strikes", Usage: "strikes before a forfeit with --on-timeout random", DefaultText: strconv.Itoa(d.MaxStrikes)},
+		&cli.StringFlag{Name: "seed", Usage: "tournament seed; the deals follow from it and the deal secret", DefaultText: "random, saved for resume"},
 		dealSecretFlag(),
 		&cli.BoolFlag{Name: "fresh-deals", Usage: "a new deal for every game instead of replaying one deal with seats rotated"},
 		&cli.BoolFlag{Name: "restart-bots", Usage: "fresh bot processes for every game (no memory carried between games)"},
-		&cli.IntFlag{Name: "concurrency", Usage: "games at once (default: cores / seats)"},
-		&cli.StringFlag{Name: "out", Usage: "output directory (default: out/NAME)"},
+		&cli.IntFlag{Name: "concurrency", Usage: "games at once", DefaultText: "cores / seats"},
+		&cli.StringFlag{Name: "out", Usage: "output directory", DefaultText: "out/NAME"},
 		&cli.BoolFlag{Name: "resume", Usage: "insist on resuming: fail if the output directory (--out, or out/NAME) holds no tournament"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress lines"},
 	}, sandboxFlags()...)
@@ -154,7 +176,7 @@ func tournamentFile(c *cli.Context) (*tournamentSpec, error) {
 	}
 	for name, dst := range map[string]*tournament.Duration{"move-time": &f.Clock.Move, "startup-time": &f.Clock.Startup, "margin": &f.Clock.Margin} {
 		if c.IsSet(name) {
-			*dst = tournament.Duration(c.Duration(name))
+			*dst = tournament.Duration(duration(c, name))
 		}
 	}
 	for name, dst := range map[string]*[]string{"gauntlet": &f.Gauntlet, "seeding": &f.Seeding} {
@@ -270,7 +292,7 @@ func runTournament(c *cli.Context) error {
 			return
 		}
 		last = time.Now()
-		fmt.Fprintln(progress, p.Line())
+		fmt.Fprintln(progress, p.Line()+strikeTotals(p.Summary))
 	}
 	// On a terminal, a live bar; in CI logs, plain lines at most once a second.
 	if f, ok := progress.(*os.File); ok && !quiet && isatty.IsTerminal(f.Fd()) {
@@ -285,7 +307,7 @@ func runTournament(c *cli.Context) error {
 			if p.Total < 0 && p.Estimate > 0 {
 				bar.ChangeMax(p.Estimate) // a bracket: about so many games
 			}
-			bar.Describe(p.Headline())
+			bar.Describe(p.Headline() + strikeTotals(p.Summary))
 			bar.Set(p.Done)
 		}
 	}

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/arena-dev/arena/arena/tournament"
+	"github.com/arena-dev/arena/engine"
+)
+
+// durationValue is the value of a duration flag. It replaces
+// cli.DurationFlag, whose error for "--move-time 100" is the flag
+// package's bare "parse error": this one says what is missing.
+type durationValue struct{ d time.Duration }
+
+func (v *durationValue) Set(s string) error {
+	d, err := time.ParseDuration(s)
+	if err == nil {
+		v.d = d
+		return nil
+	}
+	if _, nerr := strconv.ParseFloat(s, 64); nerr == nil {
+		return fmt.Errorf("%q has no unit: %sms or %ss? (units: ms, s, m, h)", s, s, s)
+	}
+	return fmt.Errorf("%q is not a duration (such as 500ms, 2s or 1m30s)", s)
+}
+
+func (v *durationValue) String() string { return v.d.String() }
+
+// durationFlag is a duration flag with value def. defaultText is what help
+// shows as its default ("" shows def); a flag whose default another
+// setting decides gives it, and def 0.
+func durationFlag(name, usage string, def time.Duration, defaultText string) cli.Flag {
+	if defaultText == "" {
+		defaultText = def.String()
+	}
+	return &cli.GenericFlag{Name: name, Usage: usage, Value: &durationValue{d: def}, DefaultText: defaultText}
+}
+
+// duration reads a durationFlag.
+func duration(c *cli.Context, name string) time.Duration {
+	if v, ok := c.Generic(name).(*durationValue); ok {
+		return v.d
+	}
+	return 0
+}
+
+// runDefaults is what a run takes for what it is not given, as the
+// tournament package fills it in (File.Resolve): a tournament file with
+// nothing but a name, a game and two bots, resolved. Help texts and the
+// values of match's and sprt's flags take the defaults from it, so they
+// cannot drift from what runs; the package exports no constants for
+// rounds, max strikes or the stderr cap.
+//
+// Resolving needs os.Executable (for "arena bot random"), which fails
+// only without /proc. Then it is a zero Config: the help shows zeros, and
+// a run given zero max strikes or stderr cap gets the referee's and the
+// transport's own defaults, the same values, so nothing else changes (and
+// `arena bot NAME`, which starts this CLI too, keeps working).
+var runDefaults = sync.OnceValue(func() *tournament.Config {
+	f := tournament.File{Name: "defaults", Game: engine.Games()[0].Info().Name,
+		Bots: []tournament.BotFile{{Name: "a", Command: "arena bot random"}, {Name: "b", Command: "arena bot random"}}}
+	cfg, err := f.Resolve("defaults", ".")
+	if err != nil {
+		return &tournament.Config{}
+	}
+	return cfg
+})
