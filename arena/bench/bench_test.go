@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -161,7 +162,7 @@ func refereeMoves(b *testing.B, n int) (time.Duration, int) {
 	moves := 0
 	for seed := uint64(1); moves < n; seed++ {
 		start := time.Now()
-		res, err := referee.Play(referee.Config{
+		res, err := referee.Play(context.Background(), referee.Config{
 			Game: g, Options: opts, Seed: seed, Limits: clock.Limits{Startup: 10 * time.Second, Move: 10 * time.Second},
 			Recorder: nopRecorder{},
 		}, players)

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bytes"
+	"context"
 	"testing"
 	"time"
 
@@ -37,7 +38,7 @@ func BenchmarkRefereeCPU(b *testing.B) {
 	moves := 0
 	b.ResetTimer()
 	for seed := uint64(1); moves < b.N; seed++ {
-		res, err := referee.Play(referee.Config{Game: g, Options: opts, Seed: seed,
+		res, err := referee.Play(context.Background(), referee.Config{Game: g, Options: opts, Seed: seed,
 			Limits: clock.Limits{Startup: time.Second, Move: time.Second}, Recorder: nopRecorder{}}, players)
 		if err != nil || len(res.Forfeits) > 0 {
 			b.Fatal(err, res.Forfeits)

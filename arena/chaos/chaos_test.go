@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/arena-dev/arena/arena/ledger"
-	"github.com/arena-dev/arena/arena/match"
 	"github.com/arena-dev/arena/arena/tournament"
 	_ "github.com/arena-dev/arena/engine/all"
 	"github.com/arena-dev/arena/internal/proctest"
@@ -270,7 +269,7 @@ func vmHWM() int {
 type run struct {
 	out      string
 	cfg      *tournament.Config
-	recs     []match.GameRecord
+	recs     []ledger.Record
 	peak     int // bot processes alive at once (sampled)
 	load     float64
 	hwmKiB   [2]int
@@ -329,7 +328,7 @@ func runConfined(t *testing.T, f tournament.File, deadline time.Duration, confin
 	for _, s := range r.survived {
 		t.Errorf("bot process survived the tournament: %s", s)
 	}
-	recs, torn, err := ledger.Read[match.GameRecord](filepath.Join(r.out, ledger.FileName))
+	recs, torn, err := ledger.Read[ledger.Record](filepath.Join(r.out, ledger.FileName))
 	if err != nil || torn != nil {
 		t.Fatalf("ledger: %v %v", err, torn)
 	}

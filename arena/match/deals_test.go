@@ -7,9 +7,9 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/match"
 	"github.com/arena-dev/arena/arena/referee"
-	"github.com/arena-dev/arena/arena/transport"
 	_ "github.com/arena-dev/arena/engine/boon"
 	_ "github.com/arena-dev/arena/engine/uno"
 )
@@ -25,7 +25,7 @@ func TestMemoryBotCheatsOnARepeatedDeal(t *testing.T) {
 	cfg := config(t, 2, 1, "")
 	players := make([]referee.Player, 2)
 	for i, b := range fx.bots {
-		proc, err := transport.Start(transport.ProcessConfig{Argv: b.Argv, Env: b.Env})
+		proc, err := b.Launcher.Launch(b.Name, bot.LaunchOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -35,7 +35,7 @@ func TestMemoryBotCheatsOnARepeatedDeal(t *testing.T) {
 	rc := referee.Config{Game: cfg.Game, Options: cfg.Options, Seed: 42, Match: "control", Limits: cfg.Limits}
 	for g, want := range []int{0, 1} {
 		rc.GameID = fmt.Sprintf("control-g%d", g)
-		res, err := referee.Play(rc, players)
+		res, err := referee.Play(context.Background(), rc, players)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,13 +5,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/match"
 	"github.com/arena-dev/arena/bots"
 )
 
 // TestParseCommandRefusesUnknownBundledBots: "arena bot NAME" must name a
 // bundled bot, else the error wraps bots.ErrUnknown and lists them, and
-// nothing may follow the name (match.ErrBundledBot); every bundled bot is
+// nothing may follow the name (bot.ErrBundledBot); every bundled bot is
 // accepted.
 func TestParseCommandRefusesUnknownBundledBots(t *testing.T) {
 	t.Parallel()
@@ -22,8 +24,8 @@ func TestParseCommandRefusesUnknownBundledBots(t *testing.T) {
 		want string // in the error
 	}{
 		{"arena bot rnd", bots.ErrUnknown, `unknown bot "rnd" (bundled bots: ` + list + ")"},
-		{"arena bot", match.ErrBundledBot, `"arena bot" names none (bundled bots: ` + list + ")"},
-		{"arena bot random --x a,b", match.ErrBundledBot, `"arena bot random --x a,b" has "--x a,b" after it`},
+		{"arena bot", bot.ErrBundledBot, `"arena bot" names none (bundled bots: ` + list + ")"},
+		{"arena bot random --x a,b", bot.ErrBundledBot, `"arena bot random --x a,b" has "--x a,b" after it`},
 		{"arena games", nil, ""}, // not a bot, but not a bundled bot's name either: nothing to check
 	}
 	for _, n := range bots.Names() {
@@ -34,7 +36,7 @@ func TestParseCommandRefusesUnknownBundledBots(t *testing.T) {
 		}{"arena bot " + n, nil, ""})
 	}
 	for _, tc := range cases {
-		argv, err := match.ParseCommand(tc.cmd, "")
+		argv, err := bot.ParseCommand(tc.cmd, "")
 		switch {
 		case tc.is == nil && err != nil:
 			t.Errorf("%q: %v", tc.cmd, err)
@@ -51,10 +53,10 @@ func TestParseCommandRefusesUnknownBundledBots(t *testing.T) {
 func TestSummaryCountsStrikes(t *testing.T) {
 	t.Parallel()
 	s := match.NewSummary([]string{"a", "b"})
-	s.Add(match.GameRecord{Bots: []string{"a", "b"}, Ranks: []int{1, 2},
-		Strikes: []match.SeatFailure{{Seat: 1, Bot: "b", Reason: "timeout"}, {Seat: 1, Bot: "b", Reason: "illegal_action"}}})
-	s.Add(match.GameRecord{Bots: []string{"b", "a"}, Ranks: []int{1, 2},
-		Strikes: []match.SeatFailure{{Seat: 1, Bot: "a", Reason: "timeout"}}})
+	s.Add(ledger.Record{Bots: []string{"a", "b"}, Ranks: []int{1, 2},
+		Strikes: []ledger.SeatFailure{{Seat: 1, Bot: "b", Reason: "timeout"}, {Seat: 1, Bot: "b", Reason: "illegal_action"}}})
+	s.Add(ledger.Record{Bots: []string{"b", "a"}, Ranks: []int{1, 2},
+		Strikes: []ledger.SeatFailure{{Seat: 1, Bot: "a", Reason: "timeout"}}})
 	if a, b := s.Bots[0].Strikes, s.Bots[1].Strikes; a != 1 || b != 2 || s.Strikes() != 3 {
 		t.Fatalf("strikes a %d, b %d, total %d; want 1, 2, 3", a, b, s.Strikes())
 	}
@@ -63,10 +65,10 @@ func TestSummaryCountsStrikes(t *testing.T) {
 // TestStartupHint: a startup failure carries the flush hint, others none.
 func TestStartupHint(t *testing.T) {
 	t.Parallel()
-	if h := (match.SeatFailure{Reason: "startup"}).Hint(); !strings.Contains(h, "flush stdout") {
+	if h := (ledger.SeatFailure{Reason: "startup"}).Hint(); !strings.Contains(h, "flush stdout") {
 		t.Errorf("startup hint %q", h)
 	}
-	if h := (match.SeatFailure{Reason: "crash"}).Hint(); h != "" {
+	if h := (ledger.SeatFailure{Reason: "crash"}).Hint(); h != "" {
 		t.Errorf("crash hint %q", h)
 	}
 }

@@ -20,10 +20,13 @@ import (
 
 	"github.com/arena-dev/arena/internal/proctest"
 
+	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/clock"
 	"github.com/arena-dev/arena/arena/deal"
+	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/match"
 	"github.com/arena-dev/arena/arena/referee"
+	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/engine"
 	_ "github.com/arena-dev/arena/engine/banqi"
 	"github.com/arena-dev/arena/protocol"
@@ -126,7 +129,7 @@ var tokenSeq atomic.Int64
 type fixture struct {
 	dir   string
 	token string
-	bots  []match.Bot
+	bots  []bot.Spec
 }
 
 // newFixture makes bots running this test binary in the given modes, each
@@ -135,13 +138,13 @@ func newFixture(t *testing.T, names, modes []string) *fixture {
 	t.Helper()
 	fx := &fixture{dir: t.TempDir(), token: fmt.Sprintf("m%d-%d", os.Getpid(), tokenSeq.Add(1))}
 	for i, name := range names {
-		fx.bots = append(fx.bots, match.Bot{
+		fx.bots = append(fx.bots, bot.Command{
 			Name: name,
 			Argv: []string{os.Args[0]},
 			Env: append(os.Environ(), envBot+"="+modes[i], envToken+"="+fx.token,
 				envPidFile+"="+fx.pidFile(name), envFlag+"="+filepath.Join(fx.dir, name+".flag"),
 				"GORACE=atexit_sleep_ms=0"), // a race-enabled bot would sleep 1s at exit
-		})
+		}.Spec())
 	}
 	t.Cleanup(func() { checkNoSurvivors(t, fx.token) })
 	return fx
@@ -224,14 +227,14 @@ func gameConfig(t *testing.T, game string, seats int, options map[string]string,
 	}
 	return match.Config{
 		Game: g, Options: opts, Games: games, Seed: seed, Secret: testSecret, OutDir: out, Version: "test",
-		Limits: clock.Limits{Startup: 20 * time.Second, Move: 10 * time.Second, Margin: 50 * time.Millisecond},
+		Settings: run.Settings{Limits: clock.Limits{Startup: 20 * time.Second, Move: 10 * time.Second, Margin: 50 * time.Millisecond}},
 	}
 }
 
 // processOrder numbers a bot's processes in the order they first played
 // and returns, for each game of recs, the number of the process that
 // played it, and the pids in that order.
-func processOrder(t *testing.T, bot string, pids map[string]int, recs []match.GameRecord) ([]int, []int) {
+func processOrder(t *testing.T, bot string, pids map[string]int, recs []ledger.Record) ([]int, []int) {
 	t.Helper()
 	var order, started []int
 	number := map[int]int{}
@@ -252,16 +255,16 @@ func processOrder(t *testing.T, bot string, pids map[string]int, recs []match.Ga
 }
 
 // results reads results.jsonl as records and as raw field maps.
-func results(t *testing.T, out string) ([]match.GameRecord, []map[string]json.RawMessage) {
+func results(t *testing.T, out string) ([]ledger.Record, []map[string]json.RawMessage) {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(out, "results.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var recs []match.GameRecord
+	var recs []ledger.Record
 	var raws []map[string]json.RawMessage
 	for _, line := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
-		var r match.GameRecord
+		var r ledger.Record
 		var raw map[string]json.RawMessage
 		if err := json.Unmarshal([]byte(line), &r); err != nil {
 			t.Fatalf("results.jsonl line %q: %v", line, err)
@@ -275,7 +278,7 @@ func results(t *testing.T, out string) ([]match.GameRecord, []map[string]json.Ra
 
 // checkReplay reads and verifies a game's replay and checks it against
 // its results.jsonl record.
-func checkReplay(t *testing.T, out string, r match.GameRecord) *replays.Replay {
+func checkReplay(t *testing.T, out string, r ledger.Record) *replays.Replay {
 	t.Helper()
 	rp, err := replays.ReadFile(filepath.Join(out, r.Replay))
 	if err != nil {
@@ -345,8 +348,8 @@ func TestMatchKeepsBotsAlive(t *testing.T) {
 	out := filepath.Join(fx.dir, "out")
 	cfg := config(t, 4, 99, out)
 	cfg.MatchID = "keep"
-	var seen []match.GameRecord
-	cfg.OnGame = func(r match.GameRecord) { seen = append(seen, r) }
+	var seen []ledger.Record
+	cfg.OnGame = func(r ledger.Record) { seen = append(seen, r) }
 	t0 := time.Now()
 	sum, err := match.Run(context.Background(), cfg, fx.bots)
 	if err != nil {
@@ -519,7 +522,7 @@ func TestMatchRestartsCrashedBot(t *testing.T) {
 	}
 	// Game 0: crashy is seat 0 and exits at its second turn.
 	r0 := recs[0]
-	if len(r0.Forfeits) != 1 || r0.Forfeits[0] != (match.SeatFailure{Seat: 0, Bot: "crashy", Reason: "crash", Detail: r0.Forfeits[0].Detail}) {
+	if len(r0.Forfeits) != 1 || r0.Forfeits[0] != (ledger.SeatFailure{Seat: 0, Bot: "crashy", Reason: "crash", Detail: r0.Forfeits[0].Detail}) {
 		t.Fatalf("game 0 forfeits %+v, want crashy's crash", r0.Forfeits)
 	}
 	if !reflect.DeepEqual(r0.Ranks, []int{2, 1}) || r0.Plies != 2 {

@@ -16,6 +16,7 @@ import (
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/match"
 	"github.com/arena-dev/arena/arena/outdir"
+	"github.com/arena-dev/arena/arena/run"
 )
 
 // fullDisk mounts a tmpfs of one page at dir and fills it, so that
@@ -78,8 +79,8 @@ func TestLostStderrLogsAreReported(t *testing.T) {
 			}
 		}
 	}
-	if !strings.Contains(text, "no space left on device") || !strings.Contains(text, match.LostLogsText(8, 8)) {
-		t.Errorf("warnings do not give the cause and the count (%q):\n%s", match.LostLogsText(8, 8), text)
+	if !strings.Contains(text, "no space left on device") || !strings.Contains(text, run.LostLogsText(8, 8)) {
+		t.Errorf("warnings do not give the cause and the count (%q):\n%s", run.LostLogsText(8, 8), text)
 	}
 }
 
@@ -103,7 +104,7 @@ func TestFullDiskStopsTheMatchClearly(t *testing.T) {
 	if err := runErr; !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), out) {
 		t.Fatalf("a full disk: %v; want ENOSPC naming a file in %s", err, out)
 	}
-	recs, torn, err := ledger.Read[match.GameRecord](filepath.Join(out, ledger.FileName))
+	recs, torn, err := ledger.Read[ledger.Record](filepath.Join(out, ledger.FileName))
 	if err != nil || torn != nil {
 		t.Fatalf("the ledger after a full disk: %v, torn %v", err, torn)
 	}
@@ -126,7 +127,7 @@ func TestMatchIDsDiffer(t *testing.T) {
 	for i := range runs {
 		fx := newFixture(t, []string{"a", "b"}, []string{"random", "random"})
 		cfg := config(t, 1, 5, "")
-		cfg.OnGame = func(r match.GameRecord) { ids[i] = append(ids[i], r.GameID) }
+		cfg.OnGame = func(r ledger.Record) { ids[i] = append(ids[i], r.GameID) }
 		wg.Go(func() {
 			if _, err := match.Run(context.Background(), cfg, fx.bots); err != nil {
 				t.Error(err)

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/arena-dev/arena/arena/match"
-	"github.com/arena-dev/arena/arena/transport"
+	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/pool"
 	"github.com/arena-dev/arena/internal/proctest"
 )
 
@@ -19,7 +19,7 @@ import (
 // is over; then it is all there, and so is what follows until the next game.
 func TestGameLogStaysInMemoryUntilTheGameEnds(t *testing.T) {
 	t.Parallel()
-	pool := match.NewPool([]match.Bot{{Name: "talker", Argv: []string{"sh", "-c", "read x; echo my hand is secret >&2; read x; echo after the game >&2; sleep 5"}}}, 0, 0)
+	pool := pool.New([]bot.Spec{bot.Command{Name: "talker", Argv: []string{"sh", "-c", "read x; echo my hand is secret >&2; read x; echo after the game >&2; sleep 5"}}.Spec()}, bot.LaunchOptions{})
 	defer pool.KillAll()
 	conn, proc := pool.Get(0, 1)
 	if proc == nil {
@@ -95,11 +95,11 @@ func TestPoolNeverHandsOutADealTwice(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			fx := newFixture(t, []string{"idle"}, []string{"random"}) // waits for hello
-			pool := match.NewPool(fx.bots, 0, 0)
+			pool := pool.New(fx.bots, bot.LaunchOptions{})
 			pool.KeepIdle = tc.keep
 			defer pool.KillAll()
-			var started []*transport.Process
-			var slots [2]*transport.Process
+			var started []bot.Endpoint
+			var slots [2]bot.Endpoint
 			for i, s := range tc.steps {
 				if s.put {
 					pool.Put(0, slots[s.slot], false)
@@ -123,7 +123,7 @@ func TestPoolNeverHandsOutADealTwice(t *testing.T) {
 			var alive []int
 			for i, proc := range started {
 				select {
-				case <-proc.Exited():
+				case <-proc.Done():
 				default:
 					alive = append(alive, i)
 				}
@@ -143,11 +143,11 @@ func TestPoolNeverHandsOutADealTwice(t *testing.T) {
 func TestSpareProcessWhenProcessesChurn(t *testing.T) {
 	t.Parallel()
 	token := fmt.Sprintf("ARENA_POOL_SPARE=%d-%d", os.Getpid(), time.Now().UnixNano())
-	pool := match.NewPool([]match.Bot{{Name: "churn", Argv: []string{"sh", "-c", `echo "up $$" >&2; exec cat >/dev/null`},
-		Env: []string{token}}}, 0, 0)
+	pool := pool.New([]bot.Spec{bot.Command{Name: "churn", Argv: []string{"sh", "-c", `echo "up $$" >&2; exec cat >/dev/null`},
+		Env: []string{token}}.Spec()}, bot.LaunchOptions{})
 	pool.KeepIdle = 1
 	defer pool.KillAll()
-	get := func() *transport.Process {
+	get := func() bot.Endpoint {
 		t.Helper()
 		_, proc := pool.Get(0, 7) // one deal, again and again
 		if proc == nil {
@@ -171,15 +171,15 @@ func TestSpareProcessWhenProcessesChurn(t *testing.T) {
 	pool.Put(0, p1, false)
 	before := waitFor(2) // p1 idle, and the spare
 	p2 := get()          // p1 replaced by the spare
-	if p2 == p0 || p2 == p1 || !slices.Contains(before, p2.Pid()) {
-		t.Fatalf("third game got pid %d, want the spare started before it (running: %v; earlier %d, %d)", p2.Pid(), before, p0.Pid(), p1.Pid())
+	if p2 == p0 || p2 == p1 || !slices.Contains(before, pid(p2)) {
+		t.Fatalf("third game got pid %d, want the spare started before it (running: %v; earlier %d, %d)", pid(p2), before, pid(p0), pid(p1))
 	}
 	log := filepath.Join(t.TempDir(), "g3.stderr.log")
 	pool.AttachLog(p2, log)
 	pool.Put(0, p2, false)
 	// Written before or after the log was attached, as the shell got to
 	// it: either way it lands in this log.
-	want := fmt.Sprintf("up %d\n", p2.Pid())
+	want := fmt.Sprintf("up %d\n", pid(p2))
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
 		b, _ := os.ReadFile(log)
 		if string(b) == want {
@@ -194,3 +194,6 @@ func TestSpareProcessWhenProcessesChurn(t *testing.T) {
 		t.Errorf("processes left after KillAll: %v", left)
 	}
 }
+
+// pid is the process id of a Command bot's session.
+func pid(e bot.Endpoint) int { return e.(interface{ Pid() int }).Pid() }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/arena-dev/arena/arena/deal"
+	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/match"
 )
 
@@ -25,7 +26,7 @@ func playMatch(t *testing.T, fx *fixture, secret *deal.Secret, out string) []dea
 	cfg := config(t, 4, 5, out) // the same match seed every time
 	cfg.Secret = secret
 	var got []dealt
-	cfg.OnGame = func(r match.GameRecord) { got = append(got, dealt{r.Seed, r.Ranks, r.Plies}) }
+	cfg.OnGame = func(r ledger.Record) { got = append(got, dealt{r.Seed, r.Ranks, r.Plies}) }
 	if _, err := match.Run(context.Background(), cfg, fx.bots); err != nil {
 		t.Fatal(err)
 	}

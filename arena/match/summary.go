@@ -1,6 +1,8 @@
 package match
 
 import (
+	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/stats"
 )
 
@@ -30,16 +32,16 @@ type BotStats struct {
 
 // Summary is a whole match.
 type Summary struct {
-	Game    string       `json:"game"`
-	Games   int          `json:"games"`
-	Seed    uint64       `json:"seed"`
-	Out     string       `json:"out"`
-	Bots    []BotStats   `json:"bots"`
-	Records []GameRecord `json:"-"`
+	Game    string          `json:"game"`
+	Games   int             `json:"games"`
+	Seed    uint64          `json:"seed"`
+	Out     string          `json:"out"`
+	Bots    []BotStats      `json:"bots"`
+	Records []ledger.Record `json:"-"`
 	index   map[string]int
 }
 
-func newSummary(cfg Config, bots []Bot) *Summary {
+func newSummary(cfg Config, bots []bot.Spec) *Summary {
 	names := make([]string, len(bots))
 	for i, b := range bots {
 		names[i] = b.Name
@@ -60,9 +62,9 @@ func NewSummary(names []string) *Summary {
 }
 
 // Add counts one finished game; its bots are matched by name.
-func (s *Summary) Add(r GameRecord) { s.add(r) }
+func (s *Summary) Add(r ledger.Record) { s.add(r) }
 
-func (s *Summary) add(r GameRecord) {
+func (s *Summary) add(r ledger.Record) {
 	s.Games++
 	s.Records = append(s.Records, r)
 	n := len(r.Ranks)

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/arena-dev/arena/arena/deal"
+	"github.com/arena-dev/arena/arena/ledger"
+	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/arena/stats"
 )
 
@@ -13,10 +15,10 @@ import (
 func TestSummaryTally(t *testing.T) {
 	s := NewSummary([]string{"a", "b", "c", "d"})
 	// Game 0: seats hold bots a b c d; a wins alone, c and d tie last.
-	s.add(GameRecord{Index: 0, Bots: []string{"a", "b", "c", "d"}, Ranks: []int{1, 2, 3, 3}})
+	s.add(ledger.Record{Index: 0, Bots: []string{"a", "b", "c", "d"}, Ranks: []int{1, 2, 3, 3}})
 	// Game 1: seats hold bots b c d a (rotated); b and c share first,
 	// a forfeited (seat 3).
-	s.add(GameRecord{Index: 1, Bots: []string{"b", "c", "d", "a"}, Ranks: []int{1, 1, 3, 4}, Forfeits: []SeatFailure{{Seat: 3, Bot: "a", Reason: "crash"}}})
+	s.add(ledger.Record{Index: 1, Bots: []string{"b", "c", "d", "a"}, Ranks: []int{1, 1, 3, 4}, Forfeits: []ledger.SeatFailure{{Seat: 3, Bot: "a", Reason: "crash"}}})
 	want := []BotStats{
 		{Name: "a", Games: 2, Wins: 1, Losses: 1, Forfeits: 1, Score: 1 + 0, MeanRank: 2.5, rankSum: 5},
 		{Name: "b", Games: 2, Draws: 1, Losses: 1, Score: 2.0/3 + 2.5/3, MeanRank: 1.5, rankSum: 3},
@@ -32,8 +34,8 @@ func TestSummaryTally(t *testing.T) {
 	}
 	// Two seats: a draw is equal ranks.
 	two := NewSummary([]string{"x", "y"})
-	two.add(GameRecord{Index: 0, Bots: []string{"x", "y"}, Ranks: []int{1, 1}})
-	two.add(GameRecord{Index: 1, Bots: []string{"y", "x"}, Ranks: []int{2, 1}}) // x wins
+	two.add(ledger.Record{Index: 0, Bots: []string{"x", "y"}, Ranks: []int{1, 1}})
+	two.add(ledger.Record{Index: 1, Bots: []string{"y", "x"}, Ranks: []int{2, 1}}) // x wins
 	if got := []int{two.Bots[0].Wins, two.Bots[0].Draws, two.Bots[0].Losses}; !reflect.DeepEqual(got, []int{1, 1, 0}) {
 		t.Errorf("x W/D/L %v, want [1 1 0]", got)
 	}
@@ -52,7 +54,7 @@ func abs(x float64) float64 {
 func TestFreshDealsGiveEveryGameItsOwnDeal(t *testing.T) {
 	secret := deal.New()
 	dup := Config{Seed: 5, Secret: secret}
-	fresh := Config{Seed: 5, Secret: secret, FreshDeals: true}
+	fresh := Config{Seed: 5, Secret: secret, Settings: run.Settings{FreshDeals: true}}
 	if dup.gameSeed(0, 2) != dup.gameSeed(1, 2) || dup.gameSeed(1, 2) == dup.gameSeed(2, 2) {
 		t.Error("duplicate deals: games 0 and 1 must share a deal, game 2 must not")
 	}
@@ -70,29 +72,29 @@ func TestFreshDealsGiveEveryGameItsOwnDeal(t *testing.T) {
 // swapped) by pairs, and one of fresh deals by games; a lone last game is
 // left out of the pairs.
 func TestSummaryEloEstimate(t *testing.T) {
-	game := func(i int, seed uint64, first string, ranks ...int) GameRecord {
+	game := func(i int, seed uint64, first string, ranks ...int) ledger.Record {
 		bots := []string{"a", "b"}
 		if first == "b" {
 			bots = []string{"b", "a"}
 		}
-		return GameRecord{Index: i, Seed: seed, Bots: bots, Ranks: ranks}
+		return ledger.Record{Index: i, Seed: seed, Bots: bots, Ranks: ranks}
 	}
 	// a's scores: pair 1: win (seat 0), loss (seat 1); pair 2: win, draw;
 	// pair 3: win, win; then a lone win.
-	paired := []GameRecord{
+	paired := []ledger.Record{
 		game(0, 7, "a", 1, 2), game(1, 7, "b", 1, 2),
 		game(2, 8, "a", 1, 2), game(3, 8, "b", 1, 1),
 		game(4, 9, "a", 1, 2), game(5, 9, "b", 2, 1),
 		game(6, 10, "a", 1, 2),
 	}
-	fresh := make([]GameRecord, len(paired))
+	fresh := make([]ledger.Record, len(paired))
 	for i, r := range paired {
 		r.Seed = uint64(100 + i)
 		fresh[i] = r
 	}
 	cases := []struct {
 		name    string
-		records []GameRecord
+		records []ledger.Record
 		want    EloEstimate
 	}{
 		{"pairs", paired[:6], EloEstimate{Estimate: stats.EstimatePenta(stats.Penta{0, 0, 1, 1, 1}), Paired: true, Units: 3, Games: 6}},

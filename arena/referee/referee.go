@@ -6,6 +6,7 @@ package referee
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
@@ -46,6 +47,10 @@ const (
 	// always forfeit. Meant for teaching.
 	Random Policy = "random"
 )
+
+// DefaultMaxStrikes is how many strikes a bot may take under the Random
+// policy before it forfeits, when Config.MaxStrikes is not set.
+const DefaultMaxStrikes = 3
 
 // Failure is one recorded failure of a seat.
 type Failure struct {
@@ -102,8 +107,27 @@ type Result struct {
 }
 
 // Play runs one game to the end. It returns an error only when the arena
-// itself fails (a broken engine); every bot failure is part of Result.
-func Play(cfg Config, players []Player) (*Result, error) {
+// itself fails (a broken engine) or ctx ends first; every bot failure is
+// part of Result. When ctx ends during the game every player's Conn is
+// closed at once (which ends a bot process), and the error is ctx's:
+// the game is not decided.
+func Play(ctx context.Context, cfg Config, players []Player) (*Result, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	stop := context.AfterFunc(ctx, func() {
+		for _, p := range players {
+			p.Conn.Close()
+		}
+	})
+	res, err := play(cfg, players)
+	if !stop() || ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	return res, err
+}
+
+func play(cfg Config, players []Player) (*Result, error) {
 	n := len(players)
 	st, err := cfg.Game.New(n, cfg.Seed, cfg.Options)
 	if err != nil {
@@ -123,7 +147,7 @@ func Play(cfg Config, players []Player) (*Result, error) {
 		g.clocks[i] = clock.New(g.cfg.Limits)
 	}
 	if g.cfg.MaxStrikes <= 0 {
-		g.cfg.MaxStrikes = 3
+		g.cfg.MaxStrikes = DefaultMaxStrikes
 	}
 	g.startup()
 	if err := g.loop(); err != nil {
@@ -184,8 +208,7 @@ func (g *game) startup() {
 			Options: g.cfg.Options, Seat: seat, Seats: g.n, Players: names,
 			Match: g.cfg.Match, GameID: g.cfg.GameID, Seed: g.botSeed(seat), Clock: g.cfg.Limits.Protocol(),
 		}
-		line, _ := json.Marshal(h)
-		if err := p.Conn.Send(line, deadline); err != nil {
+		if err := p.Conn.Send(protocol.Line(h), deadline); err != nil {
 			g.fail(seat, classifyIO(err, Startup), "sending hello: "+err.Error(), true)
 			continue
 		}
@@ -499,7 +522,7 @@ func (g *game) finish() {
 			continue
 		}
 		view, _ := json.Marshal(g.state.View(seat))
-		line, _ := json.Marshal(protocol.End{
+		line := protocol.Line(protocol.End{
 			Type: protocol.TypeEnd, GameID: g.cfg.GameID, Ranks: out.Ranks, Scores: out.Scores,
 			Reason: out.Reason, Forfeit: forfeits, View: view,
 		})

@@ -1,6 +1,7 @@
 package referee_test
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -149,7 +150,7 @@ func play(t *testing.T, s setup, modes [2]string) *played {
 		Seats: seats, Clock: s.limits.Protocol(), Started: time.Now().UTC(),
 	})
 	start := time.Now()
-	res, err := referee.Play(referee.Config{
+	res, err := referee.Play(context.Background(), referee.Config{
 		Game: g, Options: opts, Seed: s.seed, Match: "m", GameID: t.Name(),
 		Limits: s.limits, Policy: s.policy, MaxStrikes: s.maxStrikes, Recorder: rec,
 	}, players)

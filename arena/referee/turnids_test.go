@@ -2,6 +2,7 @@ package referee_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -167,7 +168,7 @@ func playScripted(t *testing.T, g engine.Game, seats int, seed uint64, given map
 		conns[i] = &scriptConn{}
 		players[i] = referee.Player{Name: "s" + strconv.Itoa(i), Conn: conns[i]}
 	}
-	res, err := referee.Play(referee.Config{Game: g, Options: opts, Seed: seed, Match: "m", GameID: "m-g0000",
+	res, err := referee.Play(context.Background(), referee.Config{Game: g, Options: opts, Seed: seed, Match: "m", GameID: "m-g0000",
 		Limits: clock.Limits{Startup: time.Second, Move: time.Second}}, players)
 	if err != nil {
 		t.Fatal(err)

@@ -27,14 +27,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"time"
 
-	"github.com/arena-dev/arena/arena/clock"
+	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/deal"
 	"github.com/arena-dev/arena/arena/ledger"
-	"github.com/arena-dev/arena/arena/match"
-	"github.com/arena-dev/arena/arena/referee"
+	"github.com/arena-dev/arena/arena/run"
+	"github.com/arena-dev/arena/arena/schedule"
 	"github.com/arena-dev/arena/arena/stats"
 	"github.com/arena-dev/arena/engine"
 )
@@ -47,11 +46,12 @@ type Config struct {
 	// Test is the candidate, Base the reference. Filler takes every seat
 	// beyond those two; each filler seat is its own process, named
 	// Filler.Name plus 1, 2... ("filler1", "filler2" when Name is "").
-	Test, Base, Filler match.Bot
-	Limits             clock.Limits
-	Policy             referee.Policy // "" is referee.Forfeit
-	MaxStrikes         int
-	SPRT               stats.SPRT
+	Test, Base, Filler bot.Command
+	// Settings are the clocks, the failure policy, the bounds on bots
+	// and how their processes are kept (run.Settings). Its FreshDeals is
+	// not read: unpaired (Paired false) is what fresh deals mean here.
+	run.Settings
+	SPRT stats.SPRT
 	// MaxGames caps the games played (0: no cap). Paired, it is rounded
 	// down to whole pairs.
 	MaxGames    int
@@ -69,12 +69,9 @@ type Config struct {
 	Seed   uint64
 	Secret *deal.Secret
 	// OutDir receives results.jsonl, replays/ and logs/; "" keeps nothing.
-	OutDir    string
-	MatchID   string // sent to bots (default: match.NewMatchID("sprt-GAME"))
-	MaxLine   int
-	StderrCap int64
-	Version   string        // arena version, written into replays
-	ByeGrace  time.Duration // how long bots may take to exit after bye (default 1s)
+	OutDir  string
+	MatchID string // sent to bots (default: run.NewMatchID("sprt-GAME"))
+	Version string // arena version, written into replays
 }
 
 // Verdict is how a run ended.
@@ -116,7 +113,7 @@ type Result struct {
 // GameLine is one line of results.jsonl: the game record plus what the
 // SPRT made of it.
 type GameLine struct {
-	match.GameRecord
+	ledger.Record
 	// Pair is the pair the game belongs to (paired runs only).
 	Pair *int `json:"pair,omitempty"`
 	// TestScore is the test's score in this game: 1, 0.5 or 0.
@@ -153,7 +150,7 @@ func (c *Config) Check() error {
 		if len(b.Argv) == 0 {
 			return fmt.Errorf("bot %q has no command", b.Name)
 		}
-		if err := match.CheckName(b.Name); err != nil {
+		if err := bot.CheckName(b.Name); err != nil {
 			return err
 		}
 		if _, dup := seen[b.Name]; dup {
@@ -171,9 +168,9 @@ func (c *Config) seats() int {
 	return c.Seats
 }
 
-// bots lists the pool's bots: test, base, filler1...
-func (c *Config) bots() []match.Bot {
-	out := []match.Bot{c.Test, c.Base}
+// bots lists the run's bots: test, base, filler1...
+func (c *Config) bots() []bot.Command {
+	out := []bot.Command{c.Test, c.Base}
 	prefix := c.Filler.Name
 	if prefix == "" {
 		prefix = "filler"
@@ -250,213 +247,163 @@ func TestHalves(ranks []int, testSeat, baseSeat int) int {
 	return 0
 }
 
-type job struct {
-	index int // game number in the schedule
-	unit  int // pair (paired) or game (unpaired)
-	table match.Table
-}
-
-type done struct {
-	job
-	rec match.GameRecord
-	err error
-}
-
 // Run plays until a bound is crossed, MaxGames are played, ctx is done or
 // the arena fails. It calls progress (if not nil) after every counted
 // pair (game, unpaired), from Run's goroutine. The Result is never nil;
 // its Verdict is Aborted when the error is not nil.
 func Run(ctx context.Context, cfg Config, progress func(Status)) (*Result, error) {
-	start := time.Now()
 	res := &Result{Seed: cfg.Seed, Verdict: Aborted}
 	res.Paired = cfg.Paired
 	if err := cfg.Check(); err != nil {
 		return res, err
 	}
 	res.Lower, res.Upper = cfg.SPRT.Bounds()
-	seats := cfg.seats()
-	if cfg.Policy == "" {
-		cfg.Policy = referee.Forfeit
-	}
-	if cfg.Concurrency < 1 {
-		cfg.Concurrency = 1
-	}
-	if cfg.ByeGrace <= 0 {
-		cfg.ByeGrace = time.Second
-	}
 	if cfg.MatchID == "" {
 		// Unique, not just per second: game ids (and so replay and log
 		// file names) of two runs started together must not collide.
-		cfg.MatchID = match.NewMatchID("sprt-" + cfg.Game.Info().Name)
+		cfg.MatchID = run.NewMatchID("sprt-" + cfg.Game.Info().Name)
+	}
+	sink := run.Discard
+	if cfg.OutDir != "" {
+		dir, err := run.OpenDir(cfg.OutDir, nil) // held until every bot is gone (run.Run returns after)
+		if err != nil {
+			return res, err
+		}
+		defer dir.Close()
+		files, err := dir.Sink(func(t run.Table, rec ledger.Record) any {
+			line := GameLine{Record: rec, TestScore: float64(testHalves(t, rec)) / 2}
+			line.Index = t.Index // the game's number in the schedule
+			if cfg.Paired {
+				p := t.Round
+				line.Pair = &p
+			}
+			return line
+		})
+		if err != nil {
+			return res, err
+		}
+		sink = files
+	}
+	secret, err := run.DealSecret(cfg.Secret, cfg.OutDir) // stored before the first game
+	if err != nil {
+		return res, err
 	}
 	maxJobs := cfg.MaxGames
 	if cfg.Paired {
 		maxJobs -= maxJobs % 2
 	}
-	bots := cfg.bots()
-	var results *ledger.Writer
-	if cfg.OutDir != "" {
-		lock, err := match.PrepareOut(cfg.OutDir, nil) // held until every bot is gone (deferred before the pool's KillAll)
-		if err != nil {
-			return res, err
-		}
-		defer lock.Unlock()
-		w, err := ledger.Open(filepath.Join(cfg.OutDir, ledger.FileName))
-		if err != nil {
-			return res, err
-		}
-		defer w.Close()
-		results = w
-	}
-	secret, err := match.DealSecret(cfg.Secret, cfg.OutDir) // stored before the first game
-	if err != nil {
-		return res, err
-	}
-	pool := match.NewPool(bots, cfg.MaxLine, cfg.StderrCap)
-	pool.KeepIdle = 2 // a pair's two games share a deal: one process for each
-	defer pool.KillAll()
-	env := &match.Env{Game: cfg.Game, Options: cfg.Options, Match: cfg.MatchID, Limits: cfg.Limits, Policy: cfg.Policy,
-		MaxStrikes: cfg.MaxStrikes, OutDir: cfg.OutDir, Version: cfg.Version, Bots: bots, Pool: pool}
-
-	// gctx ends when the run stops early (a verdict, an error, an
-	// interrupt): running games are abandoned and their bots killed.
-	gctx, stopGames := context.WithCancel(ctx)
-	defer stopGames()
-	stopWatch := context.AfterFunc(gctx, pool.KillAll)
-	defer stopWatch()
-
-	newJob := func(j int) job {
-		var unit, half int
-		var seed uint64
-		var id string
-		if cfg.Paired {
-			unit, half = j/2, j%2
-			seed = secret.Seed(cfg.Seed, "sprt", uint64(unit))
-			id = fmt.Sprintf("%s-p%05d%c", cfg.MatchID, unit, 'a'+half)
-		} else {
-			unit, half = j, j%2
-			seed = secret.Seed(cfg.Seed, "sprt-game", uint64(j))
-			id = fmt.Sprintf("%s-g%05d", cfg.MatchID, j)
-		}
-		return job{index: j, unit: unit, table: match.Table{Index: j, GameID: id, Round: unit, Seed: seed, Seats: Layout(seats, j/2, half)}}
-	}
-
-	out := make(chan done)
-	pending := map[int][]int{} // pair -> halves of its finished games
-	launched, inFlight := 0, 0
-	stopping := false
-	var runErr error
-	verdict := Running
-	stop := func() {
-		if !stopping {
-			stopping = true
-			stopGames()
-		}
-	}
-	for {
-		for !stopping && ctx.Err() == nil && inFlight < cfg.Concurrency && (maxJobs == 0 || launched < maxJobs) {
-			jb := newJob(launched)
-			launched++
-			inFlight++
-			go func() {
-				if gctx.Err() != nil {
-					out <- done{job: jb, err: gctx.Err()}
-					return
-				}
-				rec, err := env.Play(gctx, jb.table)
-				if gctx.Err() != nil && err == nil {
-					err = gctx.Err()
-				}
-				out <- done{job: jb, rec: rec, err: err}
-			}()
-		}
-		if inFlight == 0 {
-			break
-		}
-		d := <-out
-		inFlight--
-		if d.err != nil {
-			switch {
-			case stopping || ctx.Err() != nil:
-				res.Abandoned++
-			default:
-				runErr = fmt.Errorf("game %s: %w", d.table.GameID, d.err)
+	src := &games{cfg: &cfg, secret: secret, max: maxJobs, seats: cfg.seats()}
+	test := &test{cfg: &cfg, res: res, pending: map[int][]int{}}
+	out, err := run.Run(ctx, run.Config{
+		Settings: cfg.Settings, Game: cfg.Game, Options: cfg.Options, MatchID: cfg.MatchID, Version: cfg.Version,
+		Bots: bot.Specs(cfg.bots()), Concurrency: cfg.Concurrency,
+		KeepIdle: 2, // a pair's two games share a deal: one process for each
+		OnGame: func(p run.Progress) {
+			if test.counted && progress != nil {
+				res.Elapsed, res.InFlight = p.Elapsed, p.InFlight
+				progress(res.Status)
 			}
-			stop()
-			continue
-		}
-		// A finished game is recorded even when the run is stopping; it
-		// counts only if the run is not.
-		res.Played++
-		testSeat, baseSeat := seatOf(d.table.Seats, testBot), seatOf(d.table.Seats, baseBot)
-		halves := TestHalves(d.rec.Ranks, testSeat, baseSeat)
-		if results != nil {
-			line := GameLine{GameRecord: d.rec, TestScore: float64(halves) / 2}
-			if cfg.Paired {
-				p := d.unit
-				line.Pair = &p
-			}
-			if err := results.Append(line); err != nil && !stopping {
-				runErr = err
-				stop()
-				continue
-			}
-		}
-		if stopping {
-			continue
-		}
-		if cfg.Paired {
-			pending[d.unit] = append(pending[d.unit], halves)
-			if len(pending[d.unit]) < 2 {
-				continue
-			}
-			hs := pending[d.unit]
-			delete(pending, d.unit)
-			res.Penta[hs[0]+hs[1]]++
-			res.Pairs++
-			for _, h := range hs {
-				addGame(&res.WDL, h)
-			}
-			res.Games += 2
-			res.LLR = cfg.SPRT.LLRPenta(res.Penta)
-			res.Estimate = stats.EstimatePenta(res.Penta)
-		} else {
-			addGame(&res.WDL, halves)
-			res.Games++
-			res.LLR = cfg.SPRT.LLRTri(res.WDL)
-			res.Estimate = stats.EstimateTri(res.WDL)
-		}
-		res.Elapsed = time.Since(start)
-		res.InFlight = inFlight
-		switch cfg.SPRT.Verdict(res.LLR) {
-		case 1:
-			verdict = H1
-		case -1:
-			verdict = H0
-		}
-		if progress != nil {
-			progress(res.Status)
-		}
-		if verdict != Running {
-			stop()
-		}
-	}
-	res.Elapsed = time.Since(start)
+			test.counted = false
+		},
+	}, src, test, sink)
+	res.Played, res.Abandoned = out.Played, out.Abandoned
+	res.Elapsed = out.Elapsed
 	res.InFlight = 0
 	switch {
-	case verdict != Running:
-		res.Verdict = verdict
-	case runErr != nil:
-		return res, runErr
-	case ctx.Err() != nil:
+	case test.verdict != Running:
+		res.Verdict = test.verdict
+	case errors.Is(err, run.ErrInterrupted):
 		return res, fmt.Errorf("sprt interrupted after %d games (%d counted): %w", res.Played, res.Games, ctx.Err())
+	case err != nil:
+		return res, err
 	default:
 		res.Verdict = Inconclusive
 	}
-	if !stopping {
-		pool.Shutdown(cfg.ByeGrace)
-	}
 	return res, nil
+}
+
+// games is the SPRT's Source: pairs of games on one deal with test and
+// base swapped (or, unpaired, games on deals of their own), up to max
+// games (0: no end). Table.Round is the unit: the pair, or the game.
+type games struct {
+	cfg    *Config
+	secret *deal.Secret
+	max    int
+	seats  int
+	next   int
+}
+
+func (g *games) Next() (run.Table, schedule.Status) {
+	j := g.next
+	if g.max > 0 && j >= g.max {
+		return run.Table{}, schedule.Done
+	}
+	g.next++
+	var unit, half int
+	var seed uint64
+	var id string
+	if g.cfg.Paired {
+		unit, half = j/2, j%2
+		seed = g.secret.Seed(g.cfg.Seed, "sprt", uint64(unit))
+		id = fmt.Sprintf("%s-p%05d%c", g.cfg.MatchID, unit, 'a'+half)
+	} else {
+		unit, half = j, j%2
+		seed = g.secret.Seed(g.cfg.Seed, "sprt-game", uint64(j))
+		id = fmt.Sprintf("%s-g%05d", g.cfg.MatchID, j)
+	}
+	return run.Table{Index: j, GameID: id, Round: unit, Seed: seed, Seats: Layout(g.seats, j/2, half)}, schedule.Ready
+}
+
+func (g *games) Result(run.Table, ledger.Record) error { return nil }
+
+// test is the SPRT as the run's stop rule: it counts each game (a pair
+// once both its games are in), updates the LLR and stops at a bound.
+type test struct {
+	cfg     *Config
+	res     *Result
+	pending map[int][]int // pair -> halves of its finished games
+	verdict Verdict
+	counted bool // the last game completed a unit (progress is due)
+}
+
+// testHalves is the test's score in half points in the game t recorded
+// as rec.
+func testHalves(t run.Table, rec ledger.Record) int {
+	return TestHalves(rec.Ranks, seatOf(t.Seats, testBot), seatOf(t.Seats, baseBot))
+}
+
+func (s *test) Stop(t run.Table, rec ledger.Record) bool {
+	res := s.res
+	halves := testHalves(t, rec)
+	if s.cfg.Paired {
+		s.pending[t.Round] = append(s.pending[t.Round], halves)
+		if len(s.pending[t.Round]) < 2 {
+			return false
+		}
+		hs := s.pending[t.Round]
+		delete(s.pending, t.Round)
+		res.Penta[hs[0]+hs[1]]++
+		res.Pairs++
+		for _, h := range hs {
+			addGame(&res.WDL, h)
+		}
+		res.Games += 2
+		res.LLR = s.cfg.SPRT.LLRPenta(res.Penta)
+		res.Estimate = stats.EstimatePenta(res.Penta)
+	} else {
+		addGame(&res.WDL, halves)
+		res.Games++
+		res.LLR = s.cfg.SPRT.LLRTri(res.WDL)
+		res.Estimate = stats.EstimateTri(res.WDL)
+	}
+	s.counted = true
+	switch s.cfg.SPRT.Verdict(res.LLR) {
+	case 1:
+		s.verdict = H1
+	case -1:
+		s.verdict = H0
+	}
+	return s.verdict != Running
 }
 
 func seatOf(seats []int, bot int) int {

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/arena-dev/arena/arena/match"
+	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/stats"
 	"github.com/arena-dev/arena/engine"
 	_ "github.com/arena-dev/arena/engine/all"
@@ -87,8 +87,8 @@ func testConfig(t *testing.T, game string, seats int) *Config {
 		t.Fatal(err)
 	}
 	return &Config{Game: g, Options: opts, Seats: seats, Paired: true, Seed: 9, MaxGames: 100,
-		Test: match.Bot{Name: "new", Argv: []string{"new"}}, Base: match.Bot{Name: "old", Argv: []string{"old"}},
-		Filler: match.Bot{Argv: []string{"filler"}},
+		Test: bot.Command{Name: "new", Argv: []string{"new"}}, Base: bot.Command{Name: "old", Argv: []string{"old"}},
+		Filler: bot.Command{Argv: []string{"filler"}},
 		SPRT:   stats.SPRT{Elo0: -5, Elo1: 0, Alpha: 0.05, Beta: 0.05}}
 }
 

@@ -12,14 +12,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/clock"
 	"github.com/arena-dev/arena/arena/deal"
-	"github.com/arena-dev/arena/arena/match"
 	"github.com/arena-dev/arena/arena/referee"
+	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/arena/schedule"
 	"github.com/arena-dev/arena/engine"
-	"github.com/arena-dev/arena/protocol"
 )
 
 // Formats lists the tournament formats by name.
@@ -34,26 +34,25 @@ var Formats = map[string]func(schedule.Config) (schedule.Scheduler, error){
 
 // Config is a validated tournament, ready to run.
 type Config struct {
-	File        File // as resolved (seed filled in): saved with the results
-	Name        string
-	Game        engine.Game
-	Options     engine.Options
-	Seats       int
-	Format      string
-	Schedule    schedule.Config
-	Limits      clock.Limits
-	Policy      referee.Policy
-	MaxStrikes  int
+	File     File // as resolved (seed filled in): saved with the results
+	Name     string
+	Game     engine.Game
+	Options  engine.Options
+	Seats    int
+	Format   string
+	Schedule schedule.Config
+	// Settings are the clocks, the failure policy, the bounds on bots
+	// and how their processes are kept, as the file (and the flags over
+	// it) resolve them.
+	run.Settings
 	Seed        uint64
 	Secret      *deal.Secret // keys the deals with Seed; nil: the output directory's, or a fresh one (Run)
 	SecretFile  string       // where Secret was read (the file's deal_secret), for messages
 	Concurrency int
-	MaxLine     int
-	StderrCap   int64
 	// BotLimits and BotOptions confine the bots once Confine is called.
 	BotLimits  sandbox.Limits
 	BotOptions sandbox.Options
-	Bots       []match.Bot
+	Bots       []bot.Command
 }
 
 // fieldErr names the file and field of a mistake.
@@ -121,7 +120,7 @@ func (f *File) resolve(src, baseDir string, programs bool) (*Config, error) {
 		if b.Name == "" {
 			return nil, fieldErr(src, field+".name", "missing")
 		}
-		if err := match.CheckName(b.Name); err != nil {
+		if err := bot.CheckName(b.Name); err != nil {
 			return nil, fieldErr(src, field+".name", "%v", err)
 		}
 		if _, dup := index[b.Name]; dup {
@@ -142,7 +141,7 @@ func (f *File) resolve(src, baseDir string, programs bool) (*Config, error) {
 					return nil, fieldErr(src, field+".dir", "%q is not a directory", b.Dir)
 				}
 			}
-			if argv, err = match.ParseCommand(b.Command, dir); err != nil {
+			if argv, err = bot.ParseCommand(b.Command, dir); err != nil {
 				return nil, fieldErr(src, field+".command", "%v", err)
 			}
 		}
@@ -155,7 +154,7 @@ func (f *File) resolve(src, baseDir string, programs bool) (*Config, error) {
 		for _, k := range keys {
 			env = append(env, k+"="+b.Env[k])
 		}
-		c.Bots = append(c.Bots, match.Bot{Name: b.Name, Argv: argv, Dir: dir, Env: env})
+		c.Bots = append(c.Bots, bot.Command{Name: b.Name, Argv: argv, Dir: dir, Env: env})
 	}
 	names := func(field string, list []string) ([]int, error) {
 		var out []int
@@ -216,7 +215,7 @@ func (f *File) resolve(src, baseDir string, programs bool) (*Config, error) {
 		if c.Secret, err = deal.Read(path); err != nil {
 			return nil, fieldErr(src, "deal_secret", "%v", err)
 		}
-		if err := match.CheckOutside(c.Bots, filepath.Dir(path)); err != nil {
+		if err := bot.CheckOutside(c.Bots, filepath.Dir(path)); err != nil {
 			return nil, fieldErr(src, "deal_secret", "%s: %v", path, err)
 		}
 		c.SecretFile = path
@@ -243,15 +242,12 @@ func (f *File) resolve(src, baseDir string, programs bool) (*Config, error) {
 	}
 	c.Policy = referee.Policy(f.Failure.Policy)
 	if c.Policy == "" {
-		c.Policy = referee.Forfeit
+		c.Policy = run.Defaults.Policy
 	}
 	if c.Policy != referee.Forfeit && c.Policy != referee.Random {
 		return nil, fieldErr(src, "failure.policy", "%q: want forfeit or random", f.Failure.Policy)
 	}
 	c.MaxStrikes = f.Failure.MaxStrikes
-	if c.MaxStrikes == 0 {
-		c.MaxStrikes = 3
-	}
 	c.Concurrency = f.Concurrency
 	if c.Concurrency == 0 {
 		c.Concurrency = max(1, runtime.NumCPU()/c.Seats)
@@ -259,14 +255,9 @@ func (f *File) resolve(src, baseDir string, programs bool) (*Config, error) {
 	if c.Concurrency < 0 {
 		return nil, fieldErr(src, "concurrency", "must be positive")
 	}
-	c.MaxLine = f.MaxLine
-	if c.MaxLine == 0 {
-		c.MaxLine = protocol.DefaultMaxLine
-	}
-	c.StderrCap = f.StderrCap
-	if c.StderrCap == 0 {
-		c.StderrCap = 1 << 20
-	}
+	c.MaxLine, c.StderrCap = f.MaxLine, f.StderrCap
+	c.RestartBots, c.FreshDeals = f.RestartBots, f.FreshDeals
+	c.Settings = c.Settings.WithDefaults()
 	if c.BotLimits, err = f.Limits.Resolve(); err != nil {
 		return nil, fieldErr(src, "limits", "%v", err)
 	}

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/arena-dev/arena/arena/ledger"
-	"github.com/arena-dev/arena/arena/match"
 	"github.com/arena-dev/arena/protocol"
 	"github.com/arena-dev/arena/sdk"
 )
@@ -77,7 +76,7 @@ func TestNoProcessPlaysADealTwice(t *testing.T) {
 	if _, err := Run(context.Background(), c, out, Options{}); err != nil {
 		t.Fatal(err)
 	}
-	recs, _, err := ledger.Read[match.GameRecord](filepath.Join(out, ledger.FileName))
+	recs, _, err := ledger.Read[ledger.Record](filepath.Join(out, ledger.FileName))
 	if err != nil {
 		t.Fatal(err)
 	}

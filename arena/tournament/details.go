@@ -9,7 +9,7 @@ import (
 
 	"github.com/olekukonko/tablewriter"
 
-	"github.com/arena-dev/arena/arena/match"
+	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/schedule"
 )
 
@@ -26,19 +26,19 @@ const BracketFile = "bracket.json"
 
 // Rebuild feeds the recorded results through a fresh scheduler, exactly as
 // a resume does, so the format's state can be shown without playing.
-func (c *Config) Rebuild(records []match.GameRecord) (schedule.Scheduler, error) {
+func (c *Config) Rebuild(records []ledger.Record) (schedule.Scheduler, error) {
 	return c.replay(records, nil)
 }
 
 // replay is Rebuild; visit, if not nil, sees each recorded game with its
 // place in the schedule before its result is fed, and an error from it
 // stops the replay.
-func (c *Config) replay(records []match.GameRecord, visit func(schedule.Game, match.GameRecord) error) (schedule.Scheduler, error) {
+func (c *Config) replay(records []ledger.Record, visit func(schedule.Game, ledger.Record) error) (schedule.Scheduler, error) {
 	s, err := c.NewScheduler()
 	if err != nil {
 		return nil, err
 	}
-	finished := map[string]match.GameRecord{}
+	finished := map[string]ledger.Record{}
 	for _, r := range records {
 		finished[r.GameID] = r
 	}

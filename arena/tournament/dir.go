@@ -12,7 +12,6 @@ import (
 	"sort"
 
 	"github.com/arena-dev/arena/arena/ledger"
-	"github.com/arena-dev/arena/arena/match"
 	"github.com/arena-dev/arena/arena/schedule"
 )
 
@@ -187,7 +186,7 @@ type Ledger struct {
 	Path string
 	// Records are the games that count, in file order: for every game id
 	// of the schedule the first line whose seats and ranks fit the game.
-	Records []match.GameRecord
+	Records []ledger.Record
 	Lines   []int           // Lines[i] is the line of Records[i]
 	Games   []schedule.Game // Games[i] is the schedule's game of Records[i]
 	// Problems are the lines that do not count: a game recorded again
@@ -205,7 +204,7 @@ type Ledger struct {
 // A damaged line other than the last, or one over ledger.MaxLine, is an
 // error (*ledger.LineError): nothing can be trusted to follow it.
 func (c *Config) ReadLedger(path string) (*Ledger, error) {
-	entries, torn, err := ledger.ReadEntries[match.GameRecord](path)
+	entries, torn, err := ledger.ReadEntries[ledger.Record](path)
 	if err != nil {
 		return nil, err
 	}
@@ -267,7 +266,7 @@ func (c *Config) ReadLedger(path string) (*Ledger, error) {
 
 // fits checks that r records game g: its bots in g's seats, a rank for
 // each seat.
-func (c *Config) fits(g schedule.Game, r match.GameRecord) error {
+func (c *Config) fits(g schedule.Game, r ledger.Record) error {
 	want := make([]string, len(g.Seats))
 	for s, b := range g.Seats {
 		want[s] = c.Bots[b].Name

@@ -13,7 +13,6 @@ import (
 	"testing"
 
 	"github.com/arena-dev/arena/arena/ledger"
-	"github.com/arena-dev/arena/arena/match"
 	"github.com/arena-dev/arena/arena/schedule"
 	"github.com/arena-dev/arena/arena/stats"
 	_ "github.com/arena-dev/arena/engine/boon"
@@ -122,7 +121,7 @@ func TestWideFieldSaysWhereTheMatrixIs(t *testing.T) {
 		for i := range names {
 			names[i] = fmt.Sprintf("bot%02d", i)
 		}
-		recs := []match.GameRecord{{GameID: "x-1", Bots: names[:2], Ranks: []int{1, 2}, Scores: []float64{1, 0}}}
+		recs := []ledger.Record{{GameID: "x-1", Bots: names[:2], Ranks: []int{1, 2}, Scores: []float64{1, 0}}}
 		st, err := Compute("x", "banqi", "round-robin", 2, -1, names, recs)
 		if err != nil {
 			t.Fatal(err)
@@ -183,7 +182,7 @@ func simulate(t *testing.T, c *Config, decide outcome, stop int) string {
 		}
 		k, _ := strconv.Atoi(g.ID[strings.LastIndex(g.ID, "-g")+2:])
 		ranks := decide(g, k)
-		rec := match.GameRecord{Index: done, GameID: c.Name + "-" + g.ID, Round: g.Round, Ranks: ranks, Reason: "on paper", Forfeits: []match.SeatFailure{}}
+		rec := ledger.Record{Index: done, GameID: c.Name + "-" + g.ID, Round: g.Round, Ranks: ranks, Reason: "on paper", Forfeits: []ledger.SeatFailure{}}
 		for _, b := range g.Seats {
 			rec.Bots = append(rec.Bots, c.Bots[b].Name)
 		}
@@ -339,7 +338,7 @@ func TestLedgerLinesThatDoNotCount(t *testing.T) {
 			return append(l, strings.Replace(l[0], `"game_id":"cup-`, `"game_id":"cup-zz`, 1))
 		}, ErrUnknownGame, 7, 0},
 		{"seats swapped", func(l []string) []string {
-			var r match.GameRecord
+			var r ledger.Record
 			json.Unmarshal([]byte(l[2]), &r)
 			r.Bots[0], r.Bots[1] = r.Bots[1], r.Bots[0]
 			b, _ := json.Marshal(r)
@@ -481,7 +480,7 @@ func TestVerify(t *testing.T) {
 	}{
 		{"intact", func(*testing.T, string) {}, nil, ""},
 		{"ranks edited", func(t *testing.T, out string) {
-			recs, _, _ := ledger.Read[match.GameRecord](filepath.Join(out, ledger.FileName))
+			recs, _, _ := ledger.Read[ledger.Record](filepath.Join(out, ledger.FileName))
 			r := recs[1]
 			edit("ranks", []int{r.Ranks[1], r.Ranks[0]})(t, out)
 			if r.Ranks[0] == r.Ranks[1] {
@@ -490,7 +489,7 @@ func TestVerify(t *testing.T) {
 		}, ErrReplay, "ranks"},
 		{"seed edited", edit("seed", 12345), ErrReplay, "seed"},
 		{"replay deleted", func(t *testing.T, out string) {
-			recs, _, _ := ledger.Read[match.GameRecord](filepath.Join(out, ledger.FileName))
+			recs, _, _ := ledger.Read[ledger.Record](filepath.Join(out, ledger.FileName))
 			os.Remove(filepath.Join(out, recs[1].Replay))
 		}, ErrReplay, "is missing"},
 		{"replay named elsewhere", edit("replay", "../../etc/passwd"), ErrReplay, "names replay"},
@@ -510,7 +509,7 @@ func TestVerify(t *testing.T) {
 				}
 				return
 			}
-			recs, _, _ := ledger.Read[match.GameRecord](filepath.Join(out, ledger.FileName))
+			recs, _, _ := ledger.Read[ledger.Record](filepath.Join(out, ledger.FileName))
 			found := false
 			for _, p := range v.Problems {
 				if errors.Is(p, tc.want) && p.Line == 2 && p.GameID == recs[1].GameID && p.File == filepath.Join(out, ledger.FileName) && strings.Contains(p.Error(), tc.says) {

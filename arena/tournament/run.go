@@ -11,11 +11,14 @@ import (
 	"io"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
+	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/deal"
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/match"
+	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/arena/schedule"
 )
 
@@ -28,7 +31,7 @@ type Progress struct {
 	Resumed  int // games found already finished in the ledger
 	InFlight int
 	Elapsed  time.Duration
-	Last     match.GameRecord
+	Last     ledger.Record
 	Summary  *match.Summary
 	// Stage is, for elimination formats, the round in play ("round 2 (w2) 1 of 4
 	// matches decided"); "" for the others, which show a leader instead.
@@ -68,16 +71,16 @@ func Run(ctx context.Context, c *Config, out string, opt Options) (*match.Summar
 	sum := match.NewSummary(names)
 	sum.Game, sum.Seed, sum.Out = c.Game.Info().Name, c.Seed, out
 	// Held until the very end (deferred first, so released last): until
-	// every bot is gone and every log is written.
-	lock, err := match.PrepareOut(out, opt.Warn)
+	// every bot is gone and every log is written (run.Run returns after).
+	dir, err := run.OpenDir(out, opt.Warn)
 	if err != nil {
 		return sum, err
 	}
-	defer lock.Unlock()
+	defer dir.Close()
 	if err := saveConfig(c, out); err != nil {
 		return sum, err
 	}
-	ledgerPath := filepath.Join(out, ledger.FileName)
+	ledgerPath := dir.LedgerPath()
 	// Read as standings read it: what does not count here does not
 	// count there.
 	led, err := c.ReadLedger(ledgerPath)
@@ -95,15 +98,14 @@ func Run(ctx context.Context, c *Config, out string, opt Options) (*match.Summar
 	if err != nil {
 		return sum, err
 	}
-	finished := map[string]match.GameRecord{}
+	finished := map[string]ledger.Record{}
 	for _, r := range records {
 		finished[r.GameID] = r
 	}
-	w, err := ledger.Open(ledgerPath)
+	files, err := dir.Sink(nil)
 	if err != nil {
 		return sum, err
 	}
-	defer w.Close()
 	// Bots may think on their opponents' turns too, so every seat of every
 	// running game may want a core. At concurrency 1 there is nothing to
 	// lower, so no warning.
@@ -115,104 +117,81 @@ func Run(ctx context.Context, c *Config, out string, opt Options) (*match.Summar
 	if err != nil {
 		return sum, err
 	}
-	pool := match.NewPool(c.Bots, c.MaxLine, c.StderrCap)
-	pool.KeepIdle = c.Seats // the games of a rotation share a deal
-	pool.OnLogLost = func(err error) { fmt.Fprintf(opt.Warn, "arena: warning: %v\n", err) }
-	defer func() { // runs after KillAll below: every log is closed by then
-		if logs, lost := pool.LogCounts(); lost > 0 {
-			fmt.Fprintf(opt.Warn, "arena: warning: %s\n", match.LostLogsText(logs, lost))
-		}
-	}()
-	defer pool.KillAll()
-	env := &match.Env{Game: c.Game, Options: c.Options, Match: c.Name, Limits: c.Limits, Policy: c.Policy,
-		MaxStrikes: c.MaxStrikes, OutDir: out, Version: opt.Version, Bots: c.Bots, Pool: pool, RestartBots: c.File.RestartBots}
-
-	// After an interrupt, running games get AbandonAfter to finish; then
-	// their bots are killed and those games are left for the resume.
-	stopWatch := context.AfterFunc(ctx, func() {
-		time.AfterFunc(opt.AbandonAfter, pool.KillAll)
-	})
-	defer stopWatch()
-
-	type done struct {
-		g   schedule.Game
-		rec match.GameRecord
-		err error
-	}
-	results := make(chan done)
-	start := time.Now()
-	inFlight, index := 0, 0
+	src := &games{c: c, out: out, sched: sched, secret: secret, finished: finished, sum: sum}
 	progress := Progress{Total: sched.Total(), Summary: sum}
-	var runErr error
-	for {
-		// Start games while there is room, the schedule has some, and no
-		// interrupt or failure stopped the run.
-		status := schedule.Ready
-		for inFlight < c.Concurrency && ctx.Err() == nil && runErr == nil {
-			var g schedule.Game
-			g, status = sched.Next()
-			if status != schedule.Ready {
-				break
+	res, err := run.Run(ctx, run.Config{
+		Settings: c.Settings, Game: c.Game, Options: c.Options, MatchID: c.Name, Version: opt.Version,
+		Bots: bot.Specs(c.Bots), Concurrency: c.Concurrency,
+		KeepIdle: c.Seats, // the games of a rotation share a deal
+		// After an interrupt, running games get AbandonAfter to finish
+		// (and are recorded if they do); then their bots are closed and
+		// those games are left for the resume.
+		AbandonAfter: opt.AbandonAfter,
+		Warn:         opt.Warn,
+		OnGame: func(p run.Progress) {
+			progress.Done, progress.Resumed, progress.InFlight, progress.Elapsed = p.Done, p.Resumed, p.InFlight, p.Elapsed
+			progress.Last, progress.LostLogs = p.Last, p.LostLogs
+			progress.Stage, progress.Estimate = stageOf(sched, c.Schedule.GamesPerEncounter, p.Done)
+			if opt.OnGame != nil {
+				opt.OnGame(progress)
 			}
-			gameID := c.Name + "-" + g.ID
-			if r, ok := finished[gameID]; ok {
-				sched.Result(g, r.Ranks)
-				sum.Add(r)
-				progress.Done++
-				progress.Resumed++
-				continue
-			}
-			table := match.Table{Index: index, GameID: gameID, Round: g.Round, Seed: c.dealSeed(secret, g), Seats: g.Seats}
-			index++
-			inFlight++
-			go func() {
-				rec, err := env.Play(ctx, table)
-				results <- done{g, rec, err}
-			}()
-		}
-		if inFlight == 0 {
-			switch {
-			case runErr != nil:
-				return sum, runErr
-			case ctx.Err() != nil:
-				return sum, fmt.Errorf("%w after %d games: %w", ErrInterrupted, progress.Done, ctx.Err())
-			case status == schedule.Done:
-				pool.Shutdown(time.Second)
-				return sum, nil
-			default:
-				return sum, fmt.Errorf("the %s schedule is waiting for results but no game is running", c.Format)
-			}
-		}
-		d := <-results
-		inFlight--
-		if d.err != nil {
-			if ctx.Err() == nil && runErr == nil {
-				runErr = fmt.Errorf("game %s: %w", d.g.ID, d.err)
-			}
-			continue // an interrupted game is played again on resume
-		}
-		// The replay is in place (Play wrote it); now the ledger line makes
-		// the game count.
-		d.rec.Index = progress.Done
-		if err := w.Append(d.rec); err != nil {
-			runErr = err
-			continue
-		}
-		sched.Result(d.g, d.rec.Ranks)
-		if err := writeBracket(out, sched); err != nil {
-			runErr = fmt.Errorf("writing %s: %w", BracketFile, err)
-		}
-		sum.Add(d.rec)
-		progress.Done++
-		progress.InFlight = inFlight
-		progress.Elapsed = time.Since(start)
-		progress.Last = d.rec
-		progress.Stage, progress.Estimate = stageOf(sched, c.Schedule.GamesPerEncounter, progress.Done)
-		_, progress.LostLogs = pool.LogCounts()
-		if opt.OnGame != nil {
-			opt.OnGame(progress)
-		}
+		},
+	}, src, nil, files)
+	var ge *run.GameError
+	switch {
+	case errors.Is(err, run.ErrInterrupted):
+		return sum, fmt.Errorf("%w after %d games: %w", ErrInterrupted, res.Done, ctx.Err())
+	case errors.Is(err, run.ErrStalled):
+		return sum, fmt.Errorf("the %s schedule is waiting for results but no game is running", c.Format)
+	case errors.As(err, &ge):
+		return sum, fmt.Errorf("game %s: %w", strings.TrimPrefix(ge.Table.GameID, c.Name+"-"), ge.Err)
 	}
+	return sum, err
+}
+
+// games is a tournament's Source: its scheduler's games as tables, those
+// the ledger already holds handed out as recorded.
+type games struct {
+	c        *Config
+	out      string
+	sched    schedule.Scheduler
+	secret   *deal.Secret
+	finished map[string]ledger.Record // recorded before this run, by game id
+	sum      *match.Summary
+	index    int                      // tables played so far
+	byID     map[string]schedule.Game // games handed out and not yet counted
+}
+
+func (s *games) Next() (run.Table, schedule.Status) {
+	g, status := s.sched.Next()
+	if status != schedule.Ready {
+		return run.Table{}, status
+	}
+	if s.byID == nil {
+		s.byID = map[string]schedule.Game{}
+	}
+	gameID := s.c.Name + "-" + g.ID
+	s.byID[gameID] = g
+	if r, ok := s.finished[gameID]; ok {
+		return run.Table{GameID: gameID, Round: g.Round, Seats: g.Seats, Recorded: &r}, schedule.Ready
+	}
+	t := run.Table{Index: s.index, GameID: gameID, Round: g.Round, Seed: s.c.dealSeed(s.secret, g), Seats: g.Seats}
+	s.index++
+	return t, schedule.Ready
+}
+
+func (s *games) Result(t run.Table, rec ledger.Record) error {
+	g := s.byID[t.GameID]
+	delete(s.byID, t.GameID)
+	s.sched.Result(g, rec.Ranks)
+	s.sum.Add(rec)
+	if t.Recorded != nil {
+		return nil // the bracket file is written as new results come in
+	}
+	if err := writeBracket(s.out, s.sched); err != nil {
+		return fmt.Errorf("writing %s: %w", BracketFile, err)
+	}
+	return nil
 }
 
 // dealSeed is the seed of game g's deal (g.Deal), keyed with the run's
@@ -234,7 +213,7 @@ func (c *Config) dealSeed(secret *deal.Secret, g schedule.Game) uint64 {
 // there. Whichever it is must deal every recorded game as it was dealt,
 // or the rest of a duplicate deal would be other cards: a resume whose
 // secret is lost, damaged or another fails and changes nothing.
-func (c *Config) dealSecret(out string, records []match.GameRecord) (*deal.Secret, error) {
+func (c *Config) dealSecret(out string, records []ledger.Record) (*deal.Secret, error) {
 	if c.Secret != nil {
 		// Checked before it is stored: a wrong secret must not take the
 		// place of a lost one.
@@ -271,11 +250,11 @@ func (c *Config) secretName() string {
 }
 
 // checkSecret: secret deals every recorded game with the seed recorded.
-func (c *Config) checkSecret(secret *deal.Secret, records []match.GameRecord) error {
+func (c *Config) checkSecret(secret *deal.Secret, records []ledger.Record) error {
 	if len(records) == 0 {
 		return nil
 	}
-	_, err := c.replay(records, func(g schedule.Game, r match.GameRecord) error {
+	_, err := c.replay(records, func(g schedule.Game, r ledger.Record) error {
 		if got := c.dealSeed(secret, g); got != r.Seed {
 			return fmt.Errorf("%w than the one its games were dealt with (game %s was dealt seed %d; this secret deals it %d)",
 				deal.ErrMismatch, r.GameID, r.Seed, got)

@@ -11,7 +11,6 @@ import (
 
 	"github.com/arena-dev/arena/arena/deal"
 	"github.com/arena-dev/arena/arena/ledger"
-	"github.com/arena-dev/arena/arena/match"
 	"github.com/arena-dev/arena/arena/schedule"
 	"github.com/arena-dev/arena/bots"
 	_ "github.com/arena-dev/arena/engine/boon"
@@ -61,7 +60,7 @@ var testSecret = &deal.Secret{7, 7, 7}
 
 func standingsJSON(t *testing.T, c *Config, out string) *Standings {
 	t.Helper()
-	recs, torn, err := ledger.Read[match.GameRecord](filepath.Join(out, ledger.FileName))
+	recs, torn, err := ledger.Read[ledger.Record](filepath.Join(out, ledger.FileName))
 	if err != nil || torn != nil {
 		t.Fatalf("ledger: %v %v", err, torn)
 	}
@@ -85,7 +84,7 @@ func TestRoundRobinRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	recs, _, _ := ledger.Read[match.GameRecord](filepath.Join(out, ledger.FileName))
+	recs, _, _ := ledger.Read[ledger.Record](filepath.Join(out, ledger.FileName))
 	if len(recs) != 12 || sum.Bots[0].Games != 6 {
 		t.Fatalf("%d games recorded, bot 0 played %d; want 12 and 6", len(recs), sum.Bots[0].Games)
 	}
@@ -241,7 +240,7 @@ func TestEveryFormat(t *testing.T) {
 			if _, err := Run(context.Background(), c, out, Options{}); err != nil {
 				t.Fatal(err)
 			}
-			recs, _, err := ledger.Read[match.GameRecord](filepath.Join(out, ledger.FileName))
+			recs, _, err := ledger.Read[ledger.Record](filepath.Join(out, ledger.FileName))
 			if err != nil || len(recs) == 0 {
 				t.Fatalf("%d records, %v", len(recs), err)
 			}
@@ -288,7 +287,7 @@ func TestFreshDeals(t *testing.T) {
 		if _, err := Run(context.Background(), c, out, Options{}); err != nil {
 			t.Fatal(err)
 		}
-		recs, _, _ := ledger.Read[match.GameRecord](filepath.Join(out, ledger.FileName))
+		recs, _, _ := ledger.Read[ledger.Record](filepath.Join(out, ledger.FileName))
 		seeds := map[uint64]int{}
 		for _, r := range recs {
 			seeds[r.Seed]++

@@ -12,7 +12,6 @@ import (
 
 	"github.com/arena-dev/arena/arena/deal"
 	"github.com/arena-dev/arena/arena/ledger"
-	"github.com/arena-dev/arena/arena/match"
 )
 
 // interrupted runs testConfig's tournament of 3 bots (6 games) into out
@@ -33,13 +32,13 @@ func interrupted(t *testing.T, secret *deal.Secret, out string, stopAfter int) {
 	}
 }
 
-func ledgerOf(t *testing.T, out string) map[string]match.GameRecord {
+func ledgerOf(t *testing.T, out string) map[string]ledger.Record {
 	t.Helper()
-	recs, _, err := ledger.Read[match.GameRecord](filepath.Join(out, ledger.FileName))
+	recs, _, err := ledger.Read[ledger.Record](filepath.Join(out, ledger.FileName))
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := map[string]match.GameRecord{}
+	m := map[string]ledger.Record{}
 	for _, r := range recs {
 		r.Index, r.Replay = 0, "" // order of completion, not the game
 		m[r.GameID] = r

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/arena-dev/arena/arena/ledger"
-	"github.com/arena-dev/arena/arena/match"
 )
 
 // BenchmarkSoak is opt-in (ARENA_SOAK=1; ARENA_SOAK_GAMES, default 2000):
@@ -62,7 +61,7 @@ func BenchmarkSoak(b *testing.B) {
 		}})
 	}
 	elapsed := time.Since(start)
-	recs, _, _ := ledger.Read[match.GameRecord](filepath.Join(out, ledger.FileName))
+	recs, _, _ := ledger.Read[ledger.Record](filepath.Join(out, ledger.FileName))
 	timeouts := 0
 	for _, r := range recs {
 		for _, f := range r.Forfeits {

@@ -13,6 +13,7 @@ import (
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
 
+	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/match"
 	"github.com/arena-dev/arena/arena/schedule"
 	"github.com/arena-dev/arena/arena/stats"
@@ -98,7 +99,7 @@ type Pair struct {
 type rater func(n int, results []stats.PairResult) ([]stats.Rating, error)
 
 // Compute builds the standings from ledger records, ranked by score.
-func Compute(name, game, format string, seats, total int, bots []string, records []match.GameRecord) (*Standings, error) {
+func Compute(name, game, format string, seats, total int, bots []string, records []ledger.Record) (*Standings, error) {
 	return compute(standingsInput{name: name, game: game, format: format, seats: seats, total: total, bots: bots, records: records}, stats.BradleyTerry)
 }
 
@@ -125,7 +126,7 @@ type standingsInput struct {
 	name, game, format string
 	seats, total       int
 	bots               []string
-	records            []match.GameRecord
+	records            []ledger.Record
 	details            Details
 }
 

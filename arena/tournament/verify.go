@@ -12,7 +12,6 @@ import (
 
 	"github.com/arena-dev/arena/arena/deal"
 	"github.com/arena-dev/arena/arena/ledger"
-	"github.com/arena-dev/arena/arena/match"
 	"github.com/arena-dev/arena/replays"
 )
 
@@ -172,7 +171,7 @@ func (d *Dir) checkReplay(i int) error {
 }
 
 // forfeitKeys are a record's forfeits as "seat S reason", sorted.
-func forfeitKeys(fs []match.SeatFailure) []string {
+func forfeitKeys(fs []ledger.SeatFailure) []string {
 	out := []string{}
 	for _, f := range fs {
 		out = append(out, fmt.Sprintf("seat %d %s", f.Seat, f.Reason))

@@ -13,6 +13,10 @@ import (
 	"github.com/arena-dev/arena/protocol"
 )
 
+// DefaultStderrCap is how many bytes of a bot's stderr are kept per log
+// when ProcessConfig.StderrCap is not set.
+const DefaultStderrCap = 1 << 20
+
 // ProcessConfig describes a bot process.
 type ProcessConfig struct {
 	// Argv is the command and its arguments (no shell involved).
@@ -23,7 +27,8 @@ type ProcessConfig struct {
 	Env []string
 	// MaxLine limits one line from the bot (protocol.DefaultMaxLine if 0).
 	MaxLine int
-	// StderrCap limits the bytes of stderr kept per log (1 MiB if 0).
+	// StderrCap limits the bytes of stderr kept per log (DefaultStderrCap
+	// if 0).
 	StderrCap int64
 	// LeaveDescendants keeps the bot's descendants alive when the bot
 	// exits by itself, so `arena check` can find and report them; Close
@@ -80,7 +85,7 @@ func Start(cfg ProcessConfig) (*Process, error) {
 		cfg.MaxLine = protocol.DefaultMaxLine
 	}
 	if cfg.StderrCap <= 0 {
-		cfg.StderrCap = 1 << 20
+		cfg.StderrCap = DefaultStderrCap
 	}
 	cmd := exec.Command(cfg.Argv[0], cfg.Argv[1:]...)
 	cmd.Dir = cfg.Dir

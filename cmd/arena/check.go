@@ -10,9 +10,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/check"
 	"github.com/arena-dev/arena/arena/clock"
-	"github.com/arena-dev/arena/arena/match"
 	"github.com/arena-dev/arena/engine"
 	"github.com/arena-dev/arena/protocol"
 )
@@ -107,12 +107,12 @@ func runCheck(c *cli.Context) error {
 			return usagef("--seed %q: want a non-negative integer", c.String("seed"))
 		}
 	}
-	argv, err := match.ParseCommand(c.Args().First(), "")
+	argv, err := bot.ParseCommand(c.Args().First(), "")
 	if err != nil {
 		return usageError{err}
 	}
 	// Confined as in a match, so that what passes here passes there.
-	sb, err := confineBots(c, []match.Bot{{Name: "bot", Argv: argv}}, "", "")
+	sb, err := confineBots(c, []bot.Command{{Name: "bot", Argv: argv}}, "", "")
 	if err != nil {
 		return err
 	}

@@ -6,8 +6,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/deal"
-	"github.com/arena-dev/arena/arena/match"
 )
 
 // dealSecretFlag reuses an earlier run's deal secret (match, sprt and
@@ -21,7 +21,7 @@ func dealSecretFlag() cli.Flag {
 // dealSecret reads --deal-secret, if given: the secret and its file's
 // absolute path. Bots that need something in that file's directory are
 // refused, since isolated bots do not see it (hideSecret).
-func dealSecret(c *cli.Context, bots []match.Bot) (*deal.Secret, string, error) {
+func dealSecret(c *cli.Context, bots []bot.Command) (*deal.Secret, string, error) {
 	path := c.String("deal-secret")
 	if path == "" {
 		return nil, "", nil
@@ -34,7 +34,7 @@ func dealSecret(c *cli.Context, bots []match.Bot) (*deal.Secret, string, error) 
 	if err != nil {
 		return nil, "", usagef("--deal-secret: %w", err)
 	}
-	if err := match.CheckOutside(bots, filepath.Dir(abs)); err != nil {
+	if err := bot.CheckOutside(bots, filepath.Dir(abs)); err != nil {
 		return nil, "", usagef("--deal-secret %s: %w", path, err)
 	}
 	return s, abs, nil

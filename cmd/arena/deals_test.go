@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/arena-dev/arena/arena/deal"
-	"github.com/arena-dev/arena/arena/match"
+	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/referee"
 	"github.com/arena-dev/arena/protocol"
 	"github.com/arena-dev/arena/sdk"
@@ -128,7 +128,7 @@ func dealCommand(command, bot string) []string {
 
 // runDeals runs a dealing command to its end (an SPRT verdict or none is
 // fine) and returns its games from results.jsonl.
-func runDeals(t *testing.T, args ...string) []match.GameRecord {
+func runDeals(t *testing.T, args ...string) []ledger.Record {
 	t.Helper()
 	_, stderr, code := arena(t, args...)
 	if code != 0 && !(args[0] == "sprt" && (code == exitH0 || code == exitInconclusive)) {
@@ -199,7 +199,7 @@ func TestAttackerCannotDealTheCards(t *testing.T) {
 				t.Fatal("no games")
 			}
 			for _, r := range recs {
-				forfeited := slices.ContainsFunc(r.Forfeits, func(f match.SeatFailure) bool {
+				forfeited := slices.ContainsFunc(r.Forfeits, func(f ledger.SeatFailure) bool {
 					return f.Bot == attacker && f.Reason == string(referee.IllegalAction)
 				})
 				if forfeited != tc.found {
@@ -226,7 +226,7 @@ func TestDealSecretReproducesRuns(t *testing.T) {
 		t.Run(command, func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
-			run := func(name string, extra ...string) []match.GameRecord {
+			run := func(name string, extra ...string) []ledger.Record {
 				return runDeals(t, append(append(dealCommand(command, "a=arena bot random"), "--seed", "7", "--out", filepath.Join(dir, name)), extra...)...)
 			}
 			first, second := run("first"), run("second")

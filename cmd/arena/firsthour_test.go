@@ -21,7 +21,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/arena-dev/arena/arena/match"
+	"github.com/arena-dev/arena/arena/ledger"
+	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/bots"
 )
 
@@ -539,7 +540,7 @@ func TestSPRTGameIDsAreUnique(t *testing.T) {
 		t.Fatalf("%d games recorded, want 2", len(lines))
 	}
 	for _, l := range lines {
-		var r match.GameRecord
+		var r ledger.Record
 		if err := json.Unmarshal([]byte(l), &r); err != nil || !id.MatchString(r.GameID) {
 			t.Errorf("game id %q (%v) is not of the form %s", r.GameID, err, id)
 		}
@@ -569,9 +570,9 @@ func TestDocsQuoteTheArena(t *testing.T) {
 		}
 	}
 
-	// Match ids as match.NewMatchID makes them, game ids with -gNNNN.
+	// Match ids as run.NewMatchID makes them, game ids with -gNNNN.
 	matchID := regexp.MustCompile(`^banqi-\d{8}-\d{6}-[0-9a-f]{8}$`)
-	if id := match.NewMatchID("banqi"); !matchID.MatchString(id) {
+	if id := run.NewMatchID("banqi"); !matchID.MatchString(id) {
 		t.Fatalf("NewMatchID gives %q: the pattern here is out of date", id)
 	}
 	ids := regexp.MustCompile(`banqi-\d{8}-\d{6}[-0-9a-fg]*`).FindAllString(protocolDoc, -1)

@@ -44,10 +44,10 @@ func inputErr(err error) error {
 }
 
 func main() {
-	os.Exit(run(os.Args))
+	os.Exit(runMain(os.Args))
 }
 
-func run(args []string) int {
+func runMain(args []string) int {
 	app := newApp()
 	app.Setup() // adds the help command, which flagsFirst must know
 	err := app.Run(flagsFirst(app, args))
@@ -90,7 +90,7 @@ examples; arena completion bash|zsh|fish prints a shell completion script.`,
 		// one comma-separated list, split by the arena (sandboxFlags).
 		DisableSliceFlagSeparator: true,
 		EnableBashCompletion:      true,
-		ExitErrHandler:            func(*cli.Context, error) {}, // run() reports errors and picks the exit code
+		ExitErrHandler:            func(*cli.Context, error) {}, // runMain reports errors and picks the exit code
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
 			return usageError{err}
 		},

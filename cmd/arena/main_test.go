@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/arena-dev/arena/arena/match"
+	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/bots"
 	"github.com/arena-dev/arena/engine"
 	"github.com/arena-dev/arena/protocol"
@@ -28,7 +28,7 @@ func TestMain(m *testing.M) {
 		os.Exit(spyBot(dir))
 	}
 	if os.Getenv("ARENA_AS_CLI") != "" {
-		os.Exit(run(os.Args))
+		os.Exit(runMain(os.Args))
 	}
 	os.Setenv("ARENA_AS_CLI", "1")
 	os.Exit(m.Run())
@@ -139,7 +139,7 @@ func TestMatchJSONAndFiles(t *testing.T) {
 	}
 	var paths []string
 	for i, l := range lines {
-		var r match.GameRecord
+		var r ledger.Record
 		if err := json.Unmarshal([]byte(l), &r); err != nil {
 			t.Fatal(err)
 		}
@@ -174,7 +174,7 @@ func TestPythonBotPlays(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	for _, l := range readLines(t, filepath.Join(dir, "results.jsonl")) {
-		var r match.GameRecord
+		var r ledger.Record
 		json.Unmarshal([]byte(l), &r)
 		if len(r.Forfeits) != 0 {
 			t.Errorf("game %s: forfeits %+v", r.GameID, r.Forfeits)
@@ -322,7 +322,7 @@ func applyReplayMove(t *testing.T, g engine.Game, st engine.State, rep *replays.
 // named after its pid.
 func spyBot(dir string) int {
 	if len(os.Args) > 1 {
-		return run(os.Args) // the arena itself, not a bot
+		return runMain(os.Args) // the arena itself, not a bot
 	}
 	f, err := os.Create(filepath.Join(dir, fmt.Sprintf("%d.log", os.Getpid())))
 	if err != nil {
@@ -378,7 +378,7 @@ func TestMultiSeatForfeit(t *testing.T) {
 	}
 	var paths []string
 	for _, l := range readLines(t, filepath.Join(dir, "results.jsonl")) {
-		var r match.GameRecord
+		var r ledger.Record
 		json.Unmarshal([]byte(l), &r)
 		dead := -1
 		for s, b := range r.Bots {

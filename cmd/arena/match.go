@@ -16,14 +16,16 @@ import (
 	"github.com/olekukonko/tablewriter"
 	"github.com/urfave/cli/v2"
 
+	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/clock"
+	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/match"
 	"github.com/arena-dev/arena/arena/referee"
+	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/arena/stats"
 	"github.com/arena-dev/arena/arena/tournament"
 	"github.com/arena-dev/arena/engine"
-	"github.com/arena-dev/arena/protocol"
 )
 
 func matchCommand() *cli.Command {
@@ -53,7 +55,6 @@ and within --bot-memory, --bot-procs, --bot-files, --bot-file-size and
 			&cli.StringFlag{Name: "seed", Usage: "match seed; the deals follow from it and the deal secret", DefaultText: "random, printed"},
 			dealSecretFlag(),
 			&cli.BoolFlag{Name: "fresh-deals", Usage: "a new deal for every game instead of replaying one deal with seats rotated (see docs/security.md)"},
-			&cli.BoolFlag{Name: "restart-bots", Usage: "fresh bot processes for every game, so no memory carries over (see docs/security.md)"},
 			&cli.StringFlag{Name: "out", Usage: "directory for results.jsonl, replays/ and logs/"},
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON summary object to stdout"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no per-game progress lines"},
@@ -86,14 +87,11 @@ func runMatch(c *cli.Context) error {
 	if err != nil {
 		return usageError{err}
 	}
-	limits, err := parseLimits(c)
+	settings, err := runSettings(c)
 	if err != nil {
 		return err
 	}
-	policy, err := parsePolicy(c)
-	if err != nil {
-		return err
-	}
+	limits := settings.Limits
 	seats := len(botList)
 	games := c.Int("games")
 	if !c.IsSet("games") {
@@ -131,12 +129,10 @@ func runMatch(c *cli.Context) error {
 	defer stop()
 	start := time.Now()
 	sum, err := match.Run(ctx, match.Config{
-		Game: game, Options: opts, Games: games, Seed: seed, Secret: secret, Limits: limits,
-		Policy: policy, MaxStrikes: c.Int("max-strikes"), OutDir: out,
-		MaxLine: c.Int("max-line"), StderrCap: c.Int64("stderr-cap"), Version: Version, FreshDeals: c.Bool("fresh-deals"), RestartBots: c.Bool("restart-bots"),
-		OnGame: func(r match.GameRecord) { fmt.Fprintln(progress, gameLine(r, games, out != "")) },
+		Settings: settings, Game: game, Options: opts, Games: games, Seed: seed, Secret: secret, OutDir: out, Version: Version,
+		OnGame: func(r ledger.Record) { fmt.Fprintln(progress, gameLine(r, games, out != "")) },
 		Warn:   c.App.ErrWriter, // a stale lock, leftovers removed, lost stderr logs
-	}, botList)
+	}, bot.Specs(botList))
 	if sum != nil && sum.Games > 0 {
 		if c.Bool("json") {
 			enc := json.NewEncoder(c.App.Writer)
@@ -155,7 +151,7 @@ func runMatch(c *cli.Context) error {
 // the plies, how it ended, and for each bot that forfeited why (with
 // what it last wrote to stderr, and where its whole log is: kept is true
 // with --out), and for each bot struck (--on-timeout random) its strikes.
-func gameLine(r match.GameRecord, total int, kept bool) string {
+func gameLine(r ledger.Record, total int, kept bool) string {
 	var parts []string
 	for s, b := range r.Bots {
 		parts = append(parts, fmt.Sprintf("%s#%d", b, r.Ranks[s]))
@@ -182,9 +178,9 @@ func gameLine(r match.GameRecord, total int, kept bool) string {
 
 // strikesText describes a game's strikes, per bot in the order they
 // first struck: " [r struck 2 times: timeout, illegal_action; last: DETAIL]".
-func strikesText(strikes []match.SeatFailure) string {
+func strikesText(strikes []ledger.SeatFailure) string {
 	var order []string
-	per := map[string][]match.SeatFailure{}
+	per := map[string][]ledger.SeatFailure{}
 	for _, f := range strikes {
 		if per[f.Bot] == nil {
 			order = append(order, f.Bot)
@@ -308,29 +304,29 @@ func eloLine(a, b string, e match.EloEstimate) string {
 }
 
 // parseBots reads NAME=CMD specs.
-func parseBots(specs []string) ([]match.Bot, error) {
+func parseBots(specs []string) ([]bot.Command, error) {
 	if len(specs) == 0 {
 		return nil, usagef("no bots: give one --bot NAME=CMD per seat")
 	}
 	seen := map[string]bool{}
-	var out []match.Bot
+	var out []bot.Command
 	for _, spec := range specs {
 		name, cmdline, ok := strings.Cut(spec, "=")
 		if !ok || strings.TrimSpace(cmdline) == "" {
 			return nil, usagef("--bot %q: want NAME=CMD", spec)
 		}
-		if err := match.CheckName(name); err != nil {
+		if err := bot.CheckName(name); err != nil {
 			return nil, usagef("--bot %q: %v", spec, err)
 		}
 		if seen[name] {
 			return nil, usagef("--bot %q: name %q is used twice", spec, name)
 		}
 		seen[name] = true
-		argv, err := match.ParseCommand(cmdline, "")
+		argv, err := bot.ParseCommand(cmdline, "")
 		if err != nil {
 			return nil, usagef("--bot %s: %v", name, err)
 		}
-		out = append(out, match.Bot{Name: name, Argv: argv})
+		out = append(out, bot.Command{Name: name, Argv: argv})
 	}
 	return out, nil
 }
@@ -340,7 +336,7 @@ func parseBots(specs []string) ([]match.Bot, error) {
 // bots cannot read results and replays (docs/security.md). Isolated bots
 // see neither the output directory nor the directory of a reused deal
 // secret file (secretFile, "" if none).
-func confineBots(c *cli.Context, botList []match.Bot, out, secretFile string) (*sandbox.Sandbox, error) {
+func confineBots(c *cli.Context, botList []bot.Command, out, secretFile string) (*sandbox.Sandbox, error) {
 	var lf tournament.LimitsFile
 	limitsFromFlags(c, &lf)
 	lim, err := lf.Resolve()
@@ -399,8 +395,9 @@ func parseOptions(specs []string) (map[string]string, error) {
 	return out, nil
 }
 
-// refereeFlags are the clock and failure flags of every command that
-// referees games (match, sprt); parseLimits and parsePolicy read them.
+// refereeFlags are the clock, failure and bot-process flags of every
+// command that referees games from flags alone (match, sprt):
+// runSettings reads them into one run.Settings.
 func refereeFlags() []cli.Flag {
 	return []cli.Flag{
 		durationFlag("move-time", "limit per move", 0, moveDefault(clock.Defaults.Move)),
@@ -408,10 +405,25 @@ func refereeFlags() []cli.Flag {
 		durationFlag("startup-time", "time from hello to ready", clock.Defaults.Startup, ""),
 		durationFlag("margin", "grace added to every deadline for OS jitter", clock.Defaults.Margin, ""),
 		&cli.StringFlag{Name: "on-timeout", Value: string(referee.Forfeit), Usage: "what a failed move costs: forfeit, or random (a random move and a strike)"},
-		&cli.IntFlag{Name: "max-strikes", Value: runDefaults().MaxStrikes, Usage: "with --on-timeout random: strikes before a forfeit"},
-		&cli.IntFlag{Name: "max-line", Value: protocol.DefaultMaxLine, Usage: "longest line a bot may send, in bytes"},
-		&cli.Int64Flag{Name: "stderr-cap", Value: runDefaults().StderrCap, Usage: "bytes of a bot's stderr kept per game"},
+		&cli.IntFlag{Name: "max-strikes", Value: run.Defaults.MaxStrikes, Usage: "with --on-timeout random: strikes before a forfeit"},
+		&cli.IntFlag{Name: "max-line", Value: run.Defaults.MaxLine, Usage: "longest line a bot may send, in bytes"},
+		&cli.Int64Flag{Name: "stderr-cap", Value: run.Defaults.StderrCap, Usage: "bytes of a bot's stderr kept per game"},
+		&cli.BoolFlag{Name: "restart-bots", Usage: "fresh bot processes for every game, so no memory carries over (see docs/security.md)"},
 	}
+}
+
+// runSettings reads refereeFlags (and match's --fresh-deals).
+func runSettings(c *cli.Context) (run.Settings, error) {
+	s := run.Settings{MaxStrikes: c.Int("max-strikes"), MaxLine: c.Int("max-line"), StderrCap: c.Int64("stderr-cap"),
+		RestartBots: c.Bool("restart-bots"), FreshDeals: c.Bool("fresh-deals")}
+	var err error
+	if s.Limits, err = parseLimits(c); err != nil {
+		return s, err
+	}
+	if s.Policy, err = parsePolicy(c); err != nil {
+		return s, err
+	}
+	return s, nil
 }
 
 // moveDefault is the help's default of --move-time: move, unless a

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/match"
 	"github.com/arena-dev/arena/arena/stats"
 )
@@ -28,7 +29,7 @@ func matchOf(a, b string, scores []float64, paired bool) *match.Summary {
 			bots = []string{b, a}
 			ranks = []int{ranks[1], ranks[0]}
 		}
-		sum.Add(match.GameRecord{Index: g, Seed: seed, Bots: bots, Ranks: ranks})
+		sum.Add(ledger.Record{Index: g, Seed: seed, Bots: bots, Ranks: ranks})
 	}
 	return sum
 }

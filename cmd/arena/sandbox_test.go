@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/arena-dev/arena/arena/match"
+	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/protocol"
 )
@@ -114,11 +114,11 @@ func spy(dir string) {
 	}
 }
 
-func results(t *testing.T, dir string) []match.GameRecord {
+func results(t *testing.T, dir string) []ledger.Record {
 	t.Helper()
-	var out []match.GameRecord
+	var out []ledger.Record
 	for _, l := range readLines(t, filepath.Join(dir, "results.jsonl")) {
-		var r match.GameRecord
+		var r ledger.Record
 		if err := json.Unmarshal([]byte(l), &r); err != nil {
 			t.Fatal(err)
 		}

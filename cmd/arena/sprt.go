@@ -16,7 +16,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/arena-dev/arena/arena/match"
+	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/outdir"
 	"github.com/arena-dev/arena/arena/sprt"
 	"github.com/arena-dev/arena/arena/stats"
@@ -89,23 +89,23 @@ Every bot (fillers too) runs confined as in arena match (docs/security.md).`,
 }
 
 // parseBotFlag reads one NAME=CMD flag.
-func parseBotFlag(c *cli.Context, flag string) (match.Bot, error) {
+func parseBotFlag(c *cli.Context, flag string) (bot.Command, error) {
 	spec := c.String(flag)
 	if strings.TrimSpace(spec) == "" {
-		return match.Bot{}, usagef("--%s NAME=CMD is required", flag)
+		return bot.Command{}, usagef("--%s NAME=CMD is required", flag)
 	}
 	name, cmdline, ok := strings.Cut(spec, "=")
 	if !ok || strings.TrimSpace(cmdline) == "" {
-		return match.Bot{}, usagef("--%s %q: want NAME=CMD", flag, spec)
+		return bot.Command{}, usagef("--%s %q: want NAME=CMD", flag, spec)
 	}
-	if err := match.CheckName(name); err != nil {
-		return match.Bot{}, usagef("--%s %q: %v", flag, spec, err)
+	if err := bot.CheckName(name); err != nil {
+		return bot.Command{}, usagef("--%s %q: %v", flag, spec, err)
 	}
-	argv, err := match.ParseCommand(cmdline, "")
+	argv, err := bot.ParseCommand(cmdline, "")
 	if err != nil {
-		return match.Bot{}, usagef("--%s %s: %v", flag, name, err)
+		return bot.Command{}, usagef("--%s %s: %v", flag, name, err)
 	}
-	return match.Bot{Name: name, Argv: argv}, nil
+	return bot.Command{Name: name, Argv: argv}, nil
 }
 
 // sprtConfig turns the flags into a run's Config.
@@ -120,8 +120,7 @@ func sprtConfig(c *cli.Context) (*sprt.Config, error) {
 	if err != nil {
 		return nil, usageError{fmt.Errorf("--game: %w", err)}
 	}
-	cfg := &sprt.Config{Game: game, Paired: !c.Bool("no-pairs"), Version: Version,
-		MaxLine: c.Int("max-line"), StderrCap: c.Int64("stderr-cap"), MaxStrikes: c.Int("max-strikes"), OutDir: c.String("out")}
+	cfg := &sprt.Config{Game: game, Paired: !c.Bool("no-pairs"), Version: Version, OutDir: c.String("out")}
 	if cfg.Base, err = parseBotFlag(c, "base"); err != nil {
 		return nil, err
 	}
@@ -183,10 +182,7 @@ func sprtConfig(c *cli.Context) (*sprt.Config, error) {
 	if cfg.MaxGames < 0 || (cfg.Paired && cfg.MaxGames == 1) {
 		return nil, usagef("--max-games %d: want 0 (no cap) or at least 2 (one pair)", cfg.MaxGames)
 	}
-	if cfg.Limits, err = parseLimits(c); err != nil {
-		return nil, err
-	}
-	if cfg.Policy, err = parsePolicy(c); err != nil {
+	if cfg.Settings, err = runSettings(c); err != nil {
 		return nil, err
 	}
 	cfg.Concurrency = max(1, runtime.NumCPU()/cfg.Seats)
@@ -222,7 +218,7 @@ func runSPRT(c *cli.Context) error {
 	}
 	// Confine the bots as arena match does; fillers share one wrapped
 	// command (and so one ARENA_BOT_NAME, the --filler NAME).
-	confined := []match.Bot{cfg.Test, cfg.Base}
+	confined := []bot.Command{cfg.Test, cfg.Base}
 	if cfg.Seats > 2 {
 		confined = append(confined, cfg.Filler)
 	}

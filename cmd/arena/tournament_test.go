@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/arena-dev/arena/arena/deal"
-	"github.com/arena-dev/arena/arena/match"
+	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/schedule"
 	"github.com/arena-dev/arena/arena/tournament"
 	"github.com/arena-dev/arena/internal/proctest"
@@ -404,7 +404,7 @@ func ratingsBreaker(t *testing.T, out string) {
 	elo[0] += 1500
 	elo[n-1] -= 1500
 	s, _ := c.NewScheduler()
-	var ledger bytes.Buffer
+	var lines bytes.Buffer
 	for i := 0; ; i++ {
 		g, st := s.Next()
 		if st != schedule.Ready {
@@ -420,13 +420,13 @@ func ratingsBreaker(t *testing.T, out string) {
 		case u < draw+(1-draw)*p:
 			ranks = []int{1, 2}
 		}
-		rec := match.GameRecord{Index: i, GameID: c.Name + "-" + g.ID, Bots: []string{c.Bots[a].Name, c.Bots[b].Name},
-			Ranks: ranks, Scores: []float64{0, 0}, Reason: "test", Forfeits: []match.SeatFailure{}}
+		rec := ledger.Record{Index: i, GameID: c.Name + "-" + g.ID, Bots: []string{c.Bots[a].Name, c.Bots[b].Name},
+			Ranks: ranks, Scores: []float64{0, 0}, Reason: "test", Forfeits: []ledger.SeatFailure{}}
 		line, _ := json.Marshal(rec)
-		ledger.Write(append(line, '\n'))
+		lines.Write(append(line, '\n'))
 		s.Result(g, ranks)
 	}
-	os.WriteFile(filepath.Join(out, "results.jsonl"), ledger.Bytes(), 0o644)
+	os.WriteFile(filepath.Join(out, "results.jsonl"), lines.Bytes(), 0o644)
 }
 
 // TestStandingsOfAHardField: the standings of 18 very unequal bots are

@@ -1,18 +1,85 @@
-package match
+package bot
 
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/google/shlex"
 
+	"github.com/arena-dev/arena/arena/sandbox"
+	"github.com/arena-dev/arena/arena/transport"
 	"github.com/arena-dev/arena/bots"
 )
+
+// Command is a bot program run as a child process over stdio: the stdio
+// Launcher.
+type Command struct {
+	Name string
+	// Argv is the command, already split; no shell is involved.
+	Argv []string
+	// Dir is its working directory ("" = the arena's, or with a Sandbox a
+	// fresh one per process).
+	Dir string
+	// Env are variables added to its environment: to the arena's own, or
+	// with a Sandbox to the scrubbed one.
+	Env []string
+	// Sandbox, if set, confines every process of the bot.
+	Sandbox *sandbox.Sandbox
+}
+
+// Spec is the bot as the pool runs it: every session a process of c.
+func (c Command) Spec() Spec { return Spec{Name: c.Name, Launcher: c} }
+
+// Specs are the Specs of cmds, in order.
+func Specs(cmds []Command) []Spec {
+	out := make([]Spec, len(cmds))
+	for i, c := range cmds {
+		out[i] = c.Spec()
+	}
+	return out
+}
+
+// Launch starts a process of c, in c.Sandbox if set.
+func (c Command) Launch(name string, opt LaunchOptions) (Endpoint, error) {
+	cfg := transport.ProcessConfig{Argv: c.Argv, Dir: c.Dir, Env: c.Env, MaxLine: opt.MaxLine, StderrCap: opt.StderrCap}
+	var proc *transport.Process
+	var err error
+	if c.Sandbox != nil {
+		proc, err = c.Sandbox.Start(name, cfg)
+	} else {
+		if len(cfg.Env) > 0 {
+			cfg.Env = append(os.Environ(), cfg.Env...)
+		}
+		proc, err = transport.Start(cfg)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return processEndpoint{proc}, nil
+}
+
+// processEndpoint is a bot process as an Endpoint.
+type processEndpoint struct{ *transport.Process }
+
+func (p processEndpoint) Done() <-chan struct{}              { return p.Exited() }
+func (p processEndpoint) SetStderr(w io.Writer)              { p.Process.SetStderr(w) }
+func (p processEndpoint) Shutdown(grace time.Duration) error { return p.Process.Shutdown(grace) }
+
+// NewGame restarts a sandboxed process's per-game accounting (its CPU
+// time), so that its start-up or an earlier game is not counted against
+// this one.
+func (p processEndpoint) NewGame() {
+	if box, ok := p.Confinement().(*sandbox.Box); ok {
+		box.NewGame()
+	}
+}
 
 var botName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
@@ -117,7 +184,7 @@ func absArgs(argv []string, dir string) []string {
 // isolated bots may not see (it holds a deal secret): the first bot whose
 // working directory, program or a file argument given as an absolute path
 // (ParseCommand makes relative ones absolute) lies in dir.
-func CheckOutside(bots []Bot, dir string) error {
+func CheckOutside(bots []Command, dir string) error {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
 		return err

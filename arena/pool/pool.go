@@ -1,4 +1,7 @@
-package match
+// Package pool keeps bot sessions (bot.Endpoint) alive between games,
+// so that a bot starts once per seat of a rotation rather than once per
+// game, while no session ever plays a deal twice.
+package pool
 
 import (
 	"bytes"
@@ -10,11 +13,13 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/arena-dev/arena/arena/sandbox"
+	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/transport"
+	"github.com/arena-dev/arena/protocol"
 )
 
-// Pool keeps bot processes alive between games. A bot that plays several
+// Pool keeps bot sessions alive between games (a session is a process,
+// for a Command bot: "process" below means a session). A bot that plays several
 // games at once (a tournament with concurrency) gets one process per
 // simultaneous game; a process that failed is killed, never reused.
 //
@@ -32,8 +37,8 @@ import (
 // process of it started ahead, so the next game need not wait for the
 // bot's start-up (an interpreter, a model to load).
 //
-// A bot with a Sandbox gets its confinement (cgroups, its own directory
-// and namespaces) per process here.
+// A session that accounts per game (bot.GameStarter, a sandboxed
+// process) is told of each new game it is handed.
 //
 // A game's stderr log is held in memory while the game runs and written to
 // its file when the game ends, so no file holds what a bot wrote during a
@@ -53,14 +58,13 @@ type Pool struct {
 
 	logs, lost atomic.Int64 // stderr logs attached, and lost
 
-	bots      []Bot
-	maxLine   int
-	stderrCap int64
+	bots   []bot.Spec
+	launch bot.LaunchOptions
 
 	mu    sync.Mutex
-	idle  [][]*transport.Process
-	live  map[*transport.Process]*member // every process
-	spare []*transport.Process           // per bot: started ahead, played nothing (or nil)
+	idle  [][]bot.Endpoint
+	live  map[bot.Endpoint]*member // every process
+	spare []bot.Endpoint           // per bot: started ahead, played nothing (or nil)
 	// prestarting holds, per bot whose spare is being started, a channel
 	// closed when it is there; starting counts those starts, which KillAll
 	// waits for; closed stops new ones.
@@ -85,18 +89,18 @@ type member struct {
 	tailMark string
 }
 
-// NewPool makes an empty pool for bots.
-func NewPool(bots []Bot, maxLine int, stderrCap int64) *Pool {
-	return &Pool{bots: bots, maxLine: maxLine, stderrCap: stderrCap,
-		idle: make([][]*transport.Process, len(bots)), live: map[*transport.Process]*member{},
-		spare: make([]*transport.Process, len(bots)), prestarting: make([]chan struct{}, len(bots))}
+// New makes an empty pool for bots, whose sessions it launches with opt.
+func New(bots []bot.Spec, opt bot.LaunchOptions) *Pool {
+	return &Pool{bots: bots, launch: opt,
+		idle: make([][]bot.Endpoint, len(bots)), live: map[bot.Endpoint]*member{},
+		spare: make([]bot.Endpoint, len(bots)), prestarting: make([]chan struct{}, len(bots))}
 }
 
 // Get returns a running process of bot b for a game of deal: an idle one
 // that has not played deal yet, else a fresh one (see Pool). If the bot
 // cannot be started, the Conn is broken (the game records the failure)
 // and the process is nil.
-func (p *Pool) Get(b int, deal uint64) (transport.Conn, *transport.Process) {
+func (p *Pool) Get(b int, deal uint64) (transport.Conn, bot.Endpoint) {
 	p.mu.Lock()
 	idle := p.idle[b]
 	// Most recently returned first; any process that has not played the
@@ -104,7 +108,7 @@ func (p *Pool) Get(b int, deal uint64) (transport.Conn, *transport.Process) {
 	for i := len(idle) - 1; i >= 0; i-- {
 		proc := idle[i]
 		select {
-		case <-proc.Exited():
+		case <-proc.Done():
 			// It left between games (exited after end): start afresh
 			// rather than fail the next game.
 			idle = slices.Delete(idle, i, i+1)
@@ -120,9 +124,7 @@ func (p *Pool) Get(b int, deal uint64) (transport.Conn, *transport.Process) {
 		m.tailMark = proc.StderrTail()
 		p.idle[b] = slices.Delete(idle, i, i+1)
 		p.mu.Unlock()
-		if box, ok := proc.Confinement().(*sandbox.Box); ok {
-			box.NewGame()
-		}
+		newGame(proc)
 		return proc, proc
 	}
 	// Every idle process (if any) has played this deal: start a fresh one,
@@ -131,7 +133,7 @@ func (p *Pool) Get(b int, deal uint64) (transport.Conn, *transport.Process) {
 	// log written out, as dropLocked does) before the new one starts, and
 	// outside the lock, so that other games need not wait for the kill
 	// and reap.
-	var stale *transport.Process
+	var stale bot.Endpoint
 	var staleLog *gameLog
 	if n := len(idle); n > 0 && n >= max(1, p.KeepIdle) {
 		stale, idle = idle[0], idle[1:]
@@ -149,7 +151,7 @@ func (p *Pool) Get(b int, deal uint64) (transport.Conn, *transport.Process) {
 	p.spare[b] = nil
 	if spare != nil {
 		select {
-		case <-spare.Exited(): // it did not live to its first game
+		case <-spare.Done(): // it did not live to its first game
 			p.dropLocked(spare)
 			spare = nil
 		default:
@@ -164,9 +166,7 @@ func (p *Pool) Get(b int, deal uint64) (transport.Conn, *transport.Process) {
 		defer p.prestart(b)
 	}
 	if spare != nil {
-		if box, ok := spare.Confinement().(*sandbox.Box); ok {
-			box.NewGame() // its start-up is not this game's CPU time
-		}
+		newGame(spare) // its start-up is not this game's CPU time
 		return spare, spare
 	}
 	proc, err := p.start(b, deal, nil)
@@ -179,21 +179,11 @@ func (p *Pool) Get(b int, deal uint64) (transport.Conn, *transport.Process) {
 // start starts a process of bot b and registers it, as having played
 // deal unless it is a spare (log, which keeps what it writes before its
 // first game, is then set).
-func (p *Pool) start(b int, deal uint64, log *gameLog) (*transport.Process, error) {
-	bot := p.bots[b]
-	cfg := transport.ProcessConfig{Argv: bot.Argv, Dir: bot.Dir, Env: bot.Env, MaxLine: p.maxLine, StderrCap: p.stderrCap}
-	var proc *transport.Process
-	var err error
-	if bot.Sandbox != nil {
-		proc, err = bot.Sandbox.Start(bot.Name, cfg)
-	} else {
-		if len(cfg.Env) > 0 {
-			cfg.Env = append(os.Environ(), cfg.Env...)
-		}
-		proc, err = transport.Start(cfg)
-	}
+func (p *Pool) start(b int, deal uint64, log *gameLog) (bot.Endpoint, error) {
+	spec := p.bots[b]
+	proc, err := spec.Launcher.Launch(spec.Name, p.launch)
 	if err != nil {
-		return nil, fmt.Errorf("bot %s: %w", bot.Name, err)
+		return nil, fmt.Errorf("bot %s: %w", spec.Name, err)
 	}
 	m := &member{deals: map[uint64]struct{}{}, log: log}
 	if log != nil {
@@ -239,7 +229,7 @@ func (p *Pool) prestart(b int) {
 // Put returns a process after a game; failed ones are killed. The game's
 // stderr log goes to its file now; what the bot writes until its next game
 // is appended there.
-func (p *Pool) Put(b int, proc *transport.Process, failed bool) {
+func (p *Pool) Put(b int, proc bot.Endpoint, failed bool) {
 	if proc == nil {
 		return
 	}
@@ -259,7 +249,7 @@ func (p *Pool) Put(b int, proc *transport.Process, failed bool) {
 
 // stderrMark is proc's stderr tail when Get handed it out ("" for a
 // process's first game, or no process).
-func (p *Pool) stderrMark(proc *transport.Process) string {
+func (p *Pool) StderrMark(proc bot.Endpoint) string {
 	if proc == nil {
 		return ""
 	}
@@ -272,7 +262,7 @@ func (p *Pool) stderrMark(proc *transport.Process) string {
 }
 
 // dropLocked kills proc and writes out its log.
-func (p *Pool) dropLocked(proc *transport.Process) {
+func (p *Pool) dropLocked(proc bot.Endpoint) {
 	proc.Close()
 	if m := p.live[proc]; m != nil {
 		m.log.close()
@@ -308,7 +298,7 @@ func (p *Pool) logLost(err error) {
 // attached until now, so what a bot writes after a game's end lands in
 // that game's log. A directory or file that cannot be made is reported
 // now (OnLogLost), not after the game, and the game goes on without it.
-func (p *Pool) AttachLog(proc *transport.Process, path string) {
+func (p *Pool) AttachLog(proc bot.Endpoint, path string) {
 	p.logs.Add(1)
 	log := &gameLog{path: path, report: p.logLost}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -340,7 +330,7 @@ func (p *Pool) AttachLog(proc *transport.Process, path string) {
 func (p *Pool) Shutdown(grace time.Duration) {
 	p.stopStarting()
 	p.mu.Lock()
-	var idle []*transport.Process
+	var idle []bot.Endpoint
 	for b := range p.idle {
 		idle = append(idle, p.idle[b]...)
 		if p.spare[b] != nil {
@@ -351,12 +341,22 @@ func (p *Pool) Shutdown(grace time.Duration) {
 	p.mu.Unlock()
 	deadline := time.Now().Add(grace)
 	for _, proc := range idle {
-		_ = proc.Send([]byte(`{"type":"bye"}`), deadline)
+		_ = proc.Send(byeLine, deadline)
 	}
 	for _, proc := range idle {
 		proc.Shutdown(time.Until(deadline))
 	}
 	p.KillAll()
+}
+
+// byeLine is the protocol's bye message.
+var byeLine = protocol.Line(protocol.Bye{Type: protocol.TypeBye})
+
+// newGame tells a session that accounts per game that it has a new one.
+func newGame(e bot.Endpoint) {
+	if g, ok := e.(bot.GameStarter); ok {
+		g.NewGame()
+	}
 }
 
 // stopStarting lets no spare start any more and waits for those on their
@@ -372,7 +372,7 @@ func (p *Pool) stopStarting() {
 func (p *Pool) KillAll() {
 	p.stopStarting()
 	p.mu.Lock()
-	procs := make([]*transport.Process, 0, len(p.live))
+	procs := make([]bot.Endpoint, 0, len(p.live))
 	for proc := range p.live {
 		procs = append(procs, proc)
 	}

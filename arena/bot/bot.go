@@ -1,0 +1,64 @@
+// Package bot is the seam between the arena and a bot, wherever it runs.
+// A bot is a Spec: a name and a Launcher. Launching yields an Endpoint,
+// one session of the bot from hello to bye: a transport.Conn the referee
+// talks through, plus what the pool needs to keep it between games (its
+// end, its diagnostics, a graceful shutdown).
+//
+// Command is the first Launcher: a local program run over stdio, confined
+// by arena/sandbox when one is set. A remote launcher (NATS) yields
+// Endpoints of the same shape; nothing above this package, the pool, the
+// runner, the referee or the engines, knows which it holds.
+package bot
+
+import (
+	"io"
+	"time"
+
+	"github.com/arena-dev/arena/arena/transport"
+)
+
+// Endpoint is one running session of a bot.
+type Endpoint interface {
+	transport.Conn
+	// Done is closed when the session has ended: the process exited, or
+	// the remote bot left.
+	Done() <-chan struct{}
+	// SetStderr directs the session's diagnostics (a process's stderr)
+	// to w from now on; nothing written before is written again.
+	SetStderr(w io.Writer)
+	// StderrTail is the end of what the session wrote to its diagnostics
+	// so far, for failure messages.
+	StderrTail() string
+	// Shutdown waits up to grace for the session to end by itself (after
+	// bye), then ends it.
+	Shutdown(grace time.Duration) error
+}
+
+// GameStarter is implemented by Endpoints that account per game: the
+// pool tells one each time it hands it to a new game (a sandbox restarts
+// the game's CPU-time count).
+type GameStarter interface {
+	NewGame()
+}
+
+// Launcher starts sessions of one bot.
+type Launcher interface {
+	// Launch starts a new session, which has played nothing yet. name is
+	// the bot's, for messages and the bot's environment.
+	Launch(name string, opt LaunchOptions) (Endpoint, error)
+}
+
+// LaunchOptions are a run's bounds on every session it launches.
+type LaunchOptions struct {
+	// MaxLine bounds one line from the bot (0: protocol.DefaultMaxLine).
+	MaxLine int
+	// StderrCap bounds what is kept of the bot's diagnostics per game
+	// (0: transport.DefaultStderrCap).
+	StderrCap int64
+}
+
+// Spec is a bot as the arena runs it.
+type Spec struct {
+	Name     string
+	Launcher Launcher
+}

@@ -1,0 +1,59 @@
+package ledger
+
+import (
+	"github.com/arena-dev/arena/arena/referee"
+)
+
+// Record is one line of results.jsonl: one finished game.
+type Record struct {
+	Index    int           `json:"index"`
+	GameID   string        `json:"game_id"`
+	Round    int           `json:"round,omitempty"`
+	Seed     uint64        `json:"seed"`
+	Bots     []string      `json:"bots"`
+	Ranks    []int         `json:"ranks"`
+	Scores   []float64     `json:"scores"`
+	Reason   string        `json:"reason"`
+	Plies    int           `json:"plies"`
+	Forfeits []SeatFailure `json:"forfeits"`
+	Strikes  []SeatFailure `json:"strikes,omitempty"`
+	Replay   string        `json:"replay,omitempty"`
+}
+
+// SeatFailure is a forfeit or strike as written to results.jsonl.
+type SeatFailure struct {
+	Seat   int    `json:"seat"`
+	Bot    string `json:"bot"`
+	Reason string `json:"reason"`
+	Detail string `json:"detail"`
+	// StderrLast is, for a forfeit, the last line the bot wrote to stderr
+	// during the game ("" if nothing): what a crash said, such as the
+	// last line of a Python traceback, which the detail ("exited with
+	// status 1") does not. For progress output only: Log has it all, and
+	// results.jsonl and the replay keep the detail.
+	StderrLast string `json:"-"`
+	// Log is the game's stderr log of the bot ("" without an output
+	// directory), for progress output.
+	Log string `json:"-"`
+}
+
+// Hint says what usually causes a failure of f's kind, for the bot's
+// author, or "": a ready that never arrives was most often written but
+// not flushed (arena check words it the same way).
+func (f SeatFailure) Hint() string {
+	if f.Reason == string(referee.Startup) {
+		return `answer hello with {"type":"ready"} and flush stdout`
+	}
+	return ""
+}
+
+// Ledger is where finished games are recorded, one line each: the file
+// (Writer) for a local run. A line is a Record or a type that embeds one
+// (arena sprt adds its own fields). Append returns once the line is
+// durable: a game counts from then on, and never twice.
+type Ledger interface {
+	Append(line any) error
+	Close() error
+}
+
+var _ Ledger = (*Writer)(nil)

@@ -1,0 +1,131 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/ledger"
+	"github.com/arena-dev/arena/arena/referee"
+	"github.com/arena-dev/arena/replays"
+)
+
+// Table is one game to play: which bot sits in which seat, and the deal.
+type Table struct {
+	Index  int
+	GameID string
+	Round  int
+	Seed   uint64 // the deal; no bot process plays one deal twice (Pool)
+	Seats  []int  // bot index per seat
+	// Recorded is, for a game a resumed run finds already recorded, its
+	// record: the game is counted, not played.
+	Recorded *ledger.Record
+}
+
+// errInterrupted: the game was cut short by an interrupt and is not kept.
+var errInterrupted = errors.New("interrupted")
+
+// play plays one game of r's. It writes nothing: it returns the game's
+// record and its replay for the sink, which writes the replay before the
+// ledger line, so a replay is always in place before the line that makes
+// its game count. If ctx ends during the game the referee closes the
+// bots' connections (which ends their processes) and the result is
+// errInterrupted: the game is not kept.
+func (r *runner) play(ctx context.Context, t Table) (ledger.Record, *replays.Recorder, error) {
+	n := len(t.Seats)
+	players := make([]referee.Player, n)
+	seats := make([]replays.SeatInfo, n)
+	botSeeds := make([]uint64, n)
+	var acquired []func(failed bool)
+	procs := make([]bot.Endpoint, n)
+	// marks are the processes' stderr tails as this game began: what
+	// differs at its end was written during it.
+	marks := make([]string, n)
+	logs := make([]string, n)
+	for s, b := range t.Seats {
+		// The pool hands out no process that has played this deal before.
+		conn, proc := r.pool.Get(b, t.Seed)
+		procs[s], marks[s] = proc, r.pool.StderrMark(proc)
+		name := r.cfg.Bots[b].Name
+		players[s] = referee.Player{Name: name, Conn: conn}
+		seats[s] = replays.SeatInfo{Seat: s, Bot: name}
+		// A bot's seed follows the bot, not the seat: in a swapped pair each
+		// bot keeps its own random stream, so the pair differs only by seat.
+		botSeeds[s] = referee.BotSeed(t.Seed, b)
+		b := b
+		acquired = append(acquired, func(failed bool) { r.pool.Put(b, proc, failed) })
+		if proc != nil {
+			// A log that cannot be written is reported and counted by the
+			// pool (Pool.OnLogLost); it does not stop the game.
+			if logs[s] = r.sink.LogPath(name, t.GameID); logs[s] != "" {
+				r.pool.AttachLog(proc, logs[s])
+			}
+		}
+	}
+	c := &r.cfg
+	rec := replays.NewRecorder(replays.Header{
+		Arena: c.Version, Game: c.Game.Info().Name, Options: c.Options, Seed: t.Seed,
+		Match: c.MatchID, GameID: t.GameID, Seats: seats, Clock: c.Limits.Protocol(), Started: time.Now().UTC(),
+	})
+	res, err := referee.Play(ctx, referee.Config{
+		Game: c.Game, Options: c.Options, Seed: t.Seed, Match: c.MatchID, GameID: t.GameID, BotSeeds: botSeeds,
+		Limits: c.Limits, Policy: c.Policy, MaxStrikes: c.MaxStrikes, Recorder: rec,
+	}, players)
+	if ctx.Err() != nil {
+		for _, put := range acquired {
+			put(true)
+		}
+		return ledger.Record{}, nil, errInterrupted // the bots were closed under it
+	}
+	if err != nil {
+		for _, put := range acquired {
+			put(true)
+		}
+		return ledger.Record{}, nil, err
+	}
+	for s, put := range acquired {
+		put(res.Failed[s] || c.RestartBots)
+	}
+	out := ledger.Record{
+		Index: t.Index, GameID: t.GameID, Round: t.Round, Seed: t.Seed, Ranks: res.Outcome.Ranks, Scores: res.Outcome.Scores,
+		Reason: res.Outcome.Reason, Plies: res.Plies, Forfeits: []ledger.SeatFailure{},
+	}
+	for _, b := range t.Seats {
+		out.Bots = append(out.Bots, r.cfg.Bots[b].Name)
+	}
+	for _, f := range res.Forfeits {
+		sf := ledger.SeatFailure{Seat: f.Seat, Bot: out.Bots[f.Seat], Reason: string(f.Reason), Detail: f.Detail, Log: logs[f.Seat]}
+		// A forfeiting process has been closed (put above), which waits
+		// for the last of its stderr: the tail is complete.
+		if p := procs[f.Seat]; p != nil {
+			if tail := p.StderrTail(); tail != marks[f.Seat] {
+				sf.StderrLast = lastLine(tail)
+			}
+		}
+		out.Forfeits = append(out.Forfeits, sf)
+	}
+	for _, f := range res.Strikes {
+		out.Strikes = append(out.Strikes, ledger.SeatFailure{Seat: f.Seat, Bot: out.Bots[f.Seat], Reason: string(f.Reason), Detail: f.Detail})
+	}
+	rec.Finish(replays.ResultOf(res.Outcome))
+	return out, rec, nil
+}
+
+// stderrLastMax bounds StderrLast, as arena check bounds the stderr it
+// quotes: a line of a bot's output, not a page.
+const stderrLastMax = 200
+
+// lastLine is the last non-empty line of what a bot wrote to stderr,
+// its end kept if it is longer than stderrLastMax.
+func lastLine(tail string) string {
+	tail = strings.TrimSpace(tail)
+	if i := strings.LastIndexByte(tail, '\n'); i >= 0 {
+		tail = strings.TrimSpace(tail[i+1:])
+	}
+	if len(tail) > stderrLastMax {
+		tail = "..." + tail[len(tail)-stderrLastMax:]
+	}
+	return tail
+}

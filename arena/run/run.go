@@ -1,0 +1,343 @@
+// Package run is the one driver under arena match, arena tournament and
+// arena sprt: it plays a stream of games (a Source) at a concurrency
+// limit, hands each finished game to a Sink (the replay first, then the
+// ledger line) and asks a StopRule after each counted game whether to go
+// on. As in fastchess, a sequential test is a stop rule, not a driver of
+// its own; a fixed schedule is a Source that runs out.
+//
+// The bots are bot.Specs kept in one pool.Pool for the run: no session
+// plays a deal twice, and one is replaced only after it failed (or after
+// every game, with RestartBots).
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/clock"
+	"github.com/arena-dev/arena/arena/ledger"
+	"github.com/arena-dev/arena/arena/pool"
+	"github.com/arena-dev/arena/arena/referee"
+	"github.com/arena-dev/arena/arena/schedule"
+	"github.com/arena-dev/arena/arena/transport"
+	"github.com/arena-dev/arena/engine"
+	"github.com/arena-dev/arena/protocol"
+	"github.com/arena-dev/arena/replays"
+)
+
+// Settings is what every game of a run shares, whichever command runs
+// it: the clocks, what a bot's failure costs, the bounds on what a bot
+// may send, and how bot processes are kept. The tournament file and the
+// flags of arena match, tournament and sprt all resolve into it.
+type Settings struct {
+	Limits     clock.Limits
+	Policy     referee.Policy
+	MaxStrikes int
+	// MaxLine bounds one line from a bot, StderrCap a game's stderr log.
+	MaxLine   int
+	StderrCap int64
+	// RestartBots starts fresh bot processes (each in a fresh sandbox
+	// directory) for every game, also between different deals, where the
+	// pool would keep them: neither memory nor the bot's own directory
+	// carries over from one game to the next. (The pool already keeps a
+	// process from playing a deal twice either way.)
+	RestartBots bool
+	// FreshDeals deals new cards for every game instead of replaying a
+	// deal over a rotation block (each command derives its deals; see
+	// docs/security.md for what it stops that the pool cannot).
+	FreshDeals bool
+	// ByeGrace is how long a bot may take to exit after bye.
+	ByeGrace time.Duration
+}
+
+// Defaults are the settings a run takes for what it is not given: the one
+// place each default is declared.
+var Defaults = Settings{
+	Limits:     clock.Defaults,
+	Policy:     referee.Forfeit,
+	MaxStrikes: referee.DefaultMaxStrikes,
+	MaxLine:    protocol.DefaultMaxLine,
+	StderrCap:  transport.DefaultStderrCap,
+	ByeGrace:   time.Second,
+}
+
+// WithDefaults fills in, from Defaults, what s leaves at zero (clocks
+// are the caller's: a time control or a move clock are alternatives).
+func (s Settings) WithDefaults() Settings {
+	if s.Policy == "" {
+		s.Policy = Defaults.Policy
+	}
+	if s.MaxStrikes <= 0 {
+		s.MaxStrikes = Defaults.MaxStrikes
+	}
+	if s.MaxLine <= 0 {
+		s.MaxLine = Defaults.MaxLine
+	}
+	if s.StderrCap <= 0 {
+		s.StderrCap = Defaults.StderrCap
+	}
+	if s.ByeGrace <= 0 {
+		s.ByeGrace = Defaults.ByeGrace
+	}
+	return s
+}
+
+// Config is one run.
+type Config struct {
+	Settings
+	Game    engine.Game
+	Options engine.Options // resolved (engine.Setup)
+	// MatchID is sent to bots and starts every game id; not derived from
+	// the seed.
+	MatchID string
+	Version string // the arena's, written into replays
+	// Bots are indexed by Table.Seats.
+	Bots []bot.Spec
+	// Concurrency is how many games run at once (< 1: 1).
+	Concurrency int
+	// KeepIdle is how many idle sessions per bot the pool keeps (see
+	// pool.Pool): a rotation block's length, typically.
+	KeepIdle int
+	// AbandonAfter is how long running games may go on after ctx ends
+	// before their bots are closed (0: at once). A game that ends in
+	// that time is recorded.
+	AbandonAfter time.Duration
+	// Warn (nil: none) receives warning lines: stderr logs lost (each,
+	// and the count at the end).
+	Warn io.Writer
+	// OnGame (nil: none) is told of each counted game, from Run's
+	// goroutine, after the Source and the StopRule.
+	OnGame func(Progress)
+}
+
+// Source is the stream of games a run plays: a schedule.Scheduler, or a
+// fixed list, seen as Tables.
+type Source interface {
+	// Next returns the next game, or why there is none now
+	// (schedule.Wait: results of running games must come first) or any
+	// more (schedule.Done). A game already recorded (a resumed run)
+	// comes with Table.Recorded set: it is counted, not played.
+	Next() (Table, schedule.Status)
+	// Result is told of each game counted, in the order they finish,
+	// after it is recorded. An error stops the run.
+	Result(t Table, rec ledger.Record) error
+}
+
+// StopRule decides, after each counted game, whether the run has what it
+// came for (an SPRT verdict). Once it says so no game is started, running
+// games are abandoned, and games that still finish are recorded but not
+// counted.
+type StopRule interface {
+	Stop(t Table, rec ledger.Record) bool
+}
+
+// Sink keeps what a run produces. Files is the output directory; Discard
+// keeps nothing.
+type Sink interface {
+	// LogPath is where bot's stderr of game gameID is written, or ""
+	// (kept nowhere).
+	LogPath(bot, gameID string) string
+	// Replay keeps a finished game's replay and says where (for the
+	// ledger line's replay field; "" if it is kept nowhere). It is called
+	// from the game's goroutine, games in parallel.
+	Replay(t Table, replay *replays.Recorder) (string, error)
+	// Record appends a game's ledger line, once its replay is kept, so a
+	// recorded game always has its replay; from Run's goroutine, in the
+	// order games finish. The game counts once it returns.
+	Record(t Table, rec ledger.Record) error
+}
+
+// Progress is the state of a run after a counted game.
+type Progress struct {
+	// Done counts the games counted, Resumed those of them found
+	// already recorded.
+	Done, Resumed int
+	InFlight      int
+	Elapsed       time.Duration
+	Last          ledger.Record
+	// LostLogs counts the stderr logs that could not be written.
+	LostLogs int
+}
+
+// Result is how a run ended.
+type Result struct {
+	Progress
+	// Stopped: the StopRule ended the run.
+	Stopped bool
+	// Played counts every game that finished and was recorded, counted
+	// or not (after a stop); Abandoned the games cut short.
+	Played, Abandoned int
+}
+
+// Errors of Run.
+var (
+	// ErrInterrupted: ctx ended the run; every game recorded stays so.
+	ErrInterrupted = errors.New("interrupted")
+	// ErrStalled: the source waits for results but no game is running.
+	ErrStalled = errors.New("the schedule is waiting for results but no game is running")
+)
+
+// GameError is an arena failure while playing or recording one game (a
+// broken engine, a full disk): not a bot's failure, which is a result.
+type GameError struct {
+	Table Table
+	Err   error
+}
+
+func (e *GameError) Error() string { return fmt.Sprintf("game %s: %v", e.Table.GameID, e.Err) }
+func (e *GameError) Unwrap() error { return e.Err }
+
+// sinkError is a Sink's failure to keep a game, which stops the run like
+// a game's own error.
+type sinkError struct{ error }
+
+func (e *sinkError) Unwrap() error { return e.error }
+
+// runner is one Run's state shared with play.
+type runner struct {
+	cfg  Config
+	pool *pool.Pool
+	sink Sink
+}
+
+type finished struct {
+	t   Table
+	rec ledger.Record
+	err error
+}
+
+// Run plays src's games until it runs out, stop says so (nil: never),
+// ctx ends or the arena fails. Bot failures are results, not errors; an
+// error (ErrInterrupted, a *GameError, ErrStalled, or the Source's) means
+// the run could not go on, and every game recorded stays recorded. The
+// Result is never nil.
+func Run(ctx context.Context, cfg Config, src Source, stop StopRule, sink Sink) (*Result, error) {
+	cfg.Settings = cfg.Settings.WithDefaults()
+	cfg.Concurrency = max(cfg.Concurrency, 1)
+	if cfg.Warn == nil {
+		cfg.Warn = io.Discard
+	}
+	if sink == nil {
+		sink = Discard
+	}
+	r := &runner{cfg: cfg, pool: pool.New(cfg.Bots, bot.LaunchOptions{MaxLine: cfg.MaxLine, StderrCap: cfg.StderrCap}), sink: sink}
+	r.pool.KeepIdle = cfg.KeepIdle
+	r.pool.OnLogLost = func(err error) { fmt.Fprintf(cfg.Warn, "arena: warning: %v\n", err) }
+	defer func() { // after KillAll below: every log is closed by then
+		if logs, lost := r.pool.LogCounts(); lost > 0 {
+			fmt.Fprintf(cfg.Warn, "arena: warning: %s\n", LostLogsText(logs, lost))
+		}
+	}()
+	defer r.pool.KillAll()
+
+	// Games run under gctx, which ends AbandonAfter after ctx does, or at
+	// once when the run stops early (a stop rule, an error).
+	gctx, abandon := context.WithCancel(context.WithoutCancel(ctx))
+	defer abandon()
+	stopWatch := context.AfterFunc(ctx, func() {
+		if cfg.AbandonAfter > 0 {
+			time.AfterFunc(cfg.AbandonAfter, abandon)
+		} else {
+			abandon()
+		}
+	})
+	defer stopWatch()
+
+	res := &Result{}
+	start := time.Now()
+	results := make(chan finished)
+	stopping := false // no more games are started, none more counted
+	var runErr error
+	fail := func(err error) {
+		if runErr == nil {
+			runErr = err
+		}
+		stopping = true
+		abandon()
+	}
+	count := func(t Table, rec ledger.Record, resumed bool) {
+		rec.Index = res.Done // the ledger's order: as games finish
+		if resumed {
+			rec = *t.Recorded
+			res.Resumed++
+		}
+		if err := src.Result(t, rec); err != nil {
+			fail(err)
+		}
+		res.Done++
+		res.Elapsed = time.Since(start)
+		res.Last = rec
+		_, res.LostLogs = r.pool.LogCounts()
+	}
+	status := schedule.Ready
+	for {
+		for !stopping && ctx.Err() == nil && res.InFlight < cfg.Concurrency {
+			var t Table
+			if t, status = src.Next(); status != schedule.Ready {
+				break
+			}
+			if t.Recorded != nil {
+				count(t, *t.Recorded, true)
+				continue
+			}
+			res.InFlight++
+			go func() {
+				rec, replay, err := r.play(gctx, t)
+				if err == nil {
+					if rec.Replay, err = sink.Replay(t, replay); err != nil {
+						err = &sinkError{err}
+					}
+				}
+				results <- finished{t, rec, err}
+			}()
+		}
+		if res.InFlight == 0 {
+			break
+		}
+		d := <-results
+		res.InFlight--
+		if d.err != nil {
+			if errors.Is(d.err, errInterrupted) {
+				res.Abandoned++
+			} else {
+				fail(&GameError{Table: d.t, Err: d.err})
+			}
+			continue
+		}
+		d.rec.Index = res.Done
+		if err := sink.Record(d.t, d.rec); err != nil {
+			fail(&GameError{Table: d.t, Err: err})
+			continue
+		}
+		res.Played++
+		if stopping {
+			continue // recorded, not counted
+		}
+		count(d.t, d.rec, false)
+		if stop != nil && stop.Stop(d.t, res.Last) {
+			res.Stopped = true
+			stopping = true
+			abandon()
+		}
+		if cfg.OnGame != nil {
+			cfg.OnGame(res.Progress)
+		}
+	}
+	res.Elapsed = time.Since(start)
+	switch {
+	case res.Stopped:
+		return res, nil // the bots are killed, not sent bye: their games were cut short
+	case runErr != nil:
+		return res, runErr
+	case ctx.Err() != nil:
+		return res, fmt.Errorf("%w: %w", ErrInterrupted, ctx.Err())
+	case status != schedule.Done:
+		return res, ErrStalled
+	}
+	r.pool.Shutdown(cfg.ByeGrace)
+	return res, nil
+}
