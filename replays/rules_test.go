@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -47,4 +48,38 @@ func TestOlderRulesRevision(t *testing.T) {
 	if back.Header.Rules != g.Info().Rules || g.Info().Rules == 0 {
 		t.Errorf("header records rules %d, the engine plays %d", back.Header.Rules, g.Info().Rules)
 	}
+}
+
+// TestOtherRulesRevisionIsRefused: a sound replay whose header names
+// another rules revision than the engine plays is refused with ErrRules
+// and both revisions, even though its moves would re-simulate: under
+// other rules a match says no more about the file than a mismatch.
+func TestOtherRulesRevisionIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	path := record(t, dir, script{seed: 7})
+	if err := verifyFile(t, path); err != nil {
+		t.Fatalf("the sound replay does not verify: %v", err)
+	}
+	for _, rules := range []int{1, 3} {
+		lines := decompress(t, path)
+		lines[0] = editJSON(t, lines[0], func(m map[string]any) { m["rules"] = rules })
+		edited := filepath.Join(dir, fmt.Sprintf("rules%d%s", rules, replays.Ext))
+		if err := os.WriteFile(edited, compress(t, joinLines(lines)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		err := verifyFile(t, edited)
+		want := fmt.Sprintf("testnim rules revision %d, this arena plays revision 0", rules)
+		if !errors.Is(err, replays.ErrRules) || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), edited) {
+			t.Errorf("rules %d: got %v, want ErrRules naming the file and saying %q", rules, err, want)
+		}
+	}
+}
+
+func verifyFile(t *testing.T, path string) error {
+	t.Helper()
+	rp, err := replays.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return replays.Verify(rp)
 }

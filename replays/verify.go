@@ -142,19 +142,17 @@ func (s *sim) outcome() (o engine.Outcome, exact bool, err error) {
 // game is over, engine.ForfeitOutcome when fewer than two seats remained;
 // the reason is compared only in the first case). Errors name the file,
 // line and ply of the first mismatch. A replay recorded under another
-// revision of its game's rules (engine.Info.Rules) that no longer
-// re-simulates fails with ErrRules, naming both revisions: the rules
-// changed, the file need not be damaged.
+// revision of its game's rules (engine.Info.Rules) is refused with
+// ErrRules, naming both revisions, and not re-simulated: these rules are
+// not the ones it was played under, so neither a match nor a mismatch
+// would say anything about the file.
 func Verify(r *Replay) error {
-	err := verify(r)
-	if err == nil {
-		return nil
+	if g, err := engine.Lookup(r.Header.Game); err == nil && g.Info().Rules != r.Header.Rules {
+		return fmt.Errorf("%s: %w: played under %s rules revision %d, this arena plays revision %d "+
+			"(docs/games/%s.md says what changed; an arena of revision %d verifies it)",
+			r.name(), ErrRules, r.Header.Game, r.Header.Rules, g.Info().Rules, r.Header.Game, r.Header.Rules)
 	}
-	if g, lerr := engine.Lookup(r.Header.Game); lerr == nil && g.Info().Rules != r.Header.Rules {
-		return fmt.Errorf("%w: played under %s rules revision %d, this arena plays revision %d (docs/games/%s.md says what changed): %w",
-			ErrRules, r.Header.Game, r.Header.Rules, g.Info().Rules, r.Header.Game, err)
-	}
-	return err
+	return verify(r)
 }
 
 func verify(r *Replay) error {

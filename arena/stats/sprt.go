@@ -35,20 +35,35 @@ type SPRT struct{ Elo0, Elo1, Alpha, Beta float64 }
 // finite with Elo0 < Elo1, Alpha and Beta strictly between 0 and 1, and
 // Alpha + Beta < 1 (else the accept-H0 bound lies above the accept-H1 one).
 func (s SPRT) Validate() error {
+	bad := func(msg string, params ...string) error { return &ParamError{Params: params, msg: msg} }
 	switch {
 	case !finite(s.Elo0) || !finite(s.Elo1):
-		return fmt.Errorf("sprt: elo0 and elo1 must be finite numbers, got %v and %v", s.Elo0, s.Elo1)
+		return bad(fmt.Sprintf("elo0 and elo1 must be finite numbers, got %v and %v", s.Elo0, s.Elo1), "elo0", "elo1")
 	case s.Elo0 >= s.Elo1:
-		return fmt.Errorf("sprt: elo0 (%v) must be less than elo1 (%v)", s.Elo0, s.Elo1)
+		return bad(fmt.Sprintf("elo0 (%v) must be less than elo1 (%v)", s.Elo0, s.Elo1), "elo0", "elo1")
 	case !(s.Alpha > 0 && s.Alpha < 1):
-		return fmt.Errorf("sprt: alpha (%v) must be between 0 and 1, exclusive", s.Alpha)
+		return bad(fmt.Sprintf("alpha (%v) must be between 0 and 1, exclusive", s.Alpha), "alpha")
 	case !(s.Beta > 0 && s.Beta < 1):
-		return fmt.Errorf("sprt: beta (%v) must be between 0 and 1, exclusive", s.Beta)
+		return bad(fmt.Sprintf("beta (%v) must be between 0 and 1, exclusive", s.Beta), "beta")
 	case s.Alpha+s.Beta >= 1:
-		return fmt.Errorf("sprt: alpha + beta (%v + %v) must be less than 1", s.Alpha, s.Beta)
+		return bad(fmt.Sprintf("alpha + beta (%v + %v) must be less than 1", s.Alpha, s.Beta), "alpha", "beta")
 	}
 	return nil
 }
+
+// ParamError is an SPRT parameter out of its range: the one check of
+// each bound (Validate), which callers map to their own names for the
+// parameters (flags, file fields) through Params.
+type ParamError struct {
+	// Params are the parameters at fault, of elo0, elo1, alpha, beta.
+	Params []string
+	msg    string
+}
+
+func (e *ParamError) Error() string { return "sprt: " + e.msg }
+
+// Reason is the error without its "sprt: " prefix.
+func (e *ParamError) Reason() string { return e.msg }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 

@@ -108,6 +108,15 @@ func parseBotFlag(c *cli.Context, flag string) (bot.Command, error) {
 	return bot.Command{Name: name, Argv: argv}, nil
 }
 
+// sprtParamHint is what to give instead, per parameter stats.ParamError
+// names first.
+var sprtParamHint = map[string]string{
+	"elo0":  "e.g. --elo0 -5 --elo1 0 for non-regression",
+	"elo1":  "e.g. --elo0 -5 --elo1 0 for non-regression",
+	"alpha": "a probability such as 0.05; alpha + beta below 1",
+	"beta":  "a probability such as 0.05; alpha + beta below 1",
+}
+
 // sprtConfig turns the flags into a run's Config.
 func sprtConfig(c *cli.Context) (*sprt.Config, error) {
 	if c.NArg() > 0 {
@@ -161,22 +170,12 @@ func sprtConfig(c *cli.Context) (*sprt.Config, error) {
 		fmt.Fprintf(c.App.ErrWriter, "arena: warning: --filler is not used: %s has 2 seats\n", info.Name)
 	}
 	cfg.SPRT = stats.SPRT{Elo0: c.Float64("elo0"), Elo1: c.Float64("elo1"), Alpha: c.Float64("alpha"), Beta: c.Float64("beta")}
-	for _, f := range []struct {
-		name string
-		v    float64
-	}{{"alpha", cfg.SPRT.Alpha}, {"beta", cfg.SPRT.Beta}} {
-		if !(f.v > 0 && f.v < 1) {
-			return nil, usagef("--%s %g: want a probability between 0 and 1 (e.g. 0.05)", f.name, f.v)
-		}
-	}
-	if cfg.SPRT.Alpha+cfg.SPRT.Beta >= 1 {
-		return nil, usagef("--alpha %g + --beta %g: want a sum below 1 (e.g. 0.05 each)", cfg.SPRT.Alpha, cfg.SPRT.Beta)
-	}
-	if !(cfg.SPRT.Elo0 < cfg.SPRT.Elo1) {
-		return nil, usagef("--elo0 %g, --elo1 %g: want --elo0 below --elo1 (e.g. --elo0 -5 --elo1 0 for non-regression)", cfg.SPRT.Elo0, cfg.SPRT.Elo1)
-	}
 	if err := cfg.SPRT.Validate(); err != nil {
-		return nil, usagef("--elo0/--elo1/--alpha/--beta: %v", err)
+		var pe *stats.ParamError
+		if !errors.As(err, &pe) {
+			return nil, usageError{err}
+		}
+		return nil, usagef("--%s: %s (%s)", strings.Join(pe.Params, "/--"), pe.Reason(), sprtParamHint[pe.Params[0]])
 	}
 	cfg.MaxGames = c.Int("max-games")
 	if cfg.MaxGames < 0 || (cfg.Paired && cfg.MaxGames == 1) {
