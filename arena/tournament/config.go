@@ -55,9 +55,27 @@ type Config struct {
 	Bots       []bot.Command
 }
 
+// FieldError is a setting that cannot be used: the field of a
+// tournament file (or the flag over it) and what is wrong with it. Src
+// names the file ("flags" for flags alone; "" where the caller adds it).
+type FieldError struct {
+	Src   string
+	Field string // "clock.tc", "bots[2].command", "limits.memory"...
+	Err   error
+}
+
+func (e *FieldError) Error() string {
+	if e.Src == "" {
+		return e.Field + ": " + e.Err.Error()
+	}
+	return e.Src + ": " + e.Field + ": " + e.Err.Error()
+}
+
+func (e *FieldError) Unwrap() error { return e.Err }
+
 // fieldErr names the file and field of a mistake.
 func fieldErr(src, field, format string, args ...any) error {
-	return fmt.Errorf("%s: %s: %s", src, field, fmt.Sprintf(format, args...))
+	return &FieldError{Src: src, Field: field, Err: fmt.Errorf(format, args...)}
 }
 
 // Resolve checks every field and fills in defaults. src names the file (or
@@ -265,7 +283,8 @@ func (f *File) resolve(src, baseDir string, programs bool) (*Config, error) {
 	return c, nil
 }
 
-// Resolve reads the limits, defaults filled in.
+// Resolve reads the limits, defaults filled in. A mistake is a
+// *FieldError naming the field within the section ("memory").
 func (l LimitsFile) Resolve() (sandbox.Limits, error) {
 	out := sandbox.DefaultLimits
 	var err error
@@ -274,7 +293,7 @@ func (l LimitsFile) Resolve() (sandbox.Limits, error) {
 			return
 		}
 		if *dst, err = sandbox.ParseSize(s); err != nil {
-			err = fmt.Errorf("%s: %v", field, err)
+			err = &FieldError{Field: field, Err: err}
 		}
 	}
 	count := func(field, s string, dst *int64) {
@@ -282,7 +301,7 @@ func (l LimitsFile) Resolve() (sandbox.Limits, error) {
 			return
 		}
 		if *dst, err = sandbox.ParseCount(s); err != nil {
-			err = fmt.Errorf("%s: %v", field, err)
+			err = &FieldError{Field: field, Err: err}
 		}
 	}
 	size("memory", l.Memory, &out.Memory)
@@ -290,41 +309,41 @@ func (l LimitsFile) Resolve() (sandbox.Limits, error) {
 	size("disk", l.Disk, &out.Disk)
 	if l.CPUs != "" && err == nil {
 		if out.CPUs, err = sandbox.ParseCPUs(l.CPUs); err != nil {
-			err = fmt.Errorf("cpus: %v", err)
+			err = &FieldError{Field: "cpus", Err: err}
 		}
 	}
 	switch l.Isolate {
 	case "", sandbox.IsolateAuto, sandbox.IsolateYes, sandbox.IsolateNo:
 	default:
 		if err == nil {
-			err = fmt.Errorf("isolate: %q: want auto, yes or no", l.Isolate)
+			err = &FieldError{Field: "isolate", Err: fmt.Errorf("%q: want auto, yes or no", l.Isolate)}
 		}
 	}
 	count("procs", l.Procs, &out.Procs)
 	count("files", l.Files, &out.Files)
 	if l.CPUTime != "" && err == nil {
 		if out.CPUTime, err = sandbox.ParseDuration(l.CPUTime); err != nil {
-			err = fmt.Errorf("cpu_time: %v", err)
+			err = &FieldError{Field: "cpu_time", Err: err}
 		}
 	}
 	for _, kv := range l.Env {
 		if name, _, _ := strings.Cut(kv, "="); name == "" && err == nil {
-			err = fmt.Errorf("env: %q: want NAME=VALUE or NAME", kv)
+			err = &FieldError{Field: "env", Err: fmt.Errorf("%q: want NAME=VALUE or NAME", kv)}
 		}
 	}
 	switch l.Network {
 	case "", sandbox.NetworkLoopback, sandbox.NetworkNone, sandbox.NetworkHost:
 		if l.NoNetwork && l.Network != "" && l.Network != sandbox.NetworkNone && err == nil {
-			err = fmt.Errorf("network: %q contradicts no_network: true", l.Network)
+			err = &FieldError{Field: "network", Err: fmt.Errorf("%q contradicts no_network: true", l.Network)}
 		}
 	default:
 		if err == nil {
-			err = fmt.Errorf("network: %q: want loopback, none or host", l.Network)
+			err = &FieldError{Field: "network", Err: fmt.Errorf("%q: want loopback, none or host", l.Network)}
 		}
 	}
 	if l.UIDs != "" && err == nil {
 		if _, _, uerr := sandbox.ParseUIDs(l.UIDs); uerr != nil {
-			err = fmt.Errorf("uids: %v", uerr)
+			err = &FieldError{Field: "uids", Err: uerr}
 		}
 	}
 	return out, err

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -341,8 +342,11 @@ func confineBots(c *cli.Context, botList []bot.Command, out, secretFile string) 
 	limitsFromFlags(c, &lf)
 	lim, err := lf.Resolve()
 	if err != nil {
-		field, rest, _ := strings.Cut(err.Error(), ": ")
-		return nil, usagef("--bot-%s: %s", strings.ReplaceAll(field, "_", "-"), rest)
+		var fe *tournament.FieldError
+		if errors.As(err, &fe) { // the limits field the flag --bot-FIELD sets
+			return nil, usagef("--bot-%s: %v", strings.ReplaceAll(fe.Field, "_", "-"), fe.Err)
+		}
+		return nil, usageError{err}
 	}
 	opts := lf.Options(".")
 	if out != "" {
