@@ -339,7 +339,9 @@ func parseBots(specs []string) ([]bot.Command, error) {
 // secret file (secretFile, "" if none).
 func confineBots(c *cli.Context, botList []bot.Command, out, secretFile string) (*sandbox.Sandbox, error) {
 	var lf tournament.LimitsFile
-	limitsFromFlags(c, &lf)
+	if err := lf.Apply(limitsOverrides(c)); err != nil {
+		return nil, usageError{err}
+	}
 	lim, err := lf.Resolve()
 	if err != nil {
 		var fe *tournament.FieldError

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -43,55 +41,32 @@ func sandboxFlags() []cli.Flag {
 	}
 }
 
-// limitsFromFlags lays the sandbox flags over l (a tournament file's limits
-// section, or empty for a match).
-func limitsFromFlags(c *cli.Context, l *tournament.LimitsFile) {
-	for flag, dst := range map[string]*string{"bot-memory": &l.Memory, "bot-cpu-time": &l.CPUTime, "bot-procs": &l.Procs,
-		"bot-files": &l.Files, "bot-file-size": &l.FileSize, "bot-user": &l.User, "bot-cpus": &l.CPUs, "bot-disk": &l.Disk,
-		"bot-isolate": &l.Isolate, "bot-uids": &l.UIDs, "bot-network": &l.Network} {
+// limitsOverrides reads the sandbox flags that were given (and the
+// ARENA_BOT_ENV variable), to lay over a tournament file's limits section
+// or an empty one for a match.
+func limitsOverrides(c *cli.Context) tournament.LimitsOverrides {
+	o := tournament.LimitsOverrides{Fields: map[string]string{}}
+	for flag, field := range map[string]string{"bot-memory": "memory", "bot-cpu-time": "cpu_time", "bot-procs": "procs",
+		"bot-files": "files", "bot-file-size": "file_size", "bot-user": "user", "bot-cpus": "cpus", "bot-disk": "disk",
+		"bot-isolate": "isolate", "bot-uids": "uids", "bot-network": "network"} {
 		if c.IsSet(flag) {
-			*dst = c.String(flag)
+			o.Fields[field] = c.String(flag)
 		}
 	}
 	if c.IsSet("bot-no-network") {
-		l.NoNetwork = c.Bool("bot-no-network")
-	}
-	if c.IsSet("bot-network") {
-		l.NoNetwork = false // the later, finer flag
+		v := c.Bool("bot-no-network")
+		o.NoNetwork = &v
 	}
 	if c.IsSet("contest") {
-		l.Contest = c.Bool("contest")
+		v := c.Bool("contest")
+		o.Contest = &v
 	}
-	for flag, dst := range map[string]*[]string{"bot-ro": &l.ReadOnly, "bot-rw": &l.ReadWrite} {
-		for _, p := range c.StringSlice(flag) {
-			if abs, err := filepath.Abs(p); err == nil {
-				p = abs // relative to here, as the flag was given
-			}
-			if !slices.Contains(*dst, p) { // a resumed run's saved file has them already
-				*dst = append(*dst, p)
-			}
-		}
-	}
-	var extra []string
+	o.ReadOnly, o.ReadWrite = c.StringSlice("bot-ro"), c.StringSlice("bot-rw")
 	if v := os.Getenv("ARENA_BOT_ENV"); v != "" {
-		extra = strings.Split(v, ",")
+		o.Env = strings.Split(v, ",")
 	}
-	extra = append(extra, c.StringSlice("bot-env")...)
-	if len(extra) > 0 {
-		have := map[string]bool{}
-		for _, kv := range l.Env {
-			have[kv] = true
-		}
-		for _, kv := range extra {
-			if kv == "" {
-				continue
-			}
-			if !have[kv] { // a resumed run's saved file has them already
-				l.Env = append(l.Env, kv)
-				have[kv] = true
-			}
-		}
-	}
+	o.Env = append(o.Env, c.StringSlice("bot-env")...)
+	return o
 }
 
 // sandboxFlagNames name the flag behind each sandbox option.

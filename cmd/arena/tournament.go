@@ -113,163 +113,119 @@ func tournamentFlags() []cli.Flag {
 	}, sandboxFlags()...)
 }
 
-// tournamentSpec is where a run's settings came from.
-type tournamentSpec struct {
-	file    tournament.File
-	src     string // for error messages: the file, the saved copy, or "flags"
-	baseDir string // where relative bot directories start
-	out     string
-}
-
-// tournamentFile builds the File from FILE (a tournament file), DIR (an
-// earlier run's output, resumed) or nothing (flags only, or the saved
-// tournament in --out), then lays the flags over it.
-func tournamentFile(c *cli.Context) (*tournamentSpec, error) {
-	sp := &tournamentSpec{src: "flags", baseDir: ".", out: c.String("out")}
-	f := &sp.file
+// tournamentPlan finds the tournament from FILE (a tournament file), DIR
+// (an earlier run's output, resumed) or nothing (flags only, or the saved
+// tournament in --out), then lays the flags over it
+// (tournament.Locate, File.Apply, Plan.Settle).
+func tournamentPlan(c *cli.Context) (*tournament.Plan, error) {
 	if c.NArg() > 1 {
 		return nil, usagef("tournament run takes one FILE or DIR, got %d arguments", c.NArg())
 	}
-	resumeFrom := ""
-	if arg := c.Args().First(); arg != "" {
-		st, err := os.Stat(arg)
-		switch {
-		case err != nil:
-			return nil, usagef("%v", err)
-		case st.IsDir():
-			resumeFrom = arg
-			if sp.out == "" {
-				sp.out = arg
-			}
-		default:
-			loaded, err := tournament.LoadFile(arg)
-			if err != nil {
-				return nil, usageError{err}
-			}
-			*f, sp.src, sp.baseDir = *loaded, arg, filepath.Dir(arg)
-		}
-	} else if sp.out != "" && !c.IsSet("game") {
-		// `run --out DIR [--concurrency N]`: the tournament saved there.
-		if _, err := tournament.LoadSaved(sp.out); err == nil || errors.Is(err, tournament.ErrEdited) {
-			resumeFrom = sp.out
-		}
+	over, err := tournamentOverrides(c)
+	if err != nil {
+		return nil, err
 	}
-	if resumeFrom != "" {
-		saved, err := tournament.LoadSaved(resumeFrom)
-		if err != nil {
-			return nil, usageError{err}
-		}
-		*f, sp.src = *saved, filepath.Join(resumeFrom, tournament.SavedConfig)
+	plan, err := tournament.Locate(c.Args().First(), c.String("out"), c.IsSet("game"))
+	if err != nil {
+		return nil, usageError{err}
 	}
-	// Flags override the file, field by field.
-	for name, dst := range map[string]*string{"name": &f.Name, "game": &f.Game, "format": &f.Format,
-		"seeding-from": &f.SeedingFrom, "tc": &f.Clock.TC, "on-timeout": &f.Failure.Policy} {
-		if c.IsSet(name) {
-			*dst = c.String(name)
-		}
+	if err := plan.File.Apply(over); err != nil {
+		return nil, usageError{err}
 	}
-	for name, dst := range map[string]*int{"seats": &f.Seats, "rounds": &f.Rounds, "games-per-encounter": &f.GamesPerEncounter,
-		"advance": &f.Advance, "max-games": &f.MaxGames, "max-strikes": &f.Failure.MaxStrikes, "concurrency": &f.Concurrency} {
-		if c.IsSet(name) {
-			*dst = c.Int(name)
-		}
+	if err := plan.Settle(c.Bool("resume")); err != nil {
+		return nil, usageError{err}
 	}
-	for name, dst := range map[string]*tournament.Duration{"move-time": &f.Clock.Move, "startup-time": &f.Clock.Startup, "margin": &f.Clock.Margin} {
-		if c.IsSet(name) {
-			*dst = tournament.Duration(duration(c, name))
+	return plan, nil
+}
+
+// tournamentOverrides reads the flags that were given.
+func tournamentOverrides(c *cli.Context) (tournament.Overrides, error) {
+	var o tournament.Overrides
+	str := func(name string) *string {
+		if !c.IsSet(name) {
+			return nil
 		}
+		v := c.String(name)
+		return &v
 	}
-	for name, dst := range map[string]*[]string{"gauntlet": &f.Gauntlet, "seeding": &f.Seeding} {
-		if c.IsSet(name) {
-			*dst = c.StringSlice(name)
+	num := func(name string) *int {
+		if !c.IsSet(name) {
+			return nil
 		}
+		v := c.Int(name)
+		return &v
 	}
-	for name, dst := range map[string]*bool{"fresh-deals": &f.FreshDeals, "restart-bots": &f.RestartBots} {
-		if c.IsSet(name) {
-			*dst = c.Bool(name)
+	dur := func(name string) *time.Duration {
+		if !c.IsSet(name) {
+			return nil
 		}
+		v := duration(c, name)
+		return &v
 	}
+	flag := func(name string) *bool {
+		if !c.IsSet(name) {
+			return nil
+		}
+		v := c.Bool(name)
+		return &v
+	}
+	o.Name, o.Game, o.Format, o.SeedingFrom, o.TC, o.Policy = str("name"), str("game"), str("format"), str("seeding-from"), str("tc"), str("on-timeout")
+	o.Seats, o.Rounds, o.GamesPerEncounter = num("seats"), num("rounds"), num("games-per-encounter")
+	o.Advance, o.MaxGames, o.MaxStrikes, o.Conc = num("advance"), num("max-games"), num("max-strikes"), num("concurrency")
+	o.Move, o.Startup, o.Margin = dur("move-time"), dur("startup-time"), dur("margin")
+	if c.IsSet("gauntlet") {
+		o.Gauntlet = c.StringSlice("gauntlet")
+	}
+	if c.IsSet("seeding") {
+		o.Seeding = c.StringSlice("seeding")
+	}
+	o.FreshDeals, o.RestartBots = flag("fresh-deals"), flag("restart-bots")
 	if c.IsSet("option") {
-		given, err := parseOptions(c.StringSlice("option"))
-		if err != nil {
-			return nil, err
-		}
-		if f.Options == nil {
-			f.Options = map[string]string{}
-		}
-		for k, v := range given {
-			f.Options[k] = v
+		var err error
+		if o.Options, err = parseOptions(c.StringSlice("option")); err != nil {
+			return o, err
 		}
 	}
 	if c.IsSet("bot") {
-		f.Bots = nil
+		o.Bots = []tournament.BotFile{}
 		for _, spec := range c.StringSlice("bot") {
 			name, cmdline, ok := strings.Cut(spec, "=")
 			if !ok {
-				return nil, usagef("--bot %q: want NAME=CMD", spec)
+				return o, usagef("--bot %q: want NAME=CMD", spec)
 			}
-			f.Bots = append(f.Bots, tournament.BotFile{Name: name, Command: cmdline})
+			o.Bots = append(o.Bots, tournament.BotFile{Name: name, Command: cmdline})
 		}
 	}
 	if c.IsSet("seed") {
 		var seed uint64
 		if _, err := fmt.Sscan(c.String("seed"), &seed); err != nil {
-			return nil, usagef("--seed %q: want a non-negative integer", c.String("seed"))
+			return o, usagef("--seed %q: want a non-negative integer", c.String("seed"))
 		}
-		f.Seed = &seed
+		o.Seed = &seed
 	}
-	if path := c.String("deal-secret"); path != "" {
-		// Relative to here, where a file's deal_secret is relative to the file.
-		abs, err := filepath.Abs(path)
-		if err != nil {
-			return nil, usagef("--deal-secret %s: %v", path, err)
-		}
-		f.DealSecret = abs
-	}
-	limitsFromFlags(c, &f.Limits)
-	if sp.out == "" {
-		if f.Name == "" {
-			return nil, usagef("give the tournament a name (--name or the file's name field) or an --out directory")
-		}
-		sp.out = filepath.Join("out", f.Name)
-	}
-	// The same command again resumes (the directory then holds the same
-	// tournament): with no seed given, that is the saved one, not a new
-	// random seed that would make it another tournament.
-	saved, err := tournament.LoadSaved(sp.out)
-	switch {
-	case err == nil:
-		f.InheritSeed(saved)
-	case c.Bool("resume"):
-		if errors.Is(err, tournament.ErrEdited) {
-			return nil, usageError{err}
-		}
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, usagef("--resume: no tournament to resume in %s (it has no %s); give the tournament's output directory with --out or as DIR", sp.out, tournament.SavedConfig)
-		}
-		return nil, usagef("--resume: %v", err)
-	}
-	return sp, nil
+	o.DealSecret = c.String("deal-secret")
+	o.Limits = limitsOverrides(c)
+	return o, nil
 }
 
 func runTournament(c *cli.Context) error {
-	sp, err := tournamentFile(c)
+	sp, err := tournamentPlan(c)
 	if err != nil {
 		return err
 	}
-	out := sp.out
-	cfg, err := sp.file.Resolve(sp.src, sp.baseDir)
+	out := sp.Out
+	cfg, err := sp.File.Resolve(sp.Src, sp.BaseDir)
 	if err != nil {
 		return usageError{err}
 	}
 	cfg.BotOptions.Hide = hideSecret(cfg.BotOptions.Hide, cfg.SecretFile, out)
-	if sp.src != "flags" {
+	if sp.Src != "flags" {
 		// The tournament file holds the seed: no bot may read it.
-		if abs, err := filepath.Abs(sp.src); err == nil {
+		if abs, err := filepath.Abs(sp.Src); err == nil {
 			cfg.BotOptions.Hide = append(cfg.BotOptions.Hide, abs)
 		}
 	}
-	sb, err := cfg.Confine(sp.src, out)
+	sb, err := cfg.Confine(sp.Src, out)
 	if err != nil {
 		return usageError{err}
 	}

@@ -1,0 +1,58 @@
+package tournament
+
+import (
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+)
+
+// Overrides replace what they give and keep the rest; options merge key
+// by key, paths are made absolute and added once, a network given clears
+// no_network.
+func TestApplyOverrides(t *testing.T) {
+	seed := uint64(7)
+	name, seats, move, fresh := "cup2", 4, 250*time.Millisecond, true
+	abs, _ := filepath.Abs("data")
+	tests := []struct {
+		name string
+		over Overrides
+		want func(f *File)
+	}{
+		{"nothing given keeps the file", Overrides{}, func(*File) {}},
+		{"scalars", Overrides{Name: &name, Seats: &seats, Move: &move, FreshDeals: &fresh, Seed: &seed}, func(f *File) {
+			f.Name, f.Seats, f.Clock.Move, f.FreshDeals, f.Seed = name, seats, Duration(move), true, &seed
+		}},
+		{"options merge", Overrides{Options: map[string]string{"b": "3", "c": "4"}}, func(f *File) {
+			f.Options = map[string]string{"a": "1", "b": "3", "c": "4"}
+		}},
+		{"bots replace", Overrides{Bots: []BotFile{{Name: "x", Command: "arena bot random"}}}, func(f *File) {
+			f.Bots = []BotFile{{Name: "x", Command: "arena bot random"}}
+		}},
+		{"limits", Overrides{Limits: LimitsOverrides{Fields: map[string]string{"memory": "1GiB", "network": "loopback"},
+			ReadOnly: []string{"data", abs}, Env: []string{"K=v", "K=v", ""}}}, func(f *File) {
+			f.Limits.Memory, f.Limits.Network, f.Limits.NoNetwork = "1GiB", "loopback", false
+			f.Limits.ReadOnly, f.Limits.Env = []string{abs}, []string{"K=v"}
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			base := func() File {
+				return File{Name: "cup", Game: "banqi", Seats: 2, Options: map[string]string{"a": "1", "b": "2"},
+					Bots: []BotFile{{Name: "a", Command: "a"}}, Limits: LimitsFile{Memory: "64MiB", NoNetwork: true}}
+			}
+			got, want := base(), base()
+			if err := got.Apply(tc.over); err != nil {
+				t.Fatal(err)
+			}
+			tc.want(&want)
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("got  %+v\nwant %+v", got, want)
+			}
+		})
+	}
+	var f File
+	if err := f.Apply(Overrides{Limits: LimitsOverrides{Fields: map[string]string{"memroy": "1GiB"}}}); err == nil {
+		t.Error("an unknown limits field was accepted")
+	}
+}
