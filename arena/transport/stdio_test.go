@@ -46,6 +46,8 @@ func helper(mode string) int {
 	name, arg, _ := strings.Cut(mode, ":")
 	n, _ := strconv.Atoi(arg)
 	switch name {
+	case "conntest":
+		return conntestBot(arg)
 	case "exit":
 		return n
 	case "noread", "sleeper":

@@ -1,6 +1,9 @@
 // Package transport is how the referee talks to a bot: a duplex channel of
 // protocol lines. The stdio implementation runs the bot as a child process;
-// a NATS implementation will satisfy the same Conn interface.
+// Pipe connects to a bot inside the process (tests, in-process bots); a
+// NATS implementation will satisfy the same Conn interface. The package
+// conntest checks that an implementation keeps the contract written on
+// Conn.
 package transport
 
 import (
@@ -9,18 +12,51 @@ import (
 )
 
 // Conn is one bot as the referee sees it.
+//
+// What every implementation guarantees, beyond each method's own comment
+// (arena/transport/conntest checks each point):
+//
+//   - A line is the bytes before a newline; a \r just before the newline
+//     is dropped, any other byte is passed on as it is. Receive delivers a
+//     line only once its newline has arrived: a partial line is kept
+//     across timeouts and completed by the bytes that follow.
+//   - Deadlines are absolute times. ErrTimeout is never reported before
+//     the deadline. A deadline already past never waits: Receive still
+//     returns a line that has arrived in full, else ErrTimeout; Send
+//     returns ErrTimeout and sends nothing.
+//   - Send may return before the bot has read the line: the transport
+//     holds a bounded amount for it (a pipe's 64 KiB, for stdio and Pipe).
+//     Once that is full, a bot that does not read makes Send fail with
+//     ErrTimeout at its deadline. After a failed Send part of the line may
+//     have gone out, so the stream is out of step.
+//   - A line from the bot longer than the transport's limit (the newline
+//     not counted; a \r before it is) fails Receive with an error wrapping
+//     protocol.ErrLineTooLong, as soon as more than the limit has arrived
+//     without a newline. The stream is then out of step for good: no later
+//     line is delivered.
+//   - When the bot closes its output, the lines it finished before are
+//     delivered, then Receive fails with ErrClosed, for good; a partial
+//     last line is dropped. When the bot has ended, Send fails with
+//     ErrClosed, and so does Receive once it has returned what was already
+//     in the transport (stdio reads that for a short grace only).
+//   - Close may be called while Send or Receive is blocked in another
+//     goroutine: that call returns ErrClosed promptly. After Close, Send
+//     and Receive fail with ErrClosed, even with lines waiting. Otherwise
+//     a Conn is used by one goroutine at a time.
 type Conn interface {
 	// Send writes one protocol line; the newline is added. It fails if the
-	// bot is gone or does not take the line before deadline.
+	// bot is gone or does not take the line before deadline. The line is
+	// not used after Send returns.
 	Send(line []byte, deadline time.Time) error
 	// Receive returns the next line from the bot, waiting until deadline.
-	// The slice is owned by the caller.
+	// The slice is owned by the caller: a later Receive does not touch it.
 	Receive(deadline time.Time) ([]byte, error)
 	// Close ends the bot at once; it is safe to call more than once.
 	Close() error
 }
 
-// Errors a Conn reports; the referee maps them to failure reasons.
+// Errors a Conn reports; the referee maps them to failure reasons. An
+// oversize line is a third kind, protocol.ErrLineTooLong.
 var (
 	// ErrTimeout: nothing arrived (or could be written) before the deadline.
 	ErrTimeout = errors.New("timed out")
