@@ -6,6 +6,7 @@ package referee_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -101,7 +102,7 @@ func playMem(t *testing.T, name string, options map[string]string, seed uint64, 
 	rec := replays.NewRecorder(replays.Header{Arena: "test", Game: name, Options: opts, Seed: seed, Match: "m", GameID: "g",
 		Seats: seats, Clock: limits.Protocol(), Started: time.Now().UTC()})
 	cfg := referee.Config{Game: g, Options: opts, Seed: seed, Match: "m", GameID: "g", Limits: limits, Recorder: rec}
-	res, err := referee.Play(cfg, players)
+	res, err := referee.Play(context.Background(), cfg, players)
 	if err != nil {
 		t.Fatalf("Play: %v", err)
 	}
