@@ -1,0 +1,327 @@
+package run_test
+
+// The runner with in-memory bots: a bot.Launcher whose sessions are
+// goroutines on transport.Pipe, so these tests exercise the runner, the
+// pool and the referee without processes, and a test can count sessions
+// and byes exactly.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/clock"
+	"github.com/arena-dev/arena/arena/ledger"
+	"github.com/arena-dev/arena/arena/run"
+	"github.com/arena-dev/arena/arena/schedule"
+	"github.com/arena-dev/arena/arena/transport"
+	"github.com/arena-dev/arena/engine"
+	_ "github.com/arena-dev/arena/engine/all"
+	"github.com/arena-dev/arena/protocol"
+	"github.com/arena-dev/arena/replays"
+)
+
+// memLauncher starts in-memory sessions that answer every turn with its
+// first legal action. hold, if set, is waited on before each answer (a
+// slow bot the test releases).
+type memLauncher struct {
+	launched, byes atomic.Int64
+	hold           chan struct{}
+}
+
+func (l *memLauncher) Launch(name string, opt bot.LaunchOptions) (bot.Endpoint, error) {
+	l.launched.Add(1)
+	conn, end := transport.Pipe(opt.MaxLine)
+	e := &memEndpoint{Conn: conn, done: make(chan struct{})}
+	go func() {
+		defer close(e.done)
+		defer end.Exit()
+		for {
+			line, err := end.Receive(time.Now().Add(time.Minute))
+			if err != nil {
+				return
+			}
+			var reply []byte
+			switch typ, _ := protocol.PeekType(line); typ {
+			case protocol.TypeHello:
+				reply = []byte(`{"type":"ready"}`)
+			case protocol.TypeTurn:
+				var turn protocol.Turn
+				if json.Unmarshal(line, &turn) != nil {
+					return
+				}
+				if l.hold != nil {
+					<-l.hold
+				}
+				reply = fmt.Appendf(nil, `{"type":"action","id":%d,"index":0}`, turn.ID)
+			case protocol.TypeBye:
+				l.byes.Add(1)
+				return
+			}
+			if reply != nil {
+				if _, err := end.Write(append(reply, '\n')); err != nil {
+					return
+				}
+			}
+		}
+	}()
+	return e, nil
+}
+
+type memEndpoint struct {
+	transport.Conn
+	done chan struct{}
+}
+
+func (e *memEndpoint) Done() <-chan struct{} { return e.done }
+func (e *memEndpoint) SetStderr(io.Writer)   {}
+func (e *memEndpoint) StderrTail() string    { return "" }
+func (e *memEndpoint) Shutdown(grace time.Duration) error {
+	select {
+	case <-e.done:
+	case <-time.After(grace):
+	}
+	return e.Close()
+}
+
+// tables is a fixed Source of n banqi games between bots 0 and 1, each
+// on a deal of its own; recorded[i] marks game i as already recorded.
+type tables struct {
+	n, next  int
+	recorded map[int]bool
+	results  []string // game ids, in the order Result saw them
+}
+
+func (s *tables) Next() (run.Table, schedule.Status) {
+	if s.next >= s.n {
+		return run.Table{}, schedule.Done
+	}
+	i := s.next
+	s.next++
+	t := run.Table{Index: i, GameID: fmt.Sprintf("t-g%02d", i), Seed: uint64(100 + i), Seats: []int{i % 2, 1 - i%2}}
+	if s.recorded[i] {
+		t.Recorded = &ledger.Record{GameID: t.GameID, Bots: []string{"a", "b"}, Ranks: []int{1, 2}}
+	}
+	return t, schedule.Ready
+}
+
+func (s *tables) Result(t run.Table, _ ledger.Record) error {
+	s.results = append(s.results, t.GameID)
+	return nil
+}
+
+// afterN is a StopRule that stops at the n-th counted game.
+type afterN struct{ n, seen int }
+
+func (r *afterN) Stop(run.Table, ledger.Record) bool { r.seen++; return r.seen >= r.n }
+
+// memorySink keeps what a Files sink would write.
+type memorySink struct {
+	mu      sync.Mutex
+	replays map[string]bool
+	lines   []ledger.Record
+	fail    error // Record's error, if set
+}
+
+func (s *memorySink) LogPath(string, string) string { return "" }
+func (s *memorySink) Replay(t run.Table, r *replays.Recorder) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.replays == nil {
+		s.replays = map[string]bool{}
+	}
+	s.replays[t.GameID] = true
+	return t.GameID + replays.Ext, nil
+}
+func (s *memorySink) Record(t run.Table, rec ledger.Record) error {
+	if s.fail != nil {
+		return s.fail
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.replays[t.GameID] {
+		return fmt.Errorf("%s: ledger line before its replay", t.GameID)
+	}
+	s.lines = append(s.lines, rec)
+	return nil
+}
+
+func config(t *testing.T, l *memLauncher, concurrency int) run.Config {
+	t.Helper()
+	g, err := engine.Lookup("banqi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts, err := engine.Setup(g, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run.Config{
+		Settings: run.Settings{Limits: clock.Limits{Startup: 10 * time.Second, Move: 10 * time.Second}},
+		Game:     g, Options: opts, MatchID: "t", Concurrency: concurrency, KeepIdle: 2,
+		Bots: []bot.Spec{{Name: "a", Launcher: l}, {Name: "b", Launcher: l}},
+	}
+}
+
+func TestRun(t *testing.T) {
+	tests := []struct {
+		name        string
+		games       int
+		recorded    map[int]bool
+		stopAt      int // 0: no stop rule
+		concurrency int
+		// want: games counted, of them resumed; played (recorded by the
+		// sink); byes sent at the end (a run that ends by its stop rule
+		// closes its bots without one).
+		done, resumed, played int
+		stopped, byes         bool
+	}{
+		{name: "a fixed list plays out", games: 6, concurrency: 1, done: 6, played: 6, byes: true},
+		{name: "in parallel", games: 8, concurrency: 3, done: 8, played: 8, byes: true},
+		{name: "recorded games are counted, not played", games: 5, recorded: map[int]bool{0: true, 3: true}, concurrency: 2,
+			done: 5, resumed: 2, played: 3, byes: true},
+		{name: "a stop rule ends the run", games: 20, stopAt: 4, concurrency: 1, done: 4, played: 4, stopped: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			l := &memLauncher{}
+			src := &tables{n: tc.games, recorded: tc.recorded}
+			sink := &memorySink{}
+			var stop run.StopRule
+			if tc.stopAt > 0 {
+				stop = &afterN{n: tc.stopAt}
+			}
+			var progress []run.Progress
+			cfg := config(t, l, tc.concurrency)
+			cfg.OnGame = func(p run.Progress) { progress = append(progress, p) }
+			res, err := run.Run(context.Background(), cfg, src, stop, sink)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Done != tc.done || res.Resumed != tc.resumed || res.Played != tc.played || res.Stopped != tc.stopped {
+				t.Errorf("done %d resumed %d played %d stopped %v, want %d %d %d %v",
+					res.Done, res.Resumed, res.Played, res.Stopped, tc.done, tc.resumed, tc.played, tc.stopped)
+			}
+			if len(sink.lines) != tc.played {
+				t.Errorf("%d ledger lines, want %d", len(sink.lines), tc.played)
+			}
+			for i, rec := range sink.lines {
+				if rec.Replay != rec.GameID+replays.Ext || len(rec.Ranks) != 2 {
+					t.Errorf("line %d: %+v", i, rec)
+				}
+			}
+			if len(src.results) != tc.done || len(progress) != tc.done-tc.resumed {
+				t.Errorf("the source saw %d results and OnGame %d, want %d and %d", len(src.results), len(progress), tc.done, tc.done-tc.resumed)
+			}
+			// Every game has a deal of its own, so a bot needs one
+			// session per game running at once, never more: no restarts,
+			// whatever the number of games.
+			if n := l.launched.Load(); n > int64(2*tc.concurrency) || n < 2 && tc.played > 0 {
+				t.Errorf("%d sessions launched", n)
+			}
+			if got := l.byes.Load(); (got > 0) != tc.byes || tc.byes && got != l.launched.Load() {
+				t.Errorf("%d byes to %d sessions (want byes: %v)", got, l.launched.Load(), tc.byes)
+			}
+		})
+	}
+}
+
+// When the stop rule fires with games still running, those are abandoned
+// (their bots closed, nothing recorded of them) and no game is counted
+// after the one that stopped the run.
+func TestStopAbandonsRunningGames(t *testing.T) {
+	l := heldLauncher(t)
+	src := &tables{n: 10}
+	sink := &memorySink{}
+	cfg := config(t, l, 3)
+	// Let one move at a time through until the first game finishes; the
+	// stop rule then holds every bot, so the other two games can end only
+	// by being abandoned (a runner that waited for them would hang).
+	stopRelease := make(chan struct{})
+	released := make(chan struct{})
+	go func() {
+		defer close(released)
+		for {
+			select {
+			case l.hold <- struct{}{}:
+			case <-stopRelease:
+				return
+			}
+		}
+	}()
+	stop := &firstFinished{then: func() { close(stopRelease); <-released }}
+	res, err := run.Run(context.Background(), cfg, src, stop, sink)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Stopped || res.Done != 1 || stop.calls != 1 {
+		t.Fatalf("stopped %v, %d counted, stop rule asked %d times: want one", res.Stopped, res.Done, stop.calls)
+	}
+	if res.Played != 1 || res.Abandoned != 2 {
+		t.Errorf("played %d, abandoned %d: want 1 and the 2 still running", res.Played, res.Abandoned)
+	}
+	if len(sink.lines) != res.Played {
+		t.Errorf("%d lines for %d games played", len(sink.lines), res.Played)
+	}
+}
+
+// heldLauncher's bots wait on hold before each answer; the test's end
+// lets any still waiting go (to find their connection closed).
+func heldLauncher(t *testing.T) *memLauncher {
+	l := &memLauncher{hold: make(chan struct{})}
+	t.Cleanup(func() { close(l.hold) })
+	return l
+}
+
+// firstFinished stops at the first counted game, after calling then.
+type firstFinished struct {
+	calls int
+	then  func()
+}
+
+func (f *firstFinished) Stop(run.Table, ledger.Record) bool {
+	f.calls++
+	f.then()
+	return true
+}
+
+func TestRunErrors(t *testing.T) {
+	diskFull := errors.New("no space left on device")
+	t.Run("a sink that cannot record stops the run", func(t *testing.T) {
+		res, err := run.Run(context.Background(), config(t, &memLauncher{}, 2), &tables{n: 6}, nil, &memorySink{fail: diskFull})
+		var ge *run.GameError
+		if !errors.As(err, &ge) || !errors.Is(err, diskFull) || res.Done != 0 {
+			t.Fatalf("got %v (done %d), want a *GameError wrapping the sink's", err, res.Done)
+		}
+	})
+	t.Run("an interrupt", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		l := heldLauncher(t)
+		go func() {
+			l.hold <- struct{}{} // one move, then the interrupt
+			cancel()
+		}()
+		res, err := run.Run(ctx, config(t, l, 1), &tables{n: 6}, nil, &memorySink{})
+		if !errors.Is(err, run.ErrInterrupted) || !errors.Is(err, context.Canceled) || res.Abandoned != 1 || res.Done != 0 {
+			t.Fatalf("got %v, abandoned %d, done %d: want ErrInterrupted with the one running game abandoned", err, res.Abandoned, res.Done)
+		}
+	})
+	t.Run("a schedule that waits on nothing", func(t *testing.T) {
+		_, err := run.Run(context.Background(), config(t, &memLauncher{}, 1), waiting{}, nil, nil)
+		if !errors.Is(err, run.ErrStalled) {
+			t.Fatalf("got %v, want ErrStalled", err)
+		}
+	})
+}
+
+type waiting struct{}
+
+func (waiting) Next() (run.Table, schedule.Status)   { return run.Table{}, schedule.Wait }
+func (waiting) Result(run.Table, ledger.Record) error { return nil }
