@@ -19,6 +19,7 @@ import (
 
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/match"
+	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/arena/tournament"
 	_ "github.com/arena-dev/arena/engine/all"
 	"github.com/arena-dev/arena/internal/proctest"
@@ -36,6 +37,7 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	sandbox.RunWrapperIfAsked() // the bots' wrapper is this test binary
 	wd, err := os.Getwd()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
