@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/arena-dev/arena/arena/ledger"
+	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/arena/tournament"
 	_ "github.com/arena-dev/arena/engine/all"
 	"github.com/arena-dev/arena/internal/proctest"
@@ -35,6 +36,7 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	sandbox.RunWrapperIfAsked() // the bots' wrapper is this test binary
 	wd, err := os.Getwd()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

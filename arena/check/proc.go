@@ -2,12 +2,10 @@ package check
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/arena-dev/arena/arena/transport"
@@ -41,10 +39,7 @@ func exitedOK(status string) bool {
 func groupMembers(pgid int) []string {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
-		if err := syscall.Kill(-pgid, 0); err == nil || !errors.Is(err, syscall.ESRCH) {
-			return []string{fmt.Sprintf("process group %d is not empty", pgid)}
-		}
-		return nil
+		return groupNotEmpty(pgid)
 	}
 	var out []string
 	for _, e := range entries {

@@ -4,8 +4,9 @@
 // the same --out) would each play the games the ledger does not hold yet
 // and append them: the same games recorded twice, standings counted
 // twice. So a run holds the directory's lock file (LockName) while it
-// plays: an exclusive flock(2) on it, and in it the holder's pid, start
-// time and command, so that the run refused can say who holds it.
+// plays: an exclusive flock(2) on it (LockFileEx on Windows), and in it
+// the holder's pid, start time and command, so that the run refused can
+// say who holds it.
 //
 // The kernel drops a flock when its holder dies, however it dies (a
 // crash, kill -9, a reboot), so a lock can never be left stale in the
@@ -26,7 +27,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -96,9 +96,9 @@ func Acquire(dir string) (*Lock, error) {
 	if err != nil {
 		return nil, fmt.Errorf("output directory lock: %w", err)
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if busy, err := lock(f); err != nil {
 		defer f.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
+		if busy {
 			h, _ := readNote(f)
 			return nil, &BusyError{Dir: dir, Holder: h}
 		}
@@ -159,7 +159,7 @@ func (l *Lock) Unlock() error {
 	// a child being forked meanwhile (by another goroutine) shares the
 	// open file until it execs, and would keep the lock held that long.
 	terr := l.f.Truncate(0)
-	uerr := syscall.Flock(int(l.f.Fd()), syscall.LOCK_UN)
+	uerr := unlock(l.f)
 	cerr := l.f.Close()
 	l.f = nil
 	if uerr != nil {

@@ -1,3 +1,5 @@
+//go:build linux
+
 package sandbox
 
 // ForceUserNS makes Detect see no capabilities, as for an arena that is

@@ -13,25 +13,34 @@
 // Confinement): this same executable. Unconfined by namespaces it joins
 // the bot's cgroups, applies the rlimits, drops its privileges and execs
 // CMD in place. Isolated, it is the init process of the bot's namespaces
-// (stage 1, wrapper.go): it builds the bot's root (root.go, from the plan
-// made by plan.go), then starts the bot in a user namespace of its own
-// through a second stage that drops every privilege and execs CMD, and
-// stays to reap and to report the bot's exit. Any binary that imports this
-// package acts as the wrapper when started that way (test binaries
-// included).
+// (stage 1, wrapper_linux.go): it builds the bot's root (root_linux.go,
+// from the plan made by plan_linux.go), then starts the bot in a user
+// namespace of its own through a second stage that drops every privilege
+// and execs CMD, and stays to reap and to report the bot's exit.
+//
+// The re-execution is explicit, as Docker's pkg/reexec does it: a binary
+// acts as the wrapper only if its main calls RunWrapperIfAsked first thing
+// (cmd/arena does; so does TestMain in every test binary whose tests start
+// sandboxed bots). Importing the package does nothing by itself, and New
+// refuses to make a Sandbox in a process that has not made the call.
 //
 // Limits go to cgroups where the arena may create them (cgroup v2 with the
 // memory, pids and cpu controllers, or the v1 hierarchies), and to rlimits
 // otherwise; Detect finds out once what this machine allows and
 // Sandbox.Describe says which mechanism enforces what, and which
 // protection is missing.
+//
+// All of it is Linux's. On other systems (sandbox_other.go) New gives a
+// Sandbox that runs bots unconfined, with the scrubbed environment and a
+// directory of their own only: Describe is a warning saying so, every
+// Protection is missing, and the options that need a mechanism (another
+// user, isolation, a network of their own, Contest) are refused.
 package sandbox
 
 import (
 	"fmt"
 	"math"
 	"os"
-	"os/user"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -41,10 +50,6 @@ import (
 
 // Command is the hidden arena subcommand that wraps a bot.
 const Command = "__sandbox"
-
-// envSpec carries the wrapper's instructions (JSON) in its environment;
-// the bot never sees it.
-const envSpec = "ARENA_SANDBOX"
 
 // Limits are per bot process. Zero means unlimited.
 type Limits struct {
@@ -179,50 +184,7 @@ type Sandbox struct {
 	Options Options
 	Caps    *Capabilities
 
-	self string
-	uid  int // -1: the arena's
-	gid  int
-	uids *uidPool // isolated bots of a root arena: a uid each
-	plan plan
-	// Why bots are not isolated, or have the host's network.
-	isoWhy, netWhy string
-}
-
-// isolation is how a bot's view of its own is made, found by Detect.
-type isolation int
-
-const (
-	isolateNone   isolation = iota
-	isolateRoot             // namespaces made as root
-	isolateUserNS           // the same inside a new user namespace
-)
-
-// plan says which mechanism enforces each limit and protection.
-type plan struct {
-	V2      string `json:"v2,omitempty"` // parent of the bots' cgroups in the unified hierarchy
-	V2Mem   bool   `json:"v2_mem,omitempty"`
-	V2Pids  bool   `json:"v2_pids,omitempty"`
-	V1Mem   string `json:"v1_mem,omitempty"` // parent directories in v1 hierarchies
-	V1Pids  string `json:"v1_pids,omitempty"`
-	RlMem   bool   `json:"rl_mem,omitempty"`
-	RlProcs bool   `json:"rl_procs,omitempty"`
-	V2CPU   bool   `json:"v2_cpu,omitempty"`
-	V1CPU   string `json:"v1_cpu,omitempty"`
-	V1Acct  string `json:"v1_acct,omitempty"` // cpuacct: CPU time of all the bot's processes
-	// V1Dev is the v1 devices hierarchy; V2Dev: a BPF device filter on
-	// the v2 cgroup.
-	V1Dev string `json:"v1_dev,omitempty"`
-	V2Dev bool   `json:"v2_dev,omitempty"`
-	// Isolate: namespaces and a root of its own, in a user namespace made
-	// by the arena if UserNS.
-	Isolate bool `json:"isolate,omitempty"`
-	UserNS  bool `json:"userns,omitempty"`
-	// Network is the bot's network (a Network* mode).
-	Network string `json:"network,omitempty"`
-	// What the isolated root is made of, as Detect found possible.
-	Overlay bool `json:"overlay,omitempty"` // shared directories through private overlays
-	Mknod   bool `json:"mknod,omitempty"`   // device nodes of its own
-	Seccomp bool `json:"seccomp,omitempty"`
+	system // what this system's sandbox holds (sandbox_linux.go, sandbox_other.go)
 }
 
 // New checks that what is asked can be done here. It fails with an
@@ -230,139 +192,12 @@ type plan struct {
 // user, no network, isolation) or a bad value, and with a *ContestError
 // when Options.Contest is set and a protection is missing.
 func New(l Limits, o Options) (*Sandbox, error) {
-	caps := Detect()
-	self, err := os.Executable()
-	if err != nil {
-		return nil, fmt.Errorf("finding the arena executable: %w", err)
+	if !wrapperReady.Load() {
+		return nil, errNoWrapper
 	}
-	s := &Sandbox{Limits: l, Options: o, Caps: caps, self: self, uid: -1, gid: -1}
-	if o.User != "" {
-		if !caps.SetID {
-			return nil, optionErr("User", "%q: running bots as another user needs root (CAP_SETUID and CAP_SETGID); this arena runs as uid %d without them", o.User, os.Getuid())
-		}
-		uid, gid, err := lookupUser(o.User)
-		if err != nil {
-			return nil, optionErr("User", "%q: %v", o.User, err)
-		}
-		s.uid, s.gid = uid, gid
-	}
-	for _, kv := range o.Env {
-		if name, _, _ := strings.Cut(kv, "="); name == "" || strings.ContainsAny(name, "\x00") {
-			return nil, optionErr("Env", "%q: want NAME=VALUE or NAME", kv)
-		}
-	}
-	if math.IsNaN(l.CPUs) || l.CPUs < 0 {
-		return nil, optionErr("CPUs", "%v: want a positive number of cores, or 0 for unlimited", l.CPUs)
-	}
-	p := &s.plan
-	how, why := isolateNone, ""
-	switch o.Isolate {
-	case "", IsolateAuto:
-		how, why = caps.isolation()
-	case IsolateYes:
-		if how, why = caps.isolation(); how == isolateNone {
-			return nil, optionErr("Isolate", "bots need mount and PID namespaces of their own, which need root or unprivileged user namespaces; this arena has neither (%s)", why)
-		}
-	case IsolateNo:
-		why = "--bot-isolate no"
-	default:
-		return nil, optionErr("Isolate", "%q: want auto, yes or no", o.Isolate)
-	}
-	p.Isolate = how != isolateNone
-	s.isoWhy = why
-	if p.Isolate {
-		p.UserNS = how == isolateUserNS
-		if p.UserNS && s.uid >= 0 {
-			// A user namespace maps only the arena's own uid.
-			return nil, optionErr("User", "running bots as another user needs root")
-		}
-		f := caps.features()
-		p.Overlay, p.Mknod = f.Overlay, f.Mknod && !p.UserNS
-	}
-	p.Seccomp = caps.features().Seccomp
-	if err := s.resolvePaths(); err != nil {
+	s := &Sandbox{Limits: l, Options: o, Caps: Detect()}
+	if err := s.setUp(); err != nil {
 		return nil, err
-	}
-	switch o.Network {
-	case "", NetworkLoopback, NetworkNone, NetworkHost:
-	default:
-		return nil, optionErr("Network", "%q: want loopback, none or host", o.Network)
-	}
-	p.Network = o.Network
-	if p.Network == "" {
-		p.Network = NetworkLoopback
-	}
-	if p.Network != NetworkHost && !p.Isolate && !caps.SysAdmin {
-		if o.Network != "" {
-			return nil, optionErr("Network", "%s: a network namespace of its own for each bot needs CAP_SYS_ADMIN (run the arena as root) or isolation in a user namespace; this arena has neither, so bots would share the host's network", p.Network)
-		}
-		p.Network = NetworkHost // the default, where nothing better is possible: said by Describe
-		s.netWhy = "needs root or isolation in a user namespace"
-	}
-	if p.Network != NetworkHost && !p.Isolate {
-		// As root, bare: the wrapper's network namespace alone.
-		if err := caps.netProbe(self, p.Network); err != nil {
-			if o.Network != "" {
-				return nil, optionErr("Network", "%s: creating a network namespace failed (%v); bots would share the host's network", p.Network, err)
-			}
-			p.Network, s.netWhy = NetworkHost, "failed here: "+err.Error()
-		}
-	}
-	if p.Isolate && !p.UserNS && s.uid < 0 {
-		spec := o.UIDs
-		if spec == "" {
-			spec = DefaultUIDs
-		}
-		first, last, err := ParseUIDs(spec)
-		if err != nil {
-			return nil, optionErr("UIDs", "%v", err)
-		}
-		if s.uids, err = newUIDPool(first, last); err != nil {
-			return nil, optionErr("UIDs", "%v", err)
-		}
-		if err := s.checkReadable(); err != nil {
-			return nil, err
-		}
-	}
-	if caps.V2 != "" {
-		p.V2 = caps.V2
-		p.V2Mem = caps.V2Memory && l.Memory > 0
-		p.V2Pids = caps.V2Pids && l.Procs > 0
-	}
-	if l.Memory > 0 && !p.V2Mem {
-		if caps.V1Memory != "" {
-			p.V1Mem = caps.V1Memory
-		} else {
-			p.RlMem = true
-		}
-	}
-	if l.Procs > 0 && !p.V2Pids {
-		if caps.V1Pids != "" {
-			p.V1Pids = caps.V1Pids
-		} else {
-			p.RlProcs = true
-		}
-	}
-	// No cpu cgroup without a rate: measured on an overloaded machine, a
-	// cgroup per bot (even without a quota) delays some answers past a
-	// short move limit, which bare processes do not (docs/security.md).
-	if l.CPUs > 0 {
-		if caps.V2 != "" && caps.V2CPU {
-			p.V2CPU = true
-		} else {
-			p.V1CPU = caps.V1CPU
-		}
-	}
-	if caps.V2 == "" && l.CPUTime > 0 {
-		p.V1Acct = caps.V1Acct
-	}
-	switch {
-	case caps.V1Devices != "" && !preferDeviceFilter:
-		p.V1Dev = caps.V1Devices
-	case caps.V2 != "" && caps.V2Devices:
-		p.V2Dev = true
-	case caps.V1Devices != "":
-		p.V1Dev = caps.V1Devices
 	}
 	if o.Contest {
 		var missing []Protection
@@ -376,6 +211,20 @@ func New(l Limits, o Options) (*Sandbox, error) {
 		}
 	}
 	return s, nil
+}
+
+// checkValues checks the options whatever the system: the names of the
+// bots' variables and the CPU rate.
+func checkValues(l Limits, o Options) error {
+	for _, kv := range o.Env {
+		if name, _, _ := strings.Cut(kv, "="); name == "" || strings.ContainsAny(name, "\x00") {
+			return optionErr("Env", "%q: want NAME=VALUE or NAME", kv)
+		}
+	}
+	if math.IsNaN(l.CPUs) || l.CPUs < 0 {
+		return optionErr("CPUs", "%v: want a positive number of cores, or 0 for unlimited", l.CPUs)
+	}
+	return nil
 }
 
 // resolvePaths makes the hidden, added and program paths absolute and
@@ -423,6 +272,12 @@ func (s *Sandbox) resolvePaths() error {
 	return nil
 }
 
+// within: path is dir or lies below it.
+func within(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
 // ParseUIDs reads a uid range "FIRST-LAST".
 func ParseUIDs(spec string) (first, last int, err error) {
 	a, b, ok := strings.Cut(strings.TrimSpace(spec), "-")
@@ -432,17 +287,6 @@ func ParseUIDs(spec string) (first, last int, err error) {
 		return 0, 0, fmt.Errorf("%q is not a uid range (want FIRST-LAST, such as %s)", spec, DefaultUIDs)
 	}
 	return first, last, nil
-}
-
-// botRoot: RLIMIT_NPROC does not bind a root process.
-func (s *Sandbox) botRoot() bool {
-	switch {
-	case s.uid >= 0:
-		return s.uid == 0
-	case s.uids != nil:
-		return false
-	}
-	return os.Geteuid() == 0
 }
 
 // Env is the environment of bot name before its directories are known:
@@ -471,52 +315,6 @@ func (s *Sandbox) Env(name string, extra []string) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// spec is what the wrapper of one bot process is told.
-func (s *Sandbox) spec(name, dir string, extraEnv []string) spec {
-	return spec{Name: name, Dir: dir, Env: s.Env(name, extraEnv), Limits: s.Limits, UID: s.uid, GID: s.gid,
-		Plan: s.plan, BotRoot: s.botRoot()}
-}
-
-// spec is what the wrapper of one bot process is told, in its environment.
-type spec struct {
-	Name    string   `json:"name"`
-	Dir     string   `json:"dir,omitempty"`
-	Env     []string `json:"env"`
-	Limits  Limits   `json:"limits"`
-	UID     int      `json:"uid"` // -1: the arena's
-	GID     int      `json:"gid"`
-	Plan    plan     `json:"plan"`
-	BotRoot bool     `json:"bot_root,omitempty"`
-
-	// Filled in per process by Prepare.
-	Cgroups []string `json:"cgroups,omitempty"` // cgroup directories to join
-	Work    string   `json:"work,omitempty"`    // working directory
-	Tmp     string   `json:"tmp,omitempty"`     // the bot's own directory (TMPDIR), on the host
-	PPid    int      `json:"ppid,omitempty"`    // the arena
-	// Isolated: the bot's root (Tmp on the host is where it is built) and
-	// the bot's own directory in it.
-	Root  []mountEntry `json:"root,omitempty"`
-	Inner string       `json:"inner,omitempty"`
-}
-
-func lookupUser(name string) (uid, gid int, err error) {
-	u, err := user.Lookup(name)
-	if err != nil {
-		if _, numErr := strconv.Atoi(name); numErr == nil {
-			u, err = user.LookupId(name)
-		}
-	}
-	if err != nil {
-		return 0, 0, fmt.Errorf("no such user")
-	}
-	uid, err1 := strconv.Atoi(u.Uid)
-	gid, err2 := strconv.Atoi(u.Gid)
-	if err1 != nil || err2 != nil {
-		return 0, 0, fmt.Errorf("unusable uid/gid %s/%s", u.Uid, u.Gid)
-	}
-	return uid, gid, nil
 }
 
 // ParseSize reads a byte count: 1048576, 512KiB, 64MiB, 1GiB (also K, M,

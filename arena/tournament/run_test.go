@@ -11,6 +11,7 @@ import (
 
 	"github.com/arena-dev/arena/arena/deal"
 	"github.com/arena-dev/arena/arena/ledger"
+	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/arena/schedule"
 	"github.com/arena-dev/arena/bots"
 	_ "github.com/arena-dev/arena/engine/boon"
@@ -22,6 +23,7 @@ import (
 // choices depend only on the seed in hello (so runs are reproducible);
 // with a deal log, one that remembers its deals (memoryBot).
 func TestMain(m *testing.M) {
+	sandbox.RunWrapperIfAsked() // the bots' wrapper is this test binary
 	if name := os.Getenv("ARENA_TOURNAMENT_BOT"); name != "" {
 		bot, _ := bots.New(name)
 		if log := os.Getenv(envDealLog); log != "" {

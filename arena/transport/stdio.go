@@ -98,7 +98,14 @@ func Start(cfg ProcessConfig) (*Process, error) {
 		marker = newMarker()
 		cmd.Env = append(cmd.Env[:len(cmd.Env):len(cmd.Env)], marker)
 	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	attr, err := processAttr()
+	if err != nil {
+		if cfg.Confine != nil {
+			cfg.Confine.Release()
+		}
+		return nil, err
+	}
+	cmd.SysProcAttr = attr
 	if cfg.Confine != nil {
 		cfg.Confine.Configure(cmd)
 	}
@@ -330,7 +337,7 @@ func (p *Process) Close() error {
 // exited (children it forked may still run), and those that left the
 // group: through the sandbox's cgroup, or else by environment marker.
 func (p *Process) killDescendants() {
-	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+	p.killGroup()
 	if p.confine != nil {
 		p.confine.Kill()
 	} else if p.marker != "" {

@@ -1,3 +1,5 @@
+//go:build linux
+
 package transport_test
 
 import (
@@ -139,8 +141,6 @@ func start(t *testing.T, mode string, cfg transport.ProcessConfig) *transport.Pr
 }
 
 func procsWithEnv(kv []byte) []int { return proctest.WithEnv(string(kv)) }
-
-func in(d time.Duration) time.Time { return time.Now().Add(d) }
 
 func recvString(t *testing.T, p *transport.Process) string {
 	t.Helper()

@@ -12,6 +12,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/arena-dev/arena/arena/sandbox"
 	_ "github.com/arena-dev/arena/engine/all"
 )
 
@@ -44,6 +45,10 @@ func inputErr(err error) error {
 }
 
 func main() {
+	// First of all: started by the sandbox as `arena __sandbox -- CMD`,
+	// this process is a bot's wrapper, which confines itself and execs
+	// CMD (and never returns here).
+	sandbox.RunWrapperIfAsked()
 	os.Exit(runMain(os.Args))
 }
 

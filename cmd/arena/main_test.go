@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/arena-dev/arena/arena/ledger"
+	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/bots"
 	"github.com/arena-dev/arena/engine"
 	"github.com/arena-dev/arena/protocol"
@@ -24,6 +25,7 @@ import (
 // re-run os.Executable()) work without a separate build step. With
 // ARENA_SPY_DIR set it is a random bot that logs every line it receives.
 func TestMain(m *testing.M) {
+	sandbox.RunWrapperIfAsked() // as main does
 	if dir := os.Getenv("ARENA_SPY_DIR"); dir != "" {
 		os.Exit(spyBot(dir))
 	}

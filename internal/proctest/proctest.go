@@ -1,6 +1,9 @@
+//go:build linux
+
 // Package proctest finds the processes a test started, for tests that must
 // prove no bot process survives: each test marks its bots with an
-// environment variable and asks which live processes still carry it.
+// environment variable and asks which live processes still carry it. It
+// reads /proc and holds processes by pidfd, so it exists on Linux only.
 package proctest
 
 import (

@@ -1,3 +1,5 @@
+//go:build linux
+
 package devcgroup
 
 // The machinery of the tests that run real processes: cgroups of their

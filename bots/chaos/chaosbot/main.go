@@ -21,7 +21,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/arena-dev/arena/protocol"
@@ -241,7 +240,10 @@ func (b *bot) act(t *protocol.Turn) {
 		case "fork-stdout":
 			cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 		case "fork-escape":
-			cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+			if err := leaveGroup(cmd); err != nil {
+				fmt.Fprintln(os.Stderr, "chaosbot:", err)
+				os.Exit(1)
+			}
 		}
 		if err := cmd.Start(); err != nil {
 			fmt.Fprintln(os.Stderr, "chaosbot: fork:", err)

@@ -1,3 +1,5 @@
+//go:build linux
+
 package sandbox
 
 import (
@@ -16,15 +18,6 @@ import (
 
 	"golang.org/x/sys/unix"
 )
-
-// init makes every binary that imports this package the sandbox wrapper
-// when started as `BINARY __sandbox -- CMD...` with the spec in its
-// environment: the arena itself, and test binaries standing in for it.
-func init() {
-	if len(os.Args) > 1 && os.Args[1] == Command {
-		os.Exit(Main(os.Args[2:]))
-	}
-}
 
 // Arguments of the wrapper's other roles.
 const (

@@ -1,10 +1,11 @@
+//go:build linux
+
 package sandbox
 
 import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -32,12 +33,6 @@ func (p plan) attr(a *syscall.SysProcAttr) {
 		a.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
 		a.GidMappingsEnableSetgroups = false
 	}
-}
-
-// within: path is dir or lies below it.
-func within(path, dir string) bool {
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
 }
 
 // unescapeMount undoes mountinfo's octal escapes (\040 for a space).

@@ -1,3 +1,5 @@
+//go:build linux
+
 package sandbox
 
 import (
@@ -16,34 +18,10 @@ import (
 	"github.com/arena-dev/arena/arena/sandbox/devcgroup"
 )
 
-// Capabilities is what this machine lets the arena do, found once.
-type Capabilities struct {
-	// V2 is the arena's own cgroup in the unified hierarchy when the arena
-	// may create child cgroups there ("" otherwise); V2Memory and V2Pids
-	// tell whether those controllers are enabled for the children, V2Kill
-	// whether cgroup.kill exists (Linux 5.14+).
-	V2       string
-	V2Memory bool
-	V2Pids   bool
-	V2CPU    bool
-	V2Kill   bool
-	// V1Memory, V1Pids, V1CPU and V1Acct (cpuacct) are the arena's cgroups
-	// in writable v1 hierarchies, used when v2 lacks the controller.
-	V1Memory string
-	V1Pids   string
-	V1CPU    string
-	V1Acct   string
-	// V1Devices is the arena's cgroup in a writable v1 devices hierarchy;
-	// V2Devices tells whether a BPF device filter can be attached to the
-	// bots' v2 cgroups.
-	V1Devices string
-	V2Devices bool
-	// SysAdmin: CAP_SYS_ADMIN (network namespaces). SetID: CAP_SETUID and
-	// CAP_SETGID (another user).
-	SysAdmin, SetID bool
-
-	// How bots get namespaces of their own, probed on first need (a
-	// process start): see isolation.
+// probes are what the arena finds out about isolation and networks on
+// first need (a process start).
+type probes struct {
+	// How bots get namespaces of their own: see isolation.
 	isoOnce sync.Once
 	iso     isolation
 	isoErr  string
@@ -99,17 +77,6 @@ func (c *Capabilities) CanIsolate() error {
 		return errors.New(why)
 	}
 	return nil
-}
-
-var (
-	detectOnce sync.Once
-	detected   *Capabilities
-)
-
-// Detect probes the machine once per process.
-func Detect() *Capabilities {
-	detectOnce.Do(func() { detected = detect() })
-	return detected
 }
 
 func detect() *Capabilities {
@@ -310,6 +277,9 @@ func readWords(path string) map[string]bool {
 // and what the root could be made of. Without isolation it only tries the
 // network namespace.
 func probe(self string, p plan) (features, error) {
+	if !wrapperReady.Load() {
+		return features{}, errNoWrapper
+	}
 	sp := spec{UID: -1, GID: -1, Plan: p, Limits: Limits{Disk: 1 << 20}}
 	if p.Isolate {
 		tmp, err := os.MkdirTemp("", "arena-probe-")

@@ -19,6 +19,8 @@
 // The check is made when a device is opened or made: a descriptor opened
 // before the process joined the cgroup, or received over a socket, stays
 // usable. Set the filter up on a fresh cgroup before any process joins it.
+//
+// Both are Linux's: the package is empty elsewhere.
 package devcgroup
 
 import (

@@ -1,3 +1,5 @@
+//go:build linux
+
 package sandbox
 
 import (
@@ -18,14 +20,15 @@ import (
 	"time"
 
 	"github.com/arena-dev/arena/arena/sandbox/devcgroup"
-	"github.com/arena-dev/arena/arena/transport"
 )
 
 // Box is one bot process's confinement: its cgroups and its directory.
 // It implements transport.Confinement.
 type Box struct {
-	// Argv and Env start the wrapper.
+	// Argv and Env start the wrapper, in Dir ("": the wrapper enters the
+	// bot's directory itself).
 	Argv, Env []string
+	Dir       string
 
 	spec    spec
 	v2      string // the v2 cgroup (kill, and limits if enabled)
@@ -48,15 +51,13 @@ type Box struct {
 	statusOK         bool
 }
 
-var seq atomic.Int64
-
 // Prepare makes the confinement for one process of bot name, whose
 // command argv is to run in dir ("" = a fresh directory of its own,
 // removed when the process ends) with Env(name, extraEnv) as its
 // environment: its cgroups (with the limits written) and its directory.
-// The caller starts Box.Argv with Box.Env (the wrapper, which confines
-// itself and execs argv), passes the Box as the transport's Confinement,
-// and calls Release once the process has been reaped.
+// The caller starts Box.Argv with Box.Env in Box.Dir (the wrapper, which
+// confines itself and execs argv), passes the Box as the transport's
+// Confinement, and calls Release once the process has been reaped.
 func (s *Sandbox) Prepare(name string, argv []string, dir string, extraEnv []string) (*Box, error) {
 	if len(argv) == 0 {
 		return nil, errors.New("empty bot command")
@@ -64,7 +65,7 @@ func (s *Sandbox) Prepare(name string, argv []string, dir string, extraEnv []str
 	sp := s.spec(name, dir, extraEnv)
 	sweepOnce.Do(func() { go sweep() })
 	b := &Box{spec: sp, done: make(chan struct{})}
-	id := fmt.Sprintf("arena-%d-%d-%s", os.Getpid(), seq.Add(1), sp.Name)
+	id := boxID(sp.Name)
 	ok := false
 	defer func() {
 		if !ok {
@@ -86,11 +87,6 @@ func (s *Sandbox) Prepare(name string, argv []string, dir string, extraEnv []str
 		work = tmp
 	}
 	b.spec.Work, b.spec.Tmp = work, tmp
-	has := map[string]bool{}
-	for _, kv := range sp.Env {
-		k, _, _ := strings.Cut(kv, "=")
-		has[k] = true
-	}
 	if sp.Plan.Isolate {
 		// In its root the bot's directory is in its private /tmp.
 		b.spec.Inner = "/tmp/" + filepath.Base(tmp)
@@ -112,20 +108,11 @@ func (s *Sandbox) Prepare(name string, argv []string, dir string, extraEnv []str
 			return nil, err
 		}
 	}
-	if !has["HOME"] {
-		home := b.spec.Work
-		if sp.Plan.Isolate {
-			home = b.spec.Inner // the only writable place
-		}
-		b.spec.Env = append(b.spec.Env, "HOME="+home)
+	home, tmpDir := b.spec.Work, tmp
+	if sp.Plan.Isolate {
+		home, tmpDir = b.spec.Inner, b.spec.Inner // the only writable place
 	}
-	if !has["TMPDIR"] {
-		dir := tmp
-		if sp.Plan.Isolate {
-			dir = b.spec.Inner
-		}
-		b.spec.Env = append(b.spec.Env, "TMPDIR="+dir)
-	}
+	b.spec.Env = withDirs(b.spec.Env, home, tmpDir)
 	l, p := sp.Limits, sp.Plan
 	if p.V2 != "" {
 		dir, err := mkCgroup(p.V2, id)
@@ -228,19 +215,6 @@ func (s *Sandbox) Prepare(name string, argv []string, dir string, extraEnv []str
 	b.Env = []string{envSpec + "=" + string(data)}
 	ok = true
 	return b, nil
-}
-
-// Start starts one process of bot name in the sandbox. cfg is the process
-// as it would run unconfined, but for its Env: only the variables to add
-// to the scrubbed environment. It runs as the wrapper's command, with its
-// Box as the transport's Confinement.
-func (s *Sandbox) Start(name string, cfg transport.ProcessConfig) (*transport.Process, error) {
-	box, err := s.Prepare(name, cfg.Argv, cfg.Dir, cfg.Env)
-	if err != nil {
-		return nil, fmt.Errorf("sandbox: %w", err)
-	}
-	cfg.Argv, cfg.Env, cfg.Dir, cfg.Confine = box.Argv, box.Env, "", box
-	return transport.Start(cfg) // releases the Box if it fails
 }
 
 func mkCgroup(parent, id string) (string, error) {
