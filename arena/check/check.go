@@ -1,9 +1,10 @@
 // Package check runs a bot through a protocol compliance session, like
-// fastchess's --compliance: it drives the bot itself (not through the
-// referee) so it can probe what a real match only tolerates or punishes:
-// start-up and ready, ids echoed, unknown fields and message types ignored,
-// legal answers, think times, nothing but protocol lines on stdout, staying
-// alive across games, a clean exit on bye with no process left behind, and
+// fastchess's --compliance. Its games are played by the real referee, so
+// a bot is judged exactly as in a match; the bot's connection is wrapped
+// (conn) to record the lines exchanged and to add what a match only
+// tolerates or punishes: unknown fields and message types, noise and late
+// answers noted rather than forfeited, and, around the games, staying
+// alive across them, a clean exit on bye with no process left behind, and
 // the refusal of an unknown protocol version. Every check ends as pass,
 // fail, warn or skip with a reason; docs/check.md lists them.
 package check

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arena-dev/arena/arena/referee"
 	"github.com/arena-dev/arena/bots"
 	"github.com/arena-dev/arena/engine"
 	_ "github.com/arena-dev/arena/engine/all"
@@ -371,7 +372,8 @@ func TestAnswerProblem(t *testing.T) {
 		{`{"type":"action","id":6,"index":5}`, CheckIDs, `never compute it) and answer each turn once: {"type":"action","id":7,"index":0}`, "answer id 6, expected 7"},
 	}
 	for _, c := range cases {
-		check, hint, detail := s.answerProblem([]byte(c.line), 7, len(legalJSON), legalJSON)
+		_, f := referee.JudgeReply(g, []byte(c.line), 7, legalJSON)
+		check, hint, detail := s.answerProblem(*f, legalJSON)
 		if check != c.check || !strings.Contains(hint, c.hint) || !strings.Contains(detail, c.detail) {
 			t.Errorf("%q: %s, hint %q, detail %q; want %s, %q, %q", c.line, check, hint, detail, c.check, c.hint, c.detail)
 		}

@@ -5,33 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
-	"strings"
-	"time"
-
-	"github.com/arena-dev/arena/arena/transport"
 )
-
-// exitStatus describes how an exited bot ended ("exited with status 0",
-// "killed by signal killed"), as the transport words it.
-func exitStatus(p *transport.Process) string {
-	select {
-	case <-p.Exited():
-	default:
-		return "still running"
-	}
-	// Send on an exited process writes nothing and reports the status.
-	err := p.Send(nil, time.Now().Add(10*time.Millisecond))
-	if err == nil {
-		return "exited"
-	}
-	return transportDetail(err)
-}
-
-// exitedOK tells a clean exit from exitStatus's words.
-func exitedOK(status string) bool {
-	const ok = "exited with status 0"
-	return status == ok || strings.HasPrefix(status, ok+" ")
-}
 
 // groupMembers lists the live processes (zombies excluded: they are dead,
 // only not yet reaped by whoever inherited them) of process group pgid, as

@@ -46,6 +46,29 @@ const (
 	// the bot forfeits after MaxStrikes. Startup failures and crashes
 	// always forfeit. Meant for teaching.
 	Random Policy = "random"
+	// StrikeIllegal: an illegal action is a strike as under Random, every
+	// other failure forfeits. arena check plays with it: a wrong choice
+	// still lets it judge the rest of the game, a reply it cannot read
+	// ends the game, as it ends the check.
+	StrikeIllegal Policy = "strike_illegal"
+)
+
+// Problem says what was wrong with a line a bot sent, for a caller that
+// explains a failure rather than only records it (arena check); Detail
+// words the same for a log.
+type Problem string
+
+// Problems, in the order the referee looks for them.
+const (
+	NotUTF8          Problem = "not_utf8"           // the line is not valid UTF-8
+	NotJSON          Problem = "not_json"           // not a JSON object, or a field of the wrong type (Err says which)
+	ErrorSent        Problem = "error_sent"         // the bot sent an error message
+	WrongType        Problem = "wrong_type"         // a message of another type than expected, or of none
+	WrongID          Problem = "wrong_id"           // an action whose id is not its turn's
+	NoChoice         Problem = "no_choice"          // an action with neither "action" nor "index"
+	IndexOutOfRange  Problem = "index_out_of_range" // an index outside legal
+	UnreadableAction Problem = "unreadable_action"  // an action object the game cannot read (Err says why)
+	NotLegal         Problem = "not_legal"          // an action object that is not among legal
 )
 
 // DefaultMaxStrikes is how many strikes a bot may take under the Random
@@ -58,7 +81,16 @@ type Failure struct {
 	Ply    int    `json:"ply"`
 	Reason Reason `json:"reason"`
 	Detail string `json:"detail"`
-	fatal  bool   // the connection cannot carry on (oversize line)
+	// Turn is the id of the turn the failure is about (0 at startup).
+	// Problem and Line are what was wrong and the line it was wrong in,
+	// when a line was; Err is the cause as a value (a transport error,
+	// protocol.ErrLineTooLong, a JSON or a game's parse error). They are
+	// for the caller that explains failures; Detail already words them.
+	Turn    int64   `json:"-"`
+	Problem Problem `json:"-"`
+	Line    []byte  `json:"-"`
+	Err     error   `json:"-"`
+	fatal   bool    // the connection cannot carry on (oversize line)
 }
 
 func (f Failure) Error() string {
@@ -203,13 +235,8 @@ func (g *game) startup() {
 	deadline := time.Now().Add(g.cfg.Limits.Startup + g.cfg.Limits.Margin)
 	sent := make([]bool, g.n)
 	for seat, p := range g.players {
-		h := protocol.Hello{
-			Type: protocol.TypeHello, Protocol: protocol.Version, Game: g.cfg.Game.Info().Name,
-			Options: g.cfg.Options, Seat: seat, Seats: g.n, Players: names,
-			Match: g.cfg.Match, GameID: g.cfg.GameID, Seed: g.botSeed(seat), Clock: g.cfg.Limits.Protocol(),
-		}
-		if err := p.Conn.Send(protocol.Line(h), deadline); err != nil {
-			g.fail(seat, classifyIO(err, Startup), "sending hello: "+err.Error(), true)
+		if err := p.Conn.Send(protocol.Line(g.cfg.Hello(seat, names)), deadline); err != nil {
+			g.fail(seat, Failure{Reason: classifyIO(err, Startup), Detail: "sending hello: " + err.Error(), Err: err}, true)
 			continue
 		}
 		sent[seat] = true
@@ -236,28 +263,46 @@ func (g *game) startup() {
 			}
 		}
 		if line == nil && err != nil {
-			g.fail(seat, classifyIO(err, Startup), "waiting for ready: "+err.Error(), true)
+			g.fail(seat, Failure{Reason: classifyIO(err, Startup), Detail: "waiting for ready: " + err.Error(), Err: err}, true)
 			continue
 		}
-		if err == nil && !utf8.Valid(line) {
-			err = errors.New("not valid UTF-8")
-		}
+		f := Failure{Reason: BadMessage, Line: line, Err: err}
 		switch {
+		case err == nil && !utf8.Valid(line):
+			f.Problem, f.Err = NotUTF8, errors.New("not valid UTF-8")
+			f.Detail = fmt.Sprintf("instead of ready: %v: %s", f.Err, clip(line))
 		case err != nil:
-			g.fail(seat, BadMessage, fmt.Sprintf("instead of ready: %v: %s", err, clip(line)), true)
+			f.Problem, f.Detail = NotJSON, fmt.Sprintf("instead of ready: %v: %s", err, clip(line))
+			if !errors.Is(err, protocol.ErrNotObject) {
+				f.Problem = WrongType // an object without a "type"
+			}
 		case typ == protocol.TypeError:
-			g.fail(seat, BadMessage, "bot refused the game: "+protocol.ErrorText(line, clipLen), true)
+			f.Problem, f.Detail = ErrorSent, "bot refused the game: "+protocol.ErrorText(line, clipLen)
 		case typ != protocol.TypeReady:
-			g.fail(seat, BadMessage, fmt.Sprintf("expected ready, got %q", typ), true)
+			f.Problem, f.Detail = WrongType, fmt.Sprintf("expected ready, got %q", typ)
+		default:
+			continue
 		}
+		g.fail(seat, f, true)
 	}
 }
 
-func (g *game) botSeed(seat int) uint64 {
-	if seat < len(g.cfg.BotSeeds) {
-		return g.cfg.BotSeeds[seat]
+// Hello is the hello the referee sends seat, players naming every seat.
+// arena check also sends it with another protocol version, to see it
+// refused.
+func (cfg Config) Hello(seat int, players []string) protocol.Hello {
+	return protocol.Hello{
+		Type: protocol.TypeHello, Protocol: protocol.Version, Game: cfg.Game.Info().Name,
+		Options: cfg.Options, Seat: seat, Seats: len(players), Players: players,
+		Match: cfg.Match, GameID: cfg.GameID, Seed: cfg.botSeed(seat), Clock: cfg.Limits.Protocol(),
 	}
-	return BotSeed(g.cfg.Seed, seat)
+}
+
+func (cfg Config) botSeed(seat int) uint64 {
+	if seat < len(cfg.BotSeeds) {
+		return cfg.BotSeeds[seat]
+	}
+	return BotSeed(cfg.Seed, seat)
 }
 
 // BotSeed derives the seed sent to a bot from the game's deal seed; index
@@ -301,8 +346,9 @@ func (g *game) loop() error {
 		if fail != nil {
 			// Crashes cannot be struck, and after an oversize line the
 			// stream is out of step for good: those always forfeit.
-			forfeit := g.cfg.Policy != Random || fail.Reason == Crash || fail.Reason == Startup || fail.fatal
-			g.fail(seat, fail.Reason, fail.Detail, forfeit)
+			struck := g.cfg.Policy == Random || g.cfg.Policy == StrikeIllegal && fail.Reason == IllegalAction
+			forfeit := !struck || fail.Reason == Crash || fail.Reason == Startup || fail.fatal
+			g.fail(seat, *fail, forfeit)
 			if !g.forfeited[seat] || g.active() >= 2 {
 				if err := g.refereeMove(seat, legal, think); err != nil {
 					return err
@@ -345,9 +391,11 @@ func (g *game) refereeMove(seat int, legal []engine.Action, think time.Duration)
 	return nil
 }
 
-// fail records a failure; forfeit decides between a strike and a forfeit.
-func (g *game) fail(seat int, reason Reason, detail string, forfeit bool) {
-	f := Failure{Seat: seat, Ply: g.ply, Reason: reason, Detail: detail}
+// fail records a failure of seat at this ply; forfeit decides between a
+// strike and a forfeit.
+func (g *game) fail(seat int, f Failure, forfeit bool) {
+	f.Seat, f.Ply = seat, g.ply
+	reason, detail := f.Reason, f.Detail
 	if !forfeit {
 		g.strikes[seat]++
 		g.res.Strikes = append(g.res.Strikes, f)
@@ -380,13 +428,13 @@ func (g *game) ask(seat int, legal []engine.Action) (engine.Action, json.RawMess
 	move, bank := clk.Allowance()
 	line, legalJSON, err := g.encodeTurn(id, seat, legal, move, bank)
 	if err != nil {
-		return nil, nil, 0, &Failure{Reason: Crash, Detail: "engine could not encode the turn: " + err.Error()}
+		return nil, nil, 0, &Failure{Reason: Crash, Detail: "engine could not encode the turn: " + err.Error(), Turn: id, Err: err}
 	}
 
 	conn := g.players[seat].Conn
 	if err := conn.Send(line, clk.Deadline(time.Now())); err != nil {
 		// Part of the line may have gone out: the stream is out of step.
-		return nil, nil, 0, &Failure{Reason: classifyIO(err, Timeout), Detail: "sending turn: " + err.Error(), fatal: true}
+		return nil, nil, 0, &Failure{Reason: classifyIO(err, Timeout), Detail: "sending turn: " + err.Error(), Turn: id, Err: err, fatal: true}
 	}
 	// The bot's time runs from the written turn to the reply's newline.
 	start := time.Now()
@@ -398,16 +446,13 @@ func (g *game) ask(seat int, legal []engine.Action) (engine.Action, json.RawMess
 			if errors.Is(err, transport.ErrTimeout) {
 				clk.Charge(think)
 				g.staleBelow[seat] = id + 1
-				return nil, nil, think, &Failure{Reason: Timeout, Detail: fmt.Sprintf("no reply within %v (+%v margin)", move, g.cfg.Limits.Margin)}
+				return nil, nil, think, &Failure{Reason: Timeout, Detail: fmt.Sprintf("no reply within %v (+%v margin)", move, g.cfg.Limits.Margin), Turn: id, Err: err}
 			}
-			return nil, nil, think, &Failure{Reason: classifyIO(err, Crash), Detail: err.Error(), fatal: errors.Is(err, protocol.ErrLineTooLong)}
+			return nil, nil, think, &Failure{Reason: classifyIO(err, Crash), Detail: err.Error(), Turn: id, Err: err, fatal: errors.Is(err, protocol.ErrLineTooLong)}
 		}
-		var msg protocol.Action
-		if !utf8.Valid(reply) {
-			return nil, nil, think, &Failure{Reason: BadMessage, Detail: fmt.Sprintf("reply is not valid UTF-8: %s", clip(reply))}
-		}
-		if err := json.Unmarshal(reply, &msg); err != nil {
-			return nil, nil, think, &Failure{Reason: BadMessage, Detail: fmt.Sprintf("not a JSON object (%v): %s", err, clip(reply))}
+		msg, fail := readReply(reply, id)
+		if fail != nil {
+			return nil, nil, think, fail
 		}
 		if msg.Type == protocol.TypeAction && msg.ID < g.staleBelow[seat] && msg.ID != id {
 			continue // a late answer to a turn already played for it
@@ -419,48 +464,82 @@ func (g *game) ask(seat int, legal []engine.Action) (engine.Action, json.RawMess
 		// is not held against the bot.
 		think = min(think, move+g.cfg.Limits.Margin)
 		clk.Charge(think)
-		switch {
-		case msg.Type == protocol.TypeError:
-			return nil, nil, think, &Failure{Reason: BadMessage, Detail: "bot sent an error: " + protocol.ErrorText(reply, clipLen)}
-		case msg.Type != protocol.TypeAction:
-			return nil, nil, think, &Failure{Reason: BadMessage, Detail: fmt.Sprintf("expected an action message, got type %q", msg.Type)}
-		case msg.ID != id:
-			return nil, nil, think, &Failure{Reason: BadMessage, Detail: fmt.Sprintf("reply id %d, expected %d", msg.ID, id)}
+		i, fail := decide(g.cfg.Game, msg, reply, id, legalJSON)
+		if fail != nil {
+			return nil, nil, think, fail
 		}
-		a, raw, fail := g.decide(msg, legal, legalJSON)
-		return a, raw, think, fail
+		return legal[i], legalJSON[i], think, nil
 	}
 }
 
-// decide turns a reply into a legal action, without changing the state on
-// failure: the engine's Apply is the judge of legality.
-func (g *game) decide(msg protocol.Action, legal []engine.Action, legalJSON []json.RawMessage) (engine.Action, json.RawMessage, *Failure) {
+// JudgeReply judges a bot's reply to turn id as the referee does, legalJSON
+// being the turn's legal actions as it sent them: the position in
+// legalJSON of the action chosen, or the failure. (A late answer to an
+// earlier turn, which the random policy skips, is judged like any other.)
+func JudgeReply(game engine.Game, reply []byte, id int64, legalJSON []json.RawMessage) (int, *Failure) {
+	msg, fail := readReply(reply, id)
+	if fail != nil {
+		return -1, fail
+	}
+	return decide(game, msg, reply, id, legalJSON)
+}
+
+// readReply decodes a reply to turn id.
+func readReply(reply []byte, id int64) (protocol.Action, *Failure) {
+	var msg protocol.Action
+	f := &Failure{Reason: BadMessage, Turn: id, Line: reply}
+	if !utf8.Valid(reply) {
+		f.Problem, f.Detail = NotUTF8, fmt.Sprintf("reply is not valid UTF-8: %s", clip(reply))
+		return msg, f
+	}
+	if err := json.Unmarshal(reply, &msg); err != nil {
+		f.Problem, f.Err, f.Detail = NotJSON, err, fmt.Sprintf("not a JSON object (%v): %s", err, clip(reply))
+		return msg, f
+	}
+	return msg, nil
+}
+
+// decide turns a decoded reply to turn id into the position of a legal
+// action, without changing the state on failure: the engine's Apply is
+// the judge of legality.
+func decide(game engine.Game, msg protocol.Action, reply []byte, id int64, legalJSON []json.RawMessage) (int, *Failure) {
+	fail := func(reason Reason, p Problem, err error, format string, args ...any) (int, *Failure) {
+		return -1, &Failure{Reason: reason, Detail: fmt.Sprintf(format, args...), Turn: id, Problem: p, Line: reply, Err: err}
+	}
+	switch {
+	case msg.Type == protocol.TypeError:
+		return fail(BadMessage, ErrorSent, nil, "bot sent an error: %s", protocol.ErrorText(reply, clipLen))
+	case msg.Type != protocol.TypeAction:
+		return fail(BadMessage, WrongType, nil, "expected an action message, got type %q", msg.Type)
+	case msg.ID != id:
+		return fail(BadMessage, WrongID, nil, "reply id %d, expected %d", msg.ID, id)
+	}
 	if msg.Index != nil {
 		i := *msg.Index
-		if i < 0 || i >= len(legal) {
-			return nil, nil, &Failure{Reason: IllegalAction, Detail: fmt.Sprintf("index %d out of range 0..%d", i, len(legal)-1)}
+		if i < 0 || i >= len(legalJSON) {
+			return fail(IllegalAction, IndexOutOfRange, nil, "index %d out of range 0..%d", i, len(legalJSON)-1)
 		}
-		return legal[i], legalJSON[i], nil
+		return i, nil
 	}
 	if len(msg.Action) == 0 || string(msg.Action) == "null" {
-		return nil, nil, &Failure{Reason: BadMessage, Detail: `action message has neither "action" nor "index"`}
+		return fail(BadMessage, NoChoice, nil, `action message has neither "action" nor "index"`)
 	}
-	a, err := g.cfg.Game.ParseAction(msg.Action)
+	a, err := game.ParseAction(msg.Action)
 	if err != nil {
-		return nil, nil, &Failure{Reason: IllegalAction, Detail: fmt.Sprintf("unreadable action %s: %v", clip(msg.Action), err)}
+		return fail(IllegalAction, UnreadableAction, err, "unreadable action %s: %v", clip(msg.Action), err)
 	}
 	// Compare through the canonical encoding: the engine's legal list is the
 	// single source of truth, and the state is never touched on a miss.
 	canon, err := engine.AppendJSON(nil, a)
 	if err != nil {
-		return nil, nil, &Failure{Reason: IllegalAction, Detail: err.Error()}
+		return fail(IllegalAction, UnreadableAction, err, "%v", err)
 	}
-	for i := range legal {
+	for i := range legalJSON {
 		if bytes.Equal(canon, legalJSON[i]) {
-			return legal[i], legalJSON[i], nil
+			return i, nil
 		}
 	}
-	return nil, nil, &Failure{Reason: IllegalAction, Detail: fmt.Sprintf("%s (%s) is not a legal action", a, clip(msg.Action))}
+	return fail(IllegalAction, NotLegal, nil, "%s (%s) is not a legal action", a, clip(msg.Action))
 }
 
 // encodeTurn builds the turn line in a buffer reused across moves; the

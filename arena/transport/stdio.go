@@ -184,11 +184,11 @@ func Start(cfg ProcessConfig) (*Process, error) {
 func (p *Process) Send(line []byte, deadline time.Time) error {
 	select {
 	case <-p.exited:
-		return fmt.Errorf("%w: %s", ErrClosed, p.exitStatus())
+		return closedError(p.ExitStatus().String())
 	default:
 	}
 	if err := p.stdin.SetWriteDeadline(deadline); err != nil {
-		return fmt.Errorf("%w: %v", ErrClosed, err)
+		return closedError(err.Error())
 	}
 	buf := make([]byte, 0, len(line)+1)
 	buf = append(append(buf, line...), '\n')
@@ -196,7 +196,7 @@ func (p *Process) Send(line []byte, deadline time.Time) error {
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			return fmt.Errorf("%w: bot did not read its input", ErrTimeout)
 		}
-		return fmt.Errorf("%w: write: %v", ErrClosed, err)
+		return closedError("write: " + err.Error())
 	}
 	return nil
 }
@@ -211,7 +211,7 @@ func (p *Process) Receive(deadline time.Time) ([]byte, error) {
 		deadline = min
 	}
 	if err := p.stdout.SetReadDeadline(deadline); err != nil {
-		return nil, fmt.Errorf("%w: %s", ErrClosed, p.exitStatus())
+		return nil, closedError(p.ExitStatus().String())
 	}
 	// If the bot has exited, only what is already in the pipe counts (the
 	// exit watcher shortens the deadline too; whichever runs second wins).
@@ -229,7 +229,7 @@ func (p *Process) Receive(deadline time.Time) ([]byte, error) {
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		select {
 		case <-p.exited:
-			return nil, fmt.Errorf("%w: the bot exited (%s) while a process it started kept its stdout open", ErrClosed, p.exitStatus())
+			return nil, closedError(fmt.Sprintf("the bot exited (%s) while a process it started kept its stdout open", p.ExitStatus()))
 		default:
 		}
 		return nil, ErrTimeout
@@ -241,50 +241,101 @@ func (p *Process) Receive(deadline time.Time) ([]byte, error) {
 		case <-p.exited:
 		case <-time.After(50 * time.Millisecond):
 		}
-		return nil, fmt.Errorf("%w: stdout closed (%v), %s", ErrClosed, err, p.exitStatus())
+		return nil, closedError(fmt.Sprintf("stdout closed (%v), %s", err, p.ExitStatus()))
 	}
 	if errors.Is(err, os.ErrClosed) {
-		return nil, fmt.Errorf("%w: %s", ErrClosed, p.exitStatus())
+		return nil, closedError(p.ExitStatus().String())
 	}
-	return nil, fmt.Errorf("%w: read: %v, %s", ErrClosed, err, p.exitStatus())
+	return nil, closedError(fmt.Sprintf("read: %v, %s", err, p.ExitStatus()))
 }
 
-func (p *Process) exitStatus() string {
+// ClosedError is the ErrClosed a Process reports, with what it saw: how
+// the process had ended, or what failed. Detail lets a caller quote that
+// without taking the text of Error apart.
+type ClosedError struct {
+	Detail string
+}
+
+func (e *ClosedError) Error() string { return ErrClosed.Error() + ": " + e.Detail }
+
+// Unwrap makes errors.Is(err, ErrClosed) hold.
+func (e *ClosedError) Unwrap() error { return ErrClosed }
+
+func closedError(detail string) error { return &ClosedError{Detail: detail} }
+
+// ExitStatus is how a bot process ended, as a value, so that a caller
+// decides on it without reading an error's text.
+type ExitStatus struct {
+	// Exited is false while the process runs; the rest is then zero.
+	Exited bool
+	// Code is the status of a process that exited by itself, -1 for one
+	// killed by a signal or whose status is unknown.
+	Code int
+	// Signal is the signal that killed the process, 0 if none did.
+	Signal syscall.Signal
+	// Limit names the sandbox limit that ended it, "" if none did.
+	Limit string
+}
+
+// Success reports a process that exited by itself with status 0.
+func (s ExitStatus) Success() bool { return s.Exited && s.Signal == 0 && s.Code == 0 }
+
+// String words the status as the transport's errors do: "exited with
+// status 3", "killed by signal killed (memory limit)".
+func (s ExitStatus) String() string {
+	var d string
+	switch {
+	case !s.Exited:
+		return "process still running"
+	case s.Signal != 0:
+		d = fmt.Sprintf("killed by signal %v", s.Signal)
+	case s.Code < 0: // reaped, but the status was lost
+		d = "process gone"
+	default:
+		d = fmt.Sprintf("exited with status %d", s.Code)
+	}
+	if s.Limit != "" {
+		d += " (" + s.Limit + ")"
+	}
+	return d
+}
+
+func exitOf(ws syscall.WaitStatus) ExitStatus {
+	if ws.Signaled() {
+		return ExitStatus{Exited: true, Code: -1, Signal: ws.Signal()}
+	}
+	return ExitStatus{Exited: true, Code: ws.ExitStatus()}
+}
+
+// ExitStatus is how the bot ended, once it has: that of the confined
+// program itself when a sandbox's wrapper outlived it, with the limit that
+// ended it if one did.
+func (p *Process) ExitStatus() ExitStatus {
 	select {
 	case <-p.exited:
-		st := p.cmd.ProcessState
-		if st == nil {
-			return "process gone"
-		}
-		why := ""
-		if p.confine != nil {
-			if e := p.confine.Explain(); e != "" {
-				why = " (" + e + ")"
-			}
-		}
-		ws, ok := st.Sys().(syscall.WaitStatus)
-		if p.confine != nil {
-			if own, known := p.confine.Status(); known {
-				ws, ok = own, true
-			}
-		}
-		if !ok {
-			return fmt.Sprintf("exited with status %d%s", st.ExitCode(), why)
-		}
-		return DescribeExit(ws) + why
 	default:
-		return "process still running"
+		return ExitStatus{}
 	}
+	st := p.cmd.ProcessState
+	if st == nil {
+		return ExitStatus{Exited: true, Code: -1}
+	}
+	s := ExitStatus{Exited: true, Code: st.ExitCode()}
+	if ws, ok := st.Sys().(syscall.WaitStatus); ok {
+		s = exitOf(ws)
+	}
+	if p.confine != nil {
+		if own, known := p.confine.Status(); known {
+			s = exitOf(own)
+		}
+		s.Limit = p.confine.Explain()
+	}
+	return s
 }
 
 // DescribeExit words a wait status as the transport reports a bot's end:
 // "exited with status 3", "killed by signal killed".
-func DescribeExit(ws syscall.WaitStatus) string {
-	if ws.Signaled() {
-		return fmt.Sprintf("killed by signal %v", ws.Signal())
-	}
-	return fmt.Sprintf("exited with status %d", ws.ExitStatus())
-}
+func DescribeExit(ws syscall.WaitStatus) string { return exitOf(ws).String() }
 
 // Pid is the bot's process id (also its process group id).
 func (p *Process) Pid() int { return p.cmd.Process.Pid }
