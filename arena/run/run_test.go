@@ -323,5 +323,5 @@ func TestRunErrors(t *testing.T) {
 
 type waiting struct{}
 
-func (waiting) Next() (run.Table, schedule.Status)   { return run.Table{}, schedule.Wait }
+func (waiting) Next() (run.Table, schedule.Status)    { return run.Table{}, schedule.Wait }
 func (waiting) Result(run.Table, ledger.Record) error { return nil }
