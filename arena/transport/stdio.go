@@ -236,10 +236,18 @@ func (p *Process) Receive(deadline time.Time) ([]byte, error) {
 	case errors.Is(err, protocol.ErrLineTooLong):
 		return nil, err
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		// Give the process a moment to be reaped so the status is useful.
+		// Give the process time to be reaped so the status is useful: a
+		// bot that closed its stdout has almost always exited, and its
+		// status ("exited with status 2", a sandbox limit) is what gets
+		// recorded. On a loaded machine reaping a sandboxed process takes
+		// more than a few milliseconds, and the record would depend on
+		// the load; so wait up to the read's own deadline (never less
+		// than exitGrace, never more than eofWait): what is decided, a
+		// crash, stays the same, only its words become the same too.
+		wait := min(max(time.Until(deadline), exitGrace), eofWait)
 		select {
 		case <-p.exited:
-		case <-time.After(50 * time.Millisecond):
+		case <-time.After(wait):
 		}
 		return nil, closedError(fmt.Sprintf("stdout closed (%v), %s", err, p.ExitStatus()))
 	}
@@ -400,6 +408,10 @@ func (p *Process) killDescendants() {
 // enough for lines already in the pipe, short enough that a descendant
 // holding the pipe open cannot turn a crash into a timeout.
 const exitGrace = 50 * time.Millisecond
+
+// eofWait bounds how long Receive waits, after the bot closed its stdout,
+// for the process to exit, so the failure can say how it ended.
+const eofWait = time.Second
 
 // Confinement returns the process's confinement (nil without one).
 func (p *Process) Confinement() Confinement { return p.confine }
