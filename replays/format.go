@@ -47,18 +47,6 @@ const (
 // policy).
 const ByReferee = "referee"
 
-// Failure reasons of strike and forfeit lines.
-const (
-	ReasonStartup       = "startup"        // no ready reply / failed to start
-	ReasonTimeout       = "timeout"        // no reply in time
-	ReasonIllegalAction = "illegal_action" // replied with an action not in legal
-	ReasonBadMessage    = "bad_message"    // unparseable or unexpected message
-	ReasonCrash         = "crash"          // the bot process exited
-)
-
-// Reasons lists every valid strike/forfeit reason.
-var Reasons = []string{ReasonStartup, ReasonTimeout, ReasonIllegalAction, ReasonBadMessage, ReasonCrash}
-
 // Header is the first line of a replay: everything needed to re-create the
 // game's initial state.
 type Header struct {
@@ -114,31 +102,17 @@ type Move struct {
 // Think returns ThinkUs as a Duration.
 func (m *Move) Think() time.Duration { return time.Duration(m.ThinkUs) * time.Microsecond }
 
-// Strike is a bot failure under the random policy: the seat is not
-// forfeited, the referee plays a random legal move for it instead (the
-// next line, by:"referee").
-type Strike struct {
-	// Ply is the ply the failure happened at (moves played before it).
-	Ply    int    `json:"ply"`
-	Seat   int    `json:"seat"`
-	Reason string `json:"reason"`
-	Detail string `json:"detail,omitempty"`
-}
-
-// Forfeit is a seat leaving the game for good.
-type Forfeit struct {
-	// Ply is the number of moves played before the forfeit.
-	Ply    int    `json:"ply"`
-	Seat   int    `json:"seat"`
-	Reason string `json:"reason"`
-	Detail string `json:"detail,omitempty"`
-}
-
-// SeatForfeit is one entry of the result's forfeit list.
+// SeatForfeit is one entry of the result's forfeit list: a forfeit line's
+// failure without its ply.
 type SeatForfeit struct {
-	Seat   int    `json:"seat"`
-	Reason string `json:"reason"`
-	Detail string `json:"detail,omitempty"`
+	Seat   int             `json:"seat"`
+	Reason protocol.Reason `json:"reason"`
+	Detail string          `json:"detail,omitempty"`
+}
+
+// seatForfeit is f's entry in the result's forfeit list.
+func seatForfeit(f protocol.Failure) SeatForfeit {
+	return SeatForfeit{Seat: f.Seat, Reason: f.Reason, Detail: f.Detail}
 }
 
 // Result is the last line: the final outcome, after forfeits.
@@ -167,10 +141,15 @@ func (r Result) Outcome() engine.Outcome {
 }
 
 // Event is one move, strike or forfeit line: exactly one field is set.
+// A strike is a bot's failure under the random policy: the seat is not
+// forfeited, the referee plays a random legal move for it instead (the
+// next line, by:"referee"). A forfeit is a seat leaving the game for
+// good. Both lines hold a protocol.Failure (its ply is the number of
+// moves played before it; a reason of protocol.Reasons).
 type Event struct {
 	Move    *Move
-	Strike  *Strike
-	Forfeit *Forfeit
+	Strike  *protocol.Failure
+	Forfeit *protocol.Failure
 }
 
 // Type returns the event's line type: "move", "strike" or "forfeit"

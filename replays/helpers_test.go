@@ -80,7 +80,7 @@ func play(t testing.TB, sc script) (*replays.Recorder, replays.Result) {
 			if !forfeited[s] {
 				forfeited[s] = true
 				in--
-				rec.Forfeit(ply, s, replays.ReasonTimeout, "no reply within 100ms")
+				rec.Forfeit(protocol.Failure{Ply: ply, Seat: s, Reason: protocol.ReasonTimeout, Detail: "no reply within 100ms"})
 			}
 		}
 		if in < 2 {
@@ -94,7 +94,7 @@ func play(t testing.TB, sc script) (*replays.Recorder, replays.Result) {
 		case forfeited[seat]:
 			a, byRef = legal[refRNG.IntN(len(legal))], true
 		case sc.strikeAt[ply]:
-			rec.Strike(ply, seat, replays.ReasonIllegalAction, "not a legal action")
+			rec.Strike(protocol.Failure{Ply: ply, Seat: seat, Reason: protocol.ReasonIllegalAction, Detail: "not a legal action"})
 			a, byRef = legal[refRNG.IntN(len(legal))], true
 		default:
 			a = legal[(ply*7+seat*3)%len(legal)]

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/arena-dev/arena/protocol"
@@ -208,7 +207,7 @@ func (p *parser) parse(line []byte) error {
 		p.moves++
 		p.rp.Events = append(p.rp.Events, Event{Move: &m})
 	case TypeStrike:
-		var s Strike
+		var s protocol.Failure
 		if err := json.Unmarshal(line, &s); err != nil {
 			return p.errf("bad strike line: %v", err)
 		}
@@ -217,7 +216,7 @@ func (p *parser) parse(line []byte) error {
 		}
 		p.rp.Events = append(p.rp.Events, Event{Strike: &s})
 	case TypeForfeit:
-		var f Forfeit
+		var f protocol.Failure
 		if err := json.Unmarshal(line, &f); err != nil {
 			return p.errf("bad forfeit line: %v", err)
 		}
@@ -289,6 +288,3 @@ func (p *parser) result(line []byte) error {
 	p.done = true
 	return nil
 }
-
-// validReason reports whether reason is a known strike/forfeit reason.
-func validReason(reason string) bool { return slices.Contains(Reasons, reason) }

@@ -5,13 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/arena-dev/arena/engine"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/arena-dev/arena/engine"
+	"github.com/arena-dev/arena/protocol"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -118,35 +120,35 @@ func (r *Recorder) Move(ply, seat int, action json.RawMessage, think time.Durati
 	r.moves++
 }
 
-// Strike records a failure under the random policy at ply (the number of
-// moves played so far); the referee's replacement move follows with
-// byReferee set. reason is one of Reasons.
-func (r *Recorder) Strike(ply, seat int, reason, detail string) {
+// Strike records f, a failure under the random policy at f.Ply (the
+// number of moves played so far); the referee's replacement move follows
+// with byReferee set.
+func (r *Recorder) Strike(f protocol.Failure) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if !r.usable(TypeStrike, ply) {
+	if !r.usable(TypeStrike, f.Ply) {
 		return
 	}
 	r.line(struct {
 		Type string `json:"type"`
-		Strike
-	}{TypeStrike, Strike{Ply: ply, Seat: seat, Reason: reason, Detail: detail}})
+		protocol.Failure
+	}{TypeStrike, f})
 }
 
-// Forfeit records that seat left the game at ply (the number of moves
-// played so far). reason is one of Reasons; detail says what happened
-// ("no reply within 100ms").
-func (r *Recorder) Forfeit(ply, seat int, reason, detail string) {
+// Forfeit records that f.Seat left the game at f.Ply (the number of
+// moves played so far); f.Detail says what happened ("no reply within
+// 100ms").
+func (r *Recorder) Forfeit(f protocol.Failure) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if !r.usable(TypeForfeit, ply) {
+	if !r.usable(TypeForfeit, f.Ply) {
 		return
 	}
 	r.line(struct {
 		Type string `json:"type"`
-		Forfeit
-	}{TypeForfeit, Forfeit{Ply: ply, Seat: seat, Reason: reason, Detail: detail}})
-	r.forfeits = append(r.forfeits, SeatForfeit{Seat: seat, Reason: reason, Detail: detail})
+		protocol.Failure
+	}{TypeForfeit, f})
+	r.forfeits = append(r.forfeits, seatForfeit(f))
 }
 
 // line appends one marshalled line. Call with r.mu held.

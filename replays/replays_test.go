@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/arena-dev/arena/engine"
+	"github.com/arena-dev/arena/protocol"
 	"github.com/arena-dev/arena/replays"
 )
 
@@ -536,7 +537,7 @@ func TestEventAccessors(t *testing.T) {
 	if e.Type() != "" || e.Ply() != -1 || e.Seat() != -1 {
 		t.Error("empty event")
 	}
-	e = replays.Event{Strike: &replays.Strike{Ply: 3, Seat: 1}}
+	e = replays.Event{Strike: &protocol.Failure{Ply: 3, Seat: 1}}
 	if e.Type() != "strike" || e.Ply() != 3 || e.Seat() != 1 {
 		t.Error("strike event")
 	}

@@ -95,7 +95,7 @@ func Show(w io.Writer, r *Replay, seat int) error {
 		line := fmt.Sprintf("rank %d  score %g  %s", res.Ranks[i], res.Scores[i], s.seatName(si.Seat))
 		for _, f := range res.Forfeits {
 			if f.Seat == i {
-				line += "  (forfeit: " + f.Reason + ")"
+				line += "  (forfeit: " + string(f.Reason) + ")"
 			}
 		}
 		p.f("%s\n", line)

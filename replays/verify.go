@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/arena-dev/arena/engine"
+	"github.com/arena-dev/arena/protocol"
 )
 
 // sim re-simulates a replay through its engine, one event at a time, with
@@ -90,8 +91,8 @@ func (s *sim) step(i int) (engine.Action, error) {
 		return a, nil
 	case e.Strike != nil:
 		st := e.Strike
-		if !validReason(st.Reason) {
-			return nil, fail("strike with unknown reason %q (want one of %s)", st.Reason, strings.Join(Reasons, ", "))
+		if !st.Reason.Valid() {
+			return nil, fail("strike with unknown reason %q (want one of %s)", st.Reason, reasonList())
 		}
 		if s.state.Over() {
 			return nil, fail("strike for %s after the game was over", s.seatName(st.Seat))
@@ -105,8 +106,8 @@ func (s *sim) step(i int) (engine.Action, error) {
 		s.strike = st.Seat
 	case e.Forfeit != nil:
 		f := e.Forfeit
-		if !validReason(f.Reason) {
-			return nil, fail("forfeit with unknown reason %q (want one of %s)", f.Reason, strings.Join(Reasons, ", "))
+		if !f.Reason.Valid() {
+			return nil, fail("forfeit with unknown reason %q (want one of %s)", f.Reason, reasonList())
 		}
 		if s.forfeited[f.Seat] {
 			return nil, fail("%s forfeits a second time", s.seatName(f.Seat))
@@ -202,7 +203,7 @@ func verify(r *Replay) error {
 	var forfeits []SeatForfeit
 	for _, e := range r.Events {
 		if f := e.Forfeit; f != nil {
-			forfeits = append(forfeits, SeatForfeit{Seat: f.Seat, Reason: f.Reason, Detail: f.Detail})
+			forfeits = append(forfeits, seatForfeit(*f))
 		}
 	}
 	key := func(f SeatForfeit) string { return fmt.Sprintf("seat %d %s", f.Seat, f.Reason) }
@@ -220,4 +221,13 @@ func verify(r *Replay) error {
 		return bad("forfeits %v recorded, the forfeit lines give %v", got, wantF)
 	}
 	return nil
+}
+
+// reasonList names the valid reasons, for a message.
+func reasonList() string {
+	names := make([]string, len(protocol.Reasons))
+	for i, r := range protocol.Reasons {
+		names[i] = string(r)
+	}
+	return strings.Join(names, ", ")
 }

@@ -140,8 +140,8 @@ func transportPingPong(b *testing.B, turns [][]byte, n int) time.Duration {
 type nopRecorder struct{}
 
 func (nopRecorder) Move(int, int, json.RawMessage, time.Duration, bool) {}
-func (nopRecorder) Strike(int, int, string, string)                     {}
-func (nopRecorder) Forfeit(int, int, string, string)                    {}
+func (nopRecorder) Strike(protocol.Failure)                             {}
+func (nopRecorder) Forfeit(protocol.Failure)                            {}
 
 // refereeMoves plays whole games through the referee with two children
 // until at least n moves were played; it returns the time and move count.

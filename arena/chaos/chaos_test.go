@@ -22,6 +22,7 @@ import (
 	"github.com/arena-dev/arena/arena/tournament"
 	_ "github.com/arena-dev/arena/engine/all"
 	"github.com/arena-dev/arena/internal/proctest"
+	"github.com/arena-dev/arena/protocol"
 	"github.com/arena-dev/arena/replays"
 )
 
@@ -397,7 +398,7 @@ func checkGames(t *testing.T, r *run, bots []chaosBot, good map[string]bool) map
 	// (timeout, startup) before it gets to misbehave in its own way. Such
 	// results are logged, not failed; every other wrong reason still fails.
 	overloaded := r.load > 4*float64(runtime.NumCPU())
-	slow := func(reason string) bool { return overloaded && (reason == timeout || reason == startup) }
+	slow := func(reason protocol.Reason) bool { return overloaded && (reason == timeout || reason == startup) }
 	byName := map[string]chaosBot{}
 	for _, b := range bots {
 		byName[b.name] = b
@@ -445,10 +446,10 @@ func checkGames(t *testing.T, r *run, bots []chaosBot, good map[string]bool) map
 			continue
 		}
 		f := rec.Forfeits[0]
-		got[cb.name][f.Reason]++
-		if !slices.Contains(cb.want, f.Reason) && slow(f.Reason) {
+		got[cb.name][string(f.Reason)]++
+		if !slices.Contains(cb.want, string(f.Reason)) && slow(f.Reason) {
 			t.Logf("%s: %s forfeited for %s (%s), want one of %v: on an overloaded machine (load %.1f), not failed", rec.GameID, cb.name, f.Reason, f.Detail, cb.want, r.load)
-		} else if !slices.Contains(cb.want, f.Reason) {
+		} else if !slices.Contains(cb.want, string(f.Reason)) {
 			t.Errorf("%s: %s forfeited for %s (%s), want one of %v", rec.GameID, cb.name, f.Reason, f.Detail, cb.want)
 		}
 		// The others are unharmed: each ranks above the forfeiting seat.
@@ -762,14 +763,14 @@ func TestChaosSoak(t *testing.T) {
 			}
 		}
 		for _, f := range rec.Forfeits {
-			reasons[f.Reason]++
+			reasons[string(f.Reason)]++
 			kind, _, _ := strings.Cut(f.Bot, ".")
 			if byBot[kind] == nil {
 				byBot[kind] = map[string]int{}
 			}
-			byBot[kind][f.Reason]++
+			byBot[kind][string(f.Reason)]++
 			if isGood[f.Bot] {
-				goodForfeits[f.Reason]++
+				goodForfeits[string(f.Reason)]++
 				t.Logf("%s: well-behaved %s forfeited: %s: %s", rec.GameID, f.Bot, f.Reason, f.Detail)
 			}
 		}

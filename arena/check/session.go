@@ -14,6 +14,7 @@ import (
 
 	"github.com/arena-dev/arena/arena/clock"
 	"github.com/arena-dev/arena/arena/referee"
+	"github.com/arena-dev/arena/arena/seed"
 	"github.com/arena-dev/arena/arena/transport"
 	"github.com/arena-dev/arena/engine"
 	"github.com/arena-dev/arena/protocol"
@@ -160,7 +161,7 @@ func gameID(g int) string { return fmt.Sprintf("check-g%04d", g) }
 // forfeits, which ends the game and the session.
 func refereeConfig(cfg *Config, g int) referee.Config {
 	return referee.Config{
-		Game: cfg.Game, Options: cfg.Options, Seed: referee.DeriveSeed(cfg.Seed, "check", uint64(g)),
+		Game: cfg.Game, Options: cfg.Options, Seed: seed.Derive(cfg.Seed, "check", uint64(g)),
 		Match: "check", GameID: gameID(g), Limits: clock.Limits{Startup: cfg.Startup, Move: cfg.Move, Margin: cfg.Margin},
 		Policy: referee.StrikeIllegal, MaxStrikes: math.MaxInt,
 	}
@@ -330,7 +331,7 @@ func (s *session) turn(g int, ex *exchange, f *referee.Failure) bool {
 	}
 	// The referee took the line as the answer to this turn, even if it
 	// then found no legal choice in it.
-	taken := f == nil || f.Reason == referee.IllegalAction || f.Problem == referee.NoChoice
+	taken := f == nil || f.Reason == protocol.ReasonIllegalAction || f.Problem == referee.NoChoice
 	if taken {
 		s.unasked(ex, ex.aside, "before the answer")
 	} else {
@@ -346,7 +347,7 @@ func (s *session) turn(g int, ex *exchange, f *referee.Failure) bool {
 	var msg protocol.Action
 	_ = json.Unmarshal(ex.reply, &msg)
 	hasChoice := msg.Index != nil || (len(msg.Action) > 0 && string(msg.Action) != "null")
-	if f == nil || f.Reason == referee.IllegalAction {
+	if f == nil || f.Reason == protocol.ReasonIllegalAction {
 		s.wellFormedAnswer(msg)
 		s.answered++
 		if f == nil {

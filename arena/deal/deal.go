@@ -15,7 +15,7 @@
 //
 // What bots and replays see is unchanged: a game's deal seed (recorded in
 // results.jsonl and in its replay, so replays verify without the secret)
-// and, in hello, a one-way derivation of it (referee.BotSeed).
+// and, in hello, a one-way derivation of it (seed.Bot).
 //
 // A secret file holds 64 hex digits and a newline. Read refuses a file
 // that its group or others may read (like ssh with a private key): the
@@ -37,6 +37,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/arena-dev/arena/arena/seed"
 )
 
 // FileName is the secret's file in an output directory.
@@ -67,8 +69,8 @@ func New() *Secret {
 }
 
 // Seed derives the deal seed for (runSeed, label, index): HMAC-SHA256
-// keyed with the secret, cut to 53 bits like referee.DeriveSeed so bots
-// in any language hold it exactly. Without the secret, runSeed, label and
+// keyed with the secret, cut to seed.Mask like every seed so bots in any
+// language hold it exactly. Without the secret, runSeed, label and
 // index tell nothing about the result.
 func (s *Secret) Seed(runSeed uint64, label string, index uint64) uint64 {
 	m := hmac.New(sha256.New, s[:])
@@ -77,7 +79,7 @@ func (s *Secret) Seed(runSeed uint64, label string, index uint64) uint64 {
 	binary.LittleEndian.PutUint64(buf[:8], runSeed)
 	binary.LittleEndian.PutUint64(buf[8:], index)
 	m.Write(buf[:])
-	return binary.LittleEndian.Uint64(m.Sum(nil)) & (1<<53 - 1)
+	return binary.LittleEndian.Uint64(m.Sum(nil)) & seed.Mask
 }
 
 // Equal reports whether s and o are the same secret (in constant time).

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/arena-dev/arena/arena/deal"
-	"github.com/arena-dev/arena/arena/referee"
+	"github.com/arena-dev/arena/arena/seed"
 )
 
 func fixed(b byte) *deal.Secret {
@@ -35,7 +35,7 @@ func TestSeedIsKeyed(t *testing.T) {
 		{"other seed", a.Seed(43, "deal", 3)},
 		{"other label", a.Seed(42, "fresh", 3)},
 		{"other index", a.Seed(42, "deal", 4)},
-		{"public derivation", referee.DeriveSeed(42, "deal", 3)},
+		{"public derivation", seed.Derive(42, "deal", 3)},
 	} {
 		if c.got >= 1<<53 {
 			t.Errorf("%s: %d is not below 2^53", c.name, c.got)

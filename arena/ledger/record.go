@@ -1,7 +1,7 @@
 package ledger
 
 import (
-	"github.com/arena-dev/arena/arena/referee"
+	"github.com/arena-dev/arena/protocol"
 )
 
 // Record is one line of results.jsonl: one finished game.
@@ -20,12 +20,13 @@ type Record struct {
 	Replay   string        `json:"replay,omitempty"`
 }
 
-// SeatFailure is a forfeit or strike as written to results.jsonl.
+// SeatFailure is a forfeit or strike as written to results.jsonl: the
+// referee's protocol.Failure with the bot named and without the ply.
 type SeatFailure struct {
-	Seat   int    `json:"seat"`
-	Bot    string `json:"bot"`
-	Reason string `json:"reason"`
-	Detail string `json:"detail"`
+	Seat   int             `json:"seat"`
+	Bot    string          `json:"bot"`
+	Reason protocol.Reason `json:"reason"`
+	Detail string          `json:"detail"`
 	// StderrLast is, for a forfeit, the last line the bot wrote to stderr
 	// during the game ("" if nothing): what a crash said, such as the
 	// last line of a Python traceback, which the detail ("exited with
@@ -37,15 +38,13 @@ type SeatFailure struct {
 	Log string `json:"-"`
 }
 
-// Hint says what usually causes a failure of f's kind, for the bot's
-// author, or "": a ready that never arrives was most often written but
-// not flushed (arena check words it the same way).
-func (f SeatFailure) Hint() string {
-	if f.Reason == string(referee.Startup) {
-		return `answer hello with {"type":"ready"} and flush stdout`
-	}
-	return ""
+// FailureOf is the results.jsonl entry of f, the failure of bot.
+func FailureOf(f protocol.Failure, bot string) SeatFailure {
+	return SeatFailure{Seat: f.Seat, Bot: bot, Reason: f.Reason, Detail: f.Detail}
 }
+
+// Hint is f.Reason.Hint: what usually causes a failure of f's kind.
+func (f SeatFailure) Hint() string { return f.Reason.Hint() }
 
 // Ledger is where finished games are recorded, one line each: the file
 // (Writer) for a local run. A line is a Record or a type that embeds one

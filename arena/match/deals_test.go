@@ -12,6 +12,7 @@ import (
 	"github.com/arena-dev/arena/arena/referee"
 	_ "github.com/arena-dev/arena/engine/boon"
 	_ "github.com/arena-dev/arena/engine/uno"
+	"github.com/arena-dev/arena/protocol"
 )
 
 // TestMemoryBotCheatsOnARepeatedDeal is the control for
@@ -42,7 +43,7 @@ func TestMemoryBotCheatsOnARepeatedDeal(t *testing.T) {
 		if len(res.Forfeits) != want {
 			t.Fatalf("game %d (the deal's %s time): forfeits %+v, want %d", g, []string{"first", "second"}[g], res.Forfeits, want)
 		}
-		if want == 1 && res.Forfeits[0].Reason != referee.IllegalAction {
+		if want == 1 && res.Forfeits[0].Reason != protocol.ReasonIllegalAction {
 			t.Errorf("replayed deal: forfeit %+v, want illegal_action", res.Forfeits[0])
 		}
 	}

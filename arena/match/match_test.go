@@ -25,8 +25,8 @@ import (
 	"github.com/arena-dev/arena/arena/deal"
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/match"
-	"github.com/arena-dev/arena/arena/referee"
 	"github.com/arena-dev/arena/arena/run"
+	"github.com/arena-dev/arena/arena/seed"
 	"github.com/arena-dev/arena/engine"
 	_ "github.com/arena-dev/arena/engine/banqi"
 	"github.com/arena-dev/arena/protocol"
@@ -400,7 +400,7 @@ func TestMatchKeepsBotsAlive(t *testing.T) {
 		pids, seeds, byes := fx.hellos(t, bot)
 		// A bot's seed follows the bot, not the seat.
 		for _, r := range recs {
-			if want := referee.BotSeed(r.Seed, b); seeds[r.GameID] != want {
+			if want := seed.Bot(r.Seed, b); seeds[r.GameID] != want {
 				t.Errorf("%s got seed %d in game %d, want BotSeed(game seed, %d) = %d", bot, seeds[r.GameID], r.Index, b, want)
 			}
 		}

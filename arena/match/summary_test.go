@@ -39,7 +39,7 @@ func TestSummaryTally(t *testing.T) {
 	if got := []int{two.Bots[0].Wins, two.Bots[0].Draws, two.Bots[0].Losses}; !reflect.DeepEqual(got, []int{1, 1, 0}) {
 		t.Errorf("x W/D/L %v, want [1 1 0]", got)
 	}
-	if w := two.WDL(1); w != (struct{ W, D, L int }{0, 1, 1}) {
+	if w := two.WDL(1); w != (stats.WDL{W: 0, D: 1, L: 1}) {
 		t.Errorf("y WDL %+v", w)
 	}
 }

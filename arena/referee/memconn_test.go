@@ -197,11 +197,11 @@ func TestMemFailures(t *testing.T) {
 		name   string
 		bot    memBot
 		limits clock.Limits
-		reason referee.Reason
+		reason protocol.Reason
 		detail string
 	}{
-		{"garbage", garbage, relaxed, referee.BadMessage, `not a JSON object (invalid character 'h' looking for beginning of value): "hello world"`},
-		{"silent", silent, short, referee.Timeout, "no reply within 20ms (+10ms margin)"},
+		{"garbage", garbage, relaxed, protocol.ReasonBadMessage, `not a JSON object (invalid character 'h' looking for beginning of value): "hello world"`},
+		{"silent", silent, short, protocol.ReasonTimeout, "no reply within 20ms (+10ms margin)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/arena-dev/arena/arena/referee"
+	"github.com/arena-dev/arena/arena/seed"
 	"github.com/arena-dev/arena/arena/transport"
 	"github.com/arena-dev/arena/protocol"
 )
@@ -19,22 +20,22 @@ func TestJudgeReply(t *testing.T) {
 	cases := []struct {
 		reply   string
 		index   int
-		reason  referee.Reason
+		reason  protocol.Reason
 		problem referee.Problem
 		err     func(error) bool // nil: no Err expected
 	}{
 		{reply: `{"type":"action","id":7,"index":1}`, index: 1},
 		{reply: `{"type":"action","id":7,"action":{"square":"a8","type":"flip"}}`, index: 0},
-		{reply: "{\"type\":\"action\",\"id\":7,\"x\":\"\xff\"}", reason: referee.BadMessage, problem: referee.NotUTF8},
-		{reply: "hello world", reason: referee.BadMessage, problem: referee.NotJSON, err: isSyntax},
-		{reply: `{"type":"action","id":"7","index":0}`, reason: referee.BadMessage, problem: referee.NotJSON, err: isTypeError},
-		{reply: `{"type":"error","message":"no"}`, reason: referee.BadMessage, problem: referee.ErrorSent},
-		{reply: `{"type":"flip","square":"a8"}`, reason: referee.BadMessage, problem: referee.WrongType},
-		{reply: `{"type":"action","index":0}`, reason: referee.BadMessage, problem: referee.WrongID},
-		{reply: `{"type":"action","id":7}`, reason: referee.BadMessage, problem: referee.NoChoice},
-		{reply: `{"type":"action","id":7,"index":2}`, reason: referee.IllegalAction, problem: referee.IndexOutOfRange},
-		{reply: `{"type":"action","id":7,"action":{"type":"teleport"}}`, reason: referee.IllegalAction, problem: referee.UnreadableAction, err: isSet},
-		{reply: `{"type":"action","id":7,"action":{"type":"flip","square":"c8"}}`, reason: referee.IllegalAction, problem: referee.NotLegal},
+		{reply: "{\"type\":\"action\",\"id\":7,\"x\":\"\xff\"}", reason: protocol.ReasonBadMessage, problem: referee.NotUTF8},
+		{reply: "hello world", reason: protocol.ReasonBadMessage, problem: referee.NotJSON, err: isSyntax},
+		{reply: `{"type":"action","id":"7","index":0}`, reason: protocol.ReasonBadMessage, problem: referee.NotJSON, err: isTypeError},
+		{reply: `{"type":"error","message":"no"}`, reason: protocol.ReasonBadMessage, problem: referee.ErrorSent},
+		{reply: `{"type":"flip","square":"a8"}`, reason: protocol.ReasonBadMessage, problem: referee.WrongType},
+		{reply: `{"type":"action","index":0}`, reason: protocol.ReasonBadMessage, problem: referee.WrongID},
+		{reply: `{"type":"action","id":7}`, reason: protocol.ReasonBadMessage, problem: referee.NoChoice},
+		{reply: `{"type":"action","id":7,"index":2}`, reason: protocol.ReasonIllegalAction, problem: referee.IndexOutOfRange},
+		{reply: `{"type":"action","id":7,"action":{"type":"teleport"}}`, reason: protocol.ReasonIllegalAction, problem: referee.UnreadableAction, err: isSet},
+		{reply: `{"type":"action","id":7,"action":{"type":"flip","square":"c8"}}`, reason: protocol.ReasonIllegalAction, problem: referee.NotLegal},
 	}
 	for _, c := range cases {
 		i, f := referee.JudgeReply(banqi(t), []byte(c.reply), 7, legal)
@@ -77,17 +78,17 @@ func TestStrikeIllegalPolicy(t *testing.T) {
 	cases := []struct {
 		mode    string
 		forfeit bool
-		reason  referee.Reason
+		reason  protocol.Reason
 		problem referee.Problem
 		line    bool // the failure carries the reply
 		err     error
 	}{
-		{mode: "index9999", reason: referee.IllegalAction, problem: referee.IndexOutOfRange, line: true},
-		{mode: "illegal-object", reason: referee.IllegalAction, problem: referee.NotLegal, line: true},
-		{mode: "garbage", forfeit: true, reason: referee.BadMessage, problem: referee.NotJSON, line: true},
-		{mode: "no-choice", forfeit: true, reason: referee.BadMessage, problem: referee.NoChoice, line: true},
-		{mode: "oversize", forfeit: true, reason: referee.BadMessage, err: protocol.ErrLineTooLong},
-		{mode: "crash", forfeit: true, reason: referee.Crash, err: transport.ErrClosed},
+		{mode: "index9999", reason: protocol.ReasonIllegalAction, problem: referee.IndexOutOfRange, line: true},
+		{mode: "illegal-object", reason: protocol.ReasonIllegalAction, problem: referee.NotLegal, line: true},
+		{mode: "garbage", forfeit: true, reason: protocol.ReasonBadMessage, problem: referee.NotJSON, line: true},
+		{mode: "no-choice", forfeit: true, reason: protocol.ReasonBadMessage, problem: referee.NoChoice, line: true},
+		{mode: "oversize", forfeit: true, reason: protocol.ReasonBadMessage, err: protocol.ErrLineTooLong},
+		{mode: "crash", forfeit: true, reason: protocol.ReasonCrash, err: transport.ErrClosed},
 	}
 	for _, tc := range cases {
 		t.Run(tc.mode, func(t *testing.T) {
@@ -124,7 +125,7 @@ func TestStrikeIllegalPolicy(t *testing.T) {
 // game's limits and the seat's seed.
 func TestConfigHello(t *testing.T) {
 	cfg := referee.Config{Game: banqi(t), Seed: 9, Match: "m", GameID: "g", Limits: relaxed, BotSeeds: []uint64{5}}
-	for seat, want := range []uint64{5, referee.BotSeed(9, 1)} {
+	for seat, want := range []uint64{5, seed.Bot(9, 1)} {
 		h := cfg.Hello(seat, []string{"a", "b"})
 		if h.Type != protocol.TypeHello || h.Protocol != protocol.Version || h.Seat != seat || h.Seats != 2 || h.Seed != want ||
 			h.Clock != relaxed.Protocol() || h.Match != "m" || h.GameID != "g" || fmt.Sprint(h.Players) != "[a b]" {

@@ -7,8 +7,6 @@ package referee
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,21 +16,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/arena-dev/arena/arena/clock"
+	"github.com/arena-dev/arena/arena/seed"
 	"github.com/arena-dev/arena/arena/transport"
 	"github.com/arena-dev/arena/engine"
 	"github.com/arena-dev/arena/protocol"
-)
-
-// Reason classifies a bot failure. Each has its own recorded name.
-type Reason string
-
-// Failure reasons.
-const (
-	Startup       Reason = "startup"        // no ready within the startup limit
-	Timeout       Reason = "timeout"        // no reply within the move's time
-	IllegalAction Reason = "illegal_action" // a well-formed reply naming an action that is not legal
-	BadMessage    Reason = "bad_message"    // not JSON, wrong type or id, oversize line, or an error message
-	Crash         Reason = "crash"          // exited, closed stdout, or could not be written to
 )
 
 // Policy says what happens when a bot fails a move.
@@ -43,7 +30,7 @@ const (
 	// Forfeit: the bot loses the game at its first failure (default).
 	Forfeit Policy = "forfeit"
 	// Random: the referee plays a random legal move and counts a strike;
-	// the bot forfeits after MaxStrikes. Startup failures and crashes
+	// the bot forfeits after MaxStrikes. protocol.ReasonStartup failures and crashes
 	// always forfeit. Meant for teaching.
 	Random Policy = "random"
 	// StrikeIllegal: an illegal action is a strike as under Random, every
@@ -77,10 +64,10 @@ const DefaultMaxStrikes = 3
 
 // Failure is one recorded failure of a seat.
 type Failure struct {
-	Seat   int    `json:"seat"`
-	Ply    int    `json:"ply"`
-	Reason Reason `json:"reason"`
-	Detail string `json:"detail"`
+	Seat   int             `json:"seat"`
+	Ply    int             `json:"ply"`
+	Reason protocol.Reason `json:"reason"`
+	Detail string          `json:"detail"`
 	// Turn is the id of the turn the failure is about (0 at startup).
 	// Problem and Line are what was wrong and the line it was wrong in,
 	// when a line was; Err is the cause as a value (a transport error,
@@ -91,6 +78,11 @@ type Failure struct {
 	Line    []byte  `json:"-"`
 	Err     error   `json:"-"`
 	fatal   bool    // the connection cannot carry on (oversize line)
+}
+
+// Recorded is what of f goes into results and replays.
+func (f Failure) Recorded() protocol.Failure {
+	return protocol.Failure{Ply: f.Ply, Seat: f.Seat, Reason: f.Reason, Detail: f.Detail}
 }
 
 func (f Failure) Error() string {
@@ -106,8 +98,8 @@ type Player struct {
 // Recorder receives the game's events as they happen (a replay writer).
 type Recorder interface {
 	Move(ply, seat int, action json.RawMessage, think time.Duration, byReferee bool)
-	Strike(ply, seat int, reason, detail string)
-	Forfeit(ply, seat int, reason, detail string)
+	Strike(f protocol.Failure)
+	Forfeit(f protocol.Failure)
 }
 
 // Config is one game's setup.
@@ -236,7 +228,7 @@ func (g *game) startup() {
 	sent := make([]bool, g.n)
 	for seat, p := range g.players {
 		if err := p.Conn.Send(protocol.Line(g.cfg.Hello(seat, names)), deadline); err != nil {
-			g.fail(seat, Failure{Reason: classifyIO(err, Startup), Detail: "sending hello: " + err.Error(), Err: err}, true)
+			g.fail(seat, Failure{Reason: classifyIO(err, protocol.ReasonStartup), Detail: "sending hello: " + err.Error(), Err: err}, true)
 			continue
 		}
 		sent[seat] = true
@@ -263,10 +255,10 @@ func (g *game) startup() {
 			}
 		}
 		if line == nil && err != nil {
-			g.fail(seat, Failure{Reason: classifyIO(err, Startup), Detail: "waiting for ready: " + err.Error(), Err: err}, true)
+			g.fail(seat, Failure{Reason: classifyIO(err, protocol.ReasonStartup), Detail: "waiting for ready: " + err.Error(), Err: err}, true)
 			continue
 		}
-		f := Failure{Reason: BadMessage, Line: line, Err: err}
+		f := Failure{Reason: protocol.ReasonBadMessage, Line: line, Err: err}
 		switch {
 		case err == nil && !utf8.Valid(line):
 			f.Problem, f.Err = NotUTF8, errors.New("not valid UTF-8")
@@ -302,28 +294,7 @@ func (cfg Config) botSeed(seat int) uint64 {
 	if seat < len(cfg.BotSeeds) {
 		return cfg.BotSeeds[seat]
 	}
-	return BotSeed(cfg.Seed, seat)
-}
-
-// BotSeed derives the seed sent to a bot from the game's deal seed; index
-// tells bots apart (the seat, or the bot's place in a match so a bot keeps
-// its stream when seats swap).
-func BotSeed(gameSeed uint64, index int) uint64 {
-	return DeriveSeed(gameSeed, "bot", uint64(index))
-}
-
-// DeriveSeed derives an independent seed from parent, a label and an index.
-// It is one-way (SHA-256): a bot that sees a derived seed cannot recover the
-// deal seed and replay the hidden draws. Results stay below 2^53 so bots in
-// any language can hold them exactly.
-func DeriveSeed(parent uint64, label string, index uint64) uint64 {
-	var buf [16]byte
-	binary.LittleEndian.PutUint64(buf[:8], parent)
-	binary.LittleEndian.PutUint64(buf[8:], index)
-	h := sha256.New()
-	h.Write([]byte("arena/" + label + "\x00"))
-	h.Write(buf[:])
-	return binary.LittleEndian.Uint64(h.Sum(nil)) & (1<<53 - 1)
+	return seed.Bot(cfg.Seed, seat)
 }
 
 func (g *game) loop() error {
@@ -346,8 +317,8 @@ func (g *game) loop() error {
 		if fail != nil {
 			// Crashes cannot be struck, and after an oversize line the
 			// stream is out of step for good: those always forfeit.
-			struck := g.cfg.Policy == Random || g.cfg.Policy == StrikeIllegal && fail.Reason == IllegalAction
-			forfeit := !struck || fail.Reason == Crash || fail.Reason == Startup || fail.fatal
+			struck := g.cfg.Policy == Random || g.cfg.Policy == StrikeIllegal && fail.Reason == protocol.ReasonIllegalAction
+			forfeit := !struck || fail.Reason == protocol.ReasonCrash || fail.Reason == protocol.ReasonStartup || fail.fatal
 			g.fail(seat, *fail, forfeit)
 			if !g.forfeited[seat] || g.active() >= 2 {
 				if err := g.refereeMove(seat, legal, think); err != nil {
@@ -395,12 +366,12 @@ func (g *game) refereeMove(seat int, legal []engine.Action, think time.Duration)
 // strike and a forfeit.
 func (g *game) fail(seat int, f Failure, forfeit bool) {
 	f.Seat, f.Ply = seat, g.ply
-	reason, detail := f.Reason, f.Detail
+	detail := f.Detail
 	if !forfeit {
 		g.strikes[seat]++
 		g.res.Strikes = append(g.res.Strikes, f)
 		if g.cfg.Recorder != nil {
-			g.cfg.Recorder.Strike(g.ply, seat, string(reason), detail)
+			g.cfg.Recorder.Strike(f.Recorded())
 		}
 		if g.strikes[seat] < g.cfg.MaxStrikes {
 			return
@@ -414,7 +385,7 @@ func (g *game) fail(seat int, f Failure, forfeit bool) {
 	g.res.Failed[seat] = true
 	g.res.Forfeits = append(g.res.Forfeits, f)
 	if g.cfg.Recorder != nil {
-		g.cfg.Recorder.Forfeit(g.ply, seat, string(reason), f.Detail)
+		g.cfg.Recorder.Forfeit(f.Recorded())
 	}
 	g.players[seat].Conn.Close()
 }
@@ -428,13 +399,13 @@ func (g *game) ask(seat int, legal []engine.Action) (engine.Action, json.RawMess
 	move, bank := clk.Allowance()
 	line, legalJSON, err := g.encodeTurn(id, seat, legal, move, bank)
 	if err != nil {
-		return nil, nil, 0, &Failure{Reason: Crash, Detail: "engine could not encode the turn: " + err.Error(), Turn: id, Err: err}
+		return nil, nil, 0, &Failure{Reason: protocol.ReasonCrash, Detail: "engine could not encode the turn: " + err.Error(), Turn: id, Err: err}
 	}
 
 	conn := g.players[seat].Conn
 	if err := conn.Send(line, clk.Deadline(time.Now())); err != nil {
 		// Part of the line may have gone out: the stream is out of step.
-		return nil, nil, 0, &Failure{Reason: classifyIO(err, Timeout), Detail: "sending turn: " + err.Error(), Turn: id, Err: err, fatal: true}
+		return nil, nil, 0, &Failure{Reason: classifyIO(err, protocol.ReasonTimeout), Detail: "sending turn: " + err.Error(), Turn: id, Err: err, fatal: true}
 	}
 	// The bot's time runs from the written turn to the reply's newline.
 	start := time.Now()
@@ -446,9 +417,9 @@ func (g *game) ask(seat int, legal []engine.Action) (engine.Action, json.RawMess
 			if errors.Is(err, transport.ErrTimeout) {
 				clk.Charge(think)
 				g.staleBelow[seat] = id + 1
-				return nil, nil, think, &Failure{Reason: Timeout, Detail: fmt.Sprintf("no reply within %v (+%v margin)", move, g.cfg.Limits.Margin), Turn: id, Err: err}
+				return nil, nil, think, &Failure{Reason: protocol.ReasonTimeout, Detail: fmt.Sprintf("no reply within %v (+%v margin)", move, g.cfg.Limits.Margin), Turn: id, Err: err}
 			}
-			return nil, nil, think, &Failure{Reason: classifyIO(err, Crash), Detail: err.Error(), Turn: id, Err: err, fatal: errors.Is(err, protocol.ErrLineTooLong)}
+			return nil, nil, think, &Failure{Reason: classifyIO(err, protocol.ReasonCrash), Detail: err.Error(), Turn: id, Err: err, fatal: errors.Is(err, protocol.ErrLineTooLong)}
 		}
 		msg, fail := readReply(reply, id)
 		if fail != nil {
@@ -487,7 +458,7 @@ func JudgeReply(game engine.Game, reply []byte, id int64, legalJSON []json.RawMe
 // readReply decodes a reply to turn id.
 func readReply(reply []byte, id int64) (protocol.Action, *Failure) {
 	var msg protocol.Action
-	f := &Failure{Reason: BadMessage, Turn: id, Line: reply}
+	f := &Failure{Reason: protocol.ReasonBadMessage, Turn: id, Line: reply}
 	if !utf8.Valid(reply) {
 		f.Problem, f.Detail = NotUTF8, fmt.Sprintf("reply is not valid UTF-8: %s", clip(reply))
 		return msg, f
@@ -503,43 +474,43 @@ func readReply(reply []byte, id int64) (protocol.Action, *Failure) {
 // action, without changing the state on failure: the engine's Apply is
 // the judge of legality.
 func decide(game engine.Game, msg protocol.Action, reply []byte, id int64, legalJSON []json.RawMessage) (int, *Failure) {
-	fail := func(reason Reason, p Problem, err error, format string, args ...any) (int, *Failure) {
+	fail := func(reason protocol.Reason, p Problem, err error, format string, args ...any) (int, *Failure) {
 		return -1, &Failure{Reason: reason, Detail: fmt.Sprintf(format, args...), Turn: id, Problem: p, Line: reply, Err: err}
 	}
 	switch {
 	case msg.Type == protocol.TypeError:
-		return fail(BadMessage, ErrorSent, nil, "bot sent an error: %s", protocol.ErrorText(reply, clipLen))
+		return fail(protocol.ReasonBadMessage, ErrorSent, nil, "bot sent an error: %s", protocol.ErrorText(reply, clipLen))
 	case msg.Type != protocol.TypeAction:
-		return fail(BadMessage, WrongType, nil, "expected an action message, got type %q", msg.Type)
+		return fail(protocol.ReasonBadMessage, WrongType, nil, "expected an action message, got type %q", msg.Type)
 	case msg.ID != id:
-		return fail(BadMessage, WrongID, nil, "reply id %d, expected %d", msg.ID, id)
+		return fail(protocol.ReasonBadMessage, WrongID, nil, "reply id %d, expected %d", msg.ID, id)
 	}
 	if msg.Index != nil {
 		i := *msg.Index
 		if i < 0 || i >= len(legalJSON) {
-			return fail(IllegalAction, IndexOutOfRange, nil, "index %d out of range 0..%d", i, len(legalJSON)-1)
+			return fail(protocol.ReasonIllegalAction, IndexOutOfRange, nil, "index %d out of range 0..%d", i, len(legalJSON)-1)
 		}
 		return i, nil
 	}
 	if len(msg.Action) == 0 || string(msg.Action) == "null" {
-		return fail(BadMessage, NoChoice, nil, `action message has neither "action" nor "index"`)
+		return fail(protocol.ReasonBadMessage, NoChoice, nil, `action message has neither "action" nor "index"`)
 	}
 	a, err := game.ParseAction(msg.Action)
 	if err != nil {
-		return fail(IllegalAction, UnreadableAction, err, "unreadable action %s: %v", clip(msg.Action), err)
+		return fail(protocol.ReasonIllegalAction, UnreadableAction, err, "unreadable action %s: %v", clip(msg.Action), err)
 	}
 	// Compare through the canonical encoding: the engine's legal list is the
 	// single source of truth, and the state is never touched on a miss.
 	canon, err := engine.AppendJSON(nil, a)
 	if err != nil {
-		return fail(IllegalAction, UnreadableAction, err, "%v", err)
+		return fail(protocol.ReasonIllegalAction, UnreadableAction, err, "%v", err)
 	}
 	for i := range legalJSON {
 		if bytes.Equal(canon, legalJSON[i]) {
 			return i, nil
 		}
 	}
-	return fail(IllegalAction, NotLegal, nil, "%s (%s) is not a legal action", a, clip(msg.Action))
+	return fail(protocol.ReasonIllegalAction, NotLegal, nil, "%s (%s) is not a legal action", a, clip(msg.Action))
 }
 
 // encodeTurn builds the turn line in a buffer reused across moves; the
@@ -600,7 +571,7 @@ func (g *game) finish() {
 		if g.forfeited[seat] {
 			continue
 		}
-		view, _ := json.Marshal(g.state.View(seat))
+		view, _ := engine.AppendJSON(nil, g.state.View(seat)) // the bytes the turns sent
 		line := protocol.Line(protocol.End{
 			Type: protocol.TypeEnd, GameID: g.cfg.GameID, Ranks: out.Ranks, Scores: out.Scores,
 			Reason: out.Reason, Forfeit: forfeits, View: view,
@@ -623,18 +594,18 @@ func forfeitReason(fs []Failure, players []Player) string {
 }
 
 // classifyIO maps a transport error to a failure reason; timeouts become
-// def's timeout class (Startup during startup).
-func classifyIO(err error, def Reason) Reason {
+// def's timeout class (protocol.ReasonStartup during startup).
+func classifyIO(err error, def protocol.Reason) protocol.Reason {
 	switch {
 	case errors.Is(err, protocol.ErrLineTooLong):
-		return BadMessage
+		return protocol.ReasonBadMessage
 	case errors.Is(err, transport.ErrTimeout):
-		if def == Startup {
-			return Startup
+		if def == protocol.ReasonStartup {
+			return protocol.ReasonStartup
 		}
-		return Timeout
+		return protocol.ReasonTimeout
 	case errors.Is(err, transport.ErrClosed):
-		return Crash
+		return protocol.ReasonCrash
 	}
 	return def
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/arena-dev/arena/arena/clock"
 	"github.com/arena-dev/arena/arena/referee"
+	"github.com/arena-dev/arena/arena/seed"
 	"github.com/arena-dev/arena/arena/transport"
 	"github.com/arena-dev/arena/engine"
 	_ "github.com/arena-dev/arena/engine/banqi"
@@ -185,7 +186,7 @@ func play(t *testing.T, s setup, modes [2]string) *played {
 
 // wantForfeit checks that seat forfeited once, for reason, with detail in
 // the failure's detail, and that the other seat won.
-func wantForfeit(t *testing.T, pl *played, seat int, reason referee.Reason, detail string) {
+func wantForfeit(t *testing.T, pl *played, seat int, reason protocol.Reason, detail string) {
 	t.Helper()
 	res := pl.res
 	if len(res.Forfeits) != 1 {
@@ -210,13 +211,13 @@ func wantForfeit(t *testing.T, pl *played, seat int, reason referee.Reason, deta
 	if len(res.Strikes) != 0 {
 		t.Errorf("strikes %+v under the forfeit policy", res.Strikes)
 	}
-	var lines []replays.Forfeit
+	var lines []protocol.Failure
 	for _, e := range pl.replay.Events {
 		if e.Forfeit != nil {
 			lines = append(lines, *e.Forfeit)
 		}
 	}
-	if len(lines) != 1 || lines[0].Seat != seat || lines[0].Reason != string(reason) || lines[0].Ply != f.Ply {
+	if len(lines) != 1 || lines[0].Seat != seat || lines[0].Reason != reason || lines[0].Ply != f.Ply {
 		t.Errorf("replay forfeit lines %+v, want one for seat %d %s at ply %d", lines, seat, reason, f.Ply)
 	}
 	if got := pl.replay.Result.Forfeits; len(got) != 1 || got[0].Seat != seat {
@@ -257,26 +258,26 @@ func TestFailures(t *testing.T) {
 	cases := []struct {
 		mode    string
 		maxLine int
-		reason  referee.Reason
+		reason  protocol.Reason
 		detail  string
 		turn    int // the bot's turn it failed at (0: during startup)
 	}{
-		{mode: "exit-now", reason: referee.Crash, detail: "connection closed"},
-		{mode: "hello-error", reason: referee.BadMessage, detail: "unsupported protocol"},
-		{mode: "index9999", reason: referee.IllegalAction, detail: "index 9999 out of range", turn: 1},
-		{mode: "illegal-object", reason: referee.IllegalAction, detail: "is not a legal action", turn: 1},
-		{mode: "unreadable-object", reason: referee.IllegalAction, detail: "unreadable action", turn: 1},
-		{mode: "no-choice", reason: referee.BadMessage, detail: `neither "action" nor "index"`, turn: 1},
-		{mode: "garbage", reason: referee.BadMessage, detail: `not a JSON object (invalid character 'h' looking for beginning of value): "hello world"`, turn: 1},
-		{mode: "wrong-id", reason: referee.BadMessage, detail: "reply id", turn: 1},
-		{mode: "bad-utf8", reason: referee.BadMessage, detail: "not valid UTF-8", turn: 1},
-		{mode: "oversize", maxLine: 1024, reason: referee.BadMessage, detail: "line too long", turn: 1},
-		{mode: "nested", reason: referee.BadMessage, detail: "exceeded max depth", turn: 1},
-		{mode: "crash", reason: referee.Crash, detail: "stdout closed", turn: 3},
-		{mode: "close-stdout", reason: referee.Crash, detail: "process still running", turn: 3},
+		{mode: "exit-now", reason: protocol.ReasonCrash, detail: "connection closed"},
+		{mode: "hello-error", reason: protocol.ReasonBadMessage, detail: "unsupported protocol"},
+		{mode: "index9999", reason: protocol.ReasonIllegalAction, detail: "index 9999 out of range", turn: 1},
+		{mode: "illegal-object", reason: protocol.ReasonIllegalAction, detail: "is not a legal action", turn: 1},
+		{mode: "unreadable-object", reason: protocol.ReasonIllegalAction, detail: "unreadable action", turn: 1},
+		{mode: "no-choice", reason: protocol.ReasonBadMessage, detail: `neither "action" nor "index"`, turn: 1},
+		{mode: "garbage", reason: protocol.ReasonBadMessage, detail: `not a JSON object (invalid character 'h' looking for beginning of value): "hello world"`, turn: 1},
+		{mode: "wrong-id", reason: protocol.ReasonBadMessage, detail: "reply id", turn: 1},
+		{mode: "bad-utf8", reason: protocol.ReasonBadMessage, detail: "not valid UTF-8", turn: 1},
+		{mode: "oversize", maxLine: 1024, reason: protocol.ReasonBadMessage, detail: "line too long", turn: 1},
+		{mode: "nested", reason: protocol.ReasonBadMessage, detail: "exceeded max depth", turn: 1},
+		{mode: "crash", reason: protocol.ReasonCrash, detail: "stdout closed", turn: 3},
+		{mode: "close-stdout", reason: protocol.ReasonCrash, detail: "process still running", turn: 3},
 		// The second copy of the first answer is read at the next turn,
 		// where its id is stale.
-		{mode: "duplicate", reason: referee.BadMessage, detail: "reply id", turn: 2},
+		{mode: "duplicate", reason: protocol.ReasonBadMessage, detail: "reply id", turn: 2},
 	}
 	for i, tc := range cases {
 		seat := i % 2
@@ -303,15 +304,15 @@ func TestClockFailures(t *testing.T) {
 	cases := []struct {
 		mode   string
 		limits clock.Limits
-		reason referee.Reason
+		reason protocol.Reason
 		detail string
 		turn   int
 		max    time.Duration // the game must not take longer
 	}{
-		{mode: "silent-hello", limits: startup, reason: referee.Startup, detail: "waiting for ready: timed out", max: 5 * time.Second},
-		{mode: "no-read", limits: startup, reason: referee.Startup, detail: "waiting for ready: timed out", max: 5 * time.Second},
-		{mode: "timeout:3", limits: tight, reason: referee.Timeout, detail: "no reply within 100ms (+20ms margin)", turn: 3, max: 5 * time.Second},
-		{mode: "half-line", limits: tight, reason: referee.Timeout, detail: "no reply within 100ms", turn: 1, max: 5 * time.Second},
+		{mode: "silent-hello", limits: startup, reason: protocol.ReasonStartup, detail: "waiting for ready: timed out", max: 5 * time.Second},
+		{mode: "no-read", limits: startup, reason: protocol.ReasonStartup, detail: "waiting for ready: timed out", max: 5 * time.Second},
+		{mode: "timeout:3", limits: tight, reason: protocol.ReasonTimeout, detail: "no reply within 100ms (+20ms margin)", turn: 3, max: 5 * time.Second},
+		{mode: "half-line", limits: tight, reason: protocol.ReasonTimeout, detail: "no reply within 100ms", turn: 1, max: 5 * time.Second},
 	}
 	for i, tc := range cases {
 		seat := (i + 1) % 2
@@ -360,7 +361,7 @@ func TestRandomPolicy(t *testing.T) {
 			}
 			for k, s := range strikes {
 				// Turn 2(k+1) of seat 1 is ply 2*(2(k+1)-1)+1.
-				if s.Seat != seat || s.Reason != referee.Timeout || s.Ply != 4*k+3 {
+				if s.Seat != seat || s.Reason != protocol.ReasonTimeout || s.Ply != 4*k+3 {
 					t.Errorf("strike %d: %+v, want seat %d timeout at ply %d", k, s, seat, 4*k+3)
 				}
 			}
@@ -397,7 +398,7 @@ func TestRandomPolicy(t *testing.T) {
 				}
 				return
 			}
-			wantForfeit2(t, pl, seat, referee.Timeout, "3 strikes, last: no reply within")
+			wantForfeit2(t, pl, seat, protocol.ReasonTimeout, "3 strikes, last: no reply within")
 			if f := res.Forfeits[0]; f.Ply != strikes[2].Ply {
 				t.Errorf("forfeit at ply %d, third strike at %d", f.Ply, strikes[2].Ply)
 			}
@@ -434,11 +435,11 @@ func TestRandomPolicyOversize(t *testing.T) {
 		[2]string{"oversize", "random"})
 	res := pl.res
 	all := append(append([]referee.Failure(nil), res.Strikes...), res.Forfeits...)
-	if len(all) == 0 || all[0].Seat != 0 || all[0].Ply != 0 || all[0].Reason != referee.BadMessage {
+	if len(all) == 0 || all[0].Seat != 0 || all[0].Ply != 0 || all[0].Reason != protocol.ReasonBadMessage {
 		t.Fatalf("strikes %+v, forfeits %+v: want seat 0's bad_message at ply 0 first", res.Strikes, res.Forfeits)
 	}
 	for _, f := range all {
-		if f.Reason != referee.BadMessage {
+		if f.Reason != protocol.ReasonBadMessage {
 			t.Errorf("seat %d recorded %s at ply %d (%s), but the bot only sent one oversize line and never crashed",
 				f.Seat, f.Reason, f.Ply, f.Detail)
 		}
@@ -448,7 +449,7 @@ func TestRandomPolicyOversize(t *testing.T) {
 
 // wantForfeit2 is wantForfeit for the random policy, where strikes precede
 // the forfeit.
-func wantForfeit2(t *testing.T, pl *played, seat int, reason referee.Reason, detail string) {
+func wantForfeit2(t *testing.T, pl *played, seat int, reason protocol.Reason, detail string) {
 	t.Helper()
 	strikes := pl.res.Strikes
 	pl.res.Strikes = nil
@@ -492,8 +493,8 @@ func TestProcessGroupKill(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		mode   string
-		reason referee.Reason
-	}{{"fork-garbage", referee.BadMessage}, {"fork-exit", referee.Crash}} {
+		reason protocol.Reason
+	}{{"fork-garbage", protocol.ReasonBadMessage}, {"fork-exit", protocol.ReasonCrash}} {
 		t.Run(tc.mode, func(t *testing.T) {
 			t.Parallel()
 			pidFile := filepath.Join(t.TempDir(), "child.pid")
@@ -573,7 +574,7 @@ func TestHello(t *testing.T) {
 		}
 		if h.Type != "hello" || h.Protocol != protocol.Version || h.Game != "banqi" || h.Seat != seat || h.Seats != 2 ||
 			!reflect.DeepEqual(h.Players, []string{"random", "random"}) || h.Match != "m" || h.GameID != t.Name() ||
-			h.Seed != referee.BotSeed(7, seat) || h.Options["max_plies"] != "200" || h.Options["ranks"] != "taiwan" {
+			h.Seed != seed.Bot(7, seat) || h.Options["max_plies"] != "200" || h.Options["ranks"] != "taiwan" {
 			t.Errorf("seat %d hello: %s", seat, b)
 		}
 		if h.Clock.MoveMs != 5000 || h.Clock.MarginMs != 50 {

@@ -9,6 +9,7 @@ import (
 	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/referee"
+	"github.com/arena-dev/arena/arena/seed"
 	"github.com/arena-dev/arena/replays"
 )
 
@@ -53,7 +54,7 @@ func (r *runner) play(ctx context.Context, t Table) (ledger.Record, *replays.Rec
 		seats[s] = replays.SeatInfo{Seat: s, Bot: name}
 		// A bot's seed follows the bot, not the seat: in a swapped pair each
 		// bot keeps its own random stream, so the pair differs only by seat.
-		botSeeds[s] = referee.BotSeed(t.Seed, b)
+		botSeeds[s] = seed.Bot(t.Seed, b)
 		b := b
 		acquired = append(acquired, func(failed bool) { r.pool.Put(b, proc, failed) })
 		if proc != nil {
@@ -96,7 +97,8 @@ func (r *runner) play(ctx context.Context, t Table) (ledger.Record, *replays.Rec
 		out.Bots = append(out.Bots, r.cfg.Bots[b].Name)
 	}
 	for _, f := range res.Forfeits {
-		sf := ledger.SeatFailure{Seat: f.Seat, Bot: out.Bots[f.Seat], Reason: string(f.Reason), Detail: f.Detail, Log: logs[f.Seat]}
+		sf := ledger.FailureOf(f.Recorded(), out.Bots[f.Seat])
+		sf.Log = logs[f.Seat]
 		// A forfeiting process has been closed (put above), which waits
 		// for the last of its stderr: the tail is complete.
 		if p := procs[f.Seat]; p != nil {
@@ -107,7 +109,7 @@ func (r *runner) play(ctx context.Context, t Table) (ledger.Record, *replays.Rec
 		out.Forfeits = append(out.Forfeits, sf)
 	}
 	for _, f := range res.Strikes {
-		out.Strikes = append(out.Strikes, ledger.SeatFailure{Seat: f.Seat, Bot: out.Bots[f.Seat], Reason: string(f.Reason), Detail: f.Detail})
+		out.Strikes = append(out.Strikes, ledger.FailureOf(f.Recorded(), out.Bots[f.Seat]))
 	}
 	rec.Finish(replays.ResultOf(res.Outcome))
 	return out, rec, nil

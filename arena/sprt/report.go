@@ -62,20 +62,13 @@ type Summary struct {
 	Abandoned int         `json:"abandoned"`
 	MaxGames  int         `json:"max_games"`
 	Penta     stats.Penta `json:"penta"`
-	WDL       WDL         `json:"wdl"`
+	WDL       stats.WDL   `json:"wdl"` // the test's game results among counted games
 	Score     Num         `json:"score"`
 	Elo       Interval    `json:"elo"`
 	NElo      Interval    `json:"nelo"`
 	LOS       Num         `json:"los"`
 	Seconds   float64     `json:"seconds"`
 	Out       string      `json:"out"`
-}
-
-// WDL is the test's game results among counted games.
-type WDL struct {
-	Wins   int `json:"wins"`
-	Draws  int `json:"draws"`
-	Losses int `json:"losses"`
 }
 
 // NewSummary describes a finished run of cfg.
@@ -92,7 +85,7 @@ func NewSummary(cfg *Config, res *Result) *Summary {
 		Elo0: cfg.SPRT.Elo0, Elo1: cfg.SPRT.Elo1, Alpha: cfg.SPRT.Alpha, Beta: cfg.SPRT.Beta,
 		LLR: round(res.LLR), LowerBound: round(lo), UpperBound: round(hi),
 		Verdict: res.Verdict, Pairs: res.Pairs, Games: res.Games, Played: res.Played, Abandoned: res.Abandoned,
-		MaxGames: maxGames, Penta: res.Penta, WDL: WDL{res.WDL.W, res.WDL.D, res.WDL.L},
+		MaxGames: maxGames, Penta: res.Penta, WDL: res.WDL,
 		Score: Num(e.Score),
 		Elo:   Interval{Num(e.Elo), Num(e.EloLow), Num(e.EloHigh)},
 		NElo:  Interval{Num(e.NElo), Num(e.NEloLow), Num(e.NEloHigh)},
@@ -187,7 +180,7 @@ func (s *Summary) Text(w io.Writer) error {
   nElo %s
   LOS  %s
 `, s.Describe(), s.Test, s.Base, s.Game, s.Seats, s.Elo0, s.Elo1, s.Alpha, s.Beta, s.Seed,
-		s.counts(), s.WDL.Wins, s.WDL.Draws, s.WDL.Losses, fnum(s.Score*100, "%.1f%%"),
+		s.counts(), s.WDL.W, s.WDL.D, s.WDL.L, fnum(s.Score*100, "%.1f%%"),
 		s.LLR, s.LowerBound, s.UpperBound, s.Elo.text(), s.NElo.text(), fnum(s.LOS*100, "%.1f%%"))
 	return err
 }
@@ -223,7 +216,7 @@ func (s *Summary) Markdown(w io.Writer) error {
 		p := s.Penta
 		row("pairs", fmt.Sprintf("%d: %d / %d / %d / %d / %d (test pair score 0 / ¼ / ½ / ¾ / 1)", s.Pairs, p[0], p[1], p[2], p[3], p[4]))
 	}
-	row("games", fmt.Sprintf("%d counted of %d played (max %s): test W %d, D %d, L %d", s.Games, s.Played, maxText(s.MaxGames), s.WDL.Wins, s.WDL.Draws, s.WDL.Losses))
+	row("games", fmt.Sprintf("%d counted of %d played (max %s): test W %d, D %d, L %d", s.Games, s.Played, maxText(s.MaxGames), s.WDL.W, s.WDL.D, s.WDL.L))
 	row("score", fnum(s.Score*100, "%.1f%%"))
 	row("Elo", s.Elo.text())
 	row("nElo", s.NElo.text())

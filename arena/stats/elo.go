@@ -7,8 +7,13 @@ import (
 	"math"
 )
 
-// WDL counts one side's wins, draws and losses.
-type WDL struct{ W, D, L int }
+// WDL counts one side's wins, draws and losses. The JSON names are
+// sprt.json's ("wdl").
+type WDL struct {
+	W int `json:"wins"`
+	D int `json:"draws"`
+	L int `json:"losses"`
+}
 
 // Games is the number of games counted.
 func (r WDL) Games() int { return r.W + r.D + r.L }

@@ -3,7 +3,6 @@ package tournament
 import (
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -19,6 +18,7 @@ import (
 	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/arena/schedule"
+	"github.com/arena-dev/arena/arena/seed"
 	"github.com/arena-dev/arena/engine"
 )
 
@@ -221,7 +221,7 @@ func (f *File) resolve(src, baseDir string, programs bool) (*Config, error) {
 	if f.Seed != nil {
 		c.Seed = *f.Seed
 	} else {
-		c.Seed = rand.Uint64() & (1<<53 - 1)
+		c.Seed = seed.Random()
 		c.File.Seed = &c.Seed // saved, so a resumed run deals the same cards
 	}
 	sc.Seed = c.Seed
@@ -434,15 +434,11 @@ func formatNames() []string {
 }
 
 // seedingFrom orders bots by their rating in an earlier tournament's
-// results (best first), read as standings read them (Open); without
+// results (best first), read as standings read them (ReadStandings); without
 // ratings (they could not be computed) by the standings' order. Bots that
 // did not play there follow in file order.
 func seedingFrom(dir string, bots map[string]int) ([]string, error) {
-	d, err := Open(dir)
-	if err != nil {
-		return nil, err
-	}
-	st, err := d.Standings()
+	st, err := ReadStandings(dir)
 	if err != nil {
 		return nil, err
 	}

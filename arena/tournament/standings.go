@@ -17,6 +17,7 @@ import (
 	"github.com/arena-dev/arena/arena/match"
 	"github.com/arena-dev/arena/arena/schedule"
 	"github.com/arena-dev/arena/arena/stats"
+	"github.com/arena-dev/arena/protocol"
 )
 
 // Row is one bot's line in the standings. docs/tournaments.md documents
@@ -39,7 +40,7 @@ type Row struct {
 	Out      string `json:"out,omitempty"`
 	Forfeits int    `json:"forfeits"`
 	// ForfeitsBy counts forfeits per reason (timeout, crash, ...).
-	ForfeitsBy map[string]int `json:"forfeits_by_reason"`
+	ForfeitsBy map[protocol.Reason]int `json:"forfeits_by_reason"`
 	// Rating is Elo-scale: Bradley-Terry over all games with 2 seats (mean
 	// 0), or the Plackett-Luce (Weng-Lin) ordinal mu-3sigma with k seats.
 	// Nil (absent in JSON) when the ratings could not be computed: the
@@ -107,6 +108,19 @@ func Compute(name, game, format string, seats, total int, bots []string, records
 // format's details (a bracket ranks eliminations), and its warnings.
 func (d *Dir) Standings() (*Standings, error) { return d.standings(stats.BradleyTerry) }
 
+// ReadStandings reads the standings of the output directory dir, counted
+// as a resume counts (Open): what arena tournament standings shows and
+// what seeding_from ranks by. An error is Open's (the directory, its
+// saved tournament, its ledger) but for a record naming a bot the
+// tournament does not have.
+func ReadStandings(dir string) (*Standings, error) {
+	d, err := Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	return d.Standings()
+}
+
 func (d *Dir) standings(rate rater) (*Standings, error) {
 	c := d.Config
 	names := make([]string, len(c.File.Bots))
@@ -157,7 +171,7 @@ func compute(in standingsInput, rate rater) (*Standings, error) {
 		HeadToHead: square[float64](n), HeadToHeadGames: square[int](n), Details: in.details}
 	rows := make([]Row, n)
 	for i := range rows {
-		rows[i] = Row{Name: bots[i], ForfeitsBy: map[string]int{}}
+		rows[i] = Row{Name: bots[i], ForfeitsBy: map[protocol.Reason]int{}}
 		if seats > 2 {
 			rows[i].Placements = make([]int, seats)
 		}

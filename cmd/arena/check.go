@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"strings"
 	"time"
 
@@ -101,11 +100,9 @@ func runCheck(c *cli.Context) error {
 	if c.Int("max-line") < 1 {
 		return usagef("--max-line %d: want at least 1", c.Int("max-line"))
 	}
-	seed := rand.Uint64() & (1<<53 - 1)
-	if c.IsSet("seed") {
-		if _, err := fmt.Sscan(c.String("seed"), &seed); err != nil {
-			return usagef("--seed %q: want a non-negative integer", c.String("seed"))
-		}
+	seed, err := seedFlag(c)
+	if err != nil {
+		return err
 	}
 	argv, err := bot.ParseCommand(c.Args().First(), "")
 	if err != nil {

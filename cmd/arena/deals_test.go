@@ -12,7 +12,7 @@ import (
 
 	"github.com/arena-dev/arena/arena/deal"
 	"github.com/arena-dev/arena/arena/ledger"
-	"github.com/arena-dev/arena/arena/referee"
+	"github.com/arena-dev/arena/arena/seed"
 	"github.com/arena-dev/arena/protocol"
 	"github.com/arena-dev/arena/sdk"
 )
@@ -30,8 +30,8 @@ func init() {
 // given with --bot-env as if read from the tournament file or an earlier
 // run's results) and has the arena's open-source dealing code. At every
 // hello it derives the deal seeds of that seed the public way
-// (referee.DeriveSeed, with every label the arena deals with and the first
-// 256 indices) and looks for the one whose referee.BotSeed is its
+// (seed.Derive, with every label the arena deals with and the first
+// 256 indices) and looks for the one whose seed.Bot is its
 // hello.seed: that deal seed is the whole deal, every hidden card. With a
 // secret (ARENA_ATTACK_SECRET in hex, or ARENA_ATTACK_FILE, a secret file
 // it tries to read) it also tries the keyed derivation. It reports on
@@ -46,7 +46,7 @@ func attackBot(seedText string) int {
 		return 1
 	}
 	a := &attack{derivations: []func(label string, i uint64) uint64{
-		func(label string, i uint64) uint64 { return referee.DeriveSeed(runSeed, label, i) },
+		func(label string, i uint64) uint64 { return seed.Derive(runSeed, label, i) },
 	}}
 	var secret *deal.Secret
 	if h := os.Getenv("ARENA_ATTACK_SECRET"); h != "" {
@@ -92,7 +92,7 @@ func (a *attack) find(botSeed uint64) (uint64, bool) {
 			for i := range uint64(256) {
 				d := derive(label, i)
 				for b := range 16 {
-					if referee.BotSeed(d, b) == botSeed {
+					if seed.Bot(d, b) == botSeed {
 						return d, true
 					}
 				}
@@ -200,7 +200,7 @@ func TestAttackerCannotDealTheCards(t *testing.T) {
 			}
 			for _, r := range recs {
 				forfeited := slices.ContainsFunc(r.Forfeits, func(f ledger.SeatFailure) bool {
-					return f.Bot == attacker && f.Reason == string(referee.IllegalAction)
+					return f.Bot == attacker && f.Reason == protocol.ReasonIllegalAction
 				})
 				if forfeited != tc.found {
 					t.Errorf("game %s: the attacker knew the deal: %v, want %v (forfeits %+v)", r.GameID, forfeited, tc.found, r.Forfeits)

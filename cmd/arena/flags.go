@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/arena-dev/arena/arena/seed"
 	"github.com/arena-dev/arena/arena/tournament"
 	"github.com/arena-dev/arena/engine"
 )
@@ -47,6 +48,19 @@ func duration(c *cli.Context, name string) time.Duration {
 		return v.d
 	}
 	return 0
+}
+
+// seedFlag reads --seed, the run's seed: a fresh random one (seed.Random)
+// when the flag is not given.
+func seedFlag(c *cli.Context) (uint64, error) {
+	if !c.IsSet("seed") {
+		return seed.Random(), nil
+	}
+	var s uint64
+	if _, err := fmt.Sscan(c.String("seed"), &s); err != nil {
+		return 0, usagef("--seed %q: want a non-negative integer", c.String("seed"))
+	}
+	return s, nil
 }
 
 // runDefaults is what a run takes for what it is not given, as the

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"math/rand/v2"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -101,11 +100,9 @@ func runMatch(c *cli.Context) error {
 	if games < 1 {
 		return usagef("--games %d: want at least 1", games)
 	}
-	seed := rand.Uint64() & (1<<53 - 1)
-	if c.IsSet("seed") {
-		if _, err := fmt.Sscan(c.String("seed"), &seed); err != nil {
-			return usagef("--seed %q: want a non-negative integer", c.String("seed"))
-		}
+	seed, err := seedFlag(c)
+	if err != nil {
+		return err
 	}
 	progress := c.App.ErrWriter
 	if c.Bool("quiet") {
@@ -193,7 +190,7 @@ func strikesText(strikes []ledger.SeatFailure) string {
 		fs := per[bot]
 		reasons := make([]string, len(fs))
 		for i, f := range fs {
-			reasons[i] = f.Reason
+			reasons[i] = string(f.Reason)
 		}
 		times := "once"
 		if len(fs) > 1 {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -191,11 +190,8 @@ func sprtConfig(c *cli.Context) (*sprt.Config, error) {
 			return nil, usagef("--concurrency %d: want at least 1", cfg.Concurrency)
 		}
 	}
-	cfg.Seed = rand.Uint64() & (1<<53 - 1)
-	if c.IsSet("seed") {
-		if _, err := fmt.Sscan(c.String("seed"), &cfg.Seed); err != nil {
-			return nil, usagef("--seed %q: want a non-negative integer", c.String("seed"))
-		}
+	if cfg.Seed, err = seedFlag(c); err != nil {
+		return nil, err
 	}
 	for _, flag := range []string{"summary-md", "junit"} {
 		if path := c.String(flag); path != "" {

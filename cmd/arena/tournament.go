@@ -197,9 +197,9 @@ func tournamentOverrides(c *cli.Context) (tournament.Overrides, error) {
 		}
 	}
 	if c.IsSet("seed") {
-		var seed uint64
-		if _, err := fmt.Sscan(c.String("seed"), &seed); err != nil {
-			return o, usagef("--seed %q: want a non-negative integer", c.String("seed"))
+		seed, err := seedFlag(c)
+		if err != nil {
+			return o, err
 		}
 		o.Seed = &seed
 	}
@@ -292,17 +292,15 @@ func runTournament(c *cli.Context) error {
 // prints its warnings (ratings that failed, ledger lines that do not
 // count) to stderr.
 func standingsOf(c *cli.Context, dir string) (*tournament.Standings, error) {
-	d, err := tournament.Open(dir)
+	st, err := tournament.ReadStandings(dir)
 	if err != nil {
+		// A damaged ledger is the results' fault, anything else (no such
+		// directory, not a tournament's) the command line's.
 		var le *ledger.LineError
 		if errors.As(err, &le) {
 			return nil, err
 		}
 		return nil, usageError{err}
-	}
-	st, err := d.Standings()
-	if err != nil {
-		return nil, err
 	}
 	for _, w := range st.Warnings {
 		fmt.Fprintf(c.App.ErrWriter, "arena: warning: %s\n", w)

@@ -6,6 +6,8 @@ package jsonw
 import (
 	"encoding/json"
 	"strconv"
+
+	"github.com/arena-dev/arena/engine"
 )
 
 // String appends s as a JSON string. Plain ASCII is copied as is; anything
@@ -56,10 +58,7 @@ func Array[T any](dst []byte, xs []T, elem func([]byte, T) []byte) []byte {
 	return append(dst, ']')
 }
 
-// Appender is a value that writes its own JSON.
-type Appender interface{ AppendJSON(dst []byte) []byte }
-
 // Values appends xs as a JSON array of their own encodings (null for nil).
-func Values[T Appender](dst []byte, xs []T) []byte {
+func Values[T engine.JSONAppender](dst []byte, xs []T) []byte {
 	return Array(dst, xs, func(dst []byte, x T) []byte { return x.AppendJSON(dst) })
 }
