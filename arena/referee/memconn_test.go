@@ -1,13 +1,12 @@
 package referee_test
 
-// In-memory bots: each seat's bot is a goroutine of the test on a
+// In-memory bots (arena/bot/membot): each seat's bot is a goroutine on a
 // transport.Pipe, so a whole game costs only the referee's and the
 // engine's work, and a bot's behaviour is a few lines of Go.
 
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
@@ -15,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arena-dev/arena/arena/bot/membot"
 	"github.com/arena-dev/arena/arena/clock"
 	"github.com/arena-dev/arena/arena/referee"
 	"github.com/arena-dev/arena/arena/transport"
@@ -25,59 +25,24 @@ import (
 )
 
 // memBot answers one turn with a line (no newline), or nil for no answer.
-type memBot func(turn *protocol.Turn, rng *rand.Rand) []byte
+type memBot = membot.Policy
 
-func randomMove(turn *protocol.Turn, rng *rand.Rand) []byte {
-	return fmt.Appendf(nil, `{"type":"action","id":%d,"index":%d}`, turn.ID, rng.IntN(len(turn.Legal)))
-}
+var randomMove = membot.Random
 
 func garbage(*protocol.Turn, *rand.Rand) []byte { return []byte("hello world") }
 
 func silent(*protocol.Turn, *rand.Rand) []byte { return nil }
 
-// startMemBot runs bot on a Pipe and returns the referee's end. The bot
-// seeds its choices from its hello, so a game replayed with the same seed
-// is played the same way. It ends when the Conn is closed: by the referee
-// after a failure, or by the test's cleanup.
+// startMemBot runs bot in memory and returns the referee's end; it ends
+// when the Conn is closed: by the referee after a failure, or by the
+// test's cleanup.
 func startMemBot(t *testing.T, bot memBot) transport.Conn {
-	conn, end := transport.Pipe(0)
-	done := make(chan struct{})
+	s := membot.Start(bot, nil, 0)
 	t.Cleanup(func() {
-		conn.Close()
-		<-done
+		s.Close()
+		<-s.Done()
 	})
-	go func() {
-		defer close(done)
-		var rng *rand.Rand
-		for {
-			line, err := end.Receive(time.Now().Add(time.Minute))
-			if err != nil {
-				return
-			}
-			var reply []byte
-			switch typ, _ := protocol.PeekType(line); typ {
-			case protocol.TypeHello:
-				var h protocol.Hello
-				if err := json.Unmarshal(line, &h); err != nil {
-					t.Errorf("bad hello: %v", err)
-					return
-				}
-				rng = rand.New(rand.NewPCG(h.Seed, uint64(h.Seat)))
-				reply = []byte(`{"type":"ready"}`)
-			case protocol.TypeTurn:
-				var turn protocol.Turn
-				if err := json.Unmarshal(line, &turn); err != nil {
-					t.Errorf("bad turn: %v", err)
-					return
-				}
-				reply = bot(&turn, rng)
-			}
-			if reply != nil {
-				end.Write(append(reply, '\n'))
-			}
-		}
-	}()
-	return conn
+	return s
 }
 
 // playMem plays one game of name between in-memory bots, records it, and

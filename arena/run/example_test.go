@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/bot/membot"
 	"github.com/arena-dev/arena/arena/clock"
 	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/engine"
@@ -16,7 +17,7 @@ import (
 func ExampleRun() {
 	g, _ := engine.Lookup("banqi")
 	opts, _ := engine.Setup(g, 2, nil)
-	l := &memLauncher{}
+	l := &membot.Launcher{Policy: membot.First}
 	cfg := run.Config{
 		Settings: run.Settings{Limits: clock.Limits{Startup: 10 * time.Second, Move: 10 * time.Second}},
 		Game:     g, Options: opts, MatchID: "example",

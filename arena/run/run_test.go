@@ -1,95 +1,28 @@
 package run_test
 
-// The runner with in-memory bots: a bot.Launcher whose sessions are
-// goroutines on transport.Pipe, so these tests exercise the runner, the
+// The runner with in-memory bots (membot.Launcher: sessions are
+// goroutines on transport.Pipe), so these tests exercise the runner, the
 // pool and the referee without processes, and a test can count sessions
 // and byes exactly.
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/bot/membot"
 	"github.com/arena-dev/arena/arena/clock"
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/arena/schedule"
-	"github.com/arena-dev/arena/arena/transport"
 	"github.com/arena-dev/arena/engine"
 	_ "github.com/arena-dev/arena/engine/all"
-	"github.com/arena-dev/arena/protocol"
 	"github.com/arena-dev/arena/replays"
 )
-
-// memLauncher starts in-memory sessions that answer every turn with its
-// first legal action. hold, if set, is waited on before each answer (a
-// slow bot the test releases).
-type memLauncher struct {
-	launched, byes atomic.Int64
-	hold           chan struct{}
-}
-
-func (l *memLauncher) Launch(name string, opt bot.LaunchOptions) (bot.Endpoint, error) {
-	l.launched.Add(1)
-	conn, end := transport.Pipe(opt.MaxLine)
-	e := &memEndpoint{Conn: conn, done: make(chan struct{})}
-	go func() {
-		defer close(e.done)
-		defer end.Exit()
-		for {
-			line, err := end.Receive(time.Now().Add(time.Minute))
-			if err != nil {
-				return
-			}
-			var reply []byte
-			switch typ, _ := protocol.PeekType(line); typ {
-			case protocol.TypeHello:
-				reply = []byte(`{"type":"ready"}`)
-			case protocol.TypeTurn:
-				var turn protocol.Turn
-				if json.Unmarshal(line, &turn) != nil {
-					return
-				}
-				if l.hold != nil {
-					<-l.hold
-				}
-				reply = fmt.Appendf(nil, `{"type":"action","id":%d,"index":0}`, turn.ID)
-			case protocol.TypeBye:
-				l.byes.Add(1)
-				return
-			}
-			if reply != nil {
-				if _, err := end.Write(append(reply, '\n')); err != nil {
-					return
-				}
-			}
-		}
-	}()
-	return e, nil
-}
-
-type memEndpoint struct {
-	transport.Conn
-	done chan struct{}
-}
-
-func (e *memEndpoint) Done() <-chan struct{} { return e.done }
-func (e *memEndpoint) SetStderr(io.Writer)   {}
-func (e *memEndpoint) StderrTail() string    { return "" }
-func (e *memEndpoint) Shutdown(grace time.Duration) error {
-	select {
-	case <-e.done:
-	case <-time.After(grace):
-	}
-	return e.Close()
-}
 
 // tables is a fixed Source of n banqi games between bots 0 and 1, each
 // on a deal of its own; recorded[i] marks game i as already recorded.
@@ -153,7 +86,7 @@ func (s *memorySink) Record(t run.Table, rec ledger.Record) error {
 	return nil
 }
 
-func config(t *testing.T, l *memLauncher, concurrency int) run.Config {
+func config(t *testing.T, l *membot.Launcher, concurrency int) run.Config {
 	t.Helper()
 	g, err := engine.Lookup("banqi")
 	if err != nil {
@@ -191,7 +124,7 @@ func TestRun(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			l := &memLauncher{}
+			l := &membot.Launcher{Policy: membot.First}
 			src := &tables{n: tc.games, recorded: tc.recorded}
 			sink := &memorySink{}
 			var stop run.StopRule
@@ -223,11 +156,12 @@ func TestRun(t *testing.T) {
 			// Every game has a deal of its own, so a bot needs one
 			// session per game running at once, never more: no restarts,
 			// whatever the number of games.
-			if n := l.launched.Load(); n > int64(2*tc.concurrency) || n < 2 && tc.played > 0 {
+			n, byes := l.Launched()
+			if n > 2*tc.concurrency || n < 2 && tc.played > 0 {
 				t.Errorf("%d sessions launched", n)
 			}
-			if got := l.byes.Load(); (got > 0) != tc.byes || tc.byes && got != l.launched.Load() {
-				t.Errorf("%d byes to %d sessions (want byes: %v)", got, l.launched.Load(), tc.byes)
+			if (byes > 0) != tc.byes || tc.byes && byes != n {
+				t.Errorf("%d byes to %d sessions (want byes: %v)", byes, n, tc.byes)
 			}
 		})
 	}
@@ -250,7 +184,7 @@ func TestStopAbandonsRunningGames(t *testing.T) {
 		defer close(released)
 		for {
 			select {
-			case l.hold <- struct{}{}:
+			case l.Hold <- struct{}{}:
 			case <-stopRelease:
 				return
 			}
@@ -274,9 +208,9 @@ func TestStopAbandonsRunningGames(t *testing.T) {
 
 // heldLauncher's bots wait on hold before each answer; the test's end
 // lets any still waiting go (to find their connection closed).
-func heldLauncher(t *testing.T) *memLauncher {
-	l := &memLauncher{hold: make(chan struct{})}
-	t.Cleanup(func() { close(l.hold) })
+func heldLauncher(t *testing.T) *membot.Launcher {
+	l := &membot.Launcher{Policy: membot.First, Hold: make(chan struct{})}
+	t.Cleanup(func() { close(l.Hold) })
 	return l
 }
 
@@ -295,7 +229,7 @@ func (f *firstFinished) Stop(run.Table, ledger.Record) bool {
 func TestRunErrors(t *testing.T) {
 	diskFull := errors.New("no space left on device")
 	t.Run("a sink that cannot record stops the run", func(t *testing.T) {
-		res, err := run.Run(context.Background(), config(t, &memLauncher{}, 2), &tables{n: 6}, nil, &memorySink{fail: diskFull})
+		res, err := run.Run(context.Background(), config(t, &membot.Launcher{Policy: membot.First}, 2), &tables{n: 6}, nil, &memorySink{fail: diskFull})
 		var ge *run.GameError
 		if !errors.As(err, &ge) || !errors.Is(err, diskFull) || res.Done != 0 {
 			t.Fatalf("got %v (done %d), want a *GameError wrapping the sink's", err, res.Done)
@@ -305,7 +239,7 @@ func TestRunErrors(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		l := heldLauncher(t)
 		go func() {
-			l.hold <- struct{}{} // one move, then the interrupt
+			l.Hold <- struct{}{} // one move, then the interrupt
 			cancel()
 		}()
 		res, err := run.Run(ctx, config(t, l, 1), &tables{n: 6}, nil, &memorySink{})
@@ -314,7 +248,7 @@ func TestRunErrors(t *testing.T) {
 		}
 	})
 	t.Run("a schedule that waits on nothing", func(t *testing.T) {
-		_, err := run.Run(context.Background(), config(t, &memLauncher{}, 1), waiting{}, nil, nil)
+		_, err := run.Run(context.Background(), config(t, &membot.Launcher{Policy: membot.First}, 1), waiting{}, nil, nil)
 		if !errors.Is(err, run.ErrStalled) {
 			t.Fatalf("got %v, want ErrStalled", err)
 		}
