@@ -110,6 +110,7 @@ func TestRun(t *testing.T) {
 		recorded    map[int]bool
 		stopAt      int // 0: no stop rule
 		concurrency int
+		restart     bool // Settings.RestartBots
 		// want: games counted, of them resumed; played (recorded by the
 		// sink); byes sent at the end (a run that ends by its stop rule
 		// closes its bots without one).
@@ -121,6 +122,7 @@ func TestRun(t *testing.T) {
 		{name: "recorded games are counted, not played", games: 5, recorded: map[int]bool{0: true, 3: true}, concurrency: 2,
 			done: 5, resumed: 2, played: 3, byes: true},
 		{name: "a stop rule ends the run", games: 20, stopAt: 4, concurrency: 1, done: 4, played: 4, stopped: true},
+		{name: "restart bots: fresh sessions for every game", games: 4, concurrency: 2, restart: true, done: 4, played: 4},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -133,6 +135,7 @@ func TestRun(t *testing.T) {
 			}
 			var progress []run.Progress
 			cfg := config(t, l, tc.concurrency)
+			cfg.RestartBots = tc.restart
 			cfg.OnGame = func(p run.Progress) { progress = append(progress, p) }
 			res, err := run.Run(context.Background(), cfg, src, stop, sink)
 			if err != nil {
@@ -157,7 +160,10 @@ func TestRun(t *testing.T) {
 			// session per game running at once, never more: no restarts,
 			// whatever the number of games.
 			n, byes := l.Launched()
-			if n > 2*tc.concurrency || n < 2 && tc.played > 0 {
+			switch {
+			case tc.restart && n != 2*tc.played:
+				t.Errorf("%d sessions launched for %d games with fresh bots every game", n, tc.played)
+			case !tc.restart && (n > 2*tc.concurrency || n < 2 && tc.played > 0):
 				t.Errorf("%d sessions launched", n)
 			}
 			if (byes > 0) != tc.byes || tc.byes && byes != n {
