@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/arena-dev/arena/arena/sandbox/devcgroup"
+	"github.com/arena-dev/arena/internal/procfs"
 )
 
 // Box is one bot process's confinement: its cgroups and its directory.
@@ -357,12 +358,9 @@ func (b *Box) cpuUsed() (time.Duration, error) {
 		return used, err
 	}
 	// An isolated bot is its wrapper's child.
-	data, _ := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid))
-	for _, w := range strings.Fields(string(data)) {
-		if child, err := strconv.Atoi(w); err == nil {
-			if u, err := cpuUsed(child); err == nil {
-				used += u
-			}
+	for _, child := range procfs.Children(pid) {
+		if u, err := cpuUsed(child); err == nil {
+			used += u
 		}
 	}
 	return used, nil
@@ -370,24 +368,8 @@ func (b *Box) cpuUsed() (time.Duration, error) {
 
 // cpuUsed reads a process's user+system CPU time from /proc.
 func cpuUsed(pid int) (time.Duration, error) {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0, err
-	}
-	s := string(data)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return 0, errors.New("bad stat")
-	}
-	f := strings.Fields(s[i+1:])
-	// After the comm field: state is field 3, utime 14, stime 15.
-	if len(f) < 13 {
-		return 0, errors.New("bad stat")
-	}
-	ut, _ := strconv.ParseInt(f[11], 10, 64)
-	st, _ := strconv.ParseInt(f[12], 10, 64)
-	const clkTck = 100 // USER_HZ on Linux
-	return time.Duration(ut+st) * time.Second / clkTck, nil
+	st, err := procfs.ReadStat(pid)
+	return st.UTime + st.STime, err
 }
 
 // Kill kills every process in the bot's cgroups, including descendants

@@ -1,11 +1,10 @@
 package transport
 
 import (
-	"bytes"
 	"os"
-	"path/filepath"
-	"strconv"
 	"syscall"
+
+	"github.com/arena-dev/arena/internal/procfs"
 )
 
 // processAttr starts a bot in a process group of its own (killed whole by
@@ -19,22 +18,9 @@ func (p *Process) killGroup() { _ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIG
 
 // killMarked SIGKILLs every live process whose environment holds marker.
 func killMarked(marker string) {
-	want := []byte(marker)
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == os.Getpid() {
-			continue
-		}
-		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
-		if err != nil {
-			continue
-		}
-		for _, kv := range bytes.Split(env, []byte{0}) {
-			if bytes.Equal(kv, want) {
-				syscall.Kill(pid, syscall.SIGKILL)
-				break
-			}
+	for _, pid := range procfs.WithEnv(marker) {
+		if pid != os.Getpid() {
+			syscall.Kill(pid, syscall.SIGKILL)
 		}
 	}
 }

@@ -13,33 +13,13 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/arena-dev/arena/internal/procfs"
 	"golang.org/x/sys/unix"
 )
 
 // WithEnv lists the live processes whose environment holds the exact entry
 // kv ("NAME=value"). Zombies have an empty environ and are not listed.
-func WithEnv(kv string) []int {
-	want := []byte(kv)
-	var pids []int
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
-		if err != nil {
-			continue
-		}
-		for _, x := range bytes.Split(env, []byte{0}) {
-			if bytes.Equal(x, want) {
-				pids = append(pids, pid)
-				break
-			}
-		}
-	}
-	return pids
-}
+func WithEnv(kv string) []int { return procfs.WithEnv(kv) }
 
 // Process is a live process a test found, held by a pidfd: its pid cannot
 // name another process while the Process is open, so signalling it never
