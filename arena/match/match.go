@@ -146,7 +146,7 @@ func (g *games) Next() (run.Table, schedule.Status) {
 	for s := range seats {
 		seats[s] = SeatOf(i, s, g.seats)
 	}
-	return run.Table{Index: i, GameID: fmt.Sprintf("%s-g%04d", g.cfg.MatchID, i), Seed: g.cfg.gameSeed(i, g.seats), Seats: seats}, schedule.Ready
+	return run.Table{Game: schedule.Game{Seats: seats}, Index: i, GameID: fmt.Sprintf("%s-g%04d", g.cfg.MatchID, i), Seed: g.cfg.gameSeed(i, g.seats)}, schedule.Ready
 }
 
 func (g *games) Result(_ run.Table, rec ledger.Record) error {

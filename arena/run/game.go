@@ -9,17 +9,18 @@ import (
 	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/referee"
+	"github.com/arena-dev/arena/arena/schedule"
 	"github.com/arena-dev/arena/arena/seed"
 	"github.com/arena-dev/arena/replays"
 )
 
-// Table is one game to play: which bot sits in which seat, and the deal.
+// Table is one game to play: a scheduled game (its id in the schedule,
+// round, deal number and bot per seat) as this run plays it.
 type Table struct {
+	schedule.Game
 	Index  int
-	GameID string
-	Round  int
-	Seed   uint64 // the deal; no bot process plays one deal twice (Pool)
-	Seats  []int  // bot index per seat
+	GameID string // the run's id for it: results, replays and logs are named by it
+	Seed   uint64 // the deal; no bot session plays one deal twice (pool.Pool)
 	// Recorded is, for a game a resumed run finds already recorded, its
 	// record: the game is counted, not played.
 	Recorded *ledger.Record

@@ -38,7 +38,7 @@ func (s *tables) Next() (run.Table, schedule.Status) {
 	}
 	i := s.next
 	s.next++
-	t := run.Table{Index: i, GameID: fmt.Sprintf("t-g%02d", i), Seed: uint64(100 + i), Seats: []int{i % 2, 1 - i%2}}
+	t := run.Table{Game: schedule.Game{Seats: []int{i % 2, 1 - i%2}}, Index: i, GameID: fmt.Sprintf("t-g%02d", i), Seed: uint64(100 + i)}
 	if s.recorded[i] {
 		t.Recorded = &ledger.Record{GameID: t.GameID, Bots: []string{"a", "b"}, Ranks: []int{1, 2}}
 	}

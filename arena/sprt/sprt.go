@@ -351,7 +351,7 @@ func (g *games) Next() (run.Table, schedule.Status) {
 		seed = g.secret.Seed(g.cfg.Seed, "sprt-game", uint64(j))
 		id = fmt.Sprintf("%s-g%05d", g.cfg.MatchID, j)
 	}
-	return run.Table{Index: j, GameID: id, Round: unit, Seed: seed, Seats: Layout(g.seats, j/2, half)}, schedule.Ready
+	return run.Table{Game: schedule.Game{Round: unit, Seats: Layout(g.seats, j/2, half)}, Index: j, GameID: id, Seed: seed}, schedule.Ready
 }
 
 func (g *games) Result(run.Table, ledger.Record) error { return nil }

@@ -11,7 +11,6 @@ import (
 	"io"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"time"
 
 	"github.com/arena-dev/arena/arena/bot"
@@ -144,7 +143,7 @@ func Run(ctx context.Context, c *Config, out string, opt Options) (*match.Summar
 	case errors.Is(err, run.ErrStalled):
 		return sum, fmt.Errorf("the %s schedule is waiting for results but no game is running", c.Format)
 	case errors.As(err, &ge):
-		return sum, fmt.Errorf("game %s: %w", strings.TrimPrefix(ge.Table.GameID, c.Name+"-"), ge.Err)
+		return sum, fmt.Errorf("game %s: %w", ge.Table.ID, ge.Err)
 	}
 	return sum, err
 }
@@ -158,8 +157,7 @@ type games struct {
 	secret   *deal.Secret
 	finished map[string]ledger.Record // recorded before this run, by game id
 	sum      *match.Summary
-	index    int                      // tables played so far
-	byID     map[string]schedule.Game // games handed out and not yet counted
+	index    int // tables played so far
 }
 
 func (s *games) Next() (run.Table, schedule.Status) {
@@ -167,23 +165,17 @@ func (s *games) Next() (run.Table, schedule.Status) {
 	if status != schedule.Ready {
 		return run.Table{}, status
 	}
-	if s.byID == nil {
-		s.byID = map[string]schedule.Game{}
-	}
 	gameID := s.c.Name + "-" + g.ID
-	s.byID[gameID] = g
 	if r, ok := s.finished[gameID]; ok {
-		return run.Table{GameID: gameID, Round: g.Round, Seats: g.Seats, Recorded: &r}, schedule.Ready
+		return run.Table{Game: g, GameID: gameID, Recorded: &r}, schedule.Ready
 	}
-	t := run.Table{Index: s.index, GameID: gameID, Round: g.Round, Seed: s.c.dealSeed(s.secret, g), Seats: g.Seats}
+	t := run.Table{Game: g, Index: s.index, GameID: gameID, Seed: s.c.dealSeed(s.secret, g)}
 	s.index++
 	return t, schedule.Ready
 }
 
 func (s *games) Result(t run.Table, rec ledger.Record) error {
-	g := s.byID[t.GameID]
-	delete(s.byID, t.GameID)
-	s.sched.Result(g, rec.Ranks)
+	s.sched.Result(t.Game, rec.Ranks)
 	s.sum.Add(rec)
 	if t.Recorded != nil {
 		return nil // the bracket file is written as new results come in
