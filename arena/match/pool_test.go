@@ -19,14 +19,14 @@ import (
 // is over; then it is all there, and so is what follows until the next game.
 func TestGameLogStaysInMemoryUntilTheGameEnds(t *testing.T) {
 	t.Parallel()
-	pool := pool.New([]bot.Spec{bot.Command{Name: "talker", Argv: []string{"sh", "-c", "read x; echo my hand is secret >&2; read x; echo after the game >&2; sleep 5"}}.Spec()}, bot.LaunchOptions{})
-	defer pool.KillAll()
-	conn, proc := pool.Get(0, 1)
+	pl := pool.New([]bot.Spec{bot.Command{Name: "talker", Argv: []string{"sh", "-c", "read x; echo my hand is secret >&2; read x; echo after the game >&2; sleep 5"}}.Spec()}, bot.LaunchOptions{})
+	defer pl.KillAll()
+	conn, proc := pl.Get(0, 1)
 	if proc == nil {
 		t.Fatal("not started")
 	}
 	log := filepath.Join(t.TempDir(), "g1.stderr.log")
-	pool.AttachLog(proc, log)
+	pl.AttachLog(proc, pool.File(log))
 	conn.Send([]byte("start"), time.Now().Add(time.Second))
 	for deadline := time.Now().Add(5 * time.Second); !strings.Contains(proc.StderrTail(), "secret"); time.Sleep(time.Millisecond) {
 		if time.Now().After(deadline) {
@@ -36,7 +36,7 @@ func TestGameLogStaysInMemoryUntilTheGameEnds(t *testing.T) {
 	if b, _ := os.ReadFile(log); len(b) != 0 {
 		t.Fatalf("a running game's log is on disk: %q", b)
 	}
-	pool.Put(0, proc, false)
+	pl.Put(0, proc, false)
 	if b, _ := os.ReadFile(log); string(b) != "my hand is secret\n" {
 		t.Fatalf("log after the game: %q", b)
 	}
@@ -95,18 +95,18 @@ func TestPoolNeverHandsOutADealTwice(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			fx := newFixture(t, []string{"idle"}, []string{"random"}) // waits for hello
-			pool := pool.New(fx.bots, bot.LaunchOptions{})
-			pool.KeepIdle = tc.keep
-			defer pool.KillAll()
+			pl := pool.New(fx.bots, bot.LaunchOptions{})
+			pl.KeepIdle = tc.keep
+			defer pl.KillAll()
 			var started []bot.Endpoint
 			var slots [2]bot.Endpoint
 			for i, s := range tc.steps {
 				if s.put {
-					pool.Put(0, slots[s.slot], false)
+					pl.Put(0, slots[s.slot], false)
 					slots[s.slot] = nil
 					continue
 				}
-				_, proc := pool.Get(0, s.deal)
+				_, proc := pl.Get(0, s.deal)
 				if proc == nil {
 					t.Fatalf("step %d: not started", i)
 				}
@@ -143,13 +143,13 @@ func TestPoolNeverHandsOutADealTwice(t *testing.T) {
 func TestSpareProcessWhenProcessesChurn(t *testing.T) {
 	t.Parallel()
 	token := fmt.Sprintf("ARENA_POOL_SPARE=%d-%d", os.Getpid(), time.Now().UnixNano())
-	pool := pool.New([]bot.Spec{bot.Command{Name: "churn", Argv: []string{"sh", "-c", `echo "up $$" >&2; exec cat >/dev/null`},
+	pl := pool.New([]bot.Spec{bot.Command{Name: "churn", Argv: []string{"sh", "-c", `echo "up $$" >&2; exec cat >/dev/null`},
 		Env: []string{token}}.Spec()}, bot.LaunchOptions{})
-	pool.KeepIdle = 1
-	defer pool.KillAll()
+	pl.KeepIdle = 1
+	defer pl.KillAll()
 	get := func() bot.Endpoint {
 		t.Helper()
-		_, proc := pool.Get(0, 7) // one deal, again and again
+		_, proc := pl.Get(0, 7) // one deal, again and again
 		if proc == nil {
 			t.Fatal("not started")
 		}
@@ -166,17 +166,17 @@ func TestSpareProcessWhenProcessesChurn(t *testing.T) {
 		}
 	}
 	p0 := get()
-	pool.Put(0, p0, false)
+	pl.Put(0, p0, false)
 	p1 := get() // p0 has played the deal: replaced, and a spare is started
-	pool.Put(0, p1, false)
+	pl.Put(0, p1, false)
 	before := waitFor(2) // p1 idle, and the spare
 	p2 := get()          // p1 replaced by the spare
 	if p2 == p0 || p2 == p1 || !slices.Contains(before, pid(p2)) {
 		t.Fatalf("third game got pid %d, want the spare started before it (running: %v; earlier %d, %d)", pid(p2), before, pid(p0), pid(p1))
 	}
 	log := filepath.Join(t.TempDir(), "g3.stderr.log")
-	pool.AttachLog(p2, log)
-	pool.Put(0, p2, false)
+	pl.AttachLog(p2, pool.File(log))
+	pl.Put(0, p2, false)
 	// Written before or after the log was attached, as the shell got to
 	// it: either way it lands in this log.
 	want := fmt.Sprintf("up %d\n", pid(p2))
@@ -189,7 +189,7 @@ func TestSpareProcessWhenProcessesChurn(t *testing.T) {
 			t.Fatalf("the spare's start-up output is not in its first game's log: %q", b)
 		}
 	}
-	pool.KillAll()
+	pl.KillAll()
 	if left := proctest.WithEnv(token); len(left) != 0 {
 		t.Errorf("processes left after KillAll: %v", left)
 	}

@@ -6,6 +6,7 @@ package pool
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -270,6 +271,24 @@ func (p *Pool) dropLocked(proc bot.Endpoint) {
 	delete(p.live, proc)
 }
 
+// LogFile is where a game's stderr log goes: Open creates (or empties)
+// it, each time it is called; Name names it in messages. Sinks make them
+// (run.Sink.Log); File is one on the local disk.
+type LogFile struct {
+	Name string
+	Open func() (io.WriteCloser, error)
+}
+
+// File is the LogFile at path, its directory made as needed.
+func File(path string) LogFile {
+	return LogFile{Name: path, Open: func() (io.WriteCloser, error) {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return nil, err
+		}
+		return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	}}
+}
+
 // LogError is a game's stderr log that could not be written in full:
 // what the bot wrote from the failure on is lost.
 type LogError struct {
@@ -294,16 +313,14 @@ func (p *Pool) logLost(err error) {
 }
 
 // AttachLog directs proc's stderr to a new log, kept in memory until the
-// game ends (Put) and then written to path. The previous log stays
+// game ends (Put) and then written to file. The previous log stays
 // attached until now, so what a bot writes after a game's end lands in
 // that game's log. A directory or file that cannot be made is reported
 // now (OnLogLost), not after the game, and the game goes on without it.
-func (p *Pool) AttachLog(proc bot.Endpoint, path string) {
+func (p *Pool) AttachLog(proc bot.Endpoint, file LogFile) {
 	p.logs.Add(1)
-	log := &gameLog{path: path, report: p.logLost}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		log.fail(err)
-	} else if f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644); err != nil {
+	log := &gameLog{path: file.Name, open: file.Open, report: p.logLost}
+	if f, err := file.Open(); err != nil {
 		log.fail(err)
 	} else {
 		f.Close()
@@ -399,9 +416,10 @@ func (p *Pool) KillAll() {
 // dropped, so the bot's stderr is still drained.
 type gameLog struct {
 	mu     sync.Mutex
-	path   string
+	path   string                         // names the log in errors; "" for a spare's start-up
+	open   func() (io.WriteCloser, error) // the log's file, created afresh
 	buf    bytes.Buffer
-	f      *os.File
+	f      io.WriteCloser
 	done   bool
 	failed bool
 	report func(error) // nil: failures go unreported (no game log attached)
@@ -475,7 +493,7 @@ func (l *gameLog) flush() {
 		l.buf, l.done = bytes.Buffer{}, true
 		return
 	}
-	f, err := os.OpenFile(l.path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	f, err := l.open()
 	if err != nil {
 		l.failLocked(err)
 		return

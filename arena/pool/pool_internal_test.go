@@ -12,7 +12,7 @@ func TestGameLogPrepend(t *testing.T) {
 	pre := &gameLog{}
 	pre.Write([]byte("loading model\n"))
 	path := filepath.Join(t.TempDir(), "g.stderr.log")
-	game := &gameLog{path: path}
+	game := &gameLog{path: path, open: File(path).Open}
 	game.Write([]byte("thinking\n"))
 	game.prepend(pre)
 	pre.close()

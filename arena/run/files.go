@@ -11,6 +11,7 @@ import (
 	"github.com/arena-dev/arena/arena/deal"
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/outdir"
+	"github.com/arena-dev/arena/arena/pool"
 	"github.com/arena-dev/arena/replays"
 )
 
@@ -96,8 +97,8 @@ type Files struct {
 	Line   func(t Table, rec ledger.Record) any
 }
 
-// LogPath is where a bot's stderr of one game is kept.
-func (f *Files) LogPath(bot, gameID string) string { return LogPath(f.Dir, bot, gameID) }
+// Log is the file of a bot's stderr of one game, under logs/.
+func (f *Files) Log(bot, gameID string) pool.LogFile { return pool.File(LogPath(f.Dir, bot, gameID)) }
 
 // Replay writes the replay to replays/GAMEID.jsonl.zst (atomically:
 // replays.Recorder.WriteFile).
@@ -124,7 +125,7 @@ var Discard Sink = discard{}
 
 type discard struct{}
 
-func (discard) LogPath(string, string) string                   { return "" }
+func (discard) Log(string, string) pool.LogFile                 { return pool.LogFile{} }
 func (discard) Replay(Table, *replays.Recorder) (string, error) { return "", nil }
 func (discard) Record(Table, ledger.Record) error               { return nil }
 

@@ -61,8 +61,9 @@ func (r *runner) play(ctx context.Context, t Table) (ledger.Record, *replays.Rec
 		if proc != nil {
 			// A log that cannot be written is reported and counted by the
 			// pool (Pool.OnLogLost); it does not stop the game.
-			if logs[s] = r.sink.LogPath(name, t.GameID); logs[s] != "" {
-				r.pool.AttachLog(proc, logs[s])
+			if file := r.sink.Log(name, t.GameID); file.Open != nil {
+				logs[s] = file.Name
+				r.pool.AttachLog(proc, file)
 			}
 		}
 	}

@@ -138,9 +138,9 @@ type StopRule interface {
 // Sink keeps what a run produces. Files is the output directory; Discard
 // keeps nothing.
 type Sink interface {
-	// LogPath is where bot's stderr of game gameID is written, or ""
-	// (kept nowhere).
-	LogPath(bot, gameID string) string
+	// Log is where bot's stderr of game gameID is written (Open nil:
+	// kept nowhere). Name is what failure messages point to.
+	Log(bot, gameID string) pool.LogFile
 	// Replay keeps a finished game's replay and says where (for the
 	// ledger line's replay field; "" if it is kept nowhere). It is called
 	// from the game's goroutine, games in parallel.

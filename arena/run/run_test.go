@@ -17,6 +17,7 @@ import (
 	"github.com/arena-dev/arena/arena/bot/membot"
 	"github.com/arena-dev/arena/arena/clock"
 	"github.com/arena-dev/arena/arena/ledger"
+	"github.com/arena-dev/arena/arena/pool"
 	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/arena/schedule"
 	"github.com/arena-dev/arena/engine"
@@ -63,7 +64,7 @@ type memorySink struct {
 	fail    error // Record's error, if set
 }
 
-func (s *memorySink) LogPath(string, string) string { return "" }
+func (s *memorySink) Log(string, string) pool.LogFile { return pool.LogFile{} }
 func (s *memorySink) Replay(t run.Table, r *replays.Recorder) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
