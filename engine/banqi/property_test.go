@@ -110,15 +110,7 @@ func TestCloneIndependent(t *testing.T) {
 		mustPlay(t, s, l[rng.IntN(len(l))])
 	}
 	c := s.Clone()
-	for !s.Over() {
-		l := s.AppendLegal(nil)
-		a := l[rng.IntN(len(l))]
-		mustPlay(t, s, a)
-		mustPlay(t, c, a)
-		if s.board != c.board {
-			t.Fatal("clone diverged")
-		}
-	}
+	enginetest.CheckClone(t, s, c, enginetest.Uniform[Action](rng), func() bool { return s.board == c.board })
 	if !reflect.DeepEqual(s.Outcome(), c.Outcome()) {
 		t.Fatal("clone outcome differs")
 	}

@@ -224,15 +224,7 @@ func TestCloneIndependent(t *testing.T) {
 		mustPlay(t, s, l[rng.IntN(len(l))])
 	}
 	c := s.Clone()
-	for !s.Over() {
-		l := s.AppendLegal(nil)
-		a := l[rng.IntN(len(l))]
-		mustPlay(t, s, a)
-		mustPlay(t, c, a)
-		if !sameState(s, c) {
-			t.Fatal("clone diverged")
-		}
-	}
+	enginetest.CheckClone(t, s, c, enginetest.Uniform[Action](rng), func() bool { return sameState(s, c) })
 }
 
 // The in-process fast path does not allocate per action within a round.

@@ -119,3 +119,23 @@ func LogCounts(t testing.TB, counts map[string]int) {
 		t.Logf("%8d %s", counts[k], k)
 	}
 }
+
+// CheckClone plays s and c, a clone of it, on in step to the end with the
+// same actions (chosen by pick from s's legal list): the clone must be
+// independent of s and continue identically, same(s, c) after every
+// action.
+func CheckClone[A any](t testing.TB, s, c Typed[A], pick func([]A) int, same func() bool) {
+	t.Helper()
+	for !s.Over() {
+		l := s.AppendLegal(nil)
+		a := l[pick(l)]
+		for _, st := range []Typed[A]{s, c} {
+			if err := st.Play(a); err != nil {
+				t.Fatalf("play %v: %v", a, err)
+			}
+		}
+		if !same() {
+			t.Fatal("clone diverged")
+		}
+	}
+}
