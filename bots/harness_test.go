@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/arena-dev/arena/engine"
+	"github.com/arena-dev/arena/internal/testkit"
 )
 
 // playVsRandom plays one game in process. The seat played by choose gets
@@ -13,14 +14,7 @@ import (
 // and of every legal action. The other seats choose uniformly at random.
 func playVsRandom(t testing.TB, game string, seats int, seed uint64, opts map[string]string, seat int, choose strategy, rng *rand.Rand) engine.Outcome {
 	t.Helper()
-	g, err := engine.Lookup(game)
-	if err != nil {
-		t.Fatal(err)
-	}
-	o, err := engine.Setup(g, seats, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, o := testkit.Setup(t, game, seats, opts)
 	s, err := g.New(seats, seed, o)
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/arena-dev/arena/engine"
+	"github.com/arena-dev/arena/internal/testkit"
 	"github.com/arena-dev/arena/protocol"
 	"github.com/arena-dev/arena/replays"
 	"github.com/klauspost/compress/zstd"
@@ -45,14 +46,7 @@ func play(t testing.TB, sc script) (*replays.Recorder, replays.Result) {
 	if sc.seats == 0 {
 		sc.seats = 2
 	}
-	g, err := engine.Lookup(sc.game)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts, err := engine.Setup(g, sc.seats, sc.options)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, opts := testkit.Setup(t, sc.game, sc.seats, sc.options)
 	st, err := g.New(sc.seats, sc.seed, opts)
 	if err != nil {
 		t.Fatal(err)

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/arena-dev/arena/internal/proctest"
+	"github.com/arena-dev/arena/internal/testkit"
 
 	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/clock"
@@ -27,7 +28,6 @@ import (
 	"github.com/arena-dev/arena/arena/match"
 	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/arena/seed"
-	"github.com/arena-dev/arena/engine"
 	_ "github.com/arena-dev/arena/engine/banqi"
 	"github.com/arena-dev/arena/protocol"
 	"github.com/arena-dev/arena/replays"
@@ -217,14 +217,7 @@ func config(t *testing.T, games int, seed uint64, out string) match.Config {
 
 // gameConfig is a match of game with seats seats and the given rule options.
 func gameConfig(t *testing.T, game string, seats int, options map[string]string, games int, seed uint64, out string) match.Config {
-	g, err := engine.Lookup(game)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts, err := engine.Setup(g, seats, options)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, opts := testkit.Setup(t, game, seats, options)
 	return match.Config{
 		Game: g, Options: opts, Games: games, Seed: seed, Secret: testSecret, OutDir: out, Version: "test",
 		Settings: run.Settings{Limits: clock.Limits{Startup: 20 * time.Second, Move: 10 * time.Second, Margin: 50 * time.Millisecond}},

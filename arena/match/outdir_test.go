@@ -1,7 +1,6 @@
 package match_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -17,6 +16,7 @@ import (
 	"github.com/arena-dev/arena/arena/match"
 	"github.com/arena-dev/arena/arena/outdir"
 	"github.com/arena-dev/arena/arena/run"
+	"github.com/arena-dev/arena/internal/testkit"
 )
 
 // fullDisk mounts a tmpfs of one page at dir and fills it, so that
@@ -59,7 +59,7 @@ func TestLostStderrLogsAreReported(t *testing.T) {
 	fx := newFixture(t, []string{"a", "b"}, []string{"random", "random"})
 	out := t.TempDir()
 	fullDisk(t, filepath.Join(out, "logs"))
-	var warn syncBuffer
+	var warn testkit.SyncBuffer
 	cfg := config(t, 4, 3, out)
 	cfg.Warn = &warn
 	sum, err := match.Run(context.Background(), cfg, fx.bots)
@@ -169,7 +169,7 @@ func TestOutDirIsLockedAndCleaned(t *testing.T) {
 	leftover := filepath.Join(out, "replays", ".banqi-x-g0000.jsonl.zst.tmp-99-1-7")
 	os.MkdirAll(filepath.Dir(leftover), 0o755)
 	os.WriteFile(leftover, []byte("half a replay"), 0o644)
-	var warn syncBuffer
+	var warn testkit.SyncBuffer
 	cfg := config(t, 2, 5, out)
 	cfg.Warn = &warn
 	if _, err := match.Run(context.Background(), cfg, fx.bots); err != nil {
@@ -200,7 +200,7 @@ func TestStaleLockOfAKilledProcess(t *testing.T) {
 	os.WriteFile(filepath.Join(out, outdir.LockName), []byte(note), 0o644)
 
 	fx := newFixture(t, []string{"a", "b"}, []string{"random", "random"})
-	var warn syncBuffer
+	var warn testkit.SyncBuffer
 	cfg := config(t, 2, 5, out)
 	cfg.Warn = &warn
 	if _, err := match.Run(context.Background(), cfg, fx.bots); err != nil {
@@ -209,22 +209,4 @@ func TestStaleLockOfAKilledProcess(t *testing.T) {
 	if !strings.Contains(warn.String(), fmt.Sprintf("pid %d", dead)) || !strings.Contains(warn.String(), "without releasing") {
 		t.Errorf("the stale lock is not reported:\n%s", warn.String())
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for the pool's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

@@ -18,8 +18,8 @@ import (
 	"github.com/arena-dev/arena/arena/clock"
 	"github.com/arena-dev/arena/arena/referee"
 	"github.com/arena-dev/arena/arena/transport"
-	"github.com/arena-dev/arena/engine"
 	_ "github.com/arena-dev/arena/engine/all"
+	"github.com/arena-dev/arena/internal/testkit"
 	"github.com/arena-dev/arena/protocol"
 	"github.com/arena-dev/arena/replays"
 )
@@ -50,14 +50,7 @@ func startMemBot(t *testing.T, bot memBot) transport.Conn {
 // move legal for the seat to move, the plies and the outcome the engine's).
 func playMem(t *testing.T, name string, options map[string]string, seed uint64, limits clock.Limits, bots []memBot) (*referee.Result, *replays.Replay) {
 	t.Helper()
-	g, err := engine.Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts, err := engine.Setup(g, len(bots), options)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, opts := testkit.Setup(t, name, len(bots), options)
 	players := make([]referee.Player, len(bots))
 	seats := make([]replays.SeatInfo, len(bots))
 	for i, bot := range bots {

@@ -57,6 +57,31 @@ type pend struct {
 	ranks []int
 }
 
+// pendings holds the results that came before their games were drawn,
+// by game id: every scheduler that draws its games late (elimination,
+// Swiss, table knockouts) keeps and claims them the same way.
+type pendings map[string]pend
+
+// hold keeps the result ranks of g until g is drawn; the first result of
+// a game id is the one kept.
+func (p pendings) hold(g Game, ranks []int) {
+	if _, dup := p[g.ID]; !dup {
+		p[g.ID] = pend{seats: slices.Clone(g.Seats), ranks: slices.Clone(ranks)}
+	}
+}
+
+// claim takes the held result of the game id now drawn with seats: its
+// ranks, if one was held for the same seats. A held result for other
+// seats is dropped (it is not this game's).
+func (p pendings) claim(id string, seats []int) ([]int, bool) {
+	r, ok := p[id]
+	if !ok {
+		return nil, false
+	}
+	delete(p, id)
+	return r.ranks, slices.Equal(r.seats, seats)
+}
+
 // Elimination is a single or double elimination bracket for two-seat
 // games.
 //
@@ -121,7 +146,7 @@ type Elimination struct {
 	byStage []*ematch // the order Next hands games out in
 	games   map[string]*egame
 	owner   map[string]*ematch
-	pending map[string]pend
+	pending pendings
 }
 
 // SingleElimination is a knockout bracket; see Elimination for the rules.
@@ -213,7 +238,7 @@ func newElimination(c Config, double bool) (*Elimination, error) {
 		return nil, err
 	}
 	x := &Elimination{c: c, double: double, order: order, seedOf: seedOf,
-		games: map[string]*egame{}, owner: map[string]*ematch{}, pending: map[string]pend{}}
+		games: map[string]*egame{}, owner: map[string]*ematch{}, pending: pendings{}}
 	x.size = 1
 	for x.size < c.Bots {
 		x.size *= 2
@@ -314,9 +339,7 @@ func (x *Elimination) Result(g Game, ranks []int) {
 	}
 	eg, ok := x.games[g.ID]
 	if !ok {
-		if _, dup := x.pending[g.ID]; !dup {
-			x.pending[g.ID] = pend{seats: slices.Clone(g.Seats), ranks: slices.Clone(ranks)}
-		}
+		x.pending.hold(g, ranks)
 		return
 	}
 	if eg.done || eg.seats != [2]int{g.Seats[0], g.Seats[1]} {
@@ -499,11 +522,8 @@ func (x *Elimination) drawPair(m *ematch) {
 		m.games = append(m.games, eg)
 		x.games[eg.id] = eg
 		x.owner[eg.id] = m
-		if r, ok := x.pending[eg.id]; ok {
-			delete(x.pending, eg.id)
-			if len(r.seats) == 2 && r.seats[0] == seats[0] && r.seats[1] == seats[1] {
-				x.finish(m, eg, r.ranks)
-			}
+		if ranks, ok := x.pending.claim(eg.id, seats[:]); ok {
+			x.finish(m, eg, ranks)
 		}
 	}
 }

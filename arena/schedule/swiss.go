@@ -62,7 +62,7 @@ func Swiss(c Config) (Scheduler, error) {
 	return &SwissScheduler{c: c, order: order, seedOf: seedOf,
 		half: make([]int, c.Bots), byes: make([]int, c.Bots), starts: make([]int, c.Bots),
 		encounters: make([]int, c.Bots), lastStart: make([]int8, c.Bots),
-		met: make([]uint8, c.Bots*c.Bots), pending: map[string]pend{}}, nil
+		met: make([]uint8, c.Bots*c.Bots), pending: pendings{}}, nil
 }
 
 // SwissScheduler is the Swiss scheduler; Standings shows its tables.
@@ -77,7 +77,7 @@ type SwissScheduler struct {
 	lastStart  []int8  // +1 started the last encounter, -1 did not, 0 none yet
 	met        []uint8 // times each pair met (saturating), Bots x Bots
 	rounds     []*swissRound
-	pending    map[string]pend
+	pending    pendings
 }
 
 type swissRound struct {
@@ -155,9 +155,7 @@ func (s *SwissScheduler) Result(g Game, ranks []int) {
 			return
 		}
 	}
-	if _, dup := s.pending[g.ID]; !dup {
-		s.pending[g.ID] = pend{seats: slices.Clone(g.Seats), ranks: slices.Clone(ranks)}
-	}
+	s.pending.hold(g, ranks)
 }
 
 func (s *SwissScheduler) record(rd *swissRound, i int, seats, ranks []int) {
@@ -230,11 +228,8 @@ func (s *SwissScheduler) startRound() {
 	for i := range rd.games {
 		g := s.gameOf(r, i)
 		rd.ids[g.ID] = i
-		if pr, ok := s.pending[g.ID]; ok {
-			delete(s.pending, g.ID)
-			if slices.Equal(pr.seats, g.Seats) {
-				s.record(rd, i, g.Seats, pr.ranks)
-			}
+		if ranks, ok := s.pending.claim(g.ID, g.Seats); ok {
+			s.record(rd, i, g.Seats, ranks)
 		}
 	}
 }

@@ -57,7 +57,7 @@ func TableElimination(c Config) (Scheduler, error) {
 	if err != nil {
 		return nil, err
 	}
-	x := &TableKnockout{c: c, adv: adv, order: order, seedOf: seedOf, pending: map[string]pend{}}
+	x := &TableKnockout{c: c, adv: adv, order: order, seedOf: seedOf, pending: pendings{}}
 	for a := c.Bots; ; {
 		t := a / k
 		p := tablePlan{alive: a, tables: t, byes: a - t*k}
@@ -97,7 +97,7 @@ type TableKnockout struct {
 	seedOf  []int
 	plan    []tablePlan
 	rounds  []*tableRound
-	pending map[string]pend
+	pending pendings
 }
 
 type tableRound struct {
@@ -178,9 +178,7 @@ func (x *TableKnockout) Result(g Game, ranks []int) {
 			return
 		}
 	}
-	if _, dup := x.pending[g.ID]; !dup {
-		x.pending[g.ID] = pend{seats: slices.Clone(g.Seats), ranks: slices.Clone(ranks)}
-	}
+	x.pending.hold(g, ranks)
 }
 
 func (x *TableKnockout) record(rd *tableRound, i int, seats, ranks []int) {
@@ -264,11 +262,8 @@ func (x *TableKnockout) startRound() {
 	for i := range rd.done {
 		g := x.gameOf(r, i)
 		rd.ids[g.ID] = i
-		if pr, ok := x.pending[g.ID]; ok {
-			delete(x.pending, g.ID)
-			if slices.Equal(pr.seats, g.Seats) {
-				x.record(rd, i, g.Seats, pr.ranks)
-			}
+		if ranks, ok := x.pending.claim(g.ID, g.Seats); ok {
+			x.record(rd, i, g.Seats, ranks)
 		}
 	}
 }

@@ -11,8 +11,8 @@ import (
 
 	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/stats"
-	"github.com/arena-dev/arena/engine"
 	_ "github.com/arena-dev/arena/engine/all"
+	"github.com/arena-dev/arena/internal/testkit"
 )
 
 // TestLayout: in every unit the two games swap test and base and leave the
@@ -78,14 +78,7 @@ func TestTestHalves(t *testing.T) {
 
 func testConfig(t *testing.T, game string, seats int) *Config {
 	t.Helper()
-	g, err := engine.Lookup(game)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts, err := engine.Setup(g, seats, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, opts := testkit.Setup(t, game, seats, nil)
 	return &Config{Game: g, Options: opts, Seats: seats, Paired: true, Seed: 9, MaxGames: 100,
 		Test: bot.Command{Name: "new", Argv: []string{"new"}}, Base: bot.Command{Name: "old", Argv: []string{"old"}},
 		Filler: bot.Command{Argv: []string{"filler"}},

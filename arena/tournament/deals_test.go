@@ -1,7 +1,6 @@
 package tournament
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/protocol"
 	"github.com/arena-dev/arena/sdk"
 )
@@ -68,18 +66,7 @@ func TestNoProcessPlaysADealTwice(t *testing.T) {
 		f.Bots = append(f.Bots, BotFile{Name: name, Command: os.Args[0], Env: map[string]string{
 			"ARENA_TOURNAMENT_BOT": "random", envDealLog: filepath.Join(logs, name+".log")}})
 	}
-	c, err := f.Resolve("test", ".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := t.TempDir()
-	if _, err := Run(context.Background(), c, out, Options{}); err != nil {
-		t.Fatal(err)
-	}
-	recs, _, err := ledger.Read[ledger.Record](filepath.Join(out, ledger.FileName))
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, recs := runRecords(t, resolve(t, f))
 	if want := n * (n - 1) / 2 * 4; len(recs) != want {
 		t.Fatalf("%d games recorded, want %d", len(recs), want)
 	}

@@ -18,6 +18,21 @@ import (
 	_ "github.com/arena-dev/arena/engine/boon"
 )
 
+// openStandings opens the tournament directory out and computes its
+// standings, failing the test on any error.
+func openStandings(t *testing.T, out string) (*Dir, *Standings) {
+	t.Helper()
+	d, err := Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := d.Standings()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d, st
+}
+
 // played runs testConfig's tournament of n bots (n(n-1) games) into a
 // new directory.
 func played(t *testing.T, n int) (string, *Config) {
@@ -149,11 +164,7 @@ func knockout(t *testing.T, format string, n, seats, gpe int) *Config {
 	for i := range n {
 		f.Bots = append(f.Bots, BotFile{Name: fmt.Sprintf("b%d", i), Command: os.Args[0]})
 	}
-	c, err := f.Resolve("test", ".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return resolve(t, f)
 }
 
 // outcome gives the ranks by seat of game g, the k-th (from 1) of its
@@ -258,14 +269,7 @@ func TestEliminationRanksByTheBracket(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			out := simulate(t, tc.c(t), tc.decide, -1)
-			d, err := Open(out)
-			if err != nil {
-				t.Fatal(err)
-			}
-			st, err := d.Standings()
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, st := openStandings(t, out)
 			got := map[string]int{}
 			for _, r := range st.Standings {
 				got[r.Name] = r.Rank
@@ -355,14 +359,7 @@ func TestLedgerLinesThatDoNotCount(t *testing.T) {
 			lines := tc.damage(strings.Split(strings.TrimSpace(string(data)), "\n"))
 			os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
 
-			d, err := Open(out)
-			if err != nil {
-				t.Fatal(err)
-			}
-			st, err := d.Standings()
-			if err != nil {
-				t.Fatal(err)
-			}
+			d, st := openStandings(t, out)
 			if st.Games != 6-tc.replays || len(d.Ledger.Problems) != 1 {
 				t.Fatalf("standings count %d games, problems %v; want %d and one problem", st.Games, d.Ledger.Problems, 6-tc.replays)
 			}

@@ -49,12 +49,35 @@ func testConfig(t *testing.T, n int, concurrency int) *Config {
 		}
 		f.Bots = append(f.Bots, BotFile{Name: fmt.Sprintf("b%d", i), Command: os.Args[0], Env: map[string]string{"ARENA_TOURNAMENT_BOT": kind}})
 	}
+	c := resolve(t, f)
+	c.Secret = testSecret // the same games from the same seed, in any directory
+	return c
+}
+
+// resolve resolves f as the tournament file "test" in the current
+// directory, failing the test if it does not resolve.
+func resolve(t *testing.T, f File) *Config {
+	t.Helper()
 	c, err := f.Resolve("test", ".")
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.Secret = testSecret // the same games from the same seed, in any directory
 	return c
+}
+
+// runRecords runs c's tournament into a new directory and returns it and
+// the records of its ledger.
+func runRecords(t *testing.T, c *Config) (string, []ledger.Record) {
+	t.Helper()
+	out := t.TempDir()
+	if _, err := Run(context.Background(), c, out, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	recs, _, err := ledger.Read[ledger.Record](filepath.Join(out, ledger.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out, recs
 }
 
 // testSecret keys the deals of testConfig's tournaments.
@@ -234,17 +257,10 @@ func TestEveryFormat(t *testing.T) {
 			if tc.extra != nil {
 				tc.extra(&f)
 			}
-			c, err := f.Resolve("test", ".")
-			if err != nil {
-				t.Fatal(err)
-			}
-			out := t.TempDir()
-			if _, err := Run(context.Background(), c, out, Options{}); err != nil {
-				t.Fatal(err)
-			}
-			recs, _, err := ledger.Read[ledger.Record](filepath.Join(out, ledger.FileName))
-			if err != nil || len(recs) == 0 {
-				t.Fatalf("%d records, %v", len(recs), err)
+			c := resolve(t, f)
+			out, recs := runRecords(t, c)
+			if len(recs) == 0 {
+				t.Fatalf("%d records", len(recs))
 			}
 			s, err := c.Rebuild(recs)
 			if err != nil {

@@ -13,13 +13,13 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/arena-dev/arena/internal/proctest"
+	"github.com/arena-dev/arena/internal/testkit"
 
 	"github.com/arena-dev/arena/arena/transport"
 	"github.com/arena-dev/arena/protocol"
@@ -280,24 +280,6 @@ func TestLineLimit(t *testing.T) {
 	})
 }
 
-// syncBuffer is a bytes.Buffer safe for the sink's goroutine and the test.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // waitFor polls cond every 10ms for up to 5s: it waits on an event the
 // test cannot be told about (the stderr drain goroutine having run).
 func waitFor(t *testing.T, what string, cond func() bool) {
@@ -313,7 +295,7 @@ func TestStderr(t *testing.T) {
 	t.Parallel()
 	const capBytes = 1000
 	p := start(t, "echo", transport.ProcessConfig{StderrCap: capBytes})
-	var log1, log2 syncBuffer
+	var log1, log2 testkit.SyncBuffer
 	p.SetStderr(&log1)
 	// 200 KB, far past the cap, then a marker: once the tail ends with
 	// the marker, everything before it went through the sink.

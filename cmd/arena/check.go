@@ -45,17 +45,17 @@ The checks (docs/check.md explains each):
 		Flags: append([]cli.Flag{
 			// Not Required: urfave/cli would then report a missing --game
 			// as an unknown command named after CMD.
-			&cli.StringFlag{Name: "game", Usage: "game to play (see arena games); required"},
-			&cli.StringSliceFlag{Name: "option", Usage: "rule option k=v (repeatable)"},
+			gameFlag("game to play (see arena games); required"),
+			optionFlag(),
 			&cli.IntFlag{Name: "games", Value: 2, Usage: "games played in the same process (2 or more checks keep-alive)"},
 			&cli.IntFlag{Name: "seats", Usage: "seats per game", DefaultText: "the game's minimum"},
-			&cli.StringFlag{Name: "seed", Usage: "seed for the deals and the checker's moves", DefaultText: "random, printed"},
+			newSeedFlag("seed for the deals and the checker's moves", "random, printed"),
 			durationFlag("move-time", "limit per move", clock.Defaults.Move, ""),
 			durationFlag("startup-time", "time from hello to ready", clock.Defaults.Startup, ""),
 			durationFlag("margin", "grace added to every deadline for OS jitter", clock.Defaults.Margin, ""),
 			&cli.IntFlag{Name: "max-line", Value: protocol.DefaultMaxLine, Usage: "longest line the bot may send, in bytes"},
 			&cli.BoolFlag{Name: "strict", Usage: "count warnings as failures"},
-			&cli.BoolFlag{Name: "json", Usage: "print one JSON report to stdout"},
+			jsonFlag("print one JSON report to stdout"),
 			&cli.BoolFlag{Name: "progress", Usage: "progress lines on stderr: one per game and every few seconds", DefaultText: "on, off with --json"},
 		}, sandboxFlags()...),
 		Action: runCheck,

@@ -377,11 +377,7 @@ func TestCheckJSONReport(t *testing.T) {
 
 func TestCheckUsage(t *testing.T) {
 	t.Parallel()
-	cases := []struct {
-		name string
-		args []string
-		want string
-	}{
+	cases := []usageCase{
 		{"no command", []string{"check", "--game", "banqi"}, "exactly one CMD"},
 		{"two commands", []string{"check", "--game", "banqi", "python3", "bot.py"}, "exactly one CMD"},
 		{"no game", []string{"check", "arena bot random"}, "game"},
@@ -391,15 +387,7 @@ func TestCheckUsage(t *testing.T) {
 		{"no games", []string{"check", "--game", "banqi", "--games", "0", "arena bot random"}, "--games"},
 		{"no move time", []string{"check", "--game", "banqi", "--move-time", "0s", "arena bot random"}, "--move-time"},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			_, stderr, code := arena(t, tc.args...)
-			if code != exitUsage || !strings.Contains(stderr, tc.want) {
-				t.Fatalf("exit %d, stderr %q; want exit %d naming %q", code, stderr, exitUsage, tc.want)
-			}
-		})
-	}
+	runUsageCases(t, cases, nil)
 }
 
 // TestCheckStopsAtProtocolError: a bot that answers a turn with something

@@ -286,11 +286,7 @@ func TestMisspeltBundledBotIsUsage(t *testing.T) {
 	}
 	list := "(bundled bots: " + strings.Join(bots.Names(), ", ") + ")"
 	unknown := `unknown bot "rnd" ` + list
-	cases := []struct {
-		name string
-		args []string
-		want string
-	}{
+	cases := []usageCase{
 		{"match", []string{"match", "--game", "banqi", "--bot", "a=arena bot rnd", "--bot", "b=arena bot random"}, "--bot a: " + unknown},
 		{"match, no name", []string{"match", "--game", "banqi", "--bot", "a=arena bot", "--bot", "b=arena bot random"}, `"arena bot" names none ` + list},
 		{"match, more after the name", []string{"match", "--game", "banqi", "--bot", "a=arena bot random --x a,b", "--bot", "b=arena bot random"},
@@ -301,15 +297,7 @@ func TestMisspeltBundledBotIsUsage(t *testing.T) {
 		{"sprt", []string{"sprt", "--game", "banqi", "--base", "a=arena bot random", "--test", "b=arena bot rnd", "--max-games", "2"}, "--test b: " + unknown},
 		{"check", []string{"check", "--game", "banqi", "arena bot rnd"}, unknown},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			_, stderr, code := arena(t, tc.args...)
-			if code != exitUsage || !strings.Contains(stderr, tc.want) {
-				t.Fatalf("exit %d, stderr:\n%s\nwant exit %d naming %q", code, stderr, exitUsage, tc.want)
-			}
-		})
-	}
+	runUsageCases(t, cases, nil)
 }
 
 // inProcess serializes running the CLI in this process: urfave/cli's
@@ -388,11 +376,7 @@ func TestHelpShowsEachDefaultOnce(t *testing.T) {
 // on stderr that says what is wrong, nothing on stdout.
 func TestUsageMistakesExit2OneLine(t *testing.T) {
 	t.Parallel()
-	cases := []struct {
-		name string
-		args []string
-		want string
-	}{
+	cases := []usageCase{
 		{"match without flags", []string{"match"}, "--game is required"},
 		{"replay show of no file", []string{"replay", "show", "missing.jsonl.zst"}, "missing.jsonl.zst: no such file"},
 		{"replay verify of no file", []string{"replay", "verify", "missing.jsonl.zst"}, "missing.jsonl.zst: no such file"},
@@ -400,22 +384,14 @@ func TestUsageMistakesExit2OneLine(t *testing.T) {
 	}
 	for _, cmd := range [][]string{{"match"}, {"sprt"}, {"check"}, {"tournament", "run"}} {
 		for _, flag := range []string{"move-time", "startup-time", "margin"} {
-			cases = append(cases, struct {
-				name string
-				args []string
-				want string
-			}{strings.Join(cmd, " ") + " --" + flag, append(slices.Clone(cmd), "--"+flag, "100"), `"100" has no unit: 100ms or 100s?`})
+			cases = append(cases, usageCase{strings.Join(cmd, " ") + " --" + flag, append(slices.Clone(cmd), "--"+flag, "100"), `"100" has no unit: 100ms or 100s?`})
 		}
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			stdout, stderr, code := arena(t, tc.args...)
-			if code != exitUsage || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, tc.want) {
-				t.Fatalf("exit %d, stdout %d bytes, stderr:\n%s\nwant exit %d and one line naming %q", code, len(stdout), stderr, exitUsage, tc.want)
-			}
-		})
-	}
+	runUsageCases(t, cases, func(t *testing.T, tc usageCase, stdout, stderr string) {
+		if stdout != "" || strings.Count(stderr, "\n") != 1 {
+			t.Fatalf("stdout %d bytes, stderr:\n%s\nwant one line naming %q and nothing on stdout", len(stdout), stderr, tc.want)
+		}
+	})
 }
 
 // TestHelpCompletionAndVersion: arena help, the shell completion urfave/cli

@@ -84,3 +84,35 @@ var runDefaults = sync.OnceValue(func() *tournament.Config {
 	}
 	return cfg
 })
+
+// The flags below mean the same in every command that has them (match,
+// sprt, check, tournament run): each is made here once, so that a name,
+// alias or parse rule cannot drift between commands. Usage texts still
+// say what the flag does in the command at hand.
+
+// gameFlag is --game. Not Required: urfave/cli would print the whole help
+// for it and exit 1; each command says what is missing in one line.
+func gameFlag(usage string) cli.Flag { return &cli.StringFlag{Name: "game", Usage: usage} }
+
+// optionFlag is --option k=v, the game's rule options.
+func optionFlag() cli.Flag {
+	return &cli.StringSliceFlag{Name: "option", Usage: "rule option k=v (repeatable)"}
+}
+
+// newSeedFlag is --seed, read by seedFlag.
+func newSeedFlag(usage, defaultText string) cli.Flag {
+	return &cli.StringFlag{Name: "seed", Usage: usage, DefaultText: defaultText}
+}
+
+// concurrencyFlag is --concurrency, games at once.
+func concurrencyFlag() cli.Flag {
+	return &cli.IntFlag{Name: "concurrency", Usage: "games at once", DefaultText: "cores / seats"}
+}
+
+// jsonFlag is --json, one JSON object on stdout.
+func jsonFlag(usage string) cli.Flag { return &cli.BoolFlag{Name: "json", Usage: usage} }
+
+// quietFlag is --quiet (-q), no progress lines.
+func quietFlag(usage string) cli.Flag {
+	return &cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: usage}
+}

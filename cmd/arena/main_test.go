@@ -52,13 +52,36 @@ func arena(t *testing.T, args ...string) (string, string, int) {
 	return out.String(), errb.String(), code
 }
 
+// usageCase is a command line (args) the arena must refuse as a usage
+// error, with a message on stderr that names want.
+type usageCase struct {
+	name string
+	args []string
+	want string
+}
+
+// runUsageCases runs each case as a parallel subtest: the arena must exit
+// with exitUsage and name tc.want on stderr; more, if not nil, checks
+// what else the case needs of the output.
+func runUsageCases(t *testing.T, cases []usageCase, more func(t *testing.T, tc usageCase, stdout, stderr string)) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			stdout, stderr, code := arena(t, tc.args...)
+			if code != exitUsage || !strings.Contains(stderr, tc.want) {
+				t.Fatalf("exit %d, stderr:\n%s\nwant exit %d naming %q", code, stderr, exitUsage, tc.want)
+			}
+			if more != nil {
+				more(t, tc, stdout, stderr)
+			}
+		})
+	}
+}
+
 func TestUsageErrorsExit2WithOneClearLine(t *testing.T) {
 	t.Parallel()
-	cases := []struct {
-		name string
-		args []string
-		want string
-	}{
+	cases := []usageCase{
 		{"unknown game", []string{"match", "--game", "chess", "--bot", "a=arena bot random", "--bot", "b=arena bot random"}, `unknown game "chess"`},
 		{"unknown option", []string{"match", "--game", "banqi", "--option", "colour=blue", "--bot", "a=arena bot random", "--bot", "b=arena bot random"}, `no option "colour"`},
 		{"bad option value", []string{"match", "--game", "banqi", "--option", "ranks=fr", "--bot", "a=arena bot random", "--bot", "b=arena bot random"}, "ranks"},
@@ -73,18 +96,7 @@ func TestUsageErrorsExit2WithOneClearLine(t *testing.T) {
 		{"unknown command", []string{"tournement"}, `unknown command "tournement"`},
 		{"verify without files", []string{"replay", "verify"}, "at least one FILE"},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			_, stderr, code := arena(t, tc.args...)
-			if code != exitUsage {
-				t.Fatalf("exit code %d, want %d; stderr:\n%s", code, exitUsage, stderr)
-			}
-			if !strings.Contains(stderr, tc.want) {
-				t.Fatalf("stderr does not name the problem (%q):\n%s", tc.want, stderr)
-			}
-		})
-	}
+	runUsageCases(t, cases, nil)
 }
 
 func TestGamesListsBanqiOptions(t *testing.T) {

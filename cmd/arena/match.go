@@ -48,16 +48,16 @@ and within --bot-memory, --bot-procs, --bot-files, --bot-file-size and
 		Flags: append([]cli.Flag{
 			// Not Required: urfave/cli would print the whole help for it
 			// and exit 1; runMatch says what is missing in one line.
-			&cli.StringFlag{Name: "game", Usage: "game to play (see arena games); required"},
+			gameFlag("game to play (see arena games); required"),
 			&cli.StringSliceFlag{Name: "bot", Usage: "NAME=CMD, one per seat, in seat order"},
-			&cli.StringSliceFlag{Name: "option", Usage: "rule option k=v (repeatable)"},
+			optionFlag(),
 			&cli.IntFlag{Name: "games", Usage: "games to play", DefaultText: "one full seat rotation, as many games as seats"},
-			&cli.StringFlag{Name: "seed", Usage: "match seed; the deals follow from it and the deal secret", DefaultText: "random, printed"},
+			newSeedFlag("match seed; the deals follow from it and the deal secret", "random, printed"),
 			dealSecretFlag(),
 			&cli.BoolFlag{Name: "fresh-deals", Usage: "a new deal for every game instead of replaying one deal with seats rotated (see docs/security.md)"},
 			&cli.StringFlag{Name: "out", Usage: "directory for results.jsonl, replays/ and logs/"},
-			&cli.BoolFlag{Name: "json", Usage: "print one JSON summary object to stdout"},
-			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no per-game progress lines"},
+			jsonFlag("print one JSON summary object to stdout"),
+			quietFlag("no per-game progress lines"),
 		}, append(refereeFlags(), sandboxFlags()...)...),
 		Action: runMatch,
 	})

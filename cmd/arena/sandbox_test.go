@@ -216,19 +216,32 @@ func TestMatchBotEnvironmentAndDirectory(t *testing.T) {
 	}
 }
 
+// runCup writes dir/cup.yaml, a tournament of two banqi games an
+// encounter named name, from seed, one game at a time with a minute to
+// start, whose remaining sections (limits, bots) are rest; it runs it
+// quietly into dir/out, which it returns with the run's stderr. The run
+// must succeed.
+func runCup(t *testing.T, dir, name string, seed int, rest string) (string, string) {
+	t.Helper()
+	file := filepath.Join(dir, "cup.yaml")
+	head := fmt.Sprintf("name: %s\ngame: banqi\ngames_per_encounter: 2\nseed: %d\nconcurrency: 1\nclock: {startup: 60s}\n", name, seed)
+	if err := os.WriteFile(file, []byte(head+rest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	_, stderr, code := arena(t, "tournament", "run", file, "--out", out, "-q")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	return out, stderr
+}
+
 // TestTournamentFileLimits: a tournament file's limits section confines
 // the bots, and the run says how.
 func TestTournamentFileLimits(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	file := filepath.Join(dir, "cup.yaml")
-	os.WriteFile(file, []byte(fmt.Sprintf(`name: lim
-game: banqi
-games_per_encounter: 2
-seed: 5
-concurrency: 1
-clock: {startup: 60s}
-limits:
+	out, stderr := runCup(t, dir, "lim", 5, fmt.Sprintf(`limits:
   memory: 64MiB
   procs: 64
   files: 256
@@ -238,12 +251,7 @@ limits:
 bots:
   - {name: hog, command: %s}
   - {name: r, command: arena bot random}
-`, os.Args[0])), 0o644)
-	out := filepath.Join(dir, "out")
-	_, stderr, code := arena(t, "tournament", "run", file, "--out", out, "-q")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+`, os.Args[0]))
 	for _, want := range []string{"memory 64MiB (", "procs 64 (", "cpu 30s/game (", "files 256 (rlimit)", "file size 1MiB (rlimit)"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("sandbox line lacks %q:\n%s", want, stderr)
@@ -300,24 +308,13 @@ func TestTournamentSpyReadsNothing(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(dir, "rival.py"), rival, 0o644)
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("the spy's own notes\n"), 0o644)
-	file := filepath.Join(dir, "cup.yaml")
-	os.WriteFile(file, []byte(fmt.Sprintf(`name: spy
-game: banqi
-games_per_encounter: 2
-seed: 42
-concurrency: 1
-clock: {startup: 60s}
-limits:
+	out, stderr := runCup(t, dir, "spy", 42, fmt.Sprintf(`limits:
   env: [ARENA_SANDBOX_TEST_BOT=spy:spy]
 bots:
   - {name: spy, command: %s}
   - {name: rival, command: python3 %s}
-`, spyBin, filepath.Join(dir, "rival.py"))), 0o644)
-	out := filepath.Join(dir, "out")
-	_, stderr, code := arena(t, "tournament", "run", file, "--out", out, "-q")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
+`, spyBin, filepath.Join(dir, "rival.py")))
+	file := filepath.Join(dir, "cup.yaml") // what runCup wrote
 	logs, _ := filepath.Glob(filepath.Join(out, "logs", "spy", "*.stderr.log"))
 	if len(logs) == 0 {
 		t.Fatalf("no spy log: %s", stderr)

@@ -269,11 +269,7 @@ func TestSPRTNoPairs(t *testing.T) {
 func TestSPRTUsageErrors(t *testing.T) {
 	t.Parallel()
 	bots := []string{"--test", "a=arena bot random", "--base", "b=arena bot random"}
-	cases := []struct {
-		name string
-		args []string
-		want string
-	}{
+	cases := []usageCase{
 		{"missing base", []string{"--game", "banqi", "--test", "a=arena bot random"}, "--base"},
 		{"missing test", []string{"--game", "banqi", "--base", "a=arena bot random"}, "--test"},
 		{"missing game", bots, "--game"},
@@ -294,18 +290,10 @@ func TestSPRTUsageErrors(t *testing.T) {
 		{"bad junit dir", append([]string{"--game", "banqi", "--junit", "/no/such/dir/j.xml"}, bots...), "--junit"},
 		{"unknown game", append([]string{"--game", "chess"}, bots...), `unknown game "chess"`},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			_, stderr, code := arena(t, append([]string{"sprt"}, tc.args...)...)
-			if code != exitUsage {
-				t.Fatalf("exit code %d, want %d; stderr:\n%s", code, exitUsage, stderr)
-			}
-			if !strings.Contains(stderr, tc.want) {
-				t.Fatalf("stderr does not name the problem (%q):\n%s", tc.want, stderr)
-			}
-		})
+	for i := range cases {
+		cases[i].args = append([]string{"sprt"}, cases[i].args...)
 	}
+	runUsageCases(t, cases, nil)
 }
 
 // TestSPRTArenaErrorExit1: an output directory that cannot be made is the

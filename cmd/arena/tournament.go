@@ -56,7 +56,7 @@ One run at a time plays into a directory (it holds DIR/arena.lock).
 				Description: `   arena tournament standings out/cup
    arena tournament standings out/cup --json`,
 				Flags: []cli.Flag{
-					&cli.BoolFlag{Name: "json", Usage: "one JSON object"},
+					jsonFlag("one JSON object"),
 					&cli.BoolFlag{Name: "csv", Usage: "one CSV line per bot"},
 					&cli.BoolFlag{Name: "head-to-head", Usage: "with --csv: the head-to-head matrix instead, a line per bot"},
 				},
@@ -84,8 +84,8 @@ func tournamentFlags() []cli.Flag {
 	d := runDefaults()
 	return append([]cli.Flag{
 		&cli.StringFlag{Name: "name", Usage: "tournament name"},
-		&cli.StringFlag{Name: "game", Usage: "game to play"},
-		&cli.StringSliceFlag{Name: "option", Usage: "rule option k=v (repeatable)"},
+		gameFlag("game to play"),
+		optionFlag(),
 		&cli.IntFlag{Name: "seats", Usage: "seats per game", DefaultText: "the game's minimum"},
 		&cli.StringFlag{Name: "format", Usage: "round-robin, gauntlet, swiss, single-elimination, double-elimination or table-elimination", DefaultText: d.Format},
 		&cli.IntFlag{Name: "rounds", Usage: "round-robin cycles, or Swiss rounds", DefaultText: strconv.Itoa(d.Schedule.Rounds)},
@@ -102,14 +102,14 @@ func tournamentFlags() []cli.Flag {
 		durationFlag("margin", "grace added to every deadline", 0, d.Limits.Margin.String()),
 		&cli.StringFlag{Name: "on-timeout", Usage: "forfeit or random", DefaultText: string(d.Policy)},
 		&cli.IntFlag{Name: "max-strikes", Usage: "strikes before a forfeit with --on-timeout random", DefaultText: strconv.Itoa(d.MaxStrikes)},
-		&cli.StringFlag{Name: "seed", Usage: "tournament seed; the deals follow from it and the deal secret", DefaultText: "random, saved for resume"},
+		newSeedFlag("tournament seed; the deals follow from it and the deal secret", "random, saved for resume"),
 		dealSecretFlag(),
 		&cli.BoolFlag{Name: "fresh-deals", Usage: "a new deal for every game instead of replaying one deal with seats rotated"},
 		&cli.BoolFlag{Name: "restart-bots", Usage: "fresh bot processes for every game (no memory carried between games)"},
-		&cli.IntFlag{Name: "concurrency", Usage: "games at once", DefaultText: "cores / seats"},
+		concurrencyFlag(),
 		&cli.StringFlag{Name: "out", Usage: "output directory", DefaultText: "out/NAME"},
 		&cli.BoolFlag{Name: "resume", Usage: "insist on resuming: fail if the output directory (--out, or out/NAME) holds no tournament"},
-		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress lines"},
+		quietFlag("no progress lines"),
 	}, sandboxFlags()...)
 }
 

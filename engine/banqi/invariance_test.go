@@ -45,8 +45,7 @@ func TestViewInvarianceEveryTurn(t *testing.T) {
 		}
 		r.MaxPlies = min(r.MaxPlies, 120)
 		s := NewState(rng.Uint64(), r)
-		var turns [2]int // each seat's turns so far: its last turn id
-		for !s.Over() {
+		enginetest.PlayOut(t, s, 2, enginetest.Uniform[Action](rng), func(turns []int) {
 			before := fastObserved(t, s)
 			c := s.Clone()
 			c.pcg = rand.NewPCG(rng.Uint64(), rng.Uint64())
@@ -59,10 +58,7 @@ func TestViewInvarianceEveryTurn(t *testing.T) {
 				decisions += enginetest.CheckTwins(t, s.Clone(), c, seat, turns[seat], rng, twins)
 			}
 			points++
-			turns[s.ToMove()]++
-			l := s.AppendLegal(nil)
-			mustPlay(t, s, l[rng.IntN(len(l))])
-		}
+		}, nil)
 	}
 	t.Logf("%d turns of %d games compared (seats 0, 1 and %d, and the legal list), and %d later decisions of their twins",
 		points, games, engine.Spectator, decisions)

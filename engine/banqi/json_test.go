@@ -1,11 +1,12 @@
 package banqi
 
 import (
-	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/arena-dev/arena/engine"
+	"github.com/arena-dev/arena/engine/enginetest"
 )
 
 // The fast encoders must produce exactly encoding/json's bytes: bots and
@@ -21,20 +22,7 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 			st, _ := g.New(2, seed, o)
 			rng := rand.New(rand.NewPCG(seed, 9))
 			for !st.Over() {
-				for _, seat := range []int{engine.Spectator, 0, 1} {
-					v := st.View(seat)
-					want, _ := json.Marshal(v)
-					if got := v.(engine.JSONAppender).AppendJSON(nil); string(got) != string(want) {
-						t.Fatalf("seed %d view %d:\n got %s\nwant %s", seed, seat, got, want)
-					}
-				}
-				legal := st.Legal()
-				for _, a := range legal {
-					want, _ := json.Marshal(a)
-					if got := a.(engine.JSONAppender).AppendJSON(nil); string(got) != string(want) {
-						t.Fatalf("action %v: got %s want %s", a, got, want)
-					}
-				}
+				legal := enginetest.CheckAppendJSON(t, st, fmt.Sprint("seed ", seed), enginetest.AllSeats(2)...)
 				if err := st.Apply(legal[rng.IntN(len(legal))]); err != nil {
 					t.Fatal(err)
 				}

@@ -3,7 +3,6 @@ package banqi
 import (
 	"math/rand/v2"
 	"reflect"
-	"sort"
 	"strings"
 	"testing"
 
@@ -64,22 +63,11 @@ func TestRandomGamesEnd(t *testing.T) {
 		}
 		seed := rng.Uint64()
 		s := NewState(seed, r)
-		var picks []int
-		for !s.Over() {
+		picks := enginetest.PlayOut(t, s, 2, enginetest.Uniform[Action](rng), func([]int) {
 			if s.Ply() > r.MaxPlies {
 				t.Fatal("game ran past max_plies")
 			}
-			legal := s.AppendLegal(nil)
-			if len(legal) == 0 {
-				t.Fatal("no legal action in a game that is not over")
-			}
-			k := rng.IntN(len(legal))
-			picks = append(picks, k)
-			if err := s.Play(legal[k]); err != nil {
-				t.Fatal(err)
-			}
-			checkConservation(t, s)
-		}
+		}, func() { checkConservation(t, s) })
 		o := s.Outcome()
 		if len(o.Ranks) != 2 || len(o.Scores) != 2 || o.Reason == "" || o.Scores[0]+o.Scores[1] != 1 {
 			t.Fatalf("bad outcome %+v", o)
@@ -102,14 +90,7 @@ func TestRandomGamesEnd(t *testing.T) {
 			enginetest.SameGame(t, enginetest.Replay(t, g, 2, seed, opts, picks, nil), s, engine.Spectator)
 		}
 	}
-	var keys []string
-	for k := range reasons {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		t.Logf("%6d %s", reasons[k], k)
-	}
+	enginetest.LogCounts(t, reasons)
 }
 
 func boolStr(b bool) string {
@@ -129,15 +110,7 @@ func TestCloneIndependent(t *testing.T) {
 		mustPlay(t, s, l[rng.IntN(len(l))])
 	}
 	c := s.Clone()
-	for !s.Over() {
-		l := s.AppendLegal(nil)
-		a := l[rng.IntN(len(l))]
-		mustPlay(t, s, a)
-		mustPlay(t, c, a)
-		if s.board != c.board {
-			t.Fatal("clone diverged")
-		}
-	}
+	enginetest.CheckClone(t, s, c, enginetest.Uniform[Action](rng), func() bool { return s.board == c.board })
 	if !reflect.DeepEqual(s.Outcome(), c.Outcome()) {
 		t.Fatal("clone outcome differs")
 	}

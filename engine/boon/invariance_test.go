@@ -51,14 +51,8 @@ func TestViewInvarianceEveryTurn(t *testing.T) {
 		}
 		r.Rounds = 3
 		s := NewState(seats, rng.Uint64(), r)
-		turns := make([]int, seats) // each seat's turns so far: its last turn id
-		for !s.Over() {
-			from, to := engine.Spectator+rng.IntN(seats+1), 0
-			if rng.IntN(4) == 0 {
-				from, to = engine.Spectator, seats-1
-			} else {
-				to = from
-			}
+		enginetest.PlayOut(t, s, seats, enginetest.Uniform[Action](rng), func(turns []int) {
+			from, to := enginetest.Seats(rng, seats, 4)
 			for seat := from; seat <= to; seat++ {
 				p := permuteUnknown(s, seat, rng)
 				p.pcg = rand.NewPCG(rng.Uint64(), rng.Uint64())
@@ -71,10 +65,7 @@ func TestViewInvarianceEveryTurn(t *testing.T) {
 				}
 				points++
 			}
-			turns[s.ToMove()]++
-			l := s.AppendLegal(nil)
-			mustPlay(t, s, l[rng.IntN(len(l))])
-		}
+		}, nil)
 	}
 	t.Logf("%d (turn, seat) points of %d games compared, and %d later decisions of their twins", points, games, decisions)
 }

@@ -2,10 +2,11 @@ package boon
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
-	"github.com/arena-dev/arena/engine"
+	"github.com/arena-dev/arena/engine/enginetest"
 )
 
 // The fast encoders must produce exactly encoding/json's bytes: bots and
@@ -23,32 +24,12 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 			t.Fatal(err)
 		}
 		for !st.Over() {
-			for seat := -1; seat < seats; seat++ {
-				v := st.View(seat)
-				want, err := json.Marshal(v)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if got := v.(engine.JSONAppender).AppendJSON(nil); string(got) != string(want) {
-					t.Fatalf("game %d view %d:\n got %s\nwant %s", i, seat, got, want)
-				}
-			}
-			legal := st.Legal()
-			for _, a := range legal {
-				want, _ := json.Marshal(a)
-				if got := a.(engine.JSONAppender).AppendJSON(nil); string(got) != string(want) {
-					t.Fatalf("action %v: got %s want %s", a, got, want)
-				}
-			}
+			legal := enginetest.CheckAppendJSON(t, st, fmt.Sprint("game ", i), enginetest.AllSeats(seats)...)
 			if err := st.Apply(legal[rng.IntN(len(legal))]); err != nil {
 				t.Fatal(err)
 			}
 		}
-		v := st.View(0)
-		want, _ := json.Marshal(v)
-		if got := v.(engine.JSONAppender).AppendJSON(nil); string(got) != string(want) {
-			t.Fatalf("final view:\n got %s\nwant %s", got, want)
-		}
+		enginetest.CheckAppendJSON(t, st, "final", 0)
 	}
 }
 

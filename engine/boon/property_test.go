@@ -3,7 +3,6 @@ package boon
 import (
 	"math/rand/v2"
 	"reflect"
-	"sort"
 	"strings"
 	"testing"
 
@@ -142,25 +141,15 @@ func TestRandomGames(t *testing.T) {
 			}
 			seed := rng.Uint64()
 			s := NewState(seats, seed, r)
-			var picks []int
 			round := s.round
-			for !s.Over() {
-				legal := s.AppendLegal(nil)
-				if len(legal) == 0 {
-					t.Fatal("no legal action in a game that is not over")
-				}
-				k := rng.IntN(len(legal))
-				picks = append(picks, k)
-				if err := s.Play(legal[k]); err != nil {
-					t.Fatal(err)
-				}
+			picks := enginetest.PlayOut(t, s, seats, enginetest.Uniform[Action](rng), nil, func() {
 				checkInvariants(t, s)
 				if s.round != round || s.over {
 					checkRoundResult(t, s)
 					stats["rounds "+s.last.mode.String()]++
 					round = s.round
 				}
-			}
+			})
 			o := s.Outcome()
 			if len(o.Ranks) != seats || len(o.Scores) != seats || o.Reason == "" {
 				t.Fatalf("bad outcome %+v", o)
@@ -197,14 +186,7 @@ func TestRandomGames(t *testing.T) {
 			}
 		}
 	}
-	var keys []string
-	for k := range stats {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		t.Logf("%8d %s", stats[k], k)
-	}
+	enginetest.LogCounts(t, stats)
 	t.Logf("%8d games ended by the rounds cap", stats["end: round cap"])
 	if stats["end: round cap"] > stats["games"]/1000 {
 		t.Errorf("the rounds cap ended %d of %d random games", stats["end: round cap"], stats["games"])
@@ -242,15 +224,7 @@ func TestCloneIndependent(t *testing.T) {
 		mustPlay(t, s, l[rng.IntN(len(l))])
 	}
 	c := s.Clone()
-	for !s.Over() {
-		l := s.AppendLegal(nil)
-		a := l[rng.IntN(len(l))]
-		mustPlay(t, s, a)
-		mustPlay(t, c, a)
-		if !sameState(s, c) {
-			t.Fatal("clone diverged")
-		}
-	}
+	enginetest.CheckClone(t, s, c, enginetest.Uniform[Action](rng), func() bool { return sameState(s, c) })
 }
 
 // The in-process fast path does not allocate per action within a round.

@@ -166,16 +166,11 @@ func TestViewInvarianceEveryTurn(t *testing.T) {
 			opts[k] = v
 		}
 		s := newGame(t, cf.game, n, rng.Uint64(), opts)
-		turns := make([]int, n) // each seat's turns so far: its last turn id
-		for !s.Over() {
+		choosePlay := func(l []Action) int { return choose(l, rng, true) }
+		enginetest.PlayOut(t, s, n, choosePlay, func(turns []int) {
 			// Every turn one seat drawn at random (the spectator too);
 			// every seat at one turn in eight.
-			from, to := engine.Spectator+rng.IntN(n+1), 0
-			if rng.IntN(8) == 0 {
-				from, to = engine.Spectator, n-1
-			} else {
-				to = from
-			}
+			from, to := enginetest.Seats(rng, n, 8)
 			for seat := from; seat <= to; seat++ {
 				twin := redeal(s, seat, rng)
 				if a, b := seen(s, seat), seen(twin, seat); !bytes.Equal(a, b) {
@@ -191,12 +186,7 @@ func TestViewInvarianceEveryTurn(t *testing.T) {
 				}
 				points++
 			}
-			turns[s.cur]++
-			l := s.AppendLegal(nil)
-			if err := s.Play(l[choose(l, rng, true)]); err != nil {
-				t.Fatal(err)
-			}
-		}
+		}, nil)
 	}
 	t.Logf("%d (turn, seat) points of %d games compared, and %d later decisions of their twins", points, games, decisions)
 }

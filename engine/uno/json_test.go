@@ -2,10 +2,11 @@ package uno
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
-	"github.com/arena-dev/arena/engine"
+	"github.com/arena-dev/arena/engine/enginetest"
 )
 
 // The fast encoders must produce exactly encoding/json's bytes.
@@ -16,22 +17,10 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 			s := newGame(t, cf.game, n, seed, merge(cf.opts, map[string]string{"target": "0"}))
 			rng := rand.New(rand.NewPCG(seed, uint64(ci)))
 			for !s.Over() {
-				for seat := -1; seat < n; seat++ {
-					v := s.View(seat)
-					want, err := json.Marshal(v)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if got := v.(engine.JSONAppender).AppendJSON(nil); string(got) != string(want) {
-						t.Fatalf("seed %d view %d:\n got %s\nwant %s", seed, seat, got, want)
-					}
-				}
-				legal := s.Legal()
-				for _, a := range legal {
+				// The fast encoders are checked in enginetest; uno also
+				// checks that each canonical action parses back.
+				for _, a := range enginetest.CheckAppendJSON(t, s, fmt.Sprint("seed ", seed), enginetest.AllSeats(n)...) {
 					want, _ := json.Marshal(a)
-					if got := a.(engine.JSONAppender).AppendJSON(nil); string(got) != string(want) {
-						t.Fatalf("action %v: got %s want %s", a, got, want)
-					}
 					back, err := ParseAction(want)
 					if err != nil || back != a.(Action) {
 						t.Fatalf("action %s parses back as %v, %v", want, back, err)
