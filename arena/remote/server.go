@@ -1,0 +1,53 @@
+package remote
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+)
+
+// ServerOptions configure an embedded NATS server.
+type ServerOptions struct {
+	// Host and Port to listen on: loopback and a free port by default
+	// (Port 0 here means a free port, not NATS's 4222).
+	Host string
+	Port int
+	// MaxPayload bounds one message: at least a protocol line (0: 1 MiB
+	// plus room for headers).
+	MaxPayload int32
+}
+
+// startWait bounds how long StartServer waits for the server to accept
+// connections.
+const startWait = 10 * time.Second
+
+// defaultMaxPayload holds a line of protocol.DefaultMaxLine and its
+// headers.
+const defaultMaxPayload = 1<<20 + 4<<10
+
+// StartServer starts an embedded NATS server in this process. It never
+// handles signals itself (the arena does) and logs nothing.
+func StartServer(o ServerOptions) (*server.Server, error) {
+	opts := &server.Options{Host: o.Host, Port: o.Port, NoSigs: true, NoLog: true, MaxPayload: o.MaxPayload}
+	if opts.Host == "" {
+		opts.Host = "127.0.0.1"
+	}
+	if opts.Port == 0 {
+		opts.Port = server.RANDOM_PORT // 0 would be 4222
+	}
+	if opts.MaxPayload == 0 {
+		opts.MaxPayload = defaultMaxPayload
+	}
+	ns, err := server.NewServer(opts)
+	if err != nil {
+		return nil, fmt.Errorf("nats server: %w", err)
+	}
+	ns.Start()
+	if !ns.ReadyForConnections(startWait) {
+		ns.Shutdown()
+		return nil, errors.New("nats server: not ready for connections after " + startWait.String())
+	}
+	return ns, nil
+}
