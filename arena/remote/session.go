@@ -1,0 +1,243 @@
+package remote
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nuid"
+
+	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/transport"
+	"github.com/arena-dev/arena/protocol"
+)
+
+// OpenSubject is where the referee asks for a new session of bot id.
+func OpenSubject(id string) string { return "arena.bot." + id + ".open" }
+
+// openRequest asks for a session; openReply answers it.
+type openRequest struct {
+	Session string `json:"session"`
+	MaxLine int    `json:"max_line"`
+}
+
+type openReply struct {
+	Error string `json:"error,omitempty"`
+	// Busy: the bot serves as many sessions as it declared; ask again.
+	Busy bool `json:"busy,omitempty"`
+}
+
+var botID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
+
+// ErrBotID is a bot id that cannot be a subject token.
+var ErrBotID = errors.New("a NATS bot id holds only letters, digits, '_' and '-', and starts with a letter or digit")
+
+// CheckID validates a bot id: it is a token of every subject of the bot.
+func CheckID(id string) error {
+	if !botID.MatchString(id) {
+		return fmt.Errorf("%w: %q", ErrBotID, id)
+	}
+	return nil
+}
+
+// Launcher starts sessions of a remote bot: it asks whoever serves the
+// bot (Serve: arena connect, an SDK) for a new session, waiting up to
+// Wait for one to answer (a bot may connect after the run started) and,
+// while the bot serves all the sessions it declared, for one to end.
+type Launcher struct {
+	NC   *nats.Conn
+	ID   string
+	Wait time.Duration
+}
+
+// ErrNotServed is a remote bot nobody served within the wait.
+var ErrNotServed = errors.New("no one serves this bot")
+
+// retry is how often Launch asks again while nobody serves the bot.
+const retry = 50 * time.Millisecond
+
+// Launch opens a session and returns its Endpoint.
+func (l *Launcher) Launch(name string, opt bot.LaunchOptions) (bot.Endpoint, error) {
+	s := Session{Bot: l.ID, ID: nuid.Next()}
+	c, err := NewConn(l.NC, s, opt.MaxLine)
+	if err != nil {
+		return nil, err
+	}
+	req, _ := json.Marshal(openRequest{Session: s.ID, MaxLine: c.maxLine})
+	deadline := time.Now().Add(l.Wait)
+	for {
+		m, err := l.NC.Request(OpenSubject(l.ID), req, max(time.Until(deadline), retry))
+		switch {
+		case errors.Is(err, nats.ErrNoResponders) && time.Now().Add(retry).Before(deadline):
+			time.Sleep(retry)
+			continue
+		case errors.Is(err, nats.ErrNoResponders), errors.Is(err, nats.ErrTimeout):
+			c.Close()
+			return nil, fmt.Errorf("bot %s: nats:%s: %w within %v (start it with arena connect --bot %s)", name, l.ID, ErrNotServed, l.Wait, l.ID)
+		case err != nil:
+			c.Close()
+			return nil, fmt.Errorf("bot %s: asking nats:%s for a session: %w", name, l.ID, err)
+		}
+		var r openReply
+		err = json.Unmarshal(m.Data, &r)
+		if err == nil && r.Busy && time.Now().Add(retry).Before(deadline) {
+			time.Sleep(retry) // a session of the bot may end meanwhile
+			continue
+		}
+		if err != nil || r.Error != "" {
+			c.Close()
+			if err != nil {
+				return nil, fmt.Errorf("bot %s: nats:%s answered %q", name, l.ID, m.Data)
+			}
+			return nil, fmt.Errorf("bot %s: nats:%s: %s", name, l.ID, r.Error)
+		}
+		return &endpoint{Conn: c}, nil
+	}
+}
+
+// endpoint is a session as the pool holds it.
+type endpoint struct {
+	*Conn
+}
+
+// SetStderr: a remote bot's diagnostics stay on its own machine.
+func (e *endpoint) SetStderr(io.Writer) {}
+
+func (e *endpoint) StderrTail() string { return "" }
+
+func (e *endpoint) Shutdown(grace time.Duration) error {
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case <-e.Done():
+	case <-t.C:
+	}
+	return e.Close()
+}
+
+// Serve serves bot id on nc until ctx ends: for each session the referee
+// asks for, it starts a local session with start (a process: bot.Command's
+// Launch) and carries its lines both ways, at most sessions (< 1: 1) at
+// once. It returns ctx's error, or why it could not serve.
+func Serve(ctx context.Context, nc *nats.Conn, id string, sessions int, start func() (bot.Endpoint, error)) error {
+	if err := CheckID(id); err != nil {
+		return err
+	}
+	sessions = max(sessions, 1)
+	var mu sync.Mutex
+	running := 0
+	var wg sync.WaitGroup
+	sub, err := nc.Subscribe(OpenSubject(id), func(m *nats.Msg) {
+		reply := func(r openReply) { b, _ := json.Marshal(r); m.Respond(b) }
+		var req openRequest
+		if err := json.Unmarshal(m.Data, &req); err != nil || req.Session == "" {
+			reply(openReply{Error: "bad open request"})
+			return
+		}
+		mu.Lock()
+		if running >= sessions {
+			mu.Unlock()
+			reply(openReply{Busy: true, Error: fmt.Sprintf("busy: serving %d sessions at once already (arena connect --sessions)", sessions)})
+			return
+		}
+		running++
+		mu.Unlock()
+		release := func() { mu.Lock(); running--; mu.Unlock() }
+		s := Session{Bot: id, ID: req.Session}
+		end, err := NewBotEnd(nc, s, req.MaxLine)
+		if err != nil {
+			release()
+			reply(openReply{Error: err.Error()})
+			return
+		}
+		local, err := start()
+		if err != nil {
+			release()
+			end.Exit()
+			reply(openReply{Error: "starting the bot: " + err.Error()})
+			return
+		}
+		reply(openReply{})
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer release()
+			bridge(ctx, end, local)
+		}()
+	})
+	if err != nil {
+		return err
+	}
+	if err := nc.Flush(); err != nil {
+		return err
+	}
+	<-ctx.Done()
+	sub.Unsubscribe()
+	wg.Wait()
+	return ctx.Err()
+}
+
+// lineWait is how long the bridge waits on either end before it looks
+// again; a session has no deadline of its own (the referee's clocks are
+// the judge).
+const lineWait = time.Hour
+
+// bridge carries one session between the referee (end) and the local
+// bot until either side ends.
+func bridge(ctx context.Context, end *BotEnd, local bot.Endpoint) {
+	stop := context.AfterFunc(ctx, func() { local.Close() })
+	defer stop()
+	go func() { // referee -> bot
+		for {
+			line, err := end.Receive(time.Now().Add(lineWait))
+			if errors.Is(err, transport.ErrTimeout) {
+				continue
+			}
+			if err != nil {
+				local.Close() // the referee closed the session
+				return
+			}
+			if err := local.Send(line, time.Now().Add(lineWait)); err != nil {
+				return // the bot is gone: the other direction reports it
+			}
+		}
+	}()
+	for { // bot -> referee
+		line, err := local.Receive(time.Now().Add(lineWait))
+		switch {
+		case err == nil:
+			if _, err := end.Write(append(line, '\n')); err != nil {
+				local.Close()
+				return
+			}
+		case errors.Is(err, transport.ErrTimeout):
+		default:
+			if errors.Is(err, protocol.ErrLineTooLong) {
+				end.Write(make([]byte, end.maxLine+1)) // reported as oversize
+			}
+			local.Close()
+			<-local.Done()
+			end.ExitWith(exitText(local, err))
+			return
+		}
+	}
+}
+
+// exitText says how the local bot ended, as the stdio transport words
+// it.
+func exitText(local bot.Endpoint, err error) string {
+	if p, ok := local.(interface{ ExitStatus() transport.ExitStatus }); ok {
+		return p.ExitStatus().String()
+	}
+	var ce *transport.ClosedError
+	if errors.As(err, &ce) {
+		return ce.Detail
+	}
+	return err.Error()
+}

@@ -1,0 +1,120 @@
+package remote_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/bot/membot"
+	"github.com/arena-dev/arena/arena/clock"
+	"github.com/arena-dev/arena/arena/referee"
+	"github.com/arena-dev/arena/arena/remote"
+	"github.com/arena-dev/arena/engine"
+	_ "github.com/arena-dev/arena/engine/all"
+)
+
+// serve serves bot id with in-memory sessions until the test ends.
+func serve(t *testing.T, url, id string, sessions int, policy membot.Policy) {
+	t.Helper()
+	nc := connect(t, url)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- remote.Serve(ctx, nc, id, sessions, func() (bot.Endpoint, error) { return membot.Start(policy, nil, 0), nil })
+	}()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; !errors.Is(err, context.Canceled) {
+			t.Errorf("Serve: %v", err)
+		}
+	})
+}
+
+// A remote seat and a local one play whole games of every game through
+// the referee: the remote bot is served by remote.Serve on a connection
+// of its own, its sessions opened by remote.Launcher.
+func TestRemoteSeatPlays(t *testing.T) {
+	url := server(t)
+	serve(t, url, "alice", 4, membot.Random)
+	l := &remote.Launcher{NC: connect(t, url), ID: "alice", Wait: 5 * time.Second}
+	for _, tc := range []struct {
+		game  string
+		seats int
+	}{{"banqi", 2}, {"uno", 4}, {"boon", 3}} {
+		t.Run(tc.game, func(t *testing.T) {
+			g, _ := engine.Lookup(tc.game)
+			opts, err := engine.Setup(g, tc.seats, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			players := make([]referee.Player, tc.seats)
+			for s := range players {
+				var e bot.Endpoint
+				if s%2 == 0 {
+					if e, err = l.Launch("alice", bot.LaunchOptions{}); err != nil {
+						t.Fatal(err)
+					}
+				} else {
+					e = membot.Start(membot.Random, nil, 0)
+				}
+				defer e.Close()
+				players[s] = referee.Player{Name: "p", Conn: e}
+			}
+			res, err := referee.Play(context.Background(), referee.Config{Game: g, Options: opts, Seed: 5, Match: "m", GameID: "g",
+				Limits: clock.Limits{Startup: 10 * time.Second, Move: 10 * time.Second}}, players)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Forfeits) != 0 || len(res.Strikes) != 0 || res.Plies == 0 {
+				t.Fatalf("forfeits %v, strikes %v, %d plies", res.Forfeits, res.Strikes, res.Plies)
+			}
+		})
+	}
+}
+
+func TestLaunchFailures(t *testing.T) {
+	url := server(t)
+	nc := connect(t, url)
+	t.Run("nobody serves the bot", func(t *testing.T) {
+		l := &remote.Launcher{NC: nc, ID: "ghost", Wait: 200 * time.Millisecond}
+		start := time.Now()
+		_, err := l.Launch("ghost", bot.LaunchOptions{})
+		if !errors.Is(err, remote.ErrNotServed) || time.Since(start) > 2*time.Second {
+			t.Fatalf("got %v after %v, want ErrNotServed after the wait", err, time.Since(start))
+		}
+	})
+	t.Run("a bot at its session limit", func(t *testing.T) {
+		serve(t, url, "solo", 1, membot.First)
+		l := &remote.Launcher{NC: nc, ID: "solo", Wait: 300 * time.Millisecond}
+		first, err := l.Launch("solo", bot.LaunchOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := l.Launch("solo", bot.LaunchOptions{}); err == nil || !strings.Contains(err.Error(), "busy") {
+			t.Fatalf("a second session of a one-session bot: %v, want busy after the wait", err)
+		}
+		// Once the first session ends, the next one is served.
+		first.Close()
+		l.Wait = 5 * time.Second
+		second, err := l.Launch("solo", bot.LaunchOptions{})
+		if err != nil {
+			t.Fatalf("after the first session ended: %v", err)
+		}
+		second.Close()
+	})
+	t.Run("a bot that connects late is waited for", func(t *testing.T) {
+		l := &remote.Launcher{NC: nc, ID: "late", Wait: 5 * time.Second}
+		go func() {
+			time.Sleep(300 * time.Millisecond) // the bot connects after the run asked for it
+			serve(t, url, "late", 1, membot.First)
+		}()
+		e, err := l.Launch("late", bot.LaunchOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.Close()
+	})
+}
