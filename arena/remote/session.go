@@ -63,7 +63,7 @@ var ErrNotServed = errors.New("no one serves this bot")
 const retry = 50 * time.Millisecond
 
 // Launch opens a session and returns its Endpoint.
-func (l *Launcher) Launch(name string, opt bot.LaunchOptions) (bot.Endpoint, error) {
+func (l *Launcher) Launch(_ string, opt bot.LaunchOptions) (bot.Endpoint, error) {
 	s := Session{Bot: l.ID, ID: nuid.Next()}
 	c, err := NewConn(l.NC, s, opt.MaxLine)
 	if err != nil {
@@ -79,10 +79,10 @@ func (l *Launcher) Launch(name string, opt bot.LaunchOptions) (bot.Endpoint, err
 			continue
 		case errors.Is(err, nats.ErrNoResponders), errors.Is(err, nats.ErrTimeout):
 			c.Close()
-			return nil, fmt.Errorf("bot %s: nats:%s: %w within %v (start it with arena connect --bot %s)", name, l.ID, ErrNotServed, l.Wait, l.ID)
+			return nil, fmt.Errorf("nats:%s: %w within %v (serve it with arena connect --bot %s)", l.ID, ErrNotServed, l.Wait, l.ID)
 		case err != nil:
 			c.Close()
-			return nil, fmt.Errorf("bot %s: asking nats:%s for a session: %w", name, l.ID, err)
+			return nil, fmt.Errorf("asking nats:%s for a session: %w", l.ID, err)
 		}
 		var r openReply
 		err = json.Unmarshal(m.Data, &r)
@@ -93,9 +93,9 @@ func (l *Launcher) Launch(name string, opt bot.LaunchOptions) (bot.Endpoint, err
 		if err != nil || r.Error != "" {
 			c.Close()
 			if err != nil {
-				return nil, fmt.Errorf("bot %s: nats:%s answered %q", name, l.ID, m.Data)
+				return nil, fmt.Errorf("nats:%s answered %q", l.ID, m.Data)
 			}
-			return nil, fmt.Errorf("bot %s: nats:%s: %s", name, l.ID, r.Error)
+			return nil, fmt.Errorf("nats:%s: %s", l.ID, r.Error)
 		}
 		return &endpoint{Conn: c}, nil
 	}
@@ -123,9 +123,10 @@ func (e *endpoint) Shutdown(grace time.Duration) error {
 
 // Serve serves bot id on nc until ctx ends: for each session the referee
 // asks for, it starts a local session with start (a process: bot.Command's
-// Launch) and carries its lines both ways, at most sessions (< 1: 1) at
-// once. It returns ctx's error, or why it could not serve.
-func Serve(ctx context.Context, nc *nats.Conn, id string, sessions int, start func() (bot.Endpoint, error)) error {
+// Launch), given the referee's line limit, and carries its lines both
+// ways, at most sessions (< 1: 1) at once. It returns ctx's error, or why
+// it could not serve.
+func Serve(ctx context.Context, nc *nats.Conn, id string, sessions int, start func(opt bot.LaunchOptions) (bot.Endpoint, error)) error {
 	if err := CheckID(id); err != nil {
 		return err
 	}
@@ -156,7 +157,7 @@ func Serve(ctx context.Context, nc *nats.Conn, id string, sessions int, start fu
 			reply(openReply{Error: err.Error()})
 			return
 		}
-		local, err := start()
+		local, err := start(bot.LaunchOptions{MaxLine: end.maxLine})
 		if err != nil {
 			release()
 			end.Exit()

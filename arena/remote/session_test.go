@@ -23,7 +23,7 @@ func serve(t *testing.T, url, id string, sessions int, policy membot.Policy) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- remote.Serve(ctx, nc, id, sessions, func() (bot.Endpoint, error) { return membot.Start(policy, nil, 0), nil })
+		done <- remote.Serve(ctx, nc, id, sessions, func(opt bot.LaunchOptions) (bot.Endpoint, error) { return membot.Start(policy, nil, opt.MaxLine), nil })
 	}()
 	t.Cleanup(func() {
 		cancel()

@@ -111,6 +111,8 @@ examples; arena completion bash|zsh|fish prints a shell completion script.`,
 			tournamentCommand(),
 			sprtCommand(),
 			checkCommand(),
+			connectCommand(),
+			serveCommand(),
 			completionCommand(),
 		},
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/match"
 	"github.com/arena-dev/arena/arena/referee"
+	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/arena/stats"
@@ -58,7 +59,7 @@ and within --bot-memory, --bot-procs, --bot-files, --bot-file-size and
 			&cli.StringFlag{Name: "out", Usage: "directory for results.jsonl, replays/ and logs/"},
 			jsonFlag("print one JSON summary object to stdout"),
 			quietFlag("no per-game progress lines"),
-		}, append(refereeFlags(), sandboxFlags()...)...),
+		}, append(append(refereeFlags(), natsFlags()...), sandboxFlags()...)...),
 		Action: runMatch,
 	})
 }
@@ -75,7 +76,7 @@ func runMatch(c *cli.Context) error {
 	if err != nil {
 		return usageError{fmt.Errorf("--game: %w", err)}
 	}
-	botList, err := parseBots(c.StringSlice("bot"))
+	botList, remoteIDs, err := parseBots(c.StringSlice("bot"))
 	if err != nil {
 		return err
 	}
@@ -126,11 +127,17 @@ func runMatch(c *cli.Context) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	start := time.Now()
+	specs := bot.Specs(botList)
+	closeNATS, err := remoteSpecs(c, specs, remoteIDs, limits.Startup, progress)
+	if err != nil {
+		return err
+	}
+	defer closeNATS()
 	sum, err := match.Run(ctx, match.Config{
 		Settings: settings, Game: game, Options: opts, Games: games, Seed: seed, Secret: secret, OutDir: out, Version: Version,
 		OnGame: func(r ledger.Record) { fmt.Fprintln(progress, gameLine(r, games, out != "")) },
 		Warn:   c.App.ErrWriter, // a stale lock, leftovers removed, lost stderr logs
-	}, bot.Specs(botList))
+	}, specs)
 	if sum != nil && sum.Games > 0 {
 		if c.Bool("json") {
 			enc := json.NewEncoder(c.App.Writer)
@@ -302,31 +309,41 @@ func eloLine(a, b string, e match.EloEstimate) string {
 }
 
 // parseBots reads NAME=CMD specs.
-func parseBots(specs []string) ([]bot.Command, error) {
+// parseBots reads --bot NAME=CMD flags. A CMD nats:BOTID seats a remote
+// bot: it gets no command (ids[i] is its id).
+func parseBots(specs []string) (out []bot.Command, ids map[int]string, err error) {
 	if len(specs) == 0 {
-		return nil, usagef("no bots: give one --bot NAME=CMD per seat")
+		return nil, nil, usagef("no bots: give one --bot NAME=CMD per seat")
 	}
 	seen := map[string]bool{}
-	var out []bot.Command
+	ids = map[int]string{}
 	for _, spec := range specs {
 		name, cmdline, ok := strings.Cut(spec, "=")
 		if !ok || strings.TrimSpace(cmdline) == "" {
-			return nil, usagef("--bot %q: want NAME=CMD", spec)
+			return nil, nil, usagef("--bot %q: want NAME=CMD", spec)
 		}
 		if err := bot.CheckName(name); err != nil {
-			return nil, usagef("--bot %q: %v", spec, err)
+			return nil, nil, usagef("--bot %q: %v", spec, err)
 		}
 		if seen[name] {
-			return nil, usagef("--bot %q: name %q is used twice", spec, name)
+			return nil, nil, usagef("--bot %q: name %q is used twice", spec, name)
 		}
 		seen[name] = true
+		if id, ok := remoteID(cmdline); ok {
+			if err := remote.CheckID(id); err != nil {
+				return nil, nil, usagef("--bot %s: %v", name, err)
+			}
+			ids[len(out)] = id
+			out = append(out, bot.Command{Name: name})
+			continue
+		}
 		argv, err := bot.ParseCommand(cmdline, "")
 		if err != nil {
-			return nil, usagef("--bot %s: %v", name, err)
+			return nil, nil, usagef("--bot %s: %v", name, err)
 		}
 		out = append(out, bot.Command{Name: name, Argv: argv})
 	}
-	return out, nil
+	return out, ids, nil
 }
 
 // confineBots builds the sandbox from the flags and wraps every bot in it.
@@ -358,7 +375,9 @@ func confineBots(c *cli.Context, botList []bot.Command, out, secretFile string) 
 	}
 	opts.Hide = hideSecret(opts.Hide, secretFile, out)
 	for _, b := range botList {
-		opts.Programs = append(opts.Programs, sandbox.Program{Argv: b.Argv, Dir: b.Dir})
+		if len(b.Argv) > 0 { // a remote bot runs elsewhere
+			opts.Programs = append(opts.Programs, sandbox.Program{Argv: b.Argv, Dir: b.Dir})
+		}
 	}
 	sb, err := sandbox.New(lim, opts)
 	if err != nil {

@@ -1,0 +1,205 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"github.com/urfave/cli/v2"
+
+	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/remote"
+)
+
+// natsPrefix starts a remote bot's command: --bot NAME=nats:BOTID.
+const natsPrefix = "nats:"
+
+// natsFlags are the flags of a command that can seat remote bots.
+func natsFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "nats", Usage: "URL of the NATS server remote bots (--bot NAME=nats:BOTID) connect to", DefaultText: "an embedded server on a free loopback port, printed"},
+		&cli.StringFlag{Name: "nats-creds", Usage: "credentials file for --nats"},
+	}
+}
+
+// natsConnect connects to --nats, or starts an embedded server for the
+// run (its URL printed to progress) and connects to it in-process. The
+// returned function closes both.
+func natsConnect(c *cli.Context, progress io.Writer) (*nats.Conn, func(), error) {
+	if url := c.String("nats"); url != "" {
+		var opts []nats.Option
+		if creds := c.String("nats-creds"); creds != "" {
+			opts = append(opts, nats.UserCredentials(creds))
+		}
+		nc, err := nats.Connect(url, opts...)
+		if err != nil {
+			return nil, nil, fmt.Errorf("--nats %s: %w", url, err)
+		}
+		return nc, nc.Close, nil
+	}
+	ns, err := remote.StartServer(remote.ServerOptions{})
+	if err != nil {
+		return nil, nil, err
+	}
+	nc, err := nats.Connect("", nats.InProcessServer(ns))
+	if err != nil {
+		ns.Shutdown()
+		return nil, nil, err
+	}
+	fmt.Fprintf(progress, "arena: NATS server for remote bots at %s: serve a bot with arena connect --nats %s --bot BOTID -- CMD\n", ns.ClientURL(), ns.ClientURL())
+	return nc, func() { nc.Close(); ns.Shutdown(); ns.WaitForShutdown() }, nil
+}
+
+// remoteID is the bot id of a --bot NAME=nats:BOTID command, or "".
+func remoteID(cmdline string) (string, bool) {
+	id, ok := strings.CutPrefix(strings.TrimSpace(cmdline), natsPrefix)
+	return id, ok
+}
+
+// remoteSpecs turns the remote bots among specs (ids[i] is bot i's id) into remote launchers on a NATS connection, made when there is one
+// at least. wait is how long a game waits for a remote bot to be served.
+func remoteSpecs(c *cli.Context, specs []bot.Spec, ids map[int]string, wait time.Duration, progress io.Writer) (func(), error) {
+	if len(ids) == 0 {
+		return func() {}, nil
+	}
+	nc, closeNATS, err := natsConnect(c, progress)
+	if err != nil {
+		return nil, err
+	}
+	for i, id := range ids {
+		specs[i].Launcher = &remote.Launcher{NC: nc, ID: id, Wait: wait}
+	}
+	return closeNATS, nil
+}
+
+func connectCommand() *cli.Command {
+	return withUsage(&cli.Command{
+		Name:      "connect",
+		Usage:     "serve a bot on this machine to an arena over NATS",
+		ArgsUsage: "-- CMD [ARGS...]",
+		Description: `Runs the bot command CMD (any stdio bot) once per session the arena asks
+for, started and confined as the arena starts a bot, and carries its lines
+over NATS. The arena seats it as --bot NAME=nats:BOTID.
+
+   arena connect --nats nats://arena.example:4222 --bot alice -- python3 bot.py`,
+		Flags: append([]cli.Flag{
+			&cli.StringFlag{Name: "nats", Usage: "URL of the arena's NATS server; required"},
+			&cli.StringFlag{Name: "creds", Usage: "credentials file"},
+			&cli.StringFlag{Name: "bot", Usage: "the bot id the arena seats as nats:BOTID; required"},
+			&cli.IntFlag{Name: "sessions", Value: 1, Usage: "sessions (bot processes) served at once"},
+		}, sandboxFlags()...),
+		Action: runConnect,
+	})
+}
+
+func runConnect(c *cli.Context) error {
+	url, id := c.String("nats"), c.String("bot")
+	if url == "" || id == "" {
+		return usagef("--nats URL and --bot BOTID are required: arena connect --nats URL --bot BOTID -- CMD")
+	}
+	if err := remote.CheckID(id); err != nil {
+		return usageError{fmt.Errorf("--bot: %w", err)}
+	}
+	if c.NArg() == 0 {
+		return usagef("no bot command: arena connect --nats URL --bot %s -- CMD", id)
+	}
+	if c.Int("sessions") < 1 {
+		return usagef("--sessions %d: want at least 1", c.Int("sessions"))
+	}
+	argv, err := bot.ParseCommand(strings.Join(quoteArgs(c.Args().Slice()), " "), "")
+	if err != nil {
+		return usageError{err}
+	}
+	cmds := []bot.Command{{Name: id, Argv: argv}}
+	sb, err := confineBots(c, cmds, "", "")
+	if err != nil {
+		return err
+	}
+	var opts []nats.Option
+	if creds := c.String("creds"); creds != "" {
+		opts = append(opts, nats.UserCredentials(creds))
+	}
+	nc, err := nats.Connect(url, opts...)
+	if err != nil {
+		return fmt.Errorf("--nats %s: %w", url, err)
+	}
+	defer nc.Close()
+	fmt.Fprintf(c.App.ErrWriter, "arena: serving bot %s (%s) at %s, %d session(s) at once\n", id, strings.Join(argv, " "), url, c.Int("sessions"))
+	fmt.Fprintf(c.App.ErrWriter, "arena: %s\n", sb.Describe())
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	err = remote.Serve(ctx, nc, id, c.Int("sessions"), func(opt bot.LaunchOptions) (bot.Endpoint, error) {
+		return cmds[0].Launch(id, opt)
+	})
+	if ctx.Err() != nil {
+		return nil // interrupted: the way to stop serving
+	}
+	return err
+}
+
+// quoteArgs quotes arguments for bot.ParseCommand, which splits like a
+// shell: what came after -- is already split.
+func quoteArgs(args []string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	return out
+}
+
+func serveCommand() *cli.Command {
+	return withUsage(&cli.Command{
+		Name:  "serve",
+		Usage: "run a NATS server for remote bots and arenas",
+		Description: `Runs an embedded NATS server until interrupted, and prints how bots and
+arenas connect to it.
+
+   arena serve --listen 127.0.0.1:4222`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "listen", Value: "127.0.0.1:4222", Usage: "HOST:PORT to listen on (0.0.0.0 to expose it)"},
+		},
+		Action: runServe,
+	})
+}
+
+func runServe(c *cli.Context) error {
+	host, port, err := splitHostPort(c.String("listen"))
+	if err != nil {
+		return usageError{fmt.Errorf("--listen: %w", err)}
+	}
+	ns, err := remote.StartServer(remote.ServerOptions{Host: host, Port: port})
+	if err != nil {
+		return err
+	}
+	defer func() { ns.Shutdown(); ns.WaitForShutdown() }()
+	url := ns.ClientURL()
+	fmt.Fprintf(c.App.ErrWriter, "arena: NATS server at %s\n", url)
+	fmt.Fprintf(c.App.ErrWriter, "arena: bots:  arena connect --nats %s --bot BOTID -- CMD\n", url)
+	fmt.Fprintf(c.App.ErrWriter, "arena: games: arena match --nats %s --bot NAME=nats:BOTID ...\n", url)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	<-ctx.Done()
+	return nil
+}
+
+// splitHostPort reads HOST:PORT; port 0 is a free one.
+func splitHostPort(s string) (string, int, error) {
+	i := strings.LastIndexByte(s, ':')
+	if i < 0 {
+		return "", 0, fmt.Errorf("%q: want HOST:PORT", s)
+	}
+	var port int
+	if _, err := fmt.Sscan(s[i+1:], &port); err != nil || port < 0 || port > 65535 {
+		return "", 0, fmt.Errorf("%q: want HOST:PORT with a port from 0 to 65535", s)
+	}
+	if port == 0 {
+		port = server.RANDOM_PORT
+	}
+	return s[:i], port, nil
+}

@@ -1,0 +1,141 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/arena-dev/arena/arena/ledger"
+)
+
+// startArena starts the CLI as a long-running subprocess (serve,
+// connect), killed when the test ends, and returns the first stderr line
+// that matches want.
+func startArena(t *testing.T, want *regexp.Regexp, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() }) // a child of this test
+	lines := make(chan string)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	timeout := time.After(20 * time.Second)
+	for {
+		select {
+		case line, ok := <-lines:
+			if !ok {
+				t.Fatalf("arena %s ended before saying %v", strings.Join(args, " "), want)
+			}
+			if m := want.FindString(line); m != "" {
+				go func() { // keep draining, so the process never blocks on stderr
+					for range lines {
+					}
+				}()
+				return m
+			}
+		case <-timeout:
+			t.Fatalf("arena %s said no %v in 20s", strings.Join(args, " "), want)
+		}
+	}
+}
+
+var (
+	natsURL = regexp.MustCompile(`nats://[0-9.]+:[0-9]+`)
+	serving = regexp.MustCompile(`serving bot \S+`)
+)
+
+// The README's remote match, as three real processes: arena serve, arena
+// connect serving a Python bot and a bundled one, and arena match seating
+// them beside a stdio bot. Every game is played to the end, none forfeited.
+func TestRemoteMatchServeConnectMatch(t *testing.T) {
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 not installed")
+	}
+	script, _ := filepath.Abs("../../bots/python/random_bot.py")
+	url := startArena(t, natsURL, "serve", "--listen", "127.0.0.1:0")
+	// A bot needs a session per seat of the largest table: one per game of
+	// a rotation block, since no session plays a deal twice.
+	startArena(t, serving, "connect", "--nats", url, "--bot", "py", "--sessions", "3", "--", python, script)
+	startArena(t, serving, "connect", "--nats", url, "--bot", "greedy", "--sessions", "3", "--", "arena", "bot", "greedy")
+	for _, tc := range []struct {
+		game string
+		bots []string
+	}{
+		{"banqi", []string{"p=nats:py", "r=arena bot random"}},
+		{"uno", []string{"p=nats:py", "g=nats:greedy", "r=arena bot random"}},
+		{"boon", []string{"g=nats:greedy", "r=arena bot random", "p=nats:py"}},
+	} {
+		t.Run(tc.game, func(t *testing.T) {
+			dir := t.TempDir()
+			args := []string{"match", "--nats", url, "--game", tc.game, "--games", "3", "--seed", "9", "--out", dir, "--startup-time", "20s"}
+			for _, b := range tc.bots {
+				args = append(args, "--bot", b)
+			}
+			_, stderr, code := arena(t, args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			lines := readLines(t, filepath.Join(dir, "results.jsonl"))
+			if len(lines) != 3 {
+				t.Fatalf("%d games recorded, want 3", len(lines))
+			}
+			for _, l := range lines {
+				var r ledger.Record
+				if err := json.Unmarshal([]byte(l), &r); err != nil {
+					t.Fatal(err)
+				}
+				if len(r.Forfeits) != 0 || r.Plies == 0 {
+					t.Errorf("game %s: %d plies, forfeits %+v", r.GameID, r.Plies, r.Forfeits)
+				}
+			}
+		})
+	}
+}
+
+// A bot that crashes mid-game is recorded the same over NATS (through
+// arena connect) as over stdio: crash, with its exit status.
+func TestRemoteCrashIsRecordedAsOverStdio(t *testing.T) {
+	crasher := filepath.Join(t.TempDir(), "crasher.sh")
+	if err := os.WriteFile(crasher, []byte("read x; echo '{\"type\":\"ready\"}'; read x; exit 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	forfeit := func(args ...string) ledger.SeatFailure {
+		t.Helper()
+		dir := t.TempDir()
+		_, stderr, code := arena(t, append([]string{"match", "--game", "banqi", "--games", "1", "--seed", "4", "--out", dir}, args...)...)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		var r ledger.Record
+		json.Unmarshal([]byte(readLines(t, filepath.Join(dir, "results.jsonl"))[0]), &r)
+		if len(r.Forfeits) != 1 {
+			t.Fatalf("forfeits %+v, want the crasher's", r.Forfeits)
+		}
+		return r.Forfeits[0]
+	}
+	local := forfeit("--bot", "c=sh "+crasher, "--bot", "r=arena bot random")
+	url := startArena(t, natsURL, "serve", "--listen", "127.0.0.1:0")
+	startArena(t, serving, "connect", "--nats", url, "--bot", "crasher", "--", "sh", crasher)
+	remote := forfeit("--nats", url, "--bot", "c=nats:crasher", "--bot", "r=arena bot random")
+	if local.Reason != "crash" || remote.Reason != local.Reason || remote.Detail != local.Detail {
+		t.Errorf("over stdio: %s: %s\nover NATS:  %s: %s", local.Reason, local.Detail, remote.Reason, remote.Detail)
+	}
+}
