@@ -22,6 +22,7 @@ type BotEnd struct {
 	s       Session
 	maxLine int
 	sub     *nats.Subscription
+	ping    *nats.Subscription // answers the referee's probes while the session lives
 
 	mu      sync.Mutex // guards what Write and the acknowledgements share
 	partial []byte     // the start of a line not yet ended
@@ -46,13 +47,19 @@ func NewBotEnd(nc *nats.Conn, s Session, maxLine int) (*BotEnd, error) {
 		sub.Unsubscribe()
 		return nil, err
 	}
+	ping, err := nc.Subscribe(s.PingSubject(), func(m *nats.Msg) { m.Respond(nil) })
+	if err != nil {
+		sub.Unsubscribe()
+		return nil, fmt.Errorf("remote: subscribing to %s: %w", s.PingSubject(), err)
+	}
 	// Once NewBotEnd returns the server has the subscription: nothing the
 	// referee sends from then on is lost.
 	if err := nc.Flush(); err != nil {
 		sub.Unsubscribe()
+		ping.Unsubscribe()
 		return nil, fmt.Errorf("remote: %w", err)
 	}
-	return &BotEnd{nc: nc, s: s, maxLine: maxLine, sub: sub}, nil
+	return &BotEnd{nc: nc, s: s, maxLine: maxLine, sub: sub, ping: ping}, nil
 }
 
 // Receive returns the referee's next line, waiting until deadline.
@@ -74,6 +81,7 @@ func (b *BotEnd) Receive(deadline time.Time) ([]byte, error) {
 		b.ended = true
 		b.mu.Unlock()
 		b.sub.Unsubscribe()
+		b.ping.Unsubscribe()
 		return nil, transport.ErrClosed
 	}
 	b.mu.Lock()
@@ -185,6 +193,7 @@ func (b *BotEnd) ExitWith(how string) error {
 	}
 	b.mu.Unlock()
 	b.sub.Unsubscribe()
+	b.ping.Unsubscribe()
 	_, err := b.nc.RequestMsg(m, exitWait)
 	if err == nats.ErrNoResponders {
 		return nil // the referee's end is gone already

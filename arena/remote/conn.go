@@ -72,7 +72,29 @@ type Conn struct {
 	flooded  bool          // the bot sent far more than was read
 	closed   bool
 	done     chan struct{} // closed once the session has ended
+
+	// Grace is how long the bot may be unreachable (its connection lost,
+	// reconnecting) before the session ends as a crash; set before use
+	// (0: DefaultGrace).
+	Grace    time.Duration
+	lastSeen time.Time // when the bot was last heard from
+	lostAt   time.Time // when it was first found unreachable (zero: it is not)
 }
+
+// DefaultGrace is how long a remote bot may be unreachable before its
+// session ends (Conn.Grace).
+const DefaultGrace = 2 * time.Second
+
+// probeEvery is how long Receive waits in silence before it asks whether
+// the bot is still there; probeWait bounds the answer.
+const (
+	probeEvery = 500 * time.Millisecond
+	probeWait  = time.Second
+)
+
+// PingSubject is where the arena asks whether a session's bot is still
+// connected (any answer will do).
+func (s Session) PingSubject() string { return s.ToBot() + ".ping" }
 
 // maxQueued bounds what a bot may send ahead of the referee's reading:
 // a bot that floods is cut off instead of filling the referee's memory.
@@ -84,7 +106,7 @@ func NewConn(nc *nats.Conn, s Session, maxLine int) (*Conn, error) {
 	if maxLine <= 0 {
 		maxLine = protocol.DefaultMaxLine
 	}
-	c := &Conn{nc: nc, s: s, maxLine: maxLine, wake: make(chan struct{}), done: make(chan struct{})}
+	c := &Conn{nc: nc, s: s, maxLine: maxLine, wake: make(chan struct{}), done: make(chan struct{}), lastSeen: time.Now()}
 	sub, err := nc.Subscribe(s.ToReferee(), c.deliver)
 	if err != nil {
 		return nil, fmt.Errorf("remote: subscribing to %s: %w", s.ToReferee(), err)
@@ -129,6 +151,7 @@ func (c *Conn) deliver(m *nats.Msg) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	defer c.changed()
+	c.lastSeen, c.lostAt = time.Now(), time.Time{}
 	if c.closed || c.eof != "" || c.oversize || c.flooded {
 		return
 	}
@@ -245,13 +268,47 @@ func (c *Conn) Receive(deadline time.Time) ([]byte, error) {
 		if err := c.closedErr(); err != nil {
 			return nil, err
 		}
-		if !time.Now().Before(deadline) {
+		now := time.Now()
+		if !now.Before(deadline) {
 			return nil, transport.ErrTimeout
 		}
-		wake := c.wake
+		wake, until := c.wake, deadline
+		if probe := c.lastSeen.Add(probeEvery); probe.Before(until) {
+			until = probe
+		}
 		c.mu.Unlock()
-		c.wait(wake, deadline)
+		if !c.wait(wake, until) && until.Before(deadline) {
+			c.probe()
+		}
 		c.mu.Lock()
+	}
+}
+
+// probe asks whether the bot is still connected, and ends the session
+// as a crash once it has been unreachable for Grace. A bot that answers
+// slowly is there; only no responders (its subscription gone with its
+// connection) counts.
+func (c *Conn) probe() {
+	_, err := c.nc.Request(c.s.PingSubject(), nil, probeWait)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := time.Now()
+	if !errors.Is(err, nats.ErrNoResponders) {
+		c.lastSeen, c.lostAt = now, time.Time{}
+		return
+	}
+	if c.lostAt.IsZero() {
+		c.lostAt = now
+	}
+	c.lastSeen = now // probe again probeEvery from now
+	grace := c.Grace
+	if grace <= 0 {
+		grace = DefaultGrace
+	}
+	if now.Sub(c.lostAt) >= grace && c.eof == "" && !c.closed {
+		c.eof = fmt.Sprintf("the remote bot disconnected (unreachable for %v)", grace)
+		c.end()
+		c.changed()
 	}
 }
 

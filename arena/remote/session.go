@@ -54,6 +54,9 @@ type Launcher struct {
 	NC   *nats.Conn
 	ID   string
 	Wait time.Duration
+	// Grace is how long a session's bot may be unreachable before the
+	// session ends as a crash (0: DefaultGrace).
+	Grace time.Duration
 }
 
 // ErrNotServed is a remote bot nobody served within the wait.
@@ -69,6 +72,7 @@ func (l *Launcher) Launch(_ string, opt bot.LaunchOptions) (bot.Endpoint, error)
 	if err != nil {
 		return nil, err
 	}
+	c.Grace = l.Grace
 	req, _ := json.Marshal(openRequest{Session: s.ID, MaxLine: c.maxLine})
 	deadline := time.Now().Add(l.Wait)
 	for {

@@ -3,7 +3,9 @@ package remote_test
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -14,6 +16,7 @@ import (
 	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/engine"
 	_ "github.com/arena-dev/arena/engine/all"
+	"github.com/arena-dev/arena/protocol"
 )
 
 // serve serves bot id with in-memory sessions until the test ends.
@@ -117,4 +120,66 @@ func TestLaunchFailures(t *testing.T) {
 		}
 		e.Close()
 	})
+}
+
+// A bot whose connection is lost mid-game (its machine gone) is charged
+// a crash once it has been unreachable for the grace, not a timeout at
+// the end of its move clock.
+func TestDisconnectMidGameIsACrash(t *testing.T) {
+	url := server(t)
+	botNC := connect(t, url)
+	started, forever := make(chan struct{}), make(chan struct{})
+	defer close(forever)
+	var once sync.Once
+	stuck := func(turn *protocol.Turn, rng *rand.Rand) []byte {
+		once.Do(func() { close(started) })
+		<-forever
+		return nil
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go remote.Serve(ctx, botNC, "far", 1, func(opt bot.LaunchOptions) (bot.Endpoint, error) {
+		return membot.Start(stuck, nil, opt.MaxLine), nil
+	})
+	l := &remote.Launcher{NC: connect(t, url), ID: "far", Wait: 5 * time.Second, Grace: 300 * time.Millisecond}
+	e, err := l.Launch("far", bot.LaunchOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	local := membot.Start(membot.Random, nil, 0)
+	defer local.Close()
+	g, _ := engine.Lookup("banqi")
+	opts, _ := engine.Setup(g, 2, nil)
+	type played struct {
+		res *referee.Result
+		err error
+	}
+	done := make(chan played, 1)
+	start := time.Now()
+	go func() {
+		res, err := referee.Play(context.Background(), referee.Config{Game: g, Options: opts, Seed: 1, Match: "m", GameID: "g",
+			Limits: clock.Limits{Startup: 10 * time.Second, Move: 30 * time.Second}},
+			[]referee.Player{{Name: "far", Conn: e}, {Name: "near", Conn: local}})
+		done <- played{res, err}
+	}()
+	select {
+	case <-started:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the remote bot never got its first turn")
+	}
+	botNC.Close() // the bot's machine drops off the network
+	var p played
+	select {
+	case p = <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the game still waits on a disconnected bot")
+	}
+	if p.err != nil {
+		t.Fatal(p.err)
+	}
+	if len(p.res.Forfeits) != 1 || p.res.Forfeits[0].Seat != 0 || p.res.Forfeits[0].Reason != protocol.ReasonCrash ||
+		!strings.Contains(p.res.Forfeits[0].Detail, "disconnected") {
+		t.Fatalf("forfeits %+v, want seat 0's crash for a disconnect", p.res.Forfeits)
+	}
+	t.Logf("recorded after %v: %s", time.Since(start).Round(time.Millisecond), p.res.Forfeits[0].Detail)
 }
