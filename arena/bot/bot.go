@@ -11,7 +11,11 @@
 package bot
 
 import (
+	"errors"
+	"fmt"
 	"io"
+	"regexp"
+	"strings"
 	"time"
 
 	"github.com/arena-dev/arena/arena/transport"
@@ -48,6 +52,14 @@ type Launcher interface {
 	Launch(name string, opt LaunchOptions) (Endpoint, error)
 }
 
+// Capacity is implemented by Launchers of bots that serve a bounded
+// number of sessions at once (a remote bot declares how many): Capacity
+// is that number, 0 while unknown. The pool then keeps no spare session
+// the bot's games would need, and closes an idle one to make room.
+type Capacity interface {
+	Capacity() int
+}
+
 // LaunchOptions are a run's bounds on every session it launches.
 type LaunchOptions struct {
 	// MaxLine bounds one line from the bot (0: protocol.DefaultMaxLine).
@@ -61,4 +73,28 @@ type LaunchOptions struct {
 type Spec struct {
 	Name     string
 	Launcher Launcher
+}
+
+// RemotePrefix starts the command of a bot that runs elsewhere and is
+// reached over NATS: "nats:BOTID" (arena/remote).
+const RemotePrefix = "nats:"
+
+// RemoteID is the bot id of a remote bot's command "nats:BOTID", and
+// whether cmdline names a remote bot at all.
+func RemoteID(cmdline string) (string, bool) {
+	return strings.CutPrefix(strings.TrimSpace(cmdline), RemotePrefix)
+}
+
+var remoteID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
+
+// ErrRemoteID is a remote bot id that cannot be a subject token.
+var ErrRemoteID = errors.New("a NATS bot id holds only letters, digits, '_' and '-', and starts with a letter or digit")
+
+// CheckRemoteID validates a remote bot's id: it is a token of every NATS
+// subject of the bot.
+func CheckRemoteID(id string) error {
+	if !remoteID.MatchString(id) {
+		return fmt.Errorf("%w: %q", ErrRemoteID, id)
+	}
+	return nil
 }

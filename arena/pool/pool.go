@@ -76,6 +76,7 @@ type Pool struct {
 
 // member is what the pool knows of one live process.
 type member struct {
+	bot int      // whose session it is
 	log *gameLog // the current game's stderr log (nil before the first)
 	// deals the process has been handed, to keep it from playing one
 	// twice. It grows by one entry per game the process plays and goes
@@ -136,7 +137,10 @@ func (p *Pool) Get(b int, deal uint64) (transport.Conn, bot.Endpoint) {
 	// and reap.
 	var stale bot.Endpoint
 	var staleLog *gameLog
-	if n := len(idle); n > 0 && n >= max(1, p.KeepIdle) {
+	// A bot that serves a bounded number of sessions at once
+	// (bot.Capacity) gets the longest idle one closed when it has no room
+	// for another.
+	if n := len(idle); n > 0 && (n >= max(1, p.KeepIdle) || p.fullLocked(b)) {
 		stale, idle = idle[0], idle[1:]
 		staleLog = p.live[stale].log
 		delete(p.live, stale)
@@ -186,7 +190,7 @@ func (p *Pool) start(b int, deal uint64, log *gameLog) (bot.Endpoint, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bot %s: %w", spec.Name, err)
 	}
-	m := &member{deals: map[uint64]struct{}{}, log: log}
+	m := &member{bot: b, deals: map[uint64]struct{}{}, log: log}
 	if log != nil {
 		proc.SetStderr(log)
 	} else {
@@ -203,8 +207,8 @@ func (p *Pool) start(b int, deal uint64, log *gameLog) (bot.Endpoint, error) {
 func (p *Pool) prestart(b int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.closed || p.spare[b] != nil || p.prestarting[b] != nil {
-		return
+	if p.closed || p.spare[b] != nil || p.prestarting[b] != nil || p.fullLocked(b) {
+		return // a spare would take a session the bot's games need
 	}
 	ready := make(chan struct{})
 	p.prestarting[b] = ready
@@ -364,6 +368,22 @@ func (p *Pool) Shutdown(grace time.Duration) {
 		proc.Shutdown(time.Until(deadline))
 	}
 	p.KillAll()
+}
+
+// fullLocked reports whether bot b has as many live sessions as it serves
+// at once (bot.Capacity; unbounded when its launcher does not say).
+func (p *Pool) fullLocked(b int) bool {
+	c, ok := p.bots[b].Launcher.(bot.Capacity)
+	if !ok || c.Capacity() <= 0 {
+		return false
+	}
+	n := 0
+	for _, m := range p.live {
+		if m.bot == b {
+			n++
+		}
+	}
+	return n >= c.Capacity()
 }
 
 // byeLine is the protocol's bye message.

@@ -6,8 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -31,20 +31,13 @@ type openReply struct {
 	Error string `json:"error,omitempty"`
 	// Busy: the bot serves as many sessions as it declared; ask again.
 	Busy bool `json:"busy,omitempty"`
+	// Sessions is how many sessions the bot serves at once.
+	Sessions int `json:"sessions,omitempty"`
 }
 
-var botID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
-
-// ErrBotID is a bot id that cannot be a subject token.
-var ErrBotID = errors.New("a NATS bot id holds only letters, digits, '_' and '-', and starts with a letter or digit")
-
-// CheckID validates a bot id: it is a token of every subject of the bot.
-func CheckID(id string) error {
-	if !botID.MatchString(id) {
-		return fmt.Errorf("%w: %q", ErrBotID, id)
-	}
-	return nil
-}
+// CheckID validates a bot id: it is a token of every subject of the bot
+// (bot.CheckRemoteID).
+func CheckID(id string) error { return bot.CheckRemoteID(id) }
 
 // Launcher starts sessions of a remote bot: it asks whoever serves the
 // bot (Serve: arena connect, an SDK) for a new session, waiting up to
@@ -57,7 +50,13 @@ type Launcher struct {
 	// Grace is how long a session's bot may be unreachable before the
 	// session ends as a crash (0: DefaultGrace).
 	Grace time.Duration
+
+	capacity atomic.Int64 // the sessions the bot declared, from its answers
 }
+
+// Capacity is how many sessions the bot serves at once, as it last said
+// (0 before it answered).
+func (l *Launcher) Capacity() int { return int(l.capacity.Load()) }
 
 // ErrNotServed is a remote bot nobody served within the wait.
 var ErrNotServed = errors.New("no one serves this bot")
@@ -90,6 +89,9 @@ func (l *Launcher) Launch(_ string, opt bot.LaunchOptions) (bot.Endpoint, error)
 		}
 		var r openReply
 		err = json.Unmarshal(m.Data, &r)
+		if err == nil && r.Sessions > 0 {
+			l.capacity.Store(int64(r.Sessions))
+		}
 		if err == nil && r.Busy && time.Now().Add(retry).Before(deadline) {
 			time.Sleep(retry) // a session of the bot may end meanwhile
 			continue
@@ -148,7 +150,7 @@ func Serve(ctx context.Context, nc *nats.Conn, id string, sessions int, start fu
 		mu.Lock()
 		if running >= sessions {
 			mu.Unlock()
-			reply(openReply{Busy: true, Error: fmt.Sprintf("busy: serving %d sessions at once already (arena connect --sessions)", sessions)})
+			reply(openReply{Busy: true, Sessions: sessions, Error: fmt.Sprintf("busy: serving %d sessions at once already (arena connect --sessions)", sessions)})
 			return
 		}
 		running++
@@ -168,7 +170,7 @@ func Serve(ctx context.Context, nc *nats.Conn, id string, sessions int, start fu
 			reply(openReply{Error: "starting the bot: " + err.Error()})
 			return
 		}
-		reply(openReply{})
+		reply(openReply{Sessions: sessions})
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

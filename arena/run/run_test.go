@@ -178,26 +178,15 @@ func TestRun(t *testing.T) {
 // (their bots closed, nothing recorded of them) and no game is counted
 // after the one that stopped the run.
 func TestStopAbandonsRunningGames(t *testing.T) {
-	l := heldLauncher(t)
-	src := &tables{n: 10}
+	// Game 0 is between free bots; games 1 and 2, started with it, are
+	// between bots held for good, so they can end only by being abandoned
+	// (a runner that waited for them would hang).
+	held := heldLauncher(t)
+	cfg := config(t, &membot.Launcher{Policy: membot.First}, 3)
+	cfg.Bots = append(cfg.Bots, bot.Spec{Name: "c", Launcher: held}, bot.Spec{Name: "d", Launcher: held})
+	src := &seated{seats: [][]int{{0, 1}, {2, 3}, {3, 2}, {0, 1}}}
 	sink := &memorySink{}
-	cfg := config(t, l, 3)
-	// Let one move at a time through until the first game finishes; the
-	// stop rule then holds every bot, so the other two games can end only
-	// by being abandoned (a runner that waited for them would hang).
-	stopRelease := make(chan struct{})
-	released := make(chan struct{})
-	go func() {
-		defer close(released)
-		for {
-			select {
-			case l.Hold <- struct{}{}:
-			case <-stopRelease:
-				return
-			}
-		}
-	}()
-	stop := &firstFinished{then: func() { close(stopRelease); <-released }}
+	stop := &firstFinished{then: func() {}}
 	res, err := run.Run(context.Background(), cfg, src, stop, sink)
 	if err != nil {
 		t.Fatal(err)
@@ -205,13 +194,31 @@ func TestStopAbandonsRunningGames(t *testing.T) {
 	if !res.Stopped || res.Done != 1 || stop.calls != 1 {
 		t.Fatalf("stopped %v, %d counted, stop rule asked %d times: want one", res.Stopped, res.Done, stop.calls)
 	}
-	if res.Played != 1 || res.Abandoned != 2 {
-		t.Errorf("played %d, abandoned %d: want 1 and the 2 still running", res.Played, res.Abandoned)
+	if res.Played != 1 || res.Abandoned != 2 || src.next != 3 {
+		t.Errorf("played %d, abandoned %d, %d started: want 1, the 2 held, and no game started after the stop", res.Played, res.Abandoned, src.next)
 	}
 	if len(sink.lines) != res.Played {
 		t.Errorf("%d lines for %d games played", len(sink.lines), res.Played)
 	}
 }
+
+// seated is a Source of games with the given seats, each on a deal of
+// its own.
+type seated struct {
+	seats [][]int
+	next  int
+}
+
+func (s *seated) Next() (run.Table, schedule.Status) {
+	if s.next >= len(s.seats) {
+		return run.Table{}, schedule.Done
+	}
+	i := s.next
+	s.next++
+	return run.Table{Game: schedule.Game{Seats: s.seats[i]}, Index: i, GameID: fmt.Sprintf("s-g%02d", i), Seed: uint64(i)}, schedule.Ready
+}
+
+func (s *seated) Result(run.Table, ledger.Record) error { return nil }
 
 // heldLauncher's bots wait on hold before each answer; the test's end
 // lets any still waiting go (to find their connection closed).
@@ -266,3 +273,77 @@ type waiting struct{}
 
 func (waiting) Next() (run.Table, schedule.Status)    { return run.Table{}, schedule.Wait }
 func (waiting) Result(run.Table, ledger.Record) error { return nil }
+
+// capped is a launcher of a bot that serves cap sessions at once
+// (bot.Capacity), recording the most it ever had live.
+type capped struct {
+	membot.Launcher
+	cap        int
+	mu         sync.Mutex
+	live, peak int
+}
+
+func (c *capped) Capacity() int { return c.cap }
+
+func (c *capped) Launch(name string, opt bot.LaunchOptions) (bot.Endpoint, error) {
+	e, err := c.Launcher.Launch(name, opt)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	c.live++
+	c.peak = max(c.peak, c.live)
+	c.mu.Unlock()
+	return &cappedSession{Endpoint: e, c: c}, nil
+}
+
+// cappedSession counts as live until it is closed.
+type cappedSession struct {
+	bot.Endpoint
+	c    *capped
+	once sync.Once
+}
+
+func (s *cappedSession) Close() error {
+	s.once.Do(func() {
+		s.c.mu.Lock()
+		s.c.live--
+		s.c.mu.Unlock()
+	})
+	return s.Endpoint.Close()
+}
+
+// oneDeal is a Source of n games on one deal, seats rotating: no session
+// may play two of them.
+type oneDeal struct{ n, next int }
+
+func (s *oneDeal) Next() (run.Table, schedule.Status) {
+	if s.next >= s.n {
+		return run.Table{}, schedule.Done
+	}
+	i := s.next
+	s.next++
+	return run.Table{Game: schedule.Game{Seats: []int{i % 2, 1 - i%2}}, Index: i, GameID: fmt.Sprintf("d-g%02d", i), Seed: 7}, schedule.Ready
+}
+
+func (s *oneDeal) Result(run.Table, ledger.Record) error { return nil }
+
+// A bot that serves one session at once still plays every game of a
+// deal (each on a fresh session, the played one closed to make room),
+// and never has two sessions live, spares included.
+func TestCapacityIsRespected(t *testing.T) {
+	a := &capped{Launcher: membot.Launcher{Policy: membot.First}, cap: 1}
+	cfg := config(t, &membot.Launcher{Policy: membot.First}, 1)
+	cfg.Bots[0].Launcher = a
+	res, err := run.Run(context.Background(), cfg, &oneDeal{n: 6}, nil, &memorySink{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, _ := a.Launched()
+	if res.Done != 6 || n != 6 {
+		t.Errorf("%d games, %d sessions of the capped bot: want 6 and 6 (one per game of the deal)", res.Done, n)
+	}
+	if a.peak > 1 {
+		t.Errorf("the capped bot had %d sessions live at once, over its 1", a.peak)
+	}
+}

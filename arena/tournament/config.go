@@ -52,7 +52,10 @@ type Config struct {
 	// BotLimits and BotOptions confine the bots once Confine is called.
 	BotLimits  sandbox.Limits
 	BotOptions sandbox.Options
-	Bots       []bot.Command
+	// Bots are the bots in file order; a remote bot (command
+	// "nats:BOTID") has no Argv and its id in Remote, by index.
+	Bots   []bot.Command
+	Remote map[int]string
 }
 
 // FieldError is a setting that cannot be used: the field of a
@@ -153,7 +156,15 @@ func (f *File) resolve(src, baseDir string, programs bool) (*Config, error) {
 			dir = filepath.Join(baseDir, dir)
 		}
 		var argv []string
-		if programs {
+		if id, remote := bot.RemoteID(b.Command); remote {
+			if err := bot.CheckRemoteID(id); err != nil {
+				return nil, fieldErr(src, field+".command", "%v", err)
+			}
+			if c.Remote == nil {
+				c.Remote = map[int]string{}
+			}
+			c.Remote[i] = id
+		} else if programs {
 			if dir != "" {
 				if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 					return nil, fieldErr(src, field+".dir", "%q is not a directory", b.Dir)
@@ -393,7 +404,9 @@ func (c *Config) Confine(src, out string) (*sandbox.Sandbox, error) {
 		opts.Hide = append(opts.Hide[:len(opts.Hide):len(opts.Hide)], out)
 	}
 	for _, b := range c.Bots {
-		opts.Programs = append(opts.Programs, sandbox.Program{Argv: b.Argv, Dir: b.Dir})
+		if len(b.Argv) > 0 { // a remote bot runs elsewhere
+			opts.Programs = append(opts.Programs, sandbox.Program{Argv: b.Argv, Dir: b.Dir})
+		}
 	}
 	sb, err := sandbox.New(c.BotLimits, opts)
 	if err != nil {

@@ -49,7 +49,14 @@ type Options struct {
 	// AbandonAfter is how long running games may go on after an interrupt
 	// before their bots are killed (default 5s).
 	AbandonAfter time.Duration
+	// Remote launches the remote bots (Config.Remote) by id: over NATS
+	// (remote.Launcher), which this package does not know.
+	Remote func(id string) bot.Launcher
 }
+
+// ErrNoRemote is a tournament with remote bots run without a way to
+// reach them (Options.Remote).
+var ErrNoRemote = errors.New("the tournament has remote bots (nats:BOTID) but no NATS connection to reach them")
 
 // ErrInterrupted wraps the error of a run stopped by its context.
 var ErrInterrupted = errors.New("tournament interrupted")
@@ -117,10 +124,17 @@ func Run(ctx context.Context, c *Config, out string, opt Options) (*match.Summar
 		return sum, err
 	}
 	src := &games{c: c, out: out, sched: sched, secret: secret, finished: finished, sum: sum}
+	specs := bot.Specs(c.Bots)
+	for i, id := range c.Remote {
+		if opt.Remote == nil {
+			return sum, fmt.Errorf("bot %s: %w", c.Bots[i].Name, ErrNoRemote)
+		}
+		specs[i].Launcher = opt.Remote(id)
+	}
 	progress := Progress{Total: sched.Total(), Summary: sum}
 	res, err := run.Run(ctx, run.Config{
 		Settings: c.Settings, Game: c.Game, Options: c.Options, MatchID: c.Name, Version: opt.Version,
-		Bots: bot.Specs(c.Bots), Concurrency: c.Concurrency,
+		Bots: specs, Concurrency: c.Concurrency,
 		KeepIdle: c.Seats, // the games of a rotation share a deal
 		// After an interrupt, running games get AbandonAfter to finish
 		// (and are recorded if they do); then their bots are closed and

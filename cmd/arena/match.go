@@ -329,7 +329,7 @@ func parseBots(specs []string) (out []bot.Command, ids map[int]string, err error
 			return nil, nil, usagef("--bot %q: name %q is used twice", spec, name)
 		}
 		seen[name] = true
-		if id, ok := remoteID(cmdline); ok {
+		if id, ok := bot.RemoteID(cmdline); ok {
 			if err := remote.CheckID(id); err != nil {
 				return nil, nil, usagef("--bot %s: %v", name, err)
 			}

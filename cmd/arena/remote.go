@@ -17,9 +17,6 @@ import (
 	"github.com/arena-dev/arena/arena/remote"
 )
 
-// natsPrefix starts a remote bot's command: --bot NAME=nats:BOTID.
-const natsPrefix = "nats:"
-
 // natsFlags are the flags of a command that can seat remote bots.
 func natsFlags() []cli.Flag {
 	return []cli.Flag{
@@ -54,12 +51,6 @@ func natsConnect(c *cli.Context, progress io.Writer) (*nats.Conn, func(), error)
 	}
 	fmt.Fprintf(progress, "arena: NATS server for remote bots at %s: serve a bot with arena connect --nats %s --bot BOTID -- CMD\n", ns.ClientURL(), ns.ClientURL())
 	return nc, func() { nc.Close(); ns.Shutdown(); ns.WaitForShutdown() }, nil
-}
-
-// remoteID is the bot id of a --bot NAME=nats:BOTID command, or "".
-func remoteID(cmdline string) (string, bool) {
-	id, ok := strings.CutPrefix(strings.TrimSpace(cmdline), natsPrefix)
-	return id, ok
 }
 
 // remoteSpecs turns the remote bots among specs (ids[i] is bot i's id) into remote launchers on a NATS connection, made when there is one

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -137,5 +138,48 @@ func TestRemoteCrashIsRecordedAsOverStdio(t *testing.T) {
 	remote := forfeit("--nats", url, "--bot", "c=nats:crasher", "--bot", "r=arena bot random")
 	if local.Reason != "crash" || remote.Reason != local.Reason || remote.Detail != local.Detail {
 		t.Errorf("over stdio: %s: %s\nover NATS:  %s: %s", local.Reason, local.Detail, remote.Reason, remote.Detail)
+	}
+}
+
+// A tournament file seats a remote bot as command "nats:BOTID", beside
+// stdio bots; the run finds it through --nats.
+func TestRemoteBotInATournament(t *testing.T) {
+	url := startArena(t, natsURL, "serve", "--listen", "127.0.0.1:0")
+	startArena(t, serving, "connect", "--nats", url, "--bot", "far", "--sessions", "2", "--", "arena", "bot", "greedy")
+	dir := t.TempDir()
+	file := filepath.Join(dir, "cup.yaml")
+	os.WriteFile(file, []byte(`name: remotecup
+game: banqi
+rounds: 1
+bots:
+  - {name: far, command: "nats:far"}
+  - {name: r1, command: "arena bot random"}
+  - {name: r2, command: "arena bot random"}
+`), 0o644)
+	out := filepath.Join(dir, "out")
+	_, stderr, code := arena(t, "tournament", "run", file, "--out", out, "--nats", url, "-q", "--concurrency", "1")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := readLines(t, filepath.Join(out, "results.jsonl"))
+	if len(lines) != 6 {
+		t.Fatalf("%d games recorded, want 6", len(lines))
+	}
+	farGames := 0
+	for _, l := range lines {
+		var r ledger.Record
+		json.Unmarshal([]byte(l), &r)
+		if len(r.Forfeits) != 0 {
+			t.Errorf("game %s: forfeits %+v", r.GameID, r.Forfeits)
+		}
+		if slices.Contains(r.Bots, "far") {
+			farGames++
+		}
+	}
+	if farGames != 4 {
+		t.Errorf("the remote bot played %d games, want 4", farGames)
+	}
+	if _, stderr, code := arena(t, "tournament", "verify", out); code != 0 {
+		t.Errorf("verify: exit %d: %s", code, stderr)
 	}
 }

@@ -16,8 +16,10 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
 
+	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/deal"
 	"github.com/arena-dev/arena/arena/ledger"
+	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/arena/tournament"
 )
 
@@ -110,7 +112,7 @@ func tournamentFlags() []cli.Flag {
 		&cli.StringFlag{Name: "out", Usage: "output directory", DefaultText: "out/NAME"},
 		&cli.BoolFlag{Name: "resume", Usage: "insist on resuming: fail if the output directory (--out, or out/NAME) holds no tournament"},
 		quietFlag("no progress lines"),
-	}, sandboxFlags()...)
+	}, append(natsFlags(), sandboxFlags()...)...)
 }
 
 // tournamentPlan finds the tournament from FILE (a tournament file), DIR
@@ -267,7 +269,18 @@ func runTournament(c *cli.Context) error {
 			bar.Set(p.Done)
 		}
 	}
-	_, err = tournament.Run(ctx, cfg, out, tournament.Options{Version: Version, Warn: c.App.ErrWriter, OnGame: onGame})
+	topts := tournament.Options{Version: Version, Warn: c.App.ErrWriter, OnGame: onGame}
+	if len(cfg.Remote) > 0 {
+		nc, closeNATS, err := natsConnect(c, progress)
+		if err != nil {
+			return err
+		}
+		defer closeNATS()
+		topts.Remote = func(id string) bot.Launcher {
+			return &remote.Launcher{NC: nc, ID: id, Wait: cfg.Limits.Startup}
+		}
+	}
+	_, err = tournament.Run(ctx, cfg, out, topts)
 	if errors.Is(err, tournament.ErrInterrupted) {
 		fmt.Fprintf(c.App.ErrWriter, "arena: %v\narena: every finished game is recorded; resume with: arena tournament run %s\n", err, out)
 		return cli.Exit("", exitFail)
