@@ -140,16 +140,17 @@ func (b *BotEnd) Write(p []byte) (int, error) {
 			return n, err
 		}
 	}
-	// Returning means the lines are in the transport: the server has them.
-	return n, b.nc.Flush()
+	return n, nil
 }
+
+// Flush returns once the server has every line written so far. Write
+// does not wait for that: the lines go out as they come, and a bot that
+// needs to know they arrived (a test) flushes.
+func (b *BotEnd) Flush() error { return b.nc.Flush() }
 
 func (b *BotEnd) oversizeLocked() error {
 	b.broken, b.partial = true, nil
-	if err := b.sendLocked(nil, nats.Header{HeaderOversize: {strconv.Itoa(b.maxLine)}}); err != nil {
-		return err
-	}
-	return b.nc.Flush()
+	return b.sendLocked(nil, nats.Header{HeaderOversize: {strconv.Itoa(b.maxLine)}})
 }
 
 // CloseWrite ends the bot's output while the bot runs on. A line not

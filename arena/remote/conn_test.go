@@ -48,6 +48,18 @@ func TestConnNATS(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { c.Close(); b.Exit() })
-		return c, b
+		return c, flushingBot{b}
 	})
+}
+
+// flushingBot is a BotEnd whose Write returns once the server has the
+// bytes, as conntest.Bot asks: "in the transport".
+type flushingBot struct{ *remote.BotEnd }
+
+func (b flushingBot) Write(p []byte) (int, error) {
+	n, err := b.BotEnd.Write(p)
+	if err == nil {
+		err = b.Flush()
+	}
+	return n, err
 }

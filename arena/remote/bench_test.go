@@ -1,0 +1,129 @@
+package remote_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/bot/membot"
+	"github.com/arena-dev/arena/arena/clock"
+	"github.com/arena-dev/arena/arena/referee"
+	"github.com/arena-dev/arena/arena/remote"
+	"github.com/arena-dev/arena/engine"
+	"github.com/arena-dev/arena/protocol"
+)
+
+// turnLines are real banqi turns, so the baseline moves the bytes the
+// referee does.
+func turnLines(tb testing.TB, count int) [][]byte {
+	g, _ := engine.Lookup("banqi")
+	opts, _ := engine.Setup(g, 2, nil)
+	var lines [][]byte
+	for seed := uint64(1); len(lines) < count; seed++ {
+		st, _ := g.New(2, seed, opts)
+		for ply := 0; !st.Over() && len(lines) < count; ply++ {
+			legal := st.Legal()
+			lj := make([]json.RawMessage, len(legal))
+			for i, a := range legal {
+				lj[i], _ = engine.AppendJSON(nil, a)
+			}
+			view, _ := engine.AppendJSON(nil, st.View(st.ToMove()))
+			lines = append(lines, protocol.Line(protocol.Turn{Type: protocol.TypeTurn, ID: int64(len(lines) + 1), View: view, Legal: lj,
+				Clock: protocol.TurnClock{MoveMs: 1000}}))
+			st.Apply(legal[int(seed+uint64(ply))%len(legal)])
+		}
+	}
+	return lines
+}
+
+// BenchmarkRefereeOverNATS reports, in one run on one embedded server
+// (TCP over loopback, a connection per peer):
+//
+//   - request-us/rt: the baseline, a raw NATS request-reply loop with the
+//     same turn lines to two peers in turn (each answers a fixed action),
+//     as a two-seat game alternates;
+//   - referee-us/move: whole banqi games through the referee, both seats
+//     remote (remote.Serve of an in-memory bot on connections of their
+//     own, sessions opened by remote.Launcher);
+//   - ratio: referee-us/move over request-us/rt (target: at most 1.25).
+func BenchmarkRefereeOverNATS(b *testing.B) {
+	ns, err := remote.StartServer(remote.ServerOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func() { ns.Shutdown(); ns.WaitForShutdown() }()
+	dial := func() *nats.Conn {
+		nc, err := nats.Connect(ns.ClientURL())
+		if err != nil {
+			b.Fatal(err)
+		}
+		return nc
+	}
+	n := max(b.N, 500)
+	turns := turnLines(b, 200)
+
+	// The baseline.
+	ref := dial()
+	defer ref.Close()
+	for i := range 2 {
+		peer := dial()
+		defer peer.Close()
+		if _, err := peer.Subscribe(fmt.Sprintf("bench.peer%d", i), func(m *nats.Msg) {
+			m.Respond([]byte(`{"type":"action","id":1,"index":0}`))
+		}); err != nil {
+			b.Fatal(err)
+		}
+		peer.Flush()
+	}
+	start := time.Now()
+	for i := range n {
+		if _, err := ref.Request(fmt.Sprintf("bench.peer%d", i%2), turns[i%len(turns)], 10*time.Second); err != nil {
+			b.Fatal(err)
+		}
+	}
+	rawUs := float64(time.Since(start).Microseconds()) / float64(n)
+
+	// The referee, both seats remote.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	for _, id := range []string{"a", "b"} {
+		nc := dial()
+		defer nc.Close()
+		go remote.Serve(ctx, nc, id, 1, func(opt bot.LaunchOptions) (bot.Endpoint, error) {
+			return membot.Start(membot.First, nil, opt.MaxLine), nil
+		})
+	}
+	g, _ := engine.Lookup("banqi")
+	opts, _ := engine.Setup(g, 2, nil)
+	var players []referee.Player
+	for _, id := range []string{"a", "b"} {
+		e, err := (&remote.Launcher{NC: ref, ID: id, Wait: 10 * time.Second}).Launch(id, bot.LaunchOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer e.Close()
+		players = append(players, referee.Player{Name: id, Conn: e})
+	}
+	b.ResetTimer()
+	var total time.Duration
+	moves := 0
+	for seed := uint64(1); moves < n; seed++ {
+		t0 := time.Now()
+		res, err := referee.Play(context.Background(), referee.Config{Game: g, Options: opts, Seed: seed, Match: "bench", GameID: "g",
+			Limits: clock.Limits{Startup: 10 * time.Second, Move: 10 * time.Second}}, players)
+		total += time.Since(t0)
+		if err != nil || len(res.Forfeits) > 0 {
+			b.Fatalf("game %d: %v %+v", seed, err, res.Forfeits)
+		}
+		moves += res.Plies
+	}
+	refUs := float64(total.Microseconds()) / float64(moves)
+	b.ReportMetric(rawUs, "request-us/rt")
+	b.ReportMetric(refUs, "referee-us/move")
+	b.ReportMetric(refUs/rawUs, "ratio")
+}
