@@ -17,6 +17,9 @@ type ServerOptions struct {
 	// MaxPayload bounds one message: at least a protocol line (0: 1 MiB
 	// plus room for headers).
 	MaxPayload int32
+	// Keys, if set, are the only users (ReadKeys): each bot limited to
+	// its own subjects (BotPermissions), the arenas (ArenaKey) not.
+	Keys map[string]string
 }
 
 // startWait bounds how long StartServer waits for the server to accept
@@ -30,7 +33,7 @@ const defaultMaxPayload = 1<<20 + 4<<10
 // StartServer starts an embedded NATS server in this process. It never
 // handles signals itself (the arena does) and logs nothing.
 func StartServer(o ServerOptions) (*server.Server, error) {
-	opts := &server.Options{Host: o.Host, Port: o.Port, NoSigs: true, NoLog: true, MaxPayload: o.MaxPayload}
+	opts := &server.Options{Host: o.Host, Port: o.Port, NoSigs: true, NoLog: true, MaxPayload: o.MaxPayload, Nkeys: nkeyUsers(o.Keys)}
 	if opts.Host == "" {
 		opts.Host = "127.0.0.1"
 	}

@@ -136,6 +136,11 @@ func Serve(ctx context.Context, nc *nats.Conn, id string, sessions int, start fu
 	if err := CheckID(id); err != nil {
 		return err
 	}
+	// One server per bot: a second (a copy left running, or someone
+	// claiming the id) would answer the referee's requests too.
+	if _, err := nc.Request(OpenSubject(id), []byte(`{}`), claimWait); err == nil {
+		return fmt.Errorf("bot %s: %w", id, ErrServedElsewhere)
+	}
 	sessions = max(sessions, 1)
 	var mu sync.Mutex
 	running := 0
@@ -189,6 +194,13 @@ func Serve(ctx context.Context, nc *nats.Conn, id string, sessions int, start fu
 	wg.Wait()
 	return ctx.Err()
 }
+
+// ErrServedElsewhere: another connection serves the bot already.
+var ErrServedElsewhere = errors.New("served by another connection already")
+
+// claimWait is how long Serve waits for another server of the bot to
+// answer before it serves the bot itself.
+const claimWait = 250 * time.Millisecond
 
 // lineWait is how long the bridge waits on either end before it looks
 // again; a session has no deadline of its own (the referee's clocks are

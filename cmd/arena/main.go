@@ -113,6 +113,7 @@ examples; arena completion bash|zsh|fish prints a shell completion script.`,
 			checkCommand(),
 			connectCommand(),
 			serveCommand(),
+			natsCommand(),
 			completionCommand(),
 		},
 	}

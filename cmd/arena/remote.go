@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -21,7 +22,7 @@ import (
 func natsFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "nats", Usage: "URL of the NATS server remote bots (--bot NAME=nats:BOTID) connect to", DefaultText: "an embedded server on a free loopback port, printed"},
-		&cli.StringFlag{Name: "nats-creds", Usage: "credentials file for --nats"},
+		&cli.StringFlag{Name: "nats-creds", Usage: "the arena's key for --nats: an nkey seed file (arena nats add-bot makes KEYS/arena.nk) or a .creds file"},
 	}
 }
 
@@ -30,9 +31,9 @@ func natsFlags() []cli.Flag {
 // returned function closes both.
 func natsConnect(c *cli.Context, progress io.Writer) (*nats.Conn, func(), error) {
 	if url := c.String("nats"); url != "" {
-		var opts []nats.Option
-		if creds := c.String("nats-creds"); creds != "" {
-			opts = append(opts, nats.UserCredentials(creds))
+		opts, err := remote.ConnectOptions(c.String("nats-creds"), "")
+		if err != nil {
+			return nil, nil, fmt.Errorf("--nats-creds: %w", err)
 		}
 		nc, err := nats.Connect(url, opts...)
 		if err != nil {
@@ -81,7 +82,7 @@ over NATS. The arena seats it as --bot NAME=nats:BOTID.
    arena connect --nats nats://arena.example:4222 --bot alice -- python3 bot.py`,
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "nats", Usage: "URL of the arena's NATS server; required"},
-			&cli.StringFlag{Name: "creds", Usage: "credentials file"},
+			&cli.StringFlag{Name: "creds", Usage: "the bot's key: an nkey seed file from the organiser (BOTID.nk) or a .creds file"},
 			&cli.StringFlag{Name: "bot", Usage: "the bot id the arena seats as nats:BOTID; required"},
 			&cli.IntFlag{Name: "sessions", Value: 1, Usage: "sessions (bot processes) served at once"},
 		}, sandboxFlags()...),
@@ -112,9 +113,9 @@ func runConnect(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	var opts []nats.Option
-	if creds := c.String("creds"); creds != "" {
-		opts = append(opts, nats.UserCredentials(creds))
+	opts, err := remote.ConnectOptions(c.String("creds"), id)
+	if err != nil {
+		return usageError{fmt.Errorf("--creds: %w", err)}
 	}
 	nc, err := nats.Connect(url, opts...)
 	if err != nil {
@@ -154,6 +155,7 @@ arenas connect to it.
    arena serve --listen 127.0.0.1:4222`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "listen", Value: "127.0.0.1:4222", Usage: "HOST:PORT to listen on (0.0.0.0 to expose it)"},
+			&cli.StringFlag{Name: "keys", Usage: "directory of keys (arena nats add-bot): only they connect, each bot to its own subjects", DefaultText: "none: anyone who reaches the port connects, with every permission"},
 		},
 		Action: runServe,
 	})
@@ -164,15 +166,32 @@ func runServe(c *cli.Context) error {
 	if err != nil {
 		return usageError{fmt.Errorf("--listen: %w", err)}
 	}
-	ns, err := remote.StartServer(remote.ServerOptions{Host: host, Port: port})
+	o := remote.ServerOptions{Host: host, Port: port}
+	keysDir := c.String("keys")
+	if keysDir != "" {
+		if o.Keys, err = remote.ReadKeys(keysDir); err != nil {
+			return usageError{fmt.Errorf("--keys: %w", err)}
+		}
+		if _, ok := o.Keys[remote.ArenaKey]; !ok {
+			return usagef("--keys %s: no %s%s, the arenas' key (arena nats add-bot makes it)", keysDir, remote.ArenaKey, remote.PublicExt)
+		}
+	}
+	ns, err := remote.StartServer(o)
 	if err != nil {
 		return err
 	}
 	defer func() { ns.Shutdown(); ns.WaitForShutdown() }()
 	url := ns.ClientURL()
 	fmt.Fprintf(c.App.ErrWriter, "arena: NATS server at %s\n", url)
-	fmt.Fprintf(c.App.ErrWriter, "arena: bots:  arena connect --nats %s --bot BOTID -- CMD\n", url)
-	fmt.Fprintf(c.App.ErrWriter, "arena: games: arena match --nats %s --bot NAME=nats:BOTID ...\n", url)
+	if keysDir == "" {
+		fmt.Fprintf(c.App.ErrWriter, "arena: warning: no --keys: anyone who reaches %s can connect, read every bot's lines and speak for any bot; use it only on a network you trust\n", c.String("listen"))
+		fmt.Fprintf(c.App.ErrWriter, "arena: bots:  arena connect --nats %s --bot BOTID -- CMD\n", url)
+		fmt.Fprintf(c.App.ErrWriter, "arena: games: arena match --nats %s --bot NAME=nats:BOTID ...\n", url)
+	} else {
+		fmt.Fprintf(c.App.ErrWriter, "arena: %d bot keys from %s\n", len(o.Keys)-1, keysDir)
+		fmt.Fprintf(c.App.ErrWriter, "arena: bots:  arena connect --nats %s --creds BOTID%s --bot BOTID -- CMD\n", url, remote.SeedExt)
+		fmt.Fprintf(c.App.ErrWriter, "arena: games: arena match --nats %s --nats-creds %s --bot NAME=nats:BOTID ...\n", url, filepath.Join(keysDir, remote.ArenaKey+remote.SeedExt))
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	<-ctx.Done()
@@ -193,4 +212,47 @@ func splitHostPort(s string) (string, int, error) {
 		port = server.RANDOM_PORT
 	}
 	return s[:i], port, nil
+}
+
+func natsCommand() *cli.Command {
+	return withUsage(&cli.Command{
+		Name:  "nats",
+		Usage: "keys for remote bots",
+		Subcommands: []*cli.Command{{
+			Name:      "add-bot",
+			Usage:     "make a bot's key (and the arenas' key, the first time)",
+			ArgsUsage: "BOTID",
+			Description: `Writes KEYS/BOTID.nk, the bot's secret key (an nkey seed: hand it to the
+bot's owner only), and KEYS/BOTID.pub, which arena serve --keys KEYS reads.
+The first time it also makes KEYS/arena.nk, the arenas' key (arena match
+--nats-creds KEYS/arena.nk).
+
+   arena nats add-bot alice --keys keys`,
+			Flags: []cli.Flag{
+				&cli.StringFlag{Name: "keys", Value: "keys", Usage: "directory of keys"},
+			},
+			Action: func(c *cli.Context) error {
+				if c.NArg() != 1 {
+					return usagef("give one BOTID: arena nats add-bot BOTID --keys DIR")
+				}
+				id, dir := c.Args().First(), c.String("keys")
+				if err := remote.CheckID(id); err != nil {
+					return usageError{err}
+				}
+				if _, err := os.Stat(filepath.Join(dir, remote.ArenaKey+remote.PublicExt)); err != nil {
+					seed, err := remote.AddKey(dir, remote.ArenaKey)
+					if err != nil {
+						return err
+					}
+					fmt.Fprintf(c.App.ErrWriter, "arena: the arenas' key: %s (for arena match --nats-creds)\n", seed)
+				}
+				seed, err := remote.AddKey(dir, id)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(c.App.ErrWriter, "arena: bot %s's key: %s (give it to the bot's owner only: arena connect --creds %s --bot %s)\n", id, seed, filepath.Base(seed), id)
+				return nil
+			},
+		}},
+	})
 }

@@ -183,3 +183,28 @@ bots:
 		t.Errorf("verify: exit %d: %s", code, stderr)
 	}
 }
+
+// With keys, the same three commands work for the key holders only: the
+// bot with its own key plays, a bot without one cannot connect.
+func TestRemoteMatchWithKeys(t *testing.T) {
+	keys := filepath.Join(t.TempDir(), "keys")
+	if _, stderr, code := arena(t, "nats", "add-bot", "alice", "--keys", keys); code != 0 {
+		t.Fatalf("add-bot: exit %d: %s", code, stderr)
+	}
+	if info, err := os.Stat(filepath.Join(keys, "alice.nk")); err != nil || info.Mode().Perm() != 0o600 {
+		t.Fatalf("alice.nk: %v, %v: want mode 0600", info, err)
+	}
+	if _, _, code := arena(t, "nats", "add-bot", "alice", "--keys", keys); code == 0 {
+		t.Error("a second key for alice was made over the first")
+	}
+	url := startArena(t, natsURL, "serve", "--listen", "127.0.0.1:0", "--keys", keys)
+	startArena(t, serving, "connect", "--nats", url, "--creds", filepath.Join(keys, "alice.nk"), "--bot", "alice", "--sessions", "2", "--", "arena", "bot", "greedy")
+	_, stderr, code := arena(t, "match", "--nats", url, "--nats-creds", filepath.Join(keys, "arena.nk"), "--game", "banqi",
+		"--bot", "a=nats:alice", "--bot", "r=arena bot random", "--games", "2")
+	if code != 0 {
+		t.Fatalf("match: exit %d: %s", code, stderr)
+	}
+	if _, stderr, code := arena(t, "connect", "--nats", url, "--bot", "mallory", "--", "arena", "bot", "random"); code == 0 || !strings.Contains(stderr, "Authorization") {
+		t.Errorf("a bot without a key: exit %d: %s", code, stderr)
+	}
+}

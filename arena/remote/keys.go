@@ -1,0 +1,146 @@
+package remote
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nkeys"
+)
+
+// Credentials are nkey seed files: one per bot, and one for arenas. An
+// nkey needs no operator, account or JWT set-up (a .creds file does): the
+// server keeps only public keys, a bot proves itself by signing the
+// server's nonce with its seed, and a leaked public key grants nothing.
+// Revoking a bot is deleting its .pub and restarting the server. On an
+// existing cluster run in operator mode, a .creds file from the cluster's
+// tooling (nsc) works as well wherever a seed does (docs/remote.md).
+const (
+	SeedExt   = ".nk"  // a seed, secret: handed to the bot's owner only
+	PublicExt = ".pub" // the public key the server checks
+	// ArenaKey is the name of the arenas' key in a keys directory.
+	ArenaKey = "arena"
+)
+
+// ErrKeyExists: a key of that name is in the directory already.
+var ErrKeyExists = errors.New("a key of that name exists already")
+
+// AddKey makes a new user nkey named name in dir: NAME.nk (the seed,
+// mode 0600) and NAME.pub. It refuses to overwrite either.
+func AddKey(dir, name string) (seedPath string, err error) {
+	if name != ArenaKey {
+		if err := CheckID(name); err != nil {
+			return "", err
+		}
+	}
+	kp, err := nkeys.CreateUser()
+	if err != nil {
+		return "", err
+	}
+	seed, _ := kp.Seed()
+	pub, _ := kp.PublicKey()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	seedPath, pubPath := filepath.Join(dir, name+SeedExt), filepath.Join(dir, name+PublicExt)
+	for _, p := range []string{seedPath, pubPath} {
+		if _, err := os.Stat(p); err == nil {
+			return "", fmt.Errorf("%s: %w", p, ErrKeyExists)
+		}
+	}
+	if err := os.WriteFile(seedPath, append(seed, '\n'), 0o600); err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(pubPath, []byte(pub+"\n"), 0o644); err != nil {
+		os.Remove(seedPath)
+		return "", err
+	}
+	return seedPath, nil
+}
+
+// ReadKeys reads the public keys of dir: name -> key (the arenas' as
+// ArenaKey).
+func ReadKeys(dir string) (map[string]string, error) {
+	paths, err := filepath.Glob(filepath.Join(dir, "*"+PublicExt))
+	if err != nil {
+		return nil, err
+	}
+	keys := map[string]string{}
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		pub := strings.TrimSpace(string(b))
+		if !nkeys.IsValidPublicUserKey(pub) {
+			return nil, fmt.Errorf("%s: not a public user nkey", p)
+		}
+		keys[strings.TrimSuffix(filepath.Base(p), PublicExt)] = pub
+	}
+	if len(keys) == 0 {
+		return nil, fmt.Errorf("%s: no keys (*%s); make them with arena nats add-bot", dir, PublicExt)
+	}
+	return keys, nil
+}
+
+// BotPermissions are what bot id may do: subscribe to its own subjects
+// (session requests, the referee's lines, probes) and to its own inbox,
+// publish only its own lines, answers to requests made of it, and to its
+// own open subject (Serve asks there whether the bot is served already).
+// It can read nothing of another bot or of the referee.
+func BotPermissions(id string) *server.Permissions {
+	return &server.Permissions{
+		Publish:   &server.SubjectPermission{Allow: []string{"arena.ref." + id + ".>", OpenSubject(id)}},
+		Subscribe: &server.SubjectPermission{Allow: []string{"arena.bot." + id + ".>", InboxPrefix(id) + ".>"}},
+		Response:  &server.ResponsePermission{MaxMsgs: 1, Expires: time.Minute},
+	}
+}
+
+// InboxPrefix is bot id's own inbox prefix: never the shared _INBOX, in
+// which one client could read another's replies.
+func InboxPrefix(id string) string { return "_INBOX_" + id }
+
+// nkeyUsers are the server's users for keys: the arena unrestricted,
+// every other key a bot of that id.
+func nkeyUsers(keys map[string]string) []*server.NkeyUser {
+	var users []*server.NkeyUser
+	for name, pub := range keys {
+		u := &server.NkeyUser{Nkey: pub}
+		if name != ArenaKey {
+			u.Permissions = BotPermissions(name)
+		}
+		users = append(users, u)
+	}
+	return users
+}
+
+// ConnectOptions are the NATS options of a client that proves itself
+// with creds: an nkey seed file, or a .creds file. id, if not "", is the
+// bot the client serves, whose own inbox prefix it must use.
+func ConnectOptions(creds, id string) ([]nats.Option, error) {
+	var opts []nats.Option
+	if id != "" {
+		opts = append(opts, nats.CustomInboxPrefix(InboxPrefix(id)))
+	}
+	if creds == "" {
+		return opts, nil
+	}
+	b, err := os.ReadFile(creds)
+	if err != nil {
+		return nil, err
+	}
+	if bytes.HasPrefix(bytes.TrimSpace(b), []byte("SU")) { // a user seed
+		o, err := nats.NkeyOptionFromSeed(creds)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", creds, err)
+		}
+		return append(opts, o), nil
+	}
+	return append(opts, nats.UserCredentials(creds)), nil
+}

@@ -1,0 +1,137 @@
+package remote_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/bot/membot"
+	"github.com/arena-dev/arena/arena/remote"
+)
+
+// keyed starts a server whose only users are the arena and the bots
+// named, with keys made in a directory of the test's; it returns the URL
+// and the directory.
+func keyed(t *testing.T, bots ...string) (string, string) {
+	t.Helper()
+	dir := t.TempDir()
+	for _, name := range append([]string{remote.ArenaKey}, bots...) {
+		if _, err := remote.AddKey(dir, name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if info, err := os.Stat(filepath.Join(dir, bots[0]+remote.SeedExt)); err != nil || info.Mode().Perm() != 0o600 {
+		t.Fatalf("seed file mode %v, %v: want 0600", info.Mode(), err)
+	}
+	keys, err := remote.ReadKeys(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns, err := remote.StartServer(remote.ServerOptions{Keys: keys})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ns.Shutdown(); ns.WaitForShutdown() })
+	return ns.ClientURL(), dir
+}
+
+// as connects with name's seed (the bot's own inbox prefix if it is a
+// bot); violations, reported asynchronously, are counted.
+func as(t *testing.T, url, dir, name string, violations *atomic.Int64) *nats.Conn {
+	t.Helper()
+	id := name
+	if name == remote.ArenaKey {
+		id = ""
+	}
+	opts, err := remote.ConnectOptions(filepath.Join(dir, name+remote.SeedExt), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts = append(opts, nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
+		if errors.Is(err, nats.ErrPermissionViolation) && violations != nil {
+			violations.Add(1)
+		}
+	}))
+	nc, err := nats.Connect(url, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	return nc
+}
+
+// A bot with its own key plays; a bot that tries to listen to another
+// bot's or the referee's subjects, or to speak for another bot, is
+// refused by the server and receives nothing; no key, or a wrong one,
+// cannot connect at all.
+func TestBotPermissions(t *testing.T) {
+	url, dir := keyed(t, "alice", "eve")
+	arena := as(t, url, dir, remote.ArenaKey, nil)
+	alice := as(t, url, dir, "alice", nil)
+	var refused atomic.Int64
+	eve := as(t, url, dir, "eve", &refused)
+
+	// Eve listens wherever she can think of.
+	var overheard atomic.Int64
+	for _, subject := range []string{">", "arena.>", "arena.bot.alice.>", "arena.ref.>", "arena.ref.alice.>", "_INBOX.>", "_INBOX_alice.>"} {
+		if _, err := eve.Subscribe(subject, func(*nats.Msg) { overheard.Add(1) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	eve.Flush()
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go remote.Serve(ctx, alice, "alice", 1, func(opt bot.LaunchOptions) (bot.Endpoint, error) {
+		return membot.Start(membot.First, nil, opt.MaxLine), nil
+	})
+	e, err := (&remote.Launcher{NC: arena, ID: "alice", Wait: 5 * time.Second}).Launch("alice", bot.LaunchOptions{})
+	if err != nil {
+		t.Fatalf("alice with her own key: %v", err)
+	}
+	if err := e.Send([]byte(`{"type":"hello","protocol":1,"game":"banqi","seat":0,"seats":2}`), time.Now().Add(5*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if line, err := e.Receive(time.Now().Add(5 * time.Second)); err != nil || string(line) != `{"type":"ready"}` {
+		t.Fatalf("alice's ready: %q, %v", line, err)
+	}
+	// Eve speaks for alice, and for the referee.
+	eve.Publish("arena.ref.alice.x", []byte(`{"type":"action","id":1,"index":0}`))
+	eve.Publish("arena.bot.alice.open", []byte(`{}`))
+	eve.Flush()
+	e.Close()
+	deadline := time.Now().Add(5 * time.Second)
+	for refused.Load() < 9 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond) // the server reports violations asynchronously
+	}
+	if n := refused.Load(); n < 9 {
+		t.Errorf("%d permission violations reported to eve, want 9 (7 subscriptions, 2 publishes)", n)
+	}
+	if n := overheard.Load(); n != 0 {
+		t.Errorf("eve received %d messages", n)
+	}
+
+	// Without a key, nothing.
+	if _, err := nats.Connect(url); !errors.Is(err, nats.ErrAuthorization) {
+		t.Errorf("no key: %v, want an authorization violation", err)
+	}
+}
+
+// A second server of one bot id is refused while the first serves it.
+func TestSecondServerOfABotIsRefused(t *testing.T) {
+	url := server(t)
+	serve(t, url, "solo", 1, membot.First)
+	err := remote.Serve(context.Background(), connect(t, url), "solo", 1, func(bot.LaunchOptions) (bot.Endpoint, error) {
+		return nil, errors.New("not reached")
+	})
+	if !errors.Is(err, remote.ErrServedElsewhere) {
+		t.Fatalf("got %v, want ErrServedElsewhere", err)
+	}
+}
