@@ -218,6 +218,9 @@ func natsCommand() *cli.Command {
 	return withUsage(&cli.Command{
 		Name:  "nats",
 		Usage: "keys for remote bots",
+		Description: `Makes the keys arena serve --keys admits, one per bot:
+
+   arena nats add-bot alice --keys keys`,
 		Subcommands: []*cli.Command{{
 			Name:      "add-bot",
 			Usage:     "make a bot's key (and the arenas' key, the first time)",
