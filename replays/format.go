@@ -81,6 +81,9 @@ type Header struct {
 type SeatInfo struct {
 	Seat int    `json:"seat"`
 	Bot  string `json:"bot"`
+	// RoundTripUS is, for a remote bot, the round trip to it measured as
+	// the game began, in microseconds (absent for a local bot).
+	RoundTripUS int64 `json:"round_trip_us,omitempty"`
 }
 
 // Move is one applied action.

@@ -90,7 +90,7 @@ func TestWriteFileAtomic(t *testing.T) {
 	}
 
 	// An unfinished game cannot be written, and nothing appears.
-	unfinished := replays.NewRecorder(replays.Header{Game: "testnim", Seats: []replays.SeatInfo{{0, "a"}, {1, "b"}}})
+	unfinished := replays.NewRecorder(replays.Header{Game: "testnim", Seats: []replays.SeatInfo{{Seat: 0, Bot: "a"}, {Seat: 1, Bot: "b"}}})
 	unfinished.Move(0, 0, json.RawMessage(`{"take":1}`), time.Millisecond, false)
 	if err := unfinished.WriteFile(path); err == nil || !strings.Contains(err.Error(), "not finished") {
 		t.Errorf("WriteFile before Finish: %v", err)
@@ -165,7 +165,7 @@ func TestWriteFileAtomic(t *testing.T) {
 }
 
 func TestRecorderErrors(t *testing.T) {
-	h := replays.Header{Game: "testnim", Seats: []replays.SeatInfo{{0, "a"}, {1, "b"}}}
+	h := replays.Header{Game: "testnim", Seats: []replays.SeatInfo{{Seat: 0, Bot: "a"}, {Seat: 1, Bot: "b"}}}
 	path := filepath.Join(t.TempDir(), "g"+replays.Ext)
 
 	rec := replays.NewRecorder(h)

@@ -35,7 +35,7 @@ func TestOlderRulesRevision(t *testing.T) {
 	if !errors.Is(err, replays.ErrRules) || !strings.Contains(err.Error(), want) {
 		t.Fatalf("got %v, want it to say %q", err, want)
 	}
-	rec := replays.NewRecorder(replays.Header{Game: "uno", Seats: []replays.SeatInfo{{0, "a"}, {1, "b"}}})
+	rec := replays.NewRecorder(replays.Header{Game: "uno", Seats: []replays.SeatInfo{{Seat: 0, Bot: "a"}, {Seat: 1, Bot: "b"}}})
 	rec.Finish(replays.Result{Ranks: []int{1, 2}, Scores: []float64{1, 0}, Reason: "test"})
 	data, err := rec.Compressed()
 	if err != nil {

@@ -45,6 +45,12 @@ type GameStarter interface {
 	NewGame()
 }
 
+// RoundTripper is implemented by Endpoints of bots that run elsewhere:
+// RoundTrip measures the time a message takes there and back now.
+type RoundTripper interface {
+	RoundTrip() (time.Duration, error)
+}
+
 // Launcher starts sessions of one bot.
 type Launcher interface {
 	// Launch starts a new session, which has played nothing yet. name is

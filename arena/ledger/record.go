@@ -18,6 +18,10 @@ type Record struct {
 	Forfeits []SeatFailure `json:"forfeits"`
 	Strikes  []SeatFailure `json:"strikes,omitempty"`
 	Replay   string        `json:"replay,omitempty"`
+	// RoundTripUS is, per seat, the round trip to a remote bot measured
+	// as the game began, in microseconds (0 for a local bot; absent when
+	// every bot is local).
+	RoundTripUS []int64 `json:"round_trip_us,omitempty"`
 }
 
 // SeatFailure is a forfeit or strike as written to results.jsonl: the

@@ -117,6 +117,14 @@ func (e *endpoint) SetStderr(io.Writer) {}
 
 func (e *endpoint) StderrTail() string { return "" }
 
+// RoundTrip times a probe of the session: the network both ways and the
+// serving side's answer.
+func (e *endpoint) RoundTrip() (time.Duration, error) {
+	start := time.Now()
+	_, err := e.nc.Request(e.s.PingSubject(), nil, probeWait)
+	return time.Since(start), err
+}
+
 func (e *endpoint) Shutdown(grace time.Duration) error {
 	t := time.NewTimer(grace)
 	defer t.Stop()

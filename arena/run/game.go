@@ -46,6 +46,7 @@ func (r *runner) play(ctx context.Context, t Table) (ledger.Record, *replays.Rec
 	// differs at its end was written during it.
 	marks := make([]string, n)
 	logs := make([]string, n)
+	var roundTrips []int64 // per seat, for remote bots (bot.RoundTripper)
 	for s, b := range t.Seats {
 		// The pool hands out no process that has played this deal before.
 		conn, proc := r.pool.Get(b, t.Seed)
@@ -58,6 +59,18 @@ func (r *runner) play(ctx context.Context, t Table) (ledger.Record, *replays.Rec
 		botSeeds[s] = seed.Bot(t.Seed, b)
 		b := b
 		acquired = append(acquired, func(failed bool) { r.pool.Put(b, proc, failed) })
+		if rt, ok := proc.(bot.RoundTripper); ok {
+			// Measured as the game begins, so organisers see who is far
+			// away (its clock runs at the referee, network included). At
+			// least 1 us, so that a remote seat never reads as local.
+			if d, err := rt.RoundTrip(); err == nil {
+				if roundTrips == nil {
+					roundTrips = make([]int64, n)
+				}
+				seats[s].RoundTripUS = max(d.Microseconds(), 1)
+				roundTrips[s] = seats[s].RoundTripUS
+			}
+		}
 		if proc != nil {
 			// A log that cannot be written is reported and counted by the
 			// pool (Pool.OnLogLost); it does not stop the game.
@@ -93,7 +106,7 @@ func (r *runner) play(ctx context.Context, t Table) (ledger.Record, *replays.Rec
 	}
 	out := ledger.Record{
 		Index: t.Index, GameID: t.GameID, Round: t.Round, Seed: t.Seed, Ranks: res.Outcome.Ranks, Scores: res.Outcome.Scores,
-		Reason: res.Outcome.Reason, Plies: res.Plies, Forfeits: []ledger.SeatFailure{},
+		Reason: res.Outcome.Reason, Plies: res.Plies, Forfeits: []ledger.SeatFailure{}, RoundTripUS: roundTrips,
 	}
 	for _, b := range t.Seats {
 		out.Bots = append(out.Bots, r.cfg.Bots[b].Name)
