@@ -72,6 +72,9 @@ type Config struct {
 	OutDir  string
 	MatchID string // sent to bots (default: run.NewMatchID("sprt-GAME"))
 	Version string // arena version, written into replays
+	// Remote launches the bots that run elsewhere, by the name the run
+	// gives them (test's, base's, filler1...): they have no command.
+	Remote map[string]bot.Launcher
 }
 
 // Verdict is how a run ended.
@@ -147,7 +150,7 @@ func (c *Config) Check() error {
 	}
 	seen := map[string]string{}
 	for _, b := range c.bots() {
-		if len(b.Argv) == 0 {
+		if _, remote := c.Remote[b.Name]; len(b.Argv) == 0 && !remote {
 			return fmt.Errorf("bot %q has no command", b.Name)
 		}
 		if err := bot.CheckName(b.Name); err != nil {
@@ -181,6 +184,17 @@ func (c *Config) bots() []bot.Command {
 		out = append(out, f)
 	}
 	return out
+}
+
+// specs are the run's bots as the pool runs them.
+func (c *Config) specs() []bot.Spec {
+	specs := bot.Specs(c.bots())
+	for i := range specs {
+		if l := c.Remote[specs[i].Name]; l != nil {
+			specs[i].Launcher = l
+		}
+	}
+	return specs
 }
 
 // FillerNames are the names the filler seats play under.
@@ -296,7 +310,7 @@ func Run(ctx context.Context, cfg Config, progress func(Status)) (*Result, error
 	test := &test{cfg: &cfg, res: res, pending: map[int][]int{}}
 	out, err := run.Run(ctx, run.Config{
 		Settings: cfg.Settings, Game: cfg.Game, Options: cfg.Options, MatchID: cfg.MatchID, Version: cfg.Version,
-		Bots: bot.Specs(cfg.bots()), Concurrency: cfg.Concurrency,
+		Bots: cfg.specs(), Concurrency: cfg.Concurrency,
 		KeepIdle: 2, // a pair's two games share a deal: one process for each
 		OnGame: func(p run.Progress) {
 			if test.counted && progress != nil {

@@ -208,3 +208,26 @@ func TestRemoteMatchWithKeys(t *testing.T) {
 		t.Errorf("a bot without a key: exit %d: %s", code, stderr)
 	}
 }
+
+// arena sprt seats a remote test bot as match and tournament do.
+func TestRemoteBotInAnSPRT(t *testing.T) {
+	url := startArena(t, natsURL, "serve", "--listen", "127.0.0.1:0")
+	startArena(t, serving, "connect", "--nats", url, "--bot", "cand", "--sessions", "2", "--", "arena", "bot", "greedy")
+	dir := t.TempDir()
+	_, stderr, code := arena(t, "sprt", "--nats", url, "--game", "banqi", "--test", "new=nats:cand", "--base", "old=arena bot random",
+		"--max-games", "4", "--concurrency", "1", "--seed", "3", "--out", dir, "-q")
+	if code != exitInconclusive && code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := readLines(t, filepath.Join(dir, "results.jsonl"))
+	if len(lines) != 4 {
+		t.Fatalf("%d games, want 4", len(lines))
+	}
+	for _, l := range lines {
+		var r ledger.Record
+		json.Unmarshal([]byte(l), &r)
+		if len(r.Forfeits) != 0 || !slices.Contains(r.Bots, "new") {
+			t.Errorf("game %s: bots %v, forfeits %+v", r.GameID, r.Bots, r.Forfeits)
+		}
+	}
+}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/outdir"
+	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/arena/sprt"
 	"github.com/arena-dev/arena/arena/stats"
 	"github.com/arena-dev/arena/engine"
@@ -82,13 +83,14 @@ Every bot (fillers too) runs confined as in arena match (docs/security.md).`,
 			&cli.StringFlag{Name: "summary-md", Usage: "write a Markdown summary to FILE (e.g. $GITHUB_STEP_SUMMARY; appended to)"},
 			&cli.StringFlag{Name: "junit", Usage: "write the verdict as a JUnit XML test to FILE"},
 			quietFlag("no progress lines"),
-		}, append(refereeFlags(), sandboxFlags()...)...),
+		}, append(append(refereeFlags(), natsFlags()...), sandboxFlags()...)...),
 		Action: runSPRT,
 	})
 }
 
-// parseBotFlag reads one NAME=CMD flag.
-func parseBotFlag(c *cli.Context, flag string) (bot.Command, error) {
+// parseBotFlag reads one NAME=CMD flag. A remote bot (CMD nats:BOTID)
+// gets no command; its id goes into remote, by the flag's name.
+func parseBotFlag(c *cli.Context, flag string, remote map[string]string) (bot.Command, error) {
 	spec := c.String(flag)
 	if strings.TrimSpace(spec) == "" {
 		return bot.Command{}, usagef("--%s NAME=CMD is required", flag)
@@ -100,11 +102,39 @@ func parseBotFlag(c *cli.Context, flag string) (bot.Command, error) {
 	if err := bot.CheckName(name); err != nil {
 		return bot.Command{}, usagef("--%s %q: %v", flag, spec, err)
 	}
+	if id, ok := bot.RemoteID(cmdline); ok {
+		if err := bot.CheckRemoteID(id); err != nil {
+			return bot.Command{}, usagef("--%s %s: %v", flag, name, err)
+		}
+		remote[flag] = id
+		return bot.Command{Name: name}, nil
+	}
 	argv, err := bot.ParseCommand(cmdline, "")
 	if err != nil {
 		return bot.Command{}, usagef("--%s %s: %v", flag, name, err)
 	}
 	return bot.Command{Name: name, Argv: argv}, nil
+}
+
+// sprtRemote gives the remote bots (remote: flag -> bot id) their
+// launchers, on --nats or an embedded server; the function returned
+// closes the connection.
+func sprtRemote(c *cli.Context, cfg *sprt.Config, remoteIDs map[string]string) (func(), error) {
+	if len(remoteIDs) == 0 {
+		return func() {}, nil
+	}
+	nc, closeNATS, err := natsConnect(c, c.App.ErrWriter)
+	if err != nil {
+		return nil, err
+	}
+	launchers := map[string]*remote.Launcher{}
+	for name, id := range remoteNames(cfg, remoteIDs) {
+		if launchers[id] == nil {
+			launchers[id] = &remote.Launcher{NC: nc, ID: id, Wait: cfg.Limits.Startup}
+		}
+		cfg.Remote[name] = launchers[id]
+	}
+	return closeNATS, nil
 }
 
 // sprtParamHint is what to give instead, per parameter stats.ParamError
@@ -116,8 +146,15 @@ var sprtParamHint = map[string]string{
 	"beta":  "a probability such as 0.05; alpha + beta below 1",
 }
 
-// sprtConfig turns the flags into a run's Config.
-func sprtConfig(c *cli.Context) (*sprt.Config, error) {
+// sprtConfig turns the flags into a run's Config, and the ids of its
+// remote bots by flag.
+func sprtConfig(c *cli.Context) (*sprt.Config, map[string]string, error) {
+	remoteIDs := map[string]string{}
+	cfg, err := sprtSettings(c, remoteIDs)
+	return cfg, remoteIDs, err
+}
+
+func sprtSettings(c *cli.Context, remoteIDs map[string]string) (*sprt.Config, error) {
 	if c.NArg() > 0 {
 		return nil, usagef("unexpected argument %q (bots are given with --base and --test NAME=CMD)", c.Args().First())
 	}
@@ -129,10 +166,10 @@ func sprtConfig(c *cli.Context) (*sprt.Config, error) {
 		return nil, usageError{fmt.Errorf("--game: %w", err)}
 	}
 	cfg := &sprt.Config{Game: game, Paired: !c.Bool("no-pairs"), Version: Version, OutDir: c.String("out")}
-	if cfg.Base, err = parseBotFlag(c, "base"); err != nil {
+	if cfg.Base, err = parseBotFlag(c, "base", remoteIDs); err != nil {
 		return nil, err
 	}
-	if cfg.Test, err = parseBotFlag(c, "test"); err != nil {
+	if cfg.Test, err = parseBotFlag(c, "test", remoteIDs); err != nil {
 		return nil, err
 	}
 	if cfg.Base.Name == cfg.Test.Name {
@@ -157,7 +194,7 @@ func sprtConfig(c *cli.Context) (*sprt.Config, error) {
 		return nil, usageError{err}
 	}
 	if cfg.Seats > 2 {
-		if cfg.Filler, err = parseBotFlag(c, "filler"); err != nil {
+		if cfg.Filler, err = parseBotFlag(c, "filler", remoteIDs); err != nil {
 			return nil, err
 		}
 		for _, n := range cfg.FillerNames() {
@@ -200,17 +237,42 @@ func sprtConfig(c *cli.Context) (*sprt.Config, error) {
 			}
 		}
 	}
+	// The remote bots' launchers come once connected (sprtRemote); Check
+	// must know now which bots are remote.
+	cfg.Remote = map[string]bot.Launcher{}
+	for name := range remoteNames(cfg, remoteIDs) {
+		cfg.Remote[name] = nil
+	}
 	if err := cfg.Check(); err != nil {
 		return nil, usageError{err}
 	}
 	return cfg, nil
 }
 
+// remoteNames are the run's names of the remote bots (remoteIDs: flag ->
+// bot id), each with its bot id: every filler seat when the filler is
+// remote.
+func remoteNames(cfg *sprt.Config, remoteIDs map[string]string) map[string]string {
+	names := map[string][]string{"test": {cfg.Test.Name}, "base": {cfg.Base.Name}, "filler": cfg.FillerNames()}
+	out := map[string]string{}
+	for flag, id := range remoteIDs {
+		for _, n := range names[flag] {
+			out[n] = id
+		}
+	}
+	return out
+}
+
 func runSPRT(c *cli.Context) error {
-	cfg, err := sprtConfig(c)
+	cfg, remoteIDs, err := sprtConfig(c)
 	if err != nil {
 		return err
 	}
+	closeNATS, err := sprtRemote(c, cfg, remoteIDs)
+	if err != nil {
+		return err
+	}
+	defer closeNATS()
 	// Confine the bots as arena match does; fillers share one wrapped
 	// command (and so one ARENA_BOT_NAME, the --filler NAME).
 	confined := []bot.Command{cfg.Test, cfg.Base}
