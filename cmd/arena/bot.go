@@ -1,12 +1,17 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"os"
+	"os/signal"
 	"strings"
 
+	"github.com/nats-io/nats.go"
 	"github.com/urfave/cli/v2"
 
+	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/bots"
 	"github.com/arena-dev/arena/sdk"
 )
@@ -20,7 +25,18 @@ func botCommand() *cli.Command {
 starting with "arena" runs this executable) or be typed to by hand:
 
    arena match --game banqi --bot me='python3 my_bot.py' --bot greedy='arena bot greedy'
-   arena bot random`,
+   arena bot random
+
+With --nats it serves the bot over NATS itself, as arena connect serves a
+program (the arena seats it as nats:BOTID):
+
+   arena bot greedy --nats nats://127.0.0.1:4222 --id greedy --sessions 4`,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "nats", Usage: "serve the bot over NATS at this URL instead of on stdin/stdout"},
+			&cli.StringFlag{Name: "id", Usage: "with --nats: the bot id the arena seats as nats:BOTID", DefaultText: "the bot's name"},
+			&cli.StringFlag{Name: "creds", Usage: "with --nats: the bot's key (an nkey seed, or a .creds file)"},
+			&cli.IntFlag{Name: "sessions", Value: 1, Usage: "with --nats: sessions served at once"},
+		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
 				var lines []string
@@ -34,7 +50,45 @@ starting with "arena" runs this executable) or be typed to by hand:
 			if err != nil {
 				return usageError{err}
 			}
+			if url := c.String("nats"); url != "" {
+				return serveBundled(c, url, name)
+			}
 			return sdk.Run(os.Stdin, os.Stdout, bot, sdk.Options{Name: name, Version: Version})
 		},
 	})
+}
+
+// serveBundled serves bundled bot name over NATS, each session a bot of
+// its own in this process.
+func serveBundled(c *cli.Context, url, name string) error {
+	id := c.String("id")
+	if id == "" {
+		id = name
+	}
+	if err := remote.CheckID(id); err != nil {
+		return usageError{fmt.Errorf("--id: %w", err)}
+	}
+	opts, err := remote.ConnectOptions(c.String("creds"), id)
+	if err != nil {
+		return usageError{fmt.Errorf("--creds: %w", err)}
+	}
+	nc, err := nats.Connect(url, opts...)
+	if err != nil {
+		return fmt.Errorf("--nats %s: %w", url, err)
+	}
+	defer nc.Close()
+	fmt.Fprintf(c.App.ErrWriter, "arena: serving bot %s (bundled %s) at %s, %d session(s) at once\n", id, name, url, c.Int("sessions"))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	err = remote.ServeStreams(ctx, nc, id, c.Int("sessions"), func(in io.Reader, out io.Writer) error {
+		b, err := bots.New(name)
+		if err != nil {
+			return err
+		}
+		return sdk.Run(in, out, b, sdk.Options{Name: name, Version: Version})
+	})
+	if ctx.Err() != nil {
+		return nil
+	}
+	return err
 }

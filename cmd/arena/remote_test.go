@@ -231,3 +231,23 @@ func TestRemoteBotInAnSPRT(t *testing.T) {
 		}
 	}
 }
+
+// A bundled bot speaks NATS itself (arena bot NAME --nats), through the
+// Go SDK, with no process per session.
+func TestBundledBotOverNATS(t *testing.T) {
+	url := startArena(t, natsURL, "serve", "--listen", "127.0.0.1:0")
+	startArena(t, serving, "bot", "greedy", "--nats", url, "--id", "g", "--sessions", "2")
+	dir := t.TempDir()
+	_, stderr, code := arena(t, "match", "--nats", url, "--game", "banqi", "--bot", "g=nats:g", "--bot", "r=arena bot random",
+		"--games", "4", "--out", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, l := range readLines(t, filepath.Join(dir, "results.jsonl")) {
+		var r ledger.Record
+		json.Unmarshal([]byte(l), &r)
+		if len(r.Forfeits) != 0 {
+			t.Errorf("game %s: forfeits %+v", r.GameID, r.Forfeits)
+		}
+	}
+}

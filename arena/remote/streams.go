@@ -1,0 +1,71 @@
+package remote
+
+import (
+	"context"
+	"errors"
+	"io"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/transport"
+)
+
+// ServeStreams serves bot id on nc with a bot written against a stdin
+// and a stdout (an SDK's Run): each session runs play in this process on
+// a stream pair of its own. It is Serve for a bot that speaks NATS
+// itself, with no process in between.
+func ServeStreams(ctx context.Context, nc *nats.Conn, id string, sessions int, play func(in io.Reader, out io.Writer) error) error {
+	return Serve(ctx, nc, id, sessions, func(opt bot.LaunchOptions) (bot.Endpoint, error) {
+		conn, end := transport.Pipe(opt.MaxLine)
+		s := &streamSession{Conn: conn, done: make(chan struct{})}
+		go func() {
+			defer close(s.done)
+			defer end.Exit()
+			play(&pipeReader{end: end}, end)
+		}()
+		return s, nil
+	})
+}
+
+// streamSession is an in-process session as Serve's bridge holds it.
+type streamSession struct {
+	transport.Conn
+	done chan struct{}
+}
+
+func (s *streamSession) Done() <-chan struct{} { return s.done }
+func (s *streamSession) SetStderr(io.Writer)   {}
+func (s *streamSession) StderrTail() string    { return "" }
+func (s *streamSession) Shutdown(grace time.Duration) error {
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case <-s.done:
+	case <-t.C:
+	}
+	return s.Close()
+}
+
+// pipeReader reads what the referee sends as the lines of a stdin.
+type pipeReader struct {
+	end  *transport.PipeBot
+	rest []byte
+}
+
+func (r *pipeReader) Read(p []byte) (int, error) {
+	for len(r.rest) == 0 {
+		line, err := r.end.Receive(time.Now().Add(lineWait))
+		switch {
+		case errors.Is(err, transport.ErrTimeout):
+			continue
+		case err != nil:
+			return 0, io.EOF // the session ended: end of input
+		}
+		r.rest = append(line, '\n')
+	}
+	n := copy(p, r.rest)
+	r.rest = r.rest[n:]
+	return n, nil
+}
