@@ -1,10 +1,14 @@
 package remote_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -134,4 +138,55 @@ func TestSecondServerOfABotIsRefused(t *testing.T) {
 	if !errors.Is(err, remote.ErrServedElsewhere) {
 		t.Fatalf("got %v, want ErrServedElsewhere", err)
 	}
+}
+
+// syncBuffer is a bytes.Buffer the server's goroutines may write to.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// A bot that keeps trying forbidden subjects is logged, but a thousand
+// attempts make a handful of lines, not a thousand.
+func TestViolationsAreLoggedRateLimited(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{remote.ArenaKey, "eve"} {
+		if _, err := remote.AddKey(dir, n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	keys, _ := remote.ReadKeys(dir)
+	var log syncBuffer
+	ns, err := remote.StartServer(remote.ServerOptions{Keys: keys, Violations: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ns.Shutdown(); ns.WaitForShutdown() })
+	var refused atomic.Int64
+	eve := as(t, ns.ClientURL(), dir, "eve", &refused)
+	for i := range 1000 {
+		eve.Publish(fmt.Sprintf("arena.ref.alice.s%d", i), []byte("x"))
+	}
+	eve.Flush()
+	deadline := time.Now().Add(10 * time.Second)
+	for refused.Load() < 1000 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond) // violations come back asynchronously
+	}
+	lines := strings.Count(log.String(), "\n")
+	if lines == 0 || lines > 5 || !strings.Contains(log.String(), "Publish Violation") || !strings.Contains(log.String(), "key eve") {
+		t.Fatalf("%d attempts refused, %d log lines: %q", refused.Load(), lines, log.String())
+	}
+	t.Logf("%d violations, %d lines: %s", refused.Load(), lines, strings.SplitN(log.String(), "\n", 2)[0])
 }

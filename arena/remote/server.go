@@ -3,6 +3,7 @@ package remote
 import (
 	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -20,6 +21,10 @@ type ServerOptions struct {
 	// Keys, if set, are the only users (ReadKeys): each bot limited to
 	// its own subjects (BotPermissions), the arenas (ArenaKey) not.
 	Keys map[string]string
+	// Violations (nil: none) receives the permission violations the
+	// server sees, rate-limited (a few lines, then one every 10 s, with
+	// a count of those held back).
+	Violations io.Writer
 }
 
 // startWait bounds how long StartServer waits for the server to accept
@@ -31,7 +36,8 @@ const startWait = 10 * time.Second
 const defaultMaxPayload = 1<<20 + 4<<10
 
 // StartServer starts an embedded NATS server in this process. It never
-// handles signals itself (the arena does) and logs nothing.
+// handles signals itself (the arena does) and logs nothing but, to
+// o.Violations, permission violations.
 func StartServer(o ServerOptions) (*server.Server, error) {
 	opts := &server.Options{Host: o.Host, Port: o.Port, NoSigs: true, NoLog: true, MaxPayload: o.MaxPayload, Nkeys: nkeyUsers(o.Keys)}
 	if opts.Host == "" {
@@ -46,6 +52,9 @@ func StartServer(o ServerOptions) (*server.Server, error) {
 	ns, err := server.NewServer(opts)
 	if err != nil {
 		return nil, fmt.Errorf("nats server: %w", err)
+	}
+	if o.Violations != nil {
+		ns.SetLoggerV2(newViolationLog(o.Violations, o.Keys), false, false, false)
 	}
 	ns.Start()
 	if !ns.ReadyForConnections(startWait) {

@@ -166,7 +166,7 @@ func runServe(c *cli.Context) error {
 	if err != nil {
 		return usageError{fmt.Errorf("--listen: %w", err)}
 	}
-	o := remote.ServerOptions{Host: host, Port: port}
+	o := remote.ServerOptions{Host: host, Port: port, Violations: c.App.ErrWriter}
 	keysDir := c.String("keys")
 	if keysDir != "" {
 		if o.Keys, err = remote.ReadKeys(keysDir); err != nil {
