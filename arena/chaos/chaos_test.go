@@ -292,6 +292,12 @@ func runTournament(t *testing.T, f tournament.File, deadline time.Duration) *run
 // sandbox `arena tournament run` gives it by default (limits, isolation).
 func runConfined(t *testing.T, f tournament.File, deadline time.Duration, confined bool) *run {
 	t.Helper()
+	return runWith(t, f, deadline, confined, tournament.Options{})
+}
+
+// runWith is runConfined with the tournament's options (remote bots).
+func runWith(t *testing.T, f tournament.File, deadline time.Duration, confined bool, opt tournament.Options) *run {
+	t.Helper()
 	kv := newToken()
 	name, value, _ := strings.Cut(kv, "=")
 	for i := range f.Bots {
@@ -319,7 +325,7 @@ func runConfined(t *testing.T, f tournament.File, deadline time.Duration, confin
 	r.hwmKiB[0] = vmHWM()
 	w := watchProcs(kv)
 	start := time.Now()
-	_, err = tournament.Run(ctx, c, r.out, tournament.Options{})
+	_, err = tournament.Run(ctx, c, r.out, opt)
 	r.elapsed = time.Since(start)
 	r.hwmKiB[1] = vmHWM()
 	r.survived = survivors(kv)

@@ -181,6 +181,11 @@ func (b *BotEnd) ExitWith(how string) error {
 	if how == "" {
 		how = "the remote bot ended its session"
 	}
+	return b.exitDetail("stdout closed (EOF), " + how)
+}
+
+// exitDetail is Exit with the referee told detail as it is.
+func (b *BotEnd) exitDetail(detail string) error {
 	b.mu.Lock()
 	if b.ended {
 		b.mu.Unlock()
@@ -188,7 +193,7 @@ func (b *BotEnd) ExitWith(how string) error {
 	}
 	b.ended, b.partial = true, nil
 	m := nats.NewMsg(b.s.ToReferee())
-	m.Header.Set(HeaderEOF, "stdout closed (EOF), "+how)
+	m.Header.Set(HeaderEOF, detail)
 	if b.taken > b.told {
 		m.Header.Set(HeaderAck, strconv.FormatInt(b.taken, 10))
 	}

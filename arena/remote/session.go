@@ -236,7 +236,11 @@ func bridge(ctx context.Context, end *BotEnd, local bot.Endpoint) {
 		}
 	}()
 	for { // bot -> referee
-		line, err := local.Receive(time.Now().Add(lineWait))
+		// Short reads, so that the end of the bot's output is passed on
+		// at once: a read's own deadline bounds how long the transport
+		// waits for an exit status after end of output, and the referee's
+		// move clock is shorter than any deadline the bridge could pick.
+		line, err := local.Receive(time.Now().Add(bridgeRead))
 		switch {
 		case err == nil:
 			if _, err := end.Write(append(line, '\n')); err != nil {
@@ -248,13 +252,24 @@ func bridge(ctx context.Context, end *BotEnd, local bot.Endpoint) {
 			if errors.Is(err, protocol.ErrLineTooLong) {
 				end.Write(make([]byte, end.maxLine+1)) // reported as oversize
 			}
+			var ce *transport.ClosedError
+			detail := ""
+			if errors.As(err, &ce) {
+				detail = ce.Detail // the transport's own words: as over stdio
+			}
 			local.Close()
 			<-local.Done()
-			end.ExitWith(exitText(local, err))
+			if detail == "" {
+				detail = "stdout closed (EOF), " + exitText(local, err)
+			}
+			end.exitDetail(detail)
 			return
 		}
 	}
 }
+
+// bridgeRead is how long one read of the local bot's output waits.
+const bridgeRead = 50 * time.Millisecond
 
 // exitText says how the local bot ended, as the stdio transport words
 // it.

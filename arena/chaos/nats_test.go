@@ -1,0 +1,90 @@
+//go:build linux
+
+package chaos_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/remote"
+	"github.com/arena-dev/arena/arena/tournament"
+)
+
+// TestChaosOverNATS is the chaos suite's Go bots served remotely, as
+// arena connect serves them: each behind remote.Serve on a NATS
+// connection of its own, its processes started as a stdio bot's are,
+// against the local random bot. Each must be recorded with the reasons
+// it is recorded with over stdio (the suite's expectations).
+func TestChaosOverNATS(t *testing.T) {
+	var bots []chaosBot
+	for _, b := range suite(t) {
+		if strings.HasPrefix(b.name, "go-") {
+			bots = append(bots, b)
+		}
+	}
+	ns, err := remote.StartServer(remote.ServerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { ns.Shutdown(); ns.WaitForShutdown() }()
+	dial := func() *nats.Conn {
+		nc, err := nats.Connect(ns.ClientURL())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(nc.Close)
+		return nc
+	}
+	kv := newToken() // the served processes carry it: survivors are found
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, len(bots))
+	defer func() {
+		cancel()
+		for range bots {
+			if err := <-served; err != context.Canceled {
+				t.Errorf("Serve: %v", err)
+			}
+		}
+		for _, s := range survivors(kv) {
+			t.Errorf("bot process survived: %s", s)
+		}
+	}()
+	seed := uint64(20240607)
+	f := tournament.File{
+		Name: "chaos-nats", Game: "banqi", Options: map[string]string{"max_plies": "80"},
+		Format: "gauntlet", GamesPerEncounter: 2, Seed: &seed, Concurrency: 4,
+		Clock:     shortClock,
+		StderrCap: 256 << 10,
+		Bots:      []tournament.BotFile{{Name: "random", Command: randomBin}},
+	}
+	for _, b := range bots {
+		argv, err := bot.ParseCommand(b.cmd, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := bot.Command{Name: b.name, Argv: argv, Env: []string{kv, "GOMAXPROCS=2"}}
+		go func() {
+			served <- remote.Serve(ctx, dial(), b.name, 4, func(opt bot.LaunchOptions) (bot.Endpoint, error) {
+				return cmd.Launch(b.name, opt)
+			})
+		}()
+		f.Gauntlet = append(f.Gauntlet, b.name)
+		f.Bots = append(f.Bots, tournament.BotFile{Name: b.name, Command: bot.RemotePrefix + b.name})
+	}
+	ref := dial()
+	r := runWith(t, f, 3*time.Minute, false, tournament.Options{Remote: func(id string) bot.Launcher {
+		return &remote.Launcher{NC: ref, ID: id, Wait: 4 * time.Second}
+	}})
+	got := checkGames(t, r, bots, map[string]bool{"random": true})
+	var lines []string
+	for _, b := range bots {
+		lines = append(lines, fmt.Sprintf("%s %v", b.name, got[b.name]))
+	}
+	t.Logf("%d games over NATS in %v; reasons: %s", len(r.recs), r.elapsed.Round(time.Millisecond), strings.Join(lines, "; "))
+}
