@@ -131,8 +131,8 @@ type Result struct {
 }
 
 // Play runs one game to the end. It returns an error only when the arena
-// itself fails (a broken engine) or ctx ends first; every bot failure is
-// part of Result. When ctx ends during the game every player's Conn is
+// itself fails (a broken engine, a transport fault: transport.ErrFault)
+// or ctx ends first; every bot failure is part of Result. When ctx ends during the game every player's Conn is
 // closed at once (which ends a bot process), and the error is ctx's:
 // the game is not decided.
 func Play(ctx context.Context, cfg Config, players []Player) (*Result, error) {
@@ -174,6 +174,9 @@ func play(cfg Config, players []Player) (*Result, error) {
 		g.cfg.MaxStrikes = DefaultMaxStrikes
 	}
 	g.startup()
+	if g.fault != nil {
+		return nil, g.fault
+	}
 	if err := g.loop(); err != nil {
 		return nil, err
 	}
@@ -183,6 +186,7 @@ func play(cfg Config, players []Player) (*Result, error) {
 
 type game struct {
 	cfg       Config
+	fault     error // the transport failed (transport.ErrFault): the game is the arena's to replay
 	players   []Player
 	state     engine.State
 	n         int
@@ -314,6 +318,10 @@ func (g *game) loop() error {
 			continue
 		}
 		action, raw, think, fail := g.ask(seat, legal)
+		if fail != nil && errors.Is(fail.Err, transport.ErrFault) {
+			g.fail(seat, *fail, true)
+			return g.fault
+		}
 		if fail != nil {
 			// Crashes cannot be struck, and after an oversize line the
 			// stream is out of step for good: those always forfeit.
@@ -365,6 +373,13 @@ func (g *game) refereeMove(seat int, legal []engine.Action, think time.Duration)
 // fail records a failure of seat at this ply; forfeit decides between a
 // strike and a forfeit.
 func (g *game) fail(seat int, f Failure, forfeit bool) {
+	if errors.Is(f.Err, transport.ErrFault) {
+		// Not the bot's failure: the game ends as the arena's (Play).
+		if g.fault == nil {
+			g.fault = fmt.Errorf("seat %d: %w", seat, f.Err)
+		}
+		return
+	}
 	f.Seat, f.Ply = seat, g.ply
 	detail := f.Detail
 	if !forfeit {

@@ -76,9 +76,10 @@ type Conn struct {
 	// Grace is how long the bot may be unreachable (its connection lost,
 	// reconnecting) before the session ends as a crash; set before use
 	// (0: DefaultGrace).
-	Grace    time.Duration
-	lastSeen time.Time // when the bot was last heard from
-	lostAt   time.Time // when it was first found unreachable (zero: it is not)
+	Grace      time.Duration
+	reconnects uint64    // the connection's reconnect count when the session began
+	lastSeen   time.Time // when the bot was last heard from
+	lostAt     time.Time // when it was first found unreachable (zero: it is not)
 }
 
 // DefaultGrace is how long a remote bot may be unreachable before its
@@ -106,7 +107,8 @@ func NewConn(nc *nats.Conn, s Session, maxLine int) (*Conn, error) {
 	if maxLine <= 0 {
 		maxLine = protocol.DefaultMaxLine
 	}
-	c := &Conn{nc: nc, s: s, maxLine: maxLine, wake: make(chan struct{}), done: make(chan struct{}), lastSeen: time.Now()}
+	c := &Conn{nc: nc, s: s, maxLine: maxLine, wake: make(chan struct{}), done: make(chan struct{}), lastSeen: time.Now(),
+		reconnects: nc.Stats().Reconnects}
 	sub, err := nc.Subscribe(s.ToReferee(), c.deliver)
 	if err != nil {
 		return nil, fmt.Errorf("remote: subscribing to %s: %w", s.ToReferee(), err)
@@ -196,6 +198,19 @@ func (c *Conn) wait(wake <-chan struct{}, deadline time.Time) bool {
 	}
 }
 
+// faultErr is the arena's own connection failing (lost, or lost and
+// found again: what was sent meanwhile may be gone), which is no fault
+// of the bot's (transport.ErrFault).
+func (c *Conn) faultErr() error {
+	if st := c.nc.Status(); st != nats.CONNECTED {
+		return fmt.Errorf("%w: the arena's NATS connection is %v", transport.ErrFault, st)
+	}
+	if c.nc.Stats().Reconnects != c.reconnects {
+		return fmt.Errorf("%w: the arena's NATS connection was lost during the session", transport.ErrFault)
+	}
+	return nil
+}
+
 // closedErr is the error of a session that cannot carry lines; c.mu is
 // held.
 func (c *Conn) closedErr() error {
@@ -216,6 +231,10 @@ func (c *Conn) Send(line []byte, deadline time.Time) error {
 	c.mu.Lock()
 	for {
 		if err := c.closedErr(); err != nil {
+			c.mu.Unlock()
+			return err
+		}
+		if err := c.faultErr(); err != nil {
 			c.mu.Unlock()
 			return err
 		}
@@ -268,6 +287,9 @@ func (c *Conn) Receive(deadline time.Time) ([]byte, error) {
 		if err := c.closedErr(); err != nil {
 			return nil, err
 		}
+		if err := c.faultErr(); err != nil {
+			return nil, err
+		}
 		now := time.Now()
 		if !now.Before(deadline) {
 			return nil, transport.ErrTimeout
@@ -289,6 +311,9 @@ func (c *Conn) Receive(deadline time.Time) ([]byte, error) {
 // slowly is there; only no responders (its subscription gone with its
 // connection) counts.
 func (c *Conn) probe() {
+	if c.faultErr() != nil {
+		return // the arena's connection, not the bot (Receive reports it)
+	}
 	_, err := c.nc.Request(c.s.PingSubject(), nil, probeWait)
 	c.mu.Lock()
 	defer c.mu.Unlock()

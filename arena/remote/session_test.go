@@ -14,6 +14,7 @@ import (
 	"github.com/arena-dev/arena/arena/clock"
 	"github.com/arena-dev/arena/arena/referee"
 	"github.com/arena-dev/arena/arena/remote"
+	"github.com/arena-dev/arena/arena/transport"
 	"github.com/arena-dev/arena/engine"
 	_ "github.com/arena-dev/arena/engine/all"
 	"github.com/arena-dev/arena/protocol"
@@ -182,4 +183,56 @@ func TestDisconnectMidGameIsACrash(t *testing.T) {
 		t.Fatalf("forfeits %+v, want seat 0's crash for a disconnect", p.res.Forfeits)
 	}
 	t.Logf("recorded after %v: %s", time.Since(start).Round(time.Millisecond), p.res.Forfeits[0].Detail)
+}
+
+// When the arena's own connection is lost mid-game (the server goes
+// away), the game ends as the arena's fault: Play returns an error
+// wrapping transport.ErrFault and nothing is charged to the bot, so the
+// game is played again on resume.
+func TestArenaConnectionLostIsNoBotsFault(t *testing.T) {
+	ns, err := remote.StartServer(remote.ServerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { ns.Shutdown(); ns.WaitForShutdown() }()
+	url := ns.ClientURL()
+	started := make(chan struct{})
+	var once sync.Once
+	slow := func(turn *protocol.Turn, rng *rand.Rand) []byte {
+		once.Do(func() { close(started) })
+		time.Sleep(time.Minute) // it thinks; the game ends before it answers
+		return nil
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go remote.Serve(ctx, connect(t, url), "far", 1, func(opt bot.LaunchOptions) (bot.Endpoint, error) {
+		return membot.Start(slow, nil, opt.MaxLine), nil
+	})
+	l := &remote.Launcher{NC: connect(t, url), ID: "far", Wait: 5 * time.Second}
+	e, err := l.Launch("far", bot.LaunchOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	local := membot.Start(membot.Random, nil, 0)
+	defer local.Close()
+	g, _ := engine.Lookup("banqi")
+	opts, _ := engine.Setup(g, 2, nil)
+	done := make(chan error, 1)
+	go func() {
+		_, err := referee.Play(context.Background(), referee.Config{Game: g, Options: opts, Seed: 1, Match: "m", GameID: "g",
+			Limits: clock.Limits{Startup: 10 * time.Second, Move: 30 * time.Second}},
+			[]referee.Player{{Name: "far", Conn: e}, {Name: "near", Conn: local}})
+		done <- err
+	}()
+	<-started
+	ns.Shutdown() // the server goes away mid-move
+	select {
+	case err := <-done:
+		if !errors.Is(err, transport.ErrFault) {
+			t.Fatalf("Play: %v, want an arena fault (transport.ErrFault)", err)
+		}
+		t.Logf("Play: %v", err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the game still waits after the arena's connection was lost")
+	}
 }

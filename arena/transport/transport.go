@@ -62,4 +62,8 @@ var (
 	ErrTimeout = errors.New("timed out")
 	// ErrClosed: the bot is gone (exited, closed its output, or was killed).
 	ErrClosed = errors.New("connection closed")
+	// ErrFault: the transport itself failed, not the bot (the arena's own
+	// connection to a remote bot was lost): the game cannot be decided
+	// fairly, and is not charged to the bot.
+	ErrFault = errors.New("the arena's connection failed, not the bot")
 )
