@@ -109,6 +109,9 @@ func NewConn(nc *nats.Conn, s Session, maxLine int) (*Conn, error) {
 	}
 	c := &Conn{nc: nc, s: s, maxLine: maxLine, wake: make(chan struct{}), done: make(chan struct{}), lastSeen: time.Now(),
 		reconnects: nc.Stats().Reconnects}
+	if err := c.faultErr(); err != nil {
+		return nil, err // a flush now would wait out its whole timeout
+	}
 	sub, err := nc.Subscribe(s.ToReferee(), c.deliver)
 	if err != nil {
 		return nil, fmt.Errorf("remote: subscribing to %s: %w", s.ToReferee(), err)
@@ -122,9 +125,9 @@ func NewConn(nc *nats.Conn, s Session, maxLine int) (*Conn, error) {
 	c.sub = sub
 	// Once NewConn returns the server has the subscription: nothing the
 	// bot sends from then on is lost.
-	if err := nc.Flush(); err != nil {
+	if err := nc.FlushTimeout(closeFlush); err != nil {
 		sub.Unsubscribe()
-		return nil, fmt.Errorf("remote: %w", err)
+		return nil, fmt.Errorf("%w: remote: %w", transport.ErrFault, err)
 	}
 	return c, nil
 }
@@ -362,7 +365,9 @@ func (c *Conn) Close() error {
 	// The server drops the subscription before Close returns: a bot that
 	// ends its session now gets no responders at once (BotEnd.Exit)
 	// instead of waiting for an answer that cannot come.
-	_ = c.nc.FlushTimeout(closeFlush)
+	if c.nc.Status() == nats.CONNECTED { // else nothing would answer
+		_ = c.nc.FlushTimeout(closeFlush)
+	}
 	return nil
 }
 

@@ -61,8 +61,13 @@ func (l *Launcher) Capacity() int { return int(l.capacity.Load()) }
 // ErrNotServed is a remote bot nobody served within the wait.
 var ErrNotServed = errors.New("no one serves this bot")
 
-// retry is how often Launch asks again while nobody serves the bot.
-const retry = 50 * time.Millisecond
+// retry is how often Launch asks again while nobody serves the bot, and
+// openWait how long one request waits for an answer (a server that got
+// it answers at once).
+const (
+	retry    = 50 * time.Millisecond
+	openWait = time.Second
+)
 
 // Launch opens a session and returns its Endpoint.
 func (l *Launcher) Launch(_ string, opt bot.LaunchOptions) (bot.Endpoint, error) {
@@ -75,9 +80,13 @@ func (l *Launcher) Launch(_ string, opt bot.LaunchOptions) (bot.Endpoint, error)
 	req, _ := json.Marshal(openRequest{Session: s.ID, MaxLine: c.maxLine})
 	deadline := time.Now().Add(l.Wait)
 	for {
-		m, err := l.NC.Request(OpenSubject(l.ID), req, max(time.Until(deadline), retry))
+		if err := c.faultErr(); err != nil {
+			c.Close() // a request now would wait out the whole wait
+			return nil, err
+		}
+		m, err := l.NC.Request(OpenSubject(l.ID), req, min(max(time.Until(deadline), retry), openWait))
 		switch {
-		case errors.Is(err, nats.ErrNoResponders) && time.Now().Add(retry).Before(deadline):
+		case (errors.Is(err, nats.ErrNoResponders) || errors.Is(err, nats.ErrTimeout)) && time.Now().Add(retry).Before(deadline):
 			time.Sleep(retry)
 			continue
 		case errors.Is(err, nats.ErrNoResponders), errors.Is(err, nats.ErrTimeout):
@@ -220,6 +229,10 @@ const lineWait = time.Hour
 func bridge(ctx context.Context, end *BotEnd, local bot.Endpoint) {
 	stop := context.AfterFunc(ctx, func() { local.Close() })
 	defer stop()
+	// A session does not survive its connection being lost: what was
+	// sent meanwhile may be gone, and the referee has ended the game as
+	// its own fault. The session ends, freeing its place for new ones.
+	reconnects := end.nc.Stats().Reconnects
 	go func() { // referee -> bot
 		for {
 			line, err := end.Receive(time.Now().Add(lineWait))
@@ -240,6 +253,12 @@ func bridge(ctx context.Context, end *BotEnd, local bot.Endpoint) {
 		// at once: a read's own deadline bounds how long the transport
 		// waits for an exit status after end of output, and the referee's
 		// move clock is shorter than any deadline the bridge could pick.
+		if end.nc.Stats().Reconnects != reconnects {
+			local.Close()
+			<-local.Done()
+			end.ExitWith("the connection was lost")
+			return
+		}
 		line, err := local.Receive(time.Now().Add(bridgeRead))
 		switch {
 		case err == nil:

@@ -20,6 +20,13 @@ import (
 // that matches want.
 func startArena(t *testing.T, want *regexp.Regexp, args ...string) string {
 	t.Helper()
+	m, _ := startArenaCmd(t, want, args...)
+	return m
+}
+
+// startArenaCmd is startArena returning the process too.
+func startArenaCmd(t *testing.T, want *regexp.Regexp, args ...string) (string, *exec.Cmd) {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], args...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -49,7 +56,7 @@ func startArena(t *testing.T, want *regexp.Regexp, args ...string) string {
 					for range lines {
 					}
 				}()
-				return m
+				return m, cmd
 			}
 		case <-timeout:
 			t.Fatalf("arena %s said no %v in 20s", strings.Join(args, " "), want)
@@ -249,5 +256,76 @@ func TestBundledBotOverNATS(t *testing.T) {
 		if len(r.Forfeits) != 0 {
 			t.Errorf("game %s: forfeits %+v", r.GameID, r.Forfeits)
 		}
+	}
+}
+
+// The server goes away mid-tournament: the games in flight end as the
+// arena's fault (not charged to any bot), the run stops with every
+// finished game recorded, and once the server is back the same command
+// resumes and completes the tournament, each game recorded once.
+func TestTournamentResumesAfterServerRestart(t *testing.T) {
+	url, srv := startArenaCmd(t, natsURL, "serve", "--listen", "127.0.0.1:0")
+	startArena(t, serving, "connect", "--nats", url, "--bot", "far", "--sessions", "4", "--", "arena", "bot", "random")
+	dir := t.TempDir()
+	file := filepath.Join(dir, "cup.yaml")
+	os.WriteFile(file, []byte(`name: restartcup
+game: banqi
+rounds: 12
+bots:
+  - {name: far, command: "nats:far"}
+  - {name: r1, command: "arena bot random"}
+  - {name: r2, command: "arena bot random"}
+`), 0o644)
+	out := filepath.Join(dir, "out")
+	run := exec.Command(os.Args[0], "tournament", "run", file, "--out", out, "--nats", url, "-q", "--concurrency", "2")
+	var stderr strings.Builder
+	run.Stderr = &stderr
+	t1 := time.Now()
+	if err := run.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if b, _ := os.ReadFile(filepath.Join(out, "results.jsonl")); strings.Count(string(b), "\n") >= 10 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the tournament recorded fewer than 10 games in a minute")
+		}
+	}
+	t.Logf("10 games after %v", time.Since(t1).Round(time.Millisecond))
+	t2 := time.Now()
+	srv.Process.Kill() // the server dies mid-tournament (our own child)
+	srv.Wait()
+	err := run.Wait()
+	t.Logf("the run stopped %v after the kill", time.Since(t2).Round(time.Millisecond))
+	if err == nil {
+		t.Fatalf("the tournament went on without its server: %s", stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "the arena's connection failed, not the bot") {
+		t.Errorf("the run did not say the arena's connection failed: %s", stderr.String())
+	}
+	before := len(readLines(t, filepath.Join(out, "results.jsonl")))
+	t0 := time.Now()
+	defer func() {
+		t.Logf("%d games before the restart; the resume took %v", before, time.Since(t0).Round(time.Millisecond))
+	}()
+	startArena(t, natsURL, "serve", "--listen", strings.TrimPrefix(url, "nats://")) // back, on the same port
+	_, errText, code := arena(t, "tournament", "run", out, "--nats", url, "-q")
+	if code != 0 {
+		t.Fatalf("resume: exit %d: %s\nfirst run: %s", code, errText, stderr.String())
+	}
+	lines := readLines(t, filepath.Join(out, "results.jsonl"))
+	if len(lines) != 72 || before >= 72 {
+		t.Fatalf("%d games recorded before the restart, %d after: want fewer, then all 72", before, len(lines))
+	}
+	for _, l := range lines {
+		var r ledger.Record
+		json.Unmarshal([]byte(l), &r)
+		if len(r.Forfeits) != 0 {
+			t.Errorf("game %s: forfeits %+v: a bot was charged for the server's restart", r.GameID, r.Forfeits)
+		}
+	}
+	if _, errText, code := arena(t, "tournament", "verify", out); code != 0 {
+		t.Errorf("verify: exit %d: %s", code, errText)
 	}
 }
