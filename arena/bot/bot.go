@@ -104,3 +104,31 @@ func CheckRemoteID(id string) error {
 	}
 	return nil
 }
+
+// ConnSession is an Endpoint made of a Conn and the channel closed when
+// the session ends, for sessions with no diagnostics of their own to
+// keep: in-memory bots, remote ones (their stderr stays on their machine).
+type ConnSession struct {
+	transport.Conn
+	Ended <-chan struct{}
+}
+
+// Done is Ended.
+func (s ConnSession) Done() <-chan struct{} { return s.Ended }
+
+// SetStderr does nothing: the session writes no diagnostics here.
+func (ConnSession) SetStderr(io.Writer) {}
+
+// StderrTail is always empty.
+func (ConnSession) StderrTail() string { return "" }
+
+// Shutdown waits up to grace for the session to end, then closes it.
+func (s ConnSession) Shutdown(grace time.Duration) error {
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case <-s.Ended:
+	case <-t.C:
+	}
+	return s.Close()
+}

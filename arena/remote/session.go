@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -112,36 +111,23 @@ func (l *Launcher) Launch(_ string, opt bot.LaunchOptions) (bot.Endpoint, error)
 			}
 			return nil, fmt.Errorf("nats:%s: %s", l.ID, r.Error)
 		}
-		return &endpoint{Conn: c}, nil
+		return &endpoint{ConnSession: bot.ConnSession{Conn: c, Ended: c.Done()}, c: c}, nil
 	}
 }
 
-// endpoint is a session as the pool holds it.
+// endpoint is a session as the pool holds it (a remote bot's
+// diagnostics stay on its own machine).
 type endpoint struct {
-	*Conn
+	bot.ConnSession
+	c *Conn
 }
-
-// SetStderr: a remote bot's diagnostics stay on its own machine.
-func (e *endpoint) SetStderr(io.Writer) {}
-
-func (e *endpoint) StderrTail() string { return "" }
 
 // RoundTrip times a probe of the session: the network both ways and the
 // serving side's answer.
 func (e *endpoint) RoundTrip() (time.Duration, error) {
 	start := time.Now()
-	_, err := e.nc.Request(e.s.PingSubject(), nil, probeWait)
+	_, err := e.c.nc.Request(e.c.s.PingSubject(), nil, probeWait)
 	return time.Since(start), err
-}
-
-func (e *endpoint) Shutdown(grace time.Duration) error {
-	t := time.NewTimer(grace)
-	defer t.Stop()
-	select {
-	case <-e.Done():
-	case <-t.C:
-	}
-	return e.Close()
 }
 
 // Serve serves bot id on nc until ctx ends: for each session the referee

@@ -19,33 +19,14 @@ import (
 func ServeStreams(ctx context.Context, nc *nats.Conn, id string, sessions int, play func(in io.Reader, out io.Writer) error) error {
 	return Serve(ctx, nc, id, sessions, func(opt bot.LaunchOptions) (bot.Endpoint, error) {
 		conn, end := transport.Pipe(opt.MaxLine)
-		s := &streamSession{Conn: conn, done: make(chan struct{})}
+		done := make(chan struct{})
 		go func() {
-			defer close(s.done)
+			defer close(done)
 			defer end.Exit()
 			play(&pipeReader{end: end}, end)
 		}()
-		return s, nil
+		return bot.ConnSession{Conn: conn, Ended: done}, nil
 	})
-}
-
-// streamSession is an in-process session as Serve's bridge holds it.
-type streamSession struct {
-	transport.Conn
-	done chan struct{}
-}
-
-func (s *streamSession) Done() <-chan struct{} { return s.done }
-func (s *streamSession) SetStderr(io.Writer)   {}
-func (s *streamSession) StderrTail() string    { return "" }
-func (s *streamSession) Shutdown(grace time.Duration) error {
-	t := time.NewTimer(grace)
-	defer t.Stop()
-	select {
-	case <-s.done:
-	case <-t.C:
-	}
-	return s.Close()
 }
 
 // pipeReader reads what the referee sends as the lines of a stdin.

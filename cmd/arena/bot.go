@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
 
 	"github.com/nats-io/nats.go"
@@ -68,27 +67,13 @@ func serveBundled(c *cli.Context, url, name string) error {
 	if err := remote.CheckID(id); err != nil {
 		return usageError{fmt.Errorf("--id: %w", err)}
 	}
-	opts, err := remote.ConnectOptions(c.String("creds"), id)
-	if err != nil {
-		return usageError{fmt.Errorf("--creds: %w", err)}
-	}
-	nc, err := nats.Connect(url, opts...)
-	if err != nil {
-		return fmt.Errorf("--nats %s: %w", url, err)
-	}
-	defer nc.Close()
-	fmt.Fprintf(c.App.ErrWriter, "arena: serving bot %s (bundled %s) at %s, %d session(s) at once\n", id, name, url, c.Int("sessions"))
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	err = remote.ServeStreams(ctx, nc, id, c.Int("sessions"), func(in io.Reader, out io.Writer) error {
-		b, err := bots.New(name)
-		if err != nil {
-			return err
-		}
-		return sdk.Run(in, out, b, sdk.Options{Name: name, Version: Version})
+	return serveBot(c, url, id, "bundled "+name, func(ctx context.Context, nc *nats.Conn) error {
+		return remote.ServeStreams(ctx, nc, id, c.Int("sessions"), func(in io.Reader, out io.Writer) error {
+			b, err := bots.New(name)
+			if err != nil {
+				return err
+			}
+			return sdk.Run(in, out, b, sdk.Options{Name: name, Version: Version})
+		})
 	})
-	if ctx.Err() != nil {
-		return nil
-	}
-	return err
 }

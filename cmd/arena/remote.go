@@ -113,6 +113,17 @@ func runConnect(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	fmt.Fprintf(c.App.ErrWriter, "arena: %s\n", sb.Describe())
+	return serveBot(c, url, id, strings.Join(argv, " "), func(ctx context.Context, nc *nats.Conn) error {
+		return remote.Serve(ctx, nc, id, c.Int("sessions"), func(opt bot.LaunchOptions) (bot.Endpoint, error) {
+			return cmds[0].Launch(id, opt)
+		})
+	})
+}
+
+// serveBot connects to url as bot id (--creds) and serves it until
+// interrupted, which is the way to stop: arena connect, arena bot --nats.
+func serveBot(c *cli.Context, url, id, what string, serve func(ctx context.Context, nc *nats.Conn) error) error {
 	opts, err := remote.ConnectOptions(c.String("creds"), id)
 	if err != nil {
 		return usageError{fmt.Errorf("--creds: %w", err)}
@@ -122,15 +133,12 @@ func runConnect(c *cli.Context) error {
 		return fmt.Errorf("--nats %s: %w", url, err)
 	}
 	defer nc.Close()
-	fmt.Fprintf(c.App.ErrWriter, "arena: serving bot %s (%s) at %s, %d session(s) at once\n", id, strings.Join(argv, " "), url, c.Int("sessions"))
-	fmt.Fprintf(c.App.ErrWriter, "arena: %s\n", sb.Describe())
+	fmt.Fprintf(c.App.ErrWriter, "arena: serving bot %s (%s) at %s, %d session(s) at once\n", id, what, url, c.Int("sessions"))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	err = remote.Serve(ctx, nc, id, c.Int("sessions"), func(opt bot.LaunchOptions) (bot.Endpoint, error) {
-		return cmds[0].Launch(id, opt)
-	})
+	err = serve(ctx, nc)
 	if ctx.Err() != nil {
-		return nil // interrupted: the way to stop serving
+		return nil
 	}
 	return err
 }

@@ -8,7 +8,6 @@ package membot
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
@@ -40,7 +39,7 @@ const idle = time.Minute
 
 // Session is one running in-memory bot: a bot.Endpoint.
 type Session struct {
-	transport.Conn
+	bot.ConnSession
 	done chan struct{}
 	// Byes is set once the session got bye (and so exited as a bot must).
 	Byes atomic.Bool
@@ -51,7 +50,8 @@ type Session struct {
 // maxLine bounds the lines it may send, as transport.Pipe does.
 func Start(policy Policy, hold <-chan struct{}, maxLine int) *Session {
 	conn, end := transport.Pipe(maxLine)
-	s := &Session{Conn: conn, done: make(chan struct{})}
+	s := &Session{done: make(chan struct{})}
+	s.ConnSession = bot.ConnSession{Conn: conn, Ended: s.done}
 	go func() {
 		defer close(s.done)
 		defer end.Exit()
@@ -93,26 +93,6 @@ func Start(policy Policy, hold <-chan struct{}, maxLine int) *Session {
 		}
 	}()
 	return s
-}
-
-// Done is closed when the session has ended.
-func (s *Session) Done() <-chan struct{} { return s.done }
-
-// SetStderr does nothing: an in-memory bot writes no diagnostics.
-func (s *Session) SetStderr(io.Writer) {}
-
-// StderrTail is always empty.
-func (s *Session) StderrTail() string { return "" }
-
-// Shutdown waits up to grace for the session to end, then closes it.
-func (s *Session) Shutdown(grace time.Duration) error {
-	t := time.NewTimer(grace)
-	defer t.Stop()
-	select {
-	case <-s.done:
-	case <-t.C:
-	}
-	return s.Close()
 }
 
 // Launcher is a bot.Launcher of in-memory sessions playing Policy.
