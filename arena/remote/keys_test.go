@@ -190,3 +190,31 @@ func TestViolationsAreLoggedRateLimited(t *testing.T) {
 	}
 	t.Logf("%d violations, %d lines: %s", refused.Load(), lines, strings.SplitN(log.String(), "\n", 2)[0])
 }
+
+// With a store directory the server runs JetStream there, within bounds:
+// a stream can be made, and its files are in that directory.
+func TestServerJetStreamStore(t *testing.T) {
+	dir := t.TempDir()
+	ns, err := remote.StartServer(remote.ServerOptions{StoreDir: dir, MaxStore: 64 << 20, MaxMemory: 16 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { ns.Shutdown(); ns.WaitForShutdown() }()
+	nc := connect(t, ns.ClientURL())
+	js, err := nc.JetStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := js.AddStream(&nats.StreamConfig{Name: "PROBE", Subjects: []string{"probe.>"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := js.Publish("probe.x", []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	if cfg := ns.JetStreamConfig(); cfg == nil || cfg.MaxStore != 64<<20 || cfg.MaxMemory != 16<<20 {
+		t.Errorf("JetStream %+v: want 64 MiB on disk, 16 MiB in memory", cfg)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "jetstream")); err != nil {
+		t.Errorf("no store in %s: %v", dir, err)
+	}
+}

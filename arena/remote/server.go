@@ -25,7 +25,20 @@ type ServerOptions struct {
 	// server sees, rate-limited (a few lines, then one every 10 s, with
 	// a count of those held back).
 	Violations io.Writer
+	// StoreDir, if set, enables JetStream (for distributed runs) with its
+	// store there: always a directory of its own, since every embedded
+	// server on a host left to the default would share one. MaxStore and
+	// MaxMemory bound it (0: DefaultMaxStore, DefaultMaxMemory; NATS's
+	// own defaults are three quarters of the disk and of the memory).
+	StoreDir            string
+	MaxStore, MaxMemory int64
 }
+
+// JetStream's bounds when none are given.
+const (
+	DefaultMaxStore  = 1 << 30   // 1 GiB on disk
+	DefaultMaxMemory = 256 << 20 // 256 MiB in memory
+)
 
 // startWait bounds how long StartServer waits for the server to accept
 // connections.
@@ -48,6 +61,16 @@ func StartServer(o ServerOptions) (*server.Server, error) {
 	}
 	if opts.MaxPayload == 0 {
 		opts.MaxPayload = defaultMaxPayload
+	}
+	if o.StoreDir != "" {
+		opts.JetStream, opts.StoreDir = true, o.StoreDir
+		opts.JetStreamMaxStore, opts.JetStreamMaxMemory = o.MaxStore, o.MaxMemory
+		if opts.JetStreamMaxStore <= 0 {
+			opts.JetStreamMaxStore = DefaultMaxStore
+		}
+		if opts.JetStreamMaxMemory <= 0 {
+			opts.JetStreamMaxMemory = DefaultMaxMemory
+		}
 	}
 	ns, err := server.NewServer(opts)
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/remote"
+	"github.com/arena-dev/arena/arena/sandbox"
 )
 
 // natsFlags are the flags of a command that can seat remote bots.
@@ -164,6 +165,9 @@ arenas connect to it.
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "listen", Value: "127.0.0.1:4222", Usage: "HOST:PORT to listen on (0.0.0.0 to expose it)"},
 			&cli.StringFlag{Name: "keys", Usage: "directory of keys (arena nats add-bot): only they connect, each bot to its own subjects", DefaultText: "none: anyone who reaches the port connects, with every permission"},
+			&cli.StringFlag{Name: "store", Value: "nats-store", Usage: "JetStream's store directory (distributed runs keep their jobs and results there)"},
+			&cli.StringFlag{Name: "max-store", Value: sandbox.FormatSize(remote.DefaultMaxStore), Usage: "JetStream's bound on disk"},
+			&cli.StringFlag{Name: "max-memory", Value: sandbox.FormatSize(remote.DefaultMaxMemory), Usage: "JetStream's bound in memory"},
 		},
 		Action: runServe,
 	})
@@ -174,7 +178,12 @@ func runServe(c *cli.Context) error {
 	if err != nil {
 		return usageError{fmt.Errorf("--listen: %w", err)}
 	}
-	o := remote.ServerOptions{Host: host, Port: port, Violations: c.App.ErrWriter}
+	o := remote.ServerOptions{Host: host, Port: port, Violations: c.App.ErrWriter, StoreDir: c.String("store")}
+	for flag, dst := range map[string]*int64{"max-store": &o.MaxStore, "max-memory": &o.MaxMemory} {
+		if *dst, err = sandbox.ParseSize(c.String(flag)); err != nil || *dst <= 0 {
+			return usagef("--%s %q: want a size such as 1GiB", flag, c.String(flag))
+		}
+	}
 	keysDir := c.String("keys")
 	if keysDir != "" {
 		if o.Keys, err = remote.ReadKeys(keysDir); err != nil {
@@ -190,7 +199,8 @@ func runServe(c *cli.Context) error {
 	}
 	defer func() { ns.Shutdown(); ns.WaitForShutdown() }()
 	url := ns.ClientURL()
-	fmt.Fprintf(c.App.ErrWriter, "arena: NATS server at %s\n", url)
+	fmt.Fprintf(c.App.ErrWriter, "arena: NATS server at %s (JetStream store %s, at most %s on disk, %s in memory)\n",
+		url, o.StoreDir, c.String("max-store"), c.String("max-memory"))
 	if keysDir == "" {
 		fmt.Fprintf(c.App.ErrWriter, "arena: warning: no --keys: anyone who reaches %s can connect, read every bot's lines and speak for any bot; use it only on a network you trust\n", c.String("listen"))
 		fmt.Fprintf(c.App.ErrWriter, "arena: bots:  arena connect --nats %s --bot BOTID -- CMD\n", url)

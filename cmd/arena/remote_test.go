@@ -78,7 +78,7 @@ func TestRemoteMatchServeConnectMatch(t *testing.T) {
 		t.Skip("python3 not installed")
 	}
 	script, _ := filepath.Abs("../../bots/python/random_bot.py")
-	url := startArena(t, natsURL, "serve", "--listen", "127.0.0.1:0")
+	url := startArena(t, natsURL, "serve", "--store", t.TempDir(), "--listen", "127.0.0.1:0")
 	// A bot needs a session per seat of the largest table: one per game of
 	// a rotation block, since no session plays a deal twice.
 	startArena(t, serving, "connect", "--nats", url, "--bot", "py", "--sessions", "3", "--", python, script)
@@ -140,7 +140,7 @@ func TestRemoteCrashIsRecordedAsOverStdio(t *testing.T) {
 		return r.Forfeits[0]
 	}
 	local := forfeit("--bot", "c=sh "+crasher, "--bot", "r=arena bot random")
-	url := startArena(t, natsURL, "serve", "--listen", "127.0.0.1:0")
+	url := startArena(t, natsURL, "serve", "--store", t.TempDir(), "--listen", "127.0.0.1:0")
 	startArena(t, serving, "connect", "--nats", url, "--bot", "crasher", "--", "sh", crasher)
 	remote := forfeit("--nats", url, "--bot", "c=nats:crasher", "--bot", "r=arena bot random")
 	if local.Reason != "crash" || remote.Reason != local.Reason || remote.Detail != local.Detail {
@@ -151,7 +151,7 @@ func TestRemoteCrashIsRecordedAsOverStdio(t *testing.T) {
 // A tournament file seats a remote bot as command "nats:BOTID", beside
 // stdio bots; the run finds it through --nats.
 func TestRemoteBotInATournament(t *testing.T) {
-	url := startArena(t, natsURL, "serve", "--listen", "127.0.0.1:0")
+	url := startArena(t, natsURL, "serve", "--store", t.TempDir(), "--listen", "127.0.0.1:0")
 	startArena(t, serving, "connect", "--nats", url, "--bot", "far", "--sessions", "2", "--", "arena", "bot", "greedy")
 	dir := t.TempDir()
 	file := filepath.Join(dir, "cup.yaml")
@@ -204,7 +204,7 @@ func TestRemoteMatchWithKeys(t *testing.T) {
 	if _, _, code := arena(t, "nats", "add-bot", "alice", "--keys", keys); code == 0 {
 		t.Error("a second key for alice was made over the first")
 	}
-	url := startArena(t, natsURL, "serve", "--listen", "127.0.0.1:0", "--keys", keys)
+	url := startArena(t, natsURL, "serve", "--store", t.TempDir(), "--listen", "127.0.0.1:0", "--keys", keys)
 	startArena(t, serving, "connect", "--nats", url, "--creds", filepath.Join(keys, "alice.nk"), "--bot", "alice", "--sessions", "2", "--", "arena", "bot", "greedy")
 	_, stderr, code := arena(t, "match", "--nats", url, "--nats-creds", filepath.Join(keys, "arena.nk"), "--game", "banqi",
 		"--bot", "a=nats:alice", "--bot", "r=arena bot random", "--games", "2")
@@ -218,7 +218,7 @@ func TestRemoteMatchWithKeys(t *testing.T) {
 
 // arena sprt seats a remote test bot as match and tournament do.
 func TestRemoteBotInAnSPRT(t *testing.T) {
-	url := startArena(t, natsURL, "serve", "--listen", "127.0.0.1:0")
+	url := startArena(t, natsURL, "serve", "--store", t.TempDir(), "--listen", "127.0.0.1:0")
 	startArena(t, serving, "connect", "--nats", url, "--bot", "cand", "--sessions", "2", "--", "arena", "bot", "greedy")
 	dir := t.TempDir()
 	_, stderr, code := arena(t, "sprt", "--nats", url, "--game", "banqi", "--test", "new=nats:cand", "--base", "old=arena bot random",
@@ -242,7 +242,7 @@ func TestRemoteBotInAnSPRT(t *testing.T) {
 // A bundled bot speaks NATS itself (arena bot NAME --nats), through the
 // Go SDK, with no process per session.
 func TestBundledBotOverNATS(t *testing.T) {
-	url := startArena(t, natsURL, "serve", "--listen", "127.0.0.1:0")
+	url := startArena(t, natsURL, "serve", "--store", t.TempDir(), "--listen", "127.0.0.1:0")
 	startArena(t, serving, "bot", "greedy", "--nats", url, "--id", "g", "--sessions", "2")
 	dir := t.TempDir()
 	_, stderr, code := arena(t, "match", "--nats", url, "--game", "banqi", "--bot", "g=nats:g", "--bot", "r=arena bot random",
@@ -264,7 +264,7 @@ func TestBundledBotOverNATS(t *testing.T) {
 // finished game recorded, and once the server is back the same command
 // resumes and completes the tournament, each game recorded once.
 func TestTournamentResumesAfterServerRestart(t *testing.T) {
-	url, srv := startArenaCmd(t, natsURL, "serve", "--listen", "127.0.0.1:0")
+	url, srv := startArenaCmd(t, natsURL, "serve", "--store", t.TempDir(), "--listen", "127.0.0.1:0")
 	startArena(t, serving, "connect", "--nats", url, "--bot", "far", "--sessions", "4", "--", "arena", "bot", "random")
 	dir := t.TempDir()
 	file := filepath.Join(dir, "cup.yaml")
@@ -309,7 +309,7 @@ bots:
 	defer func() {
 		t.Logf("%d games before the restart; the resume took %v", before, time.Since(t0).Round(time.Millisecond))
 	}()
-	startArena(t, natsURL, "serve", "--listen", strings.TrimPrefix(url, "nats://")) // back, on the same port
+	startArena(t, natsURL, "serve", "--store", t.TempDir(), "--listen", strings.TrimPrefix(url, "nats://")) // back, on the same port
 	_, errText, code := arena(t, "tournament", "run", out, "--nats", url, "-q")
 	if code != 0 {
 		t.Fatalf("resume: exit %d: %s\nfirst run: %s", code, errText, stderr.String())
