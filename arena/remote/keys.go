@@ -120,27 +120,46 @@ func nkeyUsers(keys map[string]string) []*server.NkeyUser {
 	return users
 }
 
-// ConnectOptions are the NATS options of a client that proves itself
-// with creds: an nkey seed file, or a .creds file. id, if not "", is the
-// bot the client serves, whose own inbox prefix it must use.
-func ConnectOptions(creds, id string) ([]nats.Option, error) {
+// Client says how a client connects: its key, and TLS.
+type Client struct {
+	// Creds is an nkey seed file, or a .creds file ("": none).
+	Creds string
+	// BotID, if set, is the bot the client serves: it uses the bot's own
+	// inbox prefix, the only one its key may subscribe to.
+	BotID string
+	// CA verifies the server's TLS certificate (a PEM file); Cert and
+	// Key are the client's own, when the server asks for one.
+	CA, Cert, Key string
+}
+
+// ConnectOptions are the NATS options of a client connecting as cl says.
+func ConnectOptions(cl Client) ([]nats.Option, error) {
 	var opts []nats.Option
-	if id != "" {
-		opts = append(opts, nats.CustomInboxPrefix(InboxPrefix(id)))
+	if cl.BotID != "" {
+		opts = append(opts, nats.CustomInboxPrefix(InboxPrefix(cl.BotID)))
 	}
-	if creds == "" {
+	if cl.CA != "" {
+		opts = append(opts, nats.RootCAs(cl.CA))
+	}
+	if cl.Cert != "" || cl.Key != "" {
+		if cl.Cert == "" || cl.Key == "" {
+			return nil, errors.New("a client certificate needs both its certificate and its key")
+		}
+		opts = append(opts, nats.ClientCert(cl.Cert, cl.Key))
+	}
+	if cl.Creds == "" {
 		return opts, nil
 	}
-	b, err := os.ReadFile(creds)
+	b, err := os.ReadFile(cl.Creds)
 	if err != nil {
 		return nil, err
 	}
 	if bytes.HasPrefix(bytes.TrimSpace(b), []byte("SU")) { // a user seed
-		o, err := nats.NkeyOptionFromSeed(creds)
+		o, err := nats.NkeyOptionFromSeed(cl.Creds)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", creds, err)
+			return nil, fmt.Errorf("%s: %w", cl.Creds, err)
 		}
 		return append(opts, o), nil
 	}
-	return append(opts, nats.UserCredentials(creds)), nil
+	return append(opts, nats.UserCredentials(cl.Creds)), nil
 }

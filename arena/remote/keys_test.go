@@ -54,7 +54,7 @@ func as(t *testing.T, url, dir, name string, violations *atomic.Int64) *nats.Con
 	if name == remote.ArenaKey {
 		id = ""
 	}
-	opts, err := remote.ConnectOptions(filepath.Join(dir, name+remote.SeedExt), id)
+	opts, err := remote.ConnectOptions(remote.Client{Creds: filepath.Join(dir, name+remote.SeedExt), BotID: id})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package remote
 
 import (
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -32,6 +33,9 @@ type ServerOptions struct {
 	// own defaults are three quarters of the disk and of the memory).
 	StoreDir            string
 	MaxStore, MaxMemory int64
+	// TLS, if set, is the server's TLS (its certificate; ClientAuth to
+	// ask clients for theirs).
+	TLS *tls.Config
 }
 
 // JetStream's bounds when none are given.
@@ -61,6 +65,10 @@ func StartServer(o ServerOptions) (*server.Server, error) {
 	}
 	if opts.MaxPayload == 0 {
 		opts.MaxPayload = defaultMaxPayload
+	}
+	if o.TLS != nil {
+		opts.TLS, opts.TLSConfig = true, o.TLS
+		opts.TLSVerify = o.TLS.ClientAuth == tls.RequireAndVerifyClientCert
 	}
 	if o.StoreDir != "" {
 		opts.JetStream, opts.StoreDir = true, o.StoreDir

@@ -34,6 +34,9 @@ program (the arena seats it as nats:BOTID):
 			&cli.StringFlag{Name: "nats", Usage: "serve the bot over NATS at this URL instead of on stdin/stdout"},
 			&cli.StringFlag{Name: "id", Usage: "with --nats: the bot id the arena seats as nats:BOTID", DefaultText: "the bot's name"},
 			&cli.StringFlag{Name: "creds", Usage: "with --nats: the bot's key (an nkey seed, or a .creds file)"},
+			&cli.StringFlag{Name: "tls-ca", Usage: "with --nats: CA certificate (PEM) that signed the server's TLS certificate"},
+			&cli.StringFlag{Name: "tls-cert", Usage: "with --nats: client TLS certificate (PEM)"},
+			&cli.StringFlag{Name: "tls-key", Usage: "with --nats: the client certificate's key (PEM)"},
 			&cli.IntFlag{Name: "sessions", Value: 1, Usage: "with --nats: sessions served at once"},
 		},
 		Action: func(c *cli.Context) error {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"fmt"
 	"io"
 	"os"
@@ -24,6 +25,9 @@ func natsFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "nats", Usage: "URL of the NATS server remote bots (--bot NAME=nats:BOTID) connect to", DefaultText: "an embedded server on a free loopback port, printed"},
 		&cli.StringFlag{Name: "nats-creds", Usage: "the arena's key for --nats: an nkey seed file (arena nats add-bot makes KEYS/arena.nk) or a .creds file"},
+		&cli.StringFlag{Name: "nats-ca", Usage: "CA certificate (PEM) that signed the --nats server's TLS certificate"},
+		&cli.StringFlag{Name: "nats-cert", Usage: "client TLS certificate (PEM), for a server that asks for one"},
+		&cli.StringFlag{Name: "nats-key", Usage: "the client certificate's key (PEM)"},
 	}
 }
 
@@ -32,9 +36,10 @@ func natsFlags() []cli.Flag {
 // returned function closes both.
 func natsConnect(c *cli.Context, progress io.Writer) (*nats.Conn, func(), error) {
 	if url := c.String("nats"); url != "" {
-		opts, err := remote.ConnectOptions(c.String("nats-creds"), "")
+		opts, err := remote.ConnectOptions(remote.Client{Creds: c.String("nats-creds"),
+			CA: c.String("nats-ca"), Cert: c.String("nats-cert"), Key: c.String("nats-key")})
 		if err != nil {
-			return nil, nil, fmt.Errorf("--nats-creds: %w", err)
+			return nil, nil, usageError{fmt.Errorf("--nats-creds/--nats-ca/--nats-cert/--nats-key: %w", err)}
 		}
 		nc, err := nats.Connect(url, opts...)
 		if err != nil {
@@ -84,6 +89,9 @@ over NATS. The arena seats it as --bot NAME=nats:BOTID.
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "nats", Usage: "URL of the arena's NATS server; required"},
 			&cli.StringFlag{Name: "creds", Usage: "the bot's key: an nkey seed file from the organiser (BOTID.nk) or a .creds file"},
+			&cli.StringFlag{Name: "tls-ca", Usage: "CA certificate (PEM) that signed the server's TLS certificate"},
+			&cli.StringFlag{Name: "tls-cert", Usage: "client TLS certificate (PEM), for a server that asks for one"},
+			&cli.StringFlag{Name: "tls-key", Usage: "the client certificate's key (PEM)"},
 			&cli.StringFlag{Name: "bot", Usage: "the bot id the arena seats as nats:BOTID; required"},
 			&cli.IntFlag{Name: "sessions", Value: 1, Usage: "sessions (bot processes) served at once"},
 		}, sandboxFlags()...),
@@ -125,9 +133,10 @@ func runConnect(c *cli.Context) error {
 // serveBot connects to url as bot id (--creds) and serves it until
 // interrupted, which is the way to stop: arena connect, arena bot --nats.
 func serveBot(c *cli.Context, url, id, what string, serve func(ctx context.Context, nc *nats.Conn) error) error {
-	opts, err := remote.ConnectOptions(c.String("creds"), id)
+	opts, err := remote.ConnectOptions(remote.Client{Creds: c.String("creds"), BotID: id,
+		CA: c.String("tls-ca"), Cert: c.String("tls-cert"), Key: c.String("tls-key")})
 	if err != nil {
-		return usageError{fmt.Errorf("--creds: %w", err)}
+		return usageError{fmt.Errorf("--creds/--tls-ca/--tls-cert/--tls-key: %w", err)}
 	}
 	nc, err := nats.Connect(url, opts...)
 	if err != nil {
@@ -165,6 +174,8 @@ arenas connect to it.
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "listen", Value: "127.0.0.1:4222", Usage: "HOST:PORT to listen on (0.0.0.0 to expose it)"},
 			&cli.StringFlag{Name: "keys", Usage: "directory of keys (arena nats add-bot): only they connect, each bot to its own subjects", DefaultText: "none: anyone who reaches the port connects, with every permission"},
+			&cli.StringFlag{Name: "tls-cert", Usage: "the server's TLS certificate (PEM); clients then connect with tls:// and the CA"},
+			&cli.StringFlag{Name: "tls-key", Usage: "the server certificate's key (PEM)"},
 			&cli.StringFlag{Name: "store", Value: "nats-store", Usage: "JetStream's store directory (distributed runs keep their jobs and results there)"},
 			&cli.StringFlag{Name: "max-store", Value: sandbox.FormatSize(remote.DefaultMaxStore), Usage: "JetStream's bound on disk"},
 			&cli.StringFlag{Name: "max-memory", Value: sandbox.FormatSize(remote.DefaultMaxMemory), Usage: "JetStream's bound in memory"},
@@ -179,6 +190,13 @@ func runServe(c *cli.Context) error {
 		return usageError{fmt.Errorf("--listen: %w", err)}
 	}
 	o := remote.ServerOptions{Host: host, Port: port, Violations: c.App.ErrWriter, StoreDir: c.String("store")}
+	if cert, key := c.String("tls-cert"), c.String("tls-key"); cert != "" || key != "" {
+		pair, err := tls.LoadX509KeyPair(cert, key)
+		if err != nil {
+			return usageError{fmt.Errorf("--tls-cert/--tls-key: %w", err)}
+		}
+		o.TLS = &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}
+	}
 	for flag, dst := range map[string]*int64{"max-store": &o.MaxStore, "max-memory": &o.MaxMemory} {
 		if *dst, err = sandbox.ParseSize(c.String(flag)); err != nil || *dst <= 0 {
 			return usagef("--%s %q: want a size such as 1GiB", flag, c.String(flag))
