@@ -16,18 +16,13 @@ import (
 	"github.com/arena-dev/arena/arena/tournament"
 )
 
-// TestChaosOverNATS is the chaos suite's Go bots served remotely, as
+// TestChaosOverNATS is the whole chaos suite (Go, Python and shell bots) served remotely, as
 // arena connect serves them: each behind remote.Serve on a NATS
 // connection of its own, its processes started as a stdio bot's are,
 // against the local random bot. Each must be recorded with the reasons
 // it is recorded with over stdio (the suite's expectations).
 func TestChaosOverNATS(t *testing.T) {
-	var bots []chaosBot
-	for _, b := range suite(t) {
-		if strings.HasPrefix(b.name, "go-") {
-			bots = append(bots, b)
-		}
-	}
+	bots := suite(t)
 	ns, err := remote.StartServer(remote.ServerOptions{})
 	if err != nil {
 		t.Fatal(err)
