@@ -86,8 +86,8 @@ func (b *BotEnd) Receive(deadline time.Time) ([]byte, error) {
 	}
 	b.mu.Lock()
 	b.taken += int64(len(m.Data) + 1)
-	// Acknowledge now only when the referee may be waiting on it; else
-	// the next line written carries it.
+	// Acknowledge once a quarter of the window is taken: the referee's
+	// Send waits only when a whole window is not.
 	if b.taken-b.told >= Window/4 {
 		b.sendLocked(nil, nil)
 	}
@@ -98,6 +98,11 @@ func (b *BotEnd) Receive(deadline time.Time) ([]byte, error) {
 // sendLocked publishes one message to the referee with the
 // acknowledgement and the given control header; b.mu is held.
 func (b *BotEnd) sendLocked(line []byte, header nats.Header) error {
+	if header == nil && b.taken-b.told < Window/4 {
+		// A line alone, with no header to parse: the acknowledgement
+		// waits until it matters (Receive sends it at a quarter window).
+		return b.nc.Publish(b.s.ToReferee(), line)
+	}
 	m := nats.NewMsg(b.s.ToReferee())
 	m.Data = line
 	for k, v := range header {
