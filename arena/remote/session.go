@@ -57,8 +57,10 @@ type Launcher struct {
 // (0 before it answered).
 func (l *Launcher) Capacity() int { return int(l.capacity.Load()) }
 
-// ErrNotServed is a remote bot nobody served within the wait.
-var ErrNotServed = errors.New("no one serves this bot")
+// ErrNotServed is a remote bot nobody served within the wait. It is a
+// timeout (transport.ErrTimeout): a game records it as a startup failure,
+// as it does a bot that never answers hello.
+var ErrNotServed = fmt.Errorf("no one serves this bot (%w)", transport.ErrTimeout)
 
 // retry is how often Launch asks again while nobody serves the bot, and
 // openWait how long one request waits for an answer (a server that got

@@ -10,14 +10,15 @@ import (
 // with ErrClosed and the start error, so the referee records a failure for
 // that seat instead of the arena giving up on the match. A cause that is
 // the transport's own failure (ErrFault) stays one: the game is then the
-// arena's to replay, not the bot's failure.
+// arena's to replay, not the bot's failure; one that is a timeout
+// (ErrTimeout: a remote bot not served in time) stays one too.
 func Broken(cause error) Conn { return broken{cause} }
 
 type broken struct{ cause error }
 
 func (b broken) err() error {
-	if errors.Is(b.cause, ErrFault) {
-		return b.cause
+	if errors.Is(b.cause, ErrFault) || errors.Is(b.cause, ErrTimeout) {
+		return b.cause // a bot that was not there in time is late, not crashed
 	}
 	return fmt.Errorf("%w: %v", ErrClosed, b.cause)
 }

@@ -25,6 +25,7 @@ func natsFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "nats", Usage: "URL of the NATS server remote bots (--bot NAME=nats:BOTID) connect to", DefaultText: "an embedded server on a free loopback port, printed"},
 		&cli.StringFlag{Name: "nats-creds", Usage: "the arena's key for --nats: an nkey seed file (arena nats add-bot makes KEYS/arena.nk) or a .creds file"},
+		durationFlag("nats-grace", "how long a remote bot may be unreachable mid-game before it forfeits with crash", remote.DefaultGrace, ""),
 		&cli.StringFlag{Name: "nats-ca", Usage: "CA certificate (PEM) that signed the --nats server's TLS certificate"},
 		&cli.StringFlag{Name: "nats-cert", Usage: "client TLS certificate (PEM), for a server that asks for one"},
 		&cli.StringFlag{Name: "nats-key", Usage: "the client certificate's key (PEM)"},
@@ -71,7 +72,7 @@ func remoteSpecs(c *cli.Context, specs []bot.Spec, ids map[int]string, wait time
 		return nil, err
 	}
 	for i, id := range ids {
-		specs[i].Launcher = &remote.Launcher{NC: nc, ID: id, Wait: wait}
+		specs[i].Launcher = &remote.Launcher{NC: nc, ID: id, Wait: wait, Grace: duration(c, "nats-grace")}
 	}
 	return closeNATS, nil
 }

@@ -329,3 +329,20 @@ bots:
 		t.Errorf("verify: exit %d: %s", code, errText)
 	}
 }
+
+// A remote bot nobody serves fails at startup, as a bot that never
+// answers hello does, and the other seat wins.
+func TestUnservedRemoteBotFailsAtStartup(t *testing.T) {
+	dir := t.TempDir()
+	_, stderr, code := arena(t, "match", "--game", "banqi", "--bot", "ghost=nats:ghost", "--bot", "r=arena bot random",
+		"--games", "1", "--startup-time", "500ms", "--out", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var r ledger.Record
+	json.Unmarshal([]byte(readLines(t, filepath.Join(dir, "results.jsonl"))[0]), &r)
+	if len(r.Forfeits) != 1 || r.Forfeits[0].Bot != "ghost" || r.Forfeits[0].Reason != "startup" {
+		t.Fatalf("forfeits %+v, want ghost's startup failure", r.Forfeits)
+	}
+	t.Log(r.Forfeits[0].Detail)
+}

@@ -130,7 +130,7 @@ func sprtRemote(c *cli.Context, cfg *sprt.Config, remoteIDs map[string]string) (
 	launchers := map[string]*remote.Launcher{}
 	for name, id := range remoteNames(cfg, remoteIDs) {
 		if launchers[id] == nil {
-			launchers[id] = &remote.Launcher{NC: nc, ID: id, Wait: cfg.Limits.Startup}
+			launchers[id] = &remote.Launcher{NC: nc, ID: id, Wait: cfg.Limits.Startup, Grace: duration(c, "nats-grace")}
 		}
 		cfg.Remote[name] = launchers[id]
 	}

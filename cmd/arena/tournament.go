@@ -277,7 +277,7 @@ func runTournament(c *cli.Context) error {
 		}
 		defer closeNATS()
 		topts.Remote = func(id string) bot.Launcher {
-			return &remote.Launcher{NC: nc, ID: id, Wait: cfg.Limits.Startup}
+			return &remote.Launcher{NC: nc, ID: id, Wait: cfg.Limits.Startup, Grace: duration(c, "nats-grace")}
 		}
 	}
 	_, err = tournament.Run(ctx, cfg, out, topts)
