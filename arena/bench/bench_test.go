@@ -16,6 +16,7 @@ import (
 	"github.com/arena-dev/arena/bots"
 	"github.com/arena-dev/arena/engine"
 	_ "github.com/arena-dev/arena/engine/banqi"
+	"github.com/arena-dev/arena/internal/testkit"
 	"github.com/arena-dev/arena/protocol"
 	"github.com/arena-dev/arena/sdk"
 )
@@ -37,34 +38,6 @@ func TestMain(m *testing.M) {
 
 func botConfig() transport.ProcessConfig {
 	return transport.ProcessConfig{Argv: []string{os.Args[0]}, Env: append(os.Environ(), "ARENA_BENCH_BOT=1")}
-}
-
-// sampleTurns are real Banqi turn lines from the middle of random games, so
-// the baseline moves the same bytes the referee does.
-func sampleTurns(tb testing.TB, count int) [][]byte {
-	g, err := engine.Lookup("banqi")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	opts, _ := engine.Setup(g, 2, nil)
-	var lines [][]byte
-	for seed := uint64(1); len(lines) < count; seed++ {
-		st, _ := g.New(2, seed, opts)
-		for ply := 0; !st.Over() && len(lines) < count; ply++ {
-			legal := st.Legal()
-			lj := make([]json.RawMessage, len(legal))
-			for i, a := range legal {
-				lj[i], _ = json.Marshal(a)
-			}
-			view, _ := json.Marshal(st.View(st.ToMove()))
-			line, _ := json.Marshal(protocol.Turn{Type: protocol.TypeTurn, ID: int64(len(lines) + 1), View: view, Legal: lj, Clock: protocol.TurnClock{MoveMs: 1000}})
-			if ply > 10 {
-				lines = append(lines, line)
-			}
-			st.Apply(legal[int(seed+uint64(ply))%len(legal)])
-		}
-	}
-	return lines
 }
 
 func hello() []byte {
@@ -188,7 +161,7 @@ func refereeMoves(b *testing.B, n int) (time.Duration, int) {
 //   - ratio1: referee-us/move over pingpong-us/rt, which also charges the
 //     referee for the second child's wake-up latency.
 func BenchmarkRefereeOverhead(b *testing.B) {
-	turns := sampleTurns(b, 200)
+	turns := testkit.BanqiTurns(b, 200)
 	n := max(b.N, 200)
 	raw := rawPingPong(b, turns, n, 1)
 	raw2 := rawPingPong(b, turns, n, 2)

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/arena/tournament"
@@ -301,6 +302,9 @@ func runWith(t *testing.T, f tournament.File, deadline time.Duration, confined b
 	kv := newToken()
 	name, value, _ := strings.Cut(kv, "=")
 	for i := range f.Bots {
+		if _, remote := bot.RemoteID(f.Bots[i].Command); remote {
+			continue // its server gives its processes the token
+		}
 		if f.Bots[i].Env == nil {
 			f.Bots[i].Env = map[string]string{}
 		}
@@ -518,11 +522,14 @@ func TestChaos(t *testing.T) {
 	}
 }
 
-func testChaos(t *testing.T, confined bool) {
-	bots := suite(t)
+// suiteGauntlet is the suite's tournament: a gauntlet in which every
+// chaos bot plays both seats of a Banqi game against the bundled random
+// bot, four games at a time, under short clocks. command is a chaos
+// bot's command in the file (its own, or how it is reached).
+func suiteGauntlet(name string, bots []chaosBot, command func(chaosBot) string) tournament.File {
 	seed := uint64(20240607)
 	f := tournament.File{
-		Name: "chaos", Game: "banqi", Options: map[string]string{"max_plies": "80"},
+		Name: name, Game: "banqi", Options: map[string]string{"max_plies": "80"},
 		Format: "gauntlet", GamesPerEncounter: 2, Seed: &seed, Concurrency: 4,
 		Clock:     shortClock,
 		StderrCap: 256 << 10,
@@ -530,8 +537,14 @@ func testChaos(t *testing.T, confined bool) {
 	}
 	for _, b := range bots {
 		f.Gauntlet = append(f.Gauntlet, b.name)
-		f.Bots = append(f.Bots, tournament.BotFile{Name: b.name, Command: b.cmd})
+		f.Bots = append(f.Bots, tournament.BotFile{Name: b.name, Command: command(b)})
 	}
+	return f
+}
+
+func testChaos(t *testing.T, confined bool) {
+	bots := suite(t)
+	f := suiteGauntlet("chaos", bots, func(b chaosBot) string { return b.cmd })
 	r := runConfined(t, f, 3*time.Minute, confined)
 	got := checkGames(t, r, bots, map[string]bool{"random": true})
 	truncated := checkStderrLogs(t, r)

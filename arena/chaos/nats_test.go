@@ -50,14 +50,7 @@ func TestChaosOverNATS(t *testing.T) {
 			t.Errorf("bot process survived: %s", s)
 		}
 	}()
-	seed := uint64(20240607)
-	f := tournament.File{
-		Name: "chaos-nats", Game: "banqi", Options: map[string]string{"max_plies": "80"},
-		Format: "gauntlet", GamesPerEncounter: 2, Seed: &seed, Concurrency: 4,
-		Clock:     shortClock,
-		StderrCap: 256 << 10,
-		Bots:      []tournament.BotFile{{Name: "random", Command: randomBin}},
-	}
+	f := suiteGauntlet("chaos-nats", bots, func(b chaosBot) string { return bot.RemotePrefix + b.name })
 	for _, b := range bots {
 		argv, err := bot.ParseCommand(b.cmd, "")
 		if err != nil {
@@ -69,8 +62,6 @@ func TestChaosOverNATS(t *testing.T) {
 				return cmd.Launch(b.name, opt)
 			})
 		}()
-		f.Gauntlet = append(f.Gauntlet, b.name)
-		f.Bots = append(f.Bots, tournament.BotFile{Name: b.name, Command: bot.RemotePrefix + b.name})
 	}
 	ref := dial()
 	r := runWith(t, f, 3*time.Minute, false, tournament.Options{Remote: func(id string) bot.Launcher {

@@ -2,7 +2,6 @@ package remote_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"testing"
 	"time"
@@ -15,31 +14,8 @@ import (
 	"github.com/arena-dev/arena/arena/referee"
 	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/engine"
-	"github.com/arena-dev/arena/protocol"
+	"github.com/arena-dev/arena/internal/testkit"
 )
-
-// turnLines are real banqi turns, so the baseline moves the bytes the
-// referee does.
-func turnLines(tb testing.TB, count int) [][]byte {
-	g, _ := engine.Lookup("banqi")
-	opts, _ := engine.Setup(g, 2, nil)
-	var lines [][]byte
-	for seed := uint64(1); len(lines) < count; seed++ {
-		st, _ := g.New(2, seed, opts)
-		for ply := 0; !st.Over() && len(lines) < count; ply++ {
-			legal := st.Legal()
-			lj := make([]json.RawMessage, len(legal))
-			for i, a := range legal {
-				lj[i], _ = engine.AppendJSON(nil, a)
-			}
-			view, _ := engine.AppendJSON(nil, st.View(st.ToMove()))
-			lines = append(lines, protocol.Line(protocol.Turn{Type: protocol.TypeTurn, ID: int64(len(lines) + 1), View: view, Legal: lj,
-				Clock: protocol.TurnClock{MoveMs: 1000}}))
-			st.Apply(legal[int(seed+uint64(ply))%len(legal)])
-		}
-	}
-	return lines
-}
 
 // BenchmarkRefereeOverNATS reports, in one run on one embedded server
 // (TCP over loopback, a connection per peer):
@@ -70,7 +46,7 @@ func BenchmarkRefereeOverNATS(b *testing.B) {
 		return nc
 	}
 	n := max(b.N, 500)
-	turns := turnLines(b, 200)
+	turns := testkit.BanqiTurns(b, 200)
 
 	// The baseline.
 	ref := dial()

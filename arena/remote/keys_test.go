@@ -1,7 +1,6 @@
 package remote_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -18,6 +17,7 @@ import (
 	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/bot/membot"
 	"github.com/arena-dev/arena/arena/remote"
+	"github.com/arena-dev/arena/internal/testkit"
 )
 
 // keyed starts a server whose only users are the arena and the bots
@@ -48,7 +48,7 @@ func keyed(t *testing.T, bots ...string) (string, string) {
 
 // as connects with name's seed (the bot's own inbox prefix if it is a
 // bot); violations, reported asynchronously, are counted.
-func as(t *testing.T, url, dir, name string, violations *atomic.Int64) *nats.Conn {
+func as(t *testing.T, url, dir, name string, violations *refusals) *nats.Conn {
 	t.Helper()
 	id := name
 	if name == remote.ArenaKey {
@@ -60,7 +60,7 @@ func as(t *testing.T, url, dir, name string, violations *atomic.Int64) *nats.Con
 	}
 	opts = append(opts, nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
 		if errors.Is(err, nats.ErrPermissionViolation) && violations != nil {
-			violations.Add(1)
+			violations.add()
 		}
 	}))
 	nc, err := nats.Connect(url, opts...)
@@ -79,8 +79,8 @@ func TestBotPermissions(t *testing.T) {
 	url, dir := keyed(t, "alice", "eve")
 	arena := as(t, url, dir, remote.ArenaKey, nil)
 	alice := as(t, url, dir, "alice", nil)
-	var refused atomic.Int64
-	eve := as(t, url, dir, "eve", &refused)
+	refused := newRefusals()
+	eve := as(t, url, dir, "eve", refused)
 
 	// Eve listens wherever she can think of.
 	var overheard atomic.Int64
@@ -111,11 +111,7 @@ func TestBotPermissions(t *testing.T) {
 	eve.Publish("arena.bot.alice.open", []byte(`{}`))
 	eve.Flush()
 	e.Close()
-	deadline := time.Now().Add(5 * time.Second)
-	for refused.Load() < 9 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond) // the server reports violations asynchronously
-	}
-	if n := refused.Load(); n < 9 {
+	if n := refused.waitFor(9, 5*time.Second); n < 9 {
 		t.Errorf("%d permission violations reported to eve, want 9 (7 subscriptions, 2 publishes)", n)
 	}
 	if n := overheard.Load(); n != 0 {
@@ -140,24 +136,6 @@ func TestSecondServerOfABotIsRefused(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer the server's goroutines may write to.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // A bot that keeps trying forbidden subjects is logged, but a thousand
 // attempts make a handful of lines, not a thousand.
 func TestViolationsAreLoggedRateLimited(t *testing.T) {
@@ -168,27 +146,24 @@ func TestViolationsAreLoggedRateLimited(t *testing.T) {
 		}
 	}
 	keys, _ := remote.ReadKeys(dir)
-	var log syncBuffer
+	var log testkit.SyncBuffer
 	ns, err := remote.StartServer(remote.ServerOptions{Keys: keys, Violations: &log})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ns.Shutdown(); ns.WaitForShutdown() })
-	var refused atomic.Int64
-	eve := as(t, ns.ClientURL(), dir, "eve", &refused)
+	refused := newRefusals()
+	eve := as(t, ns.ClientURL(), dir, "eve", refused)
 	for i := range 1000 {
 		eve.Publish(fmt.Sprintf("arena.ref.alice.s%d", i), []byte("x"))
 	}
 	eve.Flush()
-	deadline := time.Now().Add(10 * time.Second)
-	for refused.Load() < 1000 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond) // violations come back asynchronously
-	}
+	refused.waitFor(1000, 10*time.Second)
 	lines := strings.Count(log.String(), "\n")
 	if lines == 0 || lines > 5 || !strings.Contains(log.String(), "Publish Violation") || !strings.Contains(log.String(), "key eve") {
-		t.Fatalf("%d attempts refused, %d log lines: %q", refused.Load(), lines, log.String())
+		t.Fatalf("%d attempts refused, %d log lines: %q", refused.count(), lines, log.String())
 	}
-	t.Logf("%d violations, %d lines: %s", refused.Load(), lines, strings.SplitN(log.String(), "\n", 2)[0])
+	t.Logf("%d violations, %d lines: %s", refused.count(), lines, strings.SplitN(log.String(), "\n", 2)[0])
 }
 
 // With a store directory the server runs JetStream there, within bounds:
@@ -216,5 +191,47 @@ func TestServerJetStreamStore(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "jetstream")); err != nil {
 		t.Errorf("no store in %s: %v", dir, err)
+	}
+}
+
+// refusals counts the permission violations a client is told of, which
+// arrive asynchronously, and lets a test wait for them.
+type refusals struct {
+	mu   sync.Mutex
+	n    int
+	more chan struct{} // a token after each one
+}
+
+func newRefusals() *refusals { return &refusals{more: make(chan struct{}, 1)} }
+
+func (r *refusals) add() {
+	r.mu.Lock()
+	r.n++
+	r.mu.Unlock()
+	select {
+	case r.more <- struct{}{}:
+	default:
+	}
+}
+
+func (r *refusals) count() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.n
+}
+
+// waitFor waits until n have arrived, or limit has passed; it returns
+// how many have.
+func (r *refusals) waitFor(n int, limit time.Duration) int {
+	timeout := time.After(limit)
+	for {
+		if c := r.count(); c >= n {
+			return c
+		}
+		select {
+		case <-r.more:
+		case <-timeout:
+			return r.count()
+		}
 	}
 }

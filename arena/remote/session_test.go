@@ -18,6 +18,7 @@ import (
 	"github.com/arena-dev/arena/engine"
 	_ "github.com/arena-dev/arena/engine/all"
 	"github.com/arena-dev/arena/protocol"
+	"github.com/nats-io/nats.go"
 )
 
 // serve serves bot id with in-memory sessions until the test ends.
@@ -110,17 +111,81 @@ func TestLaunchFailures(t *testing.T) {
 		second.Close()
 	})
 	t.Run("a bot that connects late is waited for", func(t *testing.T) {
-		l := &remote.Launcher{NC: nc, ID: "late", Wait: 5 * time.Second}
-		go func() {
-			time.Sleep(300 * time.Millisecond) // the bot connects after the run asked for it
-			serve(t, url, "late", 1, membot.First)
-		}()
-		e, err := l.Launch("late", bot.LaunchOptions{})
+		// The bot is served only once the run has asked for it: a spy
+		// sees the first request (and does not answer it).
+		asked := make(chan struct{}, 1)
+		spy, err := nc.Subscribe(remote.OpenSubject("late"), func(*nats.Msg) {
+			select {
+			case asked <- struct{}{}:
+			default:
+			}
+		})
 		if err != nil {
 			t.Fatal(err)
 		}
-		e.Close()
+		launched := make(chan error, 1)
+		go func() {
+			e, err := (&remote.Launcher{NC: connect(t, url), ID: "late", Wait: 10 * time.Second}).Launch("late", bot.LaunchOptions{})
+			if err == nil {
+				e.Close()
+			}
+			launched <- err
+		}()
+		<-asked
+		spy.Unsubscribe()
+		serve(t, url, "late", 1, membot.First)
+		if err := <-launched; err != nil {
+			t.Fatal(err)
+		}
 	})
+}
+
+// stuckGame serves bot "far" on botNC with a bot that takes its first
+// turn and then thinks until the test ends, and plays a banqi game
+// between it (launched on refNC) and a local bot, under a 30 s move
+// clock. It returns once the remote bot has its first turn, with where
+// the game's result will come.
+func stuckGame(t *testing.T, botNC, refNC *nats.Conn, grace time.Duration) <-chan playResult {
+	t.Helper()
+	first, forever := make(chan struct{}), make(chan struct{})
+	t.Cleanup(func() { close(forever) })
+	var once sync.Once
+	stuck := func(*protocol.Turn, *rand.Rand) []byte {
+		once.Do(func() { close(first) })
+		<-forever
+		return nil
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	go remote.Serve(ctx, botNC, "far", 1, func(opt bot.LaunchOptions) (bot.Endpoint, error) {
+		return membot.Start(stuck, nil, opt.MaxLine), nil
+	})
+	e, err := (&remote.Launcher{NC: refNC, ID: "far", Wait: 5 * time.Second, Grace: grace}).Launch("far", bot.LaunchOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	local := membot.Start(membot.Random, nil, 0)
+	t.Cleanup(func() { local.Close() })
+	g, _ := engine.Lookup("banqi")
+	opts, _ := engine.Setup(g, 2, nil)
+	out := make(chan playResult, 1)
+	go func() {
+		res, err := referee.Play(context.Background(), referee.Config{Game: g, Options: opts, Seed: 1, Match: "m", GameID: "g",
+			Limits: clock.Limits{Startup: 10 * time.Second, Move: 30 * time.Second}},
+			[]referee.Player{{Name: "far", Conn: e}, {Name: "near", Conn: local}})
+		out <- playResult{res, err}
+	}()
+	select {
+	case <-first:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the remote bot never got its first turn")
+	}
+	return out
+}
+
+type playResult struct {
+	res *referee.Result
+	err error
 }
 
 // A bot whose connection is lost mid-game (its machine gone) is charged
@@ -129,47 +194,10 @@ func TestLaunchFailures(t *testing.T) {
 func TestDisconnectMidGameIsACrash(t *testing.T) {
 	url := server(t)
 	botNC := connect(t, url)
-	started, forever := make(chan struct{}), make(chan struct{})
-	defer close(forever)
-	var once sync.Once
-	stuck := func(turn *protocol.Turn, rng *rand.Rand) []byte {
-		once.Do(func() { close(started) })
-		<-forever
-		return nil
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go remote.Serve(ctx, botNC, "far", 1, func(opt bot.LaunchOptions) (bot.Endpoint, error) {
-		return membot.Start(stuck, nil, opt.MaxLine), nil
-	})
-	l := &remote.Launcher{NC: connect(t, url), ID: "far", Wait: 5 * time.Second, Grace: 300 * time.Millisecond}
-	e, err := l.Launch("far", bot.LaunchOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	local := membot.Start(membot.Random, nil, 0)
-	defer local.Close()
-	g, _ := engine.Lookup("banqi")
-	opts, _ := engine.Setup(g, 2, nil)
-	type played struct {
-		res *referee.Result
-		err error
-	}
-	done := make(chan played, 1)
 	start := time.Now()
-	go func() {
-		res, err := referee.Play(context.Background(), referee.Config{Game: g, Options: opts, Seed: 1, Match: "m", GameID: "g",
-			Limits: clock.Limits{Startup: 10 * time.Second, Move: 30 * time.Second}},
-			[]referee.Player{{Name: "far", Conn: e}, {Name: "near", Conn: local}})
-		done <- played{res, err}
-	}()
-	select {
-	case <-started:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the remote bot never got its first turn")
-	}
+	done := stuckGame(t, botNC, connect(t, url), 300*time.Millisecond)
 	botNC.Close() // the bot's machine drops off the network
-	var p played
+	var p playResult
 	select {
 	case p = <-done:
 	case <-time.After(10 * time.Second):
@@ -196,42 +224,14 @@ func TestArenaConnectionLostIsNoBotsFault(t *testing.T) {
 	}
 	defer func() { ns.Shutdown(); ns.WaitForShutdown() }()
 	url := ns.ClientURL()
-	started := make(chan struct{})
-	var once sync.Once
-	slow := func(turn *protocol.Turn, rng *rand.Rand) []byte {
-		once.Do(func() { close(started) })
-		time.Sleep(time.Minute) // it thinks; the game ends before it answers
-		return nil
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go remote.Serve(ctx, connect(t, url), "far", 1, func(opt bot.LaunchOptions) (bot.Endpoint, error) {
-		return membot.Start(slow, nil, opt.MaxLine), nil
-	})
-	l := &remote.Launcher{NC: connect(t, url), ID: "far", Wait: 5 * time.Second}
-	e, err := l.Launch("far", bot.LaunchOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	local := membot.Start(membot.Random, nil, 0)
-	defer local.Close()
-	g, _ := engine.Lookup("banqi")
-	opts, _ := engine.Setup(g, 2, nil)
-	done := make(chan error, 1)
-	go func() {
-		_, err := referee.Play(context.Background(), referee.Config{Game: g, Options: opts, Seed: 1, Match: "m", GameID: "g",
-			Limits: clock.Limits{Startup: 10 * time.Second, Move: 30 * time.Second}},
-			[]referee.Player{{Name: "far", Conn: e}, {Name: "near", Conn: local}})
-		done <- err
-	}()
-	<-started
+	done := stuckGame(t, connect(t, url), connect(t, url), 0)
 	ns.Shutdown() // the server goes away mid-move
 	select {
-	case err := <-done:
-		if !errors.Is(err, transport.ErrFault) {
-			t.Fatalf("Play: %v, want an arena fault (transport.ErrFault)", err)
+	case p := <-done:
+		if !errors.Is(p.err, transport.ErrFault) {
+			t.Fatalf("Play: %v, want an arena fault (transport.ErrFault)", p.err)
 		}
-		t.Logf("Play: %v", err)
+		t.Logf("Play: %v", p.err)
 	case <-time.After(10 * time.Second):
 		t.Fatal("the game still waits after the arena's connection was lost")
 	}

@@ -46,7 +46,6 @@ func (r *runner) play(ctx context.Context, t Table) (ledger.Record, *replays.Rec
 	// differs at its end was written during it.
 	marks := make([]string, n)
 	logs := make([]string, n)
-	var roundTrips []int64 // per seat, for remote bots (bot.RoundTripper)
 	for s, b := range t.Seats {
 		// The pool hands out no process that has played this deal before.
 		conn, proc := r.pool.Get(b, t.Seed)
@@ -64,11 +63,7 @@ func (r *runner) play(ctx context.Context, t Table) (ledger.Record, *replays.Rec
 			// away (its clock runs at the referee, network included). At
 			// least 1 us, so that a remote seat never reads as local.
 			if d, err := rt.RoundTrip(); err == nil {
-				if roundTrips == nil {
-					roundTrips = make([]int64, n)
-				}
 				seats[s].RoundTripUS = max(d.Microseconds(), 1)
-				roundTrips[s] = seats[s].RoundTripUS
 			}
 		}
 		if proc != nil {
@@ -106,7 +101,7 @@ func (r *runner) play(ctx context.Context, t Table) (ledger.Record, *replays.Rec
 	}
 	out := ledger.Record{
 		Index: t.Index, GameID: t.GameID, Round: t.Round, Seed: t.Seed, Ranks: res.Outcome.Ranks, Scores: res.Outcome.Scores,
-		Reason: res.Outcome.Reason, Plies: res.Plies, Forfeits: []ledger.SeatFailure{}, RoundTripUS: roundTrips,
+		Reason: res.Outcome.Reason, Plies: res.Plies, Forfeits: []ledger.SeatFailure{}, RoundTripUS: roundTripsOf(seats),
 	}
 	for _, b := range t.Seats {
 		out.Bots = append(out.Bots, r.cfg.Bots[b].Name)
@@ -145,4 +140,19 @@ func lastLine(tail string) string {
 		tail = "..." + tail[len(tail)-stderrLastMax:]
 	}
 	return tail
+}
+
+// roundTripsOf is the record's round trips: the seats', or nil when no
+// seat is remote (the field is then left out).
+func roundTripsOf(seats []replays.SeatInfo) []int64 {
+	var out []int64
+	for s, si := range seats {
+		if si.RoundTripUS > 0 {
+			if out == nil {
+				out = make([]int64, len(seats))
+			}
+			out[s] = si.RoundTripUS
+		}
+	}
+	return out
 }

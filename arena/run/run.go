@@ -259,12 +259,7 @@ func Run(ctx context.Context, cfg Config, src Source, stop StopRule, sink Sink) 
 		stopping = true
 		abandon()
 	}
-	count := func(t Table, rec ledger.Record, resumed bool) {
-		rec.Index = res.Done // the ledger's order: as games finish
-		if resumed {
-			rec = *t.Recorded
-			res.Resumed++
-		}
+	count := func(t Table, rec ledger.Record) {
 		if err := src.Result(t, rec); err != nil {
 			fail(err)
 		}
@@ -281,7 +276,8 @@ func Run(ctx context.Context, cfg Config, src Source, stop StopRule, sink Sink) 
 				break
 			}
 			if t.Recorded != nil {
-				count(t, *t.Recorded, true)
+				res.Resumed++
+				count(t, *t.Recorded)
 				continue
 			}
 			res.InFlight++
@@ -308,7 +304,9 @@ func Run(ctx context.Context, cfg Config, src Source, stop StopRule, sink Sink) 
 			}
 			continue
 		}
-		d.rec.Index = res.Done
+		// The ledger's order: the games already in it, then as games
+		// finish (recorded after a stop too, so every index is its own).
+		d.rec.Index = res.Resumed + res.Played
 		if err := sink.Record(d.t, d.rec); err != nil {
 			fail(&GameError{Table: d.t, Err: err})
 			continue
@@ -317,7 +315,7 @@ func Run(ctx context.Context, cfg Config, src Source, stop StopRule, sink Sink) 
 		if stopping {
 			continue // recorded, not counted
 		}
-		count(d.t, d.rec, false)
+		count(d.t, d.rec)
 		if stop != nil && stop.Stop(d.t, res.Last) {
 			res.Stopped = true
 			stopping = true

@@ -186,7 +186,7 @@ func TestStopAbandonsRunningGames(t *testing.T) {
 	cfg.Bots = append(cfg.Bots, bot.Spec{Name: "c", Launcher: held}, bot.Spec{Name: "d", Launcher: held})
 	src := &seated{seats: [][]int{{0, 1}, {2, 3}, {3, 2}, {0, 1}}}
 	sink := &memorySink{}
-	stop := &firstFinished{then: func() {}}
+	stop := &firstFinished{}
 	res, err := run.Run(context.Background(), cfg, src, stop, sink)
 	if err != nil {
 		t.Fatal(err)
@@ -228,15 +228,11 @@ func heldLauncher(t *testing.T) *membot.Launcher {
 	return l
 }
 
-// firstFinished stops at the first counted game, after calling then.
-type firstFinished struct {
-	calls int
-	then  func()
-}
+// firstFinished stops at the first counted game.
+type firstFinished struct{ calls int }
 
 func (f *firstFinished) Stop(run.Table, ledger.Record) bool {
 	f.calls++
-	f.then()
 	return true
 }
 

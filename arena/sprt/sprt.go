@@ -190,7 +190,7 @@ func (c *Config) bots() []bot.Command {
 func (c *Config) specs() []bot.Spec {
 	specs := bot.Specs(c.bots())
 	for i := range specs {
-		if l := c.Remote[specs[i].Name]; l != nil {
+		if l, ok := c.Remote[specs[i].Name]; ok {
 			specs[i].Launcher = l
 		}
 	}

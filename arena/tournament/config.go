@@ -160,6 +160,9 @@ func (f *File) resolve(src, baseDir string, programs bool) (*Config, error) {
 			if err := bot.CheckRemoteID(id); err != nil {
 				return nil, fieldErr(src, field+".command", "%v", err)
 			}
+			if b.Dir != "" || len(b.Env) > 0 {
+				return nil, fieldErr(src, field, "%s runs elsewhere (%s): it takes no dir or env here; its owner sets them where it runs", b.Name, b.Command)
+			}
 			if c.Remote == nil {
 				c.Remote = map[int]string{}
 			}

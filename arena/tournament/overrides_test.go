@@ -1,8 +1,10 @@
 package tournament
 
 import (
+	"errors"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -54,5 +56,26 @@ func TestApplyOverrides(t *testing.T) {
 	var f File
 	if err := f.Apply(Overrides{Limits: LimitsOverrides{Fields: map[string]string{"memroy": "1GiB"}}}); err == nil {
 		t.Error("an unknown limits field was accepted")
+	}
+}
+
+// A remote bot's entry takes no dir or env (they belong to its own
+// machine), and its id must be a subject token: each mistake names the
+// field.
+func TestRemoteBotFields(t *testing.T) {
+	for _, tc := range []struct {
+		bot  BotFile
+		want string
+	}{
+		{BotFile{Name: "far", Command: "nats:far", Dir: "."}, "bots[1]: far runs elsewhere"},
+		{BotFile{Name: "far", Command: "nats:far", Env: map[string]string{"K": "v"}}, "bots[1]: far runs elsewhere"},
+		{BotFile{Name: "far", Command: "nats:no.dots"}, `bots[1].command: `},
+	} {
+		f := File{Name: "cup", Game: "banqi", Bots: []BotFile{{Name: "a", Command: "arena bot random"}, tc.bot}}
+		_, err := f.Resolve("cup.yaml", ".")
+		var fe *FieldError
+		if !errors.As(err, &fe) || !strings.Contains(err.Error(), "cup.yaml: "+tc.want) {
+			t.Errorf("%+v: %v, want a FieldError saying %q", tc.bot, err, tc.want)
+		}
 	}
 }

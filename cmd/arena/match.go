@@ -128,7 +128,7 @@ func runMatch(c *cli.Context) error {
 	defer stop()
 	start := time.Now()
 	specs := bot.Specs(botList)
-	closeNATS, err := remoteSpecs(c, specs, remoteIDs, limits.Startup, progress)
+	closeNATS, err := remoteSpecs(c, specs, remoteIDs, limits.Startup)
 	if err != nil {
 		return err
 	}

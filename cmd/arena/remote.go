@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/tls"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -33,9 +32,13 @@ func natsFlags() []cli.Flag {
 }
 
 // natsConnect connects to --nats, or starts an embedded server for the
-// run (its URL printed to progress) and connects to it in-process. The
-// returned function closes both.
-func natsConnect(c *cli.Context, progress io.Writer) (*nats.Conn, func(), error) {
+// run and connects to it in-process; the server's URL is printed to
+// stderr even with --quiet, since the bots' owners need it to connect.
+// The returned function closes both.
+func natsConnect(c *cli.Context) (*nats.Conn, func(), error) {
+	if g := duration(c, "nats-grace"); g <= 0 {
+		return nil, nil, usagef("--nats-grace %v: want a positive duration, such as 2s", g)
+	}
 	if url := c.String("nats"); url != "" {
 		opts, err := remote.ConnectOptions(remote.Client{Creds: c.String("nats-creds"),
 			CA: c.String("nats-ca"), Cert: c.String("nats-cert"), Key: c.String("nats-key")})
@@ -57,17 +60,17 @@ func natsConnect(c *cli.Context, progress io.Writer) (*nats.Conn, func(), error)
 		ns.Shutdown()
 		return nil, nil, err
 	}
-	fmt.Fprintf(progress, "arena: NATS server for remote bots at %s: serve a bot with arena connect --nats %s --bot BOTID -- CMD\n", ns.ClientURL(), ns.ClientURL())
+	fmt.Fprintf(c.App.ErrWriter, "arena: NATS server for remote bots at %s: serve a bot with arena connect --nats %s --bot BOTID -- CMD\n", ns.ClientURL(), ns.ClientURL())
 	return nc, func() { nc.Close(); ns.Shutdown(); ns.WaitForShutdown() }, nil
 }
 
 // remoteSpecs turns the remote bots among specs (ids[i] is bot i's id) into remote launchers on a NATS connection, made when there is one
 // at least. wait is how long a game waits for a remote bot to be served.
-func remoteSpecs(c *cli.Context, specs []bot.Spec, ids map[int]string, wait time.Duration, progress io.Writer) (func(), error) {
+func remoteSpecs(c *cli.Context, specs []bot.Spec, ids map[int]string, wait time.Duration) (func(), error) {
 	if len(ids) == 0 {
 		return func() {}, nil
 	}
-	nc, closeNATS, err := natsConnect(c, progress)
+	nc, closeNATS, err := natsConnect(c)
 	if err != nil {
 		return nil, err
 	}
@@ -111,9 +114,6 @@ func runConnect(c *cli.Context) error {
 	if c.NArg() == 0 {
 		return usagef("no bot command: arena connect --nats URL --bot %s -- CMD", id)
 	}
-	if c.Int("sessions") < 1 {
-		return usagef("--sessions %d: want at least 1", c.Int("sessions"))
-	}
 	argv, err := bot.ParseCommand(strings.Join(quoteArgs(c.Args().Slice()), " "), "")
 	if err != nil {
 		return usageError{err}
@@ -134,6 +134,9 @@ func runConnect(c *cli.Context) error {
 // serveBot connects to url as bot id (--creds) and serves it until
 // interrupted, which is the way to stop: arena connect, arena bot --nats.
 func serveBot(c *cli.Context, url, id, what string, serve func(ctx context.Context, nc *nats.Conn) error) error {
+	if c.Int("sessions") < 1 {
+		return usagef("--sessions %d: want at least 1", c.Int("sessions"))
+	}
 	opts, err := remote.ConnectOptions(remote.Client{Creds: c.String("creds"), BotID: id,
 		CA: c.String("tls-ca"), Cert: c.String("tls-cert"), Key: c.String("tls-key")})
 	if err != nil {

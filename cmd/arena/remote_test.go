@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -78,7 +79,7 @@ func TestRemoteMatchServeConnectMatch(t *testing.T) {
 		t.Skip("python3 not installed")
 	}
 	script, _ := filepath.Abs("../../bots/python/random_bot.py")
-	url := startArena(t, natsURL, "serve", "--store", t.TempDir(), "--listen", "127.0.0.1:0")
+	url := natsServer(t)
 	// A bot needs a session per seat of the largest table: one per game of
 	// a rotation block, since no session plays a deal twice.
 	startArena(t, serving, "connect", "--nats", url, "--bot", "py", "--sessions", "3", "--", python, script)
@@ -101,15 +102,11 @@ func TestRemoteMatchServeConnectMatch(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
-			lines := readLines(t, filepath.Join(dir, "results.jsonl"))
-			if len(lines) != 3 {
-				t.Fatalf("%d games recorded, want 3", len(lines))
+			recs := records(t, dir)
+			if len(recs) != 3 {
+				t.Fatalf("%d games recorded, want 3", len(recs))
 			}
-			for _, l := range lines {
-				var r ledger.Record
-				if err := json.Unmarshal([]byte(l), &r); err != nil {
-					t.Fatal(err)
-				}
+			for _, r := range recs {
 				if len(r.Forfeits) != 0 || r.Plies == 0 {
 					t.Errorf("game %s: %d plies, forfeits %+v", r.GameID, r.Plies, r.Forfeits)
 				}
@@ -132,15 +129,14 @@ func TestRemoteCrashIsRecordedAsOverStdio(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
-		var r ledger.Record
-		json.Unmarshal([]byte(readLines(t, filepath.Join(dir, "results.jsonl"))[0]), &r)
+		r := records(t, dir)[0]
 		if len(r.Forfeits) != 1 {
 			t.Fatalf("forfeits %+v, want the crasher's", r.Forfeits)
 		}
 		return r.Forfeits[0]
 	}
 	local := forfeit("--bot", "c=sh "+crasher, "--bot", "r=arena bot random")
-	url := startArena(t, natsURL, "serve", "--store", t.TempDir(), "--listen", "127.0.0.1:0")
+	url := natsServer(t)
 	startArena(t, serving, "connect", "--nats", url, "--bot", "crasher", "--", "sh", crasher)
 	remote := forfeit("--nats", url, "--bot", "c=nats:crasher", "--bot", "r=arena bot random")
 	if local.Reason != "crash" || remote.Reason != local.Reason || remote.Detail != local.Detail {
@@ -151,31 +147,21 @@ func TestRemoteCrashIsRecordedAsOverStdio(t *testing.T) {
 // A tournament file seats a remote bot as command "nats:BOTID", beside
 // stdio bots; the run finds it through --nats.
 func TestRemoteBotInATournament(t *testing.T) {
-	url := startArena(t, natsURL, "serve", "--store", t.TempDir(), "--listen", "127.0.0.1:0")
+	url := natsServer(t)
 	startArena(t, serving, "connect", "--nats", url, "--bot", "far", "--sessions", "2", "--", "arena", "bot", "greedy")
 	dir := t.TempDir()
-	file := filepath.Join(dir, "cup.yaml")
-	os.WriteFile(file, []byte(`name: remotecup
-game: banqi
-rounds: 1
-bots:
-  - {name: far, command: "nats:far"}
-  - {name: r1, command: "arena bot random"}
-  - {name: r2, command: "arena bot random"}
-`), 0o644)
+	file := remoteCup(t, dir, "remotecup", 1)
 	out := filepath.Join(dir, "out")
 	_, stderr, code := arena(t, "tournament", "run", file, "--out", out, "--nats", url, "-q", "--concurrency", "1")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	lines := readLines(t, filepath.Join(out, "results.jsonl"))
-	if len(lines) != 6 {
-		t.Fatalf("%d games recorded, want 6", len(lines))
+	recs := records(t, out)
+	if len(recs) != 6 {
+		t.Fatalf("%d games recorded, want 6", len(recs))
 	}
 	farGames := 0
-	for _, l := range lines {
-		var r ledger.Record
-		json.Unmarshal([]byte(l), &r)
+	for _, r := range recs {
 		if len(r.Forfeits) != 0 {
 			t.Errorf("game %s: forfeits %+v", r.GameID, r.Forfeits)
 		}
@@ -204,7 +190,7 @@ func TestRemoteMatchWithKeys(t *testing.T) {
 	if _, _, code := arena(t, "nats", "add-bot", "alice", "--keys", keys); code == 0 {
 		t.Error("a second key for alice was made over the first")
 	}
-	url := startArena(t, natsURL, "serve", "--store", t.TempDir(), "--listen", "127.0.0.1:0", "--keys", keys)
+	url := natsServer(t, "--keys", keys)
 	startArena(t, serving, "connect", "--nats", url, "--creds", filepath.Join(keys, "alice.nk"), "--bot", "alice", "--sessions", "2", "--", "arena", "bot", "greedy")
 	_, stderr, code := arena(t, "match", "--nats", url, "--nats-creds", filepath.Join(keys, "arena.nk"), "--game", "banqi",
 		"--bot", "a=nats:alice", "--bot", "r=arena bot random", "--games", "2")
@@ -218,7 +204,7 @@ func TestRemoteMatchWithKeys(t *testing.T) {
 
 // arena sprt seats a remote test bot as match and tournament do.
 func TestRemoteBotInAnSPRT(t *testing.T) {
-	url := startArena(t, natsURL, "serve", "--store", t.TempDir(), "--listen", "127.0.0.1:0")
+	url := natsServer(t)
 	startArena(t, serving, "connect", "--nats", url, "--bot", "cand", "--sessions", "2", "--", "arena", "bot", "greedy")
 	dir := t.TempDir()
 	_, stderr, code := arena(t, "sprt", "--nats", url, "--game", "banqi", "--test", "new=nats:cand", "--base", "old=arena bot random",
@@ -226,13 +212,11 @@ func TestRemoteBotInAnSPRT(t *testing.T) {
 	if code != exitInconclusive && code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	lines := readLines(t, filepath.Join(dir, "results.jsonl"))
-	if len(lines) != 4 {
-		t.Fatalf("%d games, want 4", len(lines))
+	recs := records(t, dir)
+	if len(recs) != 4 {
+		t.Fatalf("%d games, want 4", len(recs))
 	}
-	for _, l := range lines {
-		var r ledger.Record
-		json.Unmarshal([]byte(l), &r)
+	for _, r := range recs {
 		if len(r.Forfeits) != 0 || !slices.Contains(r.Bots, "new") {
 			t.Errorf("game %s: bots %v, forfeits %+v", r.GameID, r.Bots, r.Forfeits)
 		}
@@ -242,7 +226,7 @@ func TestRemoteBotInAnSPRT(t *testing.T) {
 // A bundled bot speaks NATS itself (arena bot NAME --nats), through the
 // Go SDK, with no process per session.
 func TestBundledBotOverNATS(t *testing.T) {
-	url := startArena(t, natsURL, "serve", "--store", t.TempDir(), "--listen", "127.0.0.1:0")
+	url := natsServer(t)
 	startArena(t, serving, "bot", "greedy", "--nats", url, "--id", "g", "--sessions", "2")
 	dir := t.TempDir()
 	_, stderr, code := arena(t, "match", "--nats", url, "--game", "banqi", "--bot", "g=nats:g", "--bot", "r=arena bot random",
@@ -250,9 +234,7 @@ func TestBundledBotOverNATS(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, l := range readLines(t, filepath.Join(dir, "results.jsonl")) {
-		var r ledger.Record
-		json.Unmarshal([]byte(l), &r)
+	for _, r := range records(t, dir) {
 		if len(r.Forfeits) != 0 {
 			t.Errorf("game %s: forfeits %+v", r.GameID, r.Forfeits)
 		}
@@ -264,18 +246,10 @@ func TestBundledBotOverNATS(t *testing.T) {
 // finished game recorded, and once the server is back the same command
 // resumes and completes the tournament, each game recorded once.
 func TestTournamentResumesAfterServerRestart(t *testing.T) {
-	url, srv := startArenaCmd(t, natsURL, "serve", "--store", t.TempDir(), "--listen", "127.0.0.1:0")
+	url, srv := natsServerCmd(t)
 	startArena(t, serving, "connect", "--nats", url, "--bot", "far", "--sessions", "4", "--", "arena", "bot", "random")
 	dir := t.TempDir()
-	file := filepath.Join(dir, "cup.yaml")
-	os.WriteFile(file, []byte(`name: restartcup
-game: banqi
-rounds: 12
-bots:
-  - {name: far, command: "nats:far"}
-  - {name: r1, command: "arena bot random"}
-  - {name: r2, command: "arena bot random"}
-`), 0o644)
+	file := remoteCup(t, dir, "restartcup", 12)
 	out := filepath.Join(dir, "out")
 	run := exec.Command(os.Args[0], "tournament", "run", file, "--out", out, "--nats", url, "-q", "--concurrency", "2")
 	var stderr strings.Builder
@@ -304,7 +278,7 @@ bots:
 	if !strings.Contains(stderr.String(), "the arena's connection failed, not the bot") {
 		t.Errorf("the run did not say the arena's connection failed: %s", stderr.String())
 	}
-	before := len(readLines(t, filepath.Join(out, "results.jsonl")))
+	before := len(records(t, out))
 	t0 := time.Now()
 	defer func() {
 		t.Logf("%d games before the restart; the resume took %v", before, time.Since(t0).Round(time.Millisecond))
@@ -314,13 +288,11 @@ bots:
 	if code != 0 {
 		t.Fatalf("resume: exit %d: %s\nfirst run: %s", code, errText, stderr.String())
 	}
-	lines := readLines(t, filepath.Join(out, "results.jsonl"))
-	if len(lines) != 72 || before >= 72 {
-		t.Fatalf("%d games recorded before the restart, %d after: want fewer, then all 72", before, len(lines))
+	recs := records(t, out)
+	if len(recs) != 72 || before >= 72 {
+		t.Fatalf("%d games recorded before the restart, %d after: want fewer, then all 72", before, len(recs))
 	}
-	for _, l := range lines {
-		var r ledger.Record
-		json.Unmarshal([]byte(l), &r)
+	for _, r := range recs {
 		if len(r.Forfeits) != 0 {
 			t.Errorf("game %s: forfeits %+v: a bot was charged for the server's restart", r.GameID, r.Forfeits)
 		}
@@ -339,10 +311,73 @@ func TestUnservedRemoteBotFailsAtStartup(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	var r ledger.Record
-	json.Unmarshal([]byte(readLines(t, filepath.Join(dir, "results.jsonl"))[0]), &r)
+	r := records(t, dir)[0]
 	if len(r.Forfeits) != 1 || r.Forfeits[0].Bot != "ghost" || r.Forfeits[0].Reason != "startup" {
 		t.Fatalf("forfeits %+v, want ghost's startup failure", r.Forfeits)
 	}
 	t.Log(r.Forfeits[0].Detail)
+}
+
+// Bad remote settings are usage errors naming the thing at fault,
+// before anything is started.
+func TestRemoteUsageErrors(t *testing.T) {
+	t.Parallel()
+	empty := t.TempDir()
+	runUsageCases(t, []usageCase{
+		{"bad bot id", []string{"match", "--game", "banqi", "--bot", "a=nats:no.dots", "--bot", "b=arena bot random"}, `"no.dots"`},
+		{"grace not positive", []string{"match", "--game", "banqi", "--bot", "a=nats:alice", "--bot", "b=arena bot random", "--nats-grace", "0s"}, "--nats-grace"},
+		{"connect without a bot id", []string{"connect", "--nats", "nats://127.0.0.1:1", "--", "arena", "bot", "random"}, "--bot BOTID"},
+		{"connect with no sessions", []string{"connect", "--nats", "nats://127.0.0.1:1", "--bot", "a", "--sessions", "0", "--", "arena", "bot", "random"}, "--sessions 0"},
+		{"bundled bot with no sessions", []string{"bot", "random", "--nats", "nats://127.0.0.1:1", "--sessions", "0"}, "--sessions 0"},
+		{"listen without a port", []string{"serve", "--listen", "localhost"}, "--listen"},
+		{"a keys directory with no keys", []string{"serve", "--listen", "127.0.0.1:0", "--keys", empty}, "--keys"},
+		{"add-bot without an id", []string{"nats", "add-bot"}, "BOTID"},
+	}, nil)
+}
+
+// natsServer starts arena serve on a free loopback port, with a store of
+// the test's, and returns its URL.
+func natsServer(t *testing.T, more ...string) string {
+	t.Helper()
+	url, _ := natsServerCmd(t, more...)
+	return url
+}
+
+// natsServerCmd is natsServer returning the process too.
+func natsServerCmd(t *testing.T, more ...string) (string, *exec.Cmd) {
+	t.Helper()
+	return startArenaCmd(t, natsURL, append([]string{"serve", "--store", t.TempDir(), "--listen", "127.0.0.1:0"}, more...)...)
+}
+
+// records reads a run's results.jsonl.
+func records(t *testing.T, dir string) []ledger.Record {
+	t.Helper()
+	var out []ledger.Record
+	for i, l := range readLines(t, filepath.Join(dir, ledger.FileName)) {
+		var r ledger.Record
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatalf("%s line %d: %v", ledger.FileName, i+1, err)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// remoteCup writes a banqi round-robin file of rounds cycles in dir: the
+// remote bot far and two local random bots.
+func remoteCup(t *testing.T, dir, name string, rounds int) string {
+	t.Helper()
+	file := filepath.Join(dir, "cup.yaml")
+	text := fmt.Sprintf(`name: %s
+game: banqi
+rounds: %d
+bots:
+  - {name: far, command: "nats:far"}
+  - {name: r1, command: "arena bot random"}
+  - {name: r2, command: "arena bot random"}
+`, name, rounds)
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return file
 }

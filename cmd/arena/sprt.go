@@ -123,10 +123,11 @@ func sprtRemote(c *cli.Context, cfg *sprt.Config, remoteIDs map[string]string) (
 	if len(remoteIDs) == 0 {
 		return func() {}, nil
 	}
-	nc, closeNATS, err := natsConnect(c, c.App.ErrWriter)
+	nc, closeNATS, err := natsConnect(c)
 	if err != nil {
 		return nil, err
 	}
+	cfg.Remote = map[string]bot.Launcher{}
 	launchers := map[string]*remote.Launcher{}
 	for name, id := range remoteNames(cfg, remoteIDs) {
 		if launchers[id] == nil {
@@ -147,14 +148,9 @@ var sprtParamHint = map[string]string{
 }
 
 // sprtConfig turns the flags into a run's Config, and the ids of its
-// remote bots by flag.
-func sprtConfig(c *cli.Context) (*sprt.Config, map[string]string, error) {
-	remoteIDs := map[string]string{}
-	cfg, err := sprtSettings(c, remoteIDs)
-	return cfg, remoteIDs, err
-}
-
-func sprtSettings(c *cli.Context, remoteIDs map[string]string) (*sprt.Config, error) {
+// remote bots by flag into remoteIDs; runSPRT checks it (sprt.Config.Check)
+// once the remote bots have their launchers.
+func sprtConfig(c *cli.Context, remoteIDs map[string]string) (*sprt.Config, error) {
 	if c.NArg() > 0 {
 		return nil, usagef("unexpected argument %q (bots are given with --base and --test NAME=CMD)", c.Args().First())
 	}
@@ -237,15 +233,6 @@ func sprtSettings(c *cli.Context, remoteIDs map[string]string) (*sprt.Config, er
 			}
 		}
 	}
-	// The remote bots' launchers come once connected (sprtRemote); Check
-	// must know now which bots are remote.
-	cfg.Remote = map[string]bot.Launcher{}
-	for name := range remoteNames(cfg, remoteIDs) {
-		cfg.Remote[name] = nil
-	}
-	if err := cfg.Check(); err != nil {
-		return nil, usageError{err}
-	}
 	return cfg, nil
 }
 
@@ -264,7 +251,8 @@ func remoteNames(cfg *sprt.Config, remoteIDs map[string]string) map[string]strin
 }
 
 func runSPRT(c *cli.Context) error {
-	cfg, remoteIDs, err := sprtConfig(c)
+	remoteIDs := map[string]string{}
+	cfg, err := sprtConfig(c, remoteIDs)
 	if err != nil {
 		return err
 	}
@@ -273,6 +261,9 @@ func runSPRT(c *cli.Context) error {
 		return err
 	}
 	defer closeNATS()
+	if err := cfg.Check(); err != nil {
+		return usageError{err}
+	}
 	// Confine the bots as arena match does; fillers share one wrapped
 	// command (and so one ARENA_BOT_NAME, the --filler NAME).
 	confined := []bot.Command{cfg.Test, cfg.Base}

@@ -271,7 +271,7 @@ func runTournament(c *cli.Context) error {
 	}
 	topts := tournament.Options{Version: Version, Warn: c.App.ErrWriter, OnGame: onGame}
 	if len(cfg.Remote) > 0 {
-		nc, closeNATS, err := natsConnect(c, progress)
+		nc, closeNATS, err := natsConnect(c)
 		if err != nil {
 			return err
 		}

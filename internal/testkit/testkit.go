@@ -4,10 +4,12 @@ package testkit
 
 import (
 	"bytes"
+	"encoding/json"
 	"sync"
 	"testing"
 
 	"github.com/arena-dev/arena/engine"
+	"github.com/arena-dev/arena/protocol"
 )
 
 // SyncBuffer is a bytes.Buffer safe for concurrent use: a warning or log
@@ -43,4 +45,33 @@ func Setup(t testing.TB, game string, seats int, options map[string]string) (eng
 		t.Fatal(err)
 	}
 	return g, opts
+}
+
+// BanqiTurns are count real Banqi turn lines from the middle of games
+// (seeded, moves chosen by the seed), so that a benchmark's baseline
+// moves the bytes the referee does.
+func BanqiTurns(tb testing.TB, count int) [][]byte {
+	g, err := engine.Lookup("banqi")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	opts, _ := engine.Setup(g, 2, nil)
+	var lines [][]byte
+	for seed := uint64(1); len(lines) < count; seed++ {
+		st, _ := g.New(2, seed, opts)
+		for ply := 0; !st.Over() && len(lines) < count; ply++ {
+			legal := st.Legal()
+			lj := make([]json.RawMessage, len(legal))
+			for i, a := range legal {
+				lj[i], _ = json.Marshal(a)
+			}
+			view, _ := json.Marshal(st.View(st.ToMove()))
+			line, _ := json.Marshal(protocol.Turn{Type: protocol.TypeTurn, ID: int64(len(lines) + 1), View: view, Legal: lj, Clock: protocol.TurnClock{MoveMs: 1000}})
+			if ply > 10 {
+				lines = append(lines, line)
+			}
+			st.Apply(legal[int(seed+uint64(ply))%len(legal)])
+		}
+	}
+	return lines
 }
