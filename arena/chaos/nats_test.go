@@ -58,9 +58,10 @@ func TestChaosOverNATS(t *testing.T) {
 		}
 		cmd := bot.Command{Name: b.name, Argv: argv, Env: []string{kv, "GOMAXPROCS=2"}}
 		go func() {
-			served <- remote.Serve(ctx, dial(), b.name, 4, func(opt bot.LaunchOptions) (bot.Endpoint, error) {
+			srv := remote.Server{NC: dial(), ID: b.name, Sessions: 4, Start: func(opt bot.LaunchOptions) (bot.Endpoint, error) {
 				return cmd.Launch(b.name, opt)
-			})
+			}}
+			served <- srv.Serve(ctx)
 		}()
 	}
 	ref := dial()

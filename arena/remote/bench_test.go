@@ -43,6 +43,7 @@ func BenchmarkRefereeOverNATS(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
+		b.Cleanup(nc.Close)
 		return nc
 	}
 	n := max(b.N, 500)
@@ -100,14 +101,8 @@ func BenchmarkRefereeOverNATS(b *testing.B) {
 	peerUs := float64(time.Since(start).Microseconds()) / float64(n)
 
 	// The referee, both seats remote.
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	for _, id := range []string{"a", "b"} {
-		nc := dial()
-		defer nc.Close()
-		go remote.Serve(ctx, nc, id, 1, func(opt bot.LaunchOptions) (bot.Endpoint, error) {
-			return membot.Start(membot.First, nil, opt.MaxLine), nil
-		})
+		serveOn(b, dial(), id, 1, inMemory(membot.First))
 	}
 	g, _ := engine.Lookup("banqi")
 	opts, _ := engine.Setup(g, 2, nil)

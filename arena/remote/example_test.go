@@ -17,17 +17,18 @@ import (
 // A Go bot written with the SDK serves itself over NATS: each session the
 // arena opens runs sdk.Run in this process. Here the arena's side is
 // played by hand: it opens a session and sends hello.
-func ExampleServeStreams() {
+func ExampleInProcess() {
 	ns, _ := remote.StartServer(remote.ServerOptions{})
 	defer ns.Shutdown()
 	botConn, _ := nats.Connect(ns.ClientURL(), nats.CustomInboxPrefix(remote.InboxPrefix("mybot")))
 	defer botConn.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go remote.ServeStreams(ctx, botConn, "mybot", 2, func(in io.Reader, out io.Writer) error {
+	srv := remote.Server{NC: botConn, ID: "mybot", Sessions: 2, Start: remote.InProcess(func(in io.Reader, out io.Writer) error {
 		b, _ := bots.New("random")
 		return sdk.Run(in, out, b, sdk.Options{Name: "mybot", Version: "1.0"})
-	})
+	})}
+	go srv.Serve(ctx)
 
 	arena, _ := nats.Connect(ns.ClientURL())
 	defer arena.Close()

@@ -91,11 +91,7 @@ func TestBotPermissions(t *testing.T) {
 	}
 	eve.Flush()
 
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go remote.Serve(ctx, alice, "alice", 1, func(opt bot.LaunchOptions) (bot.Endpoint, error) {
-		return membot.Start(membot.First, nil, opt.MaxLine), nil
-	})
+	serveOn(t, alice, "alice", 1, inMemory(membot.First))
 	e, err := (&remote.Launcher{NC: arena, ID: "alice", Wait: 5 * time.Second}).Launch("alice", bot.LaunchOptions{})
 	if err != nil {
 		t.Fatalf("alice with her own key: %v", err)
@@ -124,15 +120,42 @@ func TestBotPermissions(t *testing.T) {
 	}
 }
 
-// A second server of one bot id is refused while the first serves it.
+// A second server of one bot id is refused while the first serves it,
+// and of servers started at the same moment exactly one serves.
 func TestSecondServerOfABotIsRefused(t *testing.T) {
 	url := server(t)
 	serve(t, url, "solo", 1, membot.First)
-	err := remote.Serve(context.Background(), connect(t, url), "solo", 1, func(bot.LaunchOptions) (bot.Endpoint, error) {
+	srv := remote.Server{NC: connect(t, url), ID: "solo", Start: func(bot.LaunchOptions) (bot.Endpoint, error) {
 		return nil, errors.New("not reached")
-	})
-	if !errors.Is(err, remote.ErrServedElsewhere) {
+	}}
+	if err := srv.Serve(context.Background()); !errors.Is(err, remote.ErrServedElsewhere) {
 		t.Fatalf("got %v, want ErrServedElsewhere", err)
+	}
+
+	const n = 6
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	claimed, refused := make(chan int, n), make(chan error, n)
+	for i := range n {
+		srv := remote.Server{NC: connect(t, url), ID: "twin", Start: inMemory(membot.First), Claimed: func() { claimed <- i }}
+		go func() { refused <- srv.Serve(ctx) }()
+	}
+	for range n - 1 {
+		if err := <-refused; !errors.Is(err, remote.ErrServedElsewhere) {
+			t.Fatalf("got %v, want ErrServedElsewhere", err)
+		}
+	}
+	select {
+	case <-claimed:
+	case err := <-refused:
+		t.Fatalf("none of %d servers started together serves: the last returned %v", n, err)
+	}
+	cancel()
+	if err := <-refused; !errors.Is(err, context.Canceled) {
+		t.Errorf("the server that won: %v", err)
+	}
+	if len(claimed) != 0 {
+		t.Errorf("%d more servers claimed the bot", len(claimed))
 	}
 }
 

@@ -22,8 +22,11 @@ func OpenSubject(id string) string { return "arena.bot." + id + ".open" }
 
 // openRequest asks for a session; openReply answers it.
 type openRequest struct {
-	Session string `json:"session"`
-	MaxLine int    `json:"max_line"`
+	Session string `json:"session,omitempty"`
+	MaxLine int    `json:"max_line,omitempty"`
+	// Claim: a new server of the bot claims it (Server.Serve), not the
+	// referee asking for a session.
+	Claim string `json:"claim,omitempty"`
 }
 
 type openReply struct {
@@ -32,6 +35,10 @@ type openReply struct {
 	Busy bool `json:"busy,omitempty"`
 	// Sessions is how many sessions the bot serves at once.
 	Sessions int `json:"sessions,omitempty"`
+	// Serving and Claim answer a claim: the server serves the bot
+	// already; the nonce it claimed the bot with.
+	Serving bool   `json:"serving,omitempty"`
+	Claim   string `json:"claim,omitempty"`
 }
 
 // CheckID validates a bot id: it is a token of every subject of the bot
@@ -132,29 +139,54 @@ func (e *endpoint) RoundTrip() (time.Duration, error) {
 	return time.Since(start), err
 }
 
-// Serve serves bot id on nc until ctx ends: for each session the referee
-// asks for, it starts a local session with start (a process: bot.Command's
-// Launch), given the referee's line limit, and carries its lines both
-// ways, at most sessions (< 1: 1) at once. It returns ctx's error, or why
-// it could not serve.
-func Serve(ctx context.Context, nc *nats.Conn, id string, sessions int, start func(opt bot.LaunchOptions) (bot.Endpoint, error)) error {
+// Server serves one bot over NATS: for each session the referee asks
+// for, it starts a local session (a process: bot.Command's Launch; a bot
+// in this process: InProcess) and carries its lines both ways.
+type Server struct {
+	NC *nats.Conn
+	ID string
+	// Sessions is how many sessions it serves at once (< 1: 1).
+	Sessions int
+	// Start starts a local session, given the referee's line limit.
+	Start func(opt bot.LaunchOptions) (bot.Endpoint, error)
+	// Claimed, if set, is called once the bot is this server's to serve:
+	// no other connection serves it, and the referee's requests are
+	// answered from then on.
+	Claimed func()
+}
+
+// Serve serves the bot until ctx ends. It returns ctx's error, or why it
+// could not serve: ErrServedElsewhere when another connection serves the
+// bot already or claims it at the same moment.
+func (srv *Server) Serve(ctx context.Context) error {
+	id, nc := srv.ID, srv.NC
 	if err := CheckID(id); err != nil {
 		return err
 	}
-	// One server per bot: a second (a copy left running, or someone
-	// claiming the id) would answer the referee's requests too.
-	if _, err := nc.Request(OpenSubject(id), []byte(`{}`), claimWait); err == nil {
-		return fmt.Errorf("bot %s: %w", id, ErrServedElsewhere)
-	}
-	sessions = max(sessions, 1)
+	sessions := max(srv.Sessions, 1)
 	var mu sync.Mutex
 	running := 0
 	var wg sync.WaitGroup
+	// One server per bot: a second (a copy left running, or someone
+	// claiming the id) would answer the referee's requests too. A new
+	// server claims the id first; see claim.
+	c := claimant{nonce: nuid.Next()}
 	sub, err := nc.Subscribe(OpenSubject(id), func(m *nats.Msg) {
 		reply := func(r openReply) { b, _ := json.Marshal(r); m.Respond(b) }
 		var req openRequest
-		if err := json.Unmarshal(m.Data, &req); err != nil || req.Session == "" {
+		err := json.Unmarshal(m.Data, &req)
+		if err == nil && req.Claim != "" {
+			if r, ok := c.answer(req.Claim); ok {
+				reply(r)
+			}
+			return
+		}
+		if err != nil || req.Session == "" {
 			reply(openReply{Error: "bad open request"})
+			return
+		}
+		if !c.won() {
+			reply(openReply{Busy: true, Sessions: sessions, Error: "busy: starting"})
 			return
 		}
 		mu.Lock()
@@ -173,7 +205,7 @@ func Serve(ctx context.Context, nc *nats.Conn, id string, sessions int, start fu
 			reply(openReply{Error: err.Error()})
 			return
 		}
-		local, err := start(bot.LaunchOptions{MaxLine: end.maxLine})
+		local, err := srv.Start(bot.LaunchOptions{MaxLine: end.maxLine})
 		if err != nil {
 			release()
 			end.Exit()
@@ -191,8 +223,12 @@ func Serve(ctx context.Context, nc *nats.Conn, id string, sessions int, start fu
 	if err != nil {
 		return err
 	}
-	if err := nc.Flush(); err != nil {
-		return err
+	defer sub.Unsubscribe()
+	if err := c.claim(nc, id); err != nil {
+		return fmt.Errorf("bot %s: %w", id, err)
+	}
+	if srv.Claimed != nil {
+		srv.Claimed()
 	}
 	<-ctx.Done()
 	sub.Unsubscribe()
@@ -203,8 +239,81 @@ func Serve(ctx context.Context, nc *nats.Conn, id string, sessions int, start fu
 // ErrServedElsewhere: another connection serves the bot already.
 var ErrServedElsewhere = errors.New("served by another connection already")
 
-// claimWait is how long Serve waits for another server of the bot to
-// answer before it serves the bot itself.
+// claimant is a server's claim to its bot id. A new server, once
+// subscribed, asks every other subscriber of the id for claimWait: one
+// that serves the id already, or claims it with a smaller nonce (asking
+// at the same moment, or having asked before this one subscribed), wins,
+// and this one gives up. Of servers started together exactly one serves.
+type claimant struct {
+	nonce string
+	mu    sync.Mutex
+	state claimState
+}
+
+type claimState int
+
+const (
+	claiming claimState = iota
+	serving
+	yielded // another claimant with a smaller nonce asked
+)
+
+// answer is the reply to another server's claim (none to this one's own).
+func (c *claimant) answer(nonce string) (openReply, bool) {
+	if nonce == c.nonce {
+		return openReply{}, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.state == claiming && nonce < c.nonce {
+		c.state = yielded
+	}
+	return openReply{Serving: c.state == serving, Claim: c.nonce}, true
+}
+
+func (c *claimant) won() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.state == serving
+}
+
+// claim asks the other subscribers of id and collects their answers.
+func (c *claimant) claim(nc *nats.Conn, id string) error {
+	inbox := nc.NewInbox()
+	answers, err := nc.SubscribeSync(inbox)
+	if err != nil {
+		return err
+	}
+	defer answers.Unsubscribe()
+	req, _ := json.Marshal(openRequest{Claim: c.nonce})
+	if err := nc.PublishRequest(OpenSubject(id), inbox, req); err != nil {
+		return err
+	}
+	lost := false
+	for deadline := time.Now().Add(claimWait); ; {
+		m, err := answers.NextMsg(time.Until(deadline))
+		if errors.Is(err, nats.ErrTimeout) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		var r openReply
+		if json.Unmarshal(m.Data, &r) == nil && (r.Serving || r.Claim < c.nonce) {
+			lost = true
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if lost || c.state == yielded {
+		return ErrServedElsewhere
+	}
+	c.state = serving
+	return nil
+}
+
+// claimWait is how long a new server waits for other servers of its bot
+// to answer its claim.
 const claimWait = 250 * time.Millisecond
 
 // lineWait is how long the bridge waits on either end before it looks

@@ -24,12 +24,29 @@ import (
 // serve serves bot id with in-memory sessions until the test ends.
 func serve(t *testing.T, url, id string, sessions int, policy membot.Policy) {
 	t.Helper()
-	nc := connect(t, url)
+	serveOn(t, connect(t, url), id, sessions, inMemory(policy))
+}
+
+func inMemory(policy membot.Policy) func(bot.LaunchOptions) (bot.Endpoint, error) {
+	return func(opt bot.LaunchOptions) (bot.Endpoint, error) {
+		return membot.Start(policy, nil, opt.MaxLine), nil
+	}
+}
+
+// serveOn serves bot id on nc until the test ends, and returns once the
+// bot is claimed.
+func serveOn(t testing.TB, nc *nats.Conn, id string, sessions int, start func(bot.LaunchOptions) (bot.Endpoint, error)) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- remote.Serve(ctx, nc, id, sessions, func(opt bot.LaunchOptions) (bot.Endpoint, error) { return membot.Start(policy, nil, opt.MaxLine), nil })
-	}()
+	claimed, done := make(chan struct{}), make(chan error, 1)
+	srv := remote.Server{NC: nc, ID: id, Sessions: sessions, Start: start, Claimed: func() { close(claimed) }}
+	go func() { done <- srv.Serve(ctx) }()
+	select {
+	case <-claimed:
+	case err := <-done:
+		cancel()
+		t.Fatalf("serving %s: %v", id, err)
+	}
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; !errors.Is(err, context.Canceled) {
@@ -148,18 +165,14 @@ func TestLaunchFailures(t *testing.T) {
 func stuckGame(t *testing.T, botNC, refNC *nats.Conn, grace time.Duration) <-chan playResult {
 	t.Helper()
 	first, forever := make(chan struct{}), make(chan struct{})
-	t.Cleanup(func() { close(forever) })
 	var once sync.Once
 	stuck := func(*protocol.Turn, *rand.Rand) []byte {
 		once.Do(func() { close(first) })
 		<-forever
 		return nil
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	go remote.Serve(ctx, botNC, "far", 1, func(opt bot.LaunchOptions) (bot.Endpoint, error) {
-		return membot.Start(stuck, nil, opt.MaxLine), nil
-	})
+	serveOn(t, botNC, "far", 1, inMemory(stuck))
+	t.Cleanup(func() { close(forever) }) // before serveOn's, which waits for the bot to end
 	e, err := (&remote.Launcher{NC: refNC, ID: "far", Wait: 5 * time.Second, Grace: grace}).Launch("far", bot.LaunchOptions{})
 	if err != nil {
 		t.Fatal(err)

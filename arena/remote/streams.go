@@ -1,23 +1,19 @@
 package remote
 
 import (
-	"context"
 	"errors"
 	"io"
 	"time"
-
-	"github.com/nats-io/nats.go"
 
 	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/transport"
 )
 
-// ServeStreams serves bot id on nc with a bot written against a stdin
-// and a stdout (an SDK's Run): each session runs play in this process on
-// a stream pair of its own. It is Serve for a bot that speaks NATS
-// itself, with no process in between.
-func ServeStreams(ctx context.Context, nc *nats.Conn, id string, sessions int, play func(in io.Reader, out io.Writer) error) error {
-	return Serve(ctx, nc, id, sessions, func(opt bot.LaunchOptions) (bot.Endpoint, error) {
+// InProcess is a Server's Start for a bot written against a stdin and a
+// stdout (an SDK's Run): each session runs play in this process on a
+// stream pair of its own, with no process in between.
+func InProcess(play func(in io.Reader, out io.Writer) error) func(bot.LaunchOptions) (bot.Endpoint, error) {
+	return func(opt bot.LaunchOptions) (bot.Endpoint, error) {
 		conn, end := transport.Pipe(opt.MaxLine)
 		done := make(chan struct{})
 		go func() {
@@ -26,7 +22,7 @@ func ServeStreams(ctx context.Context, nc *nats.Conn, id string, sessions int, p
 			play(&pipeReader{end: end}, end)
 		}()
 		return bot.ConnSession{Conn: conn, Ended: done}, nil
-	})
+	}
 }
 
 // pipeReader reads what the referee sends as the lines of a stdin.

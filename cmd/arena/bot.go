@@ -1,13 +1,11 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 
-	"github.com/nats-io/nats.go"
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-dev/arena/arena/remote"
@@ -70,13 +68,11 @@ func serveBundled(c *cli.Context, url, name string) error {
 	if err := remote.CheckID(id); err != nil {
 		return usageError{fmt.Errorf("--id: %w", err)}
 	}
-	return serveBot(c, url, id, "bundled "+name, func(ctx context.Context, nc *nats.Conn) error {
-		return remote.ServeStreams(ctx, nc, id, c.Int("sessions"), func(in io.Reader, out io.Writer) error {
-			b, err := bots.New(name)
-			if err != nil {
-				return err
-			}
-			return sdk.Run(in, out, b, sdk.Options{Name: name, Version: Version})
-		})
-	})
+	return serveBot(c, url, id, "bundled "+name, remote.InProcess(func(in io.Reader, out io.Writer) error {
+		b, err := bots.New(name)
+		if err != nil {
+			return err
+		}
+		return sdk.Run(in, out, b, sdk.Options{Name: name, Version: Version})
+	}))
 }

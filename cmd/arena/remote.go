@@ -124,16 +124,14 @@ func runConnect(c *cli.Context) error {
 		return err
 	}
 	fmt.Fprintf(c.App.ErrWriter, "arena: %s\n", sb.Describe())
-	return serveBot(c, url, id, strings.Join(argv, " "), func(ctx context.Context, nc *nats.Conn) error {
-		return remote.Serve(ctx, nc, id, c.Int("sessions"), func(opt bot.LaunchOptions) (bot.Endpoint, error) {
-			return cmds[0].Launch(id, opt)
-		})
+	return serveBot(c, url, id, strings.Join(argv, " "), func(opt bot.LaunchOptions) (bot.Endpoint, error) {
+		return cmds[0].Launch(id, opt)
 	})
 }
 
 // serveBot connects to url as bot id (--creds) and serves it until
 // interrupted, which is the way to stop: arena connect, arena bot --nats.
-func serveBot(c *cli.Context, url, id, what string, serve func(ctx context.Context, nc *nats.Conn) error) error {
+func serveBot(c *cli.Context, url, id, what string, start func(bot.LaunchOptions) (bot.Endpoint, error)) error {
 	if c.Int("sessions") < 1 {
 		return usagef("--sessions %d: want at least 1", c.Int("sessions"))
 	}
@@ -147,10 +145,12 @@ func serveBot(c *cli.Context, url, id, what string, serve func(ctx context.Conte
 		return fmt.Errorf("--nats %s: %w", url, err)
 	}
 	defer nc.Close()
-	fmt.Fprintf(c.App.ErrWriter, "arena: serving bot %s (%s) at %s, %d session(s) at once\n", id, what, url, c.Int("sessions"))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	err = serve(ctx, nc)
+	srv := remote.Server{NC: nc, ID: id, Sessions: c.Int("sessions"), Start: start, Claimed: func() {
+		fmt.Fprintf(c.App.ErrWriter, "arena: serving bot %s (%s) at %s, %d session(s) at once\n", id, what, url, c.Int("sessions"))
+	}}
+	err = srv.Serve(ctx)
 	if ctx.Err() != nil {
 		return nil
 	}
