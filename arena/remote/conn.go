@@ -72,6 +72,7 @@ type Conn struct {
 	flooded  bool          // the bot sent far more than was read
 	closed   bool
 	done     chan struct{} // closed once the session has ended
+	timer    *time.Timer   // wait's, reused
 
 	// Grace is how long the bot may be unreachable (its connection lost,
 	// reconnecting) before the session ends as a crash; set before use
@@ -190,13 +191,20 @@ func (c *Conn) deliver(m *nats.Msg) {
 }
 
 // wait waits for a change until deadline; false: the deadline passed.
+// Send and Receive, its callers, are used by one goroutine at a time
+// (transport.Conn), so they share one timer instead of making one per
+// wait: the wait is on every move's path.
 func (c *Conn) wait(wake <-chan struct{}, deadline time.Time) bool {
-	t := time.NewTimer(time.Until(deadline))
-	defer t.Stop()
+	if c.timer == nil {
+		c.timer = time.NewTimer(time.Until(deadline))
+	} else {
+		c.timer.Reset(time.Until(deadline)) // since Go 1.23 no stale fire is left to drain
+	}
+	defer c.timer.Stop()
 	select {
 	case <-wake:
 		return true
-	case <-t.C:
+	case <-c.timer.C:
 		return false
 	}
 }
