@@ -206,17 +206,31 @@ var tempSeq struct {
 	n uint64
 }
 
-// WriteFile writes the finished replay to path atomically: the data is
-// compressed in memory, written to a hidden temporary file in the same
-// directory (".NAME.tmp-*", mode 0644 before umask), synced to disk and
-// renamed over path. Readers see either no file (or the previous one) or
-// the complete replay, never a partial one; on error the temporary file is
-// removed. The directory must exist.
+// WriteFile writes the finished replay to path atomically
+// (WriteCompressed).
 func (r *Recorder) WriteFile(path string) error {
 	data, err := r.Compressed()
 	if err != nil {
 		return err
 	}
+	return WriteCompressed(path, data)
+}
+
+// Compressed is a replay's content as recorded elsewhere (by a
+// distributed worker): zstd-compressed JSON lines, as Recorder.Compressed
+// returns them.
+type Compressed []byte
+
+// Compressed returns c itself.
+func (c Compressed) Compressed() ([]byte, error) { return c, nil }
+
+// WriteCompressed writes a compressed replay (Recorder.Compressed) to
+// path atomically: to a hidden temporary file in the same directory
+// (".NAME.tmp-*", mode 0644 before umask), synced to disk and renamed
+// over path. Readers see either no file (or the previous one) or the
+// complete replay, never a partial one; on error the temporary file is
+// removed. The directory must exist.
+func WriteCompressed(path string, data []byte) error {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."

@@ -28,7 +28,7 @@ type Dir struct {
 // dir's lock (outdir.Acquire: another run into the same directory is
 // refused, since both would play and record the same games), then
 // creates replays/ and logs/ and removes what killed runs leave behind
-// (replays.WriteFile's hidden temporary files, ".NAME.tmp-*"; no other
+// (replays.WriteCompressed's hidden temporary files, ".NAME.tmp-*"; no other
 // run can be writing them while the lock is held). warn (nil: none)
 // receives a line for a stale lock and for the files removed. The ledger
 // is not opened yet: a resumed run reads it first (Sink opens it).
@@ -101,10 +101,14 @@ type Files struct {
 func (f *Files) Log(bot, gameID string) pool.LogFile { return pool.File(LogPath(f.Dir, bot, gameID)) }
 
 // Replay writes the replay to replays/GAMEID.jsonl.zst (atomically:
-// replays.Recorder.WriteFile).
-func (f *Files) Replay(t Table, replay *replays.Recorder) (string, error) {
+// replays.WriteCompressed).
+func (f *Files) Replay(t Table, replay Replay) (string, error) {
 	rel := filepath.Join("replays", t.GameID+replays.Ext)
-	if err := replay.WriteFile(filepath.Join(f.Dir, rel)); err != nil {
+	data, err := replay.Compressed()
+	if err == nil {
+		err = replays.WriteCompressed(filepath.Join(f.Dir, rel), data)
+	}
+	if err != nil {
 		return "", fmt.Errorf("writing replay: %w", err)
 	}
 	return rel, nil
@@ -125,9 +129,9 @@ var Discard Sink = discard{}
 
 type discard struct{}
 
-func (discard) Log(string, string) pool.LogFile                 { return pool.LogFile{} }
-func (discard) Replay(Table, *replays.Recorder) (string, error) { return "", nil }
-func (discard) Record(Table, ledger.Record) error               { return nil }
+func (discard) Log(string, string) pool.LogFile      { return pool.LogFile{} }
+func (discard) Replay(Table, Replay) (string, error) { return "", nil }
+func (discard) Record(Table, ledger.Record) error    { return nil }
 
 // LogPath is where a bot's stderr of one game is kept in an output
 // directory.

@@ -3,11 +3,14 @@ package run
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"strings"
 	"time"
 
 	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/ledger"
+	"github.com/arena-dev/arena/arena/pool"
 	"github.com/arena-dev/arena/arena/referee"
 	"github.com/arena-dev/arena/arena/schedule"
 	"github.com/arena-dev/arena/arena/seed"
@@ -24,22 +27,88 @@ type Table struct {
 	// Recorded is, for a game a resumed run finds already recorded, its
 	// record: the game is counted, not played.
 	Recorded *ledger.Record
+	// BotSeeds, if set, are the seeds of the seats' bots (SeatSeeds): for
+	// a table whose Seats index another list of bots than the run's (a
+	// distributed worker's own).
+	BotSeeds []uint64 `json:",omitempty"`
 }
 
-// errInterrupted: the game was cut short by an interrupt and is not kept.
-var errInterrupted = errors.New("interrupted")
+// ErrAbandoned: the game was cut short (its context ended) and is not
+// kept. An Executor's Play returns it for a game it did not finish.
+var ErrAbandoned = errors.New("the game was cut short")
 
-// play plays one game of r's. It writes nothing: it returns the game's
-// record and its replay for the sink, which writes the replay before the
-// ledger line, so a replay is always in place before the line that makes
-// its game count. If ctx ends during the game the referee closes the
-// bots' connections (which ends their processes) and the result is
-// errInterrupted: the game is not kept.
-func (r *runner) play(ctx context.Context, t Table) (ledger.Record, *replays.Recorder, error) {
+// SeatSeeds are the seeds the table's bots get, by seat: BotSeeds, or
+// derived from the deal and each seat's bot. A bot's seed follows the
+// bot, not the seat: in a swapped pair each bot keeps its own random
+// stream, so the pair differs only by seat.
+func (t Table) SeatSeeds() []uint64 {
+	if t.BotSeeds != nil {
+		return t.BotSeeds
+	}
+	out := make([]uint64, len(t.Seats))
+	for s, b := range t.Seats {
+		out[s] = seed.Bot(t.Seed, b)
+	}
+	return out
+}
+
+// Local is the Executor that plays games on this machine: the bots'
+// sessions kept in one pool.Pool for the run (no session plays a deal
+// twice; one is replaced only after it failed, or after every game with
+// RestartBots), each game played by the referee.
+type Local struct {
+	cfg  Config
+	pool *pool.Pool
+	logs Sink
+}
+
+// NewLocal is the Local executor of cfg's bots and settings; logs (nil:
+// none) says where each bot's stderr of a game goes (Sink.Log).
+func NewLocal(cfg Config, logs Sink) *Local {
+	cfg.Settings = cfg.Settings.WithDefaults()
+	if cfg.Warn == nil {
+		cfg.Warn = io.Discard
+	}
+	if logs == nil {
+		logs = Discard
+	}
+	l := &Local{cfg: cfg, pool: pool.New(cfg.Bots, bot.LaunchOptions{MaxLine: cfg.MaxLine, StderrCap: cfg.StderrCap}), logs: logs}
+	l.pool.KeepIdle = cfg.KeepIdle
+	l.pool.OnLogLost = func(err error) { fmt.Fprintf(cfg.Warn, "arena: warning: %v\n", err) }
+	return l
+}
+
+// LostLogs counts the stderr logs that could not be written.
+func (l *Local) LostLogs() int {
+	_, lost := l.pool.LogCounts()
+	return lost
+}
+
+// Close ends every bot session: with bye (waiting ByeGrace for the
+// processes to exit) when the run ran to its end, else at once. Once it
+// returns every log is written, and a line says how many were lost.
+func (l *Local) Close(done bool) {
+	if done {
+		l.pool.Shutdown(l.cfg.ByeGrace)
+	}
+	l.pool.KillAll()
+	if logs, lost := l.pool.LogCounts(); lost > 0 {
+		fmt.Fprintf(l.cfg.Warn, "arena: warning: %s\n", LostLogsText(logs, lost))
+	}
+}
+
+// Play plays one game. It writes nothing but the bots' stderr logs: it
+// returns the game's record and its replay for the sink, which writes
+// the replay before the ledger line, so a replay is always in place
+// before the line that makes its game count. If ctx ends during the game
+// the referee closes the bots' connections (which ends their processes)
+// and the result is ErrAbandoned: the game is not kept.
+func (l *Local) Play(ctx context.Context, t Table) (ledger.Record, Replay, error) {
+	r := l
 	n := len(t.Seats)
 	players := make([]referee.Player, n)
 	seats := make([]replays.SeatInfo, n)
-	botSeeds := make([]uint64, n)
+	botSeeds := t.SeatSeeds()
 	var acquired []func(failed bool)
 	procs := make([]bot.Endpoint, n)
 	// marks are the processes' stderr tails as this game began: what
@@ -53,9 +122,6 @@ func (r *runner) play(ctx context.Context, t Table) (ledger.Record, *replays.Rec
 		name := r.cfg.Bots[b].Name
 		players[s] = referee.Player{Name: name, Conn: conn}
 		seats[s] = replays.SeatInfo{Seat: s, Bot: name}
-		// A bot's seed follows the bot, not the seat: in a swapped pair each
-		// bot keeps its own random stream, so the pair differs only by seat.
-		botSeeds[s] = seed.Bot(t.Seed, b)
 		b := b
 		acquired = append(acquired, func(failed bool) { r.pool.Put(b, proc, failed) })
 		if rt, ok := proc.(bot.RoundTripper); ok {
@@ -69,7 +135,7 @@ func (r *runner) play(ctx context.Context, t Table) (ledger.Record, *replays.Rec
 		if proc != nil {
 			// A log that cannot be written is reported and counted by the
 			// pool (Pool.OnLogLost); it does not stop the game.
-			if file := r.sink.Log(name, t.GameID); file.Open != nil {
+			if file := r.logs.Log(name, t.GameID); file.Open != nil {
 				logs[s] = file.Name
 				r.pool.AttachLog(proc, file)
 			}
@@ -88,7 +154,7 @@ func (r *runner) play(ctx context.Context, t Table) (ledger.Record, *replays.Rec
 		for _, put := range acquired {
 			put(true)
 		}
-		return ledger.Record{}, nil, errInterrupted // the bots were closed under it
+		return ledger.Record{}, nil, ErrAbandoned // the bots were closed under it
 	}
 	if err != nil {
 		for _, put := range acquired {

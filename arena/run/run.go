@@ -5,9 +5,8 @@
 // on. As in fastchess, a sequential test is a stop rule, not a driver of
 // its own; a fixed schedule is a Source that runs out.
 //
-// The bots are bot.Specs kept in one pool.Pool for the run: no session
-// plays a deal twice, and one is replaced only after it failed (or after
-// every game, with RestartBots).
+// An Executor plays each game: Local, with the bots' sessions in one
+// pool for the run, or a coordinator of workers elsewhere.
 package run
 
 import (
@@ -26,7 +25,6 @@ import (
 	"github.com/arena-dev/arena/arena/transport"
 	"github.com/arena-dev/arena/engine"
 	"github.com/arena-dev/arena/protocol"
-	"github.com/arena-dev/arena/replays"
 )
 
 // Settings is what every game of a run shares, whichever command runs
@@ -112,6 +110,9 @@ type Config struct {
 	// OnGame (nil: none) is told of each counted game, from Run's
 	// goroutine, after the Source and the StopRule.
 	OnGame func(Progress)
+	// Executor plays the games (nil: NewLocal of this config). Run
+	// closes it.
+	Executor Executor
 }
 
 // Source is the stream of games a run plays: a schedule.Scheduler, or a
@@ -144,11 +145,30 @@ type Sink interface {
 	// Replay keeps a finished game's replay and says where (for the
 	// ledger line's replay field; "" if it is kept nowhere). It is called
 	// from the game's goroutine, games in parallel.
-	Replay(t Table, replay *replays.Recorder) (string, error)
+	Replay(t Table, replay Replay) (string, error)
 	// Record appends a game's ledger line, once its replay is kept, so a
 	// recorded game always has its replay; from Run's goroutine, in the
 	// order games finish. The game counts once it returns.
 	Record(t Table, rec ledger.Record) error
+}
+
+// Replay is a finished game's replay as a Sink keeps it: a
+// *replays.Recorder, or the bytes a worker recorded (replays.Compressed).
+type Replay interface {
+	Compressed() ([]byte, error)
+}
+
+// Executor plays a run's games: Local on this machine (the default), or
+// a coordinator that has workers elsewhere play them (arena/cluster).
+// Play is called from a goroutine per game, up to Concurrency at once.
+type Executor interface {
+	// Play plays table t to its end and returns its record (Index aside)
+	// and replay. A game cut short by ctx is ErrAbandoned; any other
+	// error is the arena's, which stops the run.
+	Play(ctx context.Context, t Table) (ledger.Record, Replay, error)
+	// Close is called once, when Run is done: ranToEnd says every game
+	// was played (the bots may be sent bye), else the run stopped.
+	Close(ranToEnd bool)
 }
 
 // Progress is the state of a run after a counted game.
@@ -197,13 +217,6 @@ type sinkError struct{ error }
 
 func (e *sinkError) Unwrap() error { return e.error }
 
-// runner is one Run's state shared with play.
-type runner struct {
-	cfg  Config
-	pool *pool.Pool
-	sink Sink
-}
-
 type finished struct {
 	t   Table
 	rec ledger.Record
@@ -224,15 +237,16 @@ func Run(ctx context.Context, cfg Config, src Source, stop StopRule, sink Sink) 
 	if sink == nil {
 		sink = Discard
 	}
-	r := &runner{cfg: cfg, pool: pool.New(cfg.Bots, bot.LaunchOptions{MaxLine: cfg.MaxLine, StderrCap: cfg.StderrCap}), sink: sink}
-	r.pool.KeepIdle = cfg.KeepIdle
-	r.pool.OnLogLost = func(err error) { fmt.Fprintf(cfg.Warn, "arena: warning: %v\n", err) }
-	defer func() { // after KillAll below: every log is closed by then
-		if logs, lost := r.pool.LogCounts(); lost > 0 {
-			fmt.Fprintf(cfg.Warn, "arena: warning: %s\n", LostLogsText(logs, lost))
-		}
-	}()
-	defer r.pool.KillAll()
+	exec := cfg.Executor
+	if exec == nil {
+		exec = NewLocal(cfg, sink)
+	}
+	lostLogs := func() int { return 0 }
+	if l, ok := exec.(interface{ LostLogs() int }); ok {
+		lostLogs = l.LostLogs
+	}
+	ranToEnd := false
+	defer func() { exec.Close(ranToEnd) }()
 
 	// Games run under gctx, which ends AbandonAfter after ctx does, or at
 	// once when the run stops early (a stop rule, an error).
@@ -266,7 +280,7 @@ func Run(ctx context.Context, cfg Config, src Source, stop StopRule, sink Sink) 
 		res.Done++
 		res.Elapsed = time.Since(start)
 		res.Last = rec
-		_, res.LostLogs = r.pool.LogCounts()
+		res.LostLogs = lostLogs()
 	}
 	status := schedule.Ready
 	for {
@@ -282,7 +296,7 @@ func Run(ctx context.Context, cfg Config, src Source, stop StopRule, sink Sink) 
 			}
 			res.InFlight++
 			go func() {
-				rec, replay, err := r.play(gctx, t)
+				rec, replay, err := exec.Play(gctx, t)
 				if err == nil {
 					if rec.Replay, err = sink.Replay(t, replay); err != nil {
 						err = &sinkError{err}
@@ -297,7 +311,7 @@ func Run(ctx context.Context, cfg Config, src Source, stop StopRule, sink Sink) 
 		d := <-results
 		res.InFlight--
 		if d.err != nil {
-			if errors.Is(d.err, errInterrupted) {
+			if errors.Is(d.err, ErrAbandoned) {
 				res.Abandoned++
 			} else {
 				fail(&GameError{Table: d.t, Err: d.err})
@@ -336,6 +350,6 @@ func Run(ctx context.Context, cfg Config, src Source, stop StopRule, sink Sink) 
 	case status != schedule.Done:
 		return res, ErrStalled
 	}
-	r.pool.Shutdown(cfg.ByeGrace)
+	ranToEnd = true
 	return res, nil
 }

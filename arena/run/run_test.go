@@ -65,7 +65,7 @@ type memorySink struct {
 }
 
 func (s *memorySink) Log(string, string) pool.LogFile { return pool.LogFile{} }
-func (s *memorySink) Replay(t run.Table, r *replays.Recorder) (string, error) {
+func (s *memorySink) Replay(t run.Table, r run.Replay) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.replays == nil {

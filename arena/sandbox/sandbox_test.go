@@ -4,6 +4,7 @@ package sandbox_test
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -328,6 +329,13 @@ func TestProcessLimitStopsAForkBomb(t *testing.T) {
 	}
 	p, _ := start(t, sb, "forkbomb", "")
 	l, err := p.Receive(time.Now().Add(10 * time.Second))
+	var ce *transport.ClosedError
+	if errors.As(err, &ce) && strings.Contains(ce.Detail, "process limit 16 reached") {
+		// The limit caught the bot's own runtime starting a thread (seen
+		// under load) before it could report: held all the same.
+		t.Logf("stopped by the limit: %v", err)
+		return
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
