@@ -22,6 +22,11 @@ type Record struct {
 	// as the game began, in microseconds (0 for a local bot; absent when
 	// every bot is local).
 	RoundTripUS []int64 `json:"round_trip_us,omitempty"`
+	// Worker is, in a distributed run, the worker that played the game,
+	// and Load its machine's load per core (1-minute average over the
+	// cores) as the game ended: fairness per worker shows in them.
+	Worker string  `json:"worker,omitempty"`
+	Load   float64 `json:"load,omitempty"`
 }
 
 // SeatFailure is a forfeit or strike as written to results.jsonl: the

@@ -75,6 +75,10 @@ type Config struct {
 	// Remote launches the bots that run elsewhere, by the name the run
 	// gives them (test's, base's, filler1...): they have no command.
 	Remote map[string]bot.Launcher
+	// Executor, if set, makes the executor that plays the games (a
+	// distributed run's coordinator, arena/cluster) from the run's
+	// configuration; nil: they are played here.
+	Executor func(run.Config) (run.Executor, error)
 }
 
 // Verdict is how a run ended.
@@ -308,7 +312,7 @@ func Run(ctx context.Context, cfg Config, progress func(Status)) (*Result, error
 	}
 	src := &games{cfg: &cfg, secret: secret, max: maxJobs, seats: cfg.seats()}
 	test := &test{cfg: &cfg, res: res, pending: map[int][]int{}}
-	out, err := run.Run(ctx, run.Config{
+	rc := run.Config{
 		Settings: cfg.Settings, Game: cfg.Game, Options: cfg.Options, MatchID: cfg.MatchID, Version: cfg.Version,
 		Bots: cfg.specs(), Concurrency: cfg.Concurrency,
 		KeepIdle: 2, // a pair's two games share a deal: one process for each
@@ -319,7 +323,13 @@ func Run(ctx context.Context, cfg Config, progress func(Status)) (*Result, error
 			}
 			test.counted = false
 		},
-	}, src, test, sink)
+	}
+	if cfg.Executor != nil {
+		if rc.Executor, err = cfg.Executor(rc); err != nil {
+			return res, err
+		}
+	}
+	out, err := run.Run(ctx, rc, src, test, sink)
 	res.Played, res.Abandoned = out.Played, out.Abandoned
 	res.Elapsed = out.Elapsed
 	res.InFlight = 0

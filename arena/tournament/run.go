@@ -52,6 +52,10 @@ type Options struct {
 	// Remote launches the remote bots (Config.Remote) by id: over NATS
 	// (remote.Launcher), which this package does not know.
 	Remote func(id string) bot.Launcher
+	// Executor, if set, makes the executor that plays the games (a
+	// distributed run's coordinator, arena/cluster) from the run's
+	// configuration; nil: they are played here.
+	Executor func(run.Config) (run.Executor, error)
 }
 
 // ErrNoRemote is a tournament with remote bots run without a way to
@@ -132,7 +136,7 @@ func Run(ctx context.Context, c *Config, out string, opt Options) (*match.Summar
 		specs[i].Launcher = opt.Remote(id)
 	}
 	progress := Progress{Total: sched.Total(), Summary: sum}
-	res, err := run.Run(ctx, run.Config{
+	rc := run.Config{
 		Settings: c.Settings, Game: c.Game, Options: c.Options, MatchID: c.Name, Version: opt.Version,
 		Bots: specs, Concurrency: c.Concurrency,
 		KeepIdle: c.Seats, // the games of a rotation share a deal
@@ -149,7 +153,13 @@ func Run(ctx context.Context, c *Config, out string, opt Options) (*match.Summar
 				opt.OnGame(progress)
 			}
 		},
-	}, src, nil, files)
+	}
+	if opt.Executor != nil {
+		if rc.Executor, err = opt.Executor(rc); err != nil {
+			return sum, err
+		}
+	}
+	res, err := run.Run(ctx, rc, src, nil, files)
 	var ge *run.GameError
 	switch {
 	case errors.Is(err, run.ErrInterrupted):

@@ -1,0 +1,209 @@
+package cluster_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/cluster"
+	"github.com/arena-dev/arena/arena/deal"
+	"github.com/arena-dev/arena/arena/ledger"
+	"github.com/arena-dev/arena/arena/remote"
+	"github.com/arena-dev/arena/arena/run"
+	"github.com/arena-dev/arena/arena/sandbox"
+	"github.com/arena-dev/arena/arena/tournament"
+	"github.com/arena-dev/arena/bots"
+	_ "github.com/arena-dev/arena/engine/all"
+	"github.com/arena-dev/arena/internal/testkit"
+	"github.com/arena-dev/arena/sdk"
+)
+
+// TestMain lets this test binary be a bot: the bundled bot named by
+// ARENA_CLUSTER_BOT, whose choices depend only on the seed in hello.
+func TestMain(m *testing.M) {
+	sandbox.RunWrapperIfAsked()
+	if name := os.Getenv("ARENA_CLUSTER_BOT"); name != "" {
+		b, _ := bots.New(name)
+		if err := sdk.Run(os.Stdin, os.Stdout, b, sdk.Options{}); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// jetStream starts an embedded server with JetStream, for the test.
+func jetStream(t *testing.T) string {
+	t.Helper()
+	ns, err := remote.StartServer(remote.ServerOptions{StoreDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ns.Shutdown(); ns.WaitForShutdown() })
+	return ns.ClientURL()
+}
+
+func connect(t *testing.T, url string) *nats.Conn {
+	t.Helper()
+	nc, err := nats.Connect(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	return nc
+}
+
+// cup is a small banqi round-robin of the test binary's bots.
+func cup(t *testing.T, kinds ...string) *tournament.Config {
+	t.Helper()
+	seed := uint64(7)
+	f := tournament.File{Name: "cup", Game: "banqi", Options: map[string]string{"max_plies": "120"}, GamesPerEncounter: 2,
+		Seed: &seed, Concurrency: 4}
+	for i, kind := range kinds {
+		f.Bots = append(f.Bots, tournament.BotFile{Name: fmt.Sprintf("b%d", i), Command: os.Args[0], Env: map[string]string{"ARENA_CLUSTER_BOT": kind}})
+	}
+	c, err := f.Resolve("test", ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Secret = &deal.Secret{7, 7, 7}
+	return c
+}
+
+// worker runs a worker of cmds on its own connection until the test
+// ends.
+func worker(t *testing.T, url, name string, cmds []bot.Command, log *testkit.SyncBuffer) {
+	t.Helper()
+	w := &cluster.Worker{NC: connect(t, url), Name: name, Concurrency: 2, Log: log}
+	for _, c := range cmds {
+		b, err := c.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Bots, w.Builds = append(w.Bots, c.Spec()), append(w.Builds, b)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		if err := w.Run(ctx); !errors.Is(err, context.Canceled) {
+			t.Errorf("worker %s: %v", name, err)
+		}
+	}()
+	t.Cleanup(func() { cancel(); wg.Wait() })
+}
+
+func distributed(t *testing.T, url string, o cluster.Options, warn *testkit.SyncBuffer) tournament.Options {
+	nc := connect(t, url)
+	return tournament.Options{Warn: warn, Executor: func(rc run.Config) (run.Executor, error) {
+		return cluster.NewCoordinator(context.Background(), nc, rc, o)
+	}}
+}
+
+func records(t *testing.T, out string) []ledger.Record {
+	t.Helper()
+	recs, _, err := ledger.Read[ledger.Record](filepath.Join(out, ledger.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
+// The same tournament played here and on two workers gives the same
+// games: same ranks, scores and plies for every game id, each recorded
+// once, every distributed one by a worker.
+func TestDistributedTournamentEqualsLocal(t *testing.T) {
+	c := cup(t, "greedy", "random", "random")
+	local := t.TempDir()
+	if _, err := tournament.Run(context.Background(), c, local, tournament.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	url := jetStream(t)
+	var log, warn testkit.SyncBuffer
+	worker(t, url, "w1", c.Bots, &log)
+	worker(t, url, "w2", c.Bots, &log)
+	c = cup(t, "greedy", "random", "random")
+	out := t.TempDir()
+	if _, err := tournament.Run(context.Background(), c, out, distributed(t, url, cluster.Options{}, &warn)); err != nil {
+		t.Fatalf("%v\nworkers: %s\ncoordinator: %s", err, log.String(), warn.String())
+	}
+	want, got := byGame(t, records(t, local)), byGame(t, records(t, out))
+	if len(got) != len(want) || len(want) != 6 {
+		t.Fatalf("%d games distributed, %d local, want 6", len(got), len(want))
+	}
+	workers := map[string]int{}
+	for id, w := range want {
+		g, ok := got[id]
+		if !ok {
+			t.Errorf("game %s not played distributed", id)
+			continue
+		}
+		if !slices.Equal(g.Ranks, w.Ranks) || !slices.Equal(g.Scores, w.Scores) || g.Plies != w.Plies || g.Reason != w.Reason {
+			t.Errorf("game %s: distributed %v %v %d plies (%s), local %v %v %d plies (%s)", id, g.Ranks, g.Scores, g.Plies, g.Reason, w.Ranks, w.Scores, w.Plies, w.Reason)
+		}
+		workers[g.Worker]++
+		if _, err := os.Stat(filepath.Join(out, g.Replay)); err != nil {
+			t.Errorf("game %s: replay: %v", id, err)
+		}
+	}
+	if workers[""] > 0 {
+		t.Errorf("%d games recorded with no worker", workers[""])
+	}
+	t.Logf("games per worker: %v", workers)
+}
+
+func byGame(t *testing.T, recs []ledger.Record) map[string]ledger.Record {
+	t.Helper()
+	out := map[string]ledger.Record{}
+	for _, r := range recs {
+		if _, dup := out[r.GameID]; dup {
+			t.Errorf("game %s recorded twice", r.GameID)
+		}
+		out[r.GameID] = r
+	}
+	return out
+}
+
+// A worker that lacks a bot, or has another build of it, refuses the
+// job and says why; with no other worker the job runs out of deliveries
+// and the run stops naming the game and the reason.
+func TestWorkerRefusesWhatItCannotPlay(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		edit func(cmds []bot.Command) []bot.Command
+		want string
+	}{
+		{"missing bot", func(cmds []bot.Command) []bot.Command { return cmds[:1] }, "no bot b1 here"},
+		{"other build", func(cmds []bot.Command) []bot.Command {
+			cmds = slices.Clone(cmds)
+			cmds[1].Env = []string{"ARENA_CLUSTER_BOT=greedy"}
+			return cmds
+		}, "bot b1 here is build"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := cup(t, "random", "random")
+			url := jetStream(t)
+			var log, warn testkit.SyncBuffer
+			worker(t, url, "odd", tc.edit(c.Bots), &log)
+			_, err := tournament.Run(context.Background(), c, t.TempDir(), distributed(t, url, cluster.Options{MaxDeliver: 2}, &warn))
+			if !errors.Is(err, cluster.ErrNotPlayed) {
+				t.Fatalf("got %v, want ErrNotPlayed", err)
+			}
+			for _, text := range []string{err.Error(), warn.String(), log.String()} {
+				if !strings.Contains(text, tc.want) {
+					t.Errorf("%q does not say %q", text, tc.want)
+				}
+			}
+		})
+	}
+}

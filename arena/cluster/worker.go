@@ -1,0 +1,312 @@
+package cluster
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/run"
+	"github.com/arena-dev/arena/engine"
+)
+
+// Worker plays jobs with its own bots.
+type Worker struct {
+	NC *nats.Conn
+	// Name identifies the worker in results and in the coordinator's
+	// messages (a host name, say).
+	Name string
+	// Bots are the bots this worker can play, and Builds their builds
+	// (bot.Command.Build; "nats:ID" for a remote bot), by index.
+	Bots   []bot.Spec
+	Builds []string
+	// Concurrency is how many jobs it plays at once (< 1: 1).
+	Concurrency int
+	// Version is the arena's, written into replays.
+	Version string
+	// Log (nil: none) receives a line per refused job and per failure.
+	Log io.Writer
+
+	mu     sync.Mutex
+	locals map[string]*run.Local // by run
+}
+
+// refuseBackoff bounds how long a slot waits after refusing jobs in a
+// row before it asks for another: a worker that lacks a run's bot leaves
+// that run's jobs to the others.
+const refuseBackoff = 30 * time.Second
+
+// Run pulls and plays jobs until ctx ends. Games running then are cut
+// short and their jobs handed back at once (played again elsewhere).
+func (w *Worker) Run(ctx context.Context) error {
+	if w.Log == nil {
+		w.Log = io.Discard
+	}
+	js, err := jetstream.New(w.NC)
+	if err != nil {
+		return err
+	}
+	cons, err := waitForQueue(ctx, js, w.Log)
+	if err != nil {
+		return err
+	}
+	info := cons.CachedInfo()
+	ackWait, maxDeliver := info.Config.AckWait, info.Config.MaxDeliver
+	obs, err := js.ObjectStore(ctx, ReplayBucket)
+	if err != nil {
+		return fmt.Errorf("the replay bucket %s: %w", ReplayBucket, err)
+	}
+	s := &slotEnv{w: w, js: js, obs: obs, ackWait: ackWait, maxDeliver: maxDeliver}
+	var wg sync.WaitGroup
+	for range max(w.Concurrency, 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.loop(ctx, cons)
+		}()
+	}
+	wg.Wait()
+	w.mu.Lock()
+	for _, l := range w.locals {
+		l.Close(false)
+	}
+	w.locals = nil
+	w.mu.Unlock()
+	return ctx.Err()
+}
+
+// waitForQueue waits for a coordinator to have set up the jobs queue: a
+// worker may start first.
+func waitForQueue(ctx context.Context, js jetstream.JetStream, log io.Writer) (jetstream.Consumer, error) {
+	told := false
+	for {
+		cons, err := js.Consumer(ctx, JobsStream, Consumer)
+		if err == nil {
+			return cons, nil
+		}
+		if !errors.Is(err, jetstream.ErrStreamNotFound) && !errors.Is(err, jetstream.ErrConsumerNotFound) {
+			return nil, fmt.Errorf("the jobs queue (stream %s, consumer %s): %w", JobsStream, Consumer, err)
+		}
+		if !told {
+			fmt.Fprintf(log, "arena worker: waiting for a coordinator (arena tournament run --distributed) to set up the jobs queue\n")
+			told = true
+		}
+		sleep(ctx, queuePoll)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// queuePoll is how often a worker looks for the jobs queue until there
+// is one.
+const queuePoll = 250 * time.Millisecond
+
+// fetchWait is how long one request for a job waits.
+const fetchWait = 5 * time.Second
+
+type slotEnv struct {
+	w          *Worker
+	js         jetstream.JetStream
+	obs        jetstream.ObjectStore
+	ackWait    time.Duration
+	maxDeliver int
+}
+
+func (s *slotEnv) loop(ctx context.Context, cons jetstream.Consumer) {
+	backoff := time.Duration(0)
+	for ctx.Err() == nil {
+		fetch, cancel := context.WithTimeout(ctx, fetchWait)
+		m, err := cons.Next(jetstream.FetchContext(fetch))
+		cancel()
+		if err != nil {
+			if ctx.Err() == nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, nats.ErrTimeout) && !errors.Is(err, jetstream.ErrNoMessages) {
+				fmt.Fprintf(s.w.Log, "arena worker: fetching a job: %v\n", err)
+				sleep(ctx, time.Second)
+			}
+			continue
+		}
+		if refused := s.handle(ctx, m); refused {
+			backoff = min(max(2*backoff, time.Second), refuseBackoff)
+			sleep(ctx, backoff)
+		} else {
+			backoff = 0
+		}
+	}
+}
+
+func sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}
+
+// handle plays one job; true: it refused it.
+func (s *slotEnv) handle(ctx context.Context, m jetstream.Msg) bool {
+	var job Job
+	if err := json.Unmarshal(m.Data(), &job); err != nil {
+		// Not a job of ours: nothing can ever play it.
+		m.TermWithReason("not a job: " + err.Error())
+		fmt.Fprintf(s.w.Log, "arena worker: dropped a message that is not a job (%v)\n", err)
+		return false
+	}
+	table, local, err := s.prepare(job)
+	if err != nil {
+		s.refuse(ctx, m, job, err.Error())
+		return true
+	}
+	// The lease: kept while the game runs.
+	leased, stopLease := context.WithCancel(ctx)
+	go func() {
+		t := time.NewTicker(max(s.ackWait/4, 100*time.Millisecond))
+		defer t.Stop()
+		for {
+			select {
+			case <-leased.Done():
+				return
+			case <-t.C:
+				m.InProgress()
+			}
+		}
+	}()
+	rec, replay, err := local.Play(ctx, table)
+	stopLease()
+	if err != nil {
+		if errors.Is(err, run.ErrAbandoned) {
+			m.Nak() // to another worker, at once
+			return false
+		}
+		s.refuse(ctx, m, job, "playing it: "+err.Error())
+		return true
+	}
+	rec.Worker, rec.Load = s.w.Name, load()
+	res := Result{Job: job.ID, Worker: s.w.Name, Record: rec}
+	data, err := replay.Compressed()
+	if err != nil {
+		s.refuse(ctx, m, job, "its replay: "+err.Error())
+		return true
+	}
+	pubCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+	if len(data) <= inlineReplay {
+		res.Replay = data
+	} else {
+		res.ReplayObject = Token(job.Run) + "." + Token(job.Table.GameID)
+		if _, err := s.obs.PutBytes(pubCtx, res.ReplayObject, data); err != nil {
+			m.Nak()
+			fmt.Fprintf(s.w.Log, "arena worker: game %s: storing its replay: %v (handed back)\n", job.Table.GameID, err)
+			return false
+		}
+	}
+	if err := s.publish(pubCtx, job, res); err != nil {
+		m.Nak()
+		fmt.Fprintf(s.w.Log, "arena worker: game %s: publishing its result: %v (handed back)\n", job.Table.GameID, err)
+		return false
+	}
+	m.DoubleAck(pubCtx)
+	return false
+}
+
+// publish records res once: a result already there (another worker
+// played the job too, after this one's lease ran out) stands, and this
+// one is dropped.
+func (s *slotEnv) publish(ctx context.Context, job Job, res Result) error {
+	b, err := json.Marshal(res)
+	if err != nil {
+		return err
+	}
+	_, err = s.js.Publish(ctx, ResultSubject(job.Run, job.Table.GameID), b, jetstream.WithExpectLastSequencePerSubject(0))
+	var apiErr *jetstream.APIError
+	if errors.As(err, &apiErr) && (apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence ||
+		apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequenceConstant) {
+		return nil // recorded already
+	}
+	return err
+}
+
+// refuse tells the coordinator why the job is not played here and hands
+// it back for another worker, or, on its last delivery, reports it as
+// not played.
+func (s *slotEnv) refuse(ctx context.Context, m jetstream.Msg, job Job, reason string) {
+	fmt.Fprintf(s.w.Log, "arena worker: refused game %s of %s: %s\n", job.Table.GameID, job.Run, reason)
+	if b, err := json.Marshal(Event{Worker: s.w.Name, Job: job.ID, Reason: reason}); err == nil {
+		s.w.NC.Publish(EventSubject(job.Run), b)
+	}
+	md, err := m.Metadata()
+	if err == nil && s.maxDeliver > 0 && md.NumDelivered >= uint64(s.maxDeliver) {
+		pubCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+		defer cancel()
+		res := Result{Job: job.ID, Worker: s.w.Name, Error: fmt.Sprintf("%d deliveries; the last, to worker %s: %s", md.NumDelivered, s.w.Name, reason)}
+		if err := s.publish(pubCtx, job, res); err == nil {
+			m.TermWithReason(reason)
+			return
+		}
+	}
+	m.NakWithDelay(2 * time.Second)
+}
+
+// prepare checks that this worker can play job as the coordinator means
+// it, and returns the table in this worker's bot numbering with the
+// executor of the job's run.
+func (s *slotEnv) prepare(job Job) (run.Table, *run.Local, error) {
+	g, err := engine.Lookup(job.Game)
+	if err != nil {
+		return run.Table{}, nil, err
+	}
+	if r := g.Info().Rules; r != job.Rules {
+		return run.Table{}, nil, fmt.Errorf("game %s is at rules revision %d here, the run's is %d (another arena build)", job.Game, r, job.Rules)
+	}
+	w := s.w
+	table := job.Table
+	table.Seats = make([]int, len(job.Table.Seats))
+	for seat, b := range job.Table.Seats {
+		if b < 0 || b >= len(job.Bots) {
+			return run.Table{}, nil, fmt.Errorf("seat %d names bot %d of %d", seat, b, len(job.Bots))
+		}
+		want := job.Bots[b]
+		i := w.index(want.Name)
+		switch {
+		case i < 0:
+			return run.Table{}, nil, fmt.Errorf("no bot %s here", want.Name)
+		case w.Builds[i] != want.Build:
+			return run.Table{}, nil, fmt.Errorf("bot %s here is build %s, the run's is %s", want.Name, w.Builds[i], want.Build)
+		}
+		table.Seats[seat] = i
+	}
+	if len(table.BotSeeds) != len(table.Seats) {
+		return run.Table{}, nil, fmt.Errorf("the job has %d bot seeds for %d seats", len(table.BotSeeds), len(table.Seats))
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.locals == nil {
+		w.locals = map[string]*run.Local{}
+	}
+	l := w.locals[job.Run]
+	if l == nil {
+		l = run.NewLocal(run.Config{
+			Settings: job.Settings, Game: g, Options: job.Options, MatchID: job.Run, Version: w.Version,
+			Bots: w.Bots, KeepIdle: job.KeepIdle, Warn: w.Log,
+		}, nil)
+		w.locals[job.Run] = l
+	}
+	return table, l, nil
+}
+
+func (w *Worker) index(name string) int {
+	for i, b := range w.Bots {
+		if b.Name == name {
+			return i
+		}
+	}
+	return -1
+}
