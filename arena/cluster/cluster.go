@@ -153,11 +153,10 @@ type Job struct {
 }
 
 // JobBot is a bot of a job: its name in the run and the build the
-// coordinator fixed (bot.Command.Build), or the remote bot's id.
+// coordinator fixed (Build).
 type JobBot struct {
-	Name   string `json:"name"`
-	Build  string `json:"build,omitempty"`
-	Remote string `json:"remote,omitempty"`
+	Name  string `json:"name"`
+	Build string `json:"build"`
 }
 
 // Result is what a worker publishes for a job: the game's record and its

@@ -84,13 +84,7 @@ func cup(t *testing.T, kinds ...string) *tournament.Config {
 func worker(t *testing.T, url, name string, cmds []bot.Command, log *testkit.SyncBuffer) {
 	t.Helper()
 	w := &cluster.Worker{NC: connect(t, url), Name: name, Concurrency: 2, Log: log}
-	for _, c := range cmds {
-		b, err := c.Build()
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Bots, w.Builds = append(w.Bots, c.Spec()), append(w.Builds, b)
-	}
+	w.Bots = bot.Specs(cmds)
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Add(1)

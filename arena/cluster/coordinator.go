@@ -62,18 +62,11 @@ func NewCoordinator(ctx context.Context, nc *nats.Conn, cfg run.Config, o Option
 		c.warn = io.Discard
 	}
 	for _, b := range cfg.Bots {
-		jb := JobBot{Name: b.Name}
-		switch l := b.Launcher.(type) {
-		case bot.Command:
-			if jb.Build, err = l.Build(); err != nil {
-				return nil, err
-			}
-		case *remote.Launcher:
-			jb.Build, jb.Remote = bot.RemotePrefix+l.ID, l.ID
-		default:
-			return nil, fmt.Errorf("bot %s: a distributed run plays bot commands and remote bots, not %T", b.Name, b.Launcher)
+		build, err := Build(b)
+		if err != nil {
+			return nil, err
 		}
-		c.bots = append(c.bots, jb)
+		c.bots = append(c.bots, JobBot{Name: b.Name, Build: build})
 	}
 	// Subscribed before any job goes out: every result published from
 	// now on reaches deliver; those from before are in the stream.
@@ -89,6 +82,18 @@ func NewCoordinator(ctx context.Context, nc *nats.Conn, cfg run.Config, o Option
 		return nil, err
 	}
 	return c, nil
+}
+
+// Build is the build of a bot as jobs name it: a command's
+// (bot.Command.Build), or "nats:ID" for a remote bot (remote.Launcher).
+func Build(b bot.Spec) (string, error) {
+	switch l := b.Launcher.(type) {
+	case bot.Command:
+		return l.Build()
+	case *remote.Launcher:
+		return bot.RemotePrefix + l.ID, nil
+	}
+	return "", fmt.Errorf("bot %s: a distributed run plays bot commands and remote bots, not %T", b.Name, b.Launcher)
 }
 
 // Builds are the bots' builds as the coordinator fixed them, by the

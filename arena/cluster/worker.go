@@ -23,10 +23,9 @@ type Worker struct {
 	// Name identifies the worker in results and in the coordinator's
 	// messages (a host name, say).
 	Name string
-	// Bots are the bots this worker can play, and Builds their builds
-	// (bot.Command.Build; "nats:ID" for a remote bot), by index.
-	Bots   []bot.Spec
-	Builds []string
+	// Bots are the bots this worker can play (bot.Command, or a remote
+	// bot's remote.Launcher).
+	Bots []bot.Spec
 	// Concurrency is how many jobs it plays at once (< 1: 1).
 	Concurrency int
 	// Version is the arena's, written into replays.
@@ -64,6 +63,13 @@ func (w *Worker) Run(ctx context.Context) error {
 		return fmt.Errorf("the replay bucket %s: %w", ReplayBucket, err)
 	}
 	s := &slotEnv{w: w, js: js, obs: obs, ackWait: ackWait, maxDeliver: maxDeliver}
+	for _, b := range w.Bots {
+		build, err := Build(b)
+		if err != nil {
+			return err
+		}
+		s.builds = append(s.builds, build)
+	}
 	var wg sync.WaitGroup
 	for range max(w.Concurrency, 1) {
 		wg.Add(1)
@@ -118,6 +124,7 @@ type slotEnv struct {
 	obs        jetstream.ObjectStore
 	ackWait    time.Duration
 	maxDeliver int
+	builds     []string // of w.Bots, fixed at start
 }
 
 func (s *slotEnv) loop(ctx context.Context, cons jetstream.Consumer) {
@@ -278,8 +285,8 @@ func (s *slotEnv) prepare(job Job) (run.Table, *run.Local, error) {
 		switch {
 		case i < 0:
 			return run.Table{}, nil, fmt.Errorf("no bot %s here", want.Name)
-		case w.Builds[i] != want.Build:
-			return run.Table{}, nil, fmt.Errorf("bot %s here is build %s, the run's is %s", want.Name, w.Builds[i], want.Build)
+		case s.builds[i] != want.Build:
+			return run.Table{}, nil, fmt.Errorf("bot %s here is build %s, the run's is %s", want.Name, s.builds[i], want.Build)
 		}
 		table.Seats[seat] = i
 	}

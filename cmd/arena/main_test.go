@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/sandbox"
@@ -23,7 +24,8 @@ import (
 // TestMain lets this test binary stand in for the arena executable: with
 // ARENA_AS_CLI set it runs the CLI, so `arena bot random` children (which
 // re-run os.Executable()) work without a separate build step. With
-// ARENA_SPY_DIR set it is a random bot that logs every line it receives.
+// ARENA_SPY_DIR set it is a random bot that logs every line it receives
+// (and, with ARENA_SPY_DELAY, thinks that long per turn).
 func TestMain(m *testing.M) {
 	sandbox.RunWrapperIfAsked() // as main does
 	if dir := os.Getenv("ARENA_SPY_DIR"); dir != "" {
@@ -348,8 +350,14 @@ func spyBot(dir string) int {
 	go func() {
 		sc := bufio.NewScanner(os.Stdin)
 		sc.Buffer(nil, 1<<20)
+		// ARENA_SPY_DELAY makes it a slow bot: it thinks that long on
+		// every turn (a game that lasts, for tests that act mid-game).
+		delay, _ := time.ParseDuration(os.Getenv("ARENA_SPY_DELAY"))
 		for sc.Scan() {
 			f.Write(append(sc.Bytes(), '\n'))
+			if delay > 0 && bytes.Contains(sc.Bytes(), []byte(`"type":"turn"`)) {
+				time.Sleep(delay)
+			}
 			pw.Write(append(sc.Bytes(), '\n'))
 		}
 		pw.Close()

@@ -36,32 +36,69 @@ func natsFlags() []cli.Flag {
 // stderr even with --quiet, since the bots' owners need it to connect.
 // The returned function closes both.
 func natsConnect(c *cli.Context) (*nats.Conn, func(), error) {
+	link, err := natsLinkFor(c, "")
+	if err != nil {
+		return nil, nil, err
+	}
+	return link.NC, link.Close, nil
+}
+
+// natsLink is a run's NATS: the connection, a way to make more (for
+// local workers), and the embedded server when there is one.
+type natsLink struct {
+	NC       *nats.Conn
+	URL      string
+	Embedded bool
+	dial     func() (*nats.Conn, error)
+	closers  []func()
+}
+
+// Dial makes another connection to the same server.
+func (l *natsLink) Dial() (*nats.Conn, error) {
+	nc, err := l.dial()
+	if err == nil {
+		l.closers = append(l.closers, nc.Close)
+	}
+	return nc, err
+}
+
+// Close closes every connection made, then the embedded server.
+func (l *natsLink) Close() {
+	for i := len(l.closers) - 1; i >= 0; i-- {
+		l.closers[i]()
+	}
+}
+
+// natsLinkFor is natsConnect's link; an embedded server has JetStream
+// with its store in jetStreamDir, if set (distributed runs).
+func natsLinkFor(c *cli.Context, jetStreamDir string) (*natsLink, error) {
 	if g := duration(c, "nats-grace"); g <= 0 {
-		return nil, nil, usagef("--nats-grace %v: want a positive duration, such as 2s", g)
+		return nil, usagef("--nats-grace %v: want a positive duration, such as 2s", g)
 	}
 	if url := c.String("nats"); url != "" {
 		opts, err := remote.ConnectOptions(remote.Client{Creds: c.String("nats-creds"),
 			CA: c.String("nats-ca"), Cert: c.String("nats-cert"), Key: c.String("nats-key")})
 		if err != nil {
-			return nil, nil, usageError{fmt.Errorf("--nats-creds/--nats-ca/--nats-cert/--nats-key: %w", err)}
+			return nil, usageError{fmt.Errorf("--nats-creds/--nats-ca/--nats-cert/--nats-key: %w", err)}
 		}
-		nc, err := nats.Connect(url, opts...)
-		if err != nil {
-			return nil, nil, fmt.Errorf("--nats %s: %w", url, err)
+		link := &natsLink{URL: url, dial: func() (*nats.Conn, error) { return nats.Connect(url, opts...) }}
+		if link.NC, err = link.Dial(); err != nil {
+			return nil, fmt.Errorf("--nats %s: %w", url, err)
 		}
-		return nc, nc.Close, nil
+		return link, nil
 	}
-	ns, err := remote.StartServer(remote.ServerOptions{})
+	ns, err := remote.StartServer(remote.ServerOptions{StoreDir: jetStreamDir})
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	nc, err := nats.Connect("", nats.InProcessServer(ns))
-	if err != nil {
-		ns.Shutdown()
-		return nil, nil, err
+	link := &natsLink{URL: ns.ClientURL(), Embedded: true, dial: func() (*nats.Conn, error) { return nats.Connect("", nats.InProcessServer(ns)) },
+		closers: []func(){func() { ns.Shutdown(); ns.WaitForShutdown() }}}
+	if link.NC, err = link.Dial(); err != nil {
+		link.Close()
+		return nil, err
 	}
 	fmt.Fprintf(c.App.ErrWriter, "arena: NATS server for remote bots at %s: serve a bot with arena connect --nats %s --bot BOTID -- CMD\n", ns.ClientURL(), ns.ClientURL())
-	return nc, func() { nc.Close(); ns.Shutdown(); ns.WaitForShutdown() }, nil
+	return link, nil
 }
 
 // remoteSpecs turns the remote bots among specs (ids[i] is bot i's id) into remote launchers on a NATS connection, made when there is one

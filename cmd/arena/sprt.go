@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-dev/arena/arena/bot"
@@ -83,7 +84,7 @@ Every bot (fillers too) runs confined as in arena match (docs/security.md).`,
 			&cli.StringFlag{Name: "summary-md", Usage: "write a Markdown summary to FILE (e.g. $GITHUB_STEP_SUMMARY; appended to)"},
 			&cli.StringFlag{Name: "junit", Usage: "write the verdict as a JUnit XML test to FILE"},
 			quietFlag("no progress lines"),
-		}, append(append(refereeFlags(), natsFlags()...), sandboxFlags()...)...),
+		}, append(append(append(refereeFlags(), natsFlags()...), distributedFlags()...), sandboxFlags()...)...),
 		Action: runSPRT,
 	})
 }
@@ -117,16 +118,8 @@ func parseBotFlag(c *cli.Context, flag string, remote map[string]string) (bot.Co
 }
 
 // sprtRemote gives the remote bots (remote: flag -> bot id) their
-// launchers, on --nats or an embedded server; the function returned
-// closes the connection.
-func sprtRemote(c *cli.Context, cfg *sprt.Config, remoteIDs map[string]string) (func(), error) {
-	if len(remoteIDs) == 0 {
-		return func() {}, nil
-	}
-	nc, closeNATS, err := natsConnect(c)
-	if err != nil {
-		return nil, err
-	}
+// launchers, on the run's NATS connection.
+func sprtRemote(c *cli.Context, cfg *sprt.Config, remoteIDs map[string]string, nc *nats.Conn) {
 	cfg.Remote = map[string]bot.Launcher{}
 	launchers := map[string]*remote.Launcher{}
 	for name, id := range remoteNames(cfg, remoteIDs) {
@@ -135,7 +128,6 @@ func sprtRemote(c *cli.Context, cfg *sprt.Config, remoteIDs map[string]string) (
 		}
 		cfg.Remote[name] = launchers[id]
 	}
-	return closeNATS, nil
 }
 
 // sprtParamHint is what to give instead, per parameter stats.ParamError
@@ -256,11 +248,24 @@ func runSPRT(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	closeNATS, err := sprtRemote(c, cfg, remoteIDs)
-	if err != nil {
-		return err
+	if len(remoteIDs) > 0 || c.Bool("distributed") {
+		link, err := natsLinkFor(c, jetStreamDir(c, cfg.OutDir))
+		if err != nil {
+			return err
+		}
+		defer link.Close()
+		if len(remoteIDs) > 0 {
+			sprtRemote(c, cfg, remoteIDs, link.NC)
+		}
+		if c.Bool("distributed") {
+			maker, stopWorkers, err := distributed(c, link, cfg.Concurrency)
+			if err != nil {
+				return err
+			}
+			defer stopWorkers()
+			cfg.Executor = maker
+		}
 	}
-	defer closeNATS()
 	if err := cfg.Check(); err != nil {
 		return usageError{err}
 	}

@@ -112,7 +112,7 @@ func tournamentFlags() []cli.Flag {
 		&cli.StringFlag{Name: "out", Usage: "output directory", DefaultText: "out/NAME"},
 		&cli.BoolFlag{Name: "resume", Usage: "insist on resuming: fail if the output directory (--out, or out/NAME) holds no tournament"},
 		quietFlag("no progress lines"),
-	}, append(natsFlags(), sandboxFlags()...)...)
+	}, append(append(natsFlags(), distributedFlags()...), sandboxFlags()...)...)
 }
 
 // tournamentPlan finds the tournament from FILE (a tournament file), DIR
@@ -270,14 +270,22 @@ func runTournament(c *cli.Context) error {
 		}
 	}
 	topts := tournament.Options{Version: Version, Warn: c.App.ErrWriter, OnGame: onGame}
-	if len(cfg.Remote) > 0 {
-		nc, closeNATS, err := natsConnect(c)
+	if len(cfg.Remote) > 0 || c.Bool("distributed") {
+		link, err := natsLinkFor(c, jetStreamDir(c, out))
 		if err != nil {
 			return err
 		}
-		defer closeNATS()
+		defer link.Close()
 		topts.Remote = func(id string) bot.Launcher {
-			return &remote.Launcher{NC: nc, ID: id, Wait: cfg.Limits.Startup, Grace: duration(c, "nats-grace")}
+			return &remote.Launcher{NC: link.NC, ID: id, Wait: cfg.Limits.Startup, Grace: duration(c, "nats-grace")}
+		}
+		if c.Bool("distributed") {
+			maker, stopWorkers, err := distributed(c, link, cfg.Concurrency)
+			if err != nil {
+				return err
+			}
+			defer stopWorkers()
+			topts.Executor = maker
 		}
 	}
 	_, err = tournament.Run(ctx, cfg, out, topts)

@@ -1,0 +1,241 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/nats-io/nats.go"
+	"github.com/urfave/cli/v2"
+
+	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/cluster"
+	"github.com/arena-dev/arena/arena/remote"
+	"github.com/arena-dev/arena/arena/run"
+	"github.com/arena-dev/arena/arena/tournament"
+)
+
+// distributedFlags are the flags of a run whose games workers play.
+func distributedFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.BoolFlag{Name: "distributed", Usage: "have workers play the games, over NATS JetStream (--nats, or an embedded server with local workers): docs/distributed.md"},
+		&cli.IntFlag{Name: "workers", Usage: "workers to run in this process (--distributed)", DefaultText: "1 with the embedded server, 0 with --nats"},
+		durationFlag("lease", "how long a worker may give no sign of life before its game goes to another (--distributed)", cluster.DefaultAckWait, ""),
+		&cli.IntFlag{Name: "max-deliver", Value: cluster.DefaultMaxDeliver, Usage: "how often one game may be handed out before the run gives up on it (--distributed)"},
+	}
+}
+
+// jetStreamDir is where an embedded server keeps a distributed run's
+// queue and results: in the output directory, so that a restarted run
+// finds them ("" when there is nothing to keep or --nats is given).
+func jetStreamDir(c *cli.Context, out string) string {
+	if !c.Bool("distributed") || c.String("nats") != "" {
+		return ""
+	}
+	if out == "" {
+		dir, err := os.MkdirTemp("", "arena-jetstream-*")
+		if err != nil {
+			return ""
+		}
+		return dir
+	}
+	return filepath.Join(out, "jetstream")
+}
+
+// distributed is the executor maker of a distributed run on link, with
+// its local workers (--workers), which play the run's own bots; stop
+// ends them.
+func distributed(c *cli.Context, link *natsLink, concurrency int) (maker func(run.Config) (run.Executor, error), stop func(), err error) {
+	if c.Int("max-deliver") < 1 {
+		return nil, nil, usagef("--max-deliver %d: want at least 1", c.Int("max-deliver"))
+	}
+	if d := duration(c, "lease"); d <= 0 {
+		return nil, nil, usagef("--lease %v: want a positive duration, such as 30s", d)
+	}
+	workers := c.Int("workers")
+	if !c.IsSet("workers") && link.Embedded {
+		workers = 1
+	}
+	if workers < 0 {
+		return nil, nil, usagef("--workers %d: want 0 or more", workers)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	stop = func() { cancel(); wg.Wait() }
+	o := cluster.Options{AckWait: duration(c, "lease"), MaxDeliver: c.Int("max-deliver")}
+	maker = func(rc run.Config) (run.Executor, error) {
+		coord, err := cluster.NewCoordinator(ctx, link.NC, rc, o)
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(c.App.ErrWriter, "arena: distributed: %d local worker(s); more join with: arena worker --nats %s --bots FILE\n", workers, link.URL)
+		for i := range workers {
+			nc, err := link.Dial()
+			if err != nil {
+				coord.Close(false)
+				return nil, err
+			}
+			w := &cluster.Worker{NC: nc, Name: fmt.Sprintf("%s-local%d", workerName(), i+1), Bots: rc.Bots,
+				Concurrency: concurrency, Version: Version, Log: c.App.ErrWriter}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if err := w.Run(ctx); err != nil && ctx.Err() == nil {
+					fmt.Fprintf(c.App.ErrWriter, "arena: local worker %s: %v\n", w.Name, err)
+				}
+			}()
+		}
+		return coord, nil
+	}
+	return maker, stop, nil
+}
+
+// workerName names this machine's workers: its host name.
+func workerName() string {
+	h, err := os.Hostname()
+	if err != nil || h == "" {
+		return "worker"
+	}
+	return cluster.Token(h)
+}
+
+func workerCommand() *cli.Command {
+	return withUsage(&cli.Command{
+		Name:  "worker",
+		Usage: "play the games of distributed runs (arena tournament run --distributed) on this machine",
+		Description: `Pulls one job at a time per slot from the NATS JetStream queue of distributed
+runs, plays it with this machine's bot commands, and publishes its result.
+The bots come from a tournament file (--bots, its bots section and limits)
+or from --bot flags, under the names the run gives them; a job whose bot is
+missing here, or is another build, is refused and left to other workers.
+
+   arena worker --nats nats://HOST:4222 --bots cup.yaml --concurrency 2`,
+		Flags: append([]cli.Flag{
+			&cli.StringFlag{Name: "nats", Usage: "URL of the coordinator's NATS server; required"},
+			&cli.StringFlag{Name: "creds", Usage: "this worker's key: an nkey seed file or a .creds file"},
+			&cli.StringFlag{Name: "tls-ca", Usage: "CA certificate (PEM) that signed the server's TLS certificate"},
+			&cli.StringFlag{Name: "tls-cert", Usage: "client TLS certificate (PEM), for a server that asks for one"},
+			&cli.StringFlag{Name: "tls-key", Usage: "the client certificate's key (PEM)"},
+			&cli.StringFlag{Name: "bots", Usage: "a tournament file whose bots this worker plays (confined by its limits)"},
+			&cli.StringSliceFlag{Name: "bot", Usage: "a bot this worker plays, NAME=CMD (repeatable; confined by the --bot-* flags)"},
+			&cli.IntFlag{Name: "concurrency", Value: 1, Usage: "games played at once"},
+			&cli.StringFlag{Name: "name", Usage: "this worker's name in results", DefaultText: "the host name and the process id"},
+		}, sandboxFlags()...),
+		Action: runWorker,
+	})
+}
+
+func runWorker(c *cli.Context) error {
+	url := c.String("nats")
+	if url == "" {
+		return usagef("--nats URL is required: arena worker --nats URL --bots FILE")
+	}
+	if c.Int("concurrency") < 1 {
+		return usagef("--concurrency %d: want at least 1", c.Int("concurrency"))
+	}
+	opts, err := remote.ConnectOptions(remote.Client{Creds: c.String("creds"), CA: c.String("tls-ca"), Cert: c.String("tls-cert"), Key: c.String("tls-key")})
+	if err != nil {
+		return usageError{fmt.Errorf("--creds/--tls-ca/--tls-cert/--tls-key: %w", err)}
+	}
+	specs, remoteIDs, err := workerBots(c)
+	if err != nil {
+		return err
+	}
+	nc, err := nats.Connect(url, opts...)
+	if err != nil {
+		return fmt.Errorf("--nats %s: %w", url, err)
+	}
+	defer nc.Close()
+	for i, id := range remoteIDs {
+		specs[i].Launcher = &remote.Launcher{NC: nc, ID: id, Wait: run.Defaults.Limits.Startup, Grace: remote.DefaultGrace}
+	}
+	name := c.String("name")
+	if name == "" {
+		name = fmt.Sprintf("%s-%d", workerName(), os.Getpid())
+	}
+	var names []string
+	for _, s := range specs {
+		names = append(names, s.Name)
+	}
+	fmt.Fprintf(c.App.ErrWriter, "arena: worker %s at %s, %d game(s) at once, bots: %s\n", name, url, c.Int("concurrency"), strings.Join(names, ", "))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	w := &cluster.Worker{NC: nc, Name: name, Bots: specs, Concurrency: c.Int("concurrency"), Version: Version, Log: c.App.ErrWriter}
+	if err := w.Run(ctx); ctx.Err() == nil {
+		return err
+	}
+	fmt.Fprintf(c.App.ErrWriter, "arena: worker %s stopped; the games it was playing go to other workers\n", name)
+	return nil
+}
+
+// workerBots are the bots of --bots FILE and --bot NAME=CMD, confined;
+// a remote bot (nats:ID) has its id in the map, by index.
+func workerBots(c *cli.Context) ([]bot.Spec, map[int]string, error) {
+	var specs []bot.Spec
+	remoteIDs := map[int]string{}
+	if path := c.String("bots"); path != "" {
+		f, err := tournament.LoadFile(path)
+		if err != nil {
+			return nil, nil, usageError{err}
+		}
+		cfg, err := f.Resolve(path, filepath.Dir(path))
+		if err != nil {
+			return nil, nil, usageError{err}
+		}
+		sb, err := cfg.Confine(path, "")
+		if err != nil {
+			return nil, nil, usageError{err}
+		}
+		fmt.Fprintf(c.App.ErrWriter, "arena: %s: %s\n", path, sb.Describe())
+		specs = bot.Specs(cfg.Bots)
+		for i, id := range cfg.Remote {
+			remoteIDs[i] = id
+		}
+	}
+	var cmds []bot.Command
+	for _, spec := range c.StringSlice("bot") {
+		name, cmdline, ok := strings.Cut(spec, "=")
+		if !ok {
+			return nil, nil, usagef("--bot %q: want NAME=CMD", spec)
+		}
+		if err := bot.CheckName(name); err != nil {
+			return nil, nil, usagef("--bot %q: %v", spec, err)
+		}
+		if id, ok := bot.RemoteID(cmdline); ok {
+			if err := bot.CheckRemoteID(id); err != nil {
+				return nil, nil, usagef("--bot %s: %v", name, err)
+			}
+			remoteIDs[len(specs)] = id
+			specs = append(specs, bot.Spec{Name: name})
+			continue
+		}
+		argv, err := bot.ParseCommand(cmdline, "")
+		if err != nil {
+			return nil, nil, usagef("--bot %s: %v", name, err)
+		}
+		cmds = append(cmds, bot.Command{Name: name, Argv: argv})
+	}
+	if len(cmds) > 0 {
+		sb, err := confineBots(c, cmds, "", "")
+		if err != nil {
+			return nil, nil, err
+		}
+		fmt.Fprintf(c.App.ErrWriter, "arena: --bot: %s\n", sb.Describe())
+		specs = append(specs, bot.Specs(cmds)...)
+	}
+	if len(specs) == 0 {
+		return nil, nil, usagef("no bots: arena worker --bots FILE or --bot NAME=CMD")
+	}
+	seen := map[string]bool{}
+	for _, s := range specs {
+		if seen[s.Name] {
+			return nil, nil, usagef("bot %s named twice", s.Name)
+		}
+		seen[s.Name] = true
+	}
+	return specs, remoteIDs, nil
+}

@@ -1,0 +1,283 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/arena-dev/arena/arena/deal"
+	"github.com/arena-dev/arena/arena/ledger"
+	"github.com/arena-dev/arena/internal/proctest"
+)
+
+// process is an arena subprocess whose stderr lines the test reads.
+type process struct {
+	cmd   *exec.Cmd
+	mu    sync.Mutex
+	lines []string
+	more  chan struct{} // closed and replaced at each line
+	done  chan struct{}
+}
+
+func start(t *testing.T, env []string, args ...string) *process {
+	t.Helper()
+	p := &process{cmd: exec.Command(os.Args[0], args...), more: make(chan struct{}), done: make(chan struct{})}
+	p.cmd.Env = append(os.Environ(), env...)
+	stderr, err := p.cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		defer close(p.done)
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			p.mu.Lock()
+			p.lines = append(p.lines, sc.Text())
+			close(p.more)
+			p.more = make(chan struct{})
+			p.mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		if p.cmd.ProcessState == nil {
+			p.cmd.Process.Kill()
+			p.cmd.Wait()
+		}
+	})
+	return p
+}
+
+// waitFor returns the first stderr line matching re's first group.
+func (p *process) waitFor(t *testing.T, re *regexp.Regexp) string {
+	t.Helper()
+	timeout := time.After(60 * time.Second)
+	for i := 0; ; {
+		p.mu.Lock()
+		for ; i < len(p.lines); i++ {
+			if m := re.FindStringSubmatch(p.lines[i]); m != nil {
+				p.mu.Unlock()
+				return m[1]
+			}
+		}
+		more := p.more
+		p.mu.Unlock()
+		select {
+		case <-more:
+		case <-p.done:
+			t.Fatalf("exited without a line matching %s:\n%s", re, p.stderr())
+		case <-timeout:
+			t.Fatalf("no line matching %s:\n%s", re, p.stderr())
+		}
+	}
+}
+
+func (p *process) stderr() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return strings.Join(p.lines, "\n")
+}
+
+// wait waits for the process to exit and returns its exit code.
+func (p *process) wait(t *testing.T) int {
+	t.Helper()
+	<-p.done
+	p.cmd.Wait()
+	return p.cmd.ProcessState.ExitCode()
+}
+
+var workerURL = regexp.MustCompile(`arena worker --nats (\S+)`)
+
+func distributedArgs(out string, extra ...string) []string {
+	return append([]string{"tournament", "run", "--name", "dcup", "--game", "banqi", "--option", "max_plies=40",
+		"--bot", "s=" + os.Args[0], "--bot", "r=arena bot random", "--bot", "g=arena bot greedy",
+		"--games-per-encounter", "2", "--seed", "5", "--concurrency", "2", "--out", out, "-q"}, append(spyFlags, extra...)...)
+}
+
+// spyFlags let the spy bot write its log where the test reads it, and
+// pass it its delay and the test's token (survivors are found by it).
+var spyFlags = []string{"--bot-isolate", "no", "--bot-env", "ARENA_SPY_DIR", "--bot-env", "ARENA_SPY_DELAY", "--bot-env", "ARENA_DIST_TOKEN"}
+
+// workerArgs are a worker's: the same bots as distributedArgs, under the
+// same names ("s" is this test binary as the spy bot, slowed down).
+func workerArgs(url, name string) []string {
+	return append([]string{"worker", "--nats", url, "--name", name, "--concurrency", "2",
+		"--bot", "s=" + os.Args[0], "--bot", "r=arena bot random", "--bot", "g=arena bot greedy"}, spyFlags...)
+}
+
+// A worker killed with SIGKILL mid-game: its game goes to another worker
+// once its lease runs out and is recorded exactly once, by that worker;
+// the killed worker's bot processes do not outlive it; the tournament
+// ends with the standings of a local run.
+func TestDistributedWorkerKilledMidGame(t *testing.T) {
+	t.Parallel()
+	local := localRun(t)
+	secret := filepath.Join(local, deal.FileName)
+	out := t.TempDir()
+	coord := start(t, nil, distributedArgs(out, "--distributed", "--workers", "0", "--lease", "2s", "--deal-secret", secret)...)
+	url := coord.waitFor(t, workerURL)
+
+	spyA, spyB := t.TempDir(), t.TempDir()
+	tokenA := fmt.Sprintf("ARENA_DIST_TOKEN=%d", time.Now().UnixNano())
+	a := start(t, []string{"ARENA_SPY_DIR=" + spyA, "ARENA_SPY_DELAY=20ms", tokenA}, workerArgs(url, "A")...)
+	game := spyInGame(t, spyA)
+	a.cmd.Process.Kill()
+	a.wait(t)
+	deadline := time.Now().Add(5 * time.Second) // the parent-death signal's delivery
+	for len(proctest.WithEnv(tokenA)) > 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if left := proctest.WithEnv(tokenA); len(left) > 0 {
+		t.Errorf("bot processes outlived the killed worker: %v", left)
+	}
+
+	b := start(t, []string{"ARENA_SPY_DIR=" + spyB}, workerArgs(url, "B")...)
+	if code := coord.wait(t); code != 0 {
+		t.Fatalf("coordinator exit %d:\n%s\nworker B:\n%s", code, coord.stderr(), b.stderr())
+	}
+	b.cmd.Process.Signal(os.Interrupt)
+	if code := b.wait(t); code != 0 {
+		t.Errorf("worker B exit %d on interrupt:\n%s", code, b.stderr())
+	}
+	recs := ledgerOf(t, out)
+	if len(recs) != 6 {
+		t.Fatalf("%d games recorded, want 6", len(recs))
+	}
+	for _, r := range recs {
+		if r.GameID == game && r.Worker != "B" {
+			t.Errorf("game %s, cut short on A, recorded by %q", game, r.Worker)
+		}
+	}
+	if got, want := standingsOnly(t, out), standingsOnly(t, local); got != want {
+		t.Errorf("standings differ from the local run's:\n got %s\nwant %s", got, want)
+	}
+}
+
+// localRun plays distributedArgs's tournament here (the spy bot is this
+// test binary with ARENA_SPY_DIR set) and returns its directory.
+func localRun(t *testing.T) string {
+	t.Helper()
+	out := t.TempDir()
+	if p := start(t, []string{"ARENA_SPY_DIR=" + t.TempDir()}, distributedArgs(out)...); p.wait(t) != 0 {
+		t.Fatalf("local run: %s", p.stderr())
+	}
+	return out
+}
+
+// spyInGame waits until a spy bot of dir has been sent a turn, and
+// returns its game's id.
+func spyInGame(t *testing.T, dir string) string {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		logs, _ := filepath.Glob(filepath.Join(dir, "*.log"))
+		for _, path := range logs {
+			b, _ := os.ReadFile(path)
+			if !bytes.Contains(b, []byte(`"type":"turn"`)) {
+				continue
+			}
+			var hello struct {
+				GameID string `json:"game_id"`
+			}
+			first, _, _ := bytes.Cut(b, []byte("\n"))
+			if json.Unmarshal(first, &hello) == nil && hello.GameID != "" {
+				return hello.GameID
+			}
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatal("no spy bot got a turn")
+	return ""
+}
+
+func ledgerOf(t *testing.T, dir string) []ledger.Record {
+	t.Helper()
+	recs, _, err := ledger.Read[ledger.Record](filepath.Join(dir, ledger.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, r := range recs {
+		if seen[r.GameID] {
+			t.Errorf("game %s recorded twice", r.GameID)
+		}
+		seen[r.GameID] = true
+	}
+	return recs
+}
+
+// The coordinator killed with SIGKILL and started again (against a NATS
+// server of its own, arena serve): it resumes from its ledger and the
+// results stream, and ends with the standings of a local run, each game
+// recorded once.
+func TestDistributedCoordinatorRestart(t *testing.T) {
+	t.Parallel()
+	local := localRun(t)
+	secret := filepath.Join(local, deal.FileName)
+	srv := start(t, nil, "serve", "--listen", "127.0.0.1:0", "--store", t.TempDir())
+	url := srv.waitFor(t, regexp.MustCompile(`NATS server at (\S+)`))
+	w := start(t, []string{"ARENA_SPY_DIR=" + t.TempDir(), "ARENA_SPY_DELAY=5ms"}, workerArgs(url, "W")...)
+
+	out := t.TempDir()
+	args := distributedArgs(out, "--distributed", "--nats", url, "--deal-secret", secret)
+	first := start(t, nil, args...)
+	deadline := time.Now().Add(60 * time.Second)
+	for ledgerLines(out) < 1 && time.Now().Before(deadline) {
+		time.Sleep(2 * time.Millisecond)
+	}
+	first.cmd.Process.Kill()
+	first.wait(t)
+	if n := ledgerLines(out); n < 1 || n >= 6 {
+		t.Fatalf("killed with %d games recorded, want 1 to 5 of 6:\n%s", n, first.stderr())
+	}
+	if again := start(t, nil, args...); again.wait(t) != 0 {
+		t.Fatalf("restarted coordinator: %s\nworker:\n%s", again.stderr(), w.stderr())
+	}
+	if recs := ledgerOf(t, out); len(recs) != 6 {
+		t.Fatalf("%d games recorded, want 6", len(recs))
+	}
+	if got, want := standingsOnly(t, out), standingsOnly(t, local); got != want {
+		t.Errorf("standings differ from the local run's:\n got %s\nwant %s", got, want)
+	}
+}
+
+// A distributed SPRT reaches the verdict of the local one, over the same
+// games, for the same seed and deals.
+func TestDistributedSPRTSameVerdict(t *testing.T) {
+	t.Parallel()
+	secret := filepath.Join(t.TempDir(), "secret")
+	if err := deal.Write(secret, deal.New()); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"sprt", "--game", "banqi", "--option", "max_plies=60", "--test", "g=arena bot greedy", "--base", "r=arena bot random",
+		"--elo0", "0", "--elo1", "100", "--seed", "11", "--concurrency", "1", "--max-games", "200", "--deal-secret", secret, "--json"}
+	type report struct {
+		Verdict  string  `json:"verdict"`
+		Games    int     `json:"games"`
+		LLR      float64 `json:"llr"`
+		ExitCode int     `json:"exit_code"`
+	}
+	read := func(extra ...string) report {
+		stdout, stderr, code := arena(t, append(args, extra...)...)
+		var r report
+		if err := json.Unmarshal([]byte(stdout), &r); err != nil || code != r.ExitCode {
+			t.Fatalf("sprt %v: exit %d, %v: %s\n%s", extra, code, err, stdout, stderr)
+		}
+		return r
+	}
+	local, dist := read(), read("--distributed")
+	if local != dist || local.Verdict != "H1" {
+		t.Errorf("distributed %+v, local %+v (want the same H1)", dist, local)
+	}
+}
