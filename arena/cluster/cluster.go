@@ -62,6 +62,17 @@ func ResultSubject(run, gameID string) string {
 }
 func EventSubject(run string) string { return "arena.events." + Token(run) }
 
+// ControlSubject is where the coordinator of run tells workers which of
+// them it no longer takes results from (Ban).
+func ControlSubject(run string) string { return "arena.control." + Token(run) }
+
+// Ban is a coordinator's notice that a worker's results are refused for
+// the rest of its run: the worker stops taking the run's jobs.
+type Ban struct {
+	Worker string `json:"worker"`
+	Reason string `json:"reason"`
+}
+
 // Token makes s one subject token: itself when it is made of letters,
 // digits, '-' and '_' only (run and game ids are), else a hash of it.
 func Token(s string) string {

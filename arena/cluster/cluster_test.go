@@ -10,8 +10,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/cluster"
@@ -200,4 +202,74 @@ func TestWorkerRefusesWhatItCannotPlay(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A job whose every worker dies with it (here: takes it and never
+// answers) runs out of deliveries; the run stops naming the game instead
+// of waiting for it for ever.
+func TestJobWhoseWorkersDieFails(t *testing.T) {
+	url := jetStream(t)
+	js, err := jetstream.New(connect(t, url))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() { // the dying workers
+		for ctx.Err() == nil {
+			cons, err := js.Consumer(ctx, cluster.JobsStream, cluster.Consumer)
+			if err != nil {
+				continue // not set up yet
+			}
+			for ctx.Err() == nil {
+				cons.Next(jetstream.FetchContext(ctx))
+			}
+		}
+	}()
+	var warn testkit.SyncBuffer
+	_, err = tournament.Run(context.Background(), cup(t, "random", "random"), t.TempDir(),
+		distributed(t, url, cluster.Options{AckWait: 300 * time.Millisecond, MaxDeliver: 2}, &warn))
+	if !errors.Is(err, cluster.ErrNotPlayed) || !strings.Contains(err.Error(), "handed out 2 times") {
+		t.Fatalf("got %v, want ErrNotPlayed after 2 deliveries", err)
+	}
+}
+
+// A worker on a sick machine (here: its bots cannot start) loses far
+// more games to crashes and startup failures than the others: it is
+// banned, told so, and the run ends on the healthy worker.
+func TestSickWorkerIsBanned(t *testing.T) {
+	c := cup(t, "random", "random", "random", "random", "random", "random")
+	url := jetStream(t)
+	var sickLog, goodLog, warn testkit.SyncBuffer
+	sick := slices.Clone(c.Bots)
+	for i := range sick {
+		sick[i].Dir = filepath.Join(t.TempDir(), "gone") // the same build, and no process starts
+	}
+	worker(t, url, "good", c.Bots, &goodLog)
+	opt := distributed(t, url, cluster.Options{}, &warn)
+	var once sync.Once
+	opt.OnGame = func(p tournament.Progress) {
+		if p.Done == 3 { // judged against the others' games: there are some
+			once.Do(func() { worker(t, url, "sick", sick, &sickLog) })
+		}
+	}
+	out := t.TempDir()
+	if _, err := tournament.Run(context.Background(), c, out, opt); err != nil {
+		t.Fatalf("%v\n%s", err, warn.String())
+	}
+	if !strings.Contains(warn.String(), "worker sick is banned") {
+		t.Errorf("the coordinator did not ban the sick worker:\n%s", warn.String())
+	}
+	if !strings.Contains(sickLog.String(), "takes no more results from this worker") {
+		t.Errorf("the sick worker was not told:\n%s", sickLog.String())
+	}
+	byWorker := map[string]int{}
+	for _, r := range records(t, out) {
+		byWorker[r.Worker]++
+	}
+	if byWorker["sick"] < 10 || byWorker["sick"] > 10+4 { // banned after 10, with its games in flight
+
+		t.Errorf("games per worker %v: want the rest of the run on good", byWorker)
+	}
+	t.Logf("games per worker: %v", byWorker)
 }

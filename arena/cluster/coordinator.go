@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/arena/run"
+	"github.com/arena-dev/arena/protocol"
 	"github.com/arena-dev/arena/replays"
 )
 
@@ -31,10 +33,13 @@ type Coordinator struct {
 	bots []JobBot // by the run's bot index
 	warn io.Writer
 
-	results *nats.Subscription
-	events  *nats.Subscription
+	results  *nats.Subscription
+	events   *nats.Subscription
+	advisory *nats.Subscription
 
 	mu      sync.Mutex
+	health  map[string]*health     // by worker
+	banned  map[string]string      // workers whose results are refused, and why
 	waiters map[string]chan Result // by game id
 	retries map[string]int         // by game id: results refused and played again
 	told    map[string]bool        // refusals already reported, by worker and reason
@@ -57,7 +62,8 @@ func NewCoordinator(ctx context.Context, nc *nats.Conn, cfg run.Config, o Option
 		return nil, err
 	}
 	c := &Coordinator{nc: nc, js: js, obs: obs, cfg: cfg, warn: cfg.Warn,
-		waiters: map[string]chan Result{}, retries: map[string]int{}, told: map[string]bool{}}
+		waiters: map[string]chan Result{}, retries: map[string]int{}, told: map[string]bool{},
+		health: map[string]*health{}, banned: map[string]string{}}
 	if c.warn == nil {
 		c.warn = io.Discard
 	}
@@ -77,11 +83,58 @@ func NewCoordinator(ctx context.Context, nc *nats.Conn, cfg run.Config, o Option
 		c.results.Unsubscribe()
 		return nil, err
 	}
+	// A job handed out MaxDeliver times whose last worker died with it
+	// stays in the queue, delivered no more: the server says so, and the
+	// game fails instead of being waited for for ever.
+	if c.advisory, err = nc.Subscribe(maxDeliveriesAdvisory, c.exhausted); err != nil {
+		c.Close(false)
+		return nil, err
+	}
 	if err := nc.Flush(); err != nil {
 		c.Close(false)
 		return nil, err
 	}
 	return c, nil
+}
+
+// maxDeliveriesAdvisory is the subject of the server's advisory for a
+// job of the workers' consumer that ran out of deliveries.
+const maxDeliveriesAdvisory = "$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES." + JobsStream + "." + Consumer
+
+// exhausted fails the game of a job that ran out of deliveries (if it is
+// this run's) and takes the job off the queue.
+func (c *Coordinator) exhausted(m *nats.Msg) {
+	var adv struct {
+		StreamSeq  uint64 `json:"stream_seq"`
+		Deliveries int    `json:"deliveries"`
+	}
+	if json.Unmarshal(m.Data, &adv) != nil || adv.StreamSeq == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	st, err := c.js.Stream(ctx, JobsStream)
+	if err != nil {
+		return
+	}
+	raw, err := st.GetMsg(ctx, adv.StreamSeq)
+	if err != nil {
+		return // terminated by its last worker already
+	}
+	var job Job
+	if json.Unmarshal(raw.Data, &job) != nil || job.Run != c.cfg.MatchID {
+		return
+	}
+	st.DeleteMsg(ctx, adv.StreamSeq)
+	c.mu.Lock()
+	w := c.waiters[job.Table.GameID]
+	c.mu.Unlock()
+	if w != nil {
+		select {
+		case w <- Result{Job: job.ID, Error: fmt.Sprintf("handed out %d times, and each worker that took it stopped before it was played (killed, or lost its connection)", adv.Deliveries)}:
+		default:
+		}
+	}
 }
 
 // Build is the build of a bot as jobs name it: a command's
@@ -164,6 +217,7 @@ func (c *Coordinator) Play(ctx context.Context, t run.Table) (ledger.Record, run
 		c.mu.Unlock()
 	}()
 	published := false
+	var sent time.Time // when the job was queued
 	for {
 		res, found, err := c.lookup(ctx, t)
 		if err != nil {
@@ -173,7 +227,7 @@ func (c *Coordinator) Play(ctx context.Context, t run.Table) (ledger.Record, run
 			if err := c.publish(ctx, t); err != nil {
 				return ledger.Record{}, nil, err
 			}
-			published = true
+			published, sent = true, time.Now()
 		}
 		if !found {
 			poll := time.NewTimer(resultPoll)
@@ -190,7 +244,10 @@ func (c *Coordinator) Play(ctx context.Context, t run.Table) (ledger.Record, run
 		if !found {
 			continue
 		}
-		rec, replay, err := c.accept(ctx, t, res)
+		rec, replay, err := c.accept(ctx, t, res, sent)
+		if err == nil {
+			c.judge(res.Worker, rec)
+		}
 		if err == nil || errors.Is(err, ErrNotPlayed) {
 			return rec, replay, err
 		}
@@ -289,9 +346,15 @@ const maxRetries = 3
 // accept checks a worker's result against the game the coordinator
 // asked for: the record is of t (game id, seed, bots), the replay reads,
 // is of t and re-simulates to the record's outcome.
-func (c *Coordinator) accept(ctx context.Context, t run.Table, res Result) (ledger.Record, run.Replay, error) {
+func (c *Coordinator) accept(ctx context.Context, t run.Table, res Result, sent time.Time) (ledger.Record, run.Replay, error) {
 	if res.Error != "" {
 		return ledger.Record{}, nil, fmt.Errorf("game %s: %w: %s", t.GameID, ErrNotPlayed, res.Error)
+	}
+	c.mu.Lock()
+	why, banned := c.banned[res.Worker]
+	c.mu.Unlock()
+	if banned {
+		return res.Record, nil, fmt.Errorf("worker %s is banned from the run: %s", res.Worker, why)
 	}
 	rec := res.Record
 	names := make([]string, len(t.Seats))
@@ -319,6 +382,15 @@ func (c *Coordinator) accept(ctx context.Context, t run.Table, res Result) (ledg
 	if h.GameID != t.GameID || h.Seed != t.Seed || h.Match != c.cfg.MatchID || h.Game != c.cfg.Game.Info().Name {
 		return rec, nil, fmt.Errorf("its replay is of game %s seed %d of %s", h.GameID, h.Seed, h.Match)
 	}
+	// The worker's clock, seen through the game's start: a result played
+	// before its job was queued, or after it came back, is from a
+	// machine whose clock is off (its clocks are what the bots are timed
+	// by).
+	if !sent.IsZero() && (h.Started.Before(sent.Add(-maxSkew)) || h.Started.After(time.Now().Add(maxSkew))) {
+		c.ban(res.Worker, fmt.Sprintf("its clock is off: game %s started at %s by it, queued at %s here", t.GameID,
+			h.Started.Format(time.RFC3339), sent.UTC().Format(time.RFC3339)))
+		return rec, nil, fmt.Errorf("its clock is off")
+	}
 	if err := replays.Verify(rp); err != nil {
 		return rec, nil, fmt.Errorf("its replay: %w", err)
 	}
@@ -339,9 +411,102 @@ func (c *Coordinator) Close(bool) {
 	if c.events != nil {
 		c.events.Unsubscribe()
 	}
+	if c.advisory != nil {
+		c.advisory.Unsubscribe()
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if st, err := c.js.Stream(ctx, JobsStream); err == nil {
 		st.Purge(ctx, jetstream.WithPurgeSubject(JobSubject(c.cfg.MatchID)))
 	}
+}
+
+// maxSkew bounds how far a worker's clock may be from the coordinator's.
+const maxSkew = 30 * time.Second
+
+// health counts a worker's games and the forfeits that a sick machine
+// causes (crashes, time losses), as fishtest judges its workers.
+type health struct {
+	games, losses int
+}
+
+// Bounds of a worker's health: after minGames, a worker whose crash,
+// startup and time-loss rate is above maxLossRate and lossFactor times
+// the other workers' (over minOthers games at least) is banned. A bot
+// that crashes everywhere is no worker's fault: the others lose as many.
+const (
+	minGames    = 10
+	minOthers   = 3
+	maxLossRate = 0.2
+	lossFactor  = 3
+)
+
+// judge counts rec against its worker, then bans each worker whose
+// crashes and time losses stand out against the others' (looked at after
+// every result: the others' games are what a worker is judged against).
+func (c *Coordinator) judge(worker string, rec ledger.Record) {
+	c.mu.Lock()
+	h := c.health[worker]
+	if h == nil {
+		h = &health{}
+		c.health[worker] = h
+	}
+	h.games++
+	for _, f := range rec.Forfeits {
+		if f.Reason == protocol.ReasonCrash || f.Reason == protocol.ReasonTimeout || f.Reason == protocol.ReasonStartup {
+			h.losses++
+		}
+	}
+	var total health
+	for _, o := range c.health {
+		total.games += o.games
+		total.losses += o.losses
+	}
+	var sick []string
+	var why []string
+	for w, mine := range c.health {
+		if _, done := c.banned[w]; done {
+			continue
+		}
+		others := health{total.games - mine.games, total.losses - mine.losses}
+		if mine.games < minGames || others.games < minOthers {
+			continue
+		}
+		rate := float64(mine.losses) / float64(mine.games)
+		otherRate := float64(others.losses) / float64(others.games)
+		if rate > maxLossRate && rate > lossFactor*otherRate {
+			sick = append(sick, w)
+			why = append(why, fmt.Sprintf("%d crashes, startup failures and time losses in %d games (%.0f%%; the other workers: %.0f%%)",
+				mine.losses, mine.games, 100*rate, 100*otherRate))
+		}
+	}
+	c.mu.Unlock()
+	for i, w := range sick {
+		c.ban(w, why[i])
+	}
+}
+
+// ban refuses worker's results from now on and tells it to stop taking
+// the run's jobs.
+func (c *Coordinator) ban(worker, reason string) {
+	c.mu.Lock()
+	_, already := c.banned[worker]
+	if !already {
+		c.banned[worker] = reason
+	}
+	c.mu.Unlock()
+	if already {
+		return
+	}
+	fmt.Fprintf(c.warn, "arena: warning: worker %s is banned from the run: %s\n", worker, reason)
+	if b, err := json.Marshal(Ban{Worker: worker, Reason: reason}); err == nil {
+		c.nc.Publish(ControlSubject(c.cfg.MatchID), b)
+	}
+}
+
+// Banned are the workers banned so far, and why.
+func (c *Coordinator) Banned() map[string]string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return maps.Clone(c.banned)
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
 
@@ -35,6 +36,7 @@ type Worker struct {
 
 	mu     sync.Mutex
 	locals map[string]*run.Local // by run
+	banned map[string]string     // runs (as subject tokens) whose coordinator banned this worker, and why
 }
 
 // refuseBackoff bounds how long a slot waits after refusing jobs in a
@@ -62,6 +64,11 @@ func (w *Worker) Run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("the replay bucket %s: %w", ReplayBucket, err)
 	}
+	bans, err := w.NC.Subscribe("arena.control.*", w.control)
+	if err != nil {
+		return err
+	}
+	defer bans.Unsubscribe()
 	s := &slotEnv{w: w, js: js, obs: obs, ackWait: ackWait, maxDeliver: maxDeliver}
 	for _, b := range w.Bots {
 		build, err := Build(b)
@@ -274,6 +281,15 @@ func (s *slotEnv) prepare(job Job) (run.Table, *run.Local, error) {
 		return run.Table{}, nil, fmt.Errorf("game %s is at rules revision %d here, the run's is %d (another arena build)", job.Game, r, job.Rules)
 	}
 	w := s.w
+	w.mu.Lock()
+	why, banned := w.banned[Token(job.Run)]
+	w.mu.Unlock()
+	if banned {
+		return run.Table{}, nil, fmt.Errorf("this worker is banned from the run: %s", why)
+	}
+	if job.Arena != w.Version {
+		return run.Table{}, nil, fmt.Errorf("arena version %q here, the run's is %q", w.Version, job.Arena)
+	}
 	table := job.Table
 	table.Seats = make([]int, len(job.Table.Seats))
 	for seat, b := range job.Table.Seats {
@@ -307,6 +323,22 @@ func (s *slotEnv) prepare(job Job) (run.Table, *run.Local, error) {
 		w.locals[job.Run] = l
 	}
 	return table, l, nil
+}
+
+// control takes a coordinator's ban of this worker.
+func (w *Worker) control(m *nats.Msg) {
+	var b Ban
+	if json.Unmarshal(m.Data, &b) != nil || b.Worker != w.Name {
+		return
+	}
+	run := strings.TrimPrefix(m.Subject, "arena.control.")
+	w.mu.Lock()
+	if w.banned == nil {
+		w.banned = map[string]string{}
+	}
+	w.banned[run] = b.Reason
+	w.mu.Unlock()
+	fmt.Fprintf(w.Log, "arena worker: the coordinator of %s takes no more results from this worker: %s\n", run, b.Reason)
 }
 
 func (w *Worker) index(name string) int {
