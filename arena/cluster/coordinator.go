@@ -17,7 +17,6 @@ import (
 
 	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/ledger"
-	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/protocol"
 	"github.com/arena-dev/arena/replays"
@@ -29,11 +28,13 @@ type Coordinator struct {
 	nc   *nats.Conn
 	js   jetstream.JetStream
 	obs  jetstream.ObjectStore
-	cfg  run.Config
+	// jobs and results are the streams' handles, looked up once.
+	jobs, results jetstream.Stream
+	cfg           run.Config
 	bots []JobBot // by the run's bot index
 	warn io.Writer
 
-	results  *nats.Subscription
+	arrivals *nats.Subscription
 	events   *nats.Subscription
 	advisory *nats.Subscription
 
@@ -76,11 +77,17 @@ func NewCoordinator(ctx context.Context, nc *nats.Conn, cfg run.Config, o Option
 	}
 	// Subscribed before any job goes out: every result published from
 	// now on reaches deliver; those from before are in the stream.
-	if c.results, err = nc.Subscribe("arena.results."+Token(cfg.MatchID)+".>", c.deliver); err != nil {
+	if c.jobs, err = js.Stream(ctx, JobsStream); err != nil {
+		return nil, err
+	}
+	if c.results, err = js.Stream(ctx, ResultsStream); err != nil {
+		return nil, err
+	}
+	if c.arrivals, err = nc.Subscribe("arena.results."+Token(cfg.MatchID)+".>", c.deliver); err != nil {
 		return nil, err
 	}
 	if c.events, err = nc.Subscribe(EventSubject(cfg.MatchID), c.event); err != nil {
-		c.results.Unsubscribe()
+		c.arrivals.Unsubscribe()
 		return nil, err
 	}
 	// A job handed out MaxDeliver times whose last worker died with it
@@ -113,10 +120,7 @@ func (c *Coordinator) exhausted(m *nats.Msg) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	st, err := c.js.Stream(ctx, JobsStream)
-	if err != nil {
-		return
-	}
+	st := c.jobs
 	raw, err := st.GetMsg(ctx, adv.StreamSeq)
 	if err != nil {
 		return // terminated by its last worker already
@@ -137,14 +141,11 @@ func (c *Coordinator) exhausted(m *nats.Msg) {
 	}
 }
 
-// Build is the build of a bot as jobs name it: a command's
-// (bot.Command.Build), or "nats:ID" for a remote bot (remote.Launcher).
+// Build is the build of a bot as jobs name it: its launcher's, which
+// says what it launches (bot.Command.Build, remote.Launcher.Build).
 func Build(b bot.Spec) (string, error) {
-	switch l := b.Launcher.(type) {
-	case bot.Command:
+	if l, ok := b.Launcher.(interface{ Build() (string, error) }); ok {
 		return l.Build()
-	case *remote.Launcher:
-		return bot.RemotePrefix + l.ID, nil
 	}
 	return "", fmt.Errorf("bot %s: a distributed run plays bot commands and remote bots, not %T", b.Name, b.Launcher)
 }
@@ -263,11 +264,7 @@ func (c *Coordinator) Play(ctx context.Context, t run.Table) (ledger.Record, run
 
 // lookup finds t's result in the results stream.
 func (c *Coordinator) lookup(ctx context.Context, t run.Table) (Result, bool, error) {
-	st, err := c.js.Stream(ctx, ResultsStream)
-	if err != nil {
-		return Result{}, false, err
-	}
-	m, err := st.GetLastMsgForSubject(ctx, ResultSubject(c.cfg.MatchID, t.GameID))
+	m, err := c.results.GetLastMsgForSubject(ctx, ResultSubject(c.cfg.MatchID, t.GameID))
 	if errors.Is(err, jetstream.ErrMsgNotFound) {
 		return Result{}, false, nil
 	}
@@ -333,11 +330,7 @@ func (c *Coordinator) drop(ctx context.Context, t run.Table) error {
 	if n > maxRetries {
 		return fmt.Errorf("game %s: %d results refused in a row", t.GameID, n)
 	}
-	st, err := c.js.Stream(ctx, ResultsStream)
-	if err == nil {
-		err = st.Purge(ctx, jetstream.WithPurgeSubject(ResultSubject(c.cfg.MatchID, t.GameID)))
-	}
-	return err
+	return c.results.Purge(ctx, jetstream.WithPurgeSubject(ResultSubject(c.cfg.MatchID, t.GameID)))
 }
 
 // maxRetries bounds how often one game's result may be refused.
@@ -405,8 +398,8 @@ func (c *Coordinator) accept(ctx context.Context, t run.Table, res Result, sent 
 // queue: a stopped run (an SPRT verdict, an interrupt) leaves no work
 // behind. A resumed run queues them again.
 func (c *Coordinator) Close(bool) {
-	if c.results != nil {
-		c.results.Unsubscribe()
+	if c.arrivals != nil {
+		c.arrivals.Unsubscribe()
 	}
 	if c.events != nil {
 		c.events.Unsubscribe()
@@ -416,9 +409,7 @@ func (c *Coordinator) Close(bool) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if st, err := c.js.Stream(ctx, JobsStream); err == nil {
-		st.Purge(ctx, jetstream.WithPurgeSubject(JobSubject(c.cfg.MatchID)))
-	}
+	c.jobs.Purge(ctx, jetstream.WithPurgeSubject(JobSubject(c.cfg.MatchID)))
 }
 
 // maxSkew bounds how far a worker's clock may be from the coordinator's.

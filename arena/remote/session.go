@@ -124,6 +124,10 @@ func (l *Launcher) Launch(_ string, opt bot.LaunchOptions) (bot.Endpoint, error)
 	}
 }
 
+// Build names the bot as a distributed run's jobs do ("nats:ID"): a
+// remote bot is whatever serves its id.
+func (l *Launcher) Build() (string, error) { return bot.RemotePrefix + l.ID, nil }
+
 // endpoint is a session as the pool holds it (a remote bot's
 // diagnostics stay on its own machine).
 type endpoint struct {
