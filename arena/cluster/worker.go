@@ -122,8 +122,12 @@ func waitForQueue(ctx context.Context, js jetstream.JetStream, log io.Writer) (j
 // is one.
 const queuePoll = 250 * time.Millisecond
 
-// fetchWait is how long one request for a job waits.
-const fetchWait = 5 * time.Second
+// fetchWait is how long one request for a job waits; fetchLogEvery
+// spaces the lines about failing requests (a server gone for a while).
+const (
+	fetchWait     = 5 * time.Second
+	fetchLogEvery = 30 * time.Second
+)
 
 type slotEnv struct {
 	w          *Worker
@@ -136,13 +140,17 @@ type slotEnv struct {
 
 func (s *slotEnv) loop(ctx context.Context, cons jetstream.Consumer) {
 	backoff := time.Duration(0)
+	var lastLogged time.Time // of a fetch error: at most one line per fetchLogEvery
 	for ctx.Err() == nil {
 		fetch, cancel := context.WithTimeout(ctx, fetchWait)
 		m, err := cons.Next(jetstream.FetchContext(fetch))
 		cancel()
 		if err != nil {
 			if ctx.Err() == nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, nats.ErrTimeout) && !errors.Is(err, jetstream.ErrNoMessages) {
-				fmt.Fprintf(s.w.Log, "arena worker: fetching a job: %v\n", err)
+				if time.Since(lastLogged) >= fetchLogEvery {
+					fmt.Fprintf(s.w.Log, "arena worker: fetching a job: %v (trying again)\n", err)
+					lastLogged = time.Now()
+				}
 				sleep(ctx, time.Second)
 			}
 			continue
