@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -279,5 +280,32 @@ func TestDistributedSPRTSameVerdict(t *testing.T) {
 	local, dist := read(), read("--distributed")
 	if local != dist || local.Verdict != "H1" {
 		t.Errorf("distributed %+v, local %+v (want the same H1)", dist, local)
+	}
+}
+
+// Workers that lack a bot, or have another build of one, refuse the
+// run's jobs and the coordinator says why; a worker that has them all
+// plays every game.
+func TestDistributedWorkersRefuse(t *testing.T) {
+	t.Parallel()
+	out := t.TempDir()
+	coord := start(t, nil, distributedArgs(out, "--distributed", "--workers", "0", "--max-deliver", "50")...)
+	url := coord.waitFor(t, workerURL)
+	spy := []string{"ARENA_SPY_DIR=" + t.TempDir()}
+	start(t, spy, append([]string{"worker", "--nats", url, "--name", "lacking",
+		"--bot", "s=" + os.Args[0], "--bot", "r=arena bot random"}, spyFlags...)...)
+	start(t, spy, append([]string{"worker", "--nats", url, "--name", "other",
+		"--bot", "s=" + os.Args[0], "--bot", "r=arena bot random", "--bot", "g=arena bot random"}, spyFlags...)...)
+	lacking := coord.waitFor(t, regexp.MustCompile(`worker lacking refused a game \(\S+\): (no bot g here)`))
+	other := coord.waitFor(t, regexp.MustCompile(`worker other refused a game \(\S+\): (bot g here is build \S+, the run's is \S+)`))
+	t.Logf("refusals: %s; %s", lacking, other)
+	good := start(t, spy, workerArgs(url, "good")...)
+	if code := coord.wait(t); code != 0 {
+		t.Fatalf("coordinator exit %d:\n%s\ngood:\n%s", code, coord.stderr(), good.stderr())
+	}
+	for _, r := range ledgerOf(t, out) {
+		if r.Worker != "good" && !(r.Worker == "other" && !slices.Contains(r.Bots, "g")) && !(r.Worker == "lacking" && !slices.Contains(r.Bots, "g")) {
+			t.Errorf("game %s (%v) played by %s", r.GameID, r.Bots, r.Worker)
+		}
 	}
 }
