@@ -49,7 +49,7 @@ func BenchmarkDistributedThroughput(b *testing.B) {
 	const concurrency = 8
 	cfg := run.Config{Game: g, Options: opts, MatchID: "bench", Concurrency: concurrency,
 		Settings: run.Settings{Limits: clock.Limits{Startup: 10 * time.Second, Move: 10 * time.Second}},
-		Bots: []bot.Spec{{Name: "a", Launcher: inMemory{&membot.Launcher{Policy: membot.First}}}, {Name: "b", Launcher: inMemory{&membot.Launcher{Policy: membot.First}}}}}
+		Bots:     []bot.Spec{{Name: "a", Launcher: inMemory{&membot.Launcher{Policy: membot.First}}}, {Name: "b", Launcher: inMemory{&membot.Launcher{Policy: membot.First}}}}}
 	n := max(b.N, 200)
 	rate := func(res *run.Result, err error, d time.Duration) float64 {
 		if err != nil || res.Done != n {

@@ -25,14 +25,14 @@ import (
 // Coordinator is the Executor of a distributed run: each game is a job
 // for the workers, and its result comes back through the results stream.
 type Coordinator struct {
-	nc   *nats.Conn
-	js   jetstream.JetStream
-	obs  jetstream.ObjectStore
+	nc  *nats.Conn
+	js  jetstream.JetStream
+	obs jetstream.ObjectStore
 	// jobs and results are the streams' handles, looked up once.
 	jobs, results jetstream.Stream
 	cfg           run.Config
-	bots []JobBot // by the run's bot index
-	warn io.Writer
+	bots          []JobBot // by the run's bot index
+	warn          io.Writer
 
 	arrivals *nats.Subscription
 	events   *nats.Subscription
