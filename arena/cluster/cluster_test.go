@@ -25,6 +25,7 @@ import (
 	"github.com/arena-dev/arena/arena/tournament"
 	"github.com/arena-dev/arena/bots"
 	_ "github.com/arena-dev/arena/engine/all"
+	"github.com/arena-dev/arena/internal/natstest"
 	"github.com/arena-dev/arena/internal/testkit"
 	"github.com/arena-dev/arena/sdk"
 )
@@ -45,24 +46,10 @@ func TestMain(m *testing.M) {
 
 // jetStream starts an embedded server with JetStream, for the test.
 func jetStream(t *testing.T) string {
-	t.Helper()
-	ns, err := remote.StartServer(remote.ServerOptions{StoreDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ns.Shutdown(); ns.WaitForShutdown() })
-	return ns.ClientURL()
+	return natstest.Server(t, remote.ServerOptions{StoreDir: t.TempDir()})
 }
 
-func connect(t *testing.T, url string) *nats.Conn {
-	t.Helper()
-	nc, err := nats.Connect(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
-	return nc
-}
+func connect(t *testing.T, url string) *nats.Conn { return natstest.Dial(t, url) }
 
 // cup is a small banqi round-robin of the test binary's bots.
 func cup(t *testing.T, kinds ...string) *tournament.Config {

@@ -9,28 +9,13 @@ import (
 	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/arena/transport"
 	"github.com/arena-dev/arena/arena/transport/conntest"
+	"github.com/arena-dev/arena/internal/natstest"
 )
 
 // server starts an embedded server for the test and returns its URL.
-func server(t *testing.T) string {
-	t.Helper()
-	ns, err := remote.StartServer(remote.ServerOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ns.Shutdown(); ns.WaitForShutdown() })
-	return ns.ClientURL()
-}
+func server(t *testing.T) string { return natstest.Server(t, remote.ServerOptions{}) }
 
-func connect(t *testing.T, url string) *nats.Conn {
-	t.Helper()
-	nc, err := nats.Connect(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
-	return nc
-}
+func connect(t *testing.T, url string) *nats.Conn { return natstest.Dial(t, url) }
 
 // The NATS session passes the transport conformance suite: the referee
 // and the bot on connections of their own to a real server over TCP.

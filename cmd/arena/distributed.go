@@ -114,17 +114,12 @@ or from --bot flags, under the names the run gives them; a job whose bot is
 missing here, or is another build, is refused and left to other workers.
 
    arena worker --nats nats://HOST:4222 --bots cup.yaml --concurrency 2`,
-		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "nats", Usage: "URL of the coordinator's NATS server; required"},
-			&cli.StringFlag{Name: "creds", Usage: "this worker's key: an nkey seed file or a .creds file"},
-			&cli.StringFlag{Name: "tls-ca", Usage: "CA certificate (PEM) that signed the server's TLS certificate"},
-			&cli.StringFlag{Name: "tls-cert", Usage: "client TLS certificate (PEM), for a server that asks for one"},
-			&cli.StringFlag{Name: "tls-key", Usage: "the client certificate's key (PEM)"},
+		Flags: append(append(clientFlags("this worker's key: an nkey seed file or a .creds file"),
 			&cli.StringFlag{Name: "bots", Usage: "a tournament file whose bots this worker plays (confined by its limits)"},
 			&cli.StringSliceFlag{Name: "bot", Usage: "a bot this worker plays, NAME=CMD (repeatable; confined by the --bot-* flags)"},
 			&cli.IntFlag{Name: "concurrency", Value: 1, Usage: "games played at once"},
 			&cli.StringFlag{Name: "name", Usage: "this worker's name in results", DefaultText: "the host name and the process id"},
-		}, sandboxFlags()...),
+		), sandboxFlags()...),
 		Action: runWorker,
 	})
 }
@@ -137,9 +132,9 @@ func runWorker(c *cli.Context) error {
 	if c.Int("concurrency") < 1 {
 		return usagef("--concurrency %d: want at least 1", c.Int("concurrency"))
 	}
-	opts, err := remote.ConnectOptions(remote.Client{Creds: c.String("creds"), CA: c.String("tls-ca"), Cert: c.String("tls-cert"), Key: c.String("tls-key")})
+	opts, err := clientOptions(c, "")
 	if err != nil {
-		return usageError{fmt.Errorf("--creds/--tls-ca/--tls-cert/--tls-key: %w", err)}
+		return err
 	}
 	specs, remoteIDs, err := workerBots(c)
 	if err != nil {
@@ -196,36 +191,28 @@ func workerBots(c *cli.Context) ([]bot.Spec, map[int]string, error) {
 			remoteIDs[i] = id
 		}
 	}
-	var cmds []bot.Command
-	for _, spec := range c.StringSlice("bot") {
-		name, cmdline, ok := strings.Cut(spec, "=")
-		if !ok {
-			return nil, nil, usagef("--bot %q: want NAME=CMD", spec)
-		}
-		if err := bot.CheckName(name); err != nil {
-			return nil, nil, usagef("--bot %q: %v", spec, err)
-		}
-		if id, ok := bot.RemoteID(cmdline); ok {
-			if err := bot.CheckRemoteID(id); err != nil {
-				return nil, nil, usagef("--bot %s: %v", name, err)
-			}
-			remoteIDs[len(specs)] = id
-			specs = append(specs, bot.Spec{Name: name})
-			continue
-		}
-		argv, err := bot.ParseCommand(cmdline, "")
-		if err != nil {
-			return nil, nil, usagef("--bot %s: %v", name, err)
-		}
-		cmds = append(cmds, bot.Command{Name: name, Argv: argv})
-	}
-	if len(cmds) > 0 {
-		sb, err := confineBots(c, cmds, "", "")
+	if flags := c.StringSlice("bot"); len(flags) > 0 {
+		cmds, ids, err := parseBots(flags)
 		if err != nil {
 			return nil, nil, err
 		}
-		fmt.Fprintf(c.App.ErrWriter, "arena: --bot: %s\n", sb.Describe())
-		specs = append(specs, bot.Specs(cmds)...)
+		var local []bot.Command
+		for i, cmd := range cmds {
+			if id, ok := ids[i]; ok {
+				remoteIDs[len(specs)] = id
+				specs = append(specs, bot.Spec{Name: cmd.Name})
+			} else {
+				local = append(local, cmd)
+			}
+		}
+		if len(local) > 0 {
+			sb, err := confineBots(c, local, "", "")
+			if err != nil {
+				return nil, nil, err
+			}
+			fmt.Fprintf(c.App.ErrWriter, "arena: --bot: %s\n", sb.Describe())
+			specs = append(specs, bot.Specs(local)...)
+		}
 	}
 	if len(specs) == 0 {
 		return nil, nil, usagef("no bots: arena worker --bots FILE or --bot NAME=CMD")

@@ -308,7 +308,6 @@ func eloLine(a, b string, e match.EloEstimate) string {
 	return fmt.Sprintf("%s%+.1f, not bounded either way at 95%% (%s: too few games)", head, e.Elo, basis)
 }
 
-// parseBots reads NAME=CMD specs.
 // parseBots reads --bot NAME=CMD flags. A CMD nats:BOTID seats a remote
 // bot: it gets no command (ids[i] is its id).
 func parseBots(specs []string) (out []bot.Command, ids map[int]string, err error) {

@@ -31,6 +31,28 @@ func natsFlags() []cli.Flag {
 	}
 }
 
+// clientFlags are the flags of a program that connects to the arena's
+// NATS server (arena connect, arena worker): its URL, its key and TLS.
+func clientFlags(credsUsage string) []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "nats", Usage: "URL of the arena's NATS server; required"},
+		&cli.StringFlag{Name: "creds", Usage: credsUsage},
+		&cli.StringFlag{Name: "tls-ca", Usage: "CA certificate (PEM) that signed the server's TLS certificate"},
+		&cli.StringFlag{Name: "tls-cert", Usage: "client TLS certificate (PEM), for a server that asks for one"},
+		&cli.StringFlag{Name: "tls-key", Usage: "the client certificate's key (PEM)"},
+	}
+}
+
+// clientOptions are the NATS options clientFlags give.
+func clientOptions(c *cli.Context, botID string) ([]nats.Option, error) {
+	opts, err := remote.ConnectOptions(remote.Client{Creds: c.String("creds"), BotID: botID,
+		CA: c.String("tls-ca"), Cert: c.String("tls-cert"), Key: c.String("tls-key")})
+	if err != nil {
+		return nil, usageError{fmt.Errorf("--creds/--tls-ca/--tls-cert/--tls-key: %w", err)}
+	}
+	return opts, nil
+}
+
 // natsConnect connects to --nats, or starts an embedded server for the
 // run and connects to it in-process; the server's URL is printed to
 // stderr even with --quiet, since the bots' owners need it to connect.
@@ -127,15 +149,10 @@ for, started and confined as the arena starts a bot, and carries its lines
 over NATS. The arena seats it as --bot NAME=nats:BOTID.
 
    arena connect --nats nats://arena.example:4222 --bot alice -- python3 bot.py`,
-		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "nats", Usage: "URL of the arena's NATS server; required"},
-			&cli.StringFlag{Name: "creds", Usage: "the bot's key: an nkey seed file from the organiser (BOTID.nk) or a .creds file"},
-			&cli.StringFlag{Name: "tls-ca", Usage: "CA certificate (PEM) that signed the server's TLS certificate"},
-			&cli.StringFlag{Name: "tls-cert", Usage: "client TLS certificate (PEM), for a server that asks for one"},
-			&cli.StringFlag{Name: "tls-key", Usage: "the client certificate's key (PEM)"},
+		Flags: append(append(clientFlags("the bot's key: an nkey seed file from the organiser (BOTID.nk) or a .creds file"),
 			&cli.StringFlag{Name: "bot", Usage: "the bot id the arena seats as nats:BOTID; required"},
 			&cli.IntFlag{Name: "sessions", Value: 1, Usage: "sessions (bot processes) served at once"},
-		}, sandboxFlags()...),
+		), sandboxFlags()...),
 		Action: runConnect,
 	})
 }
@@ -172,10 +189,9 @@ func serveBot(c *cli.Context, url, id, what string, start func(bot.LaunchOptions
 	if c.Int("sessions") < 1 {
 		return usagef("--sessions %d: want at least 1", c.Int("sessions"))
 	}
-	opts, err := remote.ConnectOptions(remote.Client{Creds: c.String("creds"), BotID: id,
-		CA: c.String("tls-ca"), Cert: c.String("tls-cert"), Key: c.String("tls-key")})
+	opts, err := clientOptions(c, id)
 	if err != nil {
-		return usageError{fmt.Errorf("--creds/--tls-ca/--tls-cert/--tls-key: %w", err)}
+		return err
 	}
 	nc, err := nats.Connect(url, opts...)
 	if err != nil {
