@@ -195,10 +195,10 @@ type Event struct {
 // it (Result.Error says the last one's reason).
 var ErrNotPlayed = errors.New("no worker could play the game")
 
-// inlineReplay bounds a replay carried in the result message; larger
-// ones go to the object store (a message is bounded by the server's
-// max_payload, 1 MiB by default).
-const inlineReplay = 512 << 10
+// DefaultInlineReplay bounds a replay carried in the result message;
+// larger ones go to the object store (a message is bounded by the
+// server's max_payload, 1 MiB by default).
+const DefaultInlineReplay = 512 << 10
 
 // load is the machine's load per core: the 1-minute load average over
 // the cores (0 where the system does not say).

@@ -2,6 +2,7 @@ package cluster_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -27,6 +29,7 @@ import (
 	_ "github.com/arena-dev/arena/engine/all"
 	"github.com/arena-dev/arena/internal/natstest"
 	"github.com/arena-dev/arena/internal/testkit"
+	"github.com/arena-dev/arena/replays"
 	"github.com/arena-dev/arena/sdk"
 )
 
@@ -70,17 +73,23 @@ func cup(t *testing.T, kinds ...string) *tournament.Config {
 
 // worker runs a worker of cmds on its own connection until the test
 // ends.
-func worker(t *testing.T, url, name string, cmds []bot.Command, log *testkit.SyncBuffer) {
+func worker(t *testing.T, url, name string, cmds []bot.Command, log *testkit.SyncBuffer) *cluster.Worker {
 	t.Helper()
-	w := &cluster.Worker{NC: connect(t, url), Name: name, Concurrency: 2, Log: log}
-	w.Bots = bot.Specs(cmds)
+	w := &cluster.Worker{NC: connect(t, url), Name: name, Concurrency: 2, Log: log, Bots: bot.Specs(cmds)}
+	runWorker(t, w)
+	return w
+}
+
+// runWorker runs w until the test ends.
+func runWorker(t *testing.T, w *cluster.Worker) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
 		if err := w.Run(ctx); !errors.Is(err, context.Canceled) {
-			t.Errorf("worker %s: %v", name, err)
+			t.Errorf("worker %s: %v", w.Name, err)
 		}
 	}()
 	t.Cleanup(func() { cancel(); wg.Wait() })
@@ -259,4 +268,97 @@ func TestSickWorkerIsBanned(t *testing.T) {
 		t.Errorf("games per worker %v: want the rest of the run on good", byWorker)
 	}
 	t.Logf("games per worker: %v", byWorker)
+}
+
+// Replays too large for the result message travel through the object
+// store: every game's replay arrives, checked, in the output directory.
+func TestLargeReplaysGoThroughTheObjectStore(t *testing.T) {
+	c := cup(t, "greedy", "random")
+	url := jetStream(t)
+	var log, warn testkit.SyncBuffer
+	runWorker(t, &cluster.Worker{NC: connect(t, url), Name: "w", Concurrency: 2, Log: &log, Bots: bot.Specs(c.Bots), InlineReplay: 1})
+	out := t.TempDir()
+	if _, err := tournament.Run(context.Background(), c, out, distributed(t, url, cluster.Options{}, &warn)); err != nil {
+		t.Fatalf("%v\n%s\n%s", err, log.String(), warn.String())
+	}
+	recs := records(t, out)
+	if len(recs) != 2 {
+		t.Fatalf("%d games recorded, want 2", len(recs))
+	}
+	for _, r := range recs {
+		rp, err := replays.ReadFile(filepath.Join(out, r.Replay))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rp.Header.GameID != r.GameID || rp.Result.Plies != r.Plies {
+			t.Errorf("replay of %s: %s, %d plies; the record: %d plies", r.GameID, rp.Header.GameID, rp.Result.Plies, r.Plies)
+		}
+	}
+}
+
+// A worker that forges results (here: it takes a job and answers with a
+// made-up record and a replay that is not one) has them refused and is
+// banned at the first; every game is recorded as an honest worker played
+// it, the same as a local run.
+func TestForgedResultsAreRefused(t *testing.T) {
+	c := cup(t, "greedy", "random", "random")
+	local := t.TempDir()
+	if _, err := tournament.Run(context.Background(), c, local, tournament.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	url := jetStream(t)
+	nc := connect(t, url)
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var forged atomic.Int64
+	go func() { // the forger: fast, and deaf to bans
+		for ctx.Err() == nil {
+			cons, err := js.Consumer(ctx, cluster.JobsStream, cluster.Consumer)
+			if err != nil {
+				continue
+			}
+			for ctx.Err() == nil {
+				m, err := cons.Next(jetstream.FetchContext(ctx))
+				if err != nil {
+					continue
+				}
+				var job cluster.Job
+				json.Unmarshal(m.Data(), &job)
+				rec := ledger.Record{GameID: job.Table.GameID, Seed: job.Table.Seed, Ranks: []int{1, 2}, Scores: []float64{1, 0}, Plies: 1}
+				for _, s := range job.Table.Seats {
+					rec.Bots = append(rec.Bots, job.Bots[s].Name)
+				}
+				b, _ := json.Marshal(cluster.Result{Job: job.ID, Worker: "forger", Record: rec, Replay: []byte("not a replay")})
+				if _, err := js.Publish(ctx, cluster.ResultSubject(job.Run, job.Table.GameID), b); err == nil {
+					forged.Add(1)
+				}
+				m.Ack()
+			}
+		}
+	}()
+	var log, warn testkit.SyncBuffer
+	worker(t, url, "honest", c.Bots, &log)
+	c = cup(t, "greedy", "random", "random")
+	out := t.TempDir()
+	if _, err := tournament.Run(context.Background(), c, out, distributed(t, url, cluster.Options{}, &warn)); err != nil {
+		t.Fatalf("%v\n%s", err, warn.String())
+	}
+	if forged.Load() == 0 {
+		t.Fatal("the forger got no job: nothing tested")
+	}
+	if !strings.Contains(warn.String(), "worker forger is banned") {
+		t.Errorf("the forger was not banned:\n%s", warn.String())
+	}
+	want, got := byGame(t, records(t, local)), byGame(t, records(t, out))
+	for id, w := range want {
+		g := got[id]
+		if g.Worker != "honest" || !slices.Equal(g.Ranks, w.Ranks) || g.Plies != w.Plies {
+			t.Errorf("game %s: recorded %v in %d plies by %q, local %v in %d", id, g.Ranks, g.Plies, g.Worker, w.Ranks, w.Plies)
+		}
+	}
+	t.Logf("%d forged results refused", forged.Load())
 }

@@ -43,6 +43,7 @@ type Coordinator struct {
 	banned  map[string]string      // workers whose results are refused, and why
 	waiters map[string]chan Result // by game id
 	retries map[string]int         // by game id: results refused and played again
+	refused map[string]int         // of them, from workers not banned before
 	told    map[string]bool        // refusals already reported, by worker and reason
 }
 
@@ -63,7 +64,7 @@ func NewCoordinator(ctx context.Context, nc *nats.Conn, cfg run.Config, o Option
 		return nil, err
 	}
 	c := &Coordinator{nc: nc, js: js, obs: obs, cfg: cfg, warn: cfg.Warn,
-		waiters: map[string]chan Result{}, retries: map[string]int{}, told: map[string]bool{},
+		waiters: map[string]chan Result{}, retries: map[string]int{}, refused: map[string]int{}, told: map[string]bool{},
 		health: map[string]*health{}, banned: map[string]string{}}
 	if c.warn == nil {
 		c.warn = io.Discard
@@ -253,9 +254,15 @@ func (c *Coordinator) Play(ctx context.Context, t run.Table) (ledger.Record, run
 			return rec, replay, err
 		}
 		// A result that does not hold up is dropped and the game played
-		// again, by whichever worker takes it.
+		// again, by whichever worker takes it; its worker is banned.
+		c.mu.Lock()
+		_, banned := c.banned[res.Worker]
+		c.mu.Unlock()
 		fmt.Fprintf(c.warn, "arena: warning: game %s: the result from worker %s is refused (%v); playing it again\n", t.GameID, res.Worker, err)
-		if err := c.drop(ctx, t); err != nil {
+		if !banned {
+			c.ban(res.Worker, fmt.Sprintf("its result of game %s did not hold up: %v", t.GameID, err))
+		}
+		if err := c.drop(ctx, t, !banned); err != nil {
 			return ledger.Record{}, nil, err
 		}
 		published = false
@@ -321,19 +328,24 @@ func (c *Coordinator) publish(ctx context.Context, t run.Table) error {
 }
 
 // drop removes a refused result so that the game's next one can be
-// recorded.
-func (c *Coordinator) drop(ctx context.Context, t run.Table) error {
+// recorded. counted: the result's worker was not banned before it (one
+// banned already cannot be kept from taking jobs; see docs/distributed.md).
+func (c *Coordinator) drop(ctx context.Context, t run.Table, counted bool) error {
 	c.mu.Lock()
-	c.retries[t.GameID]++
-	n := c.retries[t.GameID]
+	c.retries[t.GameID]++ // also past the stream's deduplication
+	if counted {
+		c.refused[t.GameID]++
+	}
+	n := c.refused[t.GameID]
 	c.mu.Unlock()
 	if n > maxRetries {
-		return fmt.Errorf("game %s: %d results refused in a row", t.GameID, n)
+		return fmt.Errorf("game %s: results of %d workers refused", t.GameID, n)
 	}
 	return c.results.Purge(ctx, jetstream.WithPurgeSubject(ResultSubject(c.cfg.MatchID, t.GameID)))
 }
 
-// maxRetries bounds how often one game's result may be refused.
+// maxRetries bounds how many workers may have a result of one game
+// refused.
 const maxRetries = 3
 
 // accept checks a worker's result against the game the coordinator

@@ -33,6 +33,9 @@ type Worker struct {
 	Version string
 	// Log (nil: none) receives a line per refused job and per failure.
 	Log io.Writer
+	// InlineReplay bounds a replay sent in the result message; larger
+	// ones go to the replay bucket (0: DefaultInlineReplay).
+	InlineReplay int
 
 	mu     sync.Mutex
 	locals map[string]*run.Local // by run
@@ -220,7 +223,11 @@ func (s *slotEnv) handle(ctx context.Context, m jetstream.Msg) bool {
 	}
 	pubCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
-	if len(data) <= inlineReplay {
+	limit := s.w.InlineReplay
+	if limit <= 0 {
+		limit = DefaultInlineReplay
+	}
+	if len(data) <= limit {
 		res.Replay = data
 	} else {
 		res.ReplayObject = Token(job.Run) + "." + Token(job.Table.GameID)
