@@ -144,9 +144,12 @@ func Setup(ctx context.Context, js jetstream.JetStream, o Options) error {
 	return nil
 }
 
-// Job is one game to play, with everything a worker needs to play it.
+// Job is a unit of games to play in turn on one machine (the games of
+// one deal between the same bots: run.UnitKey), with everything a worker
+// needs to play them.
 type Job struct {
-	// ID is the run and the game: the stream's deduplication id.
+	// ID is the run and the unit's first game: the stream's
+	// deduplication id.
 	ID    string `json:"id"`
 	Run   string `json:"run"`
 	Arena string `json:"arena"` // the coordinator's version
@@ -156,9 +159,10 @@ type Job struct {
 	Rules    int            `json:"rules"`
 	Options  engine.Options `json:"options"`
 	Settings run.Settings   `json:"settings"`
-	// Table's Seats index Bots; its BotSeeds are set.
-	Table run.Table `json:"table"`
-	Bots  []JobBot  `json:"bots"`
+	// Tables are the games; their Seats index Bots, their BotSeeds are
+	// set.
+	Tables []run.Table `json:"tables"`
+	Bots   []JobBot    `json:"bots"`
 	// KeepIdle is how many idle sessions per bot to keep (run.Config).
 	KeepIdle int `json:"keep_idle"`
 }
@@ -174,6 +178,7 @@ type JobBot struct {
 // replay, or why no worker could play it.
 type Result struct {
 	Job    string        `json:"job"`
+	Game   string        `json:"game"` // its game id
 	Worker string        `json:"worker"`
 	Record ledger.Record `json:"record"`
 	// Replay is the compressed replay when it fits in the message;

@@ -151,6 +151,20 @@ func TestDistributedTournamentEqualsLocal(t *testing.T) {
 	if workers[""] > 0 {
 		t.Errorf("%d games recorded with no worker", workers[""])
 	}
+	// A deal's games between the same bots (here: the two games of an
+	// encounter, seats swapped) are one job: one worker plays both.
+	unitWorker := map[string]string{}
+	for _, g := range got {
+		bots := slices.Sorted(slices.Values(g.Bots))
+		key := fmt.Sprint(g.Seed, bots)
+		if w, ok := unitWorker[key]; ok && w != g.Worker {
+			t.Errorf("the games of deal %d between %v were split between workers %s and %s", g.Seed, bots, w, g.Worker)
+		}
+		unitWorker[key] = g.Worker
+	}
+	if len(unitWorker) != 3 {
+		t.Errorf("%d units, want 3 (one per encounter)", len(unitWorker))
+	}
 	t.Logf("games per worker: %v", workers)
 }
 
@@ -328,13 +342,15 @@ func TestForgedResultsAreRefused(t *testing.T) {
 				}
 				var job cluster.Job
 				json.Unmarshal(m.Data(), &job)
-				rec := ledger.Record{GameID: job.Table.GameID, Seed: job.Table.Seed, Ranks: []int{1, 2}, Scores: []float64{1, 0}, Plies: 1}
-				for _, s := range job.Table.Seats {
-					rec.Bots = append(rec.Bots, job.Bots[s].Name)
-				}
-				b, _ := json.Marshal(cluster.Result{Job: job.ID, Worker: "forger", Record: rec, Replay: []byte("not a replay")})
-				if _, err := js.Publish(ctx, cluster.ResultSubject(job.Run, job.Table.GameID), b); err == nil {
-					forged.Add(1)
+				for _, t := range job.Tables {
+					rec := ledger.Record{GameID: t.GameID, Seed: t.Seed, Ranks: []int{1, 2}, Scores: []float64{1, 0}, Plies: 1}
+					for _, s := range t.Seats {
+						rec.Bots = append(rec.Bots, job.Bots[s].Name)
+					}
+					b, _ := json.Marshal(cluster.Result{Job: job.ID, Game: t.GameID, Worker: "forger", Record: rec, Replay: []byte("not a replay")})
+					if _, err := js.Publish(ctx, cluster.ResultSubject(job.Run, t.GameID), b); err == nil {
+						forged.Add(1)
+					}
 				}
 				m.Ack()
 			}

@@ -22,8 +22,10 @@ import (
 	"github.com/arena-dev/arena/replays"
 )
 
-// Coordinator is the Executor of a distributed run: each game is a job
-// for the workers, and its result comes back through the results stream.
+// Coordinator is the Executor of a distributed run (a run.UnitExecutor):
+// each unit of games (a pair, a rotation of seats: run.UnitKey) is a job
+// for one worker, and each game's result comes back through the results
+// stream.
 type Coordinator struct {
 	nc  *nats.Conn
 	js  jetstream.JetStream
@@ -131,13 +133,15 @@ func (c *Coordinator) exhausted(m *nats.Msg) {
 		return
 	}
 	st.DeleteMsg(ctx, adv.StreamSeq)
-	c.mu.Lock()
-	w := c.waiters[job.Table.GameID]
-	c.mu.Unlock()
-	if w != nil {
-		select {
-		case w <- Result{Job: job.ID, Error: fmt.Sprintf("handed out %d times, and each worker that took it stopped before it was played (killed, or lost its connection)", adv.Deliveries)}:
-		default:
+	for _, t := range job.Tables {
+		c.mu.Lock()
+		w := c.waiters[t.GameID]
+		c.mu.Unlock()
+		if w != nil {
+			select {
+			case w <- Result{Job: job.ID, Game: t.GameID, Error: fmt.Sprintf("handed out %d times, and each worker that took it stopped before it was played (killed, or lost its connection)", adv.Deliveries)}:
+			default:
+			}
 		}
 	}
 }
@@ -167,10 +171,7 @@ func (c *Coordinator) deliver(m *nats.Msg) {
 		return
 	}
 	c.mu.Lock()
-	w := c.waiters[res.Record.GameID]
-	if w == nil && res.Error != "" {
-		w = c.waiters[gameOfJob(res.Job, c.cfg.MatchID)]
-	}
+	w := c.waiters[res.Game]
 	c.mu.Unlock()
 	if w != nil {
 		select {
@@ -178,13 +179,6 @@ func (c *Coordinator) deliver(m *nats.Msg) {
 		default:
 		}
 	}
-}
-
-func gameOfJob(job, run string) string {
-	if len(job) > len(run)+1 && job[:len(run)] == run {
-		return job[len(run)+1:]
-	}
-	return ""
 }
 
 func (c *Coordinator) event(m *nats.Msg) {
@@ -206,45 +200,99 @@ func (c *Coordinator) event(m *nats.Msg) {
 // too, for a result whose message went by before it was waited for.
 const resultPoll = 5 * time.Second
 
-// Play publishes t as a job, unless its result is in the results stream
-// already (a restarted coordinator), and waits for the result.
+// Play plays t alone: PlayUnit of one game.
 func (c *Coordinator) Play(ctx context.Context, t run.Table) (ledger.Record, run.Replay, error) {
-	wait := make(chan Result, 4)
+	var (
+		rec    ledger.Record
+		replay run.Replay
+		err    error
+	)
+	c.PlayUnit(ctx, []run.Table{t}, func(_ int, r ledger.Record, rp run.Replay, e error) { rec, replay, err = r, rp, e })
+	return rec, replay, err
+}
+
+// PlayUnit queues the unit's games as one job, for one worker to play in
+// turn, except those whose result is in the results stream already (a
+// restarted coordinator), and waits for each game's result.
+func (c *Coordinator) PlayUnit(ctx context.Context, unit []run.Table, done func(i int, rec ledger.Record, replay run.Replay, err error)) {
+	waits := make([]chan Result, len(unit))
 	c.mu.Lock()
-	c.waiters[t.GameID] = wait
+	for i, t := range unit {
+		waits[i] = make(chan Result, 4)
+		c.waiters[t.GameID] = waits[i]
+	}
 	c.mu.Unlock()
 	defer func() {
 		c.mu.Lock()
-		delete(c.waiters, t.GameID)
+		for _, t := range unit {
+			delete(c.waiters, t.GameID)
+		}
 		c.mu.Unlock()
 	}()
-	published := false
-	var sent time.Time // when the job was queued
-	for {
-		res, found, err := c.lookup(ctx, t)
+	found := make([]*Result, len(unit))
+	var missing []run.Table
+	for i, t := range unit {
+		res, ok, err := c.lookup(ctx, t)
 		if err != nil {
-			return ledger.Record{}, nil, err
-		}
-		if !found && !published {
-			if err := c.publish(ctx, t); err != nil {
-				return ledger.Record{}, nil, err
+			for j := range unit {
+				done(j, ledger.Record{}, nil, err)
 			}
-			published, sent = true, time.Now()
+			return
 		}
-		if !found {
+		if ok {
+			found[i] = &res
+		} else {
+			missing = append(missing, t)
+		}
+	}
+	var sent time.Time
+	if len(missing) > 0 {
+		if err := c.publish(ctx, missing); err != nil {
+			for i := range unit {
+				done(i, ledger.Record{}, nil, err)
+			}
+			return
+		}
+		sent = time.Now()
+	}
+	var wg sync.WaitGroup
+	for i, t := range unit {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rec, replay, err := c.await(ctx, t, waits[i], found[i], sent)
+			done(i, rec, replay, err)
+		}()
+	}
+	wg.Wait()
+}
+
+// await waits for t's result (first, if not nil: the one found already),
+// checks it, and has the game played again, alone, while its results do
+// not hold up.
+func (c *Coordinator) await(ctx context.Context, t run.Table, wait chan Result, first *Result, sent time.Time) (ledger.Record, run.Replay, error) {
+	for {
+		var res Result
+		if first != nil {
+			res, first = *first, nil
+		} else {
 			poll := time.NewTimer(resultPoll)
 			select {
 			case <-ctx.Done():
 				poll.Stop()
 				return ledger.Record{}, nil, run.ErrAbandoned
 			case res = <-wait:
-				found = true
+				poll.Stop()
 			case <-poll.C:
+				r, ok, err := c.lookup(ctx, t)
+				if err != nil {
+					return ledger.Record{}, nil, err
+				}
+				if !ok {
+					continue
+				}
+				res = r
 			}
-			poll.Stop()
-		}
-		if !found {
-			continue
 		}
 		rec, replay, err := c.accept(ctx, t, res, sent)
 		if err == nil {
@@ -265,7 +313,10 @@ func (c *Coordinator) Play(ctx context.Context, t run.Table) (ledger.Record, run
 		if err := c.drop(ctx, t, !banned); err != nil {
 			return ledger.Record{}, nil, err
 		}
-		published = false
+		if err := c.publish(ctx, []run.Table{t}); err != nil {
+			return ledger.Record{}, nil, err
+		}
+		sent = time.Now()
 	}
 }
 
@@ -285,35 +336,38 @@ func (c *Coordinator) lookup(ctx context.Context, t run.Table) (Result, bool, er
 	return res, true, nil
 }
 
-// job is t as a worker plays it.
-func (c *Coordinator) job(t run.Table) Job {
+// job is the unit of tables as a worker plays it, named by its first.
+func (c *Coordinator) job(unit []run.Table) Job {
 	c.mu.Lock()
-	retry := c.retries[t.GameID]
+	retry := c.retries[unit[0].GameID]
 	c.mu.Unlock()
-	j := Job{ID: c.cfg.MatchID + "." + t.GameID, Run: c.cfg.MatchID, Arena: c.cfg.Version, Game: c.cfg.Game.Info().Name,
+	j := Job{ID: c.cfg.MatchID + "." + unit[0].GameID, Run: c.cfg.MatchID, Arena: c.cfg.Version, Game: c.cfg.Game.Info().Name,
 		Rules: c.cfg.Game.Info().Rules, Options: c.cfg.Options, Settings: c.cfg.Settings, KeepIdle: c.cfg.KeepIdle}
 	if retry > 0 {
 		j.ID += fmt.Sprintf(".retry%d", retry) // past the stream's deduplication
 	}
-	j.Table = t
-	j.Table.Recorded = nil
-	j.Table.BotSeeds = t.SeatSeeds()
-	j.Table.Seats = make([]int, len(t.Seats))
 	index := map[int]int{}
-	for s, b := range t.Seats {
-		i, ok := index[b]
-		if !ok {
-			i = len(j.Bots)
-			index[b] = i
-			j.Bots = append(j.Bots, c.bots[b])
+	for _, t := range unit {
+		jt := t
+		jt.Recorded = nil
+		jt.BotSeeds = t.SeatSeeds()
+		jt.Seats = make([]int, len(t.Seats))
+		for s, b := range t.Seats {
+			i, ok := index[b]
+			if !ok {
+				i = len(j.Bots)
+				index[b] = i
+				j.Bots = append(j.Bots, c.bots[b])
+			}
+			jt.Seats[s] = i
 		}
-		j.Table.Seats[s] = i
+		j.Tables = append(j.Tables, jt)
 	}
 	return j
 }
 
-func (c *Coordinator) publish(ctx context.Context, t run.Table) error {
-	j := c.job(t)
+func (c *Coordinator) publish(ctx context.Context, unit []run.Table) error {
+	j := c.job(unit)
 	b, err := json.Marshal(j)
 	if err != nil {
 		return err
@@ -322,7 +376,7 @@ func (c *Coordinator) publish(ctx context.Context, t run.Table) error {
 		if ctx.Err() != nil {
 			return run.ErrAbandoned
 		}
-		return fmt.Errorf("queueing game %s: %w", t.GameID, err)
+		return fmt.Errorf("queueing game %s: %w", unit[0].GameID, err)
 	}
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/engine"
 )
@@ -72,7 +73,11 @@ func (w *Worker) Run(ctx context.Context) error {
 		return err
 	}
 	defer bans.Unsubscribe()
-	s := &slotEnv{w: w, js: js, obs: obs, ackWait: ackWait, maxDeliver: maxDeliver}
+	results, err := js.Stream(ctx, ResultsStream)
+	if err != nil {
+		return fmt.Errorf("the results stream %s: %w", ResultsStream, err)
+	}
+	s := &slotEnv{w: w, js: js, obs: obs, results: results, ackWait: ackWait, maxDeliver: maxDeliver}
 	for _, b := range w.Bots {
 		build, err := Build(b)
 		if err != nil {
@@ -136,6 +141,7 @@ type slotEnv struct {
 	w          *Worker
 	js         jetstream.JetStream
 	obs        jetstream.ObjectStore
+	results    jetstream.Stream
 	ackWait    time.Duration
 	maxDeliver int
 	builds     []string // of w.Bots, fixed at start
@@ -185,13 +191,14 @@ func (s *slotEnv) handle(ctx context.Context, m jetstream.Msg) bool {
 		fmt.Fprintf(s.w.Log, "arena worker: dropped a message that is not a job (%v)\n", err)
 		return false
 	}
-	table, local, err := s.prepare(job)
+	tables, local, err := s.prepare(job)
 	if err != nil {
 		s.refuse(ctx, m, job, err.Error())
 		return true
 	}
-	// The lease: kept while the game runs.
+	// The lease: kept while the games run.
 	leased, stopLease := context.WithCancel(ctx)
+	defer stopLease()
 	go func() {
 		t := time.NewTicker(max(s.ackWait/4, 100*time.Millisecond))
 		defer t.Stop()
@@ -204,25 +211,42 @@ func (s *slotEnv) handle(ctx context.Context, m jetstream.Msg) bool {
 			}
 		}
 	}()
-	rec, replay, err := local.Play(ctx, table)
-	stopLease()
-	if err != nil {
-		if errors.Is(err, run.ErrAbandoned) {
-			m.Nak() // to another worker, at once
-			return false
-		}
-		s.refuse(ctx, m, job, "playing it: "+err.Error())
-		return true
-	}
-	rec.Worker, rec.Load = s.w.Name, load()
-	res := Result{Job: job.ID, Worker: s.w.Name, Record: rec}
-	data, err := replay.Compressed()
-	if err != nil {
-		s.refuse(ctx, m, job, "its replay: "+err.Error())
-		return true
-	}
 	pubCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
+	for i, table := range tables {
+		// A game recorded already (this job was another worker's, which
+		// stopped part way) is not played again.
+		if _, err := s.results.GetLastMsgForSubject(pubCtx, ResultSubject(job.Run, table.GameID)); err == nil {
+			continue
+		}
+		rec, replay, err := local.Play(ctx, table)
+		if err != nil {
+			if errors.Is(err, run.ErrAbandoned) {
+				m.Nak() // to another worker, at once
+				return false
+			}
+			s.refuse(ctx, m, job, fmt.Sprintf("playing game %s: %v", table.GameID, err))
+			return true
+		}
+		rec.Worker, rec.Load = s.w.Name, load()
+		if err := s.keep(pubCtx, job, job.Tables[i], rec, replay); err != nil {
+			m.Nak()
+			fmt.Fprintf(s.w.Log, "arena worker: game %s: %v (handed back)\n", table.GameID, err)
+			return false
+		}
+	}
+	m.DoubleAck(pubCtx)
+	return false
+}
+
+// keep publishes a game's result, its replay in the message or in the
+// replay bucket.
+func (s *slotEnv) keep(ctx context.Context, job Job, t run.Table, rec ledger.Record, replay run.Replay) error {
+	res := Result{Job: job.ID, Game: t.GameID, Worker: s.w.Name, Record: rec}
+	data, err := replay.Compressed()
+	if err != nil {
+		return fmt.Errorf("its replay: %w", err)
+	}
 	limit := s.w.InlineReplay
 	if limit <= 0 {
 		limit = DefaultInlineReplay
@@ -230,31 +254,26 @@ func (s *slotEnv) handle(ctx context.Context, m jetstream.Msg) bool {
 	if len(data) <= limit {
 		res.Replay = data
 	} else {
-		res.ReplayObject = Token(job.Run) + "." + Token(job.Table.GameID)
-		if _, err := s.obs.PutBytes(pubCtx, res.ReplayObject, data); err != nil {
-			m.Nak()
-			fmt.Fprintf(s.w.Log, "arena worker: game %s: storing its replay: %v (handed back)\n", job.Table.GameID, err)
-			return false
+		res.ReplayObject = Token(job.Run) + "." + Token(t.GameID)
+		if _, err := s.obs.PutBytes(ctx, res.ReplayObject, data); err != nil {
+			return fmt.Errorf("storing its replay: %w", err)
 		}
 	}
-	if err := s.publish(pubCtx, job, res); err != nil {
-		m.Nak()
-		fmt.Fprintf(s.w.Log, "arena worker: game %s: publishing its result: %v (handed back)\n", job.Table.GameID, err)
-		return false
+	if err := s.publish(ctx, job.Run, res); err != nil {
+		return fmt.Errorf("publishing its result: %w", err)
 	}
-	m.DoubleAck(pubCtx)
-	return false
+	return nil
 }
 
 // publish records res once: a result already there (another worker
 // played the job too, after this one's lease ran out) stands, and this
 // one is dropped.
-func (s *slotEnv) publish(ctx context.Context, job Job, res Result) error {
+func (s *slotEnv) publish(ctx context.Context, run string, res Result) error {
 	b, err := json.Marshal(res)
 	if err != nil {
 		return err
 	}
-	_, err = s.js.Publish(ctx, ResultSubject(job.Run, job.Table.GameID), b, jetstream.WithExpectLastSequencePerSubject(0))
+	_, err = s.js.Publish(ctx, ResultSubject(run, res.Game), b, jetstream.WithExpectLastSequencePerSubject(0))
 	var apiErr *jetstream.APIError
 	if errors.As(err, &apiErr) && (apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence ||
 		apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequenceConstant) {
@@ -267,7 +286,7 @@ func (s *slotEnv) publish(ctx context.Context, job Job, res Result) error {
 // it back for another worker, or, on its last delivery, reports it as
 // not played.
 func (s *slotEnv) refuse(ctx context.Context, m jetstream.Msg, job Job, reason string) {
-	fmt.Fprintf(s.w.Log, "arena worker: refused game %s of %s: %s\n", job.Table.GameID, job.Run, reason)
+	fmt.Fprintf(s.w.Log, "arena worker: refused job %s: %s\n", job.ID, reason)
 	if b, err := json.Marshal(Event{Worker: s.w.Name, Job: job.ID, Reason: reason}); err == nil {
 		s.w.NC.Publish(EventSubject(job.Run), b)
 	}
@@ -275,8 +294,14 @@ func (s *slotEnv) refuse(ctx context.Context, m jetstream.Msg, job Job, reason s
 	if err == nil && s.maxDeliver > 0 && md.NumDelivered >= uint64(s.maxDeliver) {
 		pubCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 		defer cancel()
-		res := Result{Job: job.ID, Worker: s.w.Name, Error: fmt.Sprintf("%d deliveries; the last, to worker %s: %s", md.NumDelivered, s.w.Name, reason)}
-		if err := s.publish(pubCtx, job, res); err == nil {
+		failed := true
+		for _, t := range job.Tables {
+			res := Result{Job: job.ID, Game: t.GameID, Worker: s.w.Name, Error: fmt.Sprintf("%d deliveries; the last, to worker %s: %s", md.NumDelivered, s.w.Name, reason)}
+			if err := s.publish(pubCtx, job.Run, res); err != nil {
+				failed = false
+			}
+		}
+		if failed {
 			m.TermWithReason(reason)
 			return
 		}
@@ -285,44 +310,54 @@ func (s *slotEnv) refuse(ctx context.Context, m jetstream.Msg, job Job, reason s
 }
 
 // prepare checks that this worker can play job as the coordinator means
-// it, and returns the table in this worker's bot numbering with the
+// it, and returns its tables in this worker's bot numbering with the
 // executor of the job's run.
-func (s *slotEnv) prepare(job Job) (run.Table, *run.Local, error) {
+func (s *slotEnv) prepare(job Job) ([]run.Table, *run.Local, error) {
 	g, err := engine.Lookup(job.Game)
 	if err != nil {
-		return run.Table{}, nil, err
+		return nil, nil, err
 	}
 	if r := g.Info().Rules; r != job.Rules {
-		return run.Table{}, nil, fmt.Errorf("game %s is at rules revision %d here, the run's is %d (another arena build)", job.Game, r, job.Rules)
+		return nil, nil, fmt.Errorf("game %s is at rules revision %d here, the run's is %d (another arena build)", job.Game, r, job.Rules)
 	}
 	w := s.w
 	w.mu.Lock()
 	why, banned := w.banned[Token(job.Run)]
 	w.mu.Unlock()
 	if banned {
-		return run.Table{}, nil, fmt.Errorf("this worker is banned from the run: %s", why)
+		return nil, nil, fmt.Errorf("this worker is banned from the run: %s", why)
 	}
 	if job.Arena != w.Version {
-		return run.Table{}, nil, fmt.Errorf("arena version %q here, the run's is %q", w.Version, job.Arena)
+		return nil, nil, fmt.Errorf("arena version %q here, the run's is %q", w.Version, job.Arena)
 	}
-	table := job.Table
-	table.Seats = make([]int, len(job.Table.Seats))
-	for seat, b := range job.Table.Seats {
-		if b < 0 || b >= len(job.Bots) {
-			return run.Table{}, nil, fmt.Errorf("seat %d names bot %d of %d", seat, b, len(job.Bots))
-		}
-		want := job.Bots[b]
+	if len(job.Tables) == 0 {
+		return nil, nil, errors.New("the job has no games")
+	}
+	local := make([]int, len(job.Bots)) // job bot -> w.Bots
+	for b, want := range job.Bots {
 		i := w.index(want.Name)
 		switch {
 		case i < 0:
-			return run.Table{}, nil, fmt.Errorf("no bot %s here", want.Name)
+			return nil, nil, fmt.Errorf("no bot %s here", want.Name)
 		case s.builds[i] != want.Build:
-			return run.Table{}, nil, fmt.Errorf("bot %s here is build %s, the run's is %s", want.Name, s.builds[i], want.Build)
+			return nil, nil, fmt.Errorf("bot %s here is build %s, the run's is %s", want.Name, s.builds[i], want.Build)
 		}
-		table.Seats[seat] = i
+		local[b] = i
 	}
-	if len(table.BotSeeds) != len(table.Seats) {
-		return run.Table{}, nil, fmt.Errorf("the job has %d bot seeds for %d seats", len(table.BotSeeds), len(table.Seats))
+	var tables []run.Table
+	for _, jt := range job.Tables {
+		table := jt
+		table.Seats = make([]int, len(jt.Seats))
+		for seat, b := range jt.Seats {
+			if b < 0 || b >= len(job.Bots) {
+				return nil, nil, fmt.Errorf("game %s: seat %d names bot %d of %d", jt.GameID, seat, b, len(job.Bots))
+			}
+			table.Seats[seat] = local[b]
+		}
+		if len(table.BotSeeds) != len(table.Seats) {
+			return nil, nil, fmt.Errorf("game %s: %d bot seeds for %d seats", jt.GameID, len(table.BotSeeds), len(table.Seats))
+		}
+		tables = append(tables, table)
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -337,7 +372,7 @@ func (s *slotEnv) prepare(job Job) (run.Table, *run.Local, error) {
 		}, nil)
 		w.locals[job.Run] = l
 	}
-	return table, l, nil
+	return tables, l, nil
 }
 
 // control takes a coordinator's ban of this worker.

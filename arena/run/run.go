@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/arena-dev/arena/arena/bot"
@@ -95,7 +96,8 @@ type Config struct {
 	Version string // the arena's, written into replays
 	// Bots are indexed by Table.Seats.
 	Bots []bot.Spec
-	// Concurrency is how many games run at once (< 1: 1).
+	// Concurrency is how many games run at once (< 1: 1); with a
+	// UnitExecutor, how many units, each played game after game.
 	Concurrency int
 	// KeepIdle is how many idle sessions per bot the pool keeps (see
 	// pool.Pool): a rotation block's length, typically.
@@ -171,6 +173,26 @@ type Executor interface {
 	Close(ranToEnd bool)
 }
 
+// UnitExecutor is an Executor that plays a unit of games together: the
+// games of one deal between the same bots (UnitKey), such as an SPRT pair
+// or a rotation of seats, on one machine. Run gathers the units from the
+// Source as far as the concurrency allows.
+type UnitExecutor interface {
+	Executor
+	// PlayUnit plays the unit's games, calling done once for each (i its
+	// index in unit), from any goroutine, as each finishes; it returns
+	// once every game is done. done's results are those of Play.
+	PlayUnit(ctx context.Context, unit []Table, done func(i int, rec ledger.Record, replay Replay, err error))
+}
+
+// UnitKey says which games form a unit: those with the same deal and the
+// same bots, in any seats.
+func UnitKey(t Table) string {
+	bots := slices.Clone(t.Seats)
+	slices.Sort(bots)
+	return fmt.Sprint(t.Seed, bots)
+}
+
 // Progress is the state of a run after a counted game.
 type Progress struct {
 	// Done counts the games counted, Resumed those of them found
@@ -218,10 +240,15 @@ type sinkError struct{ error }
 func (e *sinkError) Unwrap() error { return e.error }
 
 type finished struct {
-	t   Table
-	rec ledger.Record
-	err error
+	t    Table
+	rec  ledger.Record
+	err  error
+	unit int // of Run's units
 }
+
+// maxUnit bounds the games of one unit (UnitExecutor): a rotation of
+// seats has at most as many as the largest table.
+const maxUnit = 16
 
 // Run plays src's games until it runs out, stop says so (nil: never),
 // ctx ends or the arena fails. Bot failures are results, not errors; an
@@ -283,10 +310,31 @@ func Run(ctx context.Context, cfg Config, src Source, stop StopRule, sink Sink) 
 		res.LostLogs = lostLogs()
 	}
 	status := schedule.Ready
+	units, _ := exec.(UnitExecutor)
+	var held *Table // taken from src while gathering a unit, not started yet
+	next := func() (Table, schedule.Status) {
+		if held != nil {
+			t := *held
+			held = nil
+			return t, schedule.Ready
+		}
+		return src.Next()
+	}
+	// Concurrency bounds the units running (a unit's games are played in
+	// turn); InFlight counts their games.
+	running, unitLeft, unitCount := 0, map[int]int{}, 0
+	keep := func(unit int, t Table, rec ledger.Record, replay Replay, err error) {
+		if err == nil {
+			if rec.Replay, err = sink.Replay(t, replay); err != nil {
+				err = &sinkError{err}
+			}
+		}
+		results <- finished{t, rec, err, unit}
+	}
 	for {
-		for !stopping && ctx.Err() == nil && res.InFlight < cfg.Concurrency {
+		for !stopping && ctx.Err() == nil && running < cfg.Concurrency {
 			var t Table
-			if t, status = src.Next(); status != schedule.Ready {
+			if t, status = next(); status != schedule.Ready {
 				break
 			}
 			if t.Recorded != nil {
@@ -294,22 +342,44 @@ func Run(ctx context.Context, cfg Config, src Source, stop StopRule, sink Sink) 
 				count(t, *t.Recorded)
 				continue
 			}
-			res.InFlight++
-			go func() {
-				rec, replay, err := exec.Play(gctx, t)
-				if err == nil {
-					if rec.Replay, err = sink.Replay(t, replay); err != nil {
-						err = &sinkError{err}
-					}
+			unit := []Table{t}
+			// The games that follow on the same deal between the same
+			// bots (a pair, a rotation) go with it: played as one unit,
+			// on one machine.
+			for units != nil && len(unit) < maxUnit {
+				u, st := src.Next()
+				if st != schedule.Ready {
+					break
 				}
-				results <- finished{t, rec, err}
-			}()
+				if u.Recorded != nil || UnitKey(u) != UnitKey(t) {
+					held = &u
+					break
+				}
+				unit = append(unit, u)
+			}
+			unitCount++
+			id := unitCount
+			running++
+			unitLeft[id] = len(unit)
+			res.InFlight += len(unit)
+			if units == nil {
+				go func() {
+					rec, replay, err := exec.Play(gctx, t)
+					keep(id, t, rec, replay, err)
+				}()
+				continue
+			}
+			go units.PlayUnit(gctx, unit, func(i int, rec ledger.Record, replay Replay, err error) { keep(id, unit[i], rec, replay, err) })
 		}
 		if res.InFlight == 0 {
 			break
 		}
 		d := <-results
 		res.InFlight--
+		if unitLeft[d.unit]--; unitLeft[d.unit] == 0 {
+			delete(unitLeft, d.unit)
+			running--
+		}
 		if d.err != nil {
 			if errors.Is(d.err, ErrAbandoned) {
 				res.Abandoned++

@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -341,5 +342,65 @@ func TestCapacityIsRespected(t *testing.T) {
 	}
 	if a.peak > 1 {
 		t.Errorf("the capped bot had %d sessions live at once, over its 1", a.peak)
+	}
+}
+
+// pairs is a Source of n games in pairs: games 2k and 2k+1 share a deal,
+// seats swapped.
+type pairs struct{ n, next int }
+
+func (s *pairs) Next() (run.Table, schedule.Status) {
+	if s.next >= s.n {
+		return run.Table{}, schedule.Done
+	}
+	i := s.next
+	s.next++
+	return run.Table{Game: schedule.Game{Seats: []int{i % 2, 1 - i%2}}, Index: i, GameID: fmt.Sprintf("p-g%02d", i), Seed: uint64(100 + i/2)}, schedule.Ready
+}
+
+func (s *pairs) Result(run.Table, ledger.Record) error { return nil }
+
+// unitsOf is a UnitExecutor that plays each unit's games in turn with
+// Local, noting the units it was given.
+type unitsOf struct {
+	*run.Local
+	mu    sync.Mutex
+	sizes []int
+}
+
+func (u *unitsOf) PlayUnit(ctx context.Context, unit []run.Table, done func(int, ledger.Record, run.Replay, error)) {
+	u.mu.Lock()
+	u.sizes = append(u.sizes, len(unit))
+	u.mu.Unlock()
+	for i, t := range unit {
+		rec, rp, err := u.Play(ctx, t)
+		done(i, rec, rp, err)
+	}
+}
+
+// Run hands a UnitExecutor the games of one deal between the same bots
+// together, each unit taking one place of the concurrency, and every game
+// is counted.
+func TestUnitsAreGathered(t *testing.T) {
+	for _, tc := range []struct {
+		concurrency int
+		want        []int
+	}{
+		{1, []int{2, 2, 2}},
+		{2, []int{2, 2, 2}},
+		{4, []int{2, 2, 2}},
+	} {
+		t.Run(fmt.Sprint(tc.concurrency), func(t *testing.T) {
+			cfg := config(t, &membot.Launcher{Policy: membot.First}, tc.concurrency)
+			u := &unitsOf{Local: run.NewLocal(cfg, nil)}
+			cfg.Executor = u
+			res, err := run.Run(context.Background(), cfg, &pairs{n: 6}, nil, nil)
+			if err != nil || res.Done != 6 {
+				t.Fatalf("%v, %d games counted", err, res.Done)
+			}
+			if !slices.Equal(u.sizes, tc.want) {
+				t.Errorf("units %v, want %v", u.sizes, tc.want)
+			}
+		})
 	}
 }
