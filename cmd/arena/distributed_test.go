@@ -218,38 +218,53 @@ func ledgerOf(t *testing.T, dir string) []ledger.Record {
 	return recs
 }
 
-// The coordinator killed with SIGKILL and started again (against a NATS
-// server of its own, arena serve): it resumes from its ledger and the
-// results stream, and ends with the standings of a local run, each game
-// recorded once.
+// The coordinator killed with SIGKILL and started again: it resumes from
+// its ledger and the results stream, and ends with the standings of a
+// local run, each game recorded once; the worker, another process, goes
+// on across the restart. The NATS server is the arena's own (arena
+// serve), or the coordinator's embedded one, which comes back on the same
+// port with its store.
 func TestDistributedCoordinatorRestart(t *testing.T) {
 	t.Parallel()
 	local := localRun(t)
 	secret := filepath.Join(local, deal.FileName)
-	srv := start(t, nil, "serve", "--listen", "127.0.0.1:0", "--store", t.TempDir())
-	url := srv.waitFor(t, regexp.MustCompile(`NATS server at (\S+)`))
-	w := start(t, []string{"ARENA_SPY_DIR=" + t.TempDir(), "ARENA_SPY_DELAY=5ms"}, workerArgs(url, "W")...)
-
-	out := t.TempDir()
-	args := distributedArgs(out, "--distributed", "--nats", url, "--deal-secret", secret)
-	first := start(t, nil, args...)
-	deadline := time.Now().Add(60 * time.Second)
-	for ledgerLines(out) < 1 && time.Now().Before(deadline) {
-		time.Sleep(2 * time.Millisecond)
-	}
-	first.cmd.Process.Kill()
-	first.wait(t)
-	if n := ledgerLines(out); n < 1 || n >= 6 {
-		t.Fatalf("killed with %d games recorded, want 1 to 5 of 6:\n%s", n, first.stderr())
-	}
-	if again := start(t, nil, args...); again.wait(t) != 0 {
-		t.Fatalf("restarted coordinator: %s\nworker:\n%s", again.stderr(), w.stderr())
-	}
-	if recs := ledgerOf(t, out); len(recs) != 6 {
-		t.Fatalf("%d games recorded, want 6", len(recs))
-	}
-	if got, want := standingsOnly(t, out), standingsOnly(t, local); got != want {
-		t.Errorf("standings differ from the local run's:\n got %s\nwant %s", got, want)
+	for _, embedded := range []bool{false, true} {
+		t.Run(fmt.Sprintf("embedded=%v", embedded), func(t *testing.T) {
+			t.Parallel()
+			out := t.TempDir()
+			args := distributedArgs(out, "--distributed", "--deal-secret", secret)
+			var w *process
+			var first *process
+			if embedded {
+				first = start(t, nil, append(args, "--workers", "0")...)
+				w = start(t, []string{"ARENA_SPY_DIR=" + t.TempDir(), "ARENA_SPY_DELAY=5ms"}, workerArgs(first.waitFor(t, workerURL), "W")...)
+				args = append(args, "--workers", "0")
+			} else {
+				srv := start(t, nil, "serve", "--listen", "127.0.0.1:0", "--store", t.TempDir())
+				url := srv.waitFor(t, regexp.MustCompile(`NATS server at (\S+)`))
+				w = start(t, []string{"ARENA_SPY_DIR=" + t.TempDir(), "ARENA_SPY_DELAY=5ms"}, workerArgs(url, "W")...)
+				args = append(args, "--nats", url)
+				first = start(t, nil, args...)
+			}
+			deadline := time.Now().Add(60 * time.Second)
+			for ledgerLines(out) < 1 && time.Now().Before(deadline) {
+				time.Sleep(2 * time.Millisecond)
+			}
+			first.cmd.Process.Kill()
+			first.wait(t)
+			if n := ledgerLines(out); n < 1 || n >= 6 {
+				t.Fatalf("killed with %d games recorded, want 1 to 5 of 6:\n%s", n, first.stderr())
+			}
+			if again := start(t, nil, args...); again.wait(t) != 0 {
+				t.Fatalf("restarted coordinator: %s\nworker:\n%s", again.stderr(), w.stderr())
+			}
+			if recs := ledgerOf(t, out); len(recs) != 6 {
+				t.Fatalf("%d games recorded, want 6", len(recs))
+			}
+			if got, want := standingsOnly(t, out), standingsOnly(t, local); got != want {
+				t.Errorf("standings differ from the local run's:\n got %s\nwant %s", got, want)
+			}
+		})
 	}
 }
 

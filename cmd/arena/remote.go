@@ -4,9 +4,11 @@ import (
 	"context"
 	"crypto/tls"
 	"fmt"
+	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -23,6 +25,7 @@ import (
 func natsFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "nats", Usage: "URL of the NATS server remote bots (--bot NAME=nats:BOTID) connect to", DefaultText: "an embedded server on a free loopback port, printed"},
+		&cli.StringFlag{Name: "nats-listen", Value: "127.0.0.1:0", Usage: "HOST:PORT the embedded server (no --nats) listens on: 0.0.0.0 for bots and workers on other machines; port 0: a free one (a distributed run keeps it across restarts)"},
 		&cli.StringFlag{Name: "nats-creds", Usage: "the arena's key for --nats: an nkey seed file (arena nats add-bot makes KEYS/arena.nk) or a .creds file"},
 		durationFlag("nats-grace", "how long a remote bot may be unreachable mid-game before it forfeits with crash", remote.DefaultGrace, ""),
 		&cli.StringFlag{Name: "nats-ca", Usage: "CA certificate (PEM) that signed the --nats server's TLS certificate"},
@@ -109,9 +112,39 @@ func natsLinkFor(c *cli.Context, jetStreamDir string) (*natsLink, error) {
 		}
 		return link, nil
 	}
-	ns, err := remote.StartServer(remote.ServerOptions{StoreDir: jetStreamDir})
+	host, port, err := splitHostPort(c.String("nats-listen"))
+	if err != nil {
+		return nil, usageError{fmt.Errorf("--nats-listen: %w", err)}
+	}
+	// A distributed run's server keeps its port from one start of the run
+	// to the next, so that workers elsewhere reconnect to a restarted
+	// coordinator.
+	portFile := ""
+	if jetStreamDir != "" {
+		portFile = filepath.Join(jetStreamDir, "port")
+	}
+	remembered := 0
+	if b, err := os.ReadFile(portFile); port == server.RANDOM_PORT && portFile != "" && err == nil {
+		fmt.Sscan(string(b), &remembered)
+	}
+	o := remote.ServerOptions{Host: host, Port: port, StoreDir: jetStreamDir}
+	if remembered > 0 {
+		o.Port = remembered
+	}
+	ns, err := remote.StartServer(o)
+	if err != nil && remembered > 0 {
+		fmt.Fprintf(c.App.ErrWriter, "arena: warning: port %d of the run's last start is taken (%v): workers must reconnect to a new one\n", remembered, err)
+		o.Port = port
+		ns, err = remote.StartServer(o)
+	}
 	if err != nil {
 		return nil, err
+	}
+	if portFile != "" {
+		if addr, ok := ns.Addr().(*net.TCPAddr); ok {
+			os.MkdirAll(jetStreamDir, 0o755)
+			os.WriteFile(portFile, []byte(strconv.Itoa(addr.Port)+"\n"), 0o644)
+		}
 	}
 	link := &natsLink{URL: ns.ClientURL(), Embedded: true, dial: func() (*nats.Conn, error) { return nats.Connect("", nats.InProcessServer(ns)) },
 		closers: []func(){func() { ns.Shutdown(); ns.WaitForShutdown() }}}
