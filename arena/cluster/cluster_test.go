@@ -1,6 +1,7 @@
 package cluster_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,10 +15,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/klauspost/compress/zstd"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/bot/membot"
 	"github.com/arena-dev/arena/arena/cluster"
 	"github.com/arena-dev/arena/arena/deal"
 	"github.com/arena-dev/arena/arena/ledger"
@@ -26,6 +29,7 @@ import (
 	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/arena/tournament"
 	"github.com/arena-dev/arena/bots"
+	"github.com/arena-dev/arena/engine"
 	_ "github.com/arena-dev/arena/engine/all"
 	"github.com/arena-dev/arena/internal/natstest"
 	"github.com/arena-dev/arena/internal/testkit"
@@ -377,4 +381,134 @@ func TestForgedResultsAreRefused(t *testing.T) {
 		}
 	}
 	t.Logf("%d forged results refused", forged.Load())
+}
+
+// A worker whose clock is off (here: it plays honestly, and its replays
+// say the games started an hour before their jobs were queued) is banned;
+// its results are refused and the games played again by another worker.
+func TestSkewedWorkerIsBanned(t *testing.T) {
+	c := cup(t, "greedy", "random")
+	url := jetStream(t)
+	js, err := jetstream.New(connect(t, url))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	g, _ := engine.Lookup("banqi")
+	var skewed atomic.Int64
+	go func() { // the skewed worker: plays each game, backdates its start
+		var cons jetstream.Consumer
+		for cons == nil && ctx.Err() == nil {
+			cons, _ = js.Consumer(ctx, cluster.JobsStream, cluster.Consumer)
+		}
+		for ctx.Err() == nil {
+			m, err := cons.Next(jetstream.FetchContext(ctx))
+			if err != nil {
+				continue
+			}
+			var job cluster.Job
+			json.Unmarshal(m.Data(), &job)
+			l := run.NewLocal(run.Config{Settings: job.Settings, Game: g, Options: job.Options, MatchID: job.Run, Bots: bot.Specs(c.Bots)}, nil)
+			for _, t := range job.Tables {
+				for s, b := range t.Seats {
+					t.Seats[s] = slices.IndexFunc(c.Bots, func(cmd bot.Command) bool { return cmd.Name == job.Bots[b].Name })
+				}
+				rec, rp, err := l.Play(ctx, t)
+				if err != nil {
+					continue
+				}
+				data, _ := rp.Compressed()
+				rec.Worker = "skewed"
+				b, _ := json.Marshal(cluster.Result{Job: job.ID, Game: t.GameID, Worker: "skewed", Record: rec, Replay: backdate(data, time.Hour)})
+				if _, err := js.Publish(ctx, cluster.ResultSubject(job.Run, t.GameID), b, jetstream.WithExpectLastSequencePerSubject(0)); err == nil {
+					skewed.Add(1)
+				}
+			}
+			l.Close(false)
+			m.Ack()
+		}
+	}()
+	var log, warn testkit.SyncBuffer
+	w := &cluster.Worker{NC: connect(t, url), Name: "honest", Concurrency: 2, Log: &log, Bots: bot.Specs(c.Bots)}
+	started := make(chan struct{})
+	opt := distributed(t, url, cluster.Options{}, &warn)
+	maker := opt.Executor
+	opt.Executor = func(rc run.Config) (run.Executor, error) { // the honest worker once the queue exists
+		e, err := maker(rc)
+		close(started)
+		return e, err
+	}
+	go func() { <-started; runWorker(t, w) }()
+	out := t.TempDir()
+	if _, err := tournament.Run(context.Background(), c, out, opt); err != nil {
+		t.Fatalf("%v\n%s", err, warn.String())
+	}
+	if skewed.Load() == 0 {
+		t.Fatal("the skewed worker recorded nothing: nothing tested")
+	}
+	if !strings.Contains(warn.String(), "worker skewed is banned from the run: its clock is off") {
+		t.Errorf("the skewed worker was not banned for its clock:\n%s", warn.String())
+	}
+	for _, r := range records(t, out) {
+		if r.Worker != "honest" {
+			t.Errorf("game %s recorded from worker %q", r.GameID, r.Worker)
+		}
+	}
+}
+
+// backdate moves a compressed replay's start back by d.
+func backdate(data []byte, d time.Duration) []byte {
+	dec, _ := zstd.NewReader(nil)
+	plain, _ := dec.DecodeAll(data, nil)
+	first, rest, _ := bytes.Cut(plain, []byte("\n"))
+	var h map[string]any
+	json.Unmarshal(first, &h)
+	at, _ := time.Parse(time.RFC3339Nano, h["started"].(string))
+	h["started"] = at.Add(-d).Format(time.RFC3339Nano)
+	first, _ = json.Marshal(h)
+	enc, _ := zstd.NewWriter(nil)
+	return enc.EncodeAll(append(append(first, '\n'), rest...), nil)
+}
+
+// A worker plays remote bots too: the run's nats:BOTID bot is served over
+// NATS (arena connect's remote.Server), and the worker's sessions of it
+// are opened on the worker's own connection.
+func TestWorkerPlaysRemoteBots(t *testing.T) {
+	seed := uint64(3)
+	f := tournament.File{Name: "mixed", Game: "banqi", Options: map[string]string{"max_plies": "60"}, GamesPerEncounter: 2, Seed: &seed, Concurrency: 2,
+		Bots: []tournament.BotFile{{Name: "far", Command: "nats:far"}, {Name: "near", Command: os.Args[0], Env: map[string]string{"ARENA_CLUSTER_BOT": "random"}}}}
+	c, err := f.Resolve("test", ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := jetStream(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	srv := remote.Server{NC: connect(t, url), ID: "far", Sessions: 2, Start: func(opt bot.LaunchOptions) (bot.Endpoint, error) {
+		return membot.Start(membot.Random, nil, opt.MaxLine), nil
+	}}
+	go func() { served <- srv.Serve(ctx) }()
+	defer func() { cancel(); <-served }()
+	wnc := connect(t, url)
+	bots := bot.Specs(c.Bots)
+	bots[0].Launcher = &remote.Launcher{NC: wnc, ID: "far", Wait: 5 * time.Second}
+	var log, warn testkit.SyncBuffer
+	runWorker(t, &cluster.Worker{NC: wnc, Name: "w", Concurrency: 2, Log: &log, Bots: bots})
+	opt := distributed(t, url, cluster.Options{}, &warn)
+	cnc := connect(t, url)
+	opt.Remote = func(id string) bot.Launcher { return &remote.Launcher{NC: cnc, ID: id, Wait: 5 * time.Second} }
+	out := t.TempDir()
+	if _, err := tournament.Run(context.Background(), c, out, opt); err != nil {
+		t.Fatalf("%v\n%s\n%s", err, log.String(), warn.String())
+	}
+	recs := records(t, out)
+	if len(recs) != 2 {
+		t.Fatalf("%d games, want 2", len(recs))
+	}
+	for _, r := range recs {
+		if r.Worker != "w" || len(r.Forfeits) > 0 || len(r.RoundTripUS) != 2 {
+			t.Errorf("game %s: worker %q, forfeits %+v, round trips %v (want the remote seat's measured)", r.GameID, r.Worker, r.Forfeits, r.RoundTripUS)
+		}
+	}
 }
