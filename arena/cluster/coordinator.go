@@ -453,10 +453,30 @@ func (c *Coordinator) accept(ctx context.Context, t run.Table, res Result, sent 
 	if err := replays.Verify(rp); err != nil {
 		return rec, nil, fmt.Errorf("its replay: %w", err)
 	}
-	if r := rp.Result; !slices.Equal(r.Ranks, rec.Ranks) || r.Plies != rec.Plies {
-		return rec, nil, fmt.Errorf("the record's ranks %v (%d plies) are not its replay's %v (%d plies)", rec.Ranks, rec.Plies, r.Ranks, r.Plies)
+	if r := rp.Result; !slices.Equal(r.Ranks, rec.Ranks) || !slices.Equal(r.Scores, rec.Scores) || r.Plies != rec.Plies || r.Reason != rec.Reason {
+		return rec, nil, fmt.Errorf("the record (ranks %v, scores %v, %d plies, %q) is not its replay's (%v, %v, %d, %q)",
+			rec.Ranks, rec.Scores, rec.Plies, rec.Reason, r.Ranks, r.Scores, r.Plies, r.Reason)
+	}
+	if len(h.Seats) != len(names) {
+		return rec, nil, fmt.Errorf("its replay has %d seats, the game %d", len(h.Seats), len(names))
+	}
+	for s, si := range h.Seats {
+		if si.Seat != s || si.Bot != names[s] {
+			return rec, nil, fmt.Errorf("its replay seats %s in seat %d, the game %s", si.Bot, si.Seat, names[s])
+		}
+	}
+	// Forfeits decide games: the record's must be the replay's, seat by
+	// seat and reason by reason.
+	if len(rec.Forfeits) != len(rp.Result.Forfeits) {
+		return rec, nil, fmt.Errorf("the record has %d forfeits, its replay %d", len(rec.Forfeits), len(rp.Result.Forfeits))
+	}
+	for i, f := range rp.Result.Forfeits {
+		if g := rec.Forfeits[i]; g.Seat != f.Seat || g.Reason != f.Reason || g.Bot != names[f.Seat] {
+			return rec, nil, fmt.Errorf("the record's forfeit %d (%s, seat %d, %s) is not its replay's (seat %d, %s)", i, g.Bot, g.Seat, g.Reason, f.Seat, f.Reason)
+		}
 	}
 	rec.Round = t.Round
+	rec.Worker = res.Worker // the worker that answered, whatever its record says
 	return rec, replays.Compressed(data), nil
 }
 
