@@ -32,6 +32,7 @@ import (
 	"github.com/arena-dev/arena/engine"
 	_ "github.com/arena-dev/arena/engine/all"
 	"github.com/arena-dev/arena/internal/natstest"
+	"github.com/arena-dev/arena/internal/proctest"
 	"github.com/arena-dev/arena/internal/testkit"
 	"github.com/arena-dev/arena/replays"
 	"github.com/arena-dev/arena/sdk"
@@ -510,5 +511,31 @@ func TestWorkerPlaysRemoteBots(t *testing.T) {
 		if r.Worker != "w" || len(r.Forfeits) > 0 || len(r.RoundTripUS) != 2 {
 			t.Errorf("game %s: worker %q, forfeits %+v, round trips %v (want the remote seat's measured)", r.GameID, r.Worker, r.Forfeits, r.RoundTripUS)
 		}
+	}
+}
+
+// A worker ends the bot processes of a run it has had no job of for
+// IdleRun: once the tournament is over, none of its bots is left.
+func TestWorkerEndsAnIdleRunsBots(t *testing.T) {
+	c := cup(t, "random", "random")
+	token := fmt.Sprintf("ARENA_CLUSTER_TOKEN=%d", time.Now().UnixNano())
+	for i := range c.Bots {
+		c.Bots[i].Env = append(c.Bots[i].Env, token)
+	}
+	url := jetStream(t)
+	var log, warn testkit.SyncBuffer
+	runWorker(t, &cluster.Worker{NC: connect(t, url), Name: "w", Concurrency: 2, Log: &log, Bots: bot.Specs(c.Bots), IdleRun: time.Second})
+	if _, err := tournament.Run(context.Background(), c, t.TempDir(), distributed(t, url, cluster.Options{}, &warn)); err != nil {
+		t.Fatalf("%v\n%s", err, warn.String())
+	}
+	if n := len(proctest.WithEnv(token)); n == 0 {
+		t.Fatal("no bot process is kept after the games: nothing tested")
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for len(proctest.WithEnv(token)) > 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if left := proctest.WithEnv(token); len(left) > 0 {
+		t.Errorf("%d bot processes still alive well after the run's last job", len(left))
 	}
 }

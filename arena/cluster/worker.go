@@ -37,10 +37,14 @@ type Worker struct {
 	// InlineReplay bounds a replay sent in the result message; larger
 	// ones go to the replay bucket (0: DefaultInlineReplay).
 	InlineReplay int
+	// IdleRun is how long a run's bot processes are kept with no job of
+	// the run (0: DefaultIdleRun): a run that ended, or went to other
+	// workers, leaves none behind.
+	IdleRun time.Duration
 
 	mu     sync.Mutex
-	locals map[string]*run.Local // by run
-	banned map[string]string     // runs (as subject tokens) whose coordinator banned this worker, and why
+	locals map[string]*runLocal // by run
+	banned map[string]string    // runs (as subject tokens) whose coordinator banned this worker, and why
 }
 
 // refuseBackoff bounds how long a slot waits after refusing jobs in a
@@ -93,14 +97,61 @@ func (w *Worker) Run(ctx context.Context) error {
 			s.loop(ctx, cons)
 		}()
 	}
-	wg.Wait()
-	w.mu.Lock()
-	for _, l := range w.locals {
-		l.Close(false)
+	idleRun := w.IdleRun
+	if idleRun <= 0 {
+		idleRun = DefaultIdleRun
 	}
-	w.locals = nil
-	w.mu.Unlock()
+	reap := time.NewTicker(idleRun / 2)
+	defer reap.Stop()
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-reap.C:
+				w.closeIdle(idleRun)
+			}
+		}
+	}()
+	wg.Wait()
+	w.closeIdle(0)
 	return ctx.Err()
+}
+
+// runLocal is the executor of one run on this worker, and how it is
+// used.
+type runLocal struct {
+	*run.Local
+	busy     int       // jobs of the run playing now
+	lastUsed time.Time // when the last one ended
+}
+
+// DefaultIdleRun is Worker.IdleRun's default.
+const DefaultIdleRun = time.Minute
+
+// closeIdle ends the bot sessions of the runs with no job for idle (0:
+// every run; no job plays by then).
+func (w *Worker) closeIdle(idle time.Duration) {
+	w.mu.Lock()
+	var done []*runLocal
+	for id, l := range w.locals {
+		if l.busy == 0 && time.Since(l.lastUsed) >= idle {
+			done = append(done, l)
+			delete(w.locals, id)
+		}
+	}
+	w.mu.Unlock()
+	for _, l := range done {
+		l.Close(idle > 0) // bye to an idle run's bots; at the end, at once
+	}
+}
+
+// release marks a job of l's run ended.
+func (w *Worker) release(l *runLocal) {
+	w.mu.Lock()
+	l.busy--
+	l.lastUsed = time.Now()
+	w.mu.Unlock()
 }
 
 // waitForQueue waits for a coordinator to have set up the jobs queue: a
@@ -196,6 +247,7 @@ func (s *slotEnv) handle(ctx context.Context, m jetstream.Msg) bool {
 		s.refuse(ctx, m, job, err.Error())
 		return true
 	}
+	defer s.w.release(local)
 	// The lease: kept while the games run.
 	leased, stopLease := context.WithCancel(ctx)
 	defer stopLease()
@@ -312,7 +364,7 @@ func (s *slotEnv) refuse(ctx context.Context, m jetstream.Msg, job Job, reason s
 // prepare checks that this worker can play job as the coordinator means
 // it, and returns its tables in this worker's bot numbering with the
 // executor of the job's run.
-func (s *slotEnv) prepare(job Job) ([]run.Table, *run.Local, error) {
+func (s *slotEnv) prepare(job Job) ([]run.Table, *runLocal, error) {
 	g, err := engine.Lookup(job.Game)
 	if err != nil {
 		return nil, nil, err
@@ -362,16 +414,17 @@ func (s *slotEnv) prepare(job Job) ([]run.Table, *run.Local, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.locals == nil {
-		w.locals = map[string]*run.Local{}
+		w.locals = map[string]*runLocal{}
 	}
 	l := w.locals[job.Run]
 	if l == nil {
-		l = run.NewLocal(run.Config{
+		l = &runLocal{Local: run.NewLocal(run.Config{
 			Settings: job.Settings, Game: g, Options: job.Options, MatchID: job.Run, Version: w.Version,
 			Bots: w.Bots, KeepIdle: job.KeepIdle, Warn: w.Log,
-		}, nil)
+		}, nil)}
 		w.locals[job.Run] = l
 	}
+	l.busy++
 	return tables, l, nil
 }
 
