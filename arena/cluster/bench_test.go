@@ -12,31 +12,10 @@ import (
 	"github.com/arena-dev/arena/arena/bot/membot"
 	"github.com/arena-dev/arena/arena/clock"
 	"github.com/arena-dev/arena/arena/cluster"
-	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/arena/run"
-	"github.com/arena-dev/arena/arena/schedule"
 	"github.com/arena-dev/arena/internal/testkit"
 )
-
-// inMemory is an in-memory bot with a build, so that workers may play it.
-type inMemory struct{ *membot.Launcher }
-
-func (inMemory) Build() (string, error) { return "membot-first", nil }
-
-// fixed is a Source of n games between bots 0 and 1, seats alternating.
-type fixed struct{ n, next int }
-
-func (f *fixed) Next() (run.Table, schedule.Status) {
-	if f.next == f.n {
-		return run.Table{}, schedule.Done
-	}
-	i := f.next
-	f.next++
-	return run.Table{Game: schedule.Game{ID: fmt.Sprint(i), Seats: []int{i % 2, 1 - i%2}}, GameID: fmt.Sprintf("g%d", i), Seed: uint64(i + 1)}, schedule.Ready
-}
-
-func (f *fixed) Result(run.Table, ledger.Record) error { return nil }
 
 // BenchmarkDistributedThroughput: games per second of trivial banqi games
 // (4 plies, in-memory bots) played by the local runner, and through the
