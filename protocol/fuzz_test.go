@@ -176,3 +176,29 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDecodeIndexAction: a line the fast path accepts is one that
+// json.Unmarshal decodes into the same Action.
+func FuzzDecodeIndexAction(f *testing.F) {
+	for _, s := range []string{
+		`{"type":"action","id":12,"index":3}`, `{"type":"action","id":-1,"index":-0}`, `{"type":"action","id":01,"index":3}`,
+		`{"type":"action","id":12,"index":3} `, `{"type":"action","id":1,"index":99999999999999999999}`,
+		`{"type":"action","id":1,"index":1.5}`, `{"type":"action","id":1,"index":3,"index":4}`, `{"type":"action","id":1,"index":}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		got, ok := protocol.DecodeIndexAction(line)
+		if !ok {
+			return
+		}
+		var want protocol.Action
+		if err := json.Unmarshal(line, &want); err != nil {
+			t.Fatalf("%q: the fast path accepts what json refuses (%v)", line, err)
+		}
+		if got.Type != want.Type || got.ID != want.ID || (got.Index == nil) != (want.Index == nil) ||
+			(got.Index != nil && *got.Index != *want.Index) || len(want.Action) != 0 {
+			t.Fatalf("%q: fast path %+v, json %+v", line, got, want)
+		}
+	})
+}

@@ -127,3 +127,53 @@ func PeekType(line []byte) (string, error) {
 	}
 	return e.Type, nil
 }
+
+// DecodeIndexAction decodes line when it is an index action written the
+// way nearly every bot writes one, byte for byte
+// `{"type":"action","id":N,"index":K}` (the SDKs, the bundled bots): the
+// referee's fast path past encoding/json. ok is false for any other line,
+// which is then decoded in full; for a line it accepts, json.Unmarshal
+// into an Action gives the same message (FuzzDecodeIndexAction).
+func DecodeIndexAction(line []byte) (msg Action, ok bool) {
+	const head, mid = `{"type":"action","id":`, `,"index":`
+	if len(line) < len(head)+len(mid)+3 || string(line[:len(head)]) != head || line[len(line)-1] != '}' {
+		return Action{}, false
+	}
+	rest := line[len(head) : len(line)-1]
+	id, n := jsonInt(rest)
+	if n == 0 || len(rest) < n+len(mid) || string(rest[n:n+len(mid)]) != mid {
+		return Action{}, false
+	}
+	rest = rest[n+len(mid):]
+	index, m := jsonInt(rest)
+	if m == 0 || m != len(rest) || int64(int(index)) != index {
+		return Action{}, false
+	}
+	i := int(index)
+	return Action{Type: TypeAction, ID: id, Index: &i}, true
+}
+
+// jsonInt reads a JSON integer at the start of b: its value and length (0
+// when b starts with none, or with one past 18 digits, which the full
+// decoder judges).
+func jsonInt(b []byte) (int64, int) {
+	n := 0
+	neg := len(b) > 0 && b[0] == '-'
+	if neg {
+		n++
+	}
+	start := n
+	var v int64
+	for n < len(b) && b[n] >= '0' && b[n] <= '9' {
+		v = v*10 + int64(b[n]-'0')
+		n++
+	}
+	digits := n - start
+	if digits == 0 || digits > 18 || (digits > 1 && b[start] == '0') {
+		return 0, 0
+	}
+	if neg {
+		v = -v
+	}
+	return v, n
+}

@@ -472,6 +472,9 @@ func JudgeReply(game engine.Game, reply []byte, id int64, legalJSON []json.RawMe
 
 // readReply decodes a reply to turn id.
 func readReply(reply []byte, id int64) (protocol.Action, *Failure) {
+	if msg, ok := protocol.DecodeIndexAction(reply); ok {
+		return msg, nil // the common reply, past encoding/json
+	}
 	var msg protocol.Action
 	f := &Failure{Reason: protocol.ReasonBadMessage, Turn: id, Line: reply}
 	if !utf8.Valid(reply) {
