@@ -69,6 +69,16 @@ func Open(path string) (*Writer, error) {
 // Append writes v as one line and syncs it to disk: when Append returns
 // nil, the line survives a crash.
 func (w *Writer) Append(v any) error {
+	if err := w.AppendUnsynced(v); err != nil {
+		return err
+	}
+	return w.Sync()
+}
+
+// AppendUnsynced writes v as one line, not synced yet: it survives a
+// crash once Sync returns. Lines appended and then synced together cost
+// one sync (a group commit).
+func (w *Writer) AppendUnsynced(v any) error {
 	line, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("ledger: encoding: %w", err)
@@ -81,6 +91,13 @@ func (w *Writer) Append(v any) error {
 	if _, err := w.f.Write(append(line, '\n')); err != nil {
 		return fmt.Errorf("ledger: writing %s: %w", w.f.Name(), err)
 	}
+	return nil
+}
+
+// Sync makes every line appended so far survive a crash.
+func (w *Writer) Sync() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	if err := w.f.Sync(); err != nil {
 		return fmt.Errorf("ledger: syncing %s: %w", w.f.Name(), err)
 	}

@@ -323,12 +323,10 @@ func (p *Pool) logLost(err error) {
 // now (OnLogLost), not after the game, and the game goes on without it.
 func (p *Pool) AttachLog(proc bot.Endpoint, file LogFile) {
 	p.logs.Add(1)
+	// The file is made with the first byte the bot writes to stderr: a
+	// game it wrote nothing in has no log (creating empty files cost more
+	// than the rest of a short game's output).
 	log := &gameLog{path: file.Name, open: file.Open, report: p.logLost}
-	if f, err := file.Open(); err != nil {
-		log.fail(err)
-	} else {
-		f.Close()
-	}
 	proc.SetStderr(log) // after this returns nothing writes to the old log
 	p.mu.Lock()
 	m := p.live[proc]
@@ -460,13 +458,6 @@ func (l *gameLog) Write(b []byte) (int, error) {
 	return l.buf.Write(b)
 }
 
-// fail ends the log as lost.
-func (l *gameLog) fail(err error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.failLocked(err)
-}
-
 func (l *gameLog) failLocked(err error) {
 	if l.f != nil {
 		l.f.Close()
@@ -512,6 +503,9 @@ func (l *gameLog) flush() {
 	if l.path == "" { // no game log attached (nothing is kept): drop it
 		l.buf, l.done = bytes.Buffer{}, true
 		return
+	}
+	if l.buf.Len() == 0 {
+		return // nothing written yet: no file until something is
 	}
 	f, err := l.open()
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/arena-dev/arena/arena/deal"
@@ -90,11 +91,16 @@ func (d *Dir) Close() {
 	d.lock.Unlock()
 }
 
-// Files is the Sink of an output directory (Dir.Sink).
+// Files is the Sink of an output directory (Dir.Sink). It is a
+// GroupSink: replays and ledger lines are written as games finish and
+// made durable in groups (Sync), replays first.
 type Files struct {
 	Dir    string
-	Ledger ledger.Ledger
+	Ledger *ledger.Writer
 	Line   func(t Table, rec ledger.Record) any
+
+	mu      sync.Mutex
+	pending []string // replays written since the last Sync
 }
 
 // Log is the file of a bot's stderr of one game, under logs/.
@@ -105,13 +111,32 @@ func (f *Files) Log(bot, gameID string) pool.LogFile { return pool.File(LogPath(
 func (f *Files) Replay(t Table, replay Replay) (string, error) {
 	rel := filepath.Join("replays", t.GameID+replays.Ext)
 	data, err := replay.Compressed()
+	path := filepath.Join(f.Dir, rel)
 	if err == nil {
-		err = replays.WriteCompressed(filepath.Join(f.Dir, rel), data)
+		err = replays.WriteCompressedUnsynced(path, data)
 	}
 	if err != nil {
 		return "", fmt.Errorf("writing replay: %w", err)
 	}
+	f.mu.Lock()
+	f.pending = append(f.pending, path)
+	f.mu.Unlock()
 	return rel, nil
+}
+
+// Sync makes the replays written so far durable, then the ledger lines
+// recorded so far: a line that survives a crash has its replay.
+func (f *Files) Sync() error {
+	f.mu.Lock()
+	pending := f.pending
+	f.pending = nil
+	f.mu.Unlock()
+	if len(pending) > 0 {
+		if err := syncReplays(filepath.Join(f.Dir, "replays"), pending); err != nil {
+			return fmt.Errorf("syncing replays: %w", err)
+		}
+	}
+	return f.Ledger.Sync()
 }
 
 // Record appends the game's ledger line.
@@ -120,7 +145,7 @@ func (f *Files) Record(t Table, rec ledger.Record) error {
 	if f.Line != nil {
 		line = f.Line(t, rec)
 	}
-	return f.Ledger.Append(line)
+	return f.Ledger.AppendUnsynced(line)
 }
 
 // Discard is the Sink of a run without an output directory: nothing is

@@ -150,8 +150,20 @@ type Sink interface {
 	Replay(t Table, replay Replay) (string, error)
 	// Record appends a game's ledger line, once its replay is kept, so a
 	// recorded game always has its replay; from Run's goroutine, in the
-	// order games finish. The game counts once it returns.
+	// order games finish. The game counts once it returns (a GroupSink's,
+	// once Sync returns).
 	Record(t Table, rec ledger.Record) error
+}
+
+// GroupSink is a Sink that makes what it keeps durable in groups:
+// Replay and Record write without waiting for the disk, and Sync makes
+// every replay written so far durable, then every ledger line, in that
+// order, so that a line that survives a crash has its replay. Run
+// records the games that finished together, then syncs once, then counts
+// them: one sync for a group of games instead of three per game.
+type GroupSink interface {
+	Sink
+	Sync() error
 }
 
 // Replay is a finished game's replay as a Sink keeps it: a
@@ -245,6 +257,9 @@ type finished struct {
 	err  error
 	unit int // of Run's units
 }
+
+// maxBatch bounds the games recorded together (GroupSink).
+const maxBatch = 256
 
 // maxUnit bounds the games of one unit (UnitExecutor): a rotation of
 // seats has at most as many as the largest table.
@@ -374,39 +389,62 @@ func Run(ctx context.Context, cfg Config, src Source, stop StopRule, sink Sink) 
 		if res.InFlight == 0 {
 			break
 		}
-		d := <-results
-		res.InFlight--
-		if unitLeft[d.unit]--; unitLeft[d.unit] == 0 {
-			delete(unitLeft, d.unit)
-			running--
-		}
-		if d.err != nil {
-			if errors.Is(d.err, ErrAbandoned) {
-				res.Abandoned++
-			} else {
-				fail(&GameError{Table: d.t, Err: d.err})
+		// The games that have finished meanwhile are recorded together:
+		// with a GroupSink, one sync makes them all durable.
+		batch := []finished{<-results}
+	gather:
+		for len(batch) < maxBatch {
+			select {
+			case d := <-results:
+				batch = append(batch, d)
+			default:
+				break gather
 			}
-			continue
 		}
-		// The ledger's order: the games already in it, then as games
-		// finish (recorded after a stop too, so every index is its own).
-		d.rec.Index = res.Resumed + res.Played
-		if err := sink.Record(d.t, d.rec); err != nil {
-			fail(&GameError{Table: d.t, Err: err})
-			continue
+		var recorded []finished
+		for _, d := range batch {
+			res.InFlight--
+			if unitLeft[d.unit]--; unitLeft[d.unit] == 0 {
+				delete(unitLeft, d.unit)
+				running--
+			}
+			if d.err != nil {
+				if errors.Is(d.err, ErrAbandoned) {
+					res.Abandoned++
+				} else {
+					fail(&GameError{Table: d.t, Err: d.err})
+				}
+				continue
+			}
+			// The ledger's order: the games already in it, then as games
+			// finish (recorded after a stop too, so every index is its own).
+			d.rec.Index = res.Resumed + res.Played
+			if err := sink.Record(d.t, d.rec); err != nil {
+				fail(&GameError{Table: d.t, Err: err})
+				continue
+			}
+			res.Played++
+			recorded = append(recorded, d)
 		}
-		res.Played++
-		if stopping {
-			continue // recorded, not counted
+		if gs, ok := sink.(GroupSink); ok && len(recorded) > 0 {
+			if err := gs.Sync(); err != nil {
+				fail(&GameError{Table: recorded[0].t, Err: err})
+				recorded = nil // not durable: not counted
+			}
 		}
-		count(d.t, d.rec)
-		if stop != nil && stop.Stop(d.t, res.Last) {
-			res.Stopped = true
-			stopping = true
-			abandon()
-		}
-		if cfg.OnGame != nil {
-			cfg.OnGame(res.Progress)
+		for _, d := range recorded {
+			if stopping {
+				continue // recorded, not counted
+			}
+			count(d.t, d.rec)
+			if stop != nil && stop.Stop(d.t, res.Last) {
+				res.Stopped = true
+				stopping = true
+				abandon()
+			}
+			if cfg.OnGame != nil {
+				cfg.OnGame(res.Progress)
+			}
 		}
 	}
 	res.Elapsed = time.Since(start)

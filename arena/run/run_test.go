@@ -88,7 +88,7 @@ func (s *memorySink) Record(t run.Table, rec ledger.Record) error {
 	return nil
 }
 
-func config(t *testing.T, l *membot.Launcher, concurrency int) run.Config {
+func config(t testing.TB, l *membot.Launcher, concurrency int) run.Config {
 	t.Helper()
 	g, err := engine.Lookup("banqi")
 	if err != nil {
