@@ -93,7 +93,7 @@ func (d *Dir) Close() {
 
 // Files is the Sink of an output directory (Dir.Sink). It is a
 // GroupSink: replays and ledger lines are written as games finish and
-// made durable in groups (Sync), replays first.
+// made durable in groups, replays first.
 type Files struct {
 	Dir    string
 	Ledger *ledger.Writer
@@ -124,20 +124,23 @@ func (f *Files) Replay(t Table, replay Replay) (string, error) {
 	return rel, nil
 }
 
-// Sync makes the replays written so far durable, then the ledger lines
-// recorded so far: a line that survives a crash has its replay.
-func (f *Files) Sync() error {
+// SyncReplays makes the replays written so far durable.
+func (f *Files) SyncReplays() error {
 	f.mu.Lock()
 	pending := f.pending
 	f.pending = nil
 	f.mu.Unlock()
-	if len(pending) > 0 {
-		if err := syncReplays(filepath.Join(f.Dir, "replays"), pending); err != nil {
-			return fmt.Errorf("syncing replays: %w", err)
-		}
+	if len(pending) == 0 {
+		return nil
 	}
-	return f.Ledger.Sync()
+	if err := syncReplays(filepath.Join(f.Dir, "replays"), pending); err != nil {
+		return fmt.Errorf("syncing replays: %w", err)
+	}
+	return nil
 }
+
+// SyncRecords makes the ledger lines recorded so far durable.
+func (f *Files) SyncRecords() error { return f.Ledger.Sync() }
 
 // Record appends the game's ledger line.
 func (f *Files) Record(t Table, rec ledger.Record) error {

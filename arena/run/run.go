@@ -149,21 +149,23 @@ type Sink interface {
 	// from the game's goroutine, games in parallel.
 	Replay(t Table, replay Replay) (string, error)
 	// Record appends a game's ledger line, once its replay is kept, so a
-	// recorded game always has its replay; from Run's goroutine, in the
+	// recorded game always has its replay; one call at a time, in the
 	// order games finish. The game counts once it returns (a GroupSink's,
-	// once Sync returns).
+	// once SyncRecords returns).
 	Record(t Table, rec ledger.Record) error
 }
 
 // GroupSink is a Sink that makes what it keeps durable in groups:
-// Replay and Record write without waiting for the disk, and Sync makes
-// every replay written so far durable, then every ledger line, in that
-// order, so that a line that survives a crash has its replay. Run
-// records the games that finished together, then syncs once, then counts
-// them: one sync for a group of games instead of three per game.
+// Replay and Record write without waiting for the disk; SyncReplays makes
+// every replay kept so far durable, SyncRecords every ledger line. Run
+// records the games that finished together in one go, off its own
+// goroutine: SyncReplays, their lines, SyncRecords, then they count. A
+// line that survives a crash has its replay, and a group of games costs
+// two syncs instead of three per game.
 type GroupSink interface {
 	Sink
-	Sync() error
+	SyncReplays() error
+	SyncRecords() error
 }
 
 // Replay is a finished game's replay as a Sink keeps it: a
@@ -258,6 +260,38 @@ type finished struct {
 	unit int // of Run's units
 }
 
+// syncDone is a group of games the syncer recorded, or why it could not.
+type syncDone struct {
+	batch []finished
+	err   error
+}
+
+// syncer records each group of finished games it is given in sink:
+// their replays made durable first, then their lines appended and
+// synced, so that a line that survives a crash has its replay.
+func syncer(sink GroupSink, groups <-chan []finished, done chan<- syncDone) {
+	for batch := range groups {
+		err := sink.SyncReplays()
+		if err != nil {
+			err = &GameError{Table: batch[0].t, Err: err}
+		}
+		for _, d := range batch {
+			if err != nil {
+				break
+			}
+			if e := sink.Record(d.t, d.rec); e != nil {
+				err = &GameError{Table: d.t, Err: e}
+			}
+		}
+		if err == nil {
+			if e := sink.SyncRecords(); e != nil {
+				err = &GameError{Table: batch[0].t, Err: e}
+			}
+		}
+		done <- syncDone{batch, err}
+	}
+}
+
 // maxBatch bounds the games recorded together (GroupSink).
 const maxBatch = 256
 
@@ -346,8 +380,42 @@ func Run(ctx context.Context, cfg Config, src Source, stop StopRule, sink Sink) 
 		}
 		results <- finished{t, rec, err, unit}
 	}
+	// recorded counts a game whose ledger line is durable.
+	indexed := 0
+	recorded := func(d finished) {
+		res.Played++
+		if stopping {
+			return // recorded, not counted
+		}
+		count(d.t, d.rec)
+		if stop != nil && stop.Stop(d.t, res.Last) {
+			res.Stopped = true
+			stopping = true
+			abandon()
+		}
+		if cfg.OnGame != nil {
+			cfg.OnGame(res.Progress)
+		}
+	}
+	// With a GroupSink, finished games are recorded in groups by a syncer
+	// of their own, while the run goes on: their replays made durable,
+	// then their lines appended, then the ledger synced; then they count.
+	group, _ := sink.(GroupSink)
+	var queued []finished // finished, waiting for the syncer
+	syncing, inSync := false, 0
+	// A game keeps its place until it counts: the Source and the stop
+	// rule have seen every game before the next starts, as without the
+	// syncer, so a run at concurrency 1 hands out its games in the same
+	// order every time, and a verdict abandons no game started after it.
+	uncounted := func() int { return len(queued) + inSync }
+	toSync := make(chan []finished)
+	synced := make(chan syncDone)
+	if group != nil {
+		go syncer(group, toSync, synced)
+		defer close(toSync)
+	}
 	for {
-		for !stopping && ctx.Err() == nil && running < cfg.Concurrency {
+		for !stopping && ctx.Err() == nil && running+uncounted() < cfg.Concurrency {
 			var t Table
 			if t, status = next(); status != schedule.Ready {
 				break
@@ -386,65 +454,64 @@ func Run(ctx context.Context, cfg Config, src Source, stop StopRule, sink Sink) 
 			}
 			go units.PlayUnit(gctx, unit, func(i int, rec ledger.Record, replay Replay, err error) { keep(id, unit[i], rec, replay, err) })
 		}
-		if res.InFlight == 0 {
+		if res.InFlight == 0 && !syncing && len(queued) == 0 {
 			break
 		}
-		// The games that have finished meanwhile are recorded together:
-		// with a GroupSink, one sync makes them all durable.
-		batch := []finished{<-results}
-	gather:
-		for len(batch) < maxBatch {
-			select {
-			case d := <-results:
-				batch = append(batch, d)
-			default:
-				break gather
-			}
-		}
-		var recorded []finished
-		for _, d := range batch {
-			res.InFlight--
-			if unitLeft[d.unit]--; unitLeft[d.unit] == 0 {
-				delete(unitLeft, d.unit)
-				running--
-			}
-			if d.err != nil {
-				if errors.Is(d.err, ErrAbandoned) {
-					res.Abandoned++
-				} else {
-					fail(&GameError{Table: d.t, Err: d.err})
+		select {
+		case d := <-results:
+			// The games that have finished meanwhile come along.
+			batch := []finished{d}
+		gather:
+			for len(batch) < maxBatch {
+				select {
+				case d := <-results:
+					batch = append(batch, d)
+				default:
+					break gather
 				}
-				continue
 			}
-			// The ledger's order: the games already in it, then as games
-			// finish (recorded after a stop too, so every index is its own).
-			d.rec.Index = res.Resumed + res.Played
-			if err := sink.Record(d.t, d.rec); err != nil {
-				fail(&GameError{Table: d.t, Err: err})
-				continue
+			for _, d := range batch {
+				res.InFlight--
+				if unitLeft[d.unit]--; unitLeft[d.unit] == 0 {
+					delete(unitLeft, d.unit)
+					running--
+				}
+				if d.err != nil {
+					if errors.Is(d.err, ErrAbandoned) {
+						res.Abandoned++
+					} else {
+						fail(&GameError{Table: d.t, Err: d.err})
+					}
+					continue
+				}
+				// The ledger's order: the games already in it, then as
+				// games finish (recorded after a stop too, so every index
+				// is its own).
+				d.rec.Index = res.Resumed + indexed
+				indexed++
+				if group == nil {
+					if err := sink.Record(d.t, d.rec); err != nil {
+						fail(&GameError{Table: d.t, Err: err})
+						continue
+					}
+					recorded(d)
+					continue
+				}
+				queued = append(queued, d)
 			}
-			res.Played++
-			recorded = append(recorded, d)
+		case done := <-synced:
+			syncing, inSync = false, 0
+			if done.err != nil {
+				fail(done.err)
+				break // not durable: not counted
+			}
+			for _, d := range done.batch {
+				recorded(d)
+			}
 		}
-		if gs, ok := sink.(GroupSink); ok && len(recorded) > 0 {
-			if err := gs.Sync(); err != nil {
-				fail(&GameError{Table: recorded[0].t, Err: err})
-				recorded = nil // not durable: not counted
-			}
-		}
-		for _, d := range recorded {
-			if stopping {
-				continue // recorded, not counted
-			}
-			count(d.t, d.rec)
-			if stop != nil && stop.Stop(d.t, res.Last) {
-				res.Stopped = true
-				stopping = true
-				abandon()
-			}
-			if cfg.OnGame != nil {
-				cfg.OnGame(res.Progress)
-			}
+		if group != nil && !syncing && len(queued) > 0 {
+			toSync <- queued
+			queued, syncing, inSync = nil, true, len(queued)
 		}
 	}
 	res.Elapsed = time.Since(start)
