@@ -111,8 +111,8 @@ const (
 // coordinator restarted within it publishes no job twice.
 const dedupWindow = time.Hour
 
-// Setup creates (or updates) the streams, the workers' consumer and the
-// replay bucket.
+// Setup creates (or updates) the streams, the replay bucket and, last,
+// the workers' consumer.
 func Setup(ctx context.Context, js jetstream.JetStream, o Options) error {
 	if o.AckWait <= 0 {
 		o.AckWait = DefaultAckWait
@@ -132,14 +132,16 @@ func Setup(ctx context.Context, js jetstream.JetStream, o Options) error {
 	}); err != nil {
 		return fmt.Errorf("stream %s: %w", ResultsStream, err)
 	}
+	if _, err := js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: ReplayBucket, Storage: jetstream.FileStorage}); err != nil {
+		return fmt.Errorf("object store %s: %w", ReplayBucket, err)
+	}
+	// Last: a worker takes the consumer's existence to mean everything
+	// is in place.
 	if _, err := js.CreateOrUpdateConsumer(ctx, JobsStream, jetstream.ConsumerConfig{
 		Durable: Consumer, AckPolicy: jetstream.AckExplicitPolicy, AckWait: o.AckWait, MaxDeliver: o.MaxDeliver,
 		MaxAckPending: -1,
 	}); err != nil {
 		return fmt.Errorf("consumer %s: %w", Consumer, err)
-	}
-	if _, err := js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: ReplayBucket, Storage: jetstream.FileStorage}); err != nil {
-		return fmt.Errorf("object store %s: %w", ReplayBucket, err)
 	}
 	return nil
 }

@@ -155,25 +155,27 @@ func (w *Worker) release(l *runLocal) {
 }
 
 // waitForQueue waits for a coordinator to have set up the jobs queue: a
-// worker may start first.
+// worker may start first, and a server under load may be slow to answer.
+// Until then it says why it waits, every fetchLogEvery.
 func waitForQueue(ctx context.Context, js jetstream.JetStream, log io.Writer) (jetstream.Consumer, error) {
-	told := false
+	var told time.Time
 	for {
 		cons, err := js.Consumer(ctx, JobsStream, Consumer)
 		if err == nil {
 			return cons, nil
 		}
-		if !errors.Is(err, jetstream.ErrStreamNotFound) && !errors.Is(err, jetstream.ErrConsumerNotFound) {
-			return nil, fmt.Errorf("the jobs queue (stream %s, consumer %s): %w", JobsStream, Consumer, err)
-		}
-		if !told {
-			fmt.Fprintf(log, "arena worker: waiting for a coordinator (arena tournament run --distributed) to set up the jobs queue\n")
-			told = true
-		}
-		sleep(ctx, queuePoll)
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
+		if time.Since(told) >= fetchLogEvery {
+			why := err.Error()
+			if errors.Is(err, jetstream.ErrStreamNotFound) || errors.Is(err, jetstream.ErrConsumerNotFound) {
+				why = "no jobs queue yet"
+			}
+			fmt.Fprintf(log, "arena worker: waiting for a coordinator (arena tournament run --distributed) to set up the jobs queue (stream %s, consumer %s): %s\n", JobsStream, Consumer, why)
+			told = time.Now()
+		}
+		sleep(ctx, queuePoll)
 	}
 }
 

@@ -253,7 +253,7 @@ func TestDistributedCoordinatorRestart(t *testing.T) {
 			first.cmd.Process.Kill()
 			first.wait(t)
 			if n := ledgerLines(out); n < 1 || n >= 6 {
-				t.Fatalf("killed with %d games recorded, want 1 to 5 of 6:\n%s", n, first.stderr())
+				t.Fatalf("killed with %d games recorded, want 1 to 5 of 6:\n%s\nworker:\n%s", n, first.stderr(), w.stderr())
 			}
 			if again := start(t, nil, args...); again.wait(t) != 0 {
 				t.Fatalf("restarted coordinator: %s\nworker:\n%s", again.stderr(), w.stderr())
