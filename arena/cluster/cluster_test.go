@@ -107,6 +107,16 @@ func distributed(t *testing.T, url string, o cluster.Options, warn *testkit.Sync
 	}}
 }
 
+// localRun plays c's tournament here, into a directory it returns.
+func localRun(t *testing.T, c *tournament.Config) string {
+	t.Helper()
+	out := t.TempDir()
+	if _, err := tournament.Run(context.Background(), c, out, tournament.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
 func records(t *testing.T, out string) []ledger.Record {
 	t.Helper()
 	recs, _, err := ledger.Read[ledger.Record](filepath.Join(out, ledger.FileName))
@@ -121,10 +131,7 @@ func records(t *testing.T, out string) []ledger.Record {
 // once, every distributed one by a worker.
 func TestDistributedTournamentEqualsLocal(t *testing.T) {
 	c := cup(t, "greedy", "random", "random")
-	local := t.TempDir()
-	if _, err := tournament.Run(context.Background(), c, local, tournament.Options{}); err != nil {
-		t.Fatal(err)
-	}
+	local := localRun(t, c)
 	url := jetStream(t)
 	var log, warn testkit.SyncBuffer
 	worker(t, url, "w1", c.Bots, &log)
@@ -321,10 +328,7 @@ func TestLargeReplaysGoThroughTheObjectStore(t *testing.T) {
 // it, the same as a local run.
 func TestForgedResultsAreRefused(t *testing.T) {
 	c := cup(t, "greedy", "random", "random")
-	local := t.TempDir()
-	if _, err := tournament.Run(context.Background(), c, local, tournament.Options{}); err != nil {
-		t.Fatal(err)
-	}
+	local := localRun(t, c)
 	url := jetStream(t)
 	nc := connect(t, url)
 	js, err := jetstream.New(nc)

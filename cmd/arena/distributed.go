@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/nats-io/nats.go"
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-dev/arena/arena/bot"
@@ -132,17 +131,13 @@ func runWorker(c *cli.Context) error {
 	if c.Int("concurrency") < 1 {
 		return usagef("--concurrency %d: want at least 1", c.Int("concurrency"))
 	}
-	opts, err := clientOptions(c, "")
-	if err != nil {
-		return err
-	}
 	specs, remoteIDs, err := workerBots(c)
 	if err != nil {
 		return err
 	}
-	nc, err := nats.Connect(url, opts...)
+	nc, err := clientConnect(c, url, "")
 	if err != nil {
-		return fmt.Errorf("--nats %s: %w", url, err)
+		return err
 	}
 	defer nc.Close()
 	for i, id := range remoteIDs {

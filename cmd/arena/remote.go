@@ -46,14 +46,19 @@ func clientFlags(credsUsage string) []cli.Flag {
 	}
 }
 
-// clientOptions are the NATS options clientFlags give.
-func clientOptions(c *cli.Context, botID string) ([]nats.Option, error) {
+// clientConnect connects to url as clientFlags say (botID: as that
+// bot, with its inbox prefix).
+func clientConnect(c *cli.Context, url, botID string) (*nats.Conn, error) {
 	opts, err := remote.ConnectOptions(remote.Client{Creds: c.String("creds"), BotID: botID,
 		CA: c.String("tls-ca"), Cert: c.String("tls-cert"), Key: c.String("tls-key")})
 	if err != nil {
 		return nil, usageError{fmt.Errorf("--creds/--tls-ca/--tls-cert/--tls-key: %w", err)}
 	}
-	return opts, nil
+	nc, err := nats.Connect(url, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("--nats %s: %w", url, err)
+	}
+	return nc, nil
 }
 
 // natsConnect connects to --nats, or starts an embedded server for the
@@ -222,13 +227,9 @@ func serveBot(c *cli.Context, url, id, what string, start func(bot.LaunchOptions
 	if c.Int("sessions") < 1 {
 		return usagef("--sessions %d: want at least 1", c.Int("sessions"))
 	}
-	opts, err := clientOptions(c, id)
+	nc, err := clientConnect(c, url, id)
 	if err != nil {
 		return err
-	}
-	nc, err := nats.Connect(url, opts...)
-	if err != nil {
-		return fmt.Errorf("--nats %s: %w", url, err)
 	}
 	defer nc.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
