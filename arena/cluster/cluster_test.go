@@ -543,3 +543,53 @@ func TestWorkerEndsAnIdleRunsBots(t *testing.T) {
 		t.Errorf("%d bot processes still alive well after the run's last job", len(left))
 	}
 }
+
+// Junk on the queues: a message on the jobs subject that is no job is
+// terminated by the worker that takes it, and junk where a game's result
+// belongs is refused; the run records every game as a worker played it.
+func TestJunkOnTheQueues(t *testing.T) {
+	c := cup(t, "greedy", "random")
+	url := jetStream(t)
+	var log, warn testkit.SyncBuffer
+	opt := distributed(t, url, cluster.Options{}, &warn)
+	nc := connect(t, url)
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	maker := opt.Executor
+	opt.Executor = func(rc run.Config) (run.Executor, error) {
+		e, err := maker(rc) // the streams exist from here on
+		if err != nil {
+			return nil, err
+		}
+		ctx := context.Background()
+		if _, err := js.Publish(ctx, cluster.JobSubject(rc.MatchID), []byte("\x00not a job")); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := js.Publish(ctx, cluster.ResultSubject(rc.MatchID, "cup-c1-r01-0-1-g1"), []byte(`{"record":`)); err != nil {
+			t.Fatal(err)
+		}
+		runWorker(t, &cluster.Worker{NC: connect(t, url), Name: "w", Concurrency: 2, Log: &log, Bots: bot.Specs(c.Bots)})
+		return e, nil
+	}
+	out := t.TempDir()
+	if _, err := tournament.Run(context.Background(), c, out, opt); err != nil {
+		t.Fatalf("%v\n%s\n%s", err, warn.String(), log.String())
+	}
+	recs := records(t, out)
+	if len(recs) != 2 {
+		t.Fatalf("%d games, want 2", len(recs))
+	}
+	for _, r := range recs {
+		if r.Worker != "w" {
+			t.Errorf("game %s recorded from %q", r.GameID, r.Worker)
+		}
+	}
+	if !strings.Contains(log.String(), "dropped a message that is not a job") {
+		t.Errorf("the worker did not say it dropped the junk job:\n%s", log.String())
+	}
+	if !strings.Contains(warn.String(), "is refused") {
+		t.Errorf("the junk result was not refused:\n%s", warn.String())
+	}
+}
