@@ -1,0 +1,96 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/arena-dev/arena/arena/bench"
+	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/engine"
+)
+
+func benchCommand() *cli.Command {
+	return withUsage(&cli.Command{
+		Name:  "bench",
+		Usage: "measure this machine: the pipe limit per move, the referee's cost, and the concurrency a move clock stays fair at",
+		Description: `Plays games between two copies of a bot (the bundled random bot unless
+--bot is given) and prints the round trip of a turn over the bot's stdio,
+the referee's cost per move next to it, and, for concurrency 1, 2, 4, ... up
+to --max-concurrency, the timeouts and the 99th percentile think time under
+--move-time. The highest concurrency with no timeout and that percentile
+within half the clock is the one to size a run by.
+
+   arena bench --game banqi --move-time 100ms`,
+		Flags: append([]cli.Flag{
+			&cli.StringFlag{Name: "game", Value: "banqi", Usage: "game to play"},
+			optionFlag(),
+			&cli.StringFlag{Name: "bot", Value: "arena bot random", Usage: "the bot command measured (two copies play each game)"},
+			durationFlag("move-time", "the move clock judged", 100*time.Millisecond, ""),
+			&cli.IntFlag{Name: "games", Value: 40, Usage: "games per concurrency"},
+			&cli.IntFlag{Name: "max-concurrency", Usage: "the highest concurrency tried", DefaultText: "four games per core"},
+		}, sandboxFlags()...),
+		Action: runBench,
+	})
+}
+
+func runBench(c *cli.Context) error {
+	game, err := engine.Lookup(c.String("game"))
+	if err != nil {
+		return usageError{fmt.Errorf("--game: %w", err)}
+	}
+	given, err := parseOptions(c.StringSlice("option"))
+	if err != nil {
+		return err
+	}
+	opts, err := engine.Setup(game, game.Info().MinSeats, given)
+	if err != nil {
+		return usageError{err}
+	}
+	if d := duration(c, "move-time"); d <= 0 {
+		return usagef("--move-time %v: want a positive duration, such as 100ms", d)
+	}
+	if c.Int("games") < 1 || c.Int("max-concurrency") < 0 {
+		return usagef("--games %d, --max-concurrency %d: want at least 1 game, and a concurrency of 0 (the default) or more", c.Int("games"), c.Int("max-concurrency"))
+	}
+	argv, err := bot.ParseCommand(c.String("bot"), "")
+	if err != nil {
+		return usageError{fmt.Errorf("--bot: %w", err)}
+	}
+	cmds := []bot.Command{{Name: "bench", Argv: argv}}
+	sb, err := confineBots(c, cmds, "", "")
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.App.ErrWriter, "arena: %s\n", sb.Describe())
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	rep, err := bench.Measure(ctx, bench.Config{Bot: cmds[0], Game: game, Options: opts, Move: duration(c, "move-time"),
+		Games: c.Int("games"), MaxConcurrency: c.Int("max-concurrency")}, func(line string) {
+		fmt.Fprintf(c.App.ErrWriter, "arena: bench: %s\n", line)
+	})
+	if err != nil {
+		return err
+	}
+	w := c.App.Writer
+	fmt.Fprintf(w, "pipe round trip:   %v per turn (the bot's stdio, no referee)\n", rep.PipeRoundTrip)
+	fmt.Fprintf(w, "referee per move:  %v (%.2fx the pipe round trip)\n", rep.PerMove, float64(rep.PerMove)/float64(rep.PipeRoundTrip))
+	fmt.Fprintf(w, "move clock %v:\n", duration(c, "move-time"))
+	for _, s := range rep.Steps {
+		verdict := "fair"
+		if !s.Fair {
+			verdict = "NOT fair"
+		}
+		fmt.Fprintf(w, "  concurrency %3d: %3d games, %d timeouts, p99 think %v: %s\n", s.Concurrency, s.Games, s.Timeouts, s.P99, verdict)
+	}
+	if rep.FairConcurrency == 0 {
+		fmt.Fprintf(w, "fair concurrency:  none: even one game at a time misses the clock here\n")
+		return nil
+	}
+	fmt.Fprintf(w, "fair concurrency:  %d (no timeout, p99 think within half the clock)\n", rep.FairConcurrency)
+	return nil
+}
