@@ -117,7 +117,7 @@ func pipeRoundTrip(cfg Config) (time.Duration, error) {
 		return 0, err
 	}
 	defer e.Close()
-	seats := cfg.Game.Info().MinSeats
+	seats := 2 // as the games of the sweep
 	deadline := func() time.Time { return time.Now().Add(10 * time.Second) }
 	hello := protocol.Hello{Type: protocol.TypeHello, Protocol: protocol.Version, Game: cfg.Game.Info().Name, Seats: seats,
 		Options: cfg.Options, Clock: protocol.Clock{StartupMs: 10000, MoveMs: 10000}}
@@ -146,10 +146,13 @@ func pipeRoundTrip(cfg Config) (time.Duration, error) {
 		}
 		legal = append(legal, b)
 	}
+	turns := make([][]byte, cfg.RoundTrips) // encoded before the clock starts
+	for i := range turns {
+		turns[i] = protocol.Line(protocol.Turn{Type: protocol.TypeTurn, ID: int64(i + 1), View: view, Legal: legal, Clock: protocol.TurnClock{MoveMs: 10000}})
+	}
 	start := time.Now()
-	for i := 1; i <= cfg.RoundTrips; i++ {
-		turn := protocol.Turn{Type: protocol.TypeTurn, ID: int64(i), View: view, Legal: legal, Clock: protocol.TurnClock{MoveMs: 10000}}
-		if err := e.Send(protocol.Line(turn), deadline()); err != nil {
+	for _, turn := range turns {
+		if err := e.Send(turn, deadline()); err != nil {
 			return 0, fmt.Errorf("bot %s: turn: %w", cfg.Bot.Name, err)
 		}
 		if _, err := e.Receive(deadline()); err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/arena/tournament"
+	"github.com/arena-dev/arena/internal/natstest"
 )
 
 // TestChaosOverNATS is the whole chaos suite (Go, Python and shell bots) served remotely, as
@@ -23,19 +24,8 @@ import (
 // it is recorded with over stdio (the suite's expectations).
 func TestChaosOverNATS(t *testing.T) {
 	bots := suite(t)
-	ns, err := remote.StartServer(remote.ServerOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { ns.Shutdown(); ns.WaitForShutdown() }()
-	dial := func() *nats.Conn {
-		nc, err := nats.Connect(ns.ClientURL())
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(nc.Close)
-		return nc
-	}
+	url := natstest.Server(t, remote.ServerOptions{})
+	dial := func() *nats.Conn { return natstest.Dial(t, url) }
 	kv := newToken() // the served processes carry it: survivors are found
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan error, len(bots))

@@ -14,6 +14,7 @@ import (
 	"github.com/arena-dev/arena/arena/cluster"
 	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/arena/run"
+	"github.com/arena-dev/arena/internal/natstest"
 	"github.com/arena-dev/arena/internal/testkit"
 )
 
@@ -41,24 +42,12 @@ func BenchmarkDistributedThroughput(b *testing.B) {
 	local := rate(res, err, time.Since(t0))
 
 	distributed := func(workers int) float64 {
-		ns, err := remote.StartServer(remote.ServerOptions{StoreDir: b.TempDir()})
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer func() { ns.Shutdown(); ns.WaitForShutdown() }()
-		dial := func() *nats.Conn {
-			nc, err := nats.Connect(ns.ClientURL())
-			if err != nil {
-				b.Fatal(err)
-			}
-			return nc
-		}
+		url := natstest.Server(b, remote.ServerOptions{StoreDir: b.TempDir()})
+		dial := func() *nats.Conn { return natstest.Dial(b, url) }
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan struct{}, workers)
 		for i := range workers {
-			nc := dial()
-			defer nc.Close()
-			w := &cluster.Worker{NC: nc, Name: fmt.Sprintf("w%d", i), Bots: cfg.Bots, Concurrency: concurrency / workers}
+			w := &cluster.Worker{NC: dial(), Name: fmt.Sprintf("w%d", i), Bots: cfg.Bots, Concurrency: concurrency / workers}
 			go func() { w.Run(ctx); done <- struct{}{} }()
 		}
 		defer func() {
@@ -68,7 +57,6 @@ func BenchmarkDistributedThroughput(b *testing.B) {
 			}
 		}()
 		nc := dial()
-		defer nc.Close()
 		c := cfg
 		c.MatchID = fmt.Sprintf("bench%d", workers)
 		t0 := time.Now()

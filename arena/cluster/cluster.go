@@ -152,8 +152,11 @@ func Setup(ctx context.Context, js jetstream.JetStream, o Options) error {
 type Job struct {
 	// ID is the run and the unit's first game: the stream's
 	// deduplication id.
-	ID    string `json:"id"`
+	ID string `json:"id"`
+	// Run names the run in subjects; Match is its MatchID, which the
+	// bots and the replays are given.
 	Run   string `json:"run"`
+	Match string `json:"match"`
 	Arena string `json:"arena"` // the coordinator's version
 	Game  string `json:"game"`
 	// Rules is the game's rules revision (engine.Info.Rules): a worker

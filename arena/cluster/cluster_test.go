@@ -107,6 +107,16 @@ func distributed(t *testing.T, url string, o cluster.Options, warn *testkit.Sync
 	}}
 }
 
+// recordsOf is out's records, which must be n.
+func recordsOf(t *testing.T, out string, n int) []ledger.Record {
+	t.Helper()
+	recs := records(t, out)
+	if len(recs) != n {
+		t.Fatalf("%d games recorded, want %d", len(recs), n)
+	}
+	return recs
+}
+
 // localRun plays c's tournament here, into a directory it returns.
 func localRun(t *testing.T, c *tournament.Config) string {
 	t.Helper()
@@ -307,10 +317,7 @@ func TestLargeReplaysGoThroughTheObjectStore(t *testing.T) {
 	if _, err := tournament.Run(context.Background(), c, out, distributed(t, url, cluster.Options{}, &warn)); err != nil {
 		t.Fatalf("%v\n%s\n%s", err, log.String(), warn.String())
 	}
-	recs := records(t, out)
-	if len(recs) != 2 {
-		t.Fatalf("%d games recorded, want 2", len(recs))
-	}
+	recs := recordsOf(t, out, 2)
 	for _, r := range recs {
 		rp, err := replays.ReadFile(filepath.Join(out, r.Replay))
 		if err != nil {
@@ -414,7 +421,7 @@ func TestSkewedWorkerIsBanned(t *testing.T) {
 			}
 			var job cluster.Job
 			json.Unmarshal(m.Data(), &job)
-			l := run.NewLocal(run.Config{Settings: job.Settings, Game: g, Options: job.Options, MatchID: job.Run, Bots: bot.Specs(c.Bots)}, nil)
+			l := run.NewLocal(run.Config{Settings: job.Settings, Game: g, Options: job.Options, MatchID: job.Match, Bots: bot.Specs(c.Bots)}, nil)
 			for _, t := range job.Tables {
 				for s, b := range t.Seats {
 					t.Seats[s] = slices.IndexFunc(c.Bots, func(cmd bot.Command) bool { return cmd.Name == job.Bots[b].Name })
@@ -507,10 +514,7 @@ func TestWorkerPlaysRemoteBots(t *testing.T) {
 	if _, err := tournament.Run(context.Background(), c, out, opt); err != nil {
 		t.Fatalf("%v\n%s\n%s", err, log.String(), warn.String())
 	}
-	recs := records(t, out)
-	if len(recs) != 2 {
-		t.Fatalf("%d games, want 2", len(recs))
-	}
+	recs := recordsOf(t, out, 2)
 	for _, r := range recs {
 		if r.Worker != "w" || len(r.Forfeits) > 0 || len(r.RoundTripUS) != 2 {
 			t.Errorf("game %s: worker %q, forfeits %+v, round trips %v (want the remote seat's measured)", r.GameID, r.Worker, r.Forfeits, r.RoundTripUS)
@@ -564,10 +568,10 @@ func TestJunkOnTheQueues(t *testing.T) {
 			return nil, err
 		}
 		ctx := context.Background()
-		if _, err := js.Publish(ctx, cluster.JobSubject(rc.MatchID), []byte("\x00not a job")); err != nil {
+		if _, err := js.Publish(ctx, cluster.JobSubject(cluster.RunID(rc)), []byte("\x00not a job")); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := js.Publish(ctx, cluster.ResultSubject(rc.MatchID, "cup-c1-r01-0-1-g1"), []byte(`{"record":`)); err != nil {
+		if _, err := js.Publish(ctx, cluster.ResultSubject(cluster.RunID(rc), "cup-c1-r01-0-1-g1"), []byte(`{"record":`)); err != nil {
 			t.Fatal(err)
 		}
 		runWorker(t, &cluster.Worker{NC: connect(t, url), Name: "w", Concurrency: 2, Log: &log, Bots: bot.Specs(c.Bots)})
@@ -577,10 +581,7 @@ func TestJunkOnTheQueues(t *testing.T) {
 	if _, err := tournament.Run(context.Background(), c, out, opt); err != nil {
 		t.Fatalf("%v\n%s\n%s", err, warn.String(), log.String())
 	}
-	recs := records(t, out)
-	if len(recs) != 2 {
-		t.Fatalf("%d games, want 2", len(recs))
-	}
+	recs := recordsOf(t, out, 2)
 	for _, r := range recs {
 		if r.Worker != "w" {
 			t.Errorf("game %s recorded from %q", r.GameID, r.Worker)

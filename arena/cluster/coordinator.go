@@ -7,13 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"slices"
 	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nats-io/nuid"
 
 	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/ledger"
@@ -33,6 +33,7 @@ type Coordinator struct {
 	// jobs and results are the streams' handles, looked up once.
 	jobs, results jetstream.Stream
 	cfg           run.Config
+	run           string   // the run's id in subjects and jobs (RunID)
 	bots          []JobBot // by the run's bot index
 	warn          io.Writer
 
@@ -65,7 +66,7 @@ func NewCoordinator(ctx context.Context, nc *nats.Conn, cfg run.Config, o Option
 	if err != nil {
 		return nil, err
 	}
-	c := &Coordinator{nc: nc, js: js, obs: obs, cfg: cfg, warn: cfg.Warn,
+	c := &Coordinator{nc: nc, js: js, obs: obs, cfg: cfg, run: RunID(cfg), warn: cfg.Warn,
 		waiters: map[string]chan Result{}, retries: map[string]int{}, refused: map[string]int{}, told: map[string]bool{},
 		health: map[string]*health{}, banned: map[string]string{}}
 	if c.warn == nil {
@@ -86,10 +87,10 @@ func NewCoordinator(ctx context.Context, nc *nats.Conn, cfg run.Config, o Option
 	if c.results, err = js.Stream(ctx, ResultsStream); err != nil {
 		return nil, err
 	}
-	if c.arrivals, err = nc.Subscribe("arena.results."+Token(cfg.MatchID)+".>", c.deliver); err != nil {
+	if c.arrivals, err = nc.Subscribe("arena.results."+Token(c.run)+".>", c.deliver); err != nil {
 		return nil, err
 	}
-	if c.events, err = nc.Subscribe(EventSubject(cfg.MatchID), c.event); err != nil {
+	if c.events, err = nc.Subscribe(EventSubject(c.run), c.event); err != nil {
 		c.arrivals.Unsubscribe()
 		return nil, err
 	}
@@ -123,16 +124,15 @@ func (c *Coordinator) exhausted(m *nats.Msg) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	st := c.jobs
-	raw, err := st.GetMsg(ctx, adv.StreamSeq)
+	raw, err := c.jobs.GetMsg(ctx, adv.StreamSeq)
 	if err != nil {
 		return // terminated by its last worker already
 	}
 	var job Job
-	if json.Unmarshal(raw.Data, &job) != nil || job.Run != c.cfg.MatchID {
+	if json.Unmarshal(raw.Data, &job) != nil || job.Run != c.run {
 		return
 	}
-	st.DeleteMsg(ctx, adv.StreamSeq)
+	c.jobs.DeleteMsg(ctx, adv.StreamSeq)
 	for _, t := range job.Tables {
 		c.mu.Lock()
 		w := c.waiters[t.GameID]
@@ -146,6 +146,16 @@ func (c *Coordinator) exhausted(m *nats.Msg) {
 	}
 }
 
+// RunID is a run's id where runs meet: its MatchID, and its RunKey when
+// it has one (two tournaments of one name must not see each other's
+// results).
+func RunID(cfg run.Config) string {
+	if cfg.RunKey == "" {
+		return cfg.MatchID
+	}
+	return cfg.MatchID + "-" + Token(cfg.RunKey)
+}
+
 // Build is the build of a bot as jobs name it: its launcher's, which
 // says what it launches (bot.Command.Build, remote.Launcher.Build).
 func Build(b bot.Spec) (string, error) {
@@ -153,16 +163,6 @@ func Build(b bot.Spec) (string, error) {
 		return l.Build()
 	}
 	return "", fmt.Errorf("bot %s: a distributed run plays bot commands and remote bots, not %T", b.Name, b.Launcher)
-}
-
-// Builds are the bots' builds as the coordinator fixed them, by the
-// run's bot index.
-func (c *Coordinator) Builds() []string {
-	out := make([]string, len(c.bots))
-	for i, b := range c.bots {
-		out[i] = b.Build
-	}
-	return out
 }
 
 func (c *Coordinator) deliver(m *nats.Msg) {
@@ -232,7 +232,7 @@ func (c *Coordinator) PlayUnit(ctx context.Context, unit []run.Table, done func(
 	found := make([]*Result, len(unit))
 	var missing []run.Table
 	for i, t := range unit {
-		res, ok, err := c.lookup(ctx, t)
+		res, ok, err := c.lookup(ctx, t, true)
 		if err != nil {
 			for j := range unit {
 				done(j, ledger.Record{}, nil, err)
@@ -284,7 +284,7 @@ func (c *Coordinator) await(ctx context.Context, t run.Table, wait chan Result, 
 			case res = <-wait:
 				poll.Stop()
 			case <-poll.C:
-				r, ok, err := c.lookup(ctx, t)
+				r, ok, err := c.lookup(ctx, t, false)
 				if err != nil {
 					return ledger.Record{}, nil, err
 				}
@@ -308,7 +308,12 @@ func (c *Coordinator) await(ctx context.Context, t run.Table, wait chan Result, 
 		c.mu.Unlock()
 		fmt.Fprintf(c.warn, "arena: warning: game %s: the result from worker %s is refused (%v); playing it again\n", t.GameID, res.Worker, err)
 		if !banned {
-			c.ban(res.Worker, fmt.Sprintf("its result of game %s did not hold up: %v", t.GameID, err))
+			why := fmt.Sprintf("its result of game %s did not hold up: %v", t.GameID, err)
+			var off *clockOffError
+			if errors.As(err, &off) {
+				why = off.what
+			}
+			c.ban(res.Worker, why)
 		}
 		if err := c.drop(ctx, t, !banned); err != nil {
 			return ledger.Record{}, nil, err
@@ -321,8 +326,12 @@ func (c *Coordinator) await(ctx context.Context, t run.Table, wait chan Result, 
 }
 
 // lookup finds t's result in the results stream.
-func (c *Coordinator) lookup(ctx context.Context, t run.Table) (Result, bool, error) {
-	m, err := c.results.GetLastMsgForSubject(ctx, ResultSubject(c.cfg.MatchID, t.GameID))
+//
+// Before its game is queued (before), a failed result is one a stopped
+// run left (no worker could play the game then) and gives way: the game
+// gets its chances again.
+func (c *Coordinator) lookup(ctx context.Context, t run.Table, before bool) (Result, bool, error) {
+	m, err := c.results.GetLastMsgForSubject(ctx, ResultSubject(c.run, t.GameID))
 	if errors.Is(err, jetstream.ErrMsgNotFound) {
 		return Result{}, false, nil
 	}
@@ -331,7 +340,11 @@ func (c *Coordinator) lookup(ctx context.Context, t run.Table) (Result, bool, er
 	}
 	var res Result
 	if err := json.Unmarshal(m.Data, &res); err != nil {
-		return Result{Worker: "?"}, true, nil // refused by accept
+		fmt.Fprintf(c.warn, "arena: warning: game %s: the result stored for it is refused (not a result: %v); playing it again\n", t.GameID, err)
+		return Result{}, false, c.purge(ctx, t)
+	}
+	if res.Error != "" && before {
+		return Result{}, false, c.purge(ctx, t)
 	}
 	return res, true, nil
 }
@@ -341,7 +354,7 @@ func (c *Coordinator) job(unit []run.Table) Job {
 	c.mu.Lock()
 	retry := c.retries[unit[0].GameID]
 	c.mu.Unlock()
-	j := Job{ID: c.cfg.MatchID + "." + unit[0].GameID, Run: c.cfg.MatchID, Arena: c.cfg.Version, Game: c.cfg.Game.Info().Name,
+	j := Job{ID: c.run + "." + unit[0].GameID, Run: c.run, Match: c.cfg.MatchID, Arena: c.cfg.Version, Game: c.cfg.Game.Info().Name,
 		Rules: c.cfg.Game.Info().Rules, Options: c.cfg.Options, Settings: c.cfg.Settings, KeepIdle: c.cfg.KeepIdle}
 	if retry > 0 {
 		j.ID += fmt.Sprintf(".retry%d", retry) // past the stream's deduplication
@@ -372,7 +385,15 @@ func (c *Coordinator) publish(ctx context.Context, unit []run.Table) error {
 	if err != nil {
 		return err
 	}
-	if _, err := c.js.Publish(ctx, JobSubject(c.cfg.MatchID), b, jetstream.WithMsgID(j.ID)); err != nil {
+	ack, err := c.js.Publish(ctx, JobSubject(c.run), b, jetstream.WithMsgID(j.ID))
+	if err == nil && ack.Duplicate {
+		// Queued before, by this run's coordinator before a restart. If
+		// that job was taken off the queue since (a stopped run), the
+		// stream still remembers its id: queue it under a new one. A job
+		// still queued is then played twice, and recorded once.
+		_, err = c.js.Publish(ctx, JobSubject(c.run), b, jetstream.WithMsgID(j.ID+"."+nuid.Next()))
+	}
+	if err != nil {
 		if ctx.Err() != nil {
 			return run.ErrAbandoned
 		}
@@ -395,7 +416,12 @@ func (c *Coordinator) drop(ctx context.Context, t run.Table, counted bool) error
 	if n > maxRetries {
 		return fmt.Errorf("game %s: results of %d workers refused", t.GameID, n)
 	}
-	return c.results.Purge(ctx, jetstream.WithPurgeSubject(ResultSubject(c.cfg.MatchID, t.GameID)))
+	return c.purge(ctx, t)
+}
+
+// purge removes t's result from the results stream.
+func (c *Coordinator) purge(ctx context.Context, t run.Table) error {
+	return c.results.Purge(ctx, jetstream.WithPurgeSubject(ResultSubject(c.run, t.GameID)))
 }
 
 // maxRetries bounds how many workers may have a result of one game
@@ -446,9 +472,8 @@ func (c *Coordinator) accept(ctx context.Context, t run.Table, res Result, sent 
 	// machine whose clock is off (its clocks are what the bots are timed
 	// by).
 	if !sent.IsZero() && (h.Started.Before(sent.Add(-maxSkew)) || h.Started.After(time.Now().Add(maxSkew))) {
-		c.ban(res.Worker, fmt.Sprintf("its clock is off: game %s started at %s by it, queued at %s here", t.GameID,
-			h.Started.Format(time.RFC3339), sent.UTC().Format(time.RFC3339)))
-		return rec, nil, fmt.Errorf("its clock is off")
+		return rec, nil, &clockOffError{fmt.Sprintf("its clock is off: game %s started at %s by it, queued at %s here", t.GameID,
+			h.Started.Format(time.RFC3339), sent.UTC().Format(time.RFC3339))}
 	}
 	if err := replays.Verify(rp); err != nil {
 		return rec, nil, fmt.Errorf("its replay: %w", err)
@@ -495,8 +520,13 @@ func (c *Coordinator) Close(bool) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	c.jobs.Purge(ctx, jetstream.WithPurgeSubject(JobSubject(c.cfg.MatchID)))
+	c.jobs.Purge(ctx, jetstream.WithPurgeSubject(JobSubject(c.run)))
 }
+
+// clockOffError is a result from a worker whose clock is off.
+type clockOffError struct{ what string }
+
+func (e *clockOffError) Error() string { return e.what }
 
 // maxSkew bounds how far a worker's clock may be from the coordinator's.
 const maxSkew = 30 * time.Second
@@ -577,13 +607,6 @@ func (c *Coordinator) ban(worker, reason string) {
 	}
 	fmt.Fprintf(c.warn, "arena: warning: worker %s is banned from the run: %s\n", worker, reason)
 	if b, err := json.Marshal(Ban{Worker: worker, Reason: reason}); err == nil {
-		c.nc.Publish(ControlSubject(c.cfg.MatchID), b)
+		c.nc.Publish(ControlSubject(c.run), b)
 	}
-}
-
-// Banned are the workers banned so far, and why.
-func (c *Coordinator) Banned() map[string]string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return maps.Clone(c.banned)
 }

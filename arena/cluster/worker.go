@@ -12,6 +12,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nats-io/nuid"
 
 	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/ledger"
@@ -267,11 +268,15 @@ func (s *slotEnv) handle(ctx context.Context, m jetstream.Msg) bool {
 	}()
 	pubCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
+	md, _ := m.Metadata()
+	redelivered := md == nil || md.NumDelivered > 1
 	for i, table := range tables {
 		// A game recorded already (this job was another worker's, which
 		// stopped part way) is not played again.
-		if _, err := s.results.GetLastMsgForSubject(pubCtx, ResultSubject(job.Run, table.GameID)); err == nil {
-			continue
+		if redelivered {
+			if _, err := s.results.GetLastMsgForSubject(pubCtx, ResultSubject(job.Run, table.GameID)); err == nil {
+				continue
+			}
 		}
 		rec, replay, err := local.Play(ctx, table)
 		if err != nil {
@@ -308,7 +313,9 @@ func (s *slotEnv) keep(ctx context.Context, job Job, t run.Table, rec ledger.Rec
 	if len(data) <= limit {
 		res.Replay = data
 	} else {
-		res.ReplayObject = Token(job.Run) + "." + Token(t.GameID)
+		// Named per attempt: another worker playing the game too must
+		// not overwrite the replay the recorded result points to.
+		res.ReplayObject = Token(job.Run) + "." + Token(t.GameID) + "." + nuid.Next()
 		if _, err := s.obs.PutBytes(ctx, res.ReplayObject, data); err != nil {
 			return fmt.Errorf("storing its replay: %w", err)
 		}
@@ -421,7 +428,7 @@ func (s *slotEnv) prepare(job Job) ([]run.Table, *runLocal, error) {
 	l := w.locals[job.Run]
 	if l == nil {
 		l = &runLocal{Local: run.NewLocal(run.Config{
-			Settings: job.Settings, Game: g, Options: job.Options, MatchID: job.Run, Version: w.Version,
+			Settings: job.Settings, Game: g, Options: job.Options, MatchID: job.Match, Version: w.Version,
 			Bots: w.Bots, KeepIdle: job.KeepIdle, Warn: w.Log,
 		}, nil)}
 		w.locals[job.Run] = l

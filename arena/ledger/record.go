@@ -54,14 +54,3 @@ func FailureOf(f protocol.Failure, bot string) SeatFailure {
 
 // Hint is f.Reason.Hint: what usually causes a failure of f's kind.
 func (f SeatFailure) Hint() string { return f.Reason.Hint() }
-
-// Ledger is where finished games are recorded, one line each: the file
-// (Writer) for a local run. A line is a Record or a type that embeds one
-// (arena sprt adds its own fields). Append returns once the line is
-// durable: a game counts from then on, and never twice.
-type Ledger interface {
-	Append(line any) error
-	Close() error
-}
-
-var _ Ledger = (*Writer)(nil)

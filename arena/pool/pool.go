@@ -319,8 +319,9 @@ func (p *Pool) logLost(err error) {
 // AttachLog directs proc's stderr to a new log, kept in memory until the
 // game ends (Put) and then written to file. The previous log stays
 // attached until now, so what a bot writes after a game's end lands in
-// that game's log. A directory or file that cannot be made is reported
-// now (OnLogLost), not after the game, and the game goes on without it.
+// that game's log. The file is made with the bot's first byte of
+// stderr; one that cannot be made is reported then (OnLogLost), and the
+// game goes on without it.
 func (p *Pool) AttachLog(proc bot.Endpoint, file LogFile) {
 	p.logs.Add(1)
 	// The file is made with the first byte the bot writes to stderr: a

@@ -30,7 +30,7 @@ const (
 	// Forfeit: the bot loses the game at its first failure (default).
 	Forfeit Policy = "forfeit"
 	// Random: the referee plays a random legal move and counts a strike;
-	// the bot forfeits after MaxStrikes. protocol.ReasonStartup failures and crashes
+	// the bot forfeits after MaxStrikes. Startup failures and crashes
 	// always forfeit. Meant for teaching.
 	Random Policy = "random"
 	// StrikeIllegal: an illegal action is a strike as under Random, every
@@ -612,7 +612,7 @@ func forfeitReason(fs []Failure, players []Player) string {
 }
 
 // classifyIO maps a transport error to a failure reason; timeouts become
-// def's timeout class (protocol.ReasonStartup during startup).
+// def's timeout class (a startup failure during startup).
 func classifyIO(err error, def protocol.Reason) protocol.Reason {
 	switch {
 	case errors.Is(err, protocol.ErrLineTooLong):

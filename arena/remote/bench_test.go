@@ -15,6 +15,7 @@ import (
 	"github.com/arena-dev/arena/arena/referee"
 	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/engine"
+	"github.com/arena-dev/arena/internal/natstest"
 )
 
 // BenchmarkRefereeOverNATS reports, in one run on one embedded server
@@ -40,19 +41,8 @@ import (
 // trip (55 plies a game); the session protocol alone is within 5% of the
 // request loop.
 func BenchmarkRefereeOverNATS(b *testing.B) {
-	ns, err := remote.StartServer(remote.ServerOptions{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer func() { ns.Shutdown(); ns.WaitForShutdown() }()
-	dial := func() *nats.Conn {
-		nc, err := nats.Connect(ns.ClientURL())
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Cleanup(nc.Close)
-		return nc
-	}
+	url := natstest.Server(b, remote.ServerOptions{})
+	dial := func() *nats.Conn { return natstest.Dial(b, url) }
 	n := max(b.N, 500) // moves
 
 	// The baseline.

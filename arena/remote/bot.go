@@ -153,6 +153,16 @@ func (b *BotEnd) Write(p []byte) (int, error) {
 // needs to know they arrived (a test) flushes.
 func (b *BotEnd) Flush() error { return b.nc.Flush() }
 
+// oversize reports a line over the limit that the bot wrote (found by
+// whoever reads its output): nothing more is sent.
+func (b *BotEnd) oversize() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.ended && !b.broken {
+		b.oversizeLocked()
+	}
+}
+
 func (b *BotEnd) oversizeLocked() error {
 	b.broken, b.partial = true, nil
 	return b.sendLocked(nil, nats.Header{HeaderOversize: {strconv.Itoa(b.maxLine)}})

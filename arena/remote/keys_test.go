@@ -31,8 +31,12 @@ func keyed(t *testing.T, bots ...string) (string, string) {
 			t.Fatal(err)
 		}
 	}
-	if info, err := os.Stat(filepath.Join(dir, bots[0]+remote.SeedExt)); err != nil || info.Mode().Perm() != 0o600 {
-		t.Fatalf("seed file mode %v, %v: want 0600", info.Mode(), err)
+	info, err := os.Stat(filepath.Join(dir, bots[0]+remote.SeedExt))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Mode().Perm() != 0o600 {
+		t.Fatalf("seed file mode %v: want 0600", info.Mode())
 	}
 	keys, err := remote.ReadKeys(dir)
 	if err != nil {

@@ -41,10 +41,6 @@ type openReply struct {
 	Claim   string `json:"claim,omitempty"`
 }
 
-// CheckID validates a bot id: it is a token of every subject of the bot
-// (bot.CheckRemoteID).
-func CheckID(id string) error { return bot.CheckRemoteID(id) }
-
 // Launcher starts sessions of a remote bot: it asks whoever serves the
 // bot (Serve: arena connect, an SDK) for a new session, waiting up to
 // Wait for one to answer (a bot may connect after the run started) and,
@@ -164,12 +160,13 @@ type Server struct {
 // bot already or claims it at the same moment.
 func (srv *Server) Serve(ctx context.Context) error {
 	id, nc := srv.ID, srv.NC
-	if err := CheckID(id); err != nil {
+	if err := bot.CheckRemoteID(id); err != nil {
 		return err
 	}
 	sessions := max(srv.Sessions, 1)
 	var mu sync.Mutex
 	running := 0
+	served := map[string]bool{} // session ids running
 	var wg sync.WaitGroup
 	// One server per bot: a second (a copy left running, or someone
 	// claiming the id) would answer the referee's requests too. A new
@@ -194,33 +191,42 @@ func (srv *Server) Serve(ctx context.Context) error {
 			return
 		}
 		mu.Lock()
+		if served[req.Session] {
+			// A request asked again (its answer came late): the session
+			// runs already, and a second bot on its subjects would answer
+			// every turn twice.
+			mu.Unlock()
+			reply(openReply{Sessions: sessions})
+			return
+		}
 		if running >= sessions {
 			mu.Unlock()
 			reply(openReply{Busy: true, Sessions: sessions, Error: fmt.Sprintf("busy: serving %d sessions at once already (arena connect --sessions)", sessions)})
 			return
 		}
 		running++
+		served[req.Session] = true
 		mu.Unlock()
-		release := func() { mu.Lock(); running--; mu.Unlock() }
-		s := Session{Bot: id, ID: req.Session}
-		end, err := NewBotEnd(nc, s, req.MaxLine)
-		if err != nil {
-			release()
-			reply(openReply{Error: err.Error()})
-			return
-		}
-		local, err := srv.Start(bot.LaunchOptions{MaxLine: end.maxLine})
-		if err != nil {
-			release()
-			end.Exit()
-			reply(openReply{Error: "starting the bot: " + err.Error()})
-			return
-		}
-		reply(openReply{Sessions: sessions})
+		release := func() { mu.Lock(); running--; delete(served, req.Session); mu.Unlock() }
+		// Starting the bot takes a process start: off the subscription's
+		// goroutine, which must answer claims and other requests at once.
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			defer release()
+			s := Session{Bot: id, ID: req.Session}
+			end, err := NewBotEnd(nc, s, req.MaxLine)
+			if err != nil {
+				reply(openReply{Error: err.Error()})
+				return
+			}
+			local, err := srv.Start(bot.LaunchOptions{MaxLine: end.maxLine})
+			if err != nil {
+				end.Exit()
+				reply(openReply{Error: "starting the bot: " + err.Error()})
+				return
+			}
+			reply(openReply{Sessions: sessions})
 			bridge(ctx, end, local)
 		}()
 	})
@@ -370,7 +376,7 @@ func bridge(ctx context.Context, end *BotEnd, local bot.Endpoint) {
 		case errors.Is(err, transport.ErrTimeout):
 		default:
 			if errors.Is(err, protocol.ErrLineTooLong) {
-				end.Write(make([]byte, end.maxLine+1)) // reported as oversize
+				end.oversize()
 			}
 			var ce *transport.ClosedError
 			detail := ""

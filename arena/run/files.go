@@ -106,8 +106,8 @@ type Files struct {
 // Log is the file of a bot's stderr of one game, under logs/.
 func (f *Files) Log(bot, gameID string) pool.LogFile { return pool.File(LogPath(f.Dir, bot, gameID)) }
 
-// Replay writes the replay to replays/GAMEID.jsonl.zst (atomically:
-// replays.WriteCompressed).
+// Replay writes the replay to replays/GAMEID.jsonl.zst, whole or not
+// at all (replays.WriteCompressedUnsynced); SyncReplays makes it durable.
 func (f *Files) Replay(t Table, replay Replay) (string, error) {
 	rel := filepath.Join("replays", t.GameID+replays.Ext)
 	data, err := replay.Compressed()
@@ -134,6 +134,9 @@ func (f *Files) SyncReplays() error {
 		return nil
 	}
 	if err := syncReplays(filepath.Join(f.Dir, "replays"), pending); err != nil {
+		f.mu.Lock()
+		f.pending = append(pending, f.pending...) // still to be made durable
+		f.mu.Unlock()
 		return fmt.Errorf("syncing replays: %w", err)
 	}
 	return nil

@@ -104,7 +104,6 @@ func (l *Local) Close(done bool) {
 // the referee closes the bots' connections (which ends their processes)
 // and the result is ErrAbandoned: the game is not kept.
 func (l *Local) Play(ctx context.Context, t Table) (ledger.Record, Replay, error) {
-	r := l
 	n := len(t.Seats)
 	players := make([]referee.Player, n)
 	seats := make([]replays.SeatInfo, n)
@@ -117,13 +116,13 @@ func (l *Local) Play(ctx context.Context, t Table) (ledger.Record, Replay, error
 	logs := make([]string, n)
 	for s, b := range t.Seats {
 		// The pool hands out no process that has played this deal before.
-		conn, proc := r.pool.Get(b, t.Seed)
-		procs[s], marks[s] = proc, r.pool.StderrMark(proc)
-		name := r.cfg.Bots[b].Name
+		conn, proc := l.pool.Get(b, t.Seed)
+		procs[s], marks[s] = proc, l.pool.StderrMark(proc)
+		name := l.cfg.Bots[b].Name
 		players[s] = referee.Player{Name: name, Conn: conn}
 		seats[s] = replays.SeatInfo{Seat: s, Bot: name}
 		b := b
-		acquired = append(acquired, func(failed bool) { r.pool.Put(b, proc, failed) })
+		acquired = append(acquired, func(failed bool) { l.pool.Put(b, proc, failed) })
 		if rt, ok := proc.(bot.RoundTripper); ok {
 			// Measured as the game begins, so organisers see who is far
 			// away (its clock runs at the referee, network included). At
@@ -135,13 +134,13 @@ func (l *Local) Play(ctx context.Context, t Table) (ledger.Record, Replay, error
 		if proc != nil {
 			// A log that cannot be written is reported and counted by the
 			// pool (Pool.OnLogLost); it does not stop the game.
-			if file := r.logs.Log(name, t.GameID); file.Open != nil {
+			if file := l.logs.Log(name, t.GameID); file.Open != nil {
 				logs[s] = file.Name
-				r.pool.AttachLog(proc, file)
+				l.pool.AttachLog(proc, file)
 			}
 		}
 	}
-	c := &r.cfg
+	c := &l.cfg
 	rec := replays.NewRecorder(replays.Header{
 		Arena: c.Version, Game: c.Game.Info().Name, Options: c.Options, Seed: t.Seed,
 		Match: c.MatchID, GameID: t.GameID, Seats: seats, Clock: c.Limits.Protocol(), Started: time.Now().UTC(),
@@ -170,7 +169,7 @@ func (l *Local) Play(ctx context.Context, t Table) (ledger.Record, Replay, error
 		Reason: res.Outcome.Reason, Plies: res.Plies, Forfeits: []ledger.SeatFailure{}, RoundTripUS: roundTripsOf(seats),
 	}
 	for _, b := range t.Seats {
-		out.Bots = append(out.Bots, r.cfg.Bots[b].Name)
+		out.Bots = append(out.Bots, l.cfg.Bots[b].Name)
 	}
 	for _, f := range res.Forfeits {
 		sf := ledger.FailureOf(f.Recorded(), out.Bots[f.Seat])

@@ -93,6 +93,11 @@ type Config struct {
 	// MatchID is sent to bots and starts every game id; not derived from
 	// the seed.
 	MatchID string
+	// RunKey, if set, tells this run from another of the same MatchID (a
+	// tournament of the same name into another directory) where runs
+	// meet: a distributed run's queue and results. It stays the same when
+	// the run resumes (a tournament: its deal secret's fingerprint).
+	RunKey  string
 	Version string // the arena's, written into replays
 	// Bots are indexed by Table.Seats.
 	Bots []bot.Spec
@@ -454,7 +459,7 @@ func Run(ctx context.Context, cfg Config, src Source, stop StopRule, sink Sink) 
 			}
 			go units.PlayUnit(gctx, unit, func(i int, rec ledger.Record, replay Replay, err error) { keep(id, unit[i], rec, replay, err) })
 		}
-		if res.InFlight == 0 && !syncing && len(queued) == 0 {
+		if res.InFlight == 0 && !syncing && (len(queued) == 0 || runErr != nil) {
 			break
 		}
 		select {
@@ -509,7 +514,7 @@ func Run(ctx context.Context, cfg Config, src Source, stop StopRule, sink Sink) 
 				recorded(d)
 			}
 		}
-		if group != nil && !syncing && len(queued) > 0 {
+		if group != nil && !syncing && len(queued) > 0 && runErr == nil {
 			toSync <- queued
 			queued, syncing, inSync = nil, true, len(queued)
 		}

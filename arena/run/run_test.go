@@ -404,3 +404,53 @@ func TestUnitsAreGathered(t *testing.T) {
 		})
 	}
 }
+
+// groupSink is a memorySink made durable in groups: its lines count once
+// SyncRecords returns; its syncs fail from failAt on.
+type groupSink struct {
+	memorySink
+	syncs, failAt int
+	durable       int // lines synced
+}
+
+var errSync = errors.New("sync failed")
+
+func (s *groupSink) SyncReplays() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.syncs++; s.failAt > 0 && s.syncs >= s.failAt {
+		return errSync
+	}
+	return nil
+}
+
+func (s *groupSink) SyncRecords() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.durable = len(s.lines)
+	return nil
+}
+
+// With a GroupSink, a game counts once its group is synced: all of them
+// when the syncs succeed; when one fails, the run stops with the error
+// and counts exactly the games made durable before it.
+func TestGroupSinkCountsDurableGames(t *testing.T) {
+	for _, failAt := range []int{0, 1, 3} {
+		t.Run(fmt.Sprint(failAt), func(t *testing.T) {
+			sink := &groupSink{failAt: failAt}
+			res, err := run.Run(context.Background(), config(t, &membot.Launcher{Policy: membot.First}, 2), &tables{n: 8}, nil, sink)
+			if failAt == 0 {
+				if err != nil || res.Done != 8 || sink.durable != 8 {
+					t.Fatalf("%v: %d counted, %d durable, want 8", err, res.Done, sink.durable)
+				}
+				return
+			}
+			if !errors.Is(err, errSync) {
+				t.Fatalf("got %v, want the sync's error", err)
+			}
+			if res.Done != sink.durable || res.Played != sink.durable {
+				t.Errorf("%d counted, %d played, %d durable: want them equal", res.Done, res.Played, sink.durable)
+			}
+		})
+	}
+}

@@ -137,7 +137,7 @@ func Run(ctx context.Context, c *Config, out string, opt Options) (*match.Summar
 	}
 	progress := Progress{Total: sched.Total(), Summary: sum}
 	rc := run.Config{
-		Settings: c.Settings, Game: c.Game, Options: c.Options, MatchID: c.Name, Version: opt.Version,
+		Settings: c.Settings, Game: c.Game, Options: c.Options, MatchID: c.Name, RunKey: secret.Fingerprint(), Version: opt.Version,
 		Bots: specs, Concurrency: c.Concurrency,
 		KeepIdle: c.Seats, // the games of a rotation share a deal
 		// After an interrupt, running games get AbandonAfter to finish

@@ -39,15 +39,14 @@ within half the clock is the one to size a run by.
 }
 
 func runBench(c *cli.Context) error {
-	game, err := engine.Lookup(c.String("game"))
-	if err != nil {
-		return usageError{fmt.Errorf("--game: %w", err)}
-	}
-	given, err := parseOptions(c.StringSlice("option"))
+	game, given, err := gameAndOptions(c)
 	if err != nil {
 		return err
 	}
-	opts, err := engine.Setup(game, game.Info().MinSeats, given)
+	if game.Info().MinSeats > 2 {
+		return usagef("--game %s: arena bench plays two copies of a bot, and %s needs %d seats at least", game.Info().Name, game.Info().Name, game.Info().MinSeats)
+	}
+	opts, err := engine.Setup(game, 2, given)
 	if err != nil {
 		return usageError{err}
 	}

@@ -69,11 +69,7 @@ func runCheck(c *cli.Context) error {
 	if c.String("game") == "" {
 		return usagef("arena check needs --game GAME (see arena games)")
 	}
-	game, err := engine.Lookup(c.String("game"))
-	if err != nil {
-		return usageError{fmt.Errorf("--game: %w", err)}
-	}
-	given, err := parseOptions(c.StringSlice("option"))
+	game, given, err := gameAndOptions(c)
 	if err != nil {
 		return err
 	}

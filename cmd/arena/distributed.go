@@ -31,18 +31,20 @@ func distributedFlags() []cli.Flag {
 // jetStreamDir is where an embedded server keeps a distributed run's
 // queue and results: in the output directory, so that a restarted run
 // finds them ("" when there is nothing to keep or --nats is given).
-func jetStreamDir(c *cli.Context, out string) string {
+// Without an output directory it is a temporary one, which remove (to
+// call once the server is down) takes away.
+func jetStreamDir(c *cli.Context, out string) (dir string, remove func(), err error) {
 	if !c.Bool("distributed") || c.String("nats") != "" {
-		return ""
+		return "", func() {}, nil
 	}
-	if out == "" {
-		dir, err := os.MkdirTemp("", "arena-jetstream-*")
-		if err != nil {
-			return ""
-		}
-		return dir
+	if out != "" {
+		return filepath.Join(out, "jetstream"), func() {}, nil
 	}
-	return filepath.Join(out, "jetstream")
+	dir, err = os.MkdirTemp("", "arena-jetstream-*")
+	if err != nil {
+		return "", nil, fmt.Errorf("a store for the embedded JetStream server: %w", err)
+	}
+	return dir, func() { os.RemoveAll(dir) }, nil
 }
 
 // distributed is the executor maker of a distributed run on link, with

@@ -94,6 +94,20 @@ var runDefaults = sync.OnceValue(func() *tournament.Config {
 // for it and exit 1; each command says what is missing in one line.
 func gameFlag(usage string) cli.Flag { return &cli.StringFlag{Name: "game", Usage: usage} }
 
+// gameAndOptions reads --game (the caller has said what to do when it is
+// missing) and --option: the game and the options given.
+func gameAndOptions(c *cli.Context) (engine.Game, map[string]string, error) {
+	game, err := engine.Lookup(c.String("game"))
+	if err != nil {
+		return nil, nil, usageError{fmt.Errorf("--game: %w", err)}
+	}
+	given, err := parseOptions(c.StringSlice("option"))
+	if err != nil {
+		return nil, nil, err
+	}
+	return game, given, nil
+}
+
 // optionFlag is --option k=v, the game's rule options.
 func optionFlag() cli.Flag {
 	return &cli.StringSliceFlag{Name: "option", Usage: "rule option k=v (repeatable)"}

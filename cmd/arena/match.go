@@ -21,7 +21,6 @@ import (
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/match"
 	"github.com/arena-dev/arena/arena/referee"
-	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/arena/stats"
@@ -72,15 +71,11 @@ func runMatch(c *cli.Context) error {
 		return usagef("--game is required, with one --bot NAME=CMD per seat: e.g. arena match --game banqi " +
 			"--bot a='arena bot greedy' --bot b='arena bot random' (arena games lists the games, arena help match every flag)")
 	}
-	game, err := engine.Lookup(c.String("game"))
-	if err != nil {
-		return usageError{fmt.Errorf("--game: %w", err)}
-	}
-	botList, remoteIDs, err := parseBots(c.StringSlice("bot"))
+	game, given, err := gameAndOptions(c)
 	if err != nil {
 		return err
 	}
-	given, err := parseOptions(c.StringSlice("option"))
+	botList, remoteIDs, err := parseBots(c.StringSlice("bot"))
 	if err != nil {
 		return err
 	}
@@ -329,7 +324,7 @@ func parseBots(specs []string) (out []bot.Command, ids map[int]string, err error
 		}
 		seen[name] = true
 		if id, ok := bot.RemoteID(cmdline); ok {
-			if err := remote.CheckID(id); err != nil {
+			if err := bot.CheckRemoteID(id); err != nil {
 				return nil, nil, usagef("--bot %s: %v", name, err)
 			}
 			ids[len(out)] = id

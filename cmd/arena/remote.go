@@ -129,8 +129,10 @@ func natsLinkFor(c *cli.Context, jetStreamDir string) (*natsLink, error) {
 		portFile = filepath.Join(jetStreamDir, "port")
 	}
 	remembered := 0
-	if b, err := os.ReadFile(portFile); port == server.RANDOM_PORT && portFile != "" && err == nil {
-		fmt.Sscan(string(b), &remembered)
+	if port == server.RANDOM_PORT && portFile != "" {
+		if b, err := os.ReadFile(portFile); err == nil {
+			remembered, _ = strconv.Atoi(strings.TrimSpace(string(b))) // a damaged file: a free port
+		}
 	}
 	o := remote.ServerOptions{Host: host, Port: port, StoreDir: jetStreamDir}
 	if remembered > 0 {
@@ -145,10 +147,9 @@ func natsLinkFor(c *cli.Context, jetStreamDir string) (*natsLink, error) {
 	if err != nil {
 		return nil, err
 	}
-	if portFile != "" {
-		if addr, ok := ns.Addr().(*net.TCPAddr); ok {
-			os.MkdirAll(jetStreamDir, 0o755)
-			os.WriteFile(portFile, []byte(strconv.Itoa(addr.Port)+"\n"), 0o644)
+	if addr, ok := ns.Addr().(*net.TCPAddr); ok && portFile != "" {
+		if err := os.WriteFile(portFile, []byte(strconv.Itoa(addr.Port)+"\n"), 0o644); err != nil {
+			fmt.Fprintf(c.App.ErrWriter, "arena: warning: %v: workers elsewhere will not find a restarted run on port %d\n", err, addr.Port)
 		}
 	}
 	link := &natsLink{URL: ns.ClientURL(), Embedded: true, dial: func() (*nats.Conn, error) { return nats.Connect("", nats.InProcessServer(ns)) },
@@ -200,7 +201,7 @@ func runConnect(c *cli.Context) error {
 	if url == "" || id == "" {
 		return usagef("--nats URL and --bot BOTID are required: arena connect --nats URL --bot BOTID -- CMD")
 	}
-	if err := remote.CheckID(id); err != nil {
+	if err := bot.CheckRemoteID(id); err != nil {
 		return usageError{fmt.Errorf("--bot: %w", err)}
 	}
 	if c.NArg() == 0 {
@@ -327,18 +328,18 @@ func runServe(c *cli.Context) error {
 
 // splitHostPort reads HOST:PORT; port 0 is a free one.
 func splitHostPort(s string) (string, int, error) {
-	i := strings.LastIndexByte(s, ':')
-	if i < 0 {
+	host, p, err := net.SplitHostPort(s)
+	if err != nil {
 		return "", 0, fmt.Errorf("%q: want HOST:PORT", s)
 	}
-	var port int
-	if _, err := fmt.Sscan(s[i+1:], &port); err != nil || port < 0 || port > 65535 {
+	port, err := strconv.Atoi(p)
+	if err != nil || port < 0 || port > 65535 {
 		return "", 0, fmt.Errorf("%q: want HOST:PORT with a port from 0 to 65535", s)
 	}
 	if port == 0 {
 		port = server.RANDOM_PORT
 	}
-	return s[:i], port, nil
+	return host, port, nil
 }
 
 func natsCommand() *cli.Command {
@@ -366,7 +367,7 @@ The first time it also makes KEYS/arena.nk, the arenas' key (arena match
 					return usagef("give one BOTID: arena nats add-bot BOTID --keys DIR")
 				}
 				id, dir := c.Args().First(), c.String("keys")
-				if err := remote.CheckID(id); err != nil {
+				if err := bot.CheckRemoteID(id); err != nil {
 					return usageError{err}
 				}
 				if _, err := os.Stat(filepath.Join(dir, remote.ArenaKey+remote.PublicExt)); err != nil {

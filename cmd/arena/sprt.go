@@ -149,9 +149,9 @@ func sprtConfig(c *cli.Context, remoteIDs map[string]string) (*sprt.Config, erro
 	if c.String("game") == "" {
 		return nil, usagef("--game is required (see arena games)")
 	}
-	game, err := engine.Lookup(c.String("game"))
+	game, given, err := gameAndOptions(c)
 	if err != nil {
-		return nil, usageError{fmt.Errorf("--game: %w", err)}
+		return nil, err
 	}
 	cfg := &sprt.Config{Game: game, Paired: !c.Bool("no-pairs"), Version: Version, OutDir: c.String("out")}
 	if cfg.Base, err = parseBotFlag(c, "base", remoteIDs); err != nil {
@@ -170,10 +170,6 @@ func sprtConfig(c *cli.Context, remoteIDs map[string]string) (*sprt.Config, erro
 		if cfg.Seats < 2 {
 			return nil, usagef("--seats %d: base and test need 2 seats at least", cfg.Seats)
 		}
-	}
-	given, err := parseOptions(c.StringSlice("option"))
-	if err != nil {
-		return nil, err
 	}
 	if cfg.Options, err = engine.Setup(game, cfg.Seats, given); err != nil {
 		if c.IsSet("seats") {
@@ -249,7 +245,12 @@ func runSPRT(c *cli.Context) error {
 		return err
 	}
 	if len(remoteIDs) > 0 || c.Bool("distributed") {
-		link, err := natsLinkFor(c, jetStreamDir(c, cfg.OutDir))
+		store, remove, err := jetStreamDir(c, cfg.OutDir)
+		if err != nil {
+			return err
+		}
+		defer remove()
+		link, err := natsLinkFor(c, store)
 		if err != nil {
 			return err
 		}

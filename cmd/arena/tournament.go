@@ -271,7 +271,12 @@ func runTournament(c *cli.Context) error {
 	}
 	topts := tournament.Options{Version: Version, Warn: c.App.ErrWriter, OnGame: onGame}
 	if len(cfg.Remote) > 0 || c.Bool("distributed") {
-		link, err := natsLinkFor(c, jetStreamDir(c, out))
+		store, remove, err := jetStreamDir(c, out)
+		if err != nil {
+			return err
+		}
+		defer remove()
+		link, err := natsLinkFor(c, store)
 		if err != nil {
 			return err
 		}
