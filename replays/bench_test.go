@@ -41,7 +41,7 @@ func BenchmarkRecorder(b *testing.B) {
 	for b.Loop() {
 		rec := replays.NewRecorder(h)
 		for i := range plies {
-			rec.Move(i, i%2, actions[i], thinks[i], false)
+			rec.Move(i, i%2, actions[i], thinks[i], 0, false)
 		}
 		rec.Finish(replays.Result{Ranks: []int{1, 2}, Scores: []float64{16, 9}, Reason: "black has no legal move"})
 		if err := rec.WriteFile(path); err != nil {

@@ -43,7 +43,7 @@ func ExampleRecorder() {
 		if err := st.Apply(a); err != nil {
 			panic(err)
 		}
-		rec.Move(ply, seat, raw, 2*time.Millisecond, false)
+		rec.Move(ply, seat, raw, 2*time.Millisecond, 0, false)
 	}
 	rec.Finish(replays.ResultOf(st.Outcome()))
 

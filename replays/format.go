@@ -97,6 +97,10 @@ type Move struct {
 	// ThinkUs is how long the bot took to answer, in microseconds (for a
 	// referee move: the time spent before the referee stepped in).
 	ThinkUs int64 `json:"think_us"`
+	// WaitUs is the rest of the move's wall time, not charged to the bot
+	// (protocol.md, the clock): time it was ready to run but waited for a
+	// CPU, or a reply in time that the referee read late. Absent when 0.
+	WaitUs int64 `json:"wait_us,omitempty"`
 	// By is "referee" (ByReferee) when the referee chose the move, else
 	// empty.
 	By string `json:"by,omitempty"`

@@ -100,7 +100,7 @@ func play(t testing.TB, sc script) (*replays.Recorder, replays.Result) {
 		if err := st.Apply(a); err != nil {
 			t.Fatal(err)
 		}
-		rec.Move(ply, seat, raw, time.Duration(1000+ply*37)*time.Microsecond, byRef)
+		rec.Move(ply, seat, raw, time.Duration(1000+ply*37)*time.Microsecond, 0, byRef)
 		ply++
 	}
 	var o engine.Outcome

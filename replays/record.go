@@ -90,9 +90,10 @@ func (r *Recorder) usable(kind string, ply int) bool {
 
 // Move records one applied action. action is the action's JSON object as
 // already encoded for the bots (it is copied, compacted, not re-marshalled);
-// think is how long the bot took; byReferee marks a move the referee chose
-// (a forfeited seat's move, or after a strike).
-func (r *Recorder) Move(ply, seat int, action json.RawMessage, think time.Duration, byReferee bool) {
+// think is how long the bot was charged, waited the rest of the move's wall
+// time (it waited for a CPU); byReferee marks a move the referee chose (a
+// forfeited seat's move, or after a strike).
+func (r *Recorder) Move(ply, seat int, action json.RawMessage, think, waited time.Duration, byReferee bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if !r.usable(TypeMove, ply) {
@@ -113,6 +114,10 @@ func (r *Recorder) Move(ply, seat int, action json.RawMessage, think time.Durati
 	}
 	r.buf.WriteString(`,"think_us":`)
 	r.int(think.Microseconds())
+	if us := waited.Microseconds(); us > 0 {
+		r.buf.WriteString(`,"wait_us":`)
+		r.int(us)
+	}
 	if byReferee {
 		r.buf.WriteString(`,"by":"referee"`)
 	}

@@ -91,7 +91,7 @@ func TestWriteFileAtomic(t *testing.T) {
 
 	// An unfinished game cannot be written, and nothing appears.
 	unfinished := replays.NewRecorder(replays.Header{Game: "testnim", Seats: []replays.SeatInfo{{Seat: 0, Bot: "a"}, {Seat: 1, Bot: "b"}}})
-	unfinished.Move(0, 0, json.RawMessage(`{"take":1}`), time.Millisecond, false)
+	unfinished.Move(0, 0, json.RawMessage(`{"take":1}`), time.Millisecond, 0, false)
 	if err := unfinished.WriteFile(path); err == nil || !strings.Contains(err.Error(), "not finished") {
 		t.Errorf("WriteFile before Finish: %v", err)
 	}
@@ -169,7 +169,7 @@ func TestRecorderErrors(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "g"+replays.Ext)
 
 	rec := replays.NewRecorder(h)
-	rec.Move(0, 0, json.RawMessage(`{"take":`), time.Millisecond, false)
+	rec.Move(0, 0, json.RawMessage(`{"take":`), time.Millisecond, 0, false)
 	rec.Finish(replays.Result{Ranks: []int{1, 2}, Scores: []float64{1, 0}})
 	if err := rec.WriteFile(path); err == nil || !strings.Contains(err.Error(), "ply 0: action is not valid JSON") {
 		t.Errorf("invalid action: %v", err)
@@ -177,7 +177,7 @@ func TestRecorderErrors(t *testing.T) {
 
 	rec = replays.NewRecorder(h)
 	rec.Finish(replays.Result{Ranks: []int{1, 2}, Scores: []float64{1, 0}})
-	rec.Move(0, 0, json.RawMessage(`{"take":1}`), time.Millisecond, false)
+	rec.Move(0, 0, json.RawMessage(`{"take":1}`), time.Millisecond, 0, false)
 	if err := rec.WriteFile(path); err == nil || !strings.Contains(err.Error(), "after the result") {
 		t.Errorf("move after Finish: %v", err)
 	}
@@ -187,7 +187,7 @@ func TestRecorderErrors(t *testing.T) {
 
 	// Whitespace in an action is compacted so the line stays one line.
 	rec = replays.NewRecorder(h)
-	rec.Move(0, 0, json.RawMessage("{\n  \"take\": 2\n}"), time.Millisecond, false)
+	rec.Move(0, 0, json.RawMessage("{\n  \"take\": 2\n}"), time.Millisecond, 0, false)
 	rec.Finish(replays.Result{Ranks: []int{1, 2}, Scores: []float64{1, 0}, Reason: "x"})
 	if err := rec.WriteFile(path); err != nil {
 		t.Fatal(err)

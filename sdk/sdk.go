@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/arena-dev/arena/protocol"
 )
@@ -61,6 +62,7 @@ func Run(in io.Reader, out io.Writer, bot Bot, opt Options) error {
 		w.WriteByte('\n')
 		return w.Flush()
 	}
+	var reply []byte
 	for {
 		line, err := lr.ReadLine()
 		if err == io.EOF {
@@ -93,15 +95,24 @@ func Run(in io.Reader, out io.Writer, bot Bot, opt Options) error {
 			}
 		case protocol.TypeTurn:
 			var t protocol.Turn
-			if err := json.Unmarshal(line, &t); err != nil {
-				return fmt.Errorf("bad turn: %w", err)
+			if !decodeTurn(line, &t) {
+				if err := json.Unmarshal(line, &t); err != nil {
+					return fmt.Errorf("bad turn: %w", err)
+				}
 			}
 			i, err := bot.Act(&t)
 			if err != nil {
 				send(protocol.Error{Type: protocol.TypeError, Message: err.Error()})
 				return fmt.Errorf("turn %d: %w", t.ID, err)
 			}
-			if err := send(protocol.Action{Type: protocol.TypeAction, ID: t.ID, Index: &i}); err != nil {
+			// The reply the referee reads fastest (protocol.DecodeIndexAction).
+			reply = append(reply[:0], `{"type":"action","id":`...)
+			reply = strconv.AppendInt(reply, t.ID, 10)
+			reply = append(reply, `,"index":`...)
+			reply = strconv.AppendInt(reply, int64(i), 10)
+			reply = append(reply, "}\n"...)
+			w.Write(reply)
+			if err := w.Flush(); err != nil {
 				return err
 			}
 		case protocol.TypeEnd:

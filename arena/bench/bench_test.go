@@ -21,11 +21,20 @@ import (
 	"github.com/arena-dev/arena/sdk"
 )
 
-// TestMain doubles as the bot: with ARENA_BENCH_BOT set, this test binary
-// is the bundled random bot (sdk + encoding/json), the same child for the
-// ping-pong baseline and the referee.
+// TestMain doubles as the bots: with ARENA_BENCH_BOT set, this test binary
+// is the bundled random bot (sdk + encoding/json, any value but these), the
+// same child for the ping-pong baseline and the referee; "minimal", the
+// least a bot can do (minimalBot); or "raw", a raw-syscall echo (rawEcho).
 func TestMain(m *testing.M) {
-	if os.Getenv("ARENA_BENCH_BOT") != "" {
+	switch os.Getenv("ARENA_BENCH_BOT") {
+	case "":
+	case "raw":
+		rawEcho()
+		os.Exit(0)
+	case "minimal":
+		minimalBot()
+		os.Exit(0)
+	default:
 		bot, _ := bots.New("random")
 		if err := sdk.Run(os.Stdin, os.Stdout, bot, sdk.Options{}); err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -112,9 +121,9 @@ func transportPingPong(b *testing.B, turns [][]byte, n int) time.Duration {
 
 type nopRecorder struct{}
 
-func (nopRecorder) Move(int, int, json.RawMessage, time.Duration, bool) {}
-func (nopRecorder) Strike(protocol.Failure)                             {}
-func (nopRecorder) Forfeit(protocol.Failure)                            {}
+func (nopRecorder) Move(int, int, json.RawMessage, time.Duration, time.Duration, bool) {}
+func (nopRecorder) Strike(protocol.Failure)                                            {}
+func (nopRecorder) Forfeit(protocol.Failure)                                           {}
 
 // refereeMoves plays whole games through the referee with two children
 // until at least n moves were played; it returns the time and move count.

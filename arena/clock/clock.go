@@ -1,8 +1,11 @@
 // Package clock keeps a bot's time: a per-move limit, a Fischer bank
 // (base + increment), or both, plus a margin for OS jitter.
 //
-// Time is charged from the moment the referee has written a turn until it
-// has read the reply's newline, on the referee's monotonic clock.
+// A move's wall time runs from the moment the referee has written a turn
+// until it has read the reply's newline, on the referee's monotonic clock.
+// The bot is charged that time less the time it was ready to run but
+// waited for a CPU the machine gave to others (Charged), when the machine
+// reports it; however long it waited, a move ends at WallCap.
 package clock
 
 import (
@@ -116,6 +119,38 @@ func (c *fischer) Charge(elapsed time.Duration) bool {
 		c.bank = max(c.bank-elapsed, 0) + c.limits.Inc
 	}
 	return onTime
+}
+
+// Charged is the think time a move is charged: its wall time less waited,
+// the time the bot waited for a CPU during it, but never less than ran,
+// the CPU time it used. So a loaded machine does not make a bot lose on
+// time, and a bot is never charged less than the CPU it got: a bot that
+// sleeps is charged its sleep, a bot that computes its computing.
+func Charged(wall, ran, waited time.Duration) time.Duration {
+	return wall - Forgiven(wall, ran, waited)
+}
+
+// Forgiven is what Charged takes off wall.
+func Forgiven(wall, ran, waited time.Duration) time.Duration {
+	return max(0, min(waited, wall-ran))
+}
+
+// MeterAfter is how long a move lasts before the referee reads the bot's
+// CPU use: a quicker reply is charged its wall time, which spares the
+// readings on most moves, and a slower one is forgiven what it waited for
+// a CPU from then on (up to MeterAfter less than the whole wait).
+const MeterAfter = 2 * time.Millisecond
+
+// MinCapSlack is the least WallCap allows beyond a move's deadline.
+const MinCapSlack = time.Second
+
+// WallCap is the most wall time a move of the given allowance may take,
+// however long the bot waited for a CPU: the allowance and margin twice
+// over, and at least MinCapSlack beyond the deadline. It keeps a starved
+// machine from stretching a game without bound.
+func (l Limits) WallCap(move time.Duration) time.Duration {
+	d := move + l.Margin
+	return d + max(d, MinCapSlack)
 }
 
 // ParseTC parses a Fischer time control "BASE+INC" or "BASE" where each part

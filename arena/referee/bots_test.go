@@ -75,6 +75,8 @@ func runBot(mode string) int {
 		// Never reads stdin, never writes.
 		time.Sleep(time.Hour)
 		return 0
+	case "spin":
+		spinForever() // load for the fair-clock tests
 	case "sleeper":
 		// A grandchild started by a fork mode.
 		time.Sleep(300 * time.Second)
@@ -177,6 +179,10 @@ func (b *helperBot) answer(id int64, legal int) {
 func (b *helperBot) act(t *protocol.Turn) (int, bool) {
 	first := b.turn == 1
 	switch b.mode {
+	case "cpu", "cpu4", "nap":
+		if first {
+			work(b.mode, time.Duration(b.n)*time.Millisecond)
+		}
 	case "timeout":
 		if b.turn == b.n {
 			hang()

@@ -97,7 +97,9 @@ type Player struct {
 
 // Recorder receives the game's events as they happen (a replay writer).
 type Recorder interface {
-	Move(ply, seat int, action json.RawMessage, think time.Duration, byReferee bool)
+	// think is the time charged to the bot, waited the rest of the
+	// move's wall time (time it waited for a CPU).
+	Move(ply, seat int, action json.RawMessage, think, waited time.Duration, byReferee bool)
 	Strike(f protocol.Failure)
 	Forfeit(f protocol.Failure)
 }
@@ -312,7 +314,7 @@ func (g *game) loop() error {
 			return fmt.Errorf("engine %s: no legal action for seat %d at ply %d in a game that is not over", g.cfg.Game.Info().Name, seat, g.ply)
 		}
 		if g.forfeited[seat] {
-			if err := g.refereeMove(seat, legal, 0); err != nil {
+			if err := g.refereeMove(seat, legal, moveTime{}); err != nil {
 				return err
 			}
 			continue
@@ -345,19 +347,19 @@ func (g *game) loop() error {
 	return nil
 }
 
-func (g *game) record(seat int, raw json.RawMessage, think time.Duration, byReferee bool) {
+func (g *game) record(seat int, raw json.RawMessage, t moveTime, byReferee bool) {
 	if g.cfg.Recorder != nil {
-		g.cfg.Recorder.Move(g.ply, seat, raw, think, byReferee)
+		g.cfg.Recorder.Move(g.ply, seat, raw, t.think, t.waited, byReferee)
 	}
 	if !byReferee {
-		g.res.Think[seat] = append(g.res.Think[seat], think)
+		g.res.Think[seat] = append(g.res.Think[seat], t.think)
 	}
 	g.ply++
 }
 
-// refereeMove plays a random legal action for seat; think is the time the
+// refereeMove plays a random legal action for seat; t is the time the
 // bot used before the referee stepped in (0 for a seat already out).
-func (g *game) refereeMove(seat int, legal []engine.Action, think time.Duration) error {
+func (g *game) refereeMove(seat int, legal []engine.Action, t moveTime) error {
 	a := legal[g.rng.IntN(len(legal))]
 	raw, err := engine.AppendJSON(nil, a)
 	if err != nil {
@@ -366,7 +368,7 @@ func (g *game) refereeMove(seat int, legal []engine.Action, think time.Duration)
 	if err := g.state.Apply(a); err != nil {
 		return fmt.Errorf("engine %s: apply its own legal action %s: %w", g.cfg.Game.Info().Name, a, err)
 	}
-	g.record(seat, raw, think, true)
+	g.record(seat, raw, t, true)
 	return nil
 }
 
@@ -407,38 +409,69 @@ func (g *game) fail(seat int, f Failure, forfeit bool) {
 
 // ask sends seat its turn and reads a valid, legal reply. On success it
 // returns the parsed action and its JSON.
-func (g *game) ask(seat int, legal []engine.Action) (engine.Action, json.RawMessage, time.Duration, *Failure) {
+func (g *game) ask(seat int, legal []engine.Action) (engine.Action, json.RawMessage, moveTime, *Failure) {
 	g.turns[seat]++
 	id := g.turns[seat]
 	clk := g.clocks[seat]
 	move, bank := clk.Allowance()
 	line, legalJSON, err := g.encodeTurn(id, seat, legal, move, bank)
 	if err != nil {
-		return nil, nil, 0, &Failure{Reason: protocol.ReasonCrash, Detail: "engine could not encode the turn: " + err.Error(), Turn: id, Err: err}
+		return nil, nil, moveTime{}, &Failure{Reason: protocol.ReasonCrash, Detail: "engine could not encode the turn: " + err.Error(), Turn: id, Err: err}
 	}
 
 	conn := g.players[seat].Conn
-	if err := conn.Send(line, clk.Deadline(time.Now())); err != nil {
+	// The bot has until the wall cap to take the turn: a full pipe is a
+	// bot that does not read, but a referee run late by a loaded machine
+	// must not make a turn that is on its way time out.
+	if err := conn.Send(line, time.Now().Add(g.cfg.Limits.WallCap(move))); err != nil {
 		// Part of the line may have gone out: the stream is out of step.
-		return nil, nil, 0, &Failure{Reason: classifyIO(err, protocol.ReasonTimeout), Detail: "sending turn: " + err.Error(), Turn: id, Err: err, fatal: true}
+		return nil, nil, moveTime{}, &Failure{Reason: classifyIO(err, protocol.ReasonTimeout), Detail: "sending turn: " + err.Error(), Turn: id, Err: err, fatal: true}
 	}
-	// The bot's time runs from the written turn to the reply's newline.
+	// The bot's time runs from the written turn to the reply's newline,
+	// less what the machine made it wait for a CPU (clock.Charged).
 	start := time.Now()
+	cpu := newMeter(conn)
 	deadline := clk.Deadline(start)
+	wallCap := start.Add(g.cfg.Limits.WallCap(move))
 	for {
-		reply, err := conn.Receive(deadline)
-		think := time.Since(start)
+		wait := deadline
+		if at := start.Add(clock.MeterAfter); cpu.unread() && at.Before(deadline) {
+			wait = at // a reply by then is not worth reading the CPU use for
+		}
+		reply, err := conn.Receive(wait)
+		wall := time.Since(start)
+		if errors.Is(err, transport.ErrTimeout) && wait != deadline {
+			cpu.start(wall)
+			continue
+		}
+		if errors.Is(err, transport.ErrTimeout) {
+			// Out of time by the wall clock. A bot that waited for a CPU
+			// meanwhile gets that time added, up to the wall cap; then
+			// one last look, for a reply that is in already (the
+			// referee itself may have run late).
+			if later := cpu.extend(clk.Deadline(start), wall, wallCap); later.After(deadline) {
+				deadline = later
+				continue
+			}
+			if r, lastErr := conn.Receive(time.Now()); lastErr == nil {
+				reply, err = r, nil
+			}
+		}
+		t := moveTime{think: wall, ran: -1}
+		if err == nil || errors.Is(err, transport.ErrTimeout) {
+			t = cpu.charge(wall)
+		}
 		if err != nil {
 			if errors.Is(err, transport.ErrTimeout) {
-				clk.Charge(think)
+				clk.Charge(t.think)
 				g.staleBelow[seat] = id + 1
-				return nil, nil, think, &Failure{Reason: protocol.ReasonTimeout, Detail: fmt.Sprintf("no reply within %v (+%v margin)", move, g.cfg.Limits.Margin), Turn: id, Err: err}
+				return nil, nil, t, &Failure{Reason: protocol.ReasonTimeout, Detail: fmt.Sprintf("no reply within %v (+%v margin)%s", move, g.cfg.Limits.Margin, t.cpuText()), Turn: id, Err: err}
 			}
-			return nil, nil, think, &Failure{Reason: classifyIO(err, protocol.ReasonCrash), Detail: err.Error(), Turn: id, Err: err, fatal: errors.Is(err, protocol.ErrLineTooLong)}
+			return nil, nil, t, &Failure{Reason: classifyIO(err, protocol.ReasonCrash), Detail: err.Error(), Turn: id, Err: err, fatal: errors.Is(err, protocol.ErrLineTooLong)}
 		}
 		msg, fail := readReply(reply, id)
 		if fail != nil {
-			return nil, nil, think, fail
+			return nil, nil, t, fail
 		}
 		if msg.Type == protocol.TypeAction && msg.ID < g.staleBelow[seat] && msg.ID != id {
 			continue // a late answer to a turn already played for it
@@ -448,13 +481,13 @@ func (g *game) ask(seat int, legal []engine.Action) (engine.Action, json.RawMess
 		// delivered came in time. Measured time beyond the allowance is then
 		// the referee itself being scheduled late on a loaded machine, and
 		// is not held against the bot.
-		think = min(think, move+g.cfg.Limits.Margin)
-		clk.Charge(think)
+		t.limit(move + g.cfg.Limits.Margin)
+		clk.Charge(t.think)
 		i, fail := decide(g.cfg.Game, msg, reply, id, legalJSON)
 		if fail != nil {
-			return nil, nil, think, fail
+			return nil, nil, t, fail
 		}
-		return legal[i], legalJSON[i], think, nil
+		return legal[i], legalJSON[i], t, nil
 	}
 }
 

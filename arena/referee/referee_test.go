@@ -122,6 +122,18 @@ func banqi(t *testing.T) engine.Game {
 // to disk, reads it back and verifies it.
 func play(t *testing.T, s setup, modes [2]string) *played {
 	t.Helper()
+	token := newToken()
+	t.Cleanup(func() { checkNoSurvivors(t, token) }) // runs after the Close cleanups
+	var procs [2]*transport.Process
+	for i, m := range modes {
+		procs[i] = startBot(t, token, m, s)
+	}
+	return playWith(t, s, procs, modes)
+}
+
+// playWith is play with bots already started.
+func playWith(t *testing.T, s setup, procs [2]*transport.Process, modes [2]string) *played {
+	t.Helper()
 	g := banqi(t)
 	if s.maxPlies == 0 {
 		s.maxPlies = 200
@@ -133,13 +145,10 @@ func play(t *testing.T, s setup, modes [2]string) *played {
 	if err != nil {
 		t.Fatal(err)
 	}
-	token := newToken()
-	t.Cleanup(func() { checkNoSurvivors(t, token) }) // runs after the Close cleanups
-	pl := &played{}
+	pl := &played{procs: procs}
 	players := make([]referee.Player, 2)
 	seats := make([]replays.SeatInfo, 2)
 	for i, m := range modes {
-		pl.procs[i] = startBot(t, token, m, s)
 		if s.stderr[i] != nil {
 			pl.procs[i].SetStderr(s.stderr[i])
 		}

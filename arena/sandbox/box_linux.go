@@ -35,6 +35,7 @@ type Box struct {
 	v2      string // the v2 cgroup (kill, and limits if enabled)
 	v1      []string
 	v1Acct  string // the v1 cpuacct cgroup: CPU time of every process
+	v1CPU   string // the v1 cpu cgroup (the rate limit), or ""
 	tmp     string // removed at Release
 	pid     atomic.Int64
 	release sync.Once
@@ -42,6 +43,10 @@ type Box struct {
 
 	cpuBase   atomic.Int64 // CPU used when the current game began (ns)
 	cpuKilled atomic.Bool
+
+	meterMu     sync.Mutex  // Usage's files
+	meter       *meterFiles // opened at the first Usage
+	meterClosed bool        // at Release
 
 	uidRelease func() // frees the bot's uid (isolated, root arena)
 	// An isolated bot's wrapper outlives it and writes its wait status to
@@ -150,7 +155,7 @@ func (s *Sandbox) Prepare(name string, argv []string, dir string, extraEnv []str
 		if err != nil {
 			return nil, err
 		}
-		b.v1 = append(b.v1, dir)
+		b.v1, b.v1CPU = append(b.v1, dir), dir
 		if l.CPUs > 0 {
 			if err := writeFile(dir, "cpu.cfs_period_us", cpuPeriod); err != nil {
 				return nil, err
@@ -420,6 +425,7 @@ func procs(dir string) []int {
 func (b *Box) Release() {
 	b.release.Do(func() {
 		close(b.done)
+		b.closeMeter()
 		dirs := append([]string(nil), b.v1...)
 		if b.v2 != "" {
 			dirs = append(dirs, b.v2)

@@ -2,8 +2,10 @@ package tournament
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -13,27 +15,49 @@ import (
 	"github.com/arena-dev/arena/arena/ledger"
 )
 
-// BenchmarkSoak is opt-in (ARENA_SOAK=1; ARENA_SOAK_GAMES, default 2000):
-// concurrency 32 with bots that answer at once and a 50 ms move limit on
-// this machine, counting spurious timeouts (target: none), games per second
-// and the referee's peak memory. Bots are sandboxed as `arena tournament
-// run` does by default (ARENA_SOAK_BARE=1: bare processes;
-// ARENA_SOAK_CPUS: their CPU rate).
+// BenchmarkSoak is opt-in (ARENA_SOAK=1): a banqi round-robin of 64 bots
+// that answer at once, counting spurious timeouts (target: none), games per
+// second and the referee's peak memory. Bots are sandboxed as `arena
+// tournament run` does by default. Knobs, each an environment variable:
 //
-//	ARENA_SOAK=1 go test -run '^$' -bench Soak -benchtime 1x ./arena/tournament/
+//	ARENA_SOAK_GAMES        games to record (2000)
+//	ARENA_SOAK_CONCURRENCY  games at once (32)
+//	ARENA_SOAK_MOVE         the move clock (50ms); the margin is the default
+//	ARENA_SOAK_LOAD         CPU-bound processes run beside it (0): a loaded machine
+//	ARENA_SOAK_BARE=1       bare processes, no sandbox
+//	ARENA_SOAK_CPUS         the bots' CPU rate
+//	ARENA_SOAK_OUT          the output directory to keep (a fresh one)
+//
+// The issue-16 figure (256 games at once, 100 ms, with and without load):
+//
+//	ARENA_SOAK=1 ARENA_SOAK_GAMES=10000 ARENA_SOAK_CONCURRENCY=256 ARENA_SOAK_MOVE=100ms \
+//	  go test -run '^$' -bench Soak -benchtime 1x -timeout 1h ./arena/tournament/
 func BenchmarkSoak(b *testing.B) {
 	if os.Getenv("ARENA_SOAK") == "" {
 		b.Skip("opt-in: set ARENA_SOAK=1")
 	}
-	games := 2000
-	if s := os.Getenv("ARENA_SOAK_GAMES"); s != "" {
-		games, _ = strconv.Atoi(s)
+	games := soakInt(b, "ARENA_SOAK_GAMES", 2000)
+	concurrency := soakInt(b, "ARENA_SOAK_CONCURRENCY", 32)
+	move := 50 * time.Millisecond
+	if s := os.Getenv("ARENA_SOAK_MOVE"); s != "" {
+		var err error
+		if move, err = time.ParseDuration(s); err != nil {
+			b.Fatalf("ARENA_SOAK_MOVE: %v", err)
+		}
+	}
+	for range soakInt(b, "ARENA_SOAK_LOAD", 0) {
+		spin := exec.Command(os.Args[0], "-test.run", "^TestSoakSpinner$")
+		spin.Env = append(os.Environ(), "ARENA_SOAK_SPIN=1")
+		if err := spin.Start(); err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { _ = spin.Process.Kill(); _ = spin.Wait() })
 	}
 	// 64 bots, 2-seat round robin with 2 games per pairing: 4032 games per
 	// cycle; the run stops once `games` are recorded.
 	seed := uint64(1)
 	f := File{Name: "soak", Game: "banqi", Options: map[string]string{"max_plies": "200"}, GamesPerEncounter: 2, Seed: &seed,
-		Concurrency: 32, Clock: ClockFile{Move: Duration(50 * time.Millisecond)}} // default margin
+		Concurrency: concurrency, Clock: ClockFile{Move: Duration(move)}} // default margin
 	for i := range 64 {
 		f.Bots = append(f.Bots, BotFile{Name: fmt.Sprintf("b%02d", i), Command: os.Args[0], Env: map[string]string{"ARENA_TOURNAMENT_BOT": "random"}})
 	}
@@ -42,7 +66,10 @@ func BenchmarkSoak(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	out := b.TempDir()
+	out := os.Getenv("ARENA_SOAK_OUT") // kept for a look at the games; "": removed
+	if out == "" {
+		out = b.TempDir()
+	}
 	if os.Getenv("ARENA_SOAK_BARE") == "" {
 		sb, err := c.Confine("soak", out)
 		if err != nil {
@@ -77,9 +104,31 @@ func BenchmarkSoak(b *testing.B) {
 	b.ReportMetric(float64(len(recs))/elapsed.Seconds(), "games/s")
 	b.ReportMetric(float64(timeouts), "spurious-timeouts")
 	b.ReportMetric(peakRSSMiB(), "peak-MiB")
-	if err != nil && !strings.Contains(err.Error(), "interrupted") {
+	if err != nil && !errors.Is(err, ErrInterrupted) {
 		b.Fatal(err)
 	}
+}
+
+// TestSoakSpinner is the background load of BenchmarkSoak: with
+// ARENA_SOAK_SPIN set it spins until killed; otherwise it does nothing.
+func TestSoakSpinner(t *testing.T) {
+	if os.Getenv("ARENA_SOAK_SPIN") == "" {
+		t.Skip("the soak benchmark's load process")
+	}
+	for x := uint64(1); ; x = x*6364136223846793005 + 1 {
+	}
+}
+
+func soakInt(b *testing.B, name string, def int) int {
+	s := os.Getenv(name)
+	if s == "" {
+		return def
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		b.Fatalf("%s=%q: want a count", name, s)
+	}
+	return n
 }
 
 // peakRSSMiB is this process's peak resident memory (VmHWM).

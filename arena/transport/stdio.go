@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/arena-dev/arena/internal/procfs"
 	"github.com/arena-dev/arena/protocol"
 )
 
@@ -66,8 +67,16 @@ type Process struct {
 	cmd     *exec.Cmd
 	stdin   *os.File
 	stdout  *os.File
-	lines   *protocol.LineReader
-	stderr  *stderrSink
+	// Send's state (one goroutine sends at a time): the line with its
+	// newline, and the raw write of writeNow with its result.
+	stdinRaw  syscall.RawConn
+	pending   []byte
+	writeOnce func(fd uintptr)
+	written   int
+	writeErr  error
+	lines     *protocol.LineReader
+	reader    *stdoutReader // what lines reads
+	stderr    *stderrSink
 
 	closeOnce sync.Once
 	exited    chan struct{} // closed when the process has been waited for
@@ -152,16 +161,29 @@ func Start(cfg ProcessConfig) (*Process, error) {
 	if cfg.Confine != nil {
 		cfg.Confine.Started(cmd.Process.Pid)
 	}
+	reader := &stdoutReader{f: outR}
+	reader.readOnce = reader.readOnceFunc
+	rawOut, rawOutErr := outR.SyscallConn()
+	reader.raw = rawOut
 	p := &Process{
 		confine: cfg.Confine,
 		marker:  marker,
 		cmd:     cmd,
 		stdin:   inW,
 		stdout:  outR,
-		lines:   protocol.NewLineReader(outR, cfg.MaxLine),
+		lines:   protocol.NewLineReader(reader, cfg.MaxLine),
+		reader:  reader,
 		stderr:  &stderrSink{cap: cfg.StderrCap},
 		exited:  make(chan struct{}),
 		drained: make(chan struct{}),
+	}
+	p.writeOnce = p.writeOnceFunc
+	if p.stdinRaw, err = inW.SyscallConn(); err == nil {
+		err = rawOutErr
+	}
+	if err != nil {
+		p.Close()
+		return nil, fmt.Errorf("bot pipes: %w", err)
 	}
 	go func() {
 		p.stderr.drain(errR)
@@ -187,12 +209,28 @@ func (p *Process) Send(line []byte, deadline time.Time) error {
 		return closedError(p.ExitStatus().String())
 	default:
 	}
+	if !time.Now().Before(deadline) {
+		return fmt.Errorf("%w: the deadline had passed before the turn was written", ErrTimeout)
+	}
+	p.pending = append(append(p.pending[:0], line...), '\n')
+	// One write first, without waiting and without a deadline: a pipe with
+	// room takes the line at once. The deadline is the bot's to meet (it
+	// must read its input), so it is armed only if the pipe is full; armed
+	// up front, it would also time out a referee that a loaded machine ran
+	// late between arming it and writing, and charge the bot for that.
+	n, err := p.writeNow()
+	if err == nil && n == len(p.pending) {
+		return nil
+	}
+	if err != nil && !errors.Is(err, errWouldBlock) {
+		return closedError("write: " + err.Error())
+	}
 	if err := p.stdin.SetWriteDeadline(deadline); err != nil {
 		return closedError(err.Error())
 	}
-	buf := make([]byte, 0, len(line)+1)
-	buf = append(append(buf, line...), '\n')
-	if _, err := p.stdin.Write(buf); err != nil {
+	_, err = p.stdin.Write(p.pending[n:])
+	_ = p.stdin.SetWriteDeadline(time.Time{})
+	if err != nil {
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			return fmt.Errorf("%w: bot did not read its input", ErrTimeout)
 		}
@@ -201,14 +239,50 @@ func (p *Process) Send(line []byte, deadline time.Time) error {
 	return nil
 }
 
+// errWouldBlock: a pipe to or from the bot cannot be written (it is full)
+// or read (it is empty) without waiting.
+var errWouldBlock = errors.New("the pipe would block")
+
+// stdoutReader is what the line reader reads the bot's stdout through
+// (Read is in rawio_*.go).
+type stdoutReader struct {
+	f        *os.File
+	raw      syscall.RawConn
+	readOnce func(fd uintptr)
+	// readFirst: try a read that does not wait before the poller's (the
+	// deadline is past or nearly), set by Receive.
+	readFirst bool
+	into      []byte // the buffer of the read in progress
+	n         int
+	err       error
+}
+
+// Usage is the bot's CPU use (Meter): its confinement's reading if it
+// has one (a sandbox's cgroup counts every process of the bot), else its
+// process's threads as /proc shows them.
+func (p *Process) Usage() (Usage, bool) {
+	if m, ok := p.confine.(Meter); ok {
+		return m.Usage()
+	}
+	if p.confine != nil {
+		return Usage{}, false
+	}
+	ran, waited, err := procfs.Sched(p.cmd.Process.Pid)
+	return Usage{Ran: ran, Waited: waited}, err == nil
+}
+
 // Receive waits for one line until deadline. A partial line read before a
 // timeout is kept, so a late reply can still be read (and skipped) later.
 func (p *Process) Receive(deadline time.Time) ([]byte, error) {
-	// A deadline already past (seats sharing one startup deadline) still
-	// gets a line that is waiting in the pipe: an expired deadline makes
-	// the poller fail without even trying the read.
-	if min := time.Now().Add(time.Millisecond); deadline.Before(min) {
-		deadline = min
+	// A deadline already past (seats sharing one startup deadline, a last
+	// look after a timeout) still gets a line that is waiting in the pipe:
+	// the reader tries a read that does not wait before the poller's,
+	// which fails without trying once the deadline has passed, as it may
+	// have by the time a loaded machine runs this goroutine.
+	soon := time.Now().Add(time.Millisecond)
+	p.reader.readFirst = deadline.Before(soon)
+	if p.reader.readFirst {
+		deadline = soon
 	}
 	if err := p.stdout.SetReadDeadline(deadline); err != nil {
 		return nil, closedError(p.ExitStatus().String())

@@ -55,6 +55,25 @@ type Conn interface {
 	Close() error
 }
 
+// Usage is how a bot's processes have used the CPU since they started.
+type Usage struct {
+	// Ran is the CPU time they used.
+	Ran time.Duration
+	// Waited is time the bot was ready to run but waited for a CPU that
+	// the machine gave to others (a run queue). On a loaded machine the
+	// referee does not charge it (arena/clock.Charged).
+	Waited time.Duration
+}
+
+// Meter is implemented by a Conn whose bot's CPU use the machine reports
+// (a stdio bot on Linux). The readings are cumulative: the referee takes
+// one as a turn goes out and one when the reply is in.
+type Meter interface {
+	// Usage is the bot's CPU use so far; ok is false when it cannot be
+	// read (the bot has ended, or the machine does not tell).
+	Usage() (u Usage, ok bool)
+}
+
 // Errors a Conn reports; the referee maps them to failure reasons. An
 // oversize line is a third kind, protocol.ErrLineTooLong.
 var (

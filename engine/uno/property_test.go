@@ -287,7 +287,7 @@ func replay(t testing.TB, g Game, n int, seed uint64, opts map[string]string, pi
 	}
 	rec := replays.NewRecorder(replays.Header{Game: g.name, Options: o, Seed: seed, Seats: seats})
 	st := enginetest.Replay(t, g, n, seed, o, picks, func(ply, seat int, raw json.RawMessage) {
-		rec.Move(ply, seat, raw, 0, false)
+		rec.Move(ply, seat, raw, 0, 0, false)
 	})
 	enginetest.SameGame(t, st, want, 0)
 	rec.Finish(replays.ResultOf(st.Outcome()))

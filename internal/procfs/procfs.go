@@ -125,3 +125,48 @@ func Children(pid int) []int {
 	}
 	return out
 }
+
+// Sched sums what the scheduler reports for each thread of pid
+// (/proc/PID/task/TID/schedstat): the CPU time they ran, and the time they
+// were runnable but waited on a run queue. A thread that ended is not
+// counted, so between two readings either sum may go down.
+func Sched(pid int) (ran, waited time.Duration, err error) {
+	dir := filepath.Join(Root, strconv.Itoa(pid), "task")
+	tasks, err := os.ReadDir(dir)
+	if err != nil {
+		return 0, 0, err
+	}
+	var buf [96]byte
+	read := 0
+	for _, task := range tasks {
+		f, err := os.Open(filepath.Join(dir, task.Name(), "schedstat"))
+		if err != nil {
+			continue // the thread ended meanwhile
+		}
+		n, _ := f.Read(buf[:])
+		f.Close()
+		r, w, ok := parseSchedstat(buf[:n])
+		if !ok {
+			return 0, 0, fmt.Errorf("procfs: %s/%s/schedstat: %w", dir, task.Name(), ErrBadStat)
+		}
+		ran, waited, read = ran+r, waited+w, read+1
+	}
+	if read == 0 {
+		return 0, 0, fmt.Errorf("procfs: %s: no thread left", dir)
+	}
+	return ran, waited, nil
+}
+
+// parseSchedstat reads "RUN_NS WAIT_NS TIMESLICES\n".
+func parseSchedstat(b []byte) (ran, waited time.Duration, ok bool) {
+	f := bytes.Fields(b)
+	if len(f) < 2 {
+		return 0, 0, false
+	}
+	r, err1 := strconv.ParseInt(string(f[0]), 10, 64)
+	w, err2 := strconv.ParseInt(string(f[1]), 10, 64)
+	if err1 != nil || err2 != nil || r < 0 || w < 0 {
+		return 0, 0, false
+	}
+	return time.Duration(r), time.Duration(w), true
+}

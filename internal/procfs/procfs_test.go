@@ -61,3 +61,50 @@ func TestSelf(t *testing.T) {
 		t.Error("HasEnv found an entry that is not there")
 	}
 }
+
+// Sched sums this process's threads: after a spin, the CPU time they ran
+// has grown by at least part of it.
+func TestSched(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("no /proc here")
+	}
+	ran0, _, err := Sched(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	x := uint64(1)
+	for time.Since(start) < 30*time.Millisecond {
+		x = x*6364136223846793005 + 1
+	}
+	ran1, _, err := Sched(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ran1-ran0 < 10*time.Millisecond {
+		t.Errorf("ran %v during a 30 ms spin (x=%d)", ran1-ran0, x)
+	}
+	if _, _, err := Sched(1 << 30); err == nil {
+		t.Error("Sched of a pid that does not exist succeeded")
+	}
+}
+
+func TestParseSchedstat(t *testing.T) {
+	for _, tc := range []struct {
+		in        string
+		ran, wait time.Duration
+		ok        bool
+	}{
+		{"340483464 38147 6\n", 340483464, 38147, true},
+		{"0 0 1", 0, 0, true},
+		{"12", 0, 0, false},
+		{"a 1 1", 0, 0, false},
+		{"-1 1 1", 0, 0, false},
+		{"", 0, 0, false},
+	} {
+		ran, wait, ok := parseSchedstat([]byte(tc.in))
+		if ran != tc.ran || wait != tc.wait || ok != tc.ok {
+			t.Errorf("parseSchedstat(%q) = %v, %v, %v; want %v, %v, %v", tc.in, ran, wait, ok, tc.ran, tc.wait, tc.ok)
+		}
+	}
+}

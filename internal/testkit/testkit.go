@@ -51,14 +51,23 @@ func Setup(t testing.TB, game string, seats int, options map[string]string) (eng
 // (seeded, moves chosen by the seed), so that a benchmark's baseline
 // moves the bytes the referee does.
 func BanqiTurns(tb testing.TB, count int) [][]byte {
-	g, err := engine.Lookup("banqi")
+	return Turns(tb, "banqi", 2, nil, 11, count)
+}
+
+// Turns is like BanqiTurns for any game, seat count and options: count
+// turn lines, of plies from on in each game.
+func Turns(tb testing.TB, game string, seats int, options map[string]string, from, count int) [][]byte {
+	g, err := engine.Lookup(game)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	opts, _ := engine.Setup(g, 2, nil)
+	opts, err := engine.Setup(g, seats, options)
+	if err != nil {
+		tb.Fatal(err)
+	}
 	var lines [][]byte
 	for seed := uint64(1); len(lines) < count; seed++ {
-		st, _ := g.New(2, seed, opts)
+		st, _ := g.New(seats, seed, opts)
 		for ply := 0; !st.Over() && len(lines) < count; ply++ {
 			legal := st.Legal()
 			lj := make([]json.RawMessage, len(legal))
@@ -67,7 +76,7 @@ func BanqiTurns(tb testing.TB, count int) [][]byte {
 			}
 			view, _ := json.Marshal(st.View(st.ToMove()))
 			line, _ := json.Marshal(protocol.Turn{Type: protocol.TypeTurn, ID: int64(len(lines) + 1), View: view, Legal: lj, Clock: protocol.TurnClock{MoveMs: 1000}})
-			if ply > 10 {
+			if ply >= from {
 				lines = append(lines, line)
 			}
 			st.Apply(legal[int(seed+uint64(ply))%len(legal)])

@@ -1,0 +1,193 @@
+package sandbox
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/arena-dev/arena/arena/transport"
+	"github.com/arena-dev/arena/internal/procfs"
+)
+
+// meterFiles are the cgroup files Usage reads. They stay open and are read
+// again from offset 0 (the kernel regenerates them), because the referee
+// reads them twice per move.
+type meterFiles struct {
+	stat, pressure *os.File // the v2 cgroup's cpu.stat and cpu.pressure (nil: none)
+	throttle       *os.File // where the CPU rate limit's throttled time is (nil: no limit)
+	throttleKey    string   // its line's key
+	throttleUnit   time.Duration
+	buf            [1024]byte
+}
+
+// Usage is the bot's CPU use (transport.Meter).
+//
+// With a v2 cgroup it counts every process the bot started: the CPU time
+// they ran (cpu.stat's usage_usec), and the time every runnable one of them
+// waited for a CPU at once (cpu.pressure's "full" total). So a bot with
+// one thread busy and others asleep is credited its wait while that
+// thread waits, and a bot running more threads than it gets CPUs is not,
+// as long as one of them runs. Without one it sums the threads of the
+// bot's process (the wrapper's child, isolated), as /proc reports them.
+//
+// Either way the kernel counts a bot held back by its own CPU rate limit
+// (Limits.CPUs) as waiting; that time is taken off, since it is the limit
+// at work and not the machine.
+func (b *Box) Usage() (transport.Usage, bool) {
+	b.meterMu.Lock()
+	defer b.meterMu.Unlock()
+	if b.meterClosed {
+		return transport.Usage{}, false
+	}
+	m := b.openMeter()
+	u, ok := m.cgroup()
+	if !ok {
+		if u, ok = b.threads(); !ok {
+			return transport.Usage{}, false
+		}
+	}
+	if m.throttle != nil {
+		data, ok := m.read(m.throttle)
+		if !ok {
+			return transport.Usage{}, false
+		}
+		n, ok := field(data, m.throttleKey, "")
+		if !ok {
+			return transport.Usage{}, false
+		}
+		u.Waited -= time.Duration(n) * m.throttleUnit
+	}
+	return u, true
+}
+
+// openMeter opens the files Usage reads, once; b.meterMu is held.
+func (b *Box) openMeter() *meterFiles {
+	if b.meter != nil {
+		return b.meter
+	}
+	m := &meterFiles{}
+	if b.v2 != "" {
+		stat, err1 := os.Open(filepath.Join(b.v2, "cpu.stat"))
+		pressure, err2 := os.Open(filepath.Join(b.v2, "cpu.pressure")) // none without PSI
+		if err1 == nil && err2 == nil {
+			m.stat, m.pressure = stat, pressure
+		} else {
+			closeAll(stat, pressure)
+		}
+	}
+	if l := b.spec.Limits; l.CPUs > 0 {
+		switch {
+		case b.spec.Plan.V2CPU && b.v2 != "":
+			m.throttle, _ = os.Open(filepath.Join(b.v2, "cpu.stat"))
+			m.throttleKey, m.throttleUnit = "throttled_usec", time.Microsecond
+		case b.v1CPU != "":
+			m.throttle, _ = os.Open(filepath.Join(b.v1CPU, "cpu.stat"))
+			m.throttleKey, m.throttleUnit = "throttled_time", time.Nanosecond
+		}
+	}
+	b.meter = m
+	return m
+}
+
+// cgroup reads the v2 cgroup's counters.
+func (m *meterFiles) cgroup() (transport.Usage, bool) {
+	if m.stat == nil {
+		return transport.Usage{}, false
+	}
+	data, ok := m.read(m.stat)
+	if !ok {
+		return transport.Usage{}, false
+	}
+	ranUs, ok := field(data, "usage_usec", "")
+	if !ok {
+		return transport.Usage{}, false
+	}
+	if data, ok = m.read(m.pressure); !ok {
+		return transport.Usage{}, false
+	}
+	waitedUs, ok := field(data, "full", "total=")
+	if !ok {
+		return transport.Usage{}, false
+	}
+	return transport.Usage{Ran: time.Duration(ranUs) * time.Microsecond, Waited: time.Duration(waitedUs) * time.Microsecond}, true
+}
+
+// threads sums the bot's threads as /proc shows them.
+func (b *Box) threads() (transport.Usage, bool) {
+	pid := int(b.pid.Load())
+	if pid <= 0 {
+		return transport.Usage{}, false
+	}
+	pids := []int{pid}
+	if b.spec.Plan.Isolate {
+		pids = procfs.Children(pid) // the wrapper idles: its child is the bot
+	}
+	var u transport.Usage
+	for _, p := range pids {
+		ran, waited, err := procfs.Sched(p)
+		if err != nil {
+			return transport.Usage{}, false
+		}
+		u.Ran, u.Waited = u.Ran+ran, u.Waited+waited
+	}
+	return u, len(pids) > 0
+}
+
+// read reads f from its start into m.buf.
+func (m *meterFiles) read(f *os.File) ([]byte, bool) {
+	n, err := f.ReadAt(m.buf[:], 0)
+	if n == 0 && err != nil {
+		return nil, false
+	}
+	return m.buf[:n], true
+}
+
+// field finds the line of data whose first word is name and returns the
+// number after it, or after key within the line ("name key=N ...").
+func field(data []byte, name, key string) (int64, bool) {
+	for len(data) > 0 {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		rest, found := bytes.CutPrefix(line, []byte(name+" "))
+		if !found {
+			continue
+		}
+		if key != "" {
+			i := bytes.Index(rest, []byte(key))
+			if i < 0 {
+				return 0, false
+			}
+			rest = rest[i+len(key):]
+		}
+		if i := bytes.IndexByte(rest, ' '); i >= 0 {
+			rest = rest[:i]
+		}
+		v, err := strconv.ParseInt(string(rest), 10, 64)
+		return v, err == nil && v >= 0
+	}
+	return 0, false
+}
+
+// closeMeter closes the meter's files before the cgroups are removed.
+func (b *Box) closeMeter() {
+	b.meterMu.Lock()
+	defer b.meterMu.Unlock()
+	if m := b.meter; m != nil {
+		closeAll(m.stat, m.pressure, m.throttle)
+	}
+	b.meter, b.meterClosed = nil, true
+}
+
+func closeAll(files ...*os.File) {
+	for _, f := range files {
+		if f != nil {
+			f.Close()
+		}
+	}
+}

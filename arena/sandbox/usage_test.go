@@ -1,0 +1,110 @@
+//go:build linux
+
+package sandbox_test
+
+import (
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/arena-dev/arena/arena/sandbox"
+	"github.com/arena-dev/arena/arena/transport"
+)
+
+// A confined bot's Usage (what the referee's fair clock reads): a bot that
+// spins on a CPU it shares with three other spinners runs part of the time
+// and waits the rest, and its wait is reported; a bot held back by its own
+// CPU rate limit is not waiting for the machine, and that is not reported
+// as a wait.
+func TestUsageReportsWaitingForACPU(t *testing.T) {
+	var all unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &all); err != nil || all.Count() < 2 {
+		t.Skip("needs two CPUs")
+	}
+	cpu := 0
+	for i := range 1024 {
+		if all.IsSet(i) {
+			cpu = i
+		}
+	}
+	measure := func(t *testing.T, sb *sandbox.Sandbox, spinners int) (wall time.Duration, u transport.Usage) {
+		var p *transport.Process
+		pinnedTo(t, cpu, &all, func() {
+			for range spinners {
+				cmd := exec.Command(os.Args[0])
+				cmd.Env = append(os.Environ(), envMode+"=spin")
+				if err := cmd.Start(); err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+			}
+			p, _ = start2(t, sb, "spin")
+		})
+		// Wait for the bot to run: on a loaded CPU its start takes a while.
+		var u0 transport.Usage
+		for deadline := time.Now().Add(20 * time.Second); u0.Ran < 20*time.Millisecond; time.Sleep(10 * time.Millisecond) {
+			var ok bool
+			if u0, ok = p.Usage(); !ok && time.Now().After(deadline) {
+				t.Fatal("no usage for a confined bot")
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the bot has run %v in 20 s", u0.Ran)
+			}
+		}
+		start := time.Now()
+		time.Sleep(600 * time.Millisecond)
+		u1, ok := p.Usage()
+		wall = time.Since(start)
+		if !ok {
+			t.Fatal("no usage for a confined bot")
+		}
+		u = transport.Usage{Ran: u1.Ran - u0.Ran, Waited: u1.Waited - u0.Waited}
+		t.Logf("in %v: ran %v, waited %v", wall.Round(time.Millisecond), u.Ran.Round(time.Millisecond), u.Waited.Round(time.Millisecond))
+		return wall, u
+	}
+	t.Run("shared CPU", func(t *testing.T) {
+		sb := newSandbox(t, sandbox.Limits{}, sandbox.Options{})
+		wall, u := measure(t, sb, 3)
+		if u.Ran > wall/2 || u.Ran <= 0 {
+			t.Errorf("ran %v of %v on a CPU shared four ways", u.Ran, wall)
+		}
+		if u.Waited < wall/3 {
+			t.Errorf("waited %v of %v on a CPU shared four ways", u.Waited, wall)
+		}
+	})
+	t.Run("rate limit", func(t *testing.T) {
+		sb := newSandbox(t, sandbox.Limits{CPUs: 0.2}, sandbox.Options{})
+		if strings.Contains(sb.Describe(), "NOT ENFORCED") {
+			t.Skip("no cpu cgroup: " + sb.Describe())
+		}
+		wall, u := measure(t, sb, 0)
+		if u.Ran > wall/2 {
+			t.Errorf("ran %v of %v under a 0.2-CPU limit", u.Ran, wall)
+		}
+		// Held back by the limit, it is not running for wall-ran; the
+		// kernel counts that as waiting. What is left after the throttled
+		// time is taken off is the machine's other load, if any.
+		if held := wall - u.Ran; u.Waited > held/2 {
+			t.Errorf("waited %v of the %v it was held back under its own 0.2-CPU limit: throttling is reported as waiting for the machine", u.Waited, held)
+		}
+	})
+}
+
+// pinnedTo runs start on a thread pinned to cpu (the processes it starts
+// inherit it), then gives the thread back all.
+func pinnedTo(t *testing.T, cpu int, all *unix.CPUSet, start func()) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var one unix.CPUSet
+	one.Set(cpu)
+	if err := unix.SchedSetaffinity(0, &one); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = unix.SchedSetaffinity(0, all) }()
+	start()
+}

@@ -1,0 +1,14 @@
+//go:build !unix
+
+package transport
+
+// writeNow never writes here (Start refuses to run bots on this system):
+// Send then takes its waiting path.
+func (p *Process) writeNow() (int, error) { return 0, errWouldBlock }
+
+func (p *Process) writeOnceFunc(fd uintptr) {}
+
+// Read reads through the os package (never reached: Start refuses).
+func (r *stdoutReader) Read(b []byte) (int, error) { return r.f.Read(b) }
+
+func (r *stdoutReader) readOnceFunc(fd uintptr) {}

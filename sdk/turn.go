@@ -1,0 +1,164 @@
+package sdk
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+
+	"github.com/arena-dev/arena/protocol"
+)
+
+// decodeTurn reads a turn line in the form the referee writes it,
+// {"type":"turn","id":N,"view":V,"legal":[A,...],"clock":{"move_ms":M[,"bank_ms":B]}},
+// into t in one pass: View and Legal are slices of one copy of the line,
+// so nothing is decoded that the bot does not decode itself. It reports
+// false for any other form (Run then decodes the line with encoding/json);
+// it checks the line's structure, not that the view is valid JSON: the
+// line is the referee's.
+func decodeTurn(line []byte, t *protocol.Turn) bool {
+	const head = `{"type":"turn","id":`
+	rest, ok := bytes.CutPrefix(line, []byte(head))
+	if !ok {
+		return false
+	}
+	id, rest, ok := cutInt(rest)
+	if !ok {
+		return false
+	}
+	if rest, ok = bytes.CutPrefix(rest, []byte(`,"view":`)); !ok {
+		return false
+	}
+	// The copy the Turn points into: the line reader reuses its buffer.
+	buf := append([]byte(nil), rest...)
+	end, ok := skipValue(buf, 0)
+	if !ok {
+		return false
+	}
+	view := buf[:end:end]
+	i := end
+	if !bytes.HasPrefix(buf[i:], []byte(`,"legal":[`)) {
+		return false
+	}
+	i += len(`,"legal":[`)
+	var legal []json.RawMessage
+	for i < len(buf) && buf[i] != ']' {
+		if len(legal) > 0 {
+			if buf[i] != ',' {
+				return false
+			}
+			i++
+		}
+		end, ok := skipValue(buf, i)
+		if !ok {
+			return false
+		}
+		legal = append(legal, buf[i:end:end])
+		i = end
+	}
+	if i >= len(buf) {
+		return false
+	}
+	rest, ok = bytes.CutPrefix(buf[i+1:], []byte(`,"clock":{"move_ms":`))
+	if !ok {
+		return false
+	}
+	move, rest, ok := cutInt(rest)
+	if !ok {
+		return false
+	}
+	var bank int64
+	if after, found := bytes.CutPrefix(rest, []byte(`,"bank_ms":`)); found {
+		if bank, rest, ok = cutInt(after); !ok {
+			return false
+		}
+	}
+	if !bytes.Equal(rest, []byte(`}}`)) {
+		return false
+	}
+	*t = protocol.Turn{Type: protocol.TypeTurn, ID: id, View: view, Legal: legal, Clock: protocol.TurnClock{MoveMs: move, BankMs: bank}}
+	return true
+}
+
+// cutInt reads a decimal integer (optionally negative) off the front of b.
+func cutInt(b []byte) (int64, []byte, bool) {
+	n := 0
+	if n < len(b) && b[n] == '-' {
+		n++
+	}
+	digits := n
+	for n < len(b) && b[n] >= '0' && b[n] <= '9' {
+		n++
+	}
+	if n == digits || n-digits > 1 && b[digits] == '0' {
+		return 0, nil, false
+	}
+	v, err := strconv.ParseInt(string(b[:n]), 10, 64)
+	if err != nil {
+		return 0, nil, false
+	}
+	return v, b[n:], true
+}
+
+// skipValue returns the end of the JSON value that starts at b[i]: a
+// string, an object or array (strings and nesting followed), or a number,
+// true, false or null. ok is false if b ends first or b[i] starts none.
+func skipValue(b []byte, i int) (end int, ok bool) {
+	if i >= len(b) {
+		return 0, false
+	}
+	switch c := b[i]; {
+	case c == '"':
+		return skipString(b, i)
+	case c == '{' || c == '[':
+		depth := 0
+		for i < len(b) {
+			switch b[i] {
+			case '"':
+				end, ok := skipString(b, i)
+				if !ok {
+					return 0, false
+				}
+				i = end
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1, true
+				}
+			}
+			i++
+		}
+		return 0, false
+	case c == '-' || c >= '0' && c <= '9' || c == 't' || c == 'f' || c == 'n':
+		start := i
+		for i < len(b) && (b[i] == '-' || b[i] == '+' || b[i] == '.' || b[i] >= '0' && b[i] <= '9' || b[i] >= 'a' && b[i] <= 'z' || b[i] == 'E') {
+			i++
+		}
+		switch word := string(b[start:i]); {
+		case word == "true", word == "false", word == "null":
+			return i, true
+		case c == 't' || c == 'f' || c == 'n':
+			return 0, false
+		}
+		if _, err := strconv.ParseFloat(string(b[start:i]), 64); err != nil {
+			return 0, false
+		}
+		return i, true
+	}
+	return 0, false
+}
+
+// skipString returns the end of the string that starts at b[i] (a quote).
+func skipString(b []byte, i int) (int, bool) {
+	for i++; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1, true
+		}
+	}
+	return 0, false
+}
