@@ -95,9 +95,9 @@ func setup(t testing.TB, r Rules, tb table) *State {
 		}
 	}
 	s.discard = append(s.discard, top)
-	s.colour = int8(top.Colour())
+	s.setColour(int8(top.Colour()))
 	if tb.colour >= 0 || top.IsWild() {
-		s.colour = int8(tb.colour)
+		s.setColour(int8(tb.colour))
 	}
 	s.dir = 1
 	if tb.dir != 0 {

@@ -116,7 +116,11 @@ type State struct {
 	discard []Card // discard pile, top = last
 
 	colour int8 // active colour; -1 until a starting Wild's colour is named
-	dir    int  // +1: seat+1 plays next (clockwise); -1
+	// match is the card kinds that may be played on the top card in the
+	// active colour (turnMask before the Wild Draw Four rule). turnMask is
+	// asked for several times a move, so setColour keeps it.
+	match  uint64
+	dir    int // +1: seat+1 plays next (clockwise); -1
 	cur    int
 	dealer int
 	handNo int
@@ -323,7 +327,7 @@ func (s *State) reshuffle() bool {
 	s.discard[0] = s.discard[k]
 	s.discard = s.discard[:1]
 	s.shuffleDraw()
-	s.log(event{kind: evReshuffle, seat: -1, n: int16(k)})
+	s.log(evReshuffle, -1).n = int16(k)
 	return true
 }
 
@@ -367,23 +371,38 @@ func (s *State) drawCards(seat, k int, why uint8) int {
 		}
 		s.evCards = append(s.evCards, c)
 	}
-	s.log(event{kind: evDraw, seat: int8(seat), why: why, n: int16(n), priv: int8(seat + 1), off: int32(off)})
+	e := s.log(evDraw, seat)
+	e.why, e.n, e.priv, e.off = why, int16(n), int8(seat+1), int32(off)
 	return n
 }
 
-func (s *State) log(e event) { s.events = append(s.events, e) }
+// log appends an event of kind by seat and returns it for the caller to
+// fill in its other fields in place. The event is not passed in as a
+// struct literal: the compiler builds a literal of this many byte-sized
+// fields in a stack temporary, a byte at a time, then copies it with one
+// 16-byte load that the CPU cannot forward from those stores, and the
+// stall cost about a tenth of a random playout.
+func (s *State) log(kind evKind, seat int) *event {
+	s.events = append(s.events, event{})
+	e := &s.events[len(s.events)-1]
+	e.kind, e.seat = kind, int8(seat)
+	return e
+}
 
 // ---- turn order ----
 
 // adv steps k active seats from p in the direction of play.
 func (s *State) adv(p, k int) int {
+	n, dir := s.n, s.dir
 	for k > 0 {
-		p += s.dir
-		if p < 0 {
-			p += s.n
-		} else if p >= s.n {
-			p -= s.n
-		}
+		// p+dir wrapped round the table without a branch (the wrap is
+		// one the predictor often gets wrong, and the compiler does not
+		// turn it into conditional moves): x>>63 is -1 when x < 0, else
+		// 0, so the first line adds n to a negative p and the second
+		// subtracts n from a p >= n.
+		p += dir
+		p += n & (p >> 63)
+		p -= n &^ ((p - n) >> 63)
 		if s.active[p] {
 			k--
 		}
@@ -398,19 +417,35 @@ func (s *State) nextTurn(q int) {
 
 // ---- legal actions ----
 
+// setColour sets the active colour (-1: none yet), after a play or a
+// colour named, and recomputes match for the top card.
+func (s *State) setColour(c int8) {
+	s.colour = c
+	s.match = 0
+	if c < 0 {
+		return
+	}
+	s.match = colourMask[c] | wildBits
+	if top := s.Top(); !top.IsWild() {
+		s.match |= faceMask[top.Face()]
+	}
+}
+
 // turnMask is the card kinds p may play on its turn.
 func (s *State) turnMask(p int) uint64 {
 	held := s.mask[p]
-	top := s.Top()
-	m := colourMask[s.colour] | wildBits
-	if !top.IsWild() {
-		m |= faceMask[top.Face()]
-	}
-	if s.rules.Enforce && held&colourMask[s.colour] != 0 {
-		m &^= bitWildDraw
+	m := s.match
+	if s.rules.Enforce {
+		// No Wild Draw Four while holding the active colour. Without a
+		// branch: whether p holds the colour is a coin toss that the
+		// branch predictor kept getting wrong.
+		m &^= nonZero(held&colourMask[s.colour]) << WildDraw
 	}
 	return held & m
 }
+
+// nonZero is 1 if x != 0, else 0, without a branch.
+func nonZero(x uint64) uint64 { return (x | -x) >> 63 }
 
 // pendingMask is the card kinds p may play with draws pending on it
 // (stacking and deflecting).
@@ -481,7 +516,7 @@ func (s *State) AppendLegal(dst []Action) []Action {
 		for m := plays; m != 0; m &= m - 1 {
 			c := Card(bits.TrailingZeros64(m))
 			if simple && c < Wild && (!s.rules.SevenZero || c.Face() != 7) {
-				dst = append(dst, Action{Type: ActPlay, Card: c, Colour: -1, Target: -1})
+				dst = append(dst, plainPlays[c])
 				continue
 			}
 			dst = s.appendPlays(dst, ActPlay, p, c)
@@ -519,33 +554,52 @@ var (
 	allColours = [4]int8{0, 1, 2, 3}
 )
 
+// plainPlays[c] is Play(c, -1), the play of a coloured card with no
+// variants. Copying it from the table rather than appending a literal
+// is what makes the common case cheap: see appendAction.
+var plainPlays = func() (t [Wild]Action) {
+	for c := range Wild {
+		t[c] = Play(c, -1)
+	}
+	return t
+}()
+
+// appendAction appends the action with these fields, storing them one by
+// one into the new element. Appending a struct literal or a modified
+// local Action instead, the compiler builds the value in a stack
+// temporary a byte at a time and copies it with wider loads that the CPU
+// cannot forward from those byte stores: a stall on every action listed.
+func appendAction(dst []Action, typ ActionType, c Card, colour, target int8, uno bool) []Action {
+	dst = append(dst, Action{})
+	a := &dst[len(dst)-1]
+	a.Type, a.Card, a.Colour, a.Target, a.Uno = typ, c, colour, target, uno
+	return dst
+}
+
 func (s *State) appendPlays(dst []Action, typ ActionType, p int, c Card) []Action {
 	left := s.count[p] - 1
 	call := left == 1 && s.rules.UnoCall != CallOff
 	seven := s.rules.SevenZero && c.Face() == 7 && left > 0
-	a := Action{Type: typ, Card: c, Colour: -1, Target: -1}
 	cols := noColour[:]
 	if c.IsWild() {
 		cols = allColours[:]
 	}
 	for _, col := range cols {
-		a.Colour = col
 		if !seven {
 			if call {
-				dst = append(dst, a.WithUno())
+				dst = appendAction(dst, typ, c, col, -1, true)
 			}
-			dst = append(dst, a)
+			dst = appendAction(dst, typ, c, col, -1, false)
 			continue
 		}
 		for q := range s.n {
 			if q == p || !s.active[q] {
 				continue
 			}
-			a.Target = int8(q)
 			if call {
-				dst = append(dst, a.WithUno())
+				dst = appendAction(dst, typ, c, col, int8(q), true)
 			}
-			dst = append(dst, a)
+			dst = appendAction(dst, typ, c, col, int8(q), false)
 		}
 	}
 	return dst
@@ -673,7 +727,7 @@ func (s *State) do(a Action) {
 	if a.Type == ActCatch {
 		off := s.catchSeat
 		s.catchSeat = -1
-		s.log(event{kind: evCatch, seat: int8(p), target: int8(off)})
+		s.log(evCatch, p).target = int8(off)
 		s.drawCards(off, 2, whyUno)
 	} else {
 		if !hidden {
@@ -681,8 +735,8 @@ func (s *State) do(a Action) {
 		}
 		switch a.Type {
 		case ActColour:
-			s.colour = a.Colour
-			s.log(event{kind: evColour, seat: int8(p), colour: a.Colour})
+			s.setColour(a.Colour)
+			s.log(evColour, p).colour = a.Colour
 			s.phase = phTurn
 		case ActPlay, ActJump:
 			s.playCard(p, a)
@@ -705,12 +759,12 @@ func (s *State) do(a Action) {
 			// It cannot go round the table: with both piles empty every
 			// card of the active colour but the top one is in a hand,
 			// so some seat can play, and a seat that can play must.
-			s.log(event{kind: evPass, seat: int8(p)})
+			s.log(evPass, p)
 			s.nextTurn(s.adv(p, 1))
 		case ActChallenge:
 			s.challenge(p)
 		case ActAccept:
-			s.log(event{kind: evAccept, seat: int8(p)})
+			s.log(evAccept, p)
 			s.takePending(p)
 			next := s.adv(p, 1)
 			s.nextTurn(next)
@@ -757,7 +811,8 @@ func (s *State) turnDraw(p int) {
 	// A card that cannot be played is kept without asking. The keep is
 	// shown all the same (the draw event's flag), so that the other seats
 	// see the same events as when a playable card is kept by choice.
-	s.log(event{kind: evDraw, seat: int8(p), why: whyTurn, n: int16(n), priv: int8(p + 1), off: int32(off), uno: !playable})
+	e := s.log(evDraw, p)
+	e.why, e.n, e.priv, e.off, e.uno = whyTurn, int16(n), int8(p+1), int32(off), !playable
 	if playable {
 		s.phase = phDrawn
 		s.drawn = last
@@ -774,7 +829,7 @@ func (s *State) keepDrawn(p int) {
 		s.events[k].uno = true
 		return
 	}
-	s.log(event{kind: evKeep, seat: int8(p)})
+	s.log(evKeep, p)
 }
 
 func (s *State) playCard(p int, a Action) {
@@ -785,15 +840,16 @@ func (s *State) playCard(p int, a Action) {
 	s.removeCard(p, c)
 	s.discard = append(s.discard, c)
 	if c.IsWild() {
-		s.colour = a.Colour
+		s.setColour(a.Colour)
 	} else {
-		s.colour = int8(c.Colour())
+		s.setColour(int8(c.Colour()))
 	}
 	kind := evPlay
 	if a.Type == ActJump {
 		kind = evJump
 	}
-	s.log(event{kind: kind, seat: int8(p), card: c, colour: a.Colour, target: a.Target, uno: a.Uno})
+	e := s.log(kind, p)
+	e.card, e.colour, e.target, e.uno = c, a.Colour, a.Target, a.Uno
 	s.cur = p
 	left := s.count[p]
 	face := c.Face()
@@ -896,10 +952,12 @@ func (s *State) challenge(p int) {
 	if s.wd4Guilty {
 		why = whyGuilty
 	}
-	s.log(event{kind: evChallenge, seat: int8(p), target: int8(w), why: why})
+	e := s.log(evChallenge, p)
+	e.target, e.why = int8(w), why
 	off := len(s.evCards)
 	s.evCards = s.appendHand(s.evCards, w)
-	s.log(event{kind: evReveal, seat: int8(w), priv: int8(p + 1), n: int16(len(s.evCards) - off), off: int32(off)})
+	rev := s.log(evReveal, w)
+	rev.priv, rev.n, rev.off = int8(p+1), int16(len(s.evCards)-off), int32(off)
 	s.challengeable = false
 	if s.wd4Guilty {
 		s.drawCards(w, s.pending, whyBluff)
@@ -917,7 +975,7 @@ func (s *State) swap(p, q int) {
 	s.hand[p], s.hand[q] = s.hand[q], s.hand[p]
 	s.mask[p], s.mask[q] = s.mask[q], s.mask[p]
 	s.count[p], s.count[q] = s.count[q], s.count[p]
-	s.log(event{kind: evSwap, seat: int8(p), target: int8(q)})
+	s.log(evSwap, p).target = int8(q)
 }
 
 // rotate passes every active hand to the next active seat in the
@@ -937,7 +995,7 @@ func (s *State) rotate(p int) {
 		s.hand[order[i]], s.mask[order[i]], s.count[order[i]] = s.hand[order[i-1]], s.mask[order[i-1]], s.count[order[i-1]]
 	}
 	s.hand[order[0]], s.mask[order[0]], s.count[order[0]] = lh, lm, lc
-	s.log(event{kind: evRotate, seat: int8(p), n: int16(s.dir)})
+	s.log(evRotate, p).n = int16(s.dir)
 }
 
 // pollJump asks the seats holding a card identical to c, clockwise from p,
@@ -996,7 +1054,7 @@ func (s *State) goneOut(p int, c Card, wasPending bool) {
 	s.nActive--
 	s.finish[s.nFinish] = int8(p)
 	s.nFinish++
-	s.log(event{kind: evOut, seat: int8(p), n: int16(s.nFinish)})
+	s.log(evOut, p).n = int16(s.nFinish)
 	if s.nFinish == 1 {
 		s.scoreHand(p)
 		if !s.rules.SingleHandGame() && s.maxScore() >= s.rules.Target {
@@ -1077,7 +1135,7 @@ func (s *State) endHand() {
 		hr.Finish[i] = int(s.finish[i])
 	}
 	s.hands = append(s.hands, hr)
-	s.log(event{kind: evHandEnd, seat: s.finish[0], n: int16(min(s.gained[s.finish[0]], 32767))})
+	s.log(evHandEnd, int(s.finish[0])).n = int16(min(s.gained[s.finish[0]], 32767))
 	if s.rules.SingleHandGame() {
 		s.endGame(endSingleHand)
 		return
@@ -1221,7 +1279,7 @@ func (s *State) newHand() {
 			s.draw = s.draw[:len(s.draw)-1]
 		}
 	}
-	s.log(event{kind: evDeal, seat: int8(s.dealer), n: int16(s.handNo)})
+	s.log(evDeal, s.dealer).n = int16(s.handNo)
 	var c Card
 	for {
 		c = s.draw[len(s.draw)-1]
@@ -1234,15 +1292,15 @@ func (s *State) newHand() {
 		break
 	}
 	s.discard = append(s.discard, c)
-	s.log(event{kind: evStart, seat: int8(s.dealer), card: c})
+	s.log(evStart, s.dealer).card = c
 	first := s.adv(s.dealer, 1)
 	if c == Wild {
-		s.colour = -1
+		s.setColour(-1)
 		s.cur = first
 		s.phase = phColour
 		return
 	}
-	s.colour = int8(c.Colour())
+	s.setColour(int8(c.Colour()))
 	switch c.Face() {
 	case FaceSkip:
 		s.nextTurn(s.adv(s.dealer, 2))
