@@ -38,7 +38,8 @@ import (
 // with none but spares, the process given back is closed). So the live
 // processes are at most those the running games hold plus Spare, however
 // many bots the run has. A bot whose idle processes have all played the
-// deal a game needs (a schedule in which many games share a deal) has
+// deal a game needs, again and again beyond a rotation block (a schedule
+// in which many games share a deal), has
 // its next process started ahead (in the room of its own least recently
 // used idle one, if need be), so that its start-up (an interpreter, a
 // model to load) delays no game.
@@ -59,6 +60,12 @@ type Pool struct {
 	// Spare bounds the processes kept outside games, across all bots
 	// (see Pool); below 1 it keeps one. Set it before the first game.
 	Spare int
+	// Rotation is how many games of one deal the same bots play in a
+	// row (a rotation block: 2 for game pairs); below 2 it is 2. A bot
+	// misses Rotation-1 times in a row within a block (each game of the
+	// block needs a process that has not played its deal) and that is no
+	// sign of churn; a spare is started ahead from Rotation misses on.
+	Rotation int
 	// OnLogLost, if set, is told of each game's stderr log that could not
 	// be written in full (a *LogError), once per log, from whichever
 	// goroutine found out; it must not call back into the pool. Set it
@@ -224,17 +231,17 @@ func (p *Pool) Get(b int, deal uint64) (transport.Conn, bot.Endpoint) {
 
 // missLocked counts Get's misses of bot b in a row: missed, the bot's
 // idle processes had all played the deal (and a fresh one or a spare
-// plays it). From the second miss in a row on, the bot's deals repeat
+// plays it). From Rotation misses in a row on, the bot's deals repeat
 // beyond what its idle processes can serve (a schedule whose games share
-// deals widely), and it reports that a spare should be started ahead. A
-// first miss is no sign of that: the second game of a pair misses once.
+// deals widely), and it reports that a spare should be started ahead.
+// Fewer are no sign of that: the later games of a block miss once each.
 func (p *Pool) missLocked(b int, missed bool) (churn bool) {
 	if !missed {
 		delete(p.misses, b)
 		return false
 	}
 	p.misses[b]++
-	return p.misses[b] >= 2
+	return p.misses[b] >= max(2, p.Rotation)
 }
 
 // takeLocked hands out an idle process of bot b that has not played deal

@@ -73,7 +73,7 @@ func NewLocal(cfg Config, logs Sink) *Local {
 		logs = Discard
 	}
 	l := &Local{cfg: cfg, pool: pool.New(cfg.Bots, bot.LaunchOptions{MaxLine: cfg.MaxLine, StderrCap: cfg.StderrCap}), logs: logs}
-	l.pool.Spare = cfg.SpareProcesses
+	l.pool.Spare, l.pool.Rotation = cfg.SpareProcesses, cfg.Rotation
 	if l.pool.Spare <= 0 {
 		l.pool.Spare = DefaultSpare(cfg.Concurrency, cfg.Rotation)
 	}
