@@ -171,7 +171,7 @@ func sweepStep(ctx context.Context, cfg Config, c int, limits clock.Limits, pair
 	b2 := cfg.Bot
 	b2.Name += "2"
 	rc := run.Config{Settings: run.Settings{Limits: limits, Policy: referee.Forfeit}.WithDefaults(), Game: cfg.Game, Options: cfg.Options,
-		MatchID: "bench", Concurrency: c, KeepIdle: 2, Bots: []bot.Spec{cfg.Bot.Spec(), b2.Spec()}}
+		MatchID: "bench", Concurrency: c, Rotation: 2, Bots: []bot.Spec{cfg.Bot.Spec(), b2.Spec()}}
 	sink := &thinkTimes{}
 	start := time.Now()
 	res, err := run.Run(ctx, rc, &pairs{n: n, paired: paired}, nil, sink)

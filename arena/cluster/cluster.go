@@ -168,8 +168,9 @@ type Job struct {
 	// set.
 	Tables []run.Table `json:"tables"`
 	Bots   []JobBot    `json:"bots"`
-	// KeepIdle is how many idle sessions per bot to keep (run.Config).
-	KeepIdle int `json:"keep_idle"`
+	// Rotation is the games of one deal between the same bots
+	// (run.Config), for the worker's spare budget.
+	Rotation int `json:"rotation"`
 }
 
 // JobBot is a bot of a job: its name in the run and the build the

@@ -355,7 +355,7 @@ func (c *Coordinator) job(unit []run.Table) Job {
 	retry := c.retries[unit[0].GameID]
 	c.mu.Unlock()
 	j := Job{ID: c.run + "." + unit[0].GameID, Run: c.run, Match: c.cfg.MatchID, Arena: c.cfg.Version, Game: c.cfg.Game.Info().Name,
-		Rules: c.cfg.Game.Info().Rules, Options: c.cfg.Options, Settings: c.cfg.Settings, KeepIdle: c.cfg.KeepIdle}
+		Rules: c.cfg.Game.Info().Rules, Options: c.cfg.Options, Settings: c.cfg.Settings, Rotation: c.cfg.Rotation}
 	if retry > 0 {
 		j.ID += fmt.Sprintf(".retry%d", retry) // past the stream's deduplication
 	}

@@ -429,7 +429,9 @@ func (s *slotEnv) prepare(job Job) ([]run.Table, *runLocal, error) {
 	if l == nil {
 		l = &runLocal{Local: run.NewLocal(run.Config{
 			Settings: job.Settings, Game: g, Options: job.Options, MatchID: job.Match, Version: w.Version,
-			Bots: w.Bots, KeepIdle: job.KeepIdle, Warn: w.Log,
+			Bots: w.Bots, Rotation: job.Rotation, Warn: w.Log,
+			// Its spare budget is for the jobs it plays at once.
+			Concurrency: max(w.Concurrency, 1),
 		}, nil)}
 		w.locals[job.Run] = l
 	}

@@ -113,7 +113,7 @@ func Run(ctx context.Context, cfg Config, bots []bot.Spec) (*Summary, error) {
 	games := &games{cfg: cfg, seats: n, sum: sum}
 	res, err := run.Run(ctx, run.Config{
 		Settings: cfg.Settings, Game: cfg.Game, Options: cfg.Options, MatchID: cfg.MatchID, Version: cfg.Version,
-		Bots: bots, KeepIdle: Rotation(n), // one process per game of a block: no restarts
+		Bots: bots, Rotation: Rotation(n), // the games of a block share a deal
 		Warn: cfg.Warn,
 	}, games, nil, sink)
 	var ge *run.GameError

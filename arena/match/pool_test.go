@@ -54,8 +54,8 @@ func TestGameLogStaysInMemoryUntilTheGameEnds(t *testing.T) {
 // TestPoolNeverHandsOutADealTwice drives the pool directly: Get reuses an
 // idle process only if it has not played the deal, prefers one that has
 // not over one that has, and when every idle process has played it starts
-// a fresh one, closing the longest idle first if the bot already has
-// KeepIdle idle processes.
+// a fresh one; a process given back when Spare processes are outside
+// games already has the least recently used idle one closed first.
 func TestPoolNeverHandsOutADealTwice(t *testing.T) {
 	t.Parallel()
 	type step struct {
@@ -68,26 +68,29 @@ func TestPoolNeverHandsOutADealTwice(t *testing.T) {
 	put := func(slot int) step { return step{put: true, slot: slot} }
 	cases := []struct {
 		name  string
-		keep  int // Pool.KeepIdle
+		spare int // Pool.Spare
 		steps []step
 		alive []int // processes still running at the end
 	}{
 		{"a repeated deal gets a fresh process, a new deal the same one", 1,
 			[]step{get(0, 1, 0), put(0), get(0, 1, 1), put(0), get(0, 2, 1), put(0), get(0, 2, 2), put(0), get(0, 1, 2)},
 			[]int{2}},
-		{"an idle process that has not played the deal goes first", 1,
+		{"an idle process that has not played the deal goes first", 2,
 			[]step{get(0, 1, 0), get(1, 2, 1), put(0), put(1), get(0, 2, 0), put(0), get(0, 1, 1)},
 			[]int{0, 1}},
-		{"two games of one deal at once, then both again", 1,
+		{"two games of one deal at once, then both again", 3,
 			[]step{get(0, 1, 0), get(1, 1, 1), put(0), put(1), get(0, 1, 2), get(1, 1, 3), put(1), put(0), get(0, 2, 2)},
 			[]int{2, 3}},
-		{"only the idle process that played the deal is replaced", 1,
+		{"an idle process that played the deal stays for later deals", 2,
+			[]step{get(0, 1, 0), get(1, 2, 1), put(0), put(1), get(0, 1, 1), get(1, 1, 2)},
+			[]int{0, 1, 2}},
+		{"with no room the least recently used idle process goes", 1,
 			[]step{get(0, 1, 0), get(1, 2, 1), put(0), put(1), get(0, 1, 1), get(1, 1, 2)},
 			[]int{1, 2}},
 		{"a block's worth of idle processes is kept: no restarts", 2,
 			[]step{get(0, 1, 0), put(0), get(0, 1, 1), put(0), get(0, 2, 1), put(0), get(0, 2, 0), put(0), get(0, 3, 0), put(0), get(0, 3, 1)},
 			[]int{0, 1}},
-		{"beyond KeepIdle the longest idle goes", 2,
+		{"a spare started ahead counts toward Spare", 3,
 			[]step{get(0, 1, 0), put(0), get(0, 1, 1), put(0), get(0, 1, 2), put(0), get(0, 2, 2)},
 			[]int{1, 2}},
 	}
@@ -96,7 +99,7 @@ func TestPoolNeverHandsOutADealTwice(t *testing.T) {
 			t.Parallel()
 			fx := newFixture(t, []string{"idle"}, []string{"random"}) // waits for hello
 			pl := pool.New(fx.bots, bot.LaunchOptions{})
-			pl.KeepIdle = tc.keep
+			pl.Spare = tc.spare
 			defer pl.KillAll()
 			var started []bot.Endpoint
 			var slots [2]bot.Endpoint
@@ -136,16 +139,17 @@ func TestPoolNeverHandsOutADealTwice(t *testing.T) {
 }
 
 // TestSpareProcessWhenProcessesChurn: once a bot's processes are being
-// replaced (every idle one has played the next deal), the pool has the
-// next one started ahead: the game after that gets a process that was
-// already running, with what it wrote while starting in that game's log;
-// KillAll leaves no spare behind.
+// replaced (every idle one has played the next deal, twice in a row), the
+// pool has the next one started ahead, making room for it in the budget:
+// the game after that gets a process that was already running, with what
+// it wrote while starting in that game's log; KillAll leaves no spare
+// behind.
 func TestSpareProcessWhenProcessesChurn(t *testing.T) {
 	t.Parallel()
 	token := fmt.Sprintf("ARENA_POOL_SPARE=%d-%d", os.Getpid(), time.Now().UnixNano())
 	pl := pool.New([]bot.Spec{bot.Command{Name: "churn", Argv: []string{"sh", "-c", `echo "up $$" >&2; exec cat >/dev/null`},
 		Env: []string{token}}.Spec()}, bot.LaunchOptions{})
-	pl.KeepIdle = 1
+	pl.Spare = 2
 	defer pl.KillAll()
 	get := func() bot.Endpoint {
 		t.Helper()
@@ -167,18 +171,30 @@ func TestSpareProcessWhenProcessesChurn(t *testing.T) {
 	}
 	p0 := get()
 	pl.Put(0, p0, false)
-	p1 := get() // p0 has played the deal: replaced, and a spare is started
+	p1 := get() // p0 has played the deal: a fresh one (a pair's second game misses once)
 	pl.Put(0, p1, false)
-	before := waitFor(2) // p1 idle, and the spare
-	p2 := get()          // p1 replaced by the spare
-	if p2 == p0 || p2 == p1 || !slices.Contains(before, pid(p2)) {
-		t.Fatalf("third game got pid %d, want the spare started before it (running: %v; earlier %d, %d)", pid(p2), before, pid(p0), pid(p1))
+	p2 := get() // missed again: a spare is started, p0 closed to make room
+	pl.Put(0, p2, false)
+	before := waitFor(2) // p2 idle and the spare: p1 made room for p2
+	p3 := get()          // the spare
+	if p3 == p0 || p3 == p1 || p3 == p2 || !slices.Contains(before, pid(p3)) {
+		t.Fatalf("fourth game got pid %d, want the spare started before it (running: %v; earlier %d, %d, %d)", pid(p3), before, pid(p0), pid(p1), pid(p2))
 	}
+	if st := pl.Stats(); st.PeakOutside > 2 || st.PeakInGame != 1 {
+		t.Errorf("pool stats %+v: want at most 2 processes outside games and 1 in", st)
+	}
+	p2 = p3
 	log := filepath.Join(t.TempDir(), "g3.stderr.log")
 	pl.AttachLog(p2, pool.File(log))
-	pl.Put(0, p2, false)
 	// Written before or after the log was attached, as the shell got to
-	// it: either way it lands in this log.
+	// it: either way it lands in this log, once the game is over (what
+	// comes after that waits for the next game's log to be attached).
+	for deadline := time.Now().Add(5 * time.Second); !strings.Contains(p2.StderrTail(), "up"); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the spare wrote nothing")
+		}
+	}
+	pl.Put(0, p2, false)
 	want := fmt.Sprintf("up %d\n", pid(p2))
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
 		b, _ := os.ReadFile(log)
@@ -186,7 +202,7 @@ func TestSpareProcessWhenProcessesChurn(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the spare's start-up output is not in its first game's log: %q", b)
+			t.Fatalf("the spare's start-up output is not in its first game's log: %q (tail %q, pid %d)", b, p2.StderrTail(), pid(p2))
 		}
 	}
 	pl.KillAll()

@@ -1,6 +1,7 @@
 // Package pool keeps bot sessions (bot.Endpoint) alive between games,
 // so that a bot starts once per seat of a rotation rather than once per
-// game, while no session ever plays a deal twice.
+// game, while no session ever plays a deal twice, and the sessions kept
+// outside games stay within a budget however many bots a run has.
 package pool
 
 import (
@@ -28,15 +29,24 @@ import (
 // deal with the seats rotated, and a process that played it in one seat
 // could remember what it saw (its hand is now an opponent's) in the next.
 // So Get reuses an idle process only if it has not played the deal; if
-// none may, a fresh one is started, and the idle ones are kept for later
-// deals up to KeepIdle per bot (beyond that the longest idle is closed
-// first). With KeepIdle at a rotation block's length, a match's bot gets
-// one process per seat of the rotation, each playing one game of every
-// block, and is never restarted. A tournament round in which every
-// pairing plays the same deals needs a fresh process for most games: once
-// a bot's processes are replaced like that, the pool keeps one spare
-// process of it started ahead, so the next game need not wait for the
-// bot's start-up (an interpreter, a model to load).
+// none may, a fresh one is started.
+//
+// The processes outside games (idle between games, started ahead, or
+// being closed to make room) number at most Spare, across all bots: when
+// a game gives its processes back and there is no room, the least
+// recently used idle process of any bot is closed first (spares last:
+// with none but spares, the process given back is closed). So the live
+// processes are at most those the running games hold plus Spare, however
+// many bots the run has. A bot whose idle processes have all played the
+// deal a game needs, again and again beyond a rotation block (a schedule
+// in which many games share a deal), has
+// its next process started ahead (in the room of its own least recently
+// used idle one, if need be), so that its start-up (an interpreter, a
+// model to load) delays no game.
+//
+// A process is retired (closed, and replaced by a fresh one when its bot
+// next plays) after MaxDeals games: what the pool remembers of each
+// process, the deals it played, stays bounded however long a run is.
 //
 // A session that accounts per game (bot.GameStarter, a sandboxed
 // process) is told of each new game it is handed.
@@ -47,10 +57,15 @@ import (
 // be written in full (a full disk) costs no game: it is reported to
 // OnLogLost and counted (LogCounts).
 type Pool struct {
-	// KeepIdle is how many idle processes per bot the pool keeps when a
-	// game needs a fresh one (none of them may play its deal): the length
-	// of a rotation block, typically. 0 or 1 keeps one.
-	KeepIdle int
+	// Spare bounds the processes kept outside games, across all bots
+	// (see Pool); below 1 it keeps one. Set it before the first game.
+	Spare int
+	// Rotation is how many games of one deal the same bots play in a
+	// row (a rotation block: 2 for game pairs); below 2 it is 2. A bot
+	// misses Rotation-1 times in a row within a block (each game of the
+	// block needs a process that has not played its deal) and that is no
+	// sign of churn; a spare is started ahead from Rotation misses on.
+	Rotation int
 	// OnLogLost, if set, is told of each game's stderr log that could not
 	// be written in full (a *LogError), once per log, from whichever
 	// goroutine found out; it must not call back into the pool. Set it
@@ -62,26 +77,51 @@ type Pool struct {
 	bots   []bot.Spec
 	launch bot.LaunchOptions
 
-	mu    sync.Mutex
-	idle  [][]bot.Endpoint
-	live  map[bot.Endpoint]*member // every process
-	spare []bot.Endpoint           // per bot: started ahead, played nothing (or nil)
+	mu   sync.Mutex
+	live map[bot.Endpoint]*member // every registered process
+	// idle are the processes between games and the spares started
+	// ahead, of every bot, least recently used first.
+	idle []*member
+	// inGame counts the processes handed out for games and not given
+	// back yet (those being started for a game included); closing the
+	// idle ones being closed to make room.
+	inGame, closing int
+	stats           Stats // the peaks and starts so far
 	// prestarting holds, per bot whose spare is being started, a channel
 	// closed when it is there; starting counts those starts, which KillAll
 	// waits for; closed stops new ones.
-	prestarting []chan struct{}
-	starting    sync.WaitGroup
-	closed      bool
+	prestarting map[int]chan struct{}
+	// misses counts, per bot, Gets in a row that found only idle
+	// processes that had played the deal (missLocked).
+	misses   map[int]int
+	starting sync.WaitGroup
+	closed   bool
+}
+
+// MaxDeals is how many games a process plays before the pool retires it
+// (see Pool): the bound on the deals it remembers per process.
+const MaxDeals = 1024
+
+// Stats is the pool's accounting of its processes.
+type Stats struct {
+	// InGame counts the processes games hold now (those being started
+	// for a game included), Outside those kept outside games: idle,
+	// started ahead, or being closed to make room. Live is their sum.
+	InGame, Outside, Live int
+	// The highest each has been.
+	PeakInGame, PeakOutside, PeakLive int
+	// Started counts the processes started, spares included.
+	Started int
 }
 
 // member is what the pool knows of one live process.
 type member struct {
-	bot int      // whose session it is
-	log *gameLog // the current game's stderr log (nil before the first)
+	bot  int // whose session it is
+	proc bot.Endpoint
+	log  *gameLog // the current game's stderr log (nil before the first)
 	// deals the process has been handed, to keep it from playing one
-	// twice. It grows by one entry per game the process plays and goes
-	// when the process does.
-	deals map[uint64]struct{}
+	// twice: at most MaxDeals, since the process is retired after that.
+	deals []uint64
 	// tailMark is the process's stderr tail when Get handed it out for
 	// its current game ("" for a process's first game), so that a game's
 	// failure quotes only what the bot wrote since (Env.Play), not an
@@ -89,170 +129,331 @@ type member struct {
 	// wrote just before its previous game ended may not have been read by
 	// then, and would count as this game's.)
 	tailMark string
+	inGame   bool // handed out by Get, not given back yet
 }
 
 // New makes an empty pool for bots, whose sessions it launches with opt.
 func New(bots []bot.Spec, opt bot.LaunchOptions) *Pool {
-	return &Pool{bots: bots, launch: opt,
-		idle: make([][]bot.Endpoint, len(bots)), live: map[bot.Endpoint]*member{},
-		spare: make([]bot.Endpoint, len(bots)), prestarting: make([]chan struct{}, len(bots))}
+	return &Pool{bots: bots, launch: opt, live: map[bot.Endpoint]*member{}, prestarting: map[int]chan struct{}{}, misses: map[int]int{}}
+}
+
+// budgetLocked is the bound on the processes outside games.
+func (p *Pool) budgetLocked() int { return max(1, p.Spare) }
+
+// outsideLocked counts the processes outside games.
+func (p *Pool) outsideLocked() int { return len(p.idle) + p.closing + len(p.prestarting) }
+
+// noteLocked records the peaks after a change.
+func (p *Pool) noteLocked() {
+	s := &p.stats
+	out := p.outsideLocked()
+	s.PeakInGame = max(s.PeakInGame, p.inGame)
+	s.PeakOutside = max(s.PeakOutside, out)
+	s.PeakLive = max(s.PeakLive, p.inGame+out)
+}
+
+// Stats returns the pool's accounting now.
+func (p *Pool) Stats() Stats {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	s := p.stats
+	s.InGame, s.Outside = p.inGame, p.outsideLocked()
+	s.Live = s.InGame + s.Outside
+	return s
 }
 
 // Get returns a running process of bot b for a game of deal: an idle one
 // that has not played deal yet, else a fresh one (see Pool). If the bot
 // cannot be started, the Conn is broken (the game records the failure)
-// and the process is nil.
+// and the process is nil. Every process Get returns goes back with Put.
 func (p *Pool) Get(b int, deal uint64) (transport.Conn, bot.Endpoint) {
 	p.mu.Lock()
-	idle := p.idle[b]
-	// Most recently returned first; any process that has not played the
-	// deal would do.
-	for i := len(idle) - 1; i >= 0; i-- {
-		proc := idle[i]
-		select {
-		case <-proc.Done():
-			// It left between games (exited after end): start afresh
-			// rather than fail the next game.
-			idle = slices.Delete(idle, i, i+1)
-			p.dropLocked(proc)
-			continue
-		default:
+	passed := false
+	for {
+		m, spare, passedHere := p.takeLocked(b, deal)
+		passed = passed || passedHere
+		if m != nil {
+			churn := p.missLocked(b, spare && passed)
+			p.mu.Unlock()
+			if churn {
+				p.prestart(b)
+			}
+			newGame(m.proc) // a spare's start-up is not this game's CPU time
+			return m.proc, m.proc
 		}
-		m := p.live[proc]
-		if _, played := m.deals[deal]; played {
-			continue
+		ready := p.prestarting[b]
+		if ready == nil {
+			break
 		}
-		m.deals[deal] = struct{}{}
-		m.tailMark = proc.StderrTail()
-		p.idle[b] = slices.Delete(idle, i, i+1)
-		p.mu.Unlock()
-		newGame(proc)
-		return proc, proc
-	}
-	// Every idle process (if any) has played this deal: start a fresh one,
-	// keeping the idle ones for the next deals unless that would make
-	// more than KeepIdle, in which case the longest idle is closed (its
-	// log written out, as dropLocked does) before the new one starts, and
-	// outside the lock, so that other games need not wait for the kill
-	// and reap.
-	var stale bot.Endpoint
-	var staleLog *gameLog
-	// A bot that serves a bounded number of sessions at once
-	// (bot.Capacity) gets the longest idle one closed when it has no room
-	// for another.
-	if n := len(idle); n > 0 && (n >= max(1, p.KeepIdle) || p.fullLocked(b)) {
-		stale, idle = idle[0], idle[1:]
-		staleLog = p.live[stale].log
-		delete(p.live, stale)
-	}
-	p.idle[b] = idle
-	if ready := p.prestarting[b]; ready != nil {
-		// A spare is on its way: its start is further along than a new one.
+		// A spare is on its way: its start is further along than a new
+		// one. Once it is there, look again (another game may take it).
 		p.mu.Unlock()
 		<-ready
 		p.mu.Lock()
 	}
-	spare := p.spare[b]
-	p.spare[b] = nil
-	if spare != nil {
-		select {
-		case <-spare.Done(): // it did not live to its first game
-			p.dropLocked(spare)
-			spare = nil
-		default:
-			p.live[spare].deals[deal] = struct{}{}
+	// Every idle process of the bot (if any) has played this deal: start a
+	// fresh one. A bot that serves a bounded number of sessions at once
+	// (bot.Capacity) gets its least recently used idle one closed first
+	// when it has no room for another.
+	var stale *member
+	if p.fullLocked(b) {
+		for i, m := range p.idle {
+			if m.bot == b {
+				stale = m
+				p.idle = slices.Delete(p.idle, i, i+1)
+				delete(p.live, m.proc)
+				p.closing++
+				break
+			}
 		}
 	}
+	churn := p.missLocked(b, passed)
+	p.inGame++ // reserved now, so that no room is made for it elsewhere
+	p.noteLocked()
 	p.mu.Unlock()
 	if stale != nil {
-		stale.Close()
-		staleLog.close() // what it wrote since its last game ends that game's log
-		// Processes are being replaced: have the next one ready.
-		defer p.prestart(b)
+		p.closeMember(stale)
 	}
-	if spare != nil {
-		newGame(spare) // its start-up is not this game's CPU time
-		return spare, spare
-	}
-	proc, err := p.start(b, deal, nil)
+	proc, err := p.start(b)
+	p.mu.Lock()
 	if err != nil {
+		p.inGame--
+		p.mu.Unlock()
 		return transport.Broken(err), nil
+	}
+	p.live[proc] = &member{bot: b, proc: proc, deals: []uint64{deal}, inGame: true}
+	p.mu.Unlock()
+	if churn {
+		p.prestart(b)
 	}
 	return proc, proc
 }
 
-// start starts a process of bot b and registers it, as having played
-// deal unless it is a spare (log, which keeps what it writes before its
-// first game, is then set).
-func (p *Pool) start(b int, deal uint64, log *gameLog) (bot.Endpoint, error) {
+// missLocked counts Get's misses of bot b in a row: missed, the bot's
+// idle processes had all played the deal (and a fresh one or a spare
+// plays it). From Rotation misses in a row on, the bot's deals repeat
+// beyond what its idle processes can serve (a schedule whose games share
+// deals widely), and it reports that a spare should be started ahead.
+// Fewer are no sign of that: the later games of a block miss once each.
+func (p *Pool) missLocked(b int, missed bool) (churn bool) {
+	if !missed {
+		delete(p.misses, b)
+		return false
+	}
+	p.misses[b]++
+	return p.misses[b] >= max(2, p.Rotation)
+}
+
+// takeLocked hands out an idle process of bot b that has not played deal
+// (the most recently used first: any would do), or nil. spare says it is
+// a process started ahead, that had played nothing; passed that idle
+// processes of the bot were passed over because they had played deal.
+func (p *Pool) takeLocked(b int, deal uint64) (m *member, spare, passed bool) {
+	for i := len(p.idle) - 1; i >= 0; i-- {
+		m := p.idle[i]
+		if m.bot != b {
+			continue
+		}
+		select {
+		case <-m.proc.Done():
+			// It left between games (exited after end): start afresh
+			// rather than fail the next game.
+			p.idle = slices.Delete(p.idle, i, i+1)
+			p.dropLocked(m)
+			continue
+		default:
+		}
+		if slices.Contains(m.deals, deal) {
+			passed = true
+			continue
+		}
+		spare := len(m.deals) == 0
+		if !spare {
+			m.tailMark = m.proc.StderrTail()
+		}
+		m.deals = append(m.deals, deal)
+		m.inGame = true
+		p.idle = slices.Delete(p.idle, i, i+1)
+		p.inGame++
+		p.noteLocked()
+		return m, spare, passed
+	}
+	return nil, false, passed
+}
+
+// roomLocked makes room for one more process outside games: none is
+// needed (ok, nil), or the least recently used idle process is taken out
+// to be closed by the caller (closeMember): bot own's first, if own >= 0,
+// then any bot's. Spares are not taken: a spare is started for a bot
+// whose processes are being replaced, for its next game, and would be
+// started again if closed. !ok: no room can be made.
+func (p *Pool) roomLocked(own int) (lru *member, ok bool) {
+	if p.outsideLocked() < p.budgetLocked() {
+		return nil, true
+	}
+	pick := -1
+	for i, m := range p.idle {
+		if len(m.deals) == 0 {
+			continue // a spare
+		}
+		if m.bot == own {
+			pick = i
+			break
+		}
+		if pick < 0 {
+			pick = i
+			if own < 0 {
+				break
+			}
+		}
+	}
+	if pick < 0 {
+		return nil, false
+	}
+	lru = p.idle[pick]
+	p.idle = slices.Delete(p.idle, pick, pick+1)
+	delete(p.live, lru.proc)
+	p.closing++
+	return lru, true
+}
+
+// start launches a process of bot b.
+func (p *Pool) start(b int) (bot.Endpoint, error) {
 	spec := p.bots[b]
 	proc, err := spec.Launcher.Launch(spec.Name, p.launch)
 	if err != nil {
 		return nil, fmt.Errorf("bot %s: %w", spec.Name, err)
 	}
-	m := &member{bot: b, deals: map[uint64]struct{}{}, log: log}
-	if log != nil {
-		proc.SetStderr(log)
-	} else {
-		m.deals[deal] = struct{}{}
-	}
 	p.mu.Lock()
-	p.live[proc] = m
+	p.stats.Started++
 	p.mu.Unlock()
 	return proc, nil
 }
 
 // prestart starts a spare process of bot b in the background, unless it
-// has one or one is on its way.
+// has one or one is on its way. Its room in the budget is made as for a
+// process given back: the least recently used idle one is closed.
 func (p *Pool) prestart(b int) {
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.closed || p.spare[b] != nil || p.prestarting[b] != nil || p.fullLocked(b) {
-		return // a spare would take a session the bot's games need
+	for {
+		if p.closed || p.prestarting[b] != nil || p.fullLocked(b) ||
+			slices.ContainsFunc(p.idle, func(m *member) bool { return m.bot == b && len(m.deals) == 0 }) {
+			p.mu.Unlock()
+			return // a spare would take a session the bot's games need
+		}
+		if p.outsideLocked() < p.budgetLocked() {
+			break
+		}
+		lru, ok := p.roomLocked(b) // its own idle ones have played the deal
+		if !ok {
+			p.mu.Unlock()
+			return
+		}
+		// Closed before the spare starts, so that the bound holds at
+		// every moment.
+		p.mu.Unlock()
+		p.closeMember(lru)
+		p.mu.Lock()
 	}
 	ready := make(chan struct{})
 	p.prestarting[b] = ready
+	p.noteLocked()
 	p.starting.Add(1)
+	p.mu.Unlock()
 	go func() {
 		defer p.starting.Done()
-		proc, err := p.start(b, 0, &gameLog{})
+		proc, err := p.start(b)
+		var log *gameLog
+		if err == nil {
+			// Kept until its first game, whose log it then starts.
+			log = &gameLog{}
+			proc.SetStderr(log)
+		}
 		p.mu.Lock()
 		defer p.mu.Unlock()
-		p.prestarting[b] = nil
+		delete(p.prestarting, b)
 		close(ready)
 		switch {
 		case err != nil:
 			// The game that needs it will start one and record the failure.
 		case p.closed:
-			p.dropLocked(proc)
+			proc.Close()
 		default:
-			p.spare[b] = proc
+			m := &member{bot: b, proc: proc, log: log}
+			p.live[proc] = m
+			p.idle = append(p.idle, m)
 		}
 	}()
 }
 
-// Put returns a process after a game; failed ones are killed. The game's
-// stderr log goes to its file now; what the bot writes until its next game
-// is appended there.
+// Put gives a process back after its game; a failed one is killed. The
+// game's stderr log goes to its file now; what the bot writes until its
+// next game is appended there. If the processes outside games would then
+// be more than Spare, the least recently used idle one is closed first;
+// the process stays counted in its game until there is room (so the
+// bound holds at every moment).
 func (p *Pool) Put(b int, proc bot.Endpoint, failed bool) {
 	if proc == nil {
 		return
 	}
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	m, ok := p.live[proc]
-	if !ok {
+	if !ok || !m.inGame {
+		p.mu.Unlock()
 		return // killed by KillAll meanwhile
 	}
-	if failed {
-		p.dropLocked(proc)
+	if failed || len(m.deals) >= MaxDeals {
+		p.retire(m)
 		return
 	}
 	m.log.flush()
-	p.idle[b] = append(p.idle[b], proc)
+	for p.outsideLocked() >= p.budgetLocked() {
+		lru, ok := p.roomLocked(-1)
+		if !ok {
+			// No room can be made (spares, on their way or waiting for
+			// their bots' next games, or processes being closed): this
+			// one goes instead.
+			p.retire(m)
+			return
+		}
+		p.mu.Unlock()
+		p.closeMember(lru)
+		p.mu.Lock()
+		if _, ok := p.live[proc]; !ok {
+			p.mu.Unlock()
+			return // killed by KillAll meanwhile
+		}
+	}
+	m.inGame = false
+	p.inGame--
+	p.idle = append(p.idle, m)
+	p.noteLocked()
+	p.mu.Unlock()
 }
 
-// stderrMark is proc's stderr tail when Get handed it out ("" for a
+// retire closes m, a process in a game, with p.mu held (it returns with
+// it released): it stays counted in its game until it is gone.
+func (p *Pool) retire(m *member) {
+	delete(p.live, m.proc)
+	p.mu.Unlock()
+	m.proc.Close()
+	m.log.close()
+	p.mu.Lock()
+	p.inGame--
+	p.mu.Unlock()
+}
+
+// closeMember closes an idle process taken out of the pool, counted in
+// p.closing until it is gone.
+func (p *Pool) closeMember(m *member) {
+	m.proc.Close()
+	m.log.close() // what it wrote since its last game ends that game's log
+	p.mu.Lock()
+	p.closing--
+	p.mu.Unlock()
+}
+
+// StderrMark is proc's stderr tail when Get handed it out ("" for a
 // process's first game, or no process).
 func (p *Pool) StderrMark(proc bot.Endpoint) string {
 	if proc == nil {
@@ -266,13 +467,12 @@ func (p *Pool) StderrMark(proc bot.Endpoint) string {
 	return ""
 }
 
-// dropLocked kills proc and writes out its log.
-func (p *Pool) dropLocked(proc bot.Endpoint) {
-	proc.Close()
-	if m := p.live[proc]; m != nil {
-		m.log.close()
-	}
-	delete(p.live, proc)
+// dropLocked kills an idle process that is out of p.idle and writes out
+// its log.
+func (p *Pool) dropLocked(m *member) {
+	m.proc.Close()
+	m.log.close()
+	delete(p.live, m.proc)
 }
 
 // LogFile is where a game's stderr log goes: Open creates (or empties)
@@ -350,21 +550,20 @@ func (p *Pool) AttachLog(proc bot.Endpoint, file LogFile) {
 func (p *Pool) Shutdown(grace time.Duration) {
 	p.stopStarting()
 	p.mu.Lock()
-	var idle []bot.Endpoint
-	for b := range p.idle {
-		idle = append(idle, p.idle[b]...)
-		if p.spare[b] != nil {
-			idle = append(idle, p.spare[b])
-		}
-		p.idle[b], p.spare[b] = nil, nil
+	idle := p.idle
+	p.idle = nil
+	for _, m := range idle {
+		delete(p.live, m.proc)
+		p.closing++
 	}
 	p.mu.Unlock()
 	deadline := time.Now().Add(grace)
-	for _, proc := range idle {
-		_ = proc.Send(byeLine, deadline)
+	for _, m := range idle {
+		_ = m.proc.Send(byeLine, deadline)
 	}
-	for _, proc := range idle {
-		proc.Shutdown(time.Until(deadline))
+	for _, m := range idle {
+		m.proc.Shutdown(time.Until(deadline))
+		p.closeMember(m)
 	}
 	p.KillAll()
 }
@@ -404,28 +603,30 @@ func (p *Pool) stopStarting() {
 	p.starting.Wait()
 }
 
-// KillAll kills every process at once (an interrupt, or the end).
+// KillAll kills every process at once (an interrupt, or the end). Games
+// still holding one give it back as usual (Put ignores it).
 func (p *Pool) KillAll() {
 	p.stopStarting()
 	p.mu.Lock()
-	procs := make([]bot.Endpoint, 0, len(p.live))
-	for proc := range p.live {
-		procs = append(procs, proc)
+	members := make([]*member, 0, len(p.live))
+	for _, m := range p.live {
+		members = append(members, m)
 	}
 	p.mu.Unlock()
-	for _, proc := range procs {
-		proc.Close()
+	for _, m := range members {
+		m.proc.Close()
 	}
 	p.mu.Lock()
-	for _, proc := range procs {
-		if m := p.live[proc]; m != nil {
+	for _, m := range members {
+		if p.live[m.proc] == m {
 			m.log.close()
+			delete(p.live, m.proc)
+			if m.inGame {
+				p.inGame--
+			}
 		}
-		delete(p.live, proc)
 	}
-	for b := range p.idle {
-		p.idle[b], p.spare[b] = nil, nil
-	}
+	p.idle = nil
 	p.mu.Unlock()
 }
 

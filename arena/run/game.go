@@ -73,10 +73,16 @@ func NewLocal(cfg Config, logs Sink) *Local {
 		logs = Discard
 	}
 	l := &Local{cfg: cfg, pool: pool.New(cfg.Bots, bot.LaunchOptions{MaxLine: cfg.MaxLine, StderrCap: cfg.StderrCap}), logs: logs}
-	l.pool.KeepIdle = cfg.KeepIdle
+	l.pool.Spare, l.pool.Rotation = cfg.SpareProcesses, cfg.Rotation
+	if l.pool.Spare <= 0 {
+		l.pool.Spare = DefaultSpare(cfg.Concurrency, cfg.Rotation)
+	}
 	l.pool.OnLogLost = func(err error) { fmt.Fprintf(cfg.Warn, "arena: warning: %v\n", err) }
 	return l
 }
+
+// PoolStats is the accounting of the run's bot processes (pool.Stats).
+func (l *Local) PoolStats() pool.Stats { return l.pool.Stats() }
 
 // LostLogs counts the stderr logs that could not be written.
 func (l *Local) LostLogs() int {

@@ -51,6 +51,11 @@ type Settings struct {
 	FreshDeals bool
 	// ByeGrace is how long a bot may take to exit after bye.
 	ByeGrace time.Duration
+	// SpareProcesses bounds the bot processes kept outside games (idle
+	// between games, or started ahead), across all bots: the live ones
+	// are at most those the running games hold plus this (pool.Pool).
+	// 0: DefaultSpare of the run's concurrency and rotation.
+	SpareProcesses int
 }
 
 // Defaults are the settings a run takes for what it is not given: the one
@@ -62,6 +67,18 @@ var Defaults = Settings{
 	MaxLine:    protocol.DefaultMaxLine,
 	StderrCap:  transport.DefaultStderrCap,
 	ByeGrace:   time.Second,
+}
+
+// DefaultSpare is the spare budget of a run given none
+// (Settings.SpareProcesses): as many processes outside games as the games
+// hold at full concurrency, so that each finished game's processes can
+// wait for their bots' next games, and at least a rotation block's worth
+// (rotation bots, one process per game of the block), so that the bots of
+// a match are never restarted. rotation is the games of one deal between
+// the same bots (Config.Rotation), which is also the seats of a table.
+func DefaultSpare(concurrency, rotation int) int {
+	rotation = max(rotation, 1)
+	return max(concurrency, rotation) * rotation
 }
 
 // WithDefaults fills in, from Defaults, what s leaves at zero (clocks
@@ -104,9 +121,10 @@ type Config struct {
 	// Concurrency is how many games run at once (< 1: 1); with a
 	// UnitExecutor, how many units, each played game after game.
 	Concurrency int
-	// KeepIdle is how many idle sessions per bot the pool keeps (see
-	// pool.Pool): a rotation block's length, typically.
-	KeepIdle int
+	// Rotation is how many games of one deal the same bots play (seats
+	// rotated): 2 for game pairs, the seats of a k-seat rotation. With
+	// Concurrency it makes the default of SpareProcesses (DefaultSpare).
+	Rotation int
 	// AbandonAfter is how long running games may go on after ctx ends
 	// before their bots are closed (0: at once). A game that ends in
 	// that time is recorded.

@@ -100,7 +100,7 @@ func config(t testing.TB, l *membot.Launcher, concurrency int) run.Config {
 	}
 	return run.Config{
 		Settings: run.Settings{Limits: clock.Limits{Startup: 10 * time.Second, Move: 10 * time.Second}},
-		Game:     g, Options: opts, MatchID: "t", Concurrency: concurrency, KeepIdle: 2,
+		Game:     g, Options: opts, MatchID: "t", Concurrency: concurrency, Rotation: 2,
 		Bots: []bot.Spec{{Name: "a", Launcher: l}, {Name: "b", Launcher: l}},
 	}
 }

@@ -6,7 +6,10 @@
 // brackets) decide each round from the results of the previous one.
 package schedule
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Game is one scheduled game.
 type Game struct {
@@ -19,6 +22,19 @@ type Game struct {
 	Deal uint64
 	// Seats holds the bot index for each seat.
 	Seats []int
+}
+
+// Encounter names the encounter g belongs to: its ID without the game's
+// number ("c1-r01-1-2" for "c1-r01-1-2-g3"). Every format's IDs end in
+// "-gN", N the game's number within its encounter, so the games of one
+// encounter (its seat rotations, and the games a tie adds) share it and
+// no two encounters do.
+func (g Game) Encounter() string {
+	i := strings.LastIndex(g.ID, "-g")
+	if i < 0 {
+		return g.ID
+	}
+	return g.ID[:i]
 }
 
 // Status says what Next has to offer.

@@ -315,7 +315,7 @@ func Run(ctx context.Context, cfg Config, progress func(Status)) (*Result, error
 	rc := run.Config{
 		Settings: cfg.Settings, Game: cfg.Game, Options: cfg.Options, MatchID: cfg.MatchID, Version: cfg.Version,
 		Bots: cfg.specs(), Concurrency: cfg.Concurrency,
-		KeepIdle: 2, // a pair's two games share a deal: one process for each
+		Rotation: 2, // a pair's two games share a deal
 		OnGame: func(p run.Progress) {
 			if test.counted && progress != nil {
 				res.Elapsed, res.InFlight = p.Elapsed, p.InFlight

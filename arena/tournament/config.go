@@ -32,6 +32,26 @@ var Formats = map[string]func(schedule.Config) (schedule.Scheduler, error){
 	"table-elimination":  schedule.TableElimination,
 }
 
+// The choices of File.ShareDeals: which games play the same deal (with
+// the seats rotated; fresh_deals aside, which gives every game its own).
+const (
+	// ShareEncounter: the games of one encounter (its seat rotations,
+	// and the games a tie adds) share a deal, and each encounter has
+	// deals of its own. A bot process that played one encounter may then
+	// play the next, so processes are kept rather than started afresh.
+	ShareEncounter = "encounter"
+	// ShareCycle: every encounter of a round-robin cycle (a Swiss,
+	// gauntlet or table round; an elimination stage) plays the same
+	// deals, so that card luck cancels across the whole table too; no
+	// process may play a deal twice, so most games need a fresh one.
+	ShareCycle = "cycle"
+	// DefaultShareDeals is what a new tournament takes.
+	DefaultShareDeals = ShareEncounter
+	// savedShareDeals is what a saved tournament without the field
+	// means: it was dealt by cycle, before there was a choice.
+	savedShareDeals = ShareCycle
+)
+
 // Config is a validated tournament, ready to run.
 type Config struct {
 	File     File // as resolved (seed filled in): saved with the results
@@ -287,7 +307,17 @@ func (f *File) resolve(src, baseDir string, programs bool) (*Config, error) {
 	if c.Concurrency < 0 {
 		return nil, fieldErr(src, "concurrency", "must be positive")
 	}
-	c.MaxLine, c.StderrCap = f.MaxLine, f.StderrCap
+	switch f.ShareDeals {
+	case "":
+		c.File.ShareDeals = DefaultShareDeals // saved, so that a resume deals alike
+	case ShareEncounter, ShareCycle:
+	default:
+		return nil, fieldErr(src, "share_deals", "%q: want %s or %s", f.ShareDeals, ShareEncounter, ShareCycle)
+	}
+	if f.SpareProcesses < 0 {
+		return nil, fieldErr(src, "spare_processes", "%d: want at least 1 (or leave it out for the default; restart_bots keeps no process between games)", f.SpareProcesses)
+	}
+	c.MaxLine, c.StderrCap, c.SpareProcesses = f.MaxLine, f.StderrCap, f.SpareProcesses
 	c.RestartBots, c.FreshDeals = f.RestartBots, f.FreshDeals
 	c.Settings = c.Settings.WithDefaults()
 	if c.BotLimits, err = f.Limits.Resolve(); err != nil {

@@ -63,17 +63,18 @@ func (p Problem) Unwrap() error { return p.Err }
 
 // errEdited says what ErrEdited means and what to do.
 var errEdited = fmt.Errorf("%w: its checksum (over every field but concurrency: name, game, options, seats, format, rounds, "+
-	"games_per_encounter, gauntlet, seeding, advance, max_games, clock, failure, seed, fresh_deals, restart_bots, max_line, "+
+	"games_per_encounter, gauntlet, seeding, advance, max_games, clock, failure, seed, fresh_deals, share_deals, restart_bots, max_line, "+
 	"stderr_cap, limits, bots) no longer matches, and the games recorded belong to the tournament as it began: "+
-	"restore the file, or start a new tournament in another directory (--concurrency may change on any run)", ErrEdited)
+	"restore the file, or start a new tournament in another directory (--concurrency and --spare-processes may change on any run)", ErrEdited)
 
 // sealed is what of a tournament must not change once it has begun, the
-// part its checksum covers: every saved field but concurrency (a resume
-// may use other cores) and the checksum itself. Fields added to File
+// part its checksum covers: every saved field but concurrency and
+// spare_processes (a resume may use other cores, and keep other bot
+// processes: neither changes a game) and the checksum itself. Fields added to File
 // later must be omitempty, so that the checksums of older directories
 // still hold.
 func sealed(f File) File {
-	f.Concurrency, f.Checksum = 0, ""
+	f.Concurrency, f.SpareProcesses, f.Checksum = 0, 0, ""
 	return f
 }
 
@@ -108,6 +109,10 @@ func readSaved(out string) (f *File, edited, err error) {
 	if f.Checksum != "" && f.Checksum != checksum(*f) {
 		edited = fmt.Errorf("%s was %w", path, errEdited)
 	}
+	if f.ShareDeals == "" {
+		// Checked as it was saved, read as it was dealt.
+		f.ShareDeals = savedShareDeals
+	}
 	return f, edited, nil
 }
 
@@ -139,7 +144,7 @@ func saveConfig(c *Config, out string) error {
 		if !sameTournament(*theirs, mine) {
 			return fmt.Errorf("%s holds a different tournament (%s); use another output directory, or `arena tournament run %s` to resume that one", out, diffField(sealed(*theirs), sealed(mine)), out)
 		}
-		if theirs.Concurrency == mine.Concurrency && theirs.Checksum == mine.Checksum {
+		if theirs.Concurrency == mine.Concurrency && theirs.SpareProcesses == mine.SpareProcesses && theirs.Checksum == mine.Checksum {
 			return nil
 		}
 	case errors.Is(err, ErrEdited):
@@ -328,12 +333,16 @@ func (d *Dir) Warnings() []string {
 	return out
 }
 
-// InheritSeed gives f the seed of the tournament saved from it, if f has
-// none: running the same command (no --seed) again then resumes that
-// tournament rather than naming another.
-func (f *File) InheritSeed(saved *File) {
+// InheritDeals gives f the seed and the deal sharing of the tournament
+// saved from it, where f has none: running the same command (no --seed,
+// no --share-deals) again then resumes that tournament, dealt as it
+// began, rather than naming another.
+func (f *File) InheritDeals(saved *File) {
 	if f.Seed == nil && saved.Seed != nil {
 		seed := *saved.Seed
 		f.Seed = &seed
+	}
+	if f.ShareDeals == "" {
+		f.ShareDeals = saved.ShareDeals
 	}
 }

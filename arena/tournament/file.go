@@ -36,12 +36,17 @@ type File struct {
 	Seed              *uint64           `yaml:"seed,omitempty" json:"seed,omitempty"`
 	DealSecret        string            `yaml:"deal_secret,omitempty" json:"-"` // a secret file to reuse; not saved (the output directory keeps the secret)
 	FreshDeals        bool              `yaml:"fresh_deals,omitempty" json:"fresh_deals,omitempty"`
-	RestartBots       bool              `yaml:"restart_bots,omitempty" json:"restart_bots,omitempty"`
-	Concurrency       int               `yaml:"concurrency,omitempty" json:"concurrency,omitempty"`
-	MaxLine           int               `yaml:"max_line,omitempty" json:"max_line,omitempty"`
-	StderrCap         int64             `yaml:"stderr_cap,omitempty" json:"stderr_cap,omitempty"`
-	Limits            LimitsFile        `yaml:"limits,omitempty" json:"limits"`
-	Bots              []BotFile         `yaml:"bots" json:"bots"`
+	// ShareDeals says which games play the same deal: ShareEncounter or
+	// ShareCycle. Saved resolved, so that a resume deals as its run
+	// began; a directory saved before the field existed deals by cycle.
+	ShareDeals     string     `yaml:"share_deals,omitempty" json:"share_deals,omitempty"`
+	SpareProcesses int        `yaml:"spare_processes,omitempty" json:"spare_processes,omitempty"`
+	RestartBots    bool       `yaml:"restart_bots,omitempty" json:"restart_bots,omitempty"`
+	Concurrency    int        `yaml:"concurrency,omitempty" json:"concurrency,omitempty"`
+	MaxLine        int        `yaml:"max_line,omitempty" json:"max_line,omitempty"`
+	StderrCap      int64      `yaml:"stderr_cap,omitempty" json:"stderr_cap,omitempty"`
+	Limits         LimitsFile `yaml:"limits,omitempty" json:"limits"`
+	Bots           []BotFile  `yaml:"bots" json:"bots"`
 	// Checksum seals the saved copy (tournament.json): a sha256 of every
 	// field but concurrency, checked when the directory is read, so that
 	// an edited seed or bot list cannot resume as if it had been there

@@ -519,3 +519,92 @@ func TestVerify(t *testing.T) {
 		})
 	}
 }
+
+// TestSavedWithoutShareDealsResumesByCycle: a directory saved before
+// share_deals existed (no such field, its checksum without it) was dealt
+// by cycle, and a resume from it (or from the same file again, which
+// does not say) deals the rest alike: the recorded games' seeds check
+// out, the games played again get the seeds they had, and verify finds
+// nothing wrong. A resume that asks for dealing by encounter is another
+// tournament, and refused.
+func TestSavedWithoutShareDealsResumesByCycle(t *testing.T) {
+	t.Parallel()
+	c := testConfig(t, 3, 1)
+	c.File.ShareDeals = ShareCycle
+	out, full := runRecords(t, c)
+	// As an earlier arena saved it: no share_deals, its checksum over the rest.
+	path := filepath.Join(out, SavedConfig)
+	saved, err := LoadSaved(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved.ShareDeals = ""
+	saved.Checksum = checksum(*saved)
+	data, _ := json.MarshalIndent(saved, "", "  ")
+	if bytes.Contains(data, []byte("share_deals")) {
+		t.Fatal("the old file still names share_deals")
+	}
+	os.WriteFile(path, data, 0o644)
+	// Half the games lost: they are played again on resume.
+	led := filepath.Join(out, ledger.FileName)
+	lines := bytes.SplitAfter(must(os.ReadFile(led)), []byte("\n"))
+	os.WriteFile(led, bytes.Join(lines[:len(full)/2], nil), 0o644)
+
+	for _, tc := range []struct {
+		name  string
+		share string // the resume's file (or flag); "" says nothing
+		ok    bool
+	}{
+		{"by encounter: another tournament", ShareEncounter, false},
+		{"not said: as it began", "", true},
+	} {
+		f, err := LoadSaved(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.ShareDeals != ShareCycle {
+			t.Fatalf("%s: the old file reads as share_deals %q, want %q", tc.name, f.ShareDeals, ShareCycle)
+		}
+		again := c.File // the same file, as given to the first run
+		again.ShareDeals = tc.share
+		again.InheritDeals(f)
+		rc, err := again.Resolve("test", ".")
+		if err != nil {
+			t.Fatal(err)
+		}
+		rc.Secret = testSecret
+		_, err = Run(context.Background(), rc, out, Options{})
+		if !tc.ok {
+			if err == nil || !strings.Contains(err.Error(), "share_deals") {
+				t.Fatalf("%s: resume %v; want it refused, naming share_deals", tc.name, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+	}
+	recs, _, _ := ledger.Read[ledger.Record](led)
+	seeds := map[string]uint64{}
+	for _, r := range full {
+		seeds[r.GameID] = r.Seed
+	}
+	if len(recs) != len(full) {
+		t.Fatalf("%d games after the resume, want %d", len(recs), len(full))
+	}
+	for _, r := range recs {
+		if r.Seed != seeds[r.GameID] {
+			t.Errorf("%s: dealt %d on resume, %d at first", r.GameID, r.Seed, seeds[r.GameID])
+		}
+	}
+	if v, err := Verify(out); err != nil || len(v.Problems) != 0 {
+		t.Fatalf("verify: %+v, %v", v, err)
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}

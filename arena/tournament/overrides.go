@@ -13,11 +13,11 @@ import (
 // tournament run's flags), laid over it field by field by Apply: a nil
 // field, or an empty list, keeps the file's.
 type Overrides struct {
-	Name, Game, Format, SeedingFrom, TC, Policy                           *string
-	Seats, Rounds, GamesPerEncounter, Advance, MaxGames, MaxStrikes, Conc *int
-	Move, Startup, Margin                                                 *time.Duration
-	Gauntlet, Seeding                                                     []string
-	FreshDeals, RestartBots                                               *bool
+	Name, Game, Format, SeedingFrom, TC, Policy, ShareDeals                      *string
+	Seats, Rounds, GamesPerEncounter, Advance, MaxGames, MaxStrikes, Conc, Spare *int
+	Move, Startup, Margin                                                        *time.Duration
+	Gauntlet, Seeding                                                            []string
+	FreshDeals, RestartBots                                                      *bool
 	// Options are merged into the file's, key by key.
 	Options map[string]string
 	// Bots, if not nil, replace the file's.
@@ -47,13 +47,14 @@ type LimitsOverrides struct {
 // Apply lays o over f.
 func (f *File) Apply(o Overrides) error {
 	for dst, v := range map[*string]*string{&f.Name: o.Name, &f.Game: o.Game, &f.Format: o.Format,
-		&f.SeedingFrom: o.SeedingFrom, &f.Clock.TC: o.TC, &f.Failure.Policy: o.Policy} {
+		&f.SeedingFrom: o.SeedingFrom, &f.Clock.TC: o.TC, &f.Failure.Policy: o.Policy, &f.ShareDeals: o.ShareDeals} {
 		if v != nil {
 			*dst = *v
 		}
 	}
 	for dst, v := range map[*int]*int{&f.Seats: o.Seats, &f.Rounds: o.Rounds, &f.GamesPerEncounter: o.GamesPerEncounter,
-		&f.Advance: o.Advance, &f.MaxGames: o.MaxGames, &f.Failure.MaxStrikes: o.MaxStrikes, &f.Concurrency: o.Conc} {
+		&f.Advance: o.Advance, &f.MaxGames: o.MaxGames, &f.Failure.MaxStrikes: o.MaxStrikes, &f.Concurrency: o.Conc,
+		&f.SpareProcesses: o.Spare} {
 		if v != nil {
 			*dst = *v
 		}
@@ -216,7 +217,7 @@ func (p *Plan) Settle(resume bool) error {
 	saved, err := LoadSaved(p.Out)
 	switch {
 	case err == nil:
-		p.File.InheritSeed(saved)
+		p.File.InheritDeals(saved)
 	case resume:
 		if errors.Is(err, ErrEdited) {
 			return err

@@ -139,7 +139,7 @@ func Run(ctx context.Context, c *Config, out string, opt Options) (*match.Summar
 	rc := run.Config{
 		Settings: c.Settings, Game: c.Game, Options: c.Options, MatchID: c.Name, RunKey: secret.Fingerprint(), Version: opt.Version,
 		Bots: specs, Concurrency: c.Concurrency,
-		KeepIdle: c.Seats, // the games of a rotation share a deal
+		Rotation: c.Seats, // the games of a rotation share a deal
 		// After an interrupt, running games get AbandonAfter to finish
 		// (and are recorded if they do); then their bots are closed and
 		// those games are left for the resume.
@@ -213,12 +213,17 @@ func (s *games) Result(t run.Table, rec ledger.Record) error {
 // dealSeed is the seed of game g's deal (g.Deal), keyed with the run's
 // secret: the tournament seed alone does not tell it, and nothing a bot
 // sees leads back to either. With fresh_deals every game gets a deal of
-// its own, named by its id.
+// its own, named by its id; with share_deals encounter the games of an
+// encounter that share g.Deal share a deal, named by the encounter too;
+// by cycle every game of the same g.Deal does.
 func (c *Config) dealSeed(secret *deal.Secret, g schedule.Game) uint64 {
-	if c.File.FreshDeals {
+	switch {
+	case c.File.FreshDeals:
 		h := fnv.New64a()
 		h.Write([]byte(g.ID))
 		return secret.Seed(c.Seed, "fresh", h.Sum64())
+	case c.File.ShareDeals == ShareEncounter:
+		return secret.Seed(c.Seed, "encounter/"+g.Encounter(), g.Deal)
 	}
 	return secret.Seed(c.Seed, "deal", g.Deal)
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/arena-dev/arena/arena/deal"
@@ -294,27 +295,45 @@ func TestEveryFormat(t *testing.T) {
 }
 
 // TestFreshDeals: with fresh_deals no two games share a deal; without it,
-// every pairing of the cycle plays the same deal (2 games per encounter:
-// one deal, seats swapped).
+// by cycle every pairing of the cycle plays the same deal, by encounter
+// each pairing has a deal of its own, which both its games play (2 games
+// per encounter: one deal, seats swapped).
 func TestFreshDeals(t *testing.T) {
 	t.Parallel()
-	for _, fresh := range []bool{false, true} {
+	for _, tc := range []struct {
+		fresh bool
+		share string
+		deals int // of the 6 games of 3 pairings
+	}{
+		{false, ShareCycle, 1},
+		{false, ShareEncounter, 3},
+		{true, ShareEncounter, 6},
+		{true, ShareCycle, 6},
+	} {
 		c := testConfig(t, 3, 2)
-		c.File.FreshDeals = fresh
+		c.File.FreshDeals, c.File.ShareDeals = tc.fresh, tc.share
 		out := t.TempDir()
 		if _, err := Run(context.Background(), c, out, Options{}); err != nil {
 			t.Fatal(err)
 		}
 		recs, _, _ := ledger.Read[ledger.Record](filepath.Join(out, ledger.FileName))
 		seeds := map[uint64]int{}
+		byEncounter := map[string]map[uint64]bool{}
 		for _, r := range recs {
 			seeds[r.Seed]++
+			enc := schedule.Game{ID: strings.TrimPrefix(r.GameID, c.Name+"-")}.Encounter()
+			if byEncounter[enc] == nil {
+				byEncounter[enc] = map[uint64]bool{}
+			}
+			byEncounter[enc][r.Seed] = true
 		}
-		if fresh && len(seeds) != len(recs) {
-			t.Errorf("fresh deals: %d games but %d deals", len(recs), len(seeds))
+		if len(seeds) != tc.deals {
+			t.Errorf("fresh %v, share %s: %d games on %d deals, want %d", tc.fresh, tc.share, len(recs), len(seeds), tc.deals)
 		}
-		if !fresh && len(seeds) != 1 {
-			t.Errorf("duplicate deals: %d games on %d deals; want every pairing on one deal", len(recs), len(seeds))
+		for enc, s := range byEncounter {
+			if !tc.fresh && len(s) != 1 {
+				t.Errorf("share %s: encounter %s on %d deals, want its 2 games on one", tc.share, enc, len(s))
+			}
 		}
 	}
 }

@@ -492,22 +492,39 @@ func (p *Process) Confinement() Confinement { return p.confine }
 
 // stderrSink copies a bot's stderr to the current log, capped per log, and
 // keeps a short tail for error messages. Draining never stops, so a bot
-// flooding stderr never blocks on it.
+// flooding stderr never blocks on it. What the bot writes before the
+// first log is set (between its start and SetStderr) is held, up to
+// earlySize, and goes to that log: a bot that writes as it starts loses
+// none of it to the moment its log is set.
 type stderrSink struct {
-	mu      sync.Mutex
-	w       io.Writer
-	cap     int64
-	written int64
-	capped  bool
-	tail    []byte
+	mu       sync.Mutex
+	w        io.Writer
+	cap      int64
+	written  int64
+	capped   bool
+	tail     []byte
+	directed bool   // a log has been set (nil included)
+	early    []byte // written before that
 }
 
 const tailSize = 2048
 
+// earlySize bounds what is held of a bot's stderr before its first log is
+// set: enough for what it writes as it starts (the moment between its
+// start and SetStderr), and little for a process whose stderr no log
+// ever takes (a run that keeps no logs).
+const earlySize = 8 << 10
+
 func (s *stderrSink) set(w io.Writer) {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.w, s.written, s.capped = w, 0, false
-	s.mu.Unlock()
+	if !s.directed {
+		s.directed = true
+		early := s.early
+		s.early = nil
+		s.copyLocked(early)
+	}
 }
 
 func (s *stderrSink) drain(r *os.File) {
@@ -531,7 +548,16 @@ func (s *stderrSink) write(b []byte) {
 	if len(s.tail) > tailSize {
 		s.tail = append(s.tail[:0], s.tail[len(s.tail)-tailSize:]...)
 	}
-	if s.w == nil || s.capped {
+	if !s.directed {
+		s.early = append(s.early, b[:min(len(b), max(0, earlySize-len(s.early)))]...)
+		return
+	}
+	s.copyLocked(b)
+}
+
+// copyLocked copies b to the current log, within its cap.
+func (s *stderrSink) copyLocked(b []byte) {
+	if s.w == nil || s.capped || len(b) == 0 {
 		return
 	}
 	room := s.cap - s.written

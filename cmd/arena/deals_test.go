@@ -76,7 +76,7 @@ type attack struct {
 }
 
 func (a *attack) Start(h *protocol.Hello) error {
-	d, known := a.find(h.Seed)
+	d, known := a.find(h.Seed, encounterLabels(h.GameID))
 	a.known, a.first = known, true
 	if known {
 		fmt.Fprintf(os.Stderr, "attack: found deal seed %d\n", d)
@@ -86,9 +86,27 @@ func (a *attack) Start(h *protocol.Hello) error {
 	return nil
 }
 
-func (a *attack) find(botSeed uint64) (uint64, bool) {
+// encounterLabels are the labels a tournament deals an encounter's games
+// with (share_deals: encounter): "encounter/" and the game's id in the
+// schedule without its game number, which the game id sent in hello ends
+// with (after the tournament's name, which the attacker need not know).
+func encounterLabels(gameID string) []string {
+	stem := gameID
+	if i := strings.LastIndex(stem, "-g"); i >= 0 {
+		stem = stem[:i]
+	}
+	var out []string
+	for i := range len(stem) {
+		if i == 0 || stem[i-1] == '-' {
+			out = append(out, "encounter/"+stem[i:])
+		}
+	}
+	return out
+}
+
+func (a *attack) find(botSeed uint64, more []string) (uint64, bool) {
 	for _, derive := range a.derivations {
-		for _, label := range []string{"game", "fresh", "deal", "sprt", "sprt-game"} {
+		for _, label := range append([]string{"game", "fresh", "deal", "sprt", "sprt-game"}, more...) {
 			for i := range uint64(256) {
 				d := derive(label, i)
 				for b := range 16 {

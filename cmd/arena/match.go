@@ -425,7 +425,27 @@ func refereeFlags() []cli.Flag {
 		&cli.IntFlag{Name: "max-line", Value: run.Defaults.MaxLine, Usage: "longest line a bot may send, in bytes"},
 		&cli.Int64Flag{Name: "stderr-cap", Value: run.Defaults.StderrCap, Usage: "bytes of a bot's stderr kept per game"},
 		&cli.BoolFlag{Name: "restart-bots", Usage: "fresh bot processes for every game, so no memory carries over (see docs/security.md)"},
+		spareFlag(),
 	}
+}
+
+// spareFlag is --spare-processes, read by spareProcesses.
+func spareFlag() cli.Flag {
+	return &cli.IntFlag{Name: "spare-processes", Usage: "bot processes kept outside games (idle, or started ahead), across all bots; " +
+		"the least recently used idle one is closed first", DefaultText: "max(concurrency, seats) x seats"}
+}
+
+// spareProcesses reads --spare-processes: 0 when not given (the run's
+// default, run.DefaultSpare).
+func spareProcesses(c *cli.Context) (int, error) {
+	if !c.IsSet("spare-processes") {
+		return 0, nil
+	}
+	n := c.Int("spare-processes")
+	if n < 1 {
+		return 0, usagef("--spare-processes %d: want at least 1 (--restart-bots keeps no process between games)", n)
+	}
+	return n, nil
 }
 
 // runSettings reads refereeFlags (and match's --fresh-deals).
@@ -433,6 +453,9 @@ func runSettings(c *cli.Context) (run.Settings, error) {
 	s := run.Settings{MaxStrikes: c.Int("max-strikes"), MaxLine: c.Int("max-line"), StderrCap: c.Int64("stderr-cap"),
 		RestartBots: c.Bool("restart-bots"), FreshDeals: c.Bool("fresh-deals")}
 	var err error
+	if s.SpareProcesses, err = spareProcesses(c); err != nil {
+		return s, err
+	}
 	if s.Limits, err = parseLimits(c); err != nil {
 		return s, err
 	}

@@ -107,7 +107,11 @@ func tournamentFlags() []cli.Flag {
 		newSeedFlag("tournament seed; the deals follow from it and the deal secret", "random, saved for resume"),
 		dealSecretFlag(),
 		&cli.BoolFlag{Name: "fresh-deals", Usage: "a new deal for every game instead of replaying one deal with seats rotated"},
+		&cli.StringFlag{Name: "share-deals", Usage: "which games play the same deal: encounter (its seat rotations; bot processes are kept between encounters) " +
+			"or cycle (every encounter of a cycle or round: card luck cancels across the table, most games start fresh processes); saved, kept on resume",
+			DefaultText: d.File.ShareDeals},
 		&cli.BoolFlag{Name: "restart-bots", Usage: "fresh bot processes for every game (no memory carried between games)"},
+		spareFlag(),
 		concurrencyFlag(),
 		&cli.StringFlag{Name: "out", Usage: "output directory", DefaultText: "out/NAME"},
 		&cli.BoolFlag{Name: "resume", Usage: "insist on resuming: fail if the output directory (--out, or out/NAME) holds no tournament"},
@@ -174,6 +178,14 @@ func tournamentOverrides(c *cli.Context) (tournament.Overrides, error) {
 	o.Name, o.Game, o.Format, o.SeedingFrom, o.TC, o.Policy = str("name"), str("game"), str("format"), str("seeding-from"), str("tc"), str("on-timeout")
 	o.Seats, o.Rounds, o.GamesPerEncounter = num("seats"), num("rounds"), num("games-per-encounter")
 	o.Advance, o.MaxGames, o.MaxStrikes, o.Conc = num("advance"), num("max-games"), num("max-strikes"), num("concurrency")
+	o.ShareDeals = str("share-deals")
+	if c.IsSet("spare-processes") {
+		n, err := spareProcesses(c)
+		if err != nil {
+			return o, err
+		}
+		o.Spare = &n
+	}
 	o.Move, o.Startup, o.Margin = dur("move-time"), dur("startup-time"), dur("margin")
 	if c.IsSet("gauntlet") {
 		o.Gauntlet = c.StringSlice("gauntlet")

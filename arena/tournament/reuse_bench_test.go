@@ -1,0 +1,104 @@
+package tournament
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/arena-dev/arena/arena/ledger"
+	"github.com/arena-dev/arena/arena/run"
+)
+
+// BenchmarkRoundRobinVsLongMatch measures what sharing deals costs in bot
+// processes: plies per second of a round-robin of many bots (the bundled
+// random bot) against one long match of two bots at the same
+// concurrency, both measured in the same run, with deals shared by cycle
+// (every pairing of a cycle plays the same deals, so most games need
+// fresh processes) and by encounter (the default). It prints each
+// round-robin's ratio to the long match (target: at most 1.5) and the
+// processes started per game. Bots run bare (ARENA_BENCH_SANDBOX=1:
+// confined as tournament run confines them).
+//
+//	go test -run '^$' -bench RoundRobinVsLongMatch -benchtime 1x ./arena/tournament/
+//	ARENA_BENCH_BOTS=64 ARENA_BENCH_CONC=256 ARENA_BENCH_GAMES=3000 go test ...
+func BenchmarkRoundRobinVsLongMatch(b *testing.B) {
+	env := func(name string, def int) int {
+		if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n > 0 {
+			return n
+		}
+		return def
+	}
+	bots, conc, games := env("ARENA_BENCH_BOTS", 64), env("ARENA_BENCH_CONC", 64), env("ARENA_BENCH_GAMES", 1500)
+	type result struct {
+		pliesPerSec, startedPerGame float64
+		peakLive                    int
+	}
+	measure := func(name string, n, rounds int, share string, spare int) result {
+		seed := uint64(5)
+		f := File{Name: name, Game: "banqi", GamesPerEncounter: 2, Rounds: rounds, Seed: &seed, Concurrency: conc, ShareDeals: share,
+			SpareProcesses: spare, Clock: ClockFile{Move: Duration(5 * time.Second)}}
+		for i := range n {
+			f.Bots = append(f.Bots, BotFile{Name: fmt.Sprintf("b%02d", i), Command: os.Args[0], Env: map[string]string{"ARENA_TOURNAMENT_BOT": "random"}})
+		}
+		c, err := f.Resolve("bench", ".")
+		if err != nil {
+			b.Fatal(err)
+		}
+		out := b.TempDir()
+		if os.Getenv("ARENA_BENCH_SANDBOX") != "" {
+			if _, err := c.Confine("bench", out); err != nil {
+				b.Fatal(err)
+			}
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		var local *run.Local
+		start := time.Now()
+		_, err = Run(ctx, c, out, Options{
+			AbandonAfter: time.Nanosecond,
+			OnGame: func(p Progress) {
+				if p.Done >= games {
+					cancel()
+				}
+			},
+			Executor: func(rc run.Config) (run.Executor, error) {
+				local = run.NewLocal(rc, nil)
+				return local, nil
+			}})
+		elapsed := time.Since(start)
+		if ctx.Err() == nil && err != nil {
+			b.Fatal(err)
+		}
+		recs, _, _ := ledger.Read[ledger.Record](filepath.Join(out, ledger.FileName))
+		plies := 0
+		for _, r := range recs {
+			plies += r.Plies
+		}
+		st := local.PoolStats()
+		return result{float64(plies) / elapsed.Seconds(), float64(st.Started) / float64(max(1, len(recs))), st.PeakLive}
+	}
+	for range b.N {
+		// Two bots, a cycle per deal: one long match, processes always kept.
+		long := measure("long", 2, games, ShareCycle, 0)
+		b.Logf("long match: %.0f plies/s, %.2f processes started per game, peak %d live", long.pliesPerSec, long.startedPerGame, long.peakLive)
+		for _, v := range []struct {
+			share string
+			spare int // 0: the default
+		}{{ShareCycle, 0}, {ShareEncounter, 0}, {ShareEncounter, 2 * bots}} {
+			rr := measure("rr-"+v.share, bots, 1, v.share, v.spare)
+			ratio := long.pliesPerSec / rr.pliesPerSec
+			budget, unit := "the default", "x-long-"+v.share
+			if v.spare > 0 {
+				budget, unit = fmt.Sprintf("%d (2 per bot)", v.spare), unit+"-2perbot"
+			}
+			b.Logf("round-robin of %d bots, deals by %s, spare budget %s: %.0f plies/s, %.2fx slower than the long match, %.2f processes started per game, peak %d live",
+				bots, v.share, budget, rr.pliesPerSec, ratio, rr.startedPerGame, rr.peakLive)
+			b.ReportMetric(ratio, unit)
+		}
+		b.ReportMetric(long.pliesPerSec, "long-plies/s")
+	}
+}
