@@ -80,8 +80,10 @@ func BenchmarkSoak(b *testing.B) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	start := time.Now()
+	peakThreads := 0
 	for range b.N {
 		_, err = Run(ctx, c, out, Options{OnGame: func(p Progress) {
+			peakThreads = max(peakThreads, statusField("Threads:"))
 			if p.Done >= games {
 				cancel()
 			}
@@ -104,6 +106,8 @@ func BenchmarkSoak(b *testing.B) {
 	b.ReportMetric(float64(len(recs))/elapsed.Seconds(), "games/s")
 	b.ReportMetric(float64(timeouts), "spurious-timeouts")
 	b.ReportMetric(peakRSSMiB(), "peak-MiB")
+	b.ReportMetric(peakRSSMiB()*1024/float64(concurrency), "KiB/game")
+	b.ReportMetric(float64(peakThreads), "peak-threads")
 	if err != nil && !errors.Is(err, ErrInterrupted) {
 		b.Fatal(err)
 	}
@@ -132,12 +136,15 @@ func soakInt(b *testing.B, name string, def int) int {
 }
 
 // peakRSSMiB is this process's peak resident memory (VmHWM).
-func peakRSSMiB() float64 {
+func peakRSSMiB() float64 { return float64(statusField("VmHWM:")) / 1024 }
+
+// statusField is the number after key in /proc/self/status (0 if none).
+func statusField(key string) int {
 	data, _ := os.ReadFile("/proc/self/status")
 	for _, line := range strings.Split(string(data), "\n") {
-		if strings.HasPrefix(line, "VmHWM:") {
-			kb, _ := strconv.Atoi(strings.Fields(line)[1])
-			return float64(kb) / 1024
+		if strings.HasPrefix(line, key) {
+			n, _ := strconv.Atoi(strings.Fields(line)[1])
+			return n
 		}
 	}
 	return 0

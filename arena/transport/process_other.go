@@ -22,3 +22,6 @@ func (p *Process) killGroup() { _ = p.cmd.Process.Kill() }
 
 // killMarked has no /proc to find the bot's descendants by.
 func killMarked(marker string) {}
+
+// awaitExit returns at once (never reached: Start refuses).
+func awaitExit(pid int) {}

@@ -18,3 +18,6 @@ func (p *Process) killGroup() { _ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIG
 // /proc here to find them by: a process that left the bot's process group
 // outlives the bot.
 func killMarked(marker string) {}
+
+// awaitExit returns at once: Wait waits for the process.
+func awaitExit(pid int) {}

@@ -190,6 +190,9 @@ func Start(cfg ProcessConfig) (*Process, error) {
 		close(p.drained)
 	}()
 	go func() {
+		// Wait blocks an OS thread in waitid until the bot exits; parked
+		// in the runtime poller first, a live bot costs no thread.
+		awaitExit(cmd.Process.Pid)
 		p.waitErr = cmd.Wait()
 		close(p.exited)
 		// The bot is gone: nothing it started may outlive it, and a child
