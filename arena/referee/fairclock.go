@@ -36,9 +36,11 @@ func (t moveTime) cpuText() string {
 // for a CPU: below it, the move is over time.
 const minExtension = time.Millisecond
 
-// meter reads the CPU use of the bot on a turn. It takes its first reading
-// only once the move has lasted clock.MeterAfter, so that a quick reply
-// costs no reading at all.
+// meter reads the CPU use of the bot on a turn. After a quick move it
+// takes its first reading only once the move has lasted clock.MeterAfter,
+// so that a quick reply costs no reading at all; after a slow one (a busy
+// machine, or a bot that thinks), as the turn goes out: a referee that a
+// busy machine runs late would take it late, and miss the wait before.
 type meter struct {
 	m       transport.Meter // nil: not metered, the wall time is charged
 	started bool
@@ -47,9 +49,13 @@ type meter struct {
 	last    time.Duration   // the time forgiven when the deadline was last moved
 }
 
-func newMeter(c transport.Conn) meter {
+func newMeter(c transport.Conn, now bool) meter {
 	m, _ := c.(transport.Meter)
-	return meter{m: m}
+	cpu := meter{m: m}
+	if now && m != nil {
+		cpu.start(0)
+	}
+	return cpu
 }
 
 // unread: the bot is metered, but not read yet.

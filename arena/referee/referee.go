@@ -162,7 +162,7 @@ func play(cfg Config, players []Player) (*Result, error) {
 	g := &game{
 		cfg: cfg, players: players, state: st, n: n,
 		forfeited: make([]bool, n), strikes: make([]int, n),
-		clocks: make([]clock.Clock, n), turns: make([]int64, n), staleBelow: make([]int64, n),
+		clocks: make([]clock.Clock, n), turns: make([]int64, n), staleBelow: make([]int64, n), slow: make([]bool, n),
 		rng: rand.New(rand.NewPCG(cfg.Seed, 0x5eed_aeb1)),
 		res: &Result{Failed: make([]bool, n), Think: make([][]time.Duration, n)},
 	}
@@ -196,6 +196,7 @@ type game struct {
 	forfeited []bool
 	strikes   []int
 	clocks    []clock.Clock
+	slow      []bool // per seat: its last move took longer than clock.MeterAfter
 	// turns counts each seat's turns, and a turn's id is its seat's own
 	// turn number (1, 2, 3, ...). One counter shared by every seat would
 	// tell a seat how many turns the others were given in between, and in
@@ -430,7 +431,7 @@ func (g *game) ask(seat int, legal []engine.Action) (engine.Action, json.RawMess
 	// The bot's time runs from the written turn to the reply's newline,
 	// less what the machine made it wait for a CPU (clock.Charged).
 	start := time.Now()
-	cpu := newMeter(conn)
+	cpu := newMeter(conn, g.slow[seat])
 	deadline := clk.Deadline(start)
 	wallCap := start.Add(g.cfg.Limits.WallCap(move))
 	for {
@@ -461,6 +462,7 @@ func (g *game) ask(seat int, legal []engine.Action) (engine.Action, json.RawMess
 		if err == nil || errors.Is(err, transport.ErrTimeout) {
 			t = cpu.charge(wall)
 		}
+		g.slow[seat] = wall > clock.MeterAfter
 		if err != nil {
 			if errors.Is(err, transport.ErrTimeout) {
 				clk.Charge(t.think)
