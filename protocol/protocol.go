@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 )
 
 // Version is the major protocol version this package speaks.
@@ -135,7 +136,7 @@ func PeekType(line []byte) (string, error) {
 // which is then decoded in full; for a line it accepts, json.Unmarshal
 // into an Action gives the same message (FuzzDecodeIndexAction).
 func DecodeIndexAction(line []byte) (msg Action, ok bool) {
-	const head, mid = `{"type":"action","id":`, `,"index":`
+	const head, mid = indexActionHead, indexActionMid
 	if len(line) < len(head)+len(mid)+3 || string(line[:len(head)]) != head || line[len(line)-1] != '}' {
 		return Action{}, false
 	}
@@ -151,6 +152,26 @@ func DecodeIndexAction(line []byte) (msg Action, ok bool) {
 	}
 	i := int(index)
 	return Action{Type: TypeAction, ID: id, Index: &i}, true
+}
+
+// The parts of an index action in the form DecodeIndexAction reads.
+const indexActionHead, indexActionMid = `{"type":"action","id":`, `,"index":`
+
+// AppendIndexAction appends the reply choosing index to turn id, with its
+// newline, in the form the referee reads fastest (DecodeIndexAction).
+func AppendIndexAction(b []byte, id int64, index int) []byte {
+	b = append(b, indexActionHead...)
+	b = strconv.AppendInt(b, id, 10)
+	b = append(b, indexActionMid...)
+	b = strconv.AppendInt(b, int64(index), 10)
+	return append(b, "}\n"...)
+}
+
+// CutInt reads a JSON integer off the front of b: its value and the rest
+// of b; ok is false when b starts with none (or with one past 18 digits).
+func CutInt(b []byte) (v int64, rest []byte, ok bool) {
+	v, n := jsonInt(b)
+	return v, b[n:], n > 0
 }
 
 // jsonInt reads a JSON integer at the start of b: its value and length (0

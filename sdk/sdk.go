@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strconv"
 
 	"github.com/arena-dev/arena/protocol"
 )
@@ -105,12 +104,7 @@ func Run(in io.Reader, out io.Writer, bot Bot, opt Options) error {
 				send(protocol.Error{Type: protocol.TypeError, Message: err.Error()})
 				return fmt.Errorf("turn %d: %w", t.ID, err)
 			}
-			// The reply the referee reads fastest (protocol.DecodeIndexAction).
-			reply = append(reply[:0], `{"type":"action","id":`...)
-			reply = strconv.AppendInt(reply, t.ID, 10)
-			reply = append(reply, `,"index":`...)
-			reply = strconv.AppendInt(reply, int64(i), 10)
-			reply = append(reply, "}\n"...)
+			reply = protocol.AppendIndexAction(reply[:0], t.ID, i)
 			w.Write(reply)
 			if err := w.Flush(); err != nil {
 				return err

@@ -3,7 +3,6 @@ package sdk
 import (
 	"bytes"
 	"encoding/json"
-	"strconv"
 
 	"github.com/arena-dev/arena/protocol"
 )
@@ -21,7 +20,7 @@ func decodeTurn(line []byte, t *protocol.Turn) bool {
 	if !ok {
 		return false
 	}
-	id, rest, ok := cutInt(rest)
+	id, rest, ok := protocol.CutInt(rest)
 	if !ok {
 		return false
 	}
@@ -62,13 +61,13 @@ func decodeTurn(line []byte, t *protocol.Turn) bool {
 	if !ok {
 		return false
 	}
-	move, rest, ok := cutInt(rest)
+	move, rest, ok := protocol.CutInt(rest)
 	if !ok {
 		return false
 	}
 	var bank int64
 	if after, found := bytes.CutPrefix(rest, []byte(`,"bank_ms":`)); found {
-		if bank, rest, ok = cutInt(after); !ok {
+		if bank, rest, ok = protocol.CutInt(after); !ok {
 			return false
 		}
 	}
@@ -77,26 +76,6 @@ func decodeTurn(line []byte, t *protocol.Turn) bool {
 	}
 	*t = protocol.Turn{Type: protocol.TypeTurn, ID: id, View: view, Legal: legal, Clock: protocol.TurnClock{MoveMs: move, BankMs: bank}}
 	return true
-}
-
-// cutInt reads a decimal integer (optionally negative) off the front of b.
-func cutInt(b []byte) (int64, []byte, bool) {
-	n := 0
-	if n < len(b) && b[n] == '-' {
-		n++
-	}
-	digits := n
-	for n < len(b) && b[n] >= '0' && b[n] <= '9' {
-		n++
-	}
-	if n == digits || n-digits > 1 && b[digits] == '0' {
-		return 0, nil, false
-	}
-	v, err := strconv.ParseInt(string(b[:n]), 10, 64)
-	if err != nil {
-		return 0, nil, false
-	}
-	return v, b[n:], true
 }
 
 // skipValue returns the end of the JSON value that starts at b[i]: a
@@ -131,23 +110,54 @@ func skipValue(b []byte, i int) (end int, ok bool) {
 			i++
 		}
 		return 0, false
-	case c == '-' || c >= '0' && c <= '9' || c == 't' || c == 'f' || c == 'n':
-		start := i
-		for i < len(b) && (b[i] == '-' || b[i] == '+' || b[i] == '.' || b[i] >= '0' && b[i] <= '9' || b[i] >= 'a' && b[i] <= 'z' || b[i] == 'E') {
-			i++
+	case c == 't' || c == 'f' || c == 'n':
+		for _, word := range []string{"true", "false", "null"} {
+			if bytes.HasPrefix(b[i:], []byte(word)) {
+				return i + len(word), true
+			}
 		}
-		switch word := string(b[start:i]); {
-		case word == "true", word == "false", word == "null":
-			return i, true
-		case c == 't' || c == 'f' || c == 'n':
-			return 0, false
-		}
-		if _, err := strconv.ParseFloat(string(b[start:i]), 64); err != nil {
-			return 0, false
-		}
-		return i, true
+		return 0, false
+	case c == '-' || c >= '0' && c <= '9':
+		return skipNumber(b, i)
 	}
 	return 0, false
+}
+
+// skipNumber returns the end of the JSON number at b[i]:
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func skipNumber(b []byte, i int) (int, bool) {
+	digits := func() int {
+		n := 0
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i, n = i+1, n+1
+		}
+		return n
+	}
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case digits() == 0:
+		return 0, false
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		if digits() == 0 {
+			return 0, false
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return 0, false
+		}
+	}
+	return i, true
 }
 
 // skipString returns the end of the string that starts at b[i] (a quote).

@@ -43,6 +43,11 @@ func TestDecodeTurnReadsTheRefereesTurns(t *testing.T) {
 		`{"type":"turn","id":1,"view":{"a":"b},"legal":[1],"clock":{"move_ms":1}}`,
 		`{"type":"turn","id":1,"view":{},"legal":[1 2],"clock":{"move_ms":1}}`,
 		`{"type":"turn","id":1,"view":{},"legal":[nope],"clock":{"move_ms":1}}`,
+		`{"type":"turn","id":1,"view":-inf,"legal":[1],"clock":{"move_ms":1}}`,
+		`{"type":"turn","id":1,"view":{},"legal":[0x1p3],"clock":{"move_ms":1}}`,
+		`{"type":"turn","id":1,"view":{},"legal":[01],"clock":{"move_ms":1}}`,
+		`{"type":"turn","id":1,"view":{},"legal":[1.],"clock":{"move_ms":1}}`,
+		`{"type":"turn","id":1,"view":{},"legal":[truex],"clock":{"move_ms":1}}`,
 		`{"type":"turn","id":1,"view":{},"legal":[1],"clock":{"move_ms":1}`,
 	} {
 		var got protocol.Turn
@@ -61,8 +66,9 @@ func normal(t protocol.Turn) protocol.Turn {
 }
 
 // FuzzDecodeTurn: whatever the line, a turn decodeTurn takes is the turn
-// encoding/json reads, when that reads it (decodeTurn checks the form, not
-// every detail of JSON in the view: the referee's lines are trusted).
+// encoding/json reads, when that reads it. (decodeTurn checks the form
+// and the numbers, not every detail of JSON inside the view, such as a
+// control character in a string: the referee's lines are trusted.)
 func FuzzDecodeTurn(f *testing.F) {
 	for _, line := range testkit.Turns(f, "uno", 2, nil, 0, 20) {
 		f.Add(line)

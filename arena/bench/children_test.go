@@ -5,7 +5,8 @@ import (
 	"bytes"
 	"math/rand/v2"
 	"os"
-	"strconv"
+
+	"github.com/arena-dev/arena/protocol"
 )
 
 // The children of BenchmarkPerMove (ARENA_BENCH_BOT, see TestMain).
@@ -42,14 +43,8 @@ func minimalBot() {
 		}
 		switch {
 		case bytes.HasPrefix(line, []byte(`{"type":"turn","id":`)):
-			rest := line[len(`{"type":"turn","id":`):]
-			end := bytes.IndexByte(rest, ',')
-			legal := countLegal(line)
-			reply = append(reply[:0], `{"type":"action","id":`...)
-			reply = append(reply, rest[:end]...)
-			reply = append(reply, `,"index":`...)
-			reply = strconv.AppendInt(reply, int64(rng.IntN(legal)), 10)
-			reply = append(reply, "}\n"...)
+			id, _, _ := protocol.CutInt(line[len(`{"type":"turn","id":`):])
+			reply = protocol.AppendIndexAction(reply[:0], id, rng.IntN(countLegal(line)))
 			out.Write(reply)
 		case bytes.HasPrefix(line, []byte(`{"type":"hello"`)):
 			out.WriteString(`{"type":"ready"}` + "\n")

@@ -4,7 +4,7 @@
 // A move's wall time runs from the moment the referee has written a turn
 // until it has read the reply's newline, on the referee's monotonic clock.
 // The bot is charged that time less the time it was ready to run but
-// waited for a CPU the machine gave to others (Charged), when the machine
+// waited for a CPU the machine gave to others (Forgiven), when the machine
 // reports it; however long it waited, a move ends at WallCap.
 package clock
 
@@ -121,25 +121,17 @@ func (c *fischer) Charge(elapsed time.Duration) bool {
 	return onTime
 }
 
-// Charged is the think time a move is charged: its wall time less waited,
-// the time the bot waited for a CPU during it, but never less than ran,
-// the CPU time it used. So a loaded machine does not make a bot lose on
-// time, and a bot is never charged less than the CPU it got: a bot that
-// sleeps is charged its sleep, a bot that computes its computing.
-func Charged(wall, ran, waited time.Duration) time.Duration {
-	return wall - Forgiven(wall, ran, waited)
+// Forgiven is the part of a move's wall time not charged to the bot: the
+// time it waited for a CPU (waited, less throttled, the time its own CPU
+// rate limit held it back), but never more than wall less ran, the CPU
+// time it used. So a loaded machine does not make a bot lose on time, and
+// a bot is never charged less than the CPU it got, over all its threads
+// and processes. Arguments out of range (a reading that went backwards)
+// forgive nothing beyond wall.
+func Forgiven(wall, ran, waited, throttled time.Duration) time.Duration {
+	waited -= min(max(throttled, 0), wall)
+	return max(0, min(waited, wall-max(ran, 0), wall))
 }
-
-// Forgiven is what Charged takes off wall.
-func Forgiven(wall, ran, waited time.Duration) time.Duration {
-	return max(0, min(waited, wall-ran))
-}
-
-// MeterAfter is how long a move lasts before the referee reads the bot's
-// CPU use: a quicker reply is charged its wall time, which spares the
-// readings on most moves, and a slower one is forgiven what it waited for
-// a CPU from then on (up to MeterAfter less than the whole wait).
-const MeterAfter = 2 * time.Millisecond
 
 // MinCapSlack is the least WallCap allows beyond a move's deadline.
 const MinCapSlack = time.Second

@@ -180,3 +180,40 @@ func TestParseTC(t *testing.T) {
 		}
 	}
 }
+
+// Forgiven: the wait for a CPU, less throttling, never more than the wall
+// time less the CPU used, never below zero or above the wall time.
+func TestForgiven(t *testing.T) {
+	ms := time.Millisecond
+	for _, tc := range []struct {
+		name                         string
+		wall, ran, waited, throttled time.Duration
+		want                         time.Duration
+	}{
+		{"quiet machine", 100 * ms, 90 * ms, 0, 0, 0},
+		{"loaded machine", 280 * ms, 40 * ms, 240 * ms, 0, 240 * ms},
+		{"sleeper", 300 * ms, 0, 2 * ms, 0, 2 * ms},
+		{"threads waiting while computing", 100 * ms, 180 * ms, 100 * ms, 0, 0},
+		{"bounded by the CPU used", 100 * ms, 60 * ms, 90 * ms, 0, 40 * ms},
+		{"own rate limit", 500 * ms, 100 * ms, 400 * ms, 400 * ms, 0},
+		{"throttled over CPUs, more than the wall", 500 * ms, 100 * ms, 450 * ms, 900 * ms, 0},
+		{"a reading that went backwards", 100 * ms, -50 * ms, 300 * ms, 0, 100 * ms},
+		{"negative wait", 100 * ms, 0, -5 * ms, 0, 0},
+	} {
+		if got := clock.Forgiven(tc.wall, tc.ran, tc.waited, tc.throttled); got != tc.want {
+			t.Errorf("%s: Forgiven(%v, %v, %v, %v) = %v, want %v", tc.name, tc.wall, tc.ran, tc.waited, tc.throttled, got, tc.want)
+		}
+	}
+}
+
+func TestWallCap(t *testing.T) {
+	l := clock.Limits{Margin: 50 * time.Millisecond}
+	for _, tc := range []struct{ move, want time.Duration }{
+		{100 * time.Millisecond, 150*time.Millisecond + time.Second},
+		{2 * time.Second, 2 * 2050 * time.Millisecond},
+	} {
+		if got := l.WallCap(tc.move); got != tc.want {
+			t.Errorf("WallCap(%v) = %v, want %v", tc.move, got, tc.want)
+		}
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/protocol"
 )
 
@@ -28,6 +29,7 @@ const (
 )
 
 func TestMain(m *testing.M) {
+	sandbox.RunWrapperIfAsked() // the fair-clock tests' confined bots
 	if mode := os.Getenv(envBot); mode != "" {
 		os.Exit(runBot(mode))
 	}

@@ -36,54 +36,38 @@ func (t moveTime) cpuText() string {
 // for a CPU: below it, the move is over time.
 const minExtension = time.Millisecond
 
-// meter reads the CPU use of the bot on a turn. After a quick move it
-// takes its first reading only once the move has lasted clock.MeterAfter,
-// so that a quick reply costs no reading at all; after a slow one (a busy
-// machine, or a bot that thinks), as the turn goes out: a referee that a
-// busy machine runs late would take it late, and miss the wait before.
+// meter reads the CPU use of the bot on a turn, from a first reading as
+// the turn goes out.
 type meter struct {
-	m       transport.Meter // nil: not metered, the wall time is charged
-	started bool
-	wall0   time.Duration   // the move's wall time at the first reading
-	at      transport.Usage // the first reading
-	last    time.Duration   // the time forgiven when the deadline was last moved
+	m    transport.Meter // nil: not metered, the wall time is charged
+	at   transport.Usage // the first reading
+	last time.Duration   // the time forgiven when the deadline was last moved
 }
 
-func newMeter(c transport.Conn, now bool) meter {
-	m, _ := c.(transport.Meter)
-	cpu := meter{m: m}
-	if now && m != nil {
-		cpu.start(0)
-	}
-	return cpu
-}
-
-// unread: the bot is metered, but not read yet.
-func (m *meter) unread() bool { return m.m != nil && !m.started }
-
-// start takes the first reading, wall into the move.
-func (m *meter) start(wall time.Duration) {
-	m.started = true
-	at, ok := m.m.Usage()
+func startMeter(c transport.Conn) meter {
+	m, ok := c.(transport.Meter)
 	if !ok {
-		m.m = nil // the bot has ended, or cannot be read: charged in full
-		return
+		return meter{}
 	}
-	m.wall0, m.at = wall, at
+	at, ok := m.Usage()
+	if !ok {
+		return meter{} // the bot has ended, or cannot be read: charged in full
+	}
+	return meter{m: m, at: at}
 }
 
 // forgiven is the time not charged of a move's wall time so far, and the
-// CPU time the bot ran since the first reading (-1: no reading).
+// CPU time the bot ran (-1: not metered).
 func (m *meter) forgiven(wall time.Duration) (time.Duration, time.Duration) {
-	if m.m == nil || !m.started {
+	if m.m == nil {
 		return 0, -1
 	}
 	now, ok := m.m.Usage()
 	if !ok {
 		return 0, -1 // the bot has ended: its last move is charged in full
 	}
-	ran := now.Ran - m.at.Ran
-	return clock.Forgiven(wall-m.wall0, ran, now.Waited-m.at.Waited), ran
+	ran := max(now.Ran-m.at.Ran, 0)
+	return clock.Forgiven(wall, ran, now.Waited-m.at.Waited, now.Throttled-m.at.Throttled), ran
 }
 
 // extend is the deadline for a move whose wall-clock deadline (due) has

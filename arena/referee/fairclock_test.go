@@ -12,31 +12,40 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/arena-dev/arena/arena/clock"
+	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/arena/transport"
 	"github.com/arena-dev/arena/protocol"
 )
 
 // The fair clock (protocol.md, the clock): a bot is charged the wall time
 // of a move less the time it waited for a CPU, never less than the CPU it
-// used. Each case pins the bot to one CPU with six spinning processes, so
-// it gets about a seventh of that CPU, and has it work on its first turn.
-// A bot that needs 40 ms of CPU then takes about 280 ms, more than its
-// 100 ms (+20 ms): charged fairly, it is on time. A bot that sleeps, or
-// computes for longer than its clock, on one thread or four, loses on
-// time as it would on a quiet machine.
+// used. Each case runs the bot confined (its cgroup is what is read), on
+// one CPU with six spinning processes, so it gets about a seventh of that
+// CPU, and has it work on its first turn. A bot that needs 40 ms of CPU
+// then takes about 280 ms, more than its 100 ms (+20 ms): charged fairly,
+// it is on time. A bot that sleeps, or computes for longer than its clock
+// (on one thread or four, all within the wall cap), loses on time as it
+// would on a quiet machine.
 func TestFairClockUnderLoad(t *testing.T) {
 	if runtime.GOOS != "linux" {
-		t.Skip("the run-queue wait is read from Linux's /proc")
+		t.Skip("the run-queue wait is read from Linux cgroups")
 	}
-	limits := clock.Limits{Startup: 10 * time.Second, Move: 100 * time.Millisecond, Margin: 20 * time.Millisecond}
+	sb, err := sandbox.New(sandbox.Limits{}, sandbox.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sb.FairClock() {
+		t.Skip("no cgroup v2 with cpu.pressure here: bots are charged their wall time (" + sb.Describe() + ")")
+	}
+	limits := clock.Limits{Startup: 20 * time.Second, Move: 100 * time.Millisecond, Margin: 20 * time.Millisecond}
 	for _, tc := range []struct {
 		mode   string
 		onTime bool
 	}{
 		{"cpu:40", true},
 		{"nap:300", false},
-		{"cpu:250", false},
-		{"cpu4:400", false},
+		{"cpu:130", false},  // about 0.9 s of wall time, within the 1.12 s cap
+		{"cpu4:200", false}, // four threads, 50 ms of CPU each
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
 			token := newToken()
@@ -47,7 +56,7 @@ func TestFairClockUnderLoad(t *testing.T) {
 				for range 6 {
 					startSpinner(t, token)
 				}
-				bot = startBot(t, token, tc.mode, setup{})
+				bot = startConfined(t, sb, token, tc.mode)
 			})
 			other := startBot(t, token, "random", setup{})
 			pl := playWith(t, setup{limits: limits, maxPlies: 6}, [2]*transport.Process{bot, other}, [2]string{tc.mode, "random"})
@@ -72,6 +81,17 @@ func TestFairClockUnderLoad(t *testing.T) {
 			}
 		})
 	}
+}
+
+// startConfined starts a helper bot in sb; cleanup closes it.
+func startConfined(t *testing.T, sb *sandbox.Sandbox, token, mode string) *transport.Process {
+	t.Helper()
+	p, err := sb.Start("fair", transport.ProcessConfig{Argv: []string{os.Args[0]}, Env: []string{envBot + "=" + mode, envToken + "=" + token}})
+	if err != nil {
+		t.Fatalf("starting bot %s: %v", mode, err)
+	}
+	t.Cleanup(func() { p.Close() })
+	return p
 }
 
 // lastCPU is the highest-numbered CPU this process may run on: the bots

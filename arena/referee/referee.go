@@ -162,7 +162,7 @@ func play(cfg Config, players []Player) (*Result, error) {
 	g := &game{
 		cfg: cfg, players: players, state: st, n: n,
 		forfeited: make([]bool, n), strikes: make([]int, n),
-		clocks: make([]clock.Clock, n), turns: make([]int64, n), staleBelow: make([]int64, n), slow: make([]bool, n),
+		clocks: make([]clock.Clock, n), turns: make([]int64, n), staleBelow: make([]int64, n),
 		rng: rand.New(rand.NewPCG(cfg.Seed, 0x5eed_aeb1)),
 		res: &Result{Failed: make([]bool, n), Think: make([][]time.Duration, n)},
 	}
@@ -196,7 +196,6 @@ type game struct {
 	forfeited []bool
 	strikes   []int
 	clocks    []clock.Clock
-	slow      []bool // per seat: its last move took longer than clock.MeterAfter
 	// turns counts each seat's turns, and a turn's id is its seat's own
 	// turn number (1, 2, 3, ...). One counter shared by every seat would
 	// tell a seat how many turns the others were given in between, and in
@@ -421,30 +420,21 @@ func (g *game) ask(seat int, legal []engine.Action) (engine.Action, json.RawMess
 	}
 
 	conn := g.players[seat].Conn
-	// The bot has until the wall cap to take the turn: a full pipe is a
-	// bot that does not read, but a referee run late by a loaded machine
-	// must not make a turn that is on its way time out.
-	if err := conn.Send(line, time.Now().Add(g.cfg.Limits.WallCap(move))); err != nil {
+	// The bot's time runs from the turn going out to the reply's newline,
+	// less what the machine made it wait for a CPU (clock.Forgiven). A
+	// bot that does not read its input within its time fails Send; a pipe
+	// with room takes the turn at once, however late the referee runs.
+	start := time.Now()
+	cpu := startMeter(conn)
+	deadline := clk.Deadline(start)
+	if err := conn.Send(line, deadline); err != nil {
 		// Part of the line may have gone out: the stream is out of step.
 		return nil, nil, moveTime{}, &Failure{Reason: classifyIO(err, protocol.ReasonTimeout), Detail: "sending turn: " + err.Error(), Turn: id, Err: err, fatal: true}
 	}
-	// The bot's time runs from the written turn to the reply's newline,
-	// less what the machine made it wait for a CPU (clock.Charged).
-	start := time.Now()
-	cpu := newMeter(conn, g.slow[seat])
-	deadline := clk.Deadline(start)
 	wallCap := start.Add(g.cfg.Limits.WallCap(move))
 	for {
-		wait := deadline
-		if at := start.Add(clock.MeterAfter); cpu.unread() && at.Before(deadline) {
-			wait = at // a reply by then is not worth reading the CPU use for
-		}
-		reply, err := conn.Receive(wait)
+		reply, err := conn.Receive(deadline)
 		wall := time.Since(start)
-		if errors.Is(err, transport.ErrTimeout) && wait != deadline {
-			cpu.start(wall)
-			continue
-		}
 		if errors.Is(err, transport.ErrTimeout) {
 			// Out of time by the wall clock. A bot that waited for a CPU
 			// meanwhile gets that time added, up to the wall cap; then
@@ -462,7 +452,6 @@ func (g *game) ask(seat int, legal []engine.Action) (engine.Action, json.RawMess
 		if err == nil || errors.Is(err, transport.ErrTimeout) {
 			t = cpu.charge(wall)
 		}
-		g.slow[seat] = wall > clock.MeterAfter
 		if err != nil {
 			if errors.Is(err, transport.ErrTimeout) {
 				clk.Charge(t.think)

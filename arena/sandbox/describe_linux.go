@@ -216,8 +216,12 @@ func (s *Sandbox) Describe() string {
 	if !p.Isolate {
 		not = append(not, "isolation ("+s.isoWhy+")")
 	}
-	line := fmt.Sprintf("sandbox: %s; kill: %s; isolation: %s; user: %s; network: %s; devices: %s; syscalls: %s",
-		strings.Join(parts, ", "), strings.Join(kill, " + "), iso, usr, netw, dev, sys)
+	clk := "wall time (no cgroup v2 with cpu.pressure: time a loaded machine makes a bot wait is charged to it)"
+	if s.FairClock() {
+		clk = "fair (cgroup v2 cpu.pressure: time a bot waits for a CPU is not charged)"
+	}
+	line := fmt.Sprintf("sandbox: %s; kill: %s; isolation: %s; user: %s; network: %s; devices: %s; syscalls: %s; clock: %s",
+		strings.Join(parts, ", "), strings.Join(kill, " + "), iso, usr, netw, dev, sys, clk)
 	if len(not) > 0 {
 		line += "; not enforced: " + strings.Join(not, "; ")
 	}

@@ -80,7 +80,7 @@ func (s *Sandbox) Protections() []Protection {
 func (s *Sandbox) Describe() string {
 	return "warning: bots run unconfined: the sandbox is " + unavailable + " (it needs Linux), so no limit is enforced " +
 		"(memory, processes, CPU, files, disk), bots see the arena's files, processes and network as its user, " +
-		"and only a bot's process group is killed when it ends"
+		"and only a bot's process group is killed when it ends; clocks are wall time (time a loaded machine makes a bot wait is charged to it)"
 }
 
 // Box is one bot process's directory (there is nothing else to hold

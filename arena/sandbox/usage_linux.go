@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/arena-dev/arena/arena/transport"
-	"github.com/arena-dev/arena/internal/procfs"
 )
 
 // meterFiles are the cgroup files Usage reads. They stay open and are read
@@ -22,22 +21,18 @@ type meterFiles struct {
 	buf            [1024]byte
 }
 
-// Usage is the bot's CPU use (transport.Meter).
-//
-// With a v2 cgroup it counts every process the bot started: the CPU time
-// they ran (cpu.stat's usage_usec), and the time at least one of them was
-// ready to run but waited for a CPU (cpu.pressure's "some" total). ("full",
-// the time all of them waited at once, misses the wait of a Go bot whose
-// runtime keeps a thread busy looking for work while the goroutine that
-// answers waits: in a 256-game soak it left ten times the spurious
-// timeouts.) The referee never forgives more than the wall time less the
-// CPU the bot used (clock.Forgiven), so a bot that keeps threads waiting
-// gains nothing by it. Without a cgroup it sums the threads of the bot's
-// process (the wrapper's child, isolated), as /proc reports them.
-//
-// Either way the kernel counts a bot held back by its own CPU rate limit
-// (Limits.CPUs) as waiting; that time is taken off, since it is the limit
-// at work and not the machine.
+// Usage is the bot's CPU use (transport.Meter), read from its v2 cgroup,
+// which holds every process the bot started: the CPU time they ran
+// (cpu.stat's usage_usec), the time at least one of them was ready to run
+// but waited for a CPU (cpu.pressure's "some" total), and the time its own
+// CPU rate limit throttled it (Limits.CPUs: the kernel counts that as
+// waiting too, and the referee charges it). ("full", the time all of them
+// waited at once, misses the wait of a Go bot whose runtime keeps a thread
+// busy looking for work while the goroutine that answers waits: in a
+// 256-game soak it left ten times the spurious timeouts.) The referee never
+// forgives more than the wall time less the CPU the bot used
+// (clock.Forgiven). Without a v2 cgroup with pressure files it reports
+// nothing, and the bot is charged its wall time (Describe says so).
 func (b *Box) Usage() (transport.Usage, bool) {
 	b.meterMu.Lock()
 	defer b.meterMu.Unlock()
@@ -47,9 +42,7 @@ func (b *Box) Usage() (transport.Usage, bool) {
 	m := b.openMeter()
 	u, ok := m.cgroup()
 	if !ok {
-		if u, ok = b.threads(); !ok {
-			return transport.Usage{}, false
-		}
+		return transport.Usage{}, false
 	}
 	if m.throttle != nil {
 		data, ok := m.read(m.throttle)
@@ -60,9 +53,20 @@ func (b *Box) Usage() (transport.Usage, bool) {
 		if !ok {
 			return transport.Usage{}, false
 		}
-		u.Waited -= time.Duration(n) * m.throttleUnit
+		u.Throttled = time.Duration(n) * m.throttleUnit
 	}
 	return u, true
+}
+
+// FairClock reports whether the bots' CPU use can be read (Box.Usage): a
+// v2 cgroup per bot, with pressure files. Without it a bot is charged its
+// wall time.
+func (s *Sandbox) FairClock() bool {
+	if s.plan.V2 == "" {
+		return false
+	}
+	_, err := os.Stat(filepath.Join(s.plan.V2, "cpu.pressure"))
+	return err == nil
 }
 
 // openMeter opens the files Usage reads, once; b.meterMu is held.
@@ -115,27 +119,6 @@ func (m *meterFiles) cgroup() (transport.Usage, bool) {
 		return transport.Usage{}, false
 	}
 	return transport.Usage{Ran: time.Duration(ranUs) * time.Microsecond, Waited: time.Duration(waitedUs) * time.Microsecond}, true
-}
-
-// threads sums the bot's threads as /proc shows them.
-func (b *Box) threads() (transport.Usage, bool) {
-	pid := int(b.pid.Load())
-	if pid <= 0 {
-		return transport.Usage{}, false
-	}
-	pids := []int{pid}
-	if b.spec.Plan.Isolate {
-		pids = procfs.Children(pid) // the wrapper idles: its child is the bot
-	}
-	var u transport.Usage
-	for _, p := range pids {
-		ran, waited, err := procfs.Sched(p)
-		if err != nil {
-			return transport.Usage{}, false
-		}
-		u.Ran, u.Waited = u.Ran+ran, u.Waited+waited
-	}
-	return u, len(pids) > 0
 }
 
 // read reads f from its start into m.buf.

@@ -4,6 +4,7 @@ package transport
 
 import (
 	"errors"
+	"os"
 	"syscall"
 )
 
@@ -34,19 +35,18 @@ func (r *stdoutReader) Read(b []byte) (int, error) {
 		return r.f.Read(b)
 	}
 	r.into = b
-	if err := r.raw.Control(r.readOnce); err != nil {
-		return r.f.Read(b)
+	if err := r.raw.Control(r.readOnce); err == nil {
+		n, err := rawResult(r.n, r.err)
+		switch {
+		case err == nil && n > 0:
+			return n, nil
+		case errors.Is(err, errWouldBlock) && r.past:
+			return 0, os.ErrDeadlineExceeded // a deadline already past never waits
+		}
 	}
-	n, err := rawResult(r.n, r.err)
-	switch {
-	case err == nil && n == 0:
-		return r.f.Read(b) // end of file: the poller's read reports it as the os package does
-	case err == nil:
-		return n, nil
-	case errors.Is(err, errWouldBlock):
-		return r.f.Read(b)
-	}
-	return r.f.Read(b) // any other error: as the os package reports it
+	// End of file, an error, or a deadline not yet past: as the os package
+	// reports and waits.
+	return r.f.Read(b)
 }
 
 func (r *stdoutReader) readOnceFunc(fd uintptr) {

@@ -10,7 +10,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/arena-dev/arena/internal/procfs"
 	"github.com/arena-dev/arena/protocol"
 )
 
@@ -143,6 +142,20 @@ func Start(cfg ProcessConfig) (*Process, error) {
 		outW.Close()
 		return nil, fmt.Errorf("stderr pipe: %w", err)
 	}
+	stdinRaw, err := inW.SyscallConn()
+	var stdoutRaw syscall.RawConn
+	if err == nil {
+		stdoutRaw, err = outR.SyscallConn()
+	}
+	if err != nil {
+		for _, f := range []*os.File{inR, inW, outR, outW, errR, errW} {
+			f.Close()
+		}
+		if cfg.Confine != nil {
+			cfg.Confine.Release()
+		}
+		return nil, fmt.Errorf("bot pipes: %w", err)
+	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 	startErr := cmd.Start()
 	// The child holds its own copies; ours must go so EOF reaches us.
@@ -163,8 +176,7 @@ func Start(cfg ProcessConfig) (*Process, error) {
 	}
 	reader := &stdoutReader{f: outR}
 	reader.readOnce = reader.readOnceFunc
-	rawOut, rawOutErr := outR.SyscallConn()
-	reader.raw = rawOut
+	reader.raw = stdoutRaw
 	p := &Process{
 		confine: cfg.Confine,
 		marker:  marker,
@@ -177,14 +189,7 @@ func Start(cfg ProcessConfig) (*Process, error) {
 		exited:  make(chan struct{}),
 		drained: make(chan struct{}),
 	}
-	p.writeOnce = p.writeOnceFunc
-	if p.stdinRaw, err = inW.SyscallConn(); err == nil {
-		err = rawOutErr
-	}
-	if err != nil {
-		p.Close()
-		return nil, fmt.Errorf("bot pipes: %w", err)
-	}
+	p.writeOnce, p.stdinRaw = p.writeOnceFunc, stdinRaw
 	go func() {
 		p.stderr.drain(errR)
 		close(p.drained)
@@ -253,25 +258,28 @@ type stdoutReader struct {
 	raw      syscall.RawConn
 	readOnce func(fd uintptr)
 	// readFirst: try a read that does not wait before the poller's (the
-	// deadline is past or nearly), set by Receive.
-	readFirst bool
-	into      []byte // the buffer of the read in progress
-	n         int
-	err       error
+	// deadline is past or nearly); past: the deadline is past, so do not
+	// wait at all. Set by Receive.
+	readFirst, past bool
+	into            []byte // the buffer of the read in progress
+	n               int
+	err             error
 }
 
-// Usage is the bot's CPU use (Meter): its confinement's reading if it
-// has one (a sandbox's cgroup counts every process of the bot), else its
-// process's threads as /proc shows them.
+// Usage is the bot's CPU use (Meter), as its confinement reads it (a
+// sandbox's cgroup counts every process of the bot). An unconfined bot is
+// not metered: its process's threads would miss the processes it starts.
 func (p *Process) Usage() (Usage, bool) {
-	if m, ok := p.confine.(Meter); ok {
-		return m.Usage()
-	}
-	if p.confine != nil {
+	m, ok := p.confine.(Meter)
+	if !ok {
 		return Usage{}, false
 	}
-	ran, waited, err := procfs.Sched(p.cmd.Process.Pid)
-	return Usage{Ran: ran, Waited: waited}, err == nil
+	select {
+	case <-p.exited:
+		return Usage{}, false // its pid may be another's by now
+	default:
+	}
+	return m.Usage()
 }
 
 // Receive waits for one line until deadline. A partial line read before a
@@ -282,10 +290,11 @@ func (p *Process) Receive(deadline time.Time) ([]byte, error) {
 	// the reader tries a read that does not wait before the poller's,
 	// which fails without trying once the deadline has passed, as it may
 	// have by the time a loaded machine runs this goroutine.
-	soon := time.Now().Add(time.Millisecond)
-	p.reader.readFirst = deadline.Before(soon)
-	if p.reader.readFirst {
-		deadline = soon
+	now := time.Now()
+	p.reader.readFirst = deadline.Before(now.Add(time.Millisecond))
+	p.reader.past = !deadline.After(now)
+	if p.reader.past {
+		deadline = now.Add(time.Millisecond) // only for the exit grace below
 	}
 	if err := p.stdout.SetReadDeadline(deadline); err != nil {
 		return nil, closedError(p.ExitStatus().String())

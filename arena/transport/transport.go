@@ -59,15 +59,20 @@ type Conn interface {
 type Usage struct {
 	// Ran is the CPU time they used.
 	Ran time.Duration
-	// Waited is time the bot was ready to run but waited for a CPU that
-	// the machine gave to others (a run queue). On a loaded machine the
-	// referee does not charge it (arena/clock.Charged).
+	// Waited is time at least one of them was ready to run but waited for
+	// a CPU (a run queue). On a loaded machine the referee does not charge
+	// it (arena/clock.Forgiven).
 	Waited time.Duration
+	// Throttled is time the bot's own CPU rate limit held it back (summed
+	// over the CPUs, as the kernel counts it). The kernel counts it in
+	// Waited too; it is charged.
+	Throttled time.Duration
 }
 
 // Meter is implemented by a Conn whose bot's CPU use the machine reports
-// (a stdio bot on Linux). The readings are cumulative: the referee takes
-// one as a turn goes out and one when the reply is in.
+// (a sandboxed stdio bot with a cgroup v2, on Linux). The readings are
+// cumulative: the referee takes one as a turn goes out and one when the
+// reply is in.
 type Meter interface {
 	// Usage is the bot's CPU use so far; ok is false when it cannot be
 	// read (the bot has ended, or the machine does not tell).
