@@ -424,8 +424,8 @@ func (g *game) ask(seat int, legal []engine.Action) (engine.Action, json.RawMess
 	// less what the machine made it wait for a CPU (clock.Forgiven). A
 	// bot that does not read its input within its time fails Send; a pipe
 	// with room takes the turn at once, however late the referee runs.
+	cpu := startMeter(conn) // before the clock starts: the reading is the referee's time
 	start := time.Now()
-	cpu := startMeter(conn)
 	deadline := clk.Deadline(start)
 	if err := conn.Send(line, deadline); err != nil {
 		// Part of the line may have gone out: the stream is out of step.

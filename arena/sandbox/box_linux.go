@@ -298,6 +298,11 @@ func (b *Box) Started(pid int) {
 	if b.spec.Limits.CPUTime > 0 {
 		go b.watch(pid)
 	}
+	b.meterMu.Lock()
+	if !b.meterClosed {
+		b.openMeter() // now, not in the bot's first move
+	}
+	b.meterMu.Unlock()
 }
 
 // NewGame gives a running bot process a fresh CPU-time allowance for the

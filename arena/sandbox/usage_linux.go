@@ -69,7 +69,9 @@ func (s *Sandbox) FairClock() bool {
 	return err == nil
 }
 
-// openMeter opens the files Usage reads, once; b.meterMu is held.
+// openMeter opens the files Usage reads, once; b.meterMu is held. Started
+// calls it, so that the opening (which can wait on the kernel's cgroup
+// locks while other bots' cgroups come and go) is not in a move.
 func (b *Box) openMeter() *meterFiles {
 	if b.meter != nil {
 		return b.meter
