@@ -125,21 +125,27 @@ func (nopRecorder) Move(int, int, json.RawMessage, time.Duration, time.Duration,
 func (nopRecorder) Strike(protocol.Failure)                                            {}
 func (nopRecorder) Forfeit(protocol.Failure)                                           {}
 
-// refereeMoves plays whole games through the referee with two children
-// until at least n moves were played; it returns the time and move count.
+// refereeMoves plays whole Banqi games through the referee with two
+// children until at least n moves were played; it returns the time and
+// move count.
 func refereeMoves(b *testing.B, n int) (time.Duration, int) {
 	g, _ := engine.Lookup("banqi")
 	opts, _ := engine.Setup(g, 2, nil)
-	var conns []*transport.Process
-	for range 2 {
+	var players []referee.Player
+	for _, name := range []string{"a", "b"} {
 		p, err := transport.Start(botConfig())
 		if err != nil {
 			b.Fatal(err)
 		}
 		defer p.Close()
-		conns = append(conns, p)
+		players = append(players, referee.Player{Name: name, Conn: p})
 	}
-	players := []referee.Player{{Name: "a", Conn: conns[0]}, {Name: "b", Conn: conns[1]}}
+	return playGames(b, players, g, opts, n)
+}
+
+// playGames plays games of g between players, seeds 1, 2, ..., until at
+// least n moves were played; it returns the time and the move count.
+func playGames(b *testing.B, players []referee.Player, g engine.Game, opts engine.Options, n int) (time.Duration, int) {
 	var total time.Duration
 	moves := 0
 	for seed := uint64(1); moves < n; seed++ {

@@ -3,7 +3,6 @@
 package bench
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -12,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/arena-dev/arena/arena/clock"
 	"github.com/arena-dev/arena/arena/referee"
 	"github.com/arena-dev/arena/arena/transport"
 
@@ -182,19 +180,5 @@ func processes(b *testing.B, mode string) []referee.Player {
 // refereeGames plays single Uno hands until at least n moves were made.
 func refereeGames(b *testing.B, players []referee.Player, n int) (time.Duration, int) {
 	g, opts := testkit.Setup(b, "uno", 2, unoHand)
-	var total time.Duration
-	moves := 0
-	for seed := uint64(1); moves < n; seed++ {
-		start := time.Now()
-		res, err := referee.Play(context.Background(), referee.Config{
-			Game: g, Options: opts, Seed: seed, Limits: clock.Limits{Startup: 10 * time.Second, Move: 10 * time.Second},
-			Recorder: nopRecorder{},
-		}, players)
-		total += time.Since(start)
-		if err != nil || len(res.Forfeits) > 0 {
-			b.Fatalf("game %d: %v %v", seed, err, res.Forfeits)
-		}
-		moves += res.Plies
-	}
-	return total, moves
+	return playGames(b, players, g, opts, n)
 }
