@@ -57,7 +57,8 @@ func BenchmarkSoak(b *testing.B) {
 	// cycle; the run stops once `games` are recorded.
 	seed := uint64(1)
 	f := File{Name: "soak", Game: "banqi", Options: map[string]string{"max_plies": "200"}, GamesPerEncounter: 2, Seed: &seed,
-		Concurrency: concurrency, Clock: ClockFile{Move: Duration(move)}} // default margin
+		Concurrency: concurrency, Clock: ClockFile{Move: Duration(move)}, // default margin
+		Rounds: (games + 4031) / 4032} // enough cycles for the games asked for
 	for i := range 64 {
 		f.Bots = append(f.Bots, BotFile{Name: fmt.Sprintf("b%02d", i), Command: os.Args[0], Env: map[string]string{"ARENA_TOURNAMENT_BOT": "random"}})
 	}
