@@ -541,7 +541,9 @@ func (s *stderrSink) set(w io.Writer) {
 
 func (s *stderrSink) drain(r *os.File) {
 	defer r.Close()
-	buf := make([]byte, 32<<10)
+	// Small: every live bot process holds one for its whole life (a
+	// 256-game run keeps over a thousand), and stderr is diagnostics.
+	buf := make([]byte, 4<<10)
 	for {
 		n, err := r.Read(buf)
 		if n > 0 {
