@@ -201,8 +201,11 @@ func (p *parser) parse(line []byte) error {
 		if m.By != "" && m.By != ByReferee {
 			return p.errf("move at ply %d: unknown \"by\" value %q (want %q or none)", m.Ply, m.By, ByReferee)
 		}
-		if m.ThinkUs < 0 || m.WaitUs < 0 {
-			return p.errf("move at ply %d: negative think_us %d or wait_us %d", m.Ply, m.ThinkUs, m.WaitUs)
+		if m.ThinkUs < 0 {
+			return p.errf("move at ply %d: negative think_us %d", m.Ply, m.ThinkUs)
+		}
+		if m.WaitUs < 0 {
+			return p.errf("move at ply %d: negative wait_us %d", m.Ply, m.WaitUs)
 		}
 		p.moves++
 		p.rp.Events = append(p.rp.Events, Event{Move: &m})

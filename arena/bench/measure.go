@@ -249,9 +249,11 @@ func (s *thinkTimes) Replay(_ run.Table, r run.Replay) (string, error) {
 func (s *thinkTimes) Record(_ run.Table, rec ledger.Record) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, f := range append(rec.Forfeits, rec.Strikes...) {
-		if f.Reason == protocol.ReasonTimeout {
-			s.timeouts++
+	for _, failures := range [][]ledger.SeatFailure{rec.Forfeits, rec.Strikes} {
+		for _, f := range failures {
+			if f.Reason == protocol.ReasonTimeout {
+				s.timeouts++
+			}
 		}
 	}
 	return nil

@@ -134,14 +134,20 @@ func (c *Coordinator) exhausted(m *nats.Msg) {
 	}
 	c.jobs.DeleteMsg(ctx, adv.StreamSeq)
 	for _, t := range job.Tables {
-		c.mu.Lock()
-		w := c.waiters[t.GameID]
-		c.mu.Unlock()
-		if w != nil {
-			select {
-			case w <- Result{Job: job.ID, Game: t.GameID, Error: fmt.Sprintf("handed out %d times, and each worker that took it stopped before it was played (killed, or lost its connection)", adv.Deliveries)}:
-			default:
-			}
+		c.hand(Result{Job: job.ID, Game: t.GameID, Error: fmt.Sprintf("handed out %d times, and each worker that took it stopped before it was played (killed, or lost its connection)", adv.Deliveries)})
+	}
+}
+
+// hand gives res to the game's waiter, if the game has one that has room
+// for it; otherwise res is dropped.
+func (c *Coordinator) hand(res Result) {
+	c.mu.Lock()
+	w := c.waiters[res.Game]
+	c.mu.Unlock()
+	if w != nil {
+		select {
+		case w <- res:
+		default:
 		}
 	}
 }
@@ -170,15 +176,7 @@ func (c *Coordinator) deliver(m *nats.Msg) {
 	if json.Unmarshal(m.Data, &res) != nil {
 		return
 	}
-	c.mu.Lock()
-	w := c.waiters[res.Game]
-	c.mu.Unlock()
-	if w != nil {
-		select {
-		case w <- res:
-		default:
-		}
-	}
+	c.hand(res)
 }
 
 func (c *Coordinator) event(m *nats.Msg) {

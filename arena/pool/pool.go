@@ -281,16 +281,13 @@ func (p *Pool) takeLocked(b int, deal uint64) (m *member, spare, passed bool) {
 	return nil, false, passed
 }
 
-// roomLocked makes room for one more process outside games: none is
-// needed (ok, nil), or the least recently used idle process is taken out
-// to be closed by the caller (closeMember): bot own's first, if own >= 0,
-// then any bot's. Spares are not taken: a spare is started for a bot
-// whose processes are being replaced, for its next game, and would be
-// started again if closed. !ok: no room can be made.
+// roomLocked makes room for one more process outside games, when the
+// budget is full (its callers check): the least recently used idle
+// process is taken out to be closed by the caller (closeMember): bot
+// own's first, if own >= 0, then any bot's. Spares are not taken: a spare
+// is started for a bot whose processes are being replaced, for its next
+// game, and would be started again if closed. !ok: no room can be made.
 func (p *Pool) roomLocked(own int) (lru *member, ok bool) {
-	if p.outsideLocked() < p.budgetLocked() {
-		return nil, true
-	}
 	pick := -1
 	for i, m := range p.idle {
 		if len(m.deals) == 0 {

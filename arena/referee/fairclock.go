@@ -39,9 +39,8 @@ const minExtension = time.Millisecond
 // meter reads the CPU use of the bot on a turn, from a first reading as
 // the turn goes out.
 type meter struct {
-	m    transport.Meter // nil: not metered, the wall time is charged
-	at   transport.Usage // the first reading
-	last time.Duration   // the time forgiven when the deadline was last moved
+	m  transport.Meter // nil: not metered, the wall time is charged
+	at transport.Usage // the first reading
 }
 
 func startMeter(c transport.Conn) meter {
@@ -70,20 +69,20 @@ func (m *meter) forgiven(wall time.Duration) (time.Duration, time.Duration) {
 	return clock.Forgiven(wall, ran, now.Waited-m.at.Waited, now.Throttled-m.at.Throttled), ran
 }
 
-// extend is the deadline for a move whose wall-clock deadline (due) has
-// passed after wall: due plus the time the bot waited for a CPU, up to
-// wallCap; or due itself when that is not at least minExtension more than
-// the last extension.
-func (m *meter) extend(due time.Time, wall time.Duration, wallCap time.Time) time.Time {
+// extend is the deadline for a move whose deadline so far has passed
+// after wall: due (its wall-clock deadline) plus the time the bot waited
+// for a CPU, up to wallCap; or deadline itself, when that is not at least
+// minExtension later.
+func (m *meter) extend(due, deadline, wallCap time.Time, wall time.Duration) time.Time {
 	f, _ := m.forgiven(wall)
-	if f < m.last+minExtension {
-		return due.Add(m.last)
+	later := due.Add(f)
+	if wallCap.Before(later) {
+		later = wallCap
 	}
-	m.last = f
-	if later := due.Add(f); later.Before(wallCap) {
-		return later
+	if later.Sub(deadline) < minExtension {
+		return deadline
 	}
-	return wallCap
+	return later
 }
 
 // charge is the move's time after wall.

@@ -14,6 +14,7 @@ import (
 	"github.com/arena-dev/arena/arena/clock"
 	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/arena/transport"
+	"github.com/arena-dev/arena/internal/testkit"
 	"github.com/arena-dev/arena/protocol"
 )
 
@@ -50,9 +51,9 @@ func TestFairClockUnderLoad(t *testing.T) {
 		t.Run(tc.mode, func(t *testing.T) {
 			token := newToken()
 			t.Cleanup(func() { checkNoSurvivors(t, token) })
-			cpu := lastCPU(t)
+			cpu := testkit.LastCPU(t)
 			var bot *transport.Process
-			pinned(t, cpu, func() {
+			testkit.Pinned(t, cpu, func() {
 				for range 6 {
 					startSpinner(t, token)
 				}
@@ -92,48 +93,6 @@ func startConfined(t *testing.T, sb *sandbox.Sandbox, token, mode string) *trans
 	}
 	t.Cleanup(func() { p.Close() })
 	return p
-}
-
-// lastCPU is the highest-numbered CPU this process may run on: the bots
-// are pinned there, the referee keeps the others.
-func lastCPU(t *testing.T) int {
-	var set unix.CPUSet
-	if err := unix.SchedGetaffinity(0, &set); err != nil {
-		t.Fatal(err)
-	}
-	if set.Count() < 2 {
-		t.Skip("needs two CPUs: one for the loaded bot, one for the referee")
-	}
-	cpu := -1
-	for i := range 1024 {
-		if set.IsSet(i) {
-			cpu = i
-		}
-	}
-	return cpu
-}
-
-// pinned runs start on a thread pinned to cpu, so that the processes it
-// starts inherit that CPU, then gives the thread its CPUs back. (The
-// thread must live on: a bot dies with the thread that started it, by
-// its parent-death signal.)
-func pinned(t *testing.T, cpu int, start func()) {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	var all, one unix.CPUSet
-	if err := unix.SchedGetaffinity(0, &all); err != nil {
-		t.Fatal(err)
-	}
-	one.Set(cpu)
-	if err := unix.SchedSetaffinity(0, &one); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		if err := unix.SchedSetaffinity(0, &all); err != nil {
-			t.Fatal(err)
-		}
-	}()
-	start()
 }
 
 // startSpinner starts a process that spins until the test ends.

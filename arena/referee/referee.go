@@ -426,7 +426,8 @@ func (g *game) ask(seat int, legal []engine.Action) (engine.Action, json.RawMess
 	// with room takes the turn at once, however late the referee runs.
 	cpu := startMeter(conn) // before the clock starts: the reading is the referee's time
 	start := time.Now()
-	deadline := clk.Deadline(start)
+	due := clk.Deadline(start) // by the wall clock
+	deadline := due
 	if err := conn.Send(line, deadline); err != nil {
 		// Part of the line may have gone out: the stream is out of step.
 		return nil, nil, moveTime{}, &Failure{Reason: classifyIO(err, protocol.ReasonTimeout), Detail: "sending turn: " + err.Error(), Turn: id, Err: err, fatal: true}
@@ -440,7 +441,7 @@ func (g *game) ask(seat int, legal []engine.Action) (engine.Action, json.RawMess
 			// meanwhile gets that time added, up to the wall cap; then
 			// one last look, for a reply that is in already (the
 			// referee itself may have run late).
-			if later := cpu.extend(clk.Deadline(start), wall, wallCap); later.After(deadline) {
+			if later := cpu.extend(due, deadline, wallCap, wall); later.After(deadline) {
 				deadline = later
 				continue
 			}

@@ -17,6 +17,7 @@ import (
 	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/bot/membot"
 	"github.com/arena-dev/arena/arena/remote"
+	"github.com/arena-dev/arena/internal/natstest"
 	"github.com/arena-dev/arena/internal/testkit"
 )
 
@@ -42,12 +43,7 @@ func keyed(t *testing.T, bots ...string) (string, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ns, err := remote.StartServer(remote.ServerOptions{Keys: keys})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ns.Shutdown(); ns.WaitForShutdown() })
-	return ns.ClientURL(), dir
+	return natstest.Server(t, remote.ServerOptions{Keys: keys}), dir
 }
 
 // as connects with name's seed (the bot's own inbox prefix if it is a
@@ -67,12 +63,7 @@ func as(t *testing.T, url, dir, name string, violations *refusals) *nats.Conn {
 			violations.add()
 		}
 	}))
-	nc, err := nats.Connect(url, opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
-	return nc
+	return natstest.Dial(t, url, opts...)
 }
 
 // A bot with its own key plays; a bot that tries to listen to another
@@ -174,13 +165,9 @@ func TestViolationsAreLoggedRateLimited(t *testing.T) {
 	}
 	keys, _ := remote.ReadKeys(dir)
 	var log testkit.SyncBuffer
-	ns, err := remote.StartServer(remote.ServerOptions{Keys: keys, Violations: &log})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ns.Shutdown(); ns.WaitForShutdown() })
+	url := natstest.Server(t, remote.ServerOptions{Keys: keys, Violations: &log})
 	refused := newRefusals()
-	eve := as(t, ns.ClientURL(), dir, "eve", refused)
+	eve := as(t, url, dir, "eve", refused)
 	for i := range 1000 {
 		eve.Publish(fmt.Sprintf("arena.ref.alice.s%d", i), []byte("x"))
 	}

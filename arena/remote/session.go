@@ -165,7 +165,6 @@ func (srv *Server) Serve(ctx context.Context) error {
 	}
 	sessions := max(srv.Sessions, 1)
 	var mu sync.Mutex
-	running := 0
 	served := map[string]bool{} // session ids running
 	var wg sync.WaitGroup
 	// One server per bot: a second (a copy left running, or someone
@@ -199,15 +198,14 @@ func (srv *Server) Serve(ctx context.Context) error {
 			reply(openReply{Sessions: sessions})
 			return
 		}
-		if running >= sessions {
+		if len(served) >= sessions {
 			mu.Unlock()
 			reply(openReply{Busy: true, Sessions: sessions, Error: fmt.Sprintf("busy: serving %d sessions at once already (arena connect --sessions)", sessions)})
 			return
 		}
-		running++
 		served[req.Session] = true
 		mu.Unlock()
-		release := func() { mu.Lock(); running--; delete(served, req.Session); mu.Unlock() }
+		release := func() { mu.Lock(); delete(served, req.Session); mu.Unlock() }
 		// Starting the bot takes a process start: off the subscription's
 		// goroutine, which must answer claims and other requests at once.
 		wg.Add(1)

@@ -426,6 +426,7 @@ func Run(ctx context.Context, cfg Config, src Source, stop StopRule, sink Sink) 
 	group, _ := sink.(GroupSink)
 	var queued []finished // finished, waiting for the syncer
 	syncing, inSync := false, 0
+	syncFailed := false // a group could not be made durable
 	// A game keeps its place until it counts: the Source and the stop
 	// rule have seen every game before the next starts, as without the
 	// syncer, so a run at concurrency 1 hands out its games in the same
@@ -452,12 +453,16 @@ func Run(ctx context.Context, cfg Config, src Source, stop StopRule, sink Sink) 
 			// The games that follow on the same deal between the same
 			// bots (a pair, a rotation) go with it: played as one unit,
 			// on one machine.
+			var key string
+			if units != nil {
+				key = UnitKey(t)
+			}
 			for units != nil && len(unit) < maxUnit {
 				u, st := src.Next()
 				if st != schedule.Ready {
 					break
 				}
-				if u.Recorded != nil || UnitKey(u) != UnitKey(t) {
+				if u.Recorded != nil || UnitKey(u) != key {
 					held = &u
 					break
 				}
@@ -477,7 +482,7 @@ func Run(ctx context.Context, cfg Config, src Source, stop StopRule, sink Sink) 
 			}
 			go units.PlayUnit(gctx, unit, func(i int, rec ledger.Record, replay Replay, err error) { keep(id, unit[i], rec, replay, err) })
 		}
-		if res.InFlight == 0 && !syncing && (len(queued) == 0 || runErr != nil) {
+		if res.InFlight == 0 && !syncing && (len(queued) == 0 || syncFailed) {
 			break
 		}
 		select {
@@ -525,6 +530,7 @@ func Run(ctx context.Context, cfg Config, src Source, stop StopRule, sink Sink) 
 		case done := <-synced:
 			syncing, inSync = false, 0
 			if done.err != nil {
+				syncFailed = true // no group after it: the sink is not durable
 				fail(done.err)
 				break // not durable: not counted
 			}
@@ -532,7 +538,9 @@ func Run(ctx context.Context, cfg Config, src Source, stop StopRule, sink Sink) 
 				recorded(d)
 			}
 		}
-		if group != nil && !syncing && len(queued) > 0 && runErr == nil {
+		// After another failure the games finished are still recorded, as
+		// a sink without groups records them; only a failed sync stops it.
+		if group != nil && !syncing && len(queued) > 0 && !syncFailed {
 			toSync <- queued
 			queued, syncing, inSync = nil, true, len(queued)
 		}

@@ -310,20 +310,26 @@ func (s *cappedSession) Close() error {
 	return s.Endpoint.Close()
 }
 
-// oneDeal is a Source of n games on one deal, seats rotating: no session
-// may play two of them.
-type oneDeal struct{ n, next int }
+// rotations is a Source of n games, seats rotating, perDeal games to a
+// deal (the deal seeds seed, seed+1, ...): no session may play two games
+// of one deal. Game ids are prefix-gNN.
+type rotations struct {
+	n, perDeal int
+	prefix     string
+	seed       uint64
+	next       int
+}
 
-func (s *oneDeal) Next() (run.Table, schedule.Status) {
+func (s *rotations) Next() (run.Table, schedule.Status) {
 	if s.next >= s.n {
 		return run.Table{}, schedule.Done
 	}
 	i := s.next
 	s.next++
-	return run.Table{Game: schedule.Game{Seats: []int{i % 2, 1 - i%2}}, Index: i, GameID: fmt.Sprintf("d-g%02d", i), Seed: 7}, schedule.Ready
+	return run.Table{Game: schedule.Game{Seats: []int{i % 2, 1 - i%2}}, Index: i, GameID: fmt.Sprintf("%s-g%02d", s.prefix, i), Seed: s.seed + uint64(i/s.perDeal)}, schedule.Ready
 }
 
-func (s *oneDeal) Result(run.Table, ledger.Record) error { return nil }
+func (s *rotations) Result(run.Table, ledger.Record) error { return nil }
 
 // A bot that serves one session at once still plays every game of a
 // deal (each on a fresh session, the played one closed to make room),
@@ -332,7 +338,7 @@ func TestCapacityIsRespected(t *testing.T) {
 	a := &capped{Launcher: membot.Launcher{Policy: membot.First}, cap: 1}
 	cfg := config(t, &membot.Launcher{Policy: membot.First}, 1)
 	cfg.Bots[0].Launcher = a
-	res, err := run.Run(context.Background(), cfg, &oneDeal{n: 6}, nil, &memorySink{})
+	res, err := run.Run(context.Background(), cfg, &rotations{n: 6, perDeal: 6, prefix: "d", seed: 7}, nil, &memorySink{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -344,21 +350,6 @@ func TestCapacityIsRespected(t *testing.T) {
 		t.Errorf("the capped bot had %d sessions live at once, over its 1", a.peak)
 	}
 }
-
-// pairs is a Source of n games in pairs: games 2k and 2k+1 share a deal,
-// seats swapped.
-type pairs struct{ n, next int }
-
-func (s *pairs) Next() (run.Table, schedule.Status) {
-	if s.next >= s.n {
-		return run.Table{}, schedule.Done
-	}
-	i := s.next
-	s.next++
-	return run.Table{Game: schedule.Game{Seats: []int{i % 2, 1 - i%2}}, Index: i, GameID: fmt.Sprintf("p-g%02d", i), Seed: uint64(100 + i/2)}, schedule.Ready
-}
-
-func (s *pairs) Result(run.Table, ledger.Record) error { return nil }
 
 // unitsOf is a UnitExecutor that plays each unit's games in turn with
 // Local, noting the units it was given.
@@ -379,8 +370,8 @@ func (u *unitsOf) PlayUnit(ctx context.Context, unit []run.Table, done func(int,
 }
 
 // Run hands a UnitExecutor the games of one deal between the same bots
-// together, each unit taking one place of the concurrency, and every game
-// is counted.
+// together (pairs come as units of two, at every concurrency), and every
+// game is counted.
 func TestUnitsAreGathered(t *testing.T) {
 	for _, tc := range []struct {
 		concurrency int
@@ -394,7 +385,8 @@ func TestUnitsAreGathered(t *testing.T) {
 			cfg := config(t, &membot.Launcher{Policy: membot.First}, tc.concurrency)
 			u := &unitsOf{Local: run.NewLocal(cfg, nil)}
 			cfg.Executor = u
-			res, err := run.Run(context.Background(), cfg, &pairs{n: 6}, nil, nil)
+			pairs := &rotations{n: 6, perDeal: 2, prefix: "p", seed: 100} // games 2k and 2k+1 share a deal
+			res, err := run.Run(context.Background(), cfg, pairs, nil, nil)
 			if err != nil || res.Done != 6 {
 				t.Fatalf("%v, %d games counted", err, res.Done)
 			}

@@ -503,12 +503,8 @@ func eventCount(path, key string) int64 {
 	if err != nil {
 		return -1
 	}
-	for _, line := range strings.Split(string(data), "\n") {
-		f := strings.Fields(line)
-		if len(f) == 2 && f[0] == key {
-			n, _ := strconv.ParseInt(f[1], 10, 64)
-			return n
-		}
+	if n, ok := field(data, key, ""); ok {
+		return n
 	}
 	return -1
 }

@@ -15,9 +15,8 @@ import (
 // reads them twice per move.
 type meterFiles struct {
 	stat, pressure *os.File // the v2 cgroup's cpu.stat and cpu.pressure (nil: none)
-	throttle       *os.File // where the CPU rate limit's throttled time is (nil: no limit)
-	throttleKey    string   // its line's key
-	throttleUnit   time.Duration
+	statThrottled  bool     // cpu.stat has the rate limit's throttled_usec (v2 cpu controller)
+	throttle       *os.File // else the v1 cpu cgroup's cpu.stat, with throttled_time (nil: no limit)
 	buf            [1024]byte
 }
 
@@ -49,11 +48,11 @@ func (b *Box) Usage() (transport.Usage, bool) {
 		if !ok {
 			return transport.Usage{}, false
 		}
-		n, ok := field(data, m.throttleKey, "")
+		ns, ok := field(data, "throttled_time", "")
 		if !ok {
 			return transport.Usage{}, false
 		}
-		u.Throttled = time.Duration(n) * m.throttleUnit
+		u.Throttled = time.Duration(ns)
 	}
 	return u, true
 }
@@ -86,17 +85,16 @@ func (b *Box) openMeter() *meterFiles {
 			closeAll(stat, pressure)
 		}
 	}
-	if l := b.spec.Limits; l.CPUs > 0 {
-		switch {
-		case b.spec.Plan.V2CPU && b.v2 != "":
-			m.throttle, _ = os.Open(filepath.Join(b.v2, "cpu.stat"))
-			m.throttleKey, m.throttleUnit = "throttled_usec", time.Microsecond
-		case b.v1CPU != "":
-			m.throttle, _ = os.Open(filepath.Join(b.v1CPU, "cpu.stat"))
-			m.throttleKey, m.throttleUnit = "throttled_time", time.Nanosecond
-		}
-	}
 	b.meter = m
+	if m.stat == nil || b.spec.Limits.CPUs <= 0 {
+		return m // nothing to read, or no rate limit to throttle it
+	}
+	switch {
+	case b.spec.Plan.V2CPU:
+		m.statThrottled = true // in the cpu.stat already open
+	case b.v1CPU != "":
+		m.throttle, _ = os.Open(filepath.Join(b.v1CPU, "cpu.stat"))
+	}
 	return m
 }
 
@@ -113,6 +111,12 @@ func (m *meterFiles) cgroup() (transport.Usage, bool) {
 	if !ok {
 		return transport.Usage{}, false
 	}
+	var throttledUs int64
+	if m.statThrottled {
+		if throttledUs, ok = field(data, "throttled_usec", ""); !ok {
+			return transport.Usage{}, false
+		}
+	}
 	if data, ok = m.read(m.pressure); !ok {
 		return transport.Usage{}, false
 	}
@@ -120,7 +124,8 @@ func (m *meterFiles) cgroup() (transport.Usage, bool) {
 	if !ok {
 		return transport.Usage{}, false
 	}
-	return transport.Usage{Ran: time.Duration(ranUs) * time.Microsecond, Waited: time.Duration(waitedUs) * time.Microsecond}, true
+	return transport.Usage{Ran: time.Duration(ranUs) * time.Microsecond, Waited: time.Duration(waitedUs) * time.Microsecond,
+		Throttled: time.Duration(throttledUs) * time.Microsecond}, true
 }
 
 // read reads f from its start into m.buf.

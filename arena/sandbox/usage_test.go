@@ -5,16 +5,14 @@ package sandbox_test
 import (
 	"os"
 	"os/exec"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/arena-dev/arena/arena/clock"
 	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/arena/transport"
+	"github.com/arena-dev/arena/internal/testkit"
 )
 
 // A confined bot's Usage (what the referee's fair clock reads): a bot that
@@ -23,22 +21,13 @@ import (
 // CPU rate limit is not waiting for the machine, and that is not reported
 // as a wait.
 func TestUsageReportsWaitingForACPU(t *testing.T) {
-	var all unix.CPUSet
-	if err := unix.SchedGetaffinity(0, &all); err != nil || all.Count() < 2 {
-		t.Skip("needs two CPUs")
-	}
+	cpu := testkit.LastCPU(t)
 	if sb := newSandbox(t, sandbox.Limits{}, sandbox.Options{}); !sb.FairClock() {
 		t.Skip("no cgroup v2 with cpu.pressure here: Usage reports nothing")
 	}
-	cpu := 0
-	for i := range 1024 {
-		if all.IsSet(i) {
-			cpu = i
-		}
-	}
 	measure := func(t *testing.T, sb *sandbox.Sandbox, spinners int) (wall time.Duration, u transport.Usage) {
 		var p *transport.Process
-		pinnedTo(t, cpu, &all, func() {
+		testkit.Pinned(t, cpu, func() {
 			for range spinners {
 				cmd := exec.Command(os.Args[0])
 				cmd.Env = append(os.Environ(), envMode+"=spin")
@@ -101,18 +90,4 @@ func TestUsageReportsWaitingForACPU(t *testing.T) {
 			t.Errorf("forgiven %v of the %v it was held back under its own 0.2-CPU limit: throttling is forgiven as waiting for the machine", f, held)
 		}
 	})
-}
-
-// pinnedTo runs start on a thread pinned to cpu (the processes it starts
-// inherit it), then gives the thread back all.
-func pinnedTo(t *testing.T, cpu int, all *unix.CPUSet, start func()) {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	var one unix.CPUSet
-	one.Set(cpu)
-	if err := unix.SchedSetaffinity(0, &one); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = unix.SchedSetaffinity(0, all) }()
-	start()
 }

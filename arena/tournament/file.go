@@ -48,7 +48,7 @@ type File struct {
 	Limits         LimitsFile `yaml:"limits,omitempty" json:"limits"`
 	Bots           []BotFile  `yaml:"bots" json:"bots"`
 	// Checksum seals the saved copy (tournament.json): a sha256 of every
-	// field but concurrency, checked when the directory is read, so that
+	// field but concurrency and spare_processes, checked when the directory is read, so that
 	// an edited seed or bot list cannot resume as if it had been there
 	// from the start.
 	Checksum string `yaml:"-" json:"checksum,omitempty"`

@@ -540,15 +540,22 @@ func TestSavedWithoutShareDealsResumesByCycle(t *testing.T) {
 	}
 	saved.ShareDeals = ""
 	saved.Checksum = checksum(*saved)
-	data, _ := json.MarshalIndent(saved, "", "  ")
+	data, err := json.MarshalIndent(saved, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
 	if bytes.Contains(data, []byte("share_deals")) {
 		t.Fatal("the old file still names share_deals")
 	}
-	os.WriteFile(path, data, 0o644)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	// Half the games lost: they are played again on resume.
 	led := filepath.Join(out, ledger.FileName)
 	lines := bytes.SplitAfter(must(os.ReadFile(led)), []byte("\n"))
-	os.WriteFile(led, bytes.Join(lines[:len(full)/2], nil), 0o644)
+	if err := os.WriteFile(led, bytes.Join(lines[:len(full)/2], nil), 0o644); err != nil {
+		t.Fatal(err)
+	}
 
 	for _, tc := range []struct {
 		name  string

@@ -106,8 +106,9 @@ func BenchmarkSoak(b *testing.B) {
 	b.ReportMetric(float64(len(recs)), "games")
 	b.ReportMetric(float64(len(recs))/elapsed.Seconds(), "games/s")
 	b.ReportMetric(float64(timeouts), "spurious-timeouts")
-	b.ReportMetric(peakRSSMiB(), "peak-MiB")
-	b.ReportMetric(peakRSSMiB()*1024/float64(concurrency), "KiB/game")
+	peak := peakRSSMiB()
+	b.ReportMetric(peak, "peak-MiB")
+	b.ReportMetric(peak*1024/float64(concurrency), "KiB/game")
 	b.ReportMetric(float64(peakThreads), "peak-threads")
 	if err != nil && !errors.Is(err, ErrInterrupted) {
 		b.Fatal(err)

@@ -218,7 +218,7 @@ func (p *Process) Send(line []byte, deadline time.Time) error {
 	default:
 	}
 	if !time.Now().Before(deadline) {
-		return fmt.Errorf("%w: the deadline had passed before the turn was written", ErrTimeout)
+		return fmt.Errorf("%w: the deadline had passed before the line was written", ErrTimeout)
 	}
 	p.pending = append(append(p.pending[:0], line...), '\n')
 	// One write first, without waiting and without a deadline: a pipe with

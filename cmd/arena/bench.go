@@ -53,8 +53,11 @@ func runBench(c *cli.Context) error {
 	if d := duration(c, "move-time"); d <= 0 {
 		return usagef("--move-time %v: want a positive duration, such as 100ms", d)
 	}
-	if c.Int("games") < 1 || c.Int("max-concurrency") < 0 {
-		return usagef("--games %d, --max-concurrency %d: want at least 1 game, and a concurrency of 0 (the default) or more", c.Int("games"), c.Int("max-concurrency"))
+	if n := c.Int("games"); n < 1 {
+		return usagef("--games %d: want at least 1", n)
+	}
+	if n := c.Int("max-concurrency"); n < 0 {
+		return usagef("--max-concurrency %d: want 0 (the default) or more", n)
 	}
 	argv, err := bot.ParseCommand(c.String("bot"), "")
 	if err != nil {

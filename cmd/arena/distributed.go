@@ -47,22 +47,62 @@ func jetStreamDir(c *cli.Context, out string) (dir string, remove func(), err er
 	return dir, func() { os.RemoveAll(dir) }, nil
 }
 
+// natsRun opens what a run with remote bots or --distributed needs: the
+// NATS link (with an embedded server, its JetStream store by out) and,
+// with --distributed, the executor maker and its local workers (maker is
+// nil without). done undoes it all, in order; it is set even on error.
+func natsRun(c *cli.Context, out string, concurrency int) (link *natsLink, maker func(run.Config) (run.Executor, error), done func(), err error) {
+	var undo []func()
+	done = func() {
+		for i := len(undo) - 1; i >= 0; i-- {
+			undo[i]()
+		}
+	}
+	if c.Bool("distributed") {
+		if err := checkDistributed(c); err != nil {
+			return nil, nil, done, err // before a server starts
+		}
+	}
+	store, remove, err := jetStreamDir(c, out)
+	if err != nil {
+		return nil, nil, done, err
+	}
+	undo = append(undo, remove)
+	if link, err = natsLinkFor(c, store); err != nil {
+		return nil, nil, done, err
+	}
+	undo = append(undo, func() { link.Close() })
+	if c.Bool("distributed") {
+		var stopWorkers func()
+		if maker, stopWorkers, err = distributed(c, link, concurrency); err != nil {
+			return nil, nil, done, err
+		}
+		undo = append(undo, stopWorkers)
+	}
+	return link, maker, done, nil
+}
+
+// checkDistributed refuses bad --distributed flags, before anything starts.
+func checkDistributed(c *cli.Context) error {
+	if c.Int("max-deliver") < 1 {
+		return usagef("--max-deliver %d: want at least 1", c.Int("max-deliver"))
+	}
+	if d := duration(c, "lease"); d <= 0 {
+		return usagef("--lease %v: want a positive duration, such as 30s", d)
+	}
+	if w := c.Int("workers"); w < 0 {
+		return usagef("--workers %d: want 0 or more", w)
+	}
+	return nil
+}
+
 // distributed is the executor maker of a distributed run on link, with
 // its local workers (--workers), which play the run's own bots; stop
 // ends them.
 func distributed(c *cli.Context, link *natsLink, concurrency int) (maker func(run.Config) (run.Executor, error), stop func(), err error) {
-	if c.Int("max-deliver") < 1 {
-		return nil, nil, usagef("--max-deliver %d: want at least 1", c.Int("max-deliver"))
-	}
-	if d := duration(c, "lease"); d <= 0 {
-		return nil, nil, usagef("--lease %v: want a positive duration, such as 30s", d)
-	}
-	workers := c.Int("workers")
+	workers := c.Int("workers") // checked by natsRun (checkDistributed)
 	if !c.IsSet("workers") && link.Embedded {
 		workers = 1
-	}
-	if workers < 0 {
-		return nil, nil, usagef("--workers %d: want 0 or more", workers)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup

@@ -131,7 +131,9 @@ func natsLinkFor(c *cli.Context, jetStreamDir string) (*natsLink, error) {
 	remembered := 0
 	if port == server.RANDOM_PORT && portFile != "" {
 		if b, err := os.ReadFile(portFile); err == nil {
-			remembered, _ = strconv.Atoi(strings.TrimSpace(string(b))) // a damaged file: a free port
+			if remembered, err = strconv.Atoi(strings.TrimSpace(string(b))); err != nil {
+				fmt.Fprintf(c.App.ErrWriter, "arena: warning: %s holds no port (%v): the server takes a free one, and workers must be given its new URL\n", portFile, err)
+			}
 		}
 	}
 	o := remote.ServerOptions{Host: host, Port: port, StoreDir: jetStreamDir}

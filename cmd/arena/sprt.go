@@ -245,27 +245,15 @@ func runSPRT(c *cli.Context) error {
 		return err
 	}
 	if len(remoteIDs) > 0 || c.Bool("distributed") {
-		store, remove, err := jetStreamDir(c, cfg.OutDir)
+		link, maker, done, err := natsRun(c, cfg.OutDir, cfg.Concurrency)
+		defer done()
 		if err != nil {
 			return err
 		}
-		defer remove()
-		link, err := natsLinkFor(c, store)
-		if err != nil {
-			return err
-		}
-		defer link.Close()
 		if len(remoteIDs) > 0 {
 			sprtRemote(c, cfg, remoteIDs, link.NC)
 		}
-		if c.Bool("distributed") {
-			maker, stopWorkers, err := distributed(c, link, cfg.Concurrency)
-			if err != nil {
-				return err
-			}
-			defer stopWorkers()
-			cfg.Executor = maker
-		}
+		cfg.Executor = maker
 	}
 	if err := cfg.Check(); err != nil {
 		return usageError{err}

@@ -179,11 +179,11 @@ func tournamentOverrides(c *cli.Context) (tournament.Overrides, error) {
 	o.Seats, o.Rounds, o.GamesPerEncounter = num("seats"), num("rounds"), num("games-per-encounter")
 	o.Advance, o.MaxGames, o.MaxStrikes, o.Conc = num("advance"), num("max-games"), num("max-strikes"), num("concurrency")
 	o.ShareDeals = str("share-deals")
-	if c.IsSet("spare-processes") {
-		n, err := spareProcesses(c)
-		if err != nil {
-			return o, err
-		}
+	n, err := spareProcesses(c) // 0: not given
+	if err != nil {
+		return o, err
+	}
+	if n > 0 {
 		o.Spare = &n
 	}
 	o.Move, o.Startup, o.Margin = dur("move-time"), dur("startup-time"), dur("margin")
@@ -283,27 +283,15 @@ func runTournament(c *cli.Context) error {
 	}
 	topts := tournament.Options{Version: Version, Warn: c.App.ErrWriter, OnGame: onGame}
 	if len(cfg.Remote) > 0 || c.Bool("distributed") {
-		store, remove, err := jetStreamDir(c, out)
+		link, maker, done, err := natsRun(c, out, cfg.Concurrency)
+		defer done()
 		if err != nil {
 			return err
 		}
-		defer remove()
-		link, err := natsLinkFor(c, store)
-		if err != nil {
-			return err
-		}
-		defer link.Close()
 		topts.Remote = func(id string) bot.Launcher {
 			return &remote.Launcher{NC: link.NC, ID: id, Wait: cfg.Limits.Startup, Grace: duration(c, "nats-grace")}
 		}
-		if c.Bool("distributed") {
-			maker, stopWorkers, err := distributed(c, link, cfg.Concurrency)
-			if err != nil {
-				return err
-			}
-			defer stopWorkers()
-			topts.Executor = maker
-		}
+		topts.Executor = maker
 	}
 	_, err = tournament.Run(ctx, cfg, out, topts)
 	if errors.Is(err, tournament.ErrInterrupted) {
