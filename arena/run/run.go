@@ -315,7 +315,8 @@ func syncer(sink GroupSink, groups <-chan []finished, done chan<- syncDone) {
 	}
 }
 
-// maxBatch bounds the games recorded together (GroupSink).
+// maxBatch bounds the games recorded together (GroupSink), and in a run
+// without a stop rule the games finished and waiting to count.
 const maxBatch = 256
 
 // maxUnit bounds the games of one unit (UnitExecutor): a rotation of
@@ -427,11 +428,20 @@ func Run(ctx context.Context, cfg Config, src Source, stop StopRule, sink Sink) 
 	var queued []finished // finished, waiting for the syncer
 	syncing, inSync := false, 0
 	syncFailed := false // a group could not be made durable
-	// A game keeps its place until it counts: the Source and the stop
-	// rule have seen every game before the next starts, as without the
-	// syncer, so a run at concurrency 1 hands out its games in the same
-	// order every time, and a verdict abandons no game started after it.
+	// With a stop rule a game keeps its place until it counts: the rule
+	// has seen every game before the next starts, as without the syncer,
+	// so a verdict at concurrency 1 abandons no game started after it.
+	// Without one the next game starts while the last is synced (a
+	// Source whose games depend on results waits for them, Wait), up to
+	// maxBatch games waiting to count: a run at concurrency 1 pays for a
+	// sync only when it takes longer than a game.
 	uncounted := func() int { return len(queued) + inSync }
+	free := func() bool {
+		if stop != nil {
+			return running+uncounted() < cfg.Concurrency
+		}
+		return running < cfg.Concurrency && uncounted() < maxBatch
+	}
 	toSync := make(chan []finished)
 	synced := make(chan syncDone)
 	if group != nil {
@@ -439,7 +449,7 @@ func Run(ctx context.Context, cfg Config, src Source, stop StopRule, sink Sink) 
 		defer close(toSync)
 	}
 	for {
-		for !stopping && ctx.Err() == nil && running+uncounted() < cfg.Concurrency {
+		for !stopping && ctx.Err() == nil && free() {
 			var t Table
 			if t, status = next(); status != schedule.Ready {
 				break
