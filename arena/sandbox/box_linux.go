@@ -295,6 +295,10 @@ func (b *Box) Started(pid int) {
 		b.statusW.Close() // the wrapper holds its own
 	}
 	b.pid.Store(int64(pid))
+	// What started the wrapper is not needed again, and a root plan and
+	// environment are kilobytes held for as long as the bot lives.
+	b.Argv, b.Env = nil, nil
+	b.spec.Root, b.spec.Env = nil, nil
 	if b.spec.Limits.CPUTime > 0 {
 		go b.watch(pid)
 	}

@@ -7,12 +7,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/arena-dev/arena/arena/ledger"
+	"github.com/arena-dev/arena/arena/run"
 )
 
 // BenchmarkSoak is opt-in (ARENA_SOAK=1): a banqi round-robin of 64 bots
@@ -26,6 +29,7 @@ import (
 //	ARENA_SOAK_LOAD         CPU-bound processes run beside it (0): a loaded machine
 //	ARENA_SOAK_BARE=1       bare processes, no sandbox
 //	ARENA_SOAK_CPUS         the bots' CPU rate
+//	ARENA_SOAK_HEAP         a file for the live heap half way (go tool pprof), logged with the goroutines and stacks
 //	ARENA_SOAK_OUT          the output directory to keep (a fresh one)
 //
 // The issue-16 figure (256 games at once, 100 ms, with and without load):
@@ -78,6 +82,7 @@ func BenchmarkSoak(b *testing.B) {
 		}
 		b.Log(sb.Describe())
 	}
+	run.TuneGC() // as cmd/arena does
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	start := time.Now()
@@ -85,6 +90,9 @@ func BenchmarkSoak(b *testing.B) {
 	for range b.N {
 		_, err = Run(ctx, c, out, Options{OnGame: func(p Progress) {
 			peakThreads = max(peakThreads, statusField("Threads:"))
+			if heap := os.Getenv("ARENA_SOAK_HEAP"); heap != "" && p.Done == games/2 {
+				writeHeapProfile(b, heap)
+			}
 			if p.Done >= games {
 				cancel()
 			}
@@ -150,4 +158,22 @@ func statusField(key string) int {
 		}
 	}
 	return 0
+}
+
+// writeHeapProfile writes the referee's live heap (ARENA_SOAK_HEAP, half
+// way through the run) for go tool pprof.
+func writeHeapProfile(b *testing.B, path string) {
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	b.Logf("half way: %d goroutines; heap in use %d KiB, stacks %d KiB, runtime total %d KiB, resident %d KiB",
+		runtime.NumGoroutine(), m.HeapInuse>>10, m.StackInuse>>10, m.Sys>>10, statusField("VmRSS:"))
+	runtime.GC()
+	if err := pprof.WriteHeapProfile(f); err != nil {
+		b.Fatal(err)
+	}
 }

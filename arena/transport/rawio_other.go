@@ -2,6 +2,8 @@
 
 package transport
 
+import "os"
+
 // writeNow never writes here (Start refuses to run bots on this system):
 // Send then takes its waiting path.
 func (p *Process) writeNow() (int, error) { return 0, errWouldBlock }
@@ -12,3 +14,6 @@ func (p *Process) writeOnceFunc(fd uintptr) {}
 func (r *stdoutReader) Read(b []byte) (int, error) { return r.f.Read(b) }
 
 func (r *stdoutReader) readOnceFunc(fd uintptr) {}
+
+// drainFile reads r until its end, handing each read to write.
+func drainFile(r *os.File, write func([]byte)) { drainBuffered(r, write) }

@@ -5,6 +5,7 @@ package transport
 import (
 	"errors"
 	"os"
+	"sync"
 	"syscall"
 )
 
@@ -59,4 +60,44 @@ func rawResult(n int, err error) (int, error) {
 		return 0, errWouldBlock
 	}
 	return max(n, 0), err
+}
+
+// drainBuffers lend the stderr drains a buffer for the length of one read.
+var drainBuffers = sync.Pool{New: func() any { b := make([]byte, drainBufferSize); return &b }}
+
+// drainFile reads r until its end, handing each read to write. It holds a
+// buffer only while there is something to read: it waits for the pipe to
+// be readable without one (RawConn.Read), since every live bot process
+// has a drain, most with a silent stderr (a 256-game run keeps over a
+// thousand, 4 MiB of idle buffers when each held its own).
+func drainFile(r *os.File, write func([]byte)) {
+	raw, err := r.SyscallConn()
+	if err != nil {
+		drainBuffered(r, write)
+		return
+	}
+	done := false
+	for !done {
+		err := raw.Read(func(fd uintptr) bool {
+			bp := drainBuffers.Get().(*[]byte)
+			defer drainBuffers.Put(bp)
+			for {
+				n, err := syscall.Read(int(fd), *bp)
+				switch {
+				case errors.Is(err, syscall.EINTR):
+					continue
+				case errors.Is(err, syscall.EAGAIN):
+					return false // wait until readable
+				case n > 0:
+					write((*bp)[:n])
+				default: // end of file, or an error
+					done = true
+				}
+				return true
+			}
+		})
+		if err != nil {
+			return
+		}
+	}
 }

@@ -171,6 +171,9 @@ func Start(cfg ProcessConfig) (*Process, error) {
 		}
 		return nil, fmt.Errorf("start %q: %w", cfg.Argv[0], startErr)
 	}
+	// The child has its own environment: ours (a sandbox spec, or a copy
+	// of the arena's) would stay for as long as the bot lives.
+	cmd.Env = nil
 	if cfg.Confine != nil {
 		cfg.Confine.Started(cmd.Process.Pid)
 	}
@@ -539,15 +542,23 @@ func (s *stderrSink) set(w io.Writer) {
 	}
 }
 
+// drain copies the bot's stderr into the sink until its end, then closes r.
 func (s *stderrSink) drain(r *os.File) {
 	defer r.Close()
-	// Small: every live bot process holds one for its whole life (a
-	// 256-game run keeps over a thousand), and stderr is diagnostics.
-	buf := make([]byte, 4<<10)
+	drainFile(r, s.write)
+}
+
+// drainBufferSize is the most of a bot's stderr one read takes. Small:
+// stderr is diagnostics.
+const drainBufferSize = 4 << 10
+
+// drainBuffered reads r until its end through a buffer of its own.
+func drainBuffered(r *os.File, write func([]byte)) {
+	buf := make([]byte, drainBufferSize)
 	for {
 		n, err := r.Read(buf)
 		if n > 0 {
-			s.write(buf[:n])
+			write(buf[:n])
 		}
 		if err != nil {
 			return

@@ -12,6 +12,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/arena/sandbox"
 	_ "github.com/arena-dev/arena/engine/all"
 )
@@ -53,6 +54,9 @@ func main() {
 }
 
 func runMain(args []string) int {
+	if len(args) < 2 || args[1] != "bot" { // a bundled bot keeps Go's default
+		run.TuneGC()
+	}
 	app := newApp()
 	app.Setup() // adds the help command, which flagsFirst must know
 	err := app.Run(flagsFirst(app, args))
