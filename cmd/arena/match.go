@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -58,6 +59,7 @@ and within --bot-memory, --bot-procs, --bot-files, --bot-file-size and
 			&cli.StringFlag{Name: "out", Usage: "directory for results.jsonl, replays/ and logs/"},
 			jsonFlag("print one JSON summary object to stdout"),
 			quietFlag("no per-game progress lines"),
+			&cli.StringFlag{Name: "trace", Usage: "print one bot's protocol lines to stderr as they pass (`NAME`, or the number of its --bot, from 0): > to the bot, < from it, ! what went wrong"},
 		}, append(append(refereeFlags(), natsFlags()...), sandboxFlags()...)...),
 		Action: runMatch,
 	})
@@ -76,6 +78,10 @@ func runMatch(c *cli.Context) error {
 		return err
 	}
 	botList, remoteIDs, err := parseBots(c.StringSlice("bot"))
+	if err != nil {
+		return err
+	}
+	trace, err := traceFlag(c, botList)
 	if err != nil {
 		return err
 	}
@@ -128,6 +134,9 @@ func runMatch(c *cli.Context) error {
 		return err
 	}
 	defer closeNATS()
+	if trace >= 0 {
+		specs[trace].Launcher = bot.Traced(specs[trace].Launcher, c.App.ErrWriter)
+	}
 	sum, err := match.Run(ctx, match.Config{
 		Settings: settings, Game: game, Options: opts, Games: games, Seed: seed, Secret: secret, OutDir: out, Version: Version,
 		OnGame: func(r ledger.Record) { fmt.Fprintln(progress, gameLine(r, games, out != "")) },
@@ -492,4 +501,21 @@ func parseLimits(c *cli.Context) (clock.Limits, error) {
 		return l, usageError{err}
 	}
 	return l, nil
+}
+
+// traceFlag is the index of the bot --trace names (by name, or by the
+// number of its --bot from 0), -1 without --trace.
+func traceFlag(c *cli.Context, bots []bot.Command) (int, error) {
+	which := c.String("trace")
+	if which == "" {
+		return -1, nil
+	}
+	names := make([]string, len(bots))
+	for i, b := range bots {
+		if b.Name == which || strconv.Itoa(i) == which {
+			return i, nil
+		}
+		names[i] = fmt.Sprintf("%d or %s", i, b.Name)
+	}
+	return -1, usagef("--trace %q: no such bot (want %s)", which, strings.Join(names, ", "))
 }
