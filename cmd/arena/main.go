@@ -110,6 +110,7 @@ examples; arena completion bash|zsh|fish prints a shell completion script.`,
 		Commands: []*cli.Command{
 			gamesCommand(),
 			matchCommand(),
+			playCommand(),
 			botCommand(),
 			replayCommand(),
 			tournamentCommand(),

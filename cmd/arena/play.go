@@ -1,0 +1,116 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"slices"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/human"
+	"github.com/arena-dev/arena/arena/ledger"
+	"github.com/arena-dev/arena/arena/match"
+	"github.com/arena-dev/arena/engine"
+)
+
+// humanName is the person's name in hello.players and the results.
+const humanName = "you"
+
+func playCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "play",
+		Usage: "take a seat yourself, against bots, in the terminal",
+		Description: `You take --seat (default 0); the --bot flags fill the other seats in order.
+Each turn shows your seat's view (the Banqi board, the Uno table and your
+hand, the Boon hand and trick) and numbers your legal actions: type the
+number. The referee is the one of arena match, with the bots' clocks; yours
+has none.
+
+   arena play --game banqi --bot greedy='arena bot greedy'
+   arena play --game uno --seat 1 --bot a='arena bot random' --bot b='arena bot greedy'`,
+		Flags: append([]cli.Flag{
+			gameFlag("game to play (see arena games); required"),
+			&cli.IntFlag{Name: "seat", Usage: "your seat, from 0"},
+			&cli.StringSliceFlag{Name: "bot", Usage: "NAME=CMD, one per other seat, in seat order"},
+			optionFlag(),
+			&cli.IntFlag{Name: "games", Value: 1, Usage: "games to play (each deals new cards; seats rotate from one game to the next)"},
+			newSeedFlag("match seed", "random, printed"),
+			&cli.StringFlag{Name: "out", Usage: "directory for results.jsonl, replays/ and logs/"},
+		}, append(refereeFlags(), sandboxFlags()...)...),
+		Action: runPlay,
+	}
+}
+
+func runPlay(c *cli.Context) error {
+	if c.Args().Present() {
+		return usagef("unexpected argument %q (bots are given with --bot NAME=CMD)", c.Args().First())
+	}
+	if !c.IsSet("game") {
+		return usagef("--game is required: e.g. arena play --game banqi --bot greedy='arena bot greedy'")
+	}
+	game, given, err := gameAndOptions(c)
+	if err != nil {
+		return err
+	}
+	botList, remoteIDs, err := parseBots(c.StringSlice("bot"))
+	if err != nil {
+		return err
+	}
+	if len(remoteIDs) > 0 {
+		return usagef("--bot nats:BOTID: arena play seats local bots only")
+	}
+	if slices.ContainsFunc(botList, func(b bot.Command) bool { return b.Name == humanName }) {
+		return usagef("--bot %s=...: %q is your name here", humanName, humanName)
+	}
+	seats := len(botList) + 1
+	seat := c.Int("seat")
+	if seat < 0 || seat >= seats {
+		return usagef("--seat %d: want 0 to %d (%d --bot flags and you)", seat, seats-1, len(botList))
+	}
+	opts, err := engine.Setup(game, seats, given)
+	if err != nil {
+		return usageError{err}
+	}
+	settings, err := runSettings(c)
+	if err != nil {
+		return err
+	}
+	settings.FreshDeals = true // nothing to even out between a person and bots
+	games := c.Int("games")
+	if games < 1 {
+		return usagef("--games %d: want at least 1", games)
+	}
+	seed, err := seedFlag(c)
+	if err != nil {
+		return err
+	}
+	out := c.String("out")
+	secret, secretFile, err := dealSecret(c, botList)
+	if err != nil {
+		return err
+	}
+	sb, err := confineBots(c, botList, out, secretFile)
+	if err != nil {
+		return err
+	}
+	w := c.App.ErrWriter
+	fmt.Fprintf(w, "arena: %s, %d game(s), seed %d, you at seat %d; bots: %s\n", game.Info().Name, games, seed, seat, settings.Limits)
+	fmt.Fprintf(w, "arena: %s\n", sb.Describe())
+	specs := bot.Specs(botList)
+	specs = slices.Insert(specs, seat, bot.Spec{Name: humanName, Launcher: &human.Seat{In: os.Stdin, Out: c.App.Writer}})
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	sum, err := match.Run(ctx, match.Config{
+		Settings: settings, Game: game, Options: opts, Games: games, Seed: seed, Secret: secret, OutDir: out, Version: Version,
+		OnGame: func(r ledger.Record) { fmt.Fprintln(c.App.Writer, gameLine(r, games, out != "")) },
+		Warn:   w,
+	}, specs)
+	if sum != nil && sum.Games > 1 {
+		printSummary(c.App.Writer, sum, 0)
+	}
+	return secretUsage(err, secretFile)
+}
