@@ -85,6 +85,11 @@ var (
 	// bit masks over card kinds
 	colourMask [4]uint64
 	faceMask   [13]uint64
+	// sameFace[k] is the kinds that match card k by face: faceMask of its
+	// face for a coloured card, none for a wild.
+	sameFace [NumKinds]uint64
+	// cardColour[k] is k.Colour() as a table lookup (-1 for wilds).
+	cardColour [NumKinds]int8
 	fullDeck   [DeckSize]Card
 )
 
@@ -111,6 +116,12 @@ func init() {
 			}
 			colourMask[c] |= 1 << k
 			faceMask[f] |= 1 << k
+		}
+	}
+	for k := range Card(NumKinds) {
+		cardColour[k] = int8(k.Colour())
+		if !k.IsWild() {
+			sameFace[k] = faceMask[k.Face()]
 		}
 	}
 	cardNames[Wild], cardNames[WildDraw] = "W", "WD4"

@@ -84,6 +84,7 @@ func setup(t testing.TB, r Rules, tb table) *State {
 	top := cards(t, tb.top)[0]
 	take(top)
 	s.draw = s.drawBuf[:0]
+	s.unshuffled = 0 // the draw pile as given, top last
 	for _, c := range cards(t, tb.draw) {
 		take(c)
 		s.draw = append(s.draw, c)
@@ -95,9 +96,9 @@ func setup(t testing.TB, r Rules, tb table) *State {
 		}
 	}
 	s.discard = append(s.discard, top)
-	s.setColour(int8(top.Colour()))
+	s.setColour(int8(top.Colour()), top)
 	if tb.colour >= 0 || top.IsWild() {
-		s.setColour(int8(tb.colour))
+		s.setColour(int8(tb.colour), top)
 	}
 	s.dir = 1
 	if tb.dir != 0 {

@@ -114,6 +114,9 @@ type State struct {
 	discBuf [DeckSize + 1]Card
 	draw    []Card // draw pile, top = last
 	discard []Card // discard pile, top = last
+	// The shuffle of the draw pile still to do (see shuffleDraw):
+	// draw[:unshuffled] is not in its final order yet.
+	unshuffled int
 
 	colour int8 // active colour; -1 until a starting Wild's colour is named
 	// match is the card kinds that may be played on the top card in the
@@ -148,6 +151,12 @@ type State struct {
 	gained  [MaxSeats]int // points scored this hand
 	scores  [MaxSeats]int
 	hands   []HandResult
+	// The first hand's record, with its Points and Finish, lives in the
+	// state: a single-hand playout then allocates nothing. Reset reuses
+	// it, which is one reason results from before a Reset must not be
+	// used after it; Clone and views copy it.
+	hand1     [1]HandResult
+	hand1Ints [2 * MaxSeats]int
 
 	ply int
 	// public counts the actions every seat can see. A decision that only
@@ -204,7 +213,12 @@ func (s *State) Reset(seed uint64) {
 	if cap(cards) <= len(s.cardBuf) {
 		cards = nil
 	}
-	*s = State{rules: s.rules, n: s.n, dealer: -1}
+	// Zeroed in place, then the kept fields put back: assigning a
+	// composite literal (State{rules: s.rules, ...}) builds the 3 KiB value
+	// in a stack temporary and copies it over s, twice the memory traffic.
+	rules, n := s.rules, s.n
+	*s = State{}
+	s.rules, s.n, s.dealer = rules, n, -1
 	s.pcg.Seed(seed, pcgStream)
 	s.events, s.evCards = evs, cards
 	if s.events == nil {
@@ -223,10 +237,22 @@ func (s *State) Clone() *State {
 	c.discard = c.discBuf[:len(s.discard)]
 	c.events = append(c.evBuf[:0:0], s.events...)
 	c.evCards = append(c.cardBuf[:0:0], s.evCards...)
-	c.hands = append([]HandResult(nil), s.hands...)
+	c.hands = copyHands(s.hands)
 	c.outcome.Ranks = append([]int(nil), s.outcome.Ranks...)
 	c.outcome.Scores = append([]float64(nil), s.outcome.Scores...)
 	return &c
+}
+
+// copyHands is a deep copy of hand results, sharing no memory with the
+// state (the first hand's slices point into State.hand1Ints).
+func copyHands(hs []HandResult) []HandResult {
+	out := make([]HandResult, len(hs))
+	for i, h := range hs {
+		out[i] = h
+		out[i].Points = append([]int(nil), h.Points...)
+		out[i].Finish = append([]int(nil), h.Finish...)
+	}
+	return out
 }
 
 // Rules of this game.
@@ -331,30 +357,79 @@ func (s *State) reshuffle() bool {
 	return true
 }
 
-// shuffleDraw shuffles the draw pile (Fisher-Yates; each 64-bit PCG
-// output gives two 32-bit multiply-shift draws).
+// shuffleDraw shuffles the draw pile: a Fisher-Yates pass from the top
+// down, each 64-bit PCG output giving two 32-bit multiply-shift draws.
+//
+// The pass is lazy. shuffleDraw only starts it, and popDraw takes the
+// steps that settle the top card when that card is drawn: in a pass from
+// the top down, step i fixes position i and touches nothing above it, so
+// the cards drawn come out exactly as after the whole pass. A hand draws
+// well under half the deck (about 45 cards in a 2-seat random playout),
+// so most steps, and their PCG outputs, are never needed. The steps
+// taken draw the same numbers in the same order as the whole pass would,
+// because the PCG serves nothing but shuffles and a pass still pending is
+// finished before the next one starts: the games are the same as with an
+// eager shuffle.
 func (s *State) shuffleDraw() {
+	s.finishShuffle()
+	s.unshuffled = len(s.draw)
+}
+
+// shuffleBatch is the number of steps popDraw takes at a time. One step
+// per card drawn put a branch that alternated with the PCG output's
+// halves among the game's unpredictable ones, and it was mispredicted
+// about half the time; a batch runs as a short loop of its own. It is
+// even, so that every batch starts on a fresh PCG output as the pass
+// does, and no half output is carried from one batch to the next.
+const shuffleBatch = 8
+
+// shuffleSome takes up to shuffleBatch more steps of the pass.
+func (s *State) shuffleSome() {
 	d := s.draw
-	var r uint64
-	half := false
-	for i := len(d) - 1; i > 0; i-- {
-		if !half {
-			r = s.pcg.Uint64()
-		} else {
-			r >>= 32
-		}
-		half = !half
+	i := min(s.unshuffled, len(d)) - 1 // the next step
+	stop := max(i-shuffleBatch, 0)     // steps i down to stop+1
+	for ; i > stop; i -= 2 {
+		r := s.pcg.Uint64()
 		j := (r & 0xffffffff) * uint64(i+1) >> 32
 		d[i], d[j] = d[j], d[i]
+		if i-1 > stop {
+			j = (r >> 32) * uint64(i) >> 32
+			d[i-1], d[j] = d[j], d[i-1]
+		}
 	}
+	// Position stop is still open, unless it is 0: the last card left
+	// to shuffle is in place.
+	s.unshuffled = 0
+	if stop > 0 {
+		s.unshuffled = stop + 1
+	}
+}
+
+// finishShuffle takes the steps of the pass still pending, for code that
+// reads or rearranges the whole pile.
+func (s *State) finishShuffle() {
+	for min(s.unshuffled, len(s.draw)) > 1 {
+		s.shuffleSome()
+	}
+	s.unshuffled = 0
+}
+
+// popDraw takes the top card of the draw pile, which must not be empty.
+func (s *State) popDraw() Card {
+	n := len(s.draw) - 1
+	if n < s.unshuffled {
+		s.shuffleSome()
+	}
+	c := s.draw[n]
+	s.draw = s.draw[:n]
+	return c
 }
 
 func (s *State) drawOne(seat int) (Card, bool) {
 	if len(s.draw) == 0 && !s.reshuffle() {
 		return NoCard, false
 	}
-	c := s.draw[len(s.draw)-1]
-	s.draw = s.draw[:len(s.draw)-1]
+	c := s.popDraw()
 	s.addCard(seat, c)
 	return c, true
 }
@@ -394,6 +469,16 @@ func (s *State) log(kind evKind, seat int) *event {
 // adv steps k active seats from p in the direction of play.
 func (s *State) adv(p, k int) int {
 	n, dir := s.n, s.dir
+	if s.nActive == n && k <= 2 {
+		// Every seat is in the hand (always so but with play_to_last):
+		// one step of k*dir, which leaves p in [-2, n+1], wrapped once
+		// as below. The loop's exit depended on k, a skip or not, and
+		// was mispredicted as often.
+		p += k * dir
+		p += n & (p >> 63)
+		p -= n &^ ((p - n) >> 63)
+		return p
+	}
 	for k > 0 {
 		// p+dir wrapped round the table without a branch (the wrap is
 		// one the predictor often gets wrong, and the compiler does not
@@ -418,16 +503,13 @@ func (s *State) nextTurn(q int) {
 // ---- legal actions ----
 
 // setColour sets the active colour (-1: none yet), after a play or a
-// colour named, and recomputes match for the top card.
-func (s *State) setColour(c int8) {
+// colour named, and recomputes match for top, the top card (passed in: a
+// play knows it without reading the discard pile back).
+func (s *State) setColour(c int8, top Card) {
 	s.colour = c
 	s.match = 0
-	if c < 0 {
-		return
-	}
-	s.match = colourMask[c] | wildBits
-	if top := s.Top(); !top.IsWild() {
-		s.match |= faceMask[top.Face()]
+	if c >= 0 {
+		s.match = colourMask[c] | wildBits | sameFace[top]
 	}
 }
 
@@ -735,7 +817,7 @@ func (s *State) do(a Action) {
 		}
 		switch a.Type {
 		case ActColour:
-			s.setColour(a.Colour)
+			s.setColour(a.Colour, s.Top())
 			s.log(evColour, p).colour = a.Colour
 			s.phase = phTurn
 		case ActPlay, ActJump:
@@ -839,11 +921,11 @@ func (s *State) playCard(p int, a Action) {
 	guilty := c == WildDraw && s.mask[p]&colourMask[prev] != 0
 	s.removeCard(p, c)
 	s.discard = append(s.discard, c)
-	if c.IsWild() {
-		s.setColour(a.Colour)
-	} else {
-		s.setColour(int8(c.Colour()))
-	}
+	// The colour in force is the card's, or the one a wild names. A legal
+	// play has exactly one of the two >= 0 (a coloured card names none,
+	// a wild has none), so max picks it without a branch on a card drawn
+	// at random.
+	s.setColour(max(cardColour[c], a.Colour), c)
 	kind := evPlay
 	if a.Type == ActJump {
 		kind = evJump
@@ -999,9 +1081,18 @@ func (s *State) rotate(p int) {
 }
 
 // pollJump asks the seats holding a card identical to c, clockwise from p,
-// whether they jump in (jump_in). next is who plays if nobody does.
+// whether they jump in (jump_in). next is who plays if nobody does. The
+// test of the rule is a function of its own so that it inlines: most
+// games play without jump_in, and a call on every play cost more than
+// the test.
 func (s *State) pollJump(p int, c Card, next int) {
-	if !s.rules.JumpIn || c.IsWild() || s.over {
+	if s.rules.JumpIn {
+		s.pollJumpIn(p, c, next)
+	}
+}
+
+func (s *State) pollJumpIn(p int, c Card, next int) {
+	if c.IsWild() || s.over {
 		return
 	}
 	s.nJump = 0
@@ -1127,7 +1218,13 @@ func (s *State) endHand() {
 		s.finish[s.nFinish] = int8(i)
 		s.nFinish++
 	}
-	both := make([]int, 2*s.n)
+	var both []int
+	if len(s.hands) == 0 {
+		s.hands = s.hand1[:0]
+		both = s.hand1Ints[:2*s.n]
+	} else {
+		both = make([]int, 2*s.n)
+	}
 	hr := HandResult{Hand: s.handNo, Dealer: s.dealer, Winner: int(s.finish[0]), Points: both[:s.n:s.n],
 		Finish: both[s.n:]}
 	for i := range s.n {
@@ -1266,24 +1363,30 @@ func (s *State) newHand() {
 	s.catchSeat = -1
 	s.dir = 1
 	s.drawn = NoCard
+	// The last hand's pass is finished before its pile is replaced, so
+	// that the PCG is where the whole pass would have left it.
+	s.finishShuffle()
 	s.draw = append(s.drawBuf[:0], fullDeck[:]...)
 	s.discard = s.discBuf[:0]
 	s.shuffleDraw()
 	if deckHook != nil {
+		s.finishShuffle()
 		deckHook(s)
 	}
-	for range HandSize {
-		for i := 1; i <= s.n; i++ {
-			q := (s.dealer + i) % s.n
-			s.addCard(q, s.draw[len(s.draw)-1])
-			s.draw = s.draw[:len(s.draw)-1]
+	// One card at a time round the table from the dealer's left. The seat
+	// steps with a compare, not (dealer+i)%n: a division per card dealt
+	// was a measurable part of a short hand.
+	q := s.dealer
+	for range HandSize * s.n {
+		if q++; q == s.n {
+			q = 0
 		}
+		s.addCard(q, s.popDraw())
 	}
 	s.log(evDeal, s.dealer).n = int16(s.handNo)
 	var c Card
 	for {
-		c = s.draw[len(s.draw)-1]
-		s.draw = s.draw[:len(s.draw)-1]
+		c = s.popDraw()
 		if c == WildDraw || (s.rules.StartNumberOnly && !c.IsNumber()) {
 			s.draw = append(s.draw, c)
 			s.shuffleDraw()
@@ -1295,12 +1398,12 @@ func (s *State) newHand() {
 	s.log(evStart, s.dealer).card = c
 	first := s.adv(s.dealer, 1)
 	if c == Wild {
-		s.setColour(-1)
+		s.setColour(-1, c)
 		s.cur = first
 		s.phase = phColour
 		return
 	}
-	s.setColour(int8(c.Colour()))
+	s.setColour(int8(c.Colour()), c)
 	switch c.Face() {
 	case FaceSkip:
 		s.nextTurn(s.adv(s.dealer, 2))

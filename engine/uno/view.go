@@ -152,7 +152,7 @@ func (s *State) ViewOf(seat int) View {
 		DrawPile:  len(s.draw),
 		Discard:   cardStrings(s.discard),
 		Events:    []Event{},
-		Hands:     append([]HandResult{}, s.hands...),
+		Hands:     copyHands(s.hands),
 		Actions:   s.public,
 		Over:      s.over,
 		Rules:     s.rules.view(),
