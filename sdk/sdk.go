@@ -1,25 +1,39 @@
-// Package sdk is the smallest way to write an arena bot in Go: implement
-// Bot (or use Func) and call Run with stdin and stdout. Run speaks protocol
-// v1: it answers hello with ready, each turn with the index your bot
-// chooses, and returns when the referee says bye or closes the input.
+// Package sdk is the Go SDK for arena bots. A bot is one function from
+// (view, legal actions, context) to the index of its choice, with optional
+// hooks for a game's start and end (Player, NewPlayer); Main runs it on
+// stdin and stdout. The SDK does the talking, in protocol v1: hello and
+// ready, the protocol version check, echoing turn ids, seeding (Context.Rand
+// from hello.seed), many games in one process, end and bye (with stdin
+// still open after bye), unknown fields and message types, flushing, and
+// logging to stderr. A panic or an error in the bot's code becomes a line
+// on stderr and a random legal move, never a silent timeout.
+//
+// The older interface, Bot with Run, is kept: the bundled bots use it.
+// docs/sdk-go.md has the reference and examples; sdktest plays games in
+// process for unit tests.
 package sdk
 
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"time"
 
 	"github.com/arena-dev/arena/protocol"
 )
 
-// Bot makes the decisions; Run does the talking.
+// Bot makes the decisions; Run does the talking. Player is the easier way
+// to write one.
 type Bot interface {
 	// Start is called on every hello: a new game begins. Returning an error
 	// refuses the game (it is sent to the referee as an error message).
 	Start(h *protocol.Hello) error
-	// Act returns the index in t.Legal of the chosen action.
+	// Act returns the index in t.Legal of the chosen action. An error (or
+	// a panic) is logged and a random legal action is played instead. An
+	// index out of range is sent as it is (the referee judges it).
 	Act(t *protocol.Turn) (int, error)
 	// End is called when a game is over.
 	End(e *protocol.End)
@@ -37,31 +51,29 @@ func (f Func) Act(t *protocol.Turn) (int, error) { return f(t) }
 // End implements Bot.
 func (Func) End(*protocol.End) {}
 
-// Options tune Run.
+// Options tune Run, Main and a Session.
 type Options struct {
-	// Name and Version are reported in ready.
+	// Name and Version are reported in ready. Main's default Name is the
+	// program's file name.
 	Name, Version string
 	// MaxLine limits one incoming line (protocol.DefaultMaxLine if 0).
 	MaxLine int
+	// Log receives the SDK's log lines and Context.Logf (os.Stderr if nil).
+	Log io.Writer
+	// Fallback, if set, is called after the bot's code failed on a turn
+	// (an error, a panic, an index out of range) and the SDK played a
+	// random legal action instead, already logged.
+	Fallback func(turnID int64, err error)
 }
 
 // Run serves one bot process: many games, until bye or end of input.
+// It returns nil then, and an error for what ends the process early: a
+// protocol version it does not speak, a game the bot refused, a line from
+// the referee that is not JSON, a failure to read or write.
 func Run(in io.Reader, out io.Writer, bot Bot, opt Options) error {
-	if opt.MaxLine <= 0 {
-		opt.MaxLine = protocol.DefaultMaxLine
-	}
-	lr := protocol.NewLineReader(in, opt.MaxLine)
+	s := NewSession(bot, opt)
+	lr := protocol.NewLineReader(in, s.opt.MaxLine)
 	w := bufio.NewWriter(out)
-	send := func(v any) error {
-		b, err := json.Marshal(v)
-		if err != nil {
-			return err
-		}
-		w.Write(b)
-		w.WriteByte('\n')
-		return w.Flush()
-	}
-	var reply []byte
 	for {
 		line, err := lr.ReadLine()
 		if err == io.EOF {
@@ -70,56 +82,37 @@ func Run(in io.Reader, out io.Writer, bot Bot, opt Options) error {
 		if err != nil {
 			return fmt.Errorf("reading from referee: %w", err)
 		}
-		typ, err := lineType(line)
-		if err != nil {
-			return fmt.Errorf("bad line from referee: %w", err)
-		}
-		switch typ {
-		case protocol.TypeHello:
-			var h protocol.Hello
-			if err := json.Unmarshal(line, &h); err != nil {
-				return fmt.Errorf("bad hello: %w", err)
-			}
-			if h.Protocol != protocol.Version {
-				msg := fmt.Sprintf("unsupported protocol version %d (this bot speaks %d)", h.Protocol, protocol.Version)
-				send(protocol.Error{Type: protocol.TypeError, Message: msg})
-				return fmt.Errorf("%s", msg)
-			}
-			if err := bot.Start(&h); err != nil {
-				send(protocol.Error{Type: protocol.TypeError, Message: err.Error()})
-				return fmt.Errorf("refused game %s: %w", h.GameID, err)
-			}
-			if err := send(protocol.Ready{Type: protocol.TypeReady, Name: opt.Name, Version: opt.Version}); err != nil {
-				return err
-			}
-		case protocol.TypeTurn:
-			var t protocol.Turn
-			if !decodeTurn(line, &t) {
-				if err := json.Unmarshal(line, &t); err != nil {
-					return fmt.Errorf("bad turn: %w", err)
-				}
-			}
-			i, err := bot.Act(&t)
-			if err != nil {
-				send(protocol.Error{Type: protocol.TypeError, Message: err.Error()})
-				return fmt.Errorf("turn %d: %w", t.ID, err)
-			}
-			reply = protocol.AppendIndexAction(reply[:0], t.ID, i)
+		reply, done, err := s.Handle(line, time.Now())
+		if len(reply) > 0 {
 			w.Write(reply)
-			if err := w.Flush(); err != nil {
-				return err
+			if ferr := w.Flush(); ferr != nil && err == nil {
+				err = ferr
 			}
-		case protocol.TypeEnd:
-			var e protocol.End
-			if err := json.Unmarshal(line, &e); err != nil {
-				return fmt.Errorf("bad end: %w", err)
-			}
-			bot.End(&e)
-		case protocol.TypeBye:
-			return nil
-		default:
-			// Unknown message types are ignored, as unknown fields are.
 		}
+		if done || err != nil {
+			return err
+		}
+	}
+}
+
+// Main runs bot on stdin and stdout until bye or the end of input, then
+// returns; on an error it writes it to stderr and exits with status 1. It
+// is the whole of a bot's main function:
+//
+//	func main() { sdk.Main(sdk.NewPlayer(act)) }
+//
+// opts, if given, are Options (only the first is used).
+func Main(bot Bot, opts ...Options) {
+	var opt Options
+	if len(opts) > 0 {
+		opt = opts[0]
+	}
+	if opt.Name == "" {
+		opt.Name = filepath.Base(os.Args[0])
+	}
+	if err := Run(os.Stdin, os.Stdout, bot, opt); err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", opt.Name, err)
+		os.Exit(1)
 	}
 }
 

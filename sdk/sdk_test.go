@@ -3,6 +3,7 @@ package sdk_test
 import (
 	"bytes"
 	"errors"
+	"io"
 	"strings"
 	"testing"
 
@@ -55,11 +56,10 @@ func TestRun(t *testing.T) {
 			wantErr: "unsupported protocol version 2",
 		},
 		{
-			name:    "a bot error is reported to the referee",
-			in:      `{"type":"hello","protocol":1}` + "\n" + `{"type":"turn","id":1,"legal":[{}]}` + "\n",
+			name:    "a bot error falls back to a legal move and the bot plays on",
+			in:      `{"type":"hello","protocol":1}` + "\n" + `{"type":"turn","id":1,"legal":[{}]}` + "\n" + `{"type":"turn","id":2,"legal":[{}]}` + "\n",
 			pick:    -1,
-			wantOut: []string{`{"type":"ready"}`, `{"type":"error","message":"no idea"}`},
-			wantErr: "no idea",
+			wantOut: []string{`{"type":"ready"}`, `{"type":"action","id":1,"index":0}`, `{"type":"action","id":2,"index":0}`},
 			hellos:  1,
 		},
 		{
@@ -78,7 +78,7 @@ func TestRun(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var out bytes.Buffer
 			bot := &recorder{pick: tc.pick}
-			err := sdk.Run(strings.NewReader(tc.in), &out, bot, sdk.Options{})
+			err := sdk.Run(strings.NewReader(tc.in), &out, bot, sdk.Options{Log: io.Discard})
 			if tc.wantErr == "" && err != nil || tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)) {
 				t.Fatalf("error %v, want %q", err, tc.wantErr)
 			}

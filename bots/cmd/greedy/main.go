@@ -3,17 +3,11 @@
 package main
 
 import (
-	"fmt"
-	"os"
-
 	"github.com/arena-dev/arena/bots"
 	"github.com/arena-dev/arena/sdk"
 )
 
 func main() {
 	bot, _ := bots.New("greedy")
-	if err := sdk.Run(os.Stdin, os.Stdout, bot, sdk.Options{Name: "greedy", Version: "1"}); err != nil {
-		fmt.Fprintln(os.Stderr, "greedy:", err)
-		os.Exit(1)
-	}
+	sdk.Main(bot, sdk.Options{Name: "greedy", Version: "1"})
 }
