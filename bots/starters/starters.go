@@ -20,11 +20,12 @@ import (
 	pysdk "github.com/arena-dev/arena/sdk/python"
 )
 
-//go:embed python js
+//go:embed python js go
 var files embed.FS
 
-// sdks is each language's SDK file, written into its kits beside the bot
-// (the Go SDK is a module the kit requires instead).
+// sdks is each language's SDK file, written into its kits beside the bot.
+// A Go kit has none: it is a package of the module that holds the SDK
+// (a clone of this repository, or a module requiring it).
 var sdks = map[string]struct {
 	name   string
 	source []byte
@@ -74,7 +75,7 @@ func Kit(language, game string) (map[string][]byte, error) {
 		return nil, err
 	}
 	for _, e := range entries {
-		if e.IsDir() || strings.HasSuffix(e.Name(), "_test.go") {
+		if e.IsDir() {
 			continue
 		}
 		data, err := fs.ReadFile(files, path.Join(dir, e.Name()))

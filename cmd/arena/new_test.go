@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,7 +19,30 @@ func TestNewWritesKitsThatPassCheck(t *testing.T) {
 		"python": func(dir string) string { return "python3 " + filepath.Join(dir, "bot.py") },
 		"js":     func(dir string) string { return "node " + filepath.Join(dir, "bot.js") },
 	}
-	interpreter := map[string]string{"python": "python3", "js": "node"}
+	interpreter := map[string]string{"python": "python3", "js": "node", "go": "go"}
+	// A Go kit is a package of a module that requires the SDK: here, a
+	// module of its own pointed at this clone, built offline.
+	root := moduleRoot(t)
+	run["go"] = func(dir string) string {
+		gomod := "module mybot\n\ngo 1.26\n\nrequire github.com/arena-dev/arena v0.0.0\n\nreplace github.com/arena-dev/arena => " + root + "\n"
+		sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		build := exec.Command("go", "build", "-o", "bot", ".")
+		build.Dir = dir
+		build.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off")
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("go build: %v\n%s", err, out)
+		}
+		return filepath.Join(dir, "bot")
+	}
 	for _, lang := range starters.Languages() {
 		for _, game := range starters.Games(lang) {
 			t.Run(lang+"/"+game, func(t *testing.T) {
@@ -66,4 +90,14 @@ func TestNewRefusesBadArguments(t *testing.T) {
 		{"not empty", []string{"new", "python", "uno", full}, "not empty: a kit goes into a new directory"},
 		{"arguments", []string{"new", "python"}, "want LANGUAGE GAME DIR"},
 	}, nil)
+}
+
+// moduleRoot is the directory of this module's go.mod.
+func moduleRoot(t *testing.T) string {
+	t.Helper()
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil || len(bytes.TrimSpace(out)) == 0 {
+		t.Fatalf("go env GOMOD: %v", err)
+	}
+	return filepath.Dir(string(bytes.TrimSpace(out)))
 }
