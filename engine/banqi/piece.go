@@ -41,6 +41,18 @@ const (
 // typeLetters are the red letters (K G M R N C P) in Type order.
 const typeLetters = "KGMRNCP"
 
+// typeNames are the names the letters stand for, in Type order.
+var typeNames = [7]string{"King", "Guard", "Minister", "Rook", "Knight", "Cannon", "Pawn"}
+
+// Name is the piece type's name ("King", ..., "Pawn"), the name its
+// letter stands for.
+func (t Type) Name() string {
+	if t < 0 || int(t) >= len(typeNames) {
+		return "?"
+	}
+	return typeNames[t]
+}
+
 // Count is how many pieces of a type each side has.
 var Count = [7]int{General: 1, Advisor: 2, Elephant: 2, Chariot: 2, Horse: 2, Cannon: 2, Soldier: 5}
 
