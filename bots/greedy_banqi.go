@@ -8,10 +8,10 @@ import (
 	"github.com/arena-dev/arena/engine/banqi"
 )
 
-// Piece values for the greedy Banqi bot, by type (G A E R H C S).
+// Piece values for the greedy Banqi bot, by type (K G M R N C P).
 var banqiValues = [2][7]float64{
-	banqi.Taiwan: {9, 8, 6, 5, 4, 6, 2},
-	banqi.HK:     {9, 4, 3, 8, 6, 5, 2},
+	banqi.Taiwan: {banqi.King: 9, banqi.Guard: 8, banqi.Minister: 6, banqi.Rook: 5, banqi.Knight: 4, banqi.Cannon: 6, banqi.Pawn: 2},
+	banqi.HK:     {banqi.King: 9, banqi.Guard: 4, banqi.Minister: 3, banqi.Rook: 8, banqi.Knight: 6, banqi.Cannon: 5, banqi.Pawn: 2},
 }
 
 // GreedyBanqi picks a Banqi action from what a bot receives over the wire:

@@ -71,9 +71,9 @@ func TestGreedyBanqiVariants(t *testing.T) {
 }
 
 func TestGreedyBanqiTakesSafely(t *testing.T) {
-	// Red's chariot on b4 can take the black horse on b5 (safe) or the
-	// black soldier on c4 (recaptured by the advisor on d4): it takes the
-	// horse.
+	// Red's Rook on b4 can take the black Knight on b5 (safe) or the
+	// black Pawn on c4 (recaptured by the Guard on d4): it takes the
+	// Knight.
 	view := banqi.View{
 		You:      &banqi.You{Seat: 0, Colour: banqiStrPtr("red")},
 		Board:    [8]string{"----", "----", "----", "-n--", "-Rpg", "----", "----", "----"},
@@ -96,8 +96,8 @@ func TestGreedyBanqiTakesSafely(t *testing.T) {
 			t.Fatalf("chose %s", legal[k])
 		}
 	}
-	// A threatened piece runs: the black advisor on c4 attacks the red
-	// horse on b4; moving the soldier on d8 would leave the horse hanging.
+	// A threatened piece runs: the black Guard on c4 attacks the red
+	// Knight on b4; moving the Pawn on d8 would leave the Knight hanging.
 	view.Board = [8]string{"---P", "----", "----", "----", "-Ng-", "----", "----", "---p"}
 	vb, _ = json.Marshal(view)
 	legal = []json.RawMessage{
@@ -113,7 +113,7 @@ func TestGreedyBanqiTakesSafely(t *testing.T) {
 			t.Fatal(err)
 		}
 		if k < 2 {
-			t.Fatalf("left the horse en prise: %s", legal[k])
+			t.Fatalf("left the Knight en prise: %s", legal[k])
 		}
 	}
 }

@@ -65,6 +65,26 @@ type Game interface {
 	ParseAction(raw json.RawMessage) (Action, error)
 }
 
+// Schemer is implemented by a game that publishes the JSON Schema (draft
+// 2020-12) of its wire JSON, for bot authors and SDKs: one document with
+// the definitions options (hello.options, resolved), view (a seat's
+// turn.view and end.view), spectator_view (the public view of replays)
+// and action (each entry of turn.legal). Every registered game has one
+// (engine/all tests it); package engine/schema builds them, and each
+// engine's tests validate random games against its document.
+type Schemer interface {
+	// Schema is the document as JSON.
+	Schema() []byte
+}
+
+// SchemaOf is g's schema document, nil when g publishes none.
+func SchemaOf(g Game) []byte {
+	if s, ok := g.(Schemer); ok {
+		return s.Schema()
+	}
+	return nil
+}
+
 // Info describes a game for the registry, `arena games` and hello messages.
 type Info struct {
 	Name     string

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -19,10 +21,43 @@ func gamesCommand() *cli.Command {
 tournament file's options:
 
    arena games
-   arena match --game banqi --option ranks=hk --bot a='arena bot greedy' --bot b='arena bot random'`,
+   arena match --game banqi --option ranks=hk --bot a='arena bot greedy' --bot b='arena bot random'
+
+--json prints every game (or GAME) as JSON, with its schema; --schema
+prints GAME's JSON Schema document, for bot and SDK authors:
+
+   arena games --json
+   arena games banqi --schema`,
+		ArgsUsage: "[GAME]",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "json", Usage: "print the games as one JSON object: name, summary, seats, options (defaults, values, meaning), rules revision and schema"},
+			&cli.BoolFlag{Name: "schema", Usage: "print GAME's JSON Schema (draft 2020-12) of hello.options, the views and the actions"},
+		},
 		Action: func(c *cli.Context) error {
 			out := c.App.Writer
-			for _, g := range engine.Games() {
+			games := engine.Games()
+			switch {
+			case c.NArg() > 1:
+				return usagef("games takes at most one GAME, got %d: %s", c.NArg(), strings.Join(c.Args().Slice(), " "))
+			case c.NArg() == 1:
+				g, err := engine.Lookup(c.Args().First())
+				if err != nil {
+					return usageError{err}
+				}
+				games = []engine.Game{g}
+			case c.Bool("schema"):
+				return usagef("--schema needs a GAME: arena games GAME --schema")
+			}
+			if c.Bool("schema") && c.Bool("json") {
+				return usagef("give --schema or --json, not both")
+			}
+			if c.Bool("schema") {
+				return printSchema(out, games[0])
+			}
+			if c.Bool("json") {
+				return printGamesJSON(out, games)
+			}
+			for _, g := range games {
 				info := g.Info()
 				seats := fmt.Sprint(info.MinSeats)
 				if info.MaxSeats != info.MinSeats {
@@ -89,4 +124,37 @@ func optionValues(o engine.OptionSpec) string {
 		return fmt.Sprintf("%d..%d", o.Min, o.Max)
 	}
 	return strings.Join(o.Choices, "|")
+}
+
+// printGamesJSON prints {"games":[...]} (engine.Describe), indented.
+func printGamesJSON(out io.Writer, games []engine.Game) error {
+	var all struct {
+		Games []engine.Description `json:"games"`
+	}
+	for _, g := range games {
+		d, err := engine.Describe(g)
+		if err != nil {
+			return err
+		}
+		all.Games = append(all.Games, d)
+	}
+	e := json.NewEncoder(out)
+	e.SetEscapeHTML(false)
+	e.SetIndent("", "  ")
+	return e.Encode(all)
+}
+
+// printSchema prints g's schema document, indented.
+func printSchema(out io.Writer, g engine.Game) error {
+	raw := engine.SchemaOf(g)
+	if raw == nil {
+		return fmt.Errorf("game %s publishes no schema", g.Info().Name)
+	}
+	var b bytes.Buffer
+	if err := json.Indent(&b, raw, "", "  "); err != nil {
+		return err
+	}
+	b.WriteByte('\n')
+	_, err := out.Write(b.Bytes())
+	return err
 }

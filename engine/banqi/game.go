@@ -17,7 +17,7 @@ func init() { engine.Register(Game{}) }
 // Options are the rule options of Banqi.
 var Options = []engine.OptionSpec{
 	{Name: "ranks", Default: "taiwan", Choices: []string{"taiwan", "hk"}, Kind: "enum",
-		Doc: "capture hierarchy: taiwan = G>A>E>R>H>C>S with a jumping cannon; hk = G>R>H>C>A>E>S, cannon captures adjacently; the General never takes a Soldier, a Soldier takes the General"},
+		Doc: "capture hierarchy: taiwan = K>G>M>R>N>C>P (King, Guard, Minister, Rook, Knight, Cannon, Pawn) with a jumping Cannon; hk = K>R>N>C>G>M>P, the Cannon captures adjacently; the King never takes a Pawn, a Pawn takes the King"},
 	{Name: "no_progress_plies", Default: "180", Kind: "int", Min: 1, Max: 100000,
 		Doc: "draw after this many consecutive moves with no flip and no capture"},
 	{Name: "repetition", Default: "draw3", Choices: []string{"draw3", "chase_loss"}, Kind: "enum",

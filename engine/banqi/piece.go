@@ -25,24 +25,38 @@ func (c Colour) Name() string {
 	return "none"
 }
 
-// Type is a piece type, from General (0) to Soldier (6).
+// Type is a piece type, from King (0) to Pawn (6), named after the
+// board letters K G M R N C P (docs/games/banqi.md has the traditional
+// names).
 type Type int8
 
 const (
-	General Type = iota
-	Advisor
-	Elephant
-	Chariot
-	Horse
+	King Type = iota
+	Guard
+	Minister
+	Rook
+	Knight
 	Cannon
-	Soldier
+	Pawn
 )
 
 // typeLetters are the red letters (K G M R N C P) in Type order.
 const typeLetters = "KGMRNCP"
 
+// typeNames are the names the letters stand for, in Type order.
+var typeNames = [7]string{"King", "Guard", "Minister", "Rook", "Knight", "Cannon", "Pawn"}
+
+// Name is the piece type's name ("King", ..., "Pawn"), the name its
+// letter stands for.
+func (t Type) Name() string {
+	if t < 0 || int(t) >= len(typeNames) {
+		return "?"
+	}
+	return typeNames[t]
+}
+
 // Count is how many pieces of a type each side has.
-var Count = [7]int{General: 1, Advisor: 2, Elephant: 2, Chariot: 2, Horse: 2, Cannon: 2, Soldier: 5}
+var Count = [7]int{King: 1, Guard: 2, Minister: 2, Rook: 2, Knight: 2, Cannon: 2, Pawn: 5}
 
 // Piece is what a square holds: Empty, FaceDown, or a face-up piece
 // 1 + 7*colour + type (1..7 red, 8..14 black).
@@ -124,9 +138,9 @@ func PieceFromLetter(l byte) (Piece, error) {
 type Ranks int8
 
 const (
-	// Taiwan: G > A > E > R > H > C > S; the cannon captures only by jumping.
+	// Taiwan: K > G > M > R > N > C > P; the Cannon captures only by jumping.
 	Taiwan Ranks = 0
-	// HK: G > R > H > C > A > E > S; the cannon is an ordinary piece.
+	// HK: K > R > N > C > G > M > P; the Cannon is an ordinary piece.
 	HK Ranks = 1
 )
 
@@ -139,8 +153,8 @@ func (r Ranks) String() string {
 
 // rankOf gives each type's rank (7 high) per rule set.
 var rankOf = [2][7]int8{
-	Taiwan: {General: 7, Advisor: 6, Elephant: 5, Chariot: 4, Horse: 3, Cannon: 2, Soldier: 1},
-	HK:     {General: 7, Chariot: 6, Horse: 5, Cannon: 4, Advisor: 3, Elephant: 2, Soldier: 1},
+	Taiwan: {King: 7, Guard: 6, Minister: 5, Rook: 4, Knight: 3, Cannon: 2, Pawn: 1},
+	HK:     {King: 7, Rook: 6, Knight: 5, Cannon: 4, Guard: 3, Minister: 2, Pawn: 1},
 }
 
 // canTake[r][attacker][target] is the capture table.
@@ -151,10 +165,10 @@ func init() {
 		for a := range Type(7) {
 			for t := range Type(7) {
 				ok := rankOf[r][a] >= rankOf[r][t]
-				if a == General && t == Soldier {
+				if a == King && t == Pawn {
 					ok = false
 				}
-				if a == Soldier && t == General {
+				if a == Pawn && t == King {
 					ok = true
 				}
 				if Ranks(r) == Taiwan && a == Cannon {

@@ -68,25 +68,25 @@ func TestColourAssignment(t *testing.T) {
 }
 
 // captureTable is the table of the rules reference (3.3 and 3.6), written
-// independently of the engine: rows attacker, columns target, G A E R H C S.
+// independently of the engine: rows attacker, columns target, K G M R N C P.
 var captureTable = map[Ranks][7]string{
 	Taiwan: {
-		General:  "YYYYYYN",
-		Advisor:  "NYYYYYY",
-		Elephant: "NNYYYYY",
-		Chariot:  "NNNYYYY",
-		Horse:    "NNNNYYY",
+		King:     "YYYYYYN",
+		Guard:    "NYYYYYY",
+		Minister: "NNYYYYY",
+		Rook:     "NNNYYYY",
+		Knight:   "NNNNYYY",
 		Cannon:   "NNNNNNN", // never adjacent; see TestCannonJump
-		Soldier:  "YNNNNNY",
+		Pawn:     "YNNNNNY",
 	},
-	HK: { // G > R > H > C > A > E > S
-		General:  "YYYYYYN",
-		Advisor:  "NYYNNNY",
-		Elephant: "NNYNNNY",
-		Chariot:  "NYYYYYY",
-		Horse:    "NYYNYYY",
+	HK: { // K > R > N > C > G > M > P
+		King:     "YYYYYYN",
+		Guard:    "NYYNNNY",
+		Minister: "NNYNNNY",
+		Rook:     "NYYYYYY",
+		Knight:   "NYYNYYY",
 		Cannon:   "NYYNNYY",
-		Soldier:  "YNNNNNY",
+		Pawn:     "YNNNNNY",
 	},
 }
 
@@ -123,11 +123,11 @@ func testAdjacentCaptures(t *testing.T, r Ranks) {
 	}
 }
 
-// Taiwanese table, one subtest per cell: includes General cannot take
-// Soldier and Soldier takes General.
+// Taiwanese table, one subtest per cell: includes King cannot take
+// Pawn and Pawn takes King.
 func TestTaiwanCaptureTable(t *testing.T) { testAdjacentCaptures(t, Taiwan) }
 
-func TestGeneralCannotTakeSoldier(t *testing.T) {
+func TestKingCannotTakePawn(t *testing.T) {
 	for _, r := range []Ranks{Taiwan, HK} {
 		rules := DefaultRules()
 		rules.Ranks = r
@@ -357,7 +357,7 @@ func TestChainCapture(t *testing.T) {
 	// stop ends the turn.
 	s = mustBoard(t, setup, Red, 0, "", r)
 	mustPlay(t, s, cp("a1", "a2"), Stop())
-	if s.ToMove() != 1 || s.board[sq("a3")] != MakePiece(Black, Horse) {
+	if s.ToMove() != 1 || s.board[sq("a3")] != MakePiece(Black, Knight) {
 		t.Fatal("stop did not end the turn")
 	}
 	// Off by default: the turn ends after one capture.
@@ -389,11 +389,11 @@ func TestCaptureFacedown(t *testing.T) {
 			mustPlay(t, s, cp("a1", "a2"))
 			p, _ := PieceFromLetter(c.hidden[0])
 			want := Board{}
-			want[sq("d8")] = MakePiece(Black, Soldier)
+			want[sq("d8")] = MakePiece(Black, Pawn)
 			if c.taken {
-				want[sq("a2")] = MakePiece(Red, Chariot)
+				want[sq("a2")] = MakePiece(Red, Rook)
 			} else {
-				want[sq("a1")], want[sq("a2")] = MakePiece(Red, Chariot), p
+				want[sq("a1")], want[sq("a2")] = MakePiece(Red, Rook), p
 			}
 			if s.board != want || s.ToMove() != 1 || s.ViewOf(1).Last != c.wantLast || s.quiet != 0 {
 				t.Fatalf("board\n%s", s.RenderText(-1))
