@@ -3,6 +3,7 @@ module github.com/arena-dev/arena
 go 1.26.0
 
 require (
+	github.com/creack/pty v1.1.24
 	github.com/google/shlex v0.0.0-20191202100458-e7afc7fbc510
 	github.com/klauspost/compress v1.20.4
 	github.com/mattn/go-isatty v0.0.22
@@ -24,7 +25,6 @@ require (
 	github.com/clipperhouse/displaywidth v0.10.0 // indirect
 	github.com/clipperhouse/uax29/v2 v2.6.0 // indirect
 	github.com/cpuguy83/go-md2man/v2 v2.0.7 // indirect
-	github.com/creack/pty v1.1.24 // indirect
 	github.com/fatih/color v1.18.0 // indirect
 	github.com/google/go-tpm v0.9.8 // indirect
 	github.com/mattn/go-colorable v0.1.14 // indirect

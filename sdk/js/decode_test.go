@@ -197,7 +197,7 @@ func expect(t *testing.T, st engine.State, legal []engine.Action) any {
 }
 
 // The project's names for the Banqi kinds, in banqi.Type order.
-var banqiKinds = [7]string{banqi.General: "king", banqi.Advisor: "guard", banqi.Elephant: "minister", banqi.Chariot: "rook", banqi.Horse: "knight", banqi.Cannon: "cannon", banqi.Soldier: "pawn"}
+var banqiKinds = [7]string{banqi.King: "king", banqi.Guard: "guard", banqi.Minister: "minister", banqi.Rook: "rook", banqi.Knight: "knight", banqi.Cannon: "cannon", banqi.Pawn: "pawn"}
 
 func banqiCode(p banqi.Piece) string {
 	switch {
@@ -232,7 +232,7 @@ func expectBanqi(s *banqi.State, legal []engine.Action) any {
 			} else if mine != banqi.NoColour {
 				theirs++
 			}
-			if p.Type() == banqi.General {
+			if p.Type() == banqi.King {
 				kings++
 			}
 		case p == banqi.FaceDown:

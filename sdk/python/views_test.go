@@ -21,11 +21,11 @@ import (
 	"github.com/arena-dev/arena/protocol"
 )
 
-// banqiNames are the piece names by engine type (General .. Soldier), the
+// banqiNames are the piece names by engine type (King .. Pawn), the
 // one naming scheme of the project: the letters K G M R N C P.
 var banqiNames = map[banqi.Type]string{
-	banqi.General: "King", banqi.Advisor: "Guard", banqi.Elephant: "Minister",
-	banqi.Chariot: "Rook", banqi.Horse: "Knight", banqi.Cannon: "Cannon", banqi.Soldier: "Pawn",
+	banqi.King: "King", banqi.Guard: "Guard", banqi.Minister: "Minister",
+	banqi.Rook: "Rook", banqi.Knight: "Knight", banqi.Cannon: "Cannon", banqi.Pawn: "Pawn",
 }
 
 // viewCase is one game, seat count and option preset the views test plays.
