@@ -93,6 +93,8 @@ type Config struct {
 	// positive.
 	Startup, Move, Margin time.Duration
 	// ByeGrace is how long the bot may take to exit after bye (1 s if 0).
+	// Its stdin is closed a quarter of it (at most byeOpenWait) after the
+	// bye: a bot that exits only then is warned.
 	ByeGrace time.Duration
 	// MaxLine limits one line from the bot (protocol.DefaultMaxLine if 0).
 	MaxLine int
@@ -105,6 +107,10 @@ type Config struct {
 	Progress      func(Progress)
 	ProgressEvery time.Duration
 }
+
+// byeOpenWait bounds how long a bot's stdin stays open after bye: a bot
+// that has not exited by then reads end of file (Config.ByeGrace).
+const byeOpenWait = 250 * time.Millisecond
 
 // Stage is what a session is doing, for Config.Progress.
 type Stage string

@@ -36,6 +36,23 @@ func TestMain(m *testing.M) {
 }
 
 func pkgBot(mode string) int {
+	if mode == "eof" { // plays, but exits only at the end of its input
+		lr := protocol.NewLineReader(os.Stdin, protocol.DefaultMaxLine)
+		for {
+			line, err := lr.ReadLine()
+			if err != nil {
+				return 0
+			}
+			switch t, _ := protocol.PeekType(line); t {
+			case protocol.TypeHello:
+				fmt.Println(`{"type":"ready"}`)
+			case protocol.TypeTurn:
+				var tr protocol.Turn
+				_ = json.Unmarshal(line, &tr)
+				fmt.Printf("{\"type\":\"action\",\"id\":%d,\"index\":0}\n", tr.ID)
+			}
+		}
+	}
 	if mode == "noid" {
 		lr := protocol.NewLineReader(os.Stdin, protocol.DefaultMaxLine)
 		for {
@@ -412,5 +429,43 @@ func TestProgressString(t *testing.T) {
 		if got := c.p.String(); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.p, got, c.want)
 		}
+	}
+}
+
+// TestByeAtEndOfInput: a bot that exits only once its stdin is closed
+// (which a match does just after bye) is warned, not failed; one that
+// exits on reading bye passes.
+func TestByeAtEndOfInput(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		mode   string
+		want   Status
+		detail string
+	}{
+		{"eof", Warn, "only once its stdin was closed"},
+		{"greedy", Pass, "within"},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			t.Parallel()
+			rep, err := Run(config(t, "banqi", 2, tc.mode))
+			if err != nil {
+				t.Fatal(err)
+			}
+			judged := false
+			for _, c := range rep.Checks {
+				if c.Name == CheckBye {
+					judged = true
+					if c.Status != tc.want || !strings.Contains(c.Detail, tc.detail) {
+						t.Fatalf("bye: %s %q, want %s naming %q", c.Status, c.Detail, tc.want, tc.detail)
+					}
+				}
+			}
+			if !judged {
+				t.Fatalf("no bye check in %+v", rep.Checks)
+			}
+			if !rep.OK {
+				t.Fatalf("not compliant: %+v", rep.Checks)
+			}
+		})
 	}
 }

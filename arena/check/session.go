@@ -598,10 +598,21 @@ func (s *session) bye() {
 			return false
 		}
 	}
+	// A match closes a bot's stdin just after bye; a bot should exit on
+	// reading bye, but one that exits only at the end of its input (a
+	// Node bot whose stdin stream keeps it alive) plays all the same. So
+	// stdin stays open for a while first, then is closed, and a bot that
+	// exits only then is warned, not failed.
+	openUntil := sent.Add(min(grace/4, byeOpenWait))
+	inputClosed := false
 	// Read what the bot writes until it exits (or closes stdout, or the
 	// grace is over), in short slices: a child that keeps stdout open must
 	// not hide the exit.
 	for !exited() && time.Now().Before(end) {
+		if !inputClosed && !time.Now().Before(openUntil) {
+			s.p.CloseInput()
+			inputClosed = true
+		}
 		slice := time.Now().Add(10 * time.Millisecond)
 		if end.Before(slice) {
 			slice = end
@@ -616,6 +627,10 @@ func (s *session) bye() {
 		}
 	}
 	if !exited() {
+		if !inputClosed {
+			s.p.CloseInput()
+			inputClosed = true
+		}
 		t := time.NewTimer(time.Until(end))
 		select {
 		case <-s.p.Exited():
@@ -639,6 +654,8 @@ func (s *session) bye() {
 	}
 	if status := s.p.ExitStatus(); !status.Success() {
 		s.fail(CheckBye, "%s after bye; exit with status 0%s", status, s.stderrHint())
+	} else if inputClosed {
+		s.rec.warn(CheckBye, "exited with status 0 only once its stdin was closed, %s after bye: a match closes it, so this plays, but exit as soon as you read bye (a Node bot: call process.exit(0))", fmtDur(took))
 	} else {
 		s.rec.pass(CheckBye, "exited with status 0 within %s of bye", fmtDur(took))
 	}

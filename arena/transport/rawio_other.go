@@ -17,3 +17,6 @@ func (r *stdoutReader) readOnceFunc(fd uintptr) {}
 
 // drainFile reads r until its end, handing each read to write.
 func drainFile(r *os.File, write func([]byte)) { drainBuffered(r, write) }
+
+// drainPending does nothing here: the drain alone reads stderr.
+func (p *Process) drainPending() {}

@@ -101,3 +101,22 @@ func drainFile(r *os.File, write func([]byte)) {
 		}
 	}
 }
+
+// drainPending moves what is in the bot's stderr pipe now into the
+// current log, without waiting for more.
+func (p *Process) drainPending() {
+	_ = p.stderrRaw.Control(func(fd uintptr) {
+		bp := drainBuffers.Get().(*[]byte)
+		defer drainBuffers.Put(bp)
+		for {
+			n, err := syscall.Read(int(fd), *bp)
+			if errors.Is(err, syscall.EINTR) {
+				continue
+			}
+			if n <= 0 {
+				return // empty (EAGAIN), the end, or an error: the drain sees those
+			}
+			p.stderr.write((*bp)[:n])
+		}
+	})
+}

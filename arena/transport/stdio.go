@@ -76,6 +76,7 @@ type Process struct {
 	lines     *protocol.LineReader
 	reader    *stdoutReader // what lines reads
 	stderr    *stderrSink
+	stderrRaw syscall.RawConn // for what is in the pipe when the log changes
 
 	closeOnce sync.Once
 	exited    chan struct{} // closed when the process has been waited for
@@ -143,9 +144,12 @@ func Start(cfg ProcessConfig) (*Process, error) {
 		return nil, fmt.Errorf("stderr pipe: %w", err)
 	}
 	stdinRaw, err := inW.SyscallConn()
-	var stdoutRaw syscall.RawConn
+	var stdoutRaw, stderrRaw syscall.RawConn
 	if err == nil {
 		stdoutRaw, err = outR.SyscallConn()
+	}
+	if err == nil {
+		stderrRaw, err = errR.SyscallConn()
 	}
 	if err != nil {
 		for _, f := range []*os.File{inR, inW, outR, outW, errR, errW} {
@@ -192,7 +196,7 @@ func Start(cfg ProcessConfig) (*Process, error) {
 		exited:  make(chan struct{}),
 		drained: make(chan struct{}),
 	}
-	p.writeOnce, p.stdinRaw = p.writeOnceFunc, stdinRaw
+	p.writeOnce, p.stdinRaw, p.stderrRaw = p.writeOnceFunc, stdinRaw, stderrRaw
 	go func() {
 		p.stderr.drain(errR)
 		close(p.drained)
@@ -442,11 +446,21 @@ func (p *Process) Exited() <-chan struct{} { return p.exited }
 
 // SetStderr directs the bot's stderr to w from now on (nil discards it),
 // starting a fresh size cap; used for one log file per game.
-func (p *Process) SetStderr(w io.Writer) { p.stderr.set(w) }
+//
+// What the bot wrote before and is still in the pipe goes to the log it
+// was written for (a line a bot writes as a game ends, read only once the
+// next has begun, would otherwise land in the next game's log).
+func (p *Process) SetStderr(w io.Writer) {
+	p.drainPending()
+	p.stderr.set(w)
+}
 
 // StderrTail returns the last bytes the bot wrote to stderr, for error
 // messages.
 func (p *Process) StderrTail() string { return p.stderr.tailString() }
+
+// CloseInput closes the bot's stdin: it reads end of file.
+func (p *Process) CloseInput() { p.stdin.Close() }
 
 // Shutdown waits up to grace for the bot to exit by itself (after a bye),
 // then kills its process group.

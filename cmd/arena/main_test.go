@@ -196,13 +196,15 @@ func TestPythonBotPlays(t *testing.T) {
 			t.Errorf("game %s: forfeits %+v", r.GameID, r.Forfeits)
 		}
 	}
-	// The Python bot logs to stderr, which lands in its per-game log.
+	// The Python bot logs to stderr, which lands in its per-game logs.
+	// It writes one line per game on "end": a line the bot writes only
+	// once its next game has begun (a bot that is slow to read its end)
+	// lands in that game's log, so a game may have none, but no line may
+	// be lost.
 	logs, _ := filepath.Glob(filepath.Join(dir, "logs", "py", "*.stderr.log"))
-	if len(logs) != 4 {
-		t.Fatalf("want 4 per-game stderr logs for py, got %v", logs)
+	if len(logs) == 0 || len(logs) > 4 {
+		t.Fatalf("want 1 to 4 per-game stderr logs for py, got %v", logs)
 	}
-	// It writes one line per game on "end"; the line may be read after
-	// the next game's log took over, but none may be lost.
 	var all string
 	for _, l := range logs {
 		b, _ := os.ReadFile(l)
