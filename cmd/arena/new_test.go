@@ -22,7 +22,7 @@ func TestNewWritesKitsThatPassCheck(t *testing.T) {
 	interpreter := map[string]string{"python": "python3", "js": "node", "go": "go"}
 	// A Go kit is a package of a module that requires the SDK: here, a
 	// module of its own pointed at this clone, built offline.
-	root := moduleRoot(t)
+	root := testkit.ModuleRoot(t)
 	run["go"] = func(dir string) string {
 		gomod := "module mybot\n\ngo 1.26\n\nrequire github.com/arena-dev/arena v0.0.0\n\nreplace github.com/arena-dev/arena => " + root + "\n"
 		sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
@@ -90,14 +90,4 @@ func TestNewRefusesBadArguments(t *testing.T) {
 		{"not empty", []string{"new", "python", "uno", full}, "not empty: a kit goes into a new directory"},
 		{"arguments", []string{"new", "python"}, "want LANGUAGE GAME DIR"},
 	}, nil)
-}
-
-// moduleRoot is the directory of this module's go.mod.
-func moduleRoot(t *testing.T) string {
-	t.Helper()
-	out, err := exec.Command("go", "env", "GOMOD").Output()
-	if err != nil || len(bytes.TrimSpace(out)) == 0 {
-		t.Fatalf("go env GOMOD: %v", err)
-	}
-	return filepath.Dir(string(bytes.TrimSpace(out)))
 }

@@ -8,57 +8,19 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
+
+	"github.com/arena-dev/arena/internal/testkit"
 )
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if arenaDir != "" {
-		_ = os.RemoveAll(arenaDir)
-	}
+	testkit.RemoveBuilds()
 	os.Exit(code)
 }
 
-var (
-	arenaOnce sync.Once
-	arenaDir  string
-	arenaPath string
-	arenaErr  string
-)
-
-// arena builds the arena binary once per test run, from the module root.
-func arena(t *testing.T) string {
-	t.Helper()
-	arenaOnce.Do(func() {
-		out, err := exec.Command("go", "env", "GOMOD").Output()
-		if err != nil {
-			arenaErr = "go env GOMOD: " + err.Error()
-			return
-		}
-		root := filepath.Dir(strings.TrimSpace(string(out)))
-		if arenaDir, err = os.MkdirTemp("", "arena-sdk-js-"); err != nil {
-			arenaErr = err.Error()
-			return
-		}
-		// Bots run as uids of their own, and "arena bot random" runs this
-		// binary: it must be open to other users.
-		if err = os.Chmod(arenaDir, 0o755); err != nil {
-			arenaErr = err.Error()
-			return
-		}
-		arenaPath = filepath.Join(arenaDir, "arena")
-		cmd := exec.Command("go", "build", "-o", arenaPath, "./cmd/arena")
-		cmd.Dir = root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			arenaErr = "go build ./cmd/arena: " + err.Error() + "\n" + string(out)
-		}
-	})
-	if arenaErr != "" {
-		t.Fatal(arenaErr)
-	}
-	return arenaPath
-}
+// arena is the arena binary, built once per test run.
+func arena(t *testing.T) string { return testkit.Build(t, "./cmd/arena") }
 
 var starterGames = []string{"banqi", "uno", "bounce", "boon"}
 

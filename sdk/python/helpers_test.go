@@ -7,8 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -143,57 +141,14 @@ func (b *bot) exit(timeout time.Duration) (int, []string) {
 }
 
 // moduleRoot is the directory of go.mod.
-func moduleRoot(t testing.TB) string {
-	t.Helper()
-	out, err := exec.Command("go", "env", "GOMOD").Output()
-	if err != nil {
-		t.Fatalf("go env GOMOD: %v", err)
-	}
-	mod := strings.TrimSpace(string(out))
-	if mod == "" || mod == os.DevNull {
-		t.Fatal("go env GOMOD: not in a module")
-	}
-	return filepath.Dir(mod)
-}
-
-var (
-	arenaOnce sync.Once
-	arenaBin  string
-	arenaErr  error
-	arenaLog  []byte
-	arenaDir  string
-)
+func moduleRoot(t testing.TB) string { return testkit.ModuleRoot(t) }
 
 // arena is the arena binary, built once for the package's tests.
-func arena(t testing.TB) string {
-	t.Helper()
-	root := moduleRoot(t)
-	arenaOnce.Do(func() {
-		arenaDir, arenaErr = os.MkdirTemp("", "arena-py-bin-")
-		if arenaErr != nil {
-			return
-		}
-		if arenaErr = os.Chmod(arenaDir, 0o755); arenaErr != nil {
-			return
-		}
-		bin := filepath.Join(arenaDir, "arena")
-		cmd := exec.Command("go", "build", "-o", bin, "./cmd/arena")
-		cmd.Dir = root
-		if arenaLog, arenaErr = cmd.CombinedOutput(); arenaErr == nil {
-			arenaBin = bin
-		}
-	})
-	if arenaErr != nil {
-		t.Fatalf("building the arena: %v\n%s", arenaErr, arenaLog)
-	}
-	return arenaBin
-}
+func arena(t testing.TB) string { return testkit.Build(t, "./cmd/arena") }
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if arenaDir != "" {
-		os.RemoveAll(arenaDir)
-	}
+	testkit.RemoveBuilds()
 	os.Exit(code)
 }
 

@@ -8,10 +8,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
-	"strings"
-	"sync"
 	"testing"
+
+	"github.com/arena-dev/arena/internal/testkit"
 )
 
 // The starters, with what keeps their match short.
@@ -26,79 +25,10 @@ var starters = []struct {
 	{"boon", 3, nil},
 }
 
-var (
-	buildOnce sync.Once
-	binDir    string
-	buildErr  error
-)
-
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if binDir != "" {
-		os.RemoveAll(binDir)
-	}
+	testkit.RemoveBuilds()
 	os.Exit(code)
-}
-
-// build compiles the arena and every starter once, into a directory of
-// its own, from the module root (go env GOMOD).
-func build(t *testing.T) string {
-	t.Helper()
-	buildOnce.Do(func() {
-		binDir, buildErr = os.MkdirTemp("", "starters-")
-		if buildErr != nil {
-			return
-		}
-		// Bots of an arena run as root run as uids of their own.
-		if buildErr = os.Chmod(binDir, 0o755); buildErr != nil {
-			return
-		}
-		var gomod []byte
-		if gomod, buildErr = exec.Command("go", "env", "GOMOD").Output(); buildErr != nil {
-			return
-		}
-		root := filepath.Dir(strings.TrimSpace(string(gomod)))
-		args := []string{"build", "-o", filepath.Join(binDir, exe("arena")), "./cmd/arena"}
-		if buildErr = run(root, "go", args...); buildErr != nil {
-			return
-		}
-		for _, s := range starters {
-			args := []string{"build", "-o", filepath.Join(binDir, exe(s.game)), "./bots/starters/go/" + s.game}
-			if buildErr = run(root, "go", args...); buildErr != nil {
-				return
-			}
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return binDir
-}
-
-func exe(name string) string {
-	if runtime.GOOS == "windows" {
-		return name + ".exe"
-	}
-	return name
-}
-
-type cmdError struct {
-	args   []string
-	err    error
-	output string
-}
-
-func (e *cmdError) Error() string {
-	return strings.Join(e.args, " ") + ": " + e.err.Error() + "\n" + e.output
-}
-
-func run(dir, name string, args ...string) error {
-	cmd := exec.Command(name, args...)
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return &cmdError{append([]string{name}, args...), err, string(out)}
-	}
-	return nil
 }
 
 // TestStarters: every starter passes arena check and plays a match
@@ -107,11 +37,10 @@ func TestStarters(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the arena and the starters")
 	}
-	dir := build(t)
-	arena := filepath.Join(dir, exe("arena"))
+	arena := testkit.Build(t, "./cmd/arena")
 	for _, s := range starters {
 		t.Run(s.game, func(t *testing.T) {
-			bot := filepath.Join(dir, exe(s.game))
+			bot := testkit.Build(t, "./bots/starters/go/"+s.game)
 			var opts []string
 			for _, o := range s.options {
 				opts = append(opts, "--option", o)
