@@ -559,16 +559,28 @@ func decide(game engine.Game, msg protocol.Action, reply []byte, id int64, legal
 // encodeTurn builds the turn line in a buffer reused across moves; the
 // returned legal slices point into it and are valid until the next turn.
 func (g *game) encodeTurn(id int64, seat int, legal []engine.Action, move, bank time.Duration) ([]byte, []json.RawMessage, error) {
-	b := g.buf[:0]
+	b, offsets, err := AppendTurn(g.buf[:0], g.offsets[:0], id, g.state.View(seat), legal, move, bank)
+	if err != nil {
+		return nil, nil, err
+	}
+	g.buf, g.offsets = b, offsets
+	g.legalJSON = LegalJSON(g.legalJSON[:0], b, offsets)
+	return b, g.legalJSON, nil
+}
+
+// AppendTurn appends to b the turn line the referee sends (without its
+// newline): turn id, the seat's view, its legal actions and the move's
+// clock (bank 0: no bank_ms). offsets receives the start and end in b of
+// each legal action's JSON, two per action (LegalJSON slices them).
+func AppendTurn(b []byte, offsets []int, id int64, view any, legal []engine.Action, move, bank time.Duration) ([]byte, []int, error) {
 	b = append(b, `{"type":"turn","id":`...)
 	b = strconv.AppendInt(b, id, 10)
 	b = append(b, `,"view":`...)
-	b, err := engine.AppendJSON(b, g.state.View(seat))
+	b, err := engine.AppendJSON(b, view)
 	if err != nil {
 		return nil, nil, err
 	}
 	b = append(b, `,"legal":[`...)
-	offsets := g.offsets[:0]
 	for i, a := range legal {
 		if i > 0 {
 			b = append(b, ',')
@@ -585,14 +597,16 @@ func (g *game) encodeTurn(id int64, seat int, legal []engine.Action, move, bank 
 		b = append(b, `,"bank_ms":`...)
 		b = strconv.AppendInt(b, bank.Milliseconds(), 10)
 	}
-	b = append(b, `}}`...)
-	g.buf, g.offsets = b, offsets
-	legalJSON := g.legalJSON[:0]
-	for i := 0; i < len(offsets); i += 2 {
-		legalJSON = append(legalJSON, b[offsets[i]:offsets[i+1]:offsets[i+1]])
+	return append(b, `}}`...), offsets, nil
+}
+
+// LegalJSON appends to dst the legal actions of the turn line AppendTurn
+// made, by its offsets: slices of line, valid as long as it is.
+func LegalJSON(dst []json.RawMessage, line []byte, offsets []int) []json.RawMessage {
+	for i := 0; i+1 < len(offsets); i += 2 {
+		dst = append(dst, line[offsets[i]:offsets[i+1]:offsets[i+1]])
 	}
-	g.legalJSON = legalJSON
-	return b, legalJSON, nil
+	return dst
 }
 
 // finish computes the outcome and tells every seat still in how it ended.

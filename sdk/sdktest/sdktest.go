@@ -22,6 +22,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arena-dev/arena/arena/referee"
 	"github.com/arena-dev/arena/engine"
 	_ "github.com/arena-dev/arena/engine/all" // every game, by name
 	"github.com/arena-dev/arena/protocol"
@@ -285,7 +286,8 @@ func (m *match) play(k int, deal uint64) (Result, error) {
 	}
 	ids := make([]int64, m.seats)
 	var line []byte
-	var legalJSON [][]byte
+	var offsets []int
+	var legalJSON []json.RawMessage
 	for !state.Over() {
 		if r.Plies >= m.maxPlies {
 			return r, fmt.Errorf("not over after %d plies", r.Plies)
@@ -293,18 +295,21 @@ func (m *match) play(k int, deal uint64) (Result, error) {
 		seat := state.ToMove()
 		legal := state.Legal()
 		ids[seat]++
-		line, legalJSON, err = turnLine(line[:0], legalJSON[:0], ids[seat], state.View(seat), legal, m.move)
+		// The turn as the referee sends it, and its reply judged as the
+		// referee judges it.
+		line, offsets, err = referee.AppendTurn(line[:0], offsets[:0], ids[seat], state.View(seat), legal, m.move, 0)
 		if err != nil {
 			return r, err
 		}
+		legalJSON = referee.LegalJSON(legalJSON[:0], line, offsets)
 		b := r.Players[seat]
 		reply, err := m.players[b].send(line)
 		if err != nil {
 			return r, err
 		}
-		i, err := m.choice(reply, ids[seat], legalJSON)
-		if err != nil {
-			return r, fmt.Errorf("%s (seat %d), turn %d: %w", m.names[b], seat, ids[seat], err)
+		i, fail := referee.JudgeReply(m.game, reply, ids[seat], legalJSON)
+		if fail != nil {
+			return r, fmt.Errorf("%s (seat %d), turn %d: %w", m.names[b], seat, ids[seat], fail)
 		}
 		if err := state.Apply(legal[i]); err != nil {
 			return r, err
@@ -328,77 +333,6 @@ func (m *match) play(k int, deal uint64) (Result, error) {
 		r.Fallbacks[i] = p.fallbacks - before[i]
 	}
 	return r, nil
-}
-
-// turnLine appends the turn line in the referee's form; legalJSON are
-// the legal actions' slices of it.
-func turnLine(b []byte, legalJSON [][]byte, id int64, view any, legal []engine.Action, move time.Duration) ([]byte, [][]byte, error) {
-	b = append(b, `{"type":"turn","id":`...)
-	b = strconv.AppendInt(b, id, 10)
-	b = append(b, `,"view":`...)
-	b, err := engine.AppendJSON(b, view)
-	if err != nil {
-		return nil, nil, err
-	}
-	b = append(b, `,"legal":[`...)
-	var offsets []int
-	for i, a := range legal {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		start := len(b)
-		if b, err = engine.AppendJSON(b, a); err != nil {
-			return nil, nil, err
-		}
-		offsets = append(offsets, start, len(b))
-	}
-	b = append(b, `],"clock":{"move_ms":`...)
-	b = strconv.AppendInt(b, move.Milliseconds(), 10)
-	b = append(b, `}}`...)
-	for i := 0; i < len(offsets); i += 2 {
-		legalJSON = append(legalJSON, b[offsets[i]:offsets[i+1]])
-	}
-	return b, legalJSON, nil
-}
-
-// choice is the index of the legal action reply chooses, judged as the
-// referee does.
-func (m *match) choice(reply []byte, id int64, legalJSON [][]byte) (int, error) {
-	msg, ok := protocol.DecodeIndexAction(reply)
-	if !ok {
-		if err := json.Unmarshal(reply, &msg); err != nil {
-			return 0, fmt.Errorf("reply %q is not an action: %v", reply, err)
-		}
-	}
-	if msg.Type != protocol.TypeAction {
-		return 0, fmt.Errorf("expected an action, got %q", strings.TrimSpace(string(reply)))
-	}
-	if msg.ID != id {
-		return 0, fmt.Errorf("action for turn %d, want %d", msg.ID, id)
-	}
-	if msg.Index != nil {
-		if *msg.Index < 0 || *msg.Index >= len(legalJSON) {
-			return 0, fmt.Errorf("index %d out of range 0..%d", *msg.Index, len(legalJSON)-1)
-		}
-		return *msg.Index, nil
-	}
-	if len(msg.Action) == 0 || string(msg.Action) == "null" {
-		return 0, fmt.Errorf("action message has neither \"action\" nor \"index\"")
-	}
-	a, err := m.game.ParseAction(msg.Action)
-	if err != nil {
-		return 0, fmt.Errorf("unreadable action %s: %w", msg.Action, err)
-	}
-	canon, err := engine.AppendJSON(nil, a)
-	if err != nil {
-		return 0, err
-	}
-	for i, l := range legalJSON {
-		if bytes.Equal(l, canon) {
-			return i, nil
-		}
-	}
-	return 0, fmt.Errorf("%s is not a legal action", msg.Action)
 }
 
 // testLog writes the bots' log lines to the test's log.
