@@ -15,56 +15,99 @@ import (
 // to w as they pass, like cutechess-cli's -debug: one line each, the time
 // since the trace began, the bot's name and session number, ">" for a
 // line to the bot and "<" for one from it, and "!" for what went wrong
-// instead (a timeout, the bot gone). The sessions behave exactly as l's:
-// what the referee and the pool ask of them (their CPU use for the fair
-// clock, a game's start, the round trip of a remote bot, the capacity of
-// a remote launcher) is passed through. Lines longer than traceMax are cut
-// in the trace, never on the wire.
-func Traced(l Launcher, w io.Writer) Launcher {
-	return &tracedLauncher{inner: l, t: &tracer{w: w, start: time.Now()}}
+// instead (a timeout, the bot gone). The sessions behave as l's: what the
+// referee and the pool ask of them (their CPU use for the fair clock, a
+// game's start, the round trip of a remote bot, the capacity of a remote
+// launcher) is passed through, and the writing is done by a goroutine of
+// its own, so that a slow w never holds up a move, whose clock runs. Lines
+// longer than traceMax are cut in the trace, never on the wire; when w
+// falls more than traceQueue lines behind, lines are dropped and counted.
+// Call Flush once the sessions are over.
+func Traced(l Launcher, w io.Writer) *Tracer {
+	t := &Tracer{inner: l, w: w, start: time.Now(), queue: make(chan string, traceQueue), done: make(chan struct{})}
+	go t.write()
+	return t
 }
 
 // traceMax bounds the bytes of one line a trace shows.
 const traceMax = 4 << 10
 
-// tracer writes trace lines from every session of one bot, one at a time.
-type tracer struct {
-	mu       sync.Mutex
+// traceQueue bounds the lines waiting to be written.
+const traceQueue = 4096
+
+// Tracer is a Launcher whose sessions' lines are traced (Traced).
+type Tracer struct {
+	inner    Launcher
 	w        io.Writer
 	start    time.Time
 	sessions atomic.Int64
+	queue    chan string
+	dropped  atomic.Int64
+	mu       sync.RWMutex // closed and the queue's close
+	closed   bool
+	done     chan struct{}
 }
 
-func (t *tracer) line(name string, session int64, dir string, text []byte) {
+func (t *Tracer) line(name string, session int64, dir string, text []byte) {
 	cut := ""
 	if len(text) > traceMax {
 		text, cut = text[:traceMax], fmt.Sprintf(" ... (%d bytes in all)", len(text))
 	}
+	l := fmt.Sprintf("[%9.3f] %s #%d %s %s%s\n", time.Since(t.start).Seconds(), name, session, dir, text, cut)
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	if t.closed {
+		return
+	}
+	select {
+	case t.queue <- l:
+	default:
+		t.dropped.Add(1)
+	}
+}
+
+// write writes the queued lines, saying where lines were dropped.
+func (t *Tracer) write() {
+	defer close(t.done)
+	for l := range t.queue {
+		if n := t.dropped.Swap(0); n > 0 {
+			fmt.Fprintf(t.w, "[trace] %d lines dropped: the trace's output was slower than the games\n", n)
+		}
+		io.WriteString(t.w, l)
+	}
+	if n := t.dropped.Swap(0); n > 0 {
+		fmt.Fprintf(t.w, "[trace] %d lines dropped: the trace's output was slower than the games\n", n)
+	}
+}
+
+// Flush writes what is queued and stops the trace; call it once no
+// session is left (lines traced after it are not written).
+func (t *Tracer) Flush() {
 	t.mu.Lock()
-	defer t.mu.Unlock()
-	fmt.Fprintf(t.w, "[%9.3f] %s #%d %s %s%s\n", time.Since(t.start).Seconds(), name, session, dir, text, cut)
+	if !t.closed {
+		t.closed = true
+		close(t.queue)
+	}
+	t.mu.Unlock()
+	<-t.done
 }
 
-type tracedLauncher struct {
-	inner Launcher
-	t     *tracer
-}
-
-func (l *tracedLauncher) Launch(name string, opt LaunchOptions) (Endpoint, error) {
-	n := l.t.sessions.Add(1)
-	e, err := l.inner.Launch(name, opt)
+// Launch starts a traced session of the inner launcher.
+func (t *Tracer) Launch(name string, opt LaunchOptions) (Endpoint, error) {
+	n := t.sessions.Add(1)
+	e, err := t.inner.Launch(name, opt)
 	if err != nil {
-		l.t.line(name, n, "!", []byte("could not start: "+err.Error()))
+		t.line(name, n, "!", []byte("could not start: "+err.Error()))
 		return nil, err
 	}
-	l.t.line(name, n, "!", []byte("started"))
-	return &tracedEndpoint{Endpoint: e, t: l.t, name: name, n: n}, nil
+	t.line(name, n, "!", []byte("started"))
+	return &tracedEndpoint{Endpoint: e, t: t, name: name, n: n}, nil
 }
 
 // Capacity is the inner launcher's (0, unknown, if it declares none, which
 // the pool reads as it reads a launcher without one).
-func (l *tracedLauncher) Capacity() int {
-	if c, ok := l.inner.(Capacity); ok {
+func (t *Tracer) Capacity() int {
+	if c, ok := t.inner.(Capacity); ok {
 		return c.Capacity()
 	}
 	return 0
@@ -72,7 +115,7 @@ func (l *tracedLauncher) Capacity() int {
 
 type tracedEndpoint struct {
 	Endpoint
-	t      *tracer
+	t      *Tracer
 	name   string
 	n      int64
 	closed sync.Once

@@ -135,7 +135,9 @@ func runMatch(c *cli.Context) error {
 	}
 	defer closeNATS()
 	if trace >= 0 {
-		specs[trace].Launcher = bot.Traced(specs[trace].Launcher, c.App.ErrWriter)
+		tr := bot.Traced(specs[trace].Launcher, c.App.ErrWriter)
+		specs[trace].Launcher = tr
+		defer tr.Flush()
 	}
 	sum, err := match.Run(ctx, match.Config{
 		Settings: settings, Game: game, Options: opts, Games: games, Seed: seed, Secret: secret, OutDir: out, Version: Version,
