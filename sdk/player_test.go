@@ -334,8 +334,8 @@ func TestPlayerChoose(t *testing.T) {
 	}
 }
 
-// A refused game (OnStart's error, or a panic in it) is an error line to
-// the referee, and Run's error.
+// A refused game (an error OnStart returns) is an error line to the
+// referee, and Run's error.
 func TestPlayerRefuses(t *testing.T) {
 	p := sdk.NewPlayer(func(*json.RawMessage, []json.RawMessage, *sdk.Context) (int, error) { return 0, nil })
 	p.OnStart = func(c *sdk.Context) error {
@@ -351,6 +351,27 @@ func TestPlayerRefuses(t *testing.T) {
 	}
 	if want := `{"type":"error","message":"this bot only plays uno, not \"banqi\""}` + "\n"; out.String() != want {
 		t.Fatalf("output %q, want %q", out.String(), want)
+	}
+}
+
+// A panic in OnStart is a bug, not a refusal: its stack goes to the log
+// and the game is played (as a panic in Move falls back to a legal move).
+func TestPlayerPanicInOnStartPlays(t *testing.T) {
+	p := sdk.NewPlayer(func(_ *json.RawMessage, legal []json.RawMessage, _ *sdk.Context) (int, error) { return len(legal) - 1, nil })
+	p.OnStart = func(*sdk.Context) error {
+		var m map[string]int
+		m["x"] = 1 // assignment to entry in nil map
+		return nil
+	}
+	var out, log bytes.Buffer
+	if err := sdk.Run(strings.NewReader(hello1+"\n"+turn1+"\n"), &out, p, sdk.Options{Log: &log}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(out.String(), `{"type":"ready"`) || !strings.HasSuffix(out.String(), `{"type":"action","id":1,"index":2}`+"\n") {
+		t.Fatalf("output %q: want ready, then the move", out.String())
+	}
+	if !strings.Contains(log.String(), "panic: assignment to entry in nil map") {
+		t.Fatalf("log %q: want the panic", log.String())
 	}
 }
 

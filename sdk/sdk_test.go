@@ -69,9 +69,11 @@ func TestRun(t *testing.T) {
 			hellos:  1,
 		},
 		{
-			name:    "garbage from the referee",
-			in:      "not json\n",
-			wantErr: "bad line from referee",
+			name:    "a line that is not a message is ignored, as in every SDK",
+			in:      "not json\n" + `{"type":"hello","protocol":1}` + "\n" + `{"type":"turn","id":1,"legal":[{},{}]}` + "\n",
+			pick:    1,
+			wantOut: []string{`{"type":"ready"}`, `{"type":"action","id":1,"index":1}`},
+			hellos:  1,
 		},
 	}
 	for _, tc := range cases {

@@ -2,6 +2,7 @@ package sdk
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"runtime/debug"
@@ -62,8 +63,10 @@ func (s *Session) Handle(line []byte, received time.Time) (reply []byte, done bo
 	}
 	typ, err := lineType(line)
 	if err != nil {
-		s.over = true
-		return nil, true, fmt.Errorf("bad line from referee: %w", err)
+		// As an unknown message: ignored, with a word on the log (so the
+		// three SDKs do).
+		s.logf("ignoring a line that is not a protocol message (%v): %.200q", err, line)
+		return nil, false, nil
 	}
 	switch typ {
 	case protocol.TypeTurn:
@@ -100,9 +103,9 @@ func (s *Session) hello(line []byte) ([]byte, bool, error) {
 		return s.refuse(msg, fmt.Errorf("%s", msg))
 	}
 	s.ctx.newGame(h)
-	if err := s.start(h); err != nil {
+	if err := s.start(h); err != nil && !errors.Is(err, errPanic) {
 		return s.refuse(err.Error(), fmt.Errorf("refused game %s: %w", h.GameID, err))
-	}
+	} // a panic is on the log: the game is played all the same
 	s.reply = append(protocol.Line(protocol.Ready{Type: protocol.TypeReady, Name: s.opt.Name, Version: s.opt.Version}), '\n')
 	return s.reply, false, nil
 }
@@ -172,12 +175,17 @@ func (s *Session) end(e *protocol.End) (err error) {
 	return nil
 }
 
-// recover turns a panic of the bot's code into *err; the stack goes to
-// the log.
+// errPanic marks the error recover makes of a panic in the bot's code:
+// a bug to log, never a refusal of the game (which only a returned error
+// is).
+var errPanic = errors.New("panic")
+
+// recover turns a panic of the bot's code into *err (errPanic); the stack
+// goes to the log.
 func (s *Session) recover(err *error) {
 	if r := recover(); r != nil {
 		s.logf("panic: %v\n%s", r, strings.TrimSpace(string(debug.Stack())))
-		*err = fmt.Errorf("panic: %v", r)
+		*err = fmt.Errorf("%w: %v", errPanic, r)
 	}
 }
 

@@ -320,6 +320,11 @@ func TestRefuse(t *testing.T) {
 	if m := r.reply(); m["type"] != "ready" {
 		t.Fatalf("start threw: answer %v, want ready", m)
 	}
+	// Its stderr is whole once it has exited.
+	r.send(map[string]any{"type": "bye"})
+	if code := r.exit(2 * time.Second); code != 0 {
+		t.Fatalf("exit status %d after bye", code)
+	}
 	if !strings.Contains(r.stderr.String(), "deliberate failure in start") {
 		t.Errorf("no stack on stderr:\n%s", r.stderr)
 	}
