@@ -260,12 +260,16 @@ class _Bot(object):
         self.name = name if isinstance(name, str) else None
 
 
+class _BadAnswer(ValueError):
+    """What act returned stands for no legal action (_choose)."""
+
+
 def _choose(answer, legal):
-    """The index in legal that answer stands for, or raises ValueError."""
+    """The index in legal that answer stands for, or raises _BadAnswer."""
     if answer is None:
-        raise ValueError("act returned None (return an index into legal, or one of legal)")
+        raise _BadAnswer("act returned None (return an index into legal, or one of legal)")
     if isinstance(answer, bool):
-        raise ValueError("act returned %r, a bool (return an index into legal)" % (answer,))
+        raise _BadAnswer("act returned %r, a bool (return an index into legal)" % (answer,))
     idx = getattr(answer, "index", None)
     raw = getattr(answer, "raw", None)
     if isinstance(idx, int) and not isinstance(idx, bool) and isinstance(raw, dict):
@@ -277,15 +281,15 @@ def _choose(answer, legal):
         for i, a in enumerate(legal):
             if a == answer:
                 return i
-        raise ValueError("act returned %s, which is not one of the %d legal actions"
+        raise _BadAnswer("act returned %s, which is not one of the %d legal actions"
                          % (json.dumps(answer, sort_keys=True), len(legal)))
     try:
         i = answer.__index__()
     except (AttributeError, TypeError):
-        raise ValueError("act returned %r of type %s (return an index into legal, or one of legal)"
+        raise _BadAnswer("act returned %r of type %s (return an index into legal, or one of legal)"
                          % (answer, type(answer).__name__))
     if not 0 <= i < len(legal):
-        raise ValueError("act returned index %d, out of range 0..%d" % (i, len(legal) - 1))
+        raise _BadAnswer("act returned index %d, out of range 0..%d" % (i, len(legal) - 1))
     return i
 
 
@@ -358,7 +362,7 @@ def serve(bot, stdin=None, stdout=None, name=None, version=None, games=None):
             except Exception as e:
                 index = ctx._fallback.randrange(len(legal)) if legal else 0
                 ctx.fallbacks += 1
-                if isinstance(e, ValueError) and str(e).startswith("act returned"):
+                if isinstance(e, _BadAnswer):
                     _stderr.write("arenabot: game %s turn %s: %s; playing legal[%d] %s instead\n"
                                   % (ctx.game_id, ctx.turn, e, index, _short(legal, index)))
                     _stderr.flush()
@@ -402,9 +406,16 @@ def run(bot, name=None, version=None, games=None):
     games: the game names the bot plays (others are refused), e.g.
     ("uno", "bounce"); default any.
 
-    stdout is kept for the protocol; sys.stdout is pointed at stderr, so a
-    print() anywhere in the bot lands in its log."""
-    out = sys.stdout.buffer
+    stdout is kept for the protocol: the protocol stream is a copy of file
+    descriptor 1, which then points at stderr, as sys.stdout does, so a
+    print() anywhere in the bot, a library's C code or a subprocess it
+    starts lands in its log, never among the protocol lines."""
+    sys.stdout.flush()
+    try:
+        out = os.fdopen(os.dup(1), "wb")
+        os.dup2(2, 1)
+    except OSError:  # no file descriptors to move (an embedded interpreter)
+        out = sys.stdout.buffer
     sys.stdout = sys.stderr
     try:
         code = serve(bot, sys.stdin.buffer, out, name=name, version=version, games=games)

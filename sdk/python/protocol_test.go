@@ -18,7 +18,8 @@ import (
 
 // protoBot does what each turn's view.cmd says, and logs what the tests
 // look for on stderr: "start ...", "rand ...", "clock ...", "end ...".
-const protoBot = `import sys
+const protoBot = `import os
+import sys
 import arenabot
 
 class Bot:
@@ -52,6 +53,7 @@ class Bot:
             return True
         if cmd == "print":
             print("hello from print")
+            os.system("echo hello from a sub''process")  # writes to fd 1 itself
         if cmd == "clock":
             ctx.log("clock left=%.6f move_ms=%s bank_ms=%s margin_ms=%s span=%.6f elapsed=%.6f" % (
                 ctx.time_left(), ctx.move_ms, ctx.bank_ms, ctx.margin_ms,
@@ -305,8 +307,10 @@ func TestClockAndPrint(t *testing.T) {
 			t.Errorf("turn %d: %s: want time_left in (%.2f, %.2f], deadline %.1f s after receipt", i+1, m[i][0], want.ms-0.25, want.ms, want.ms)
 		}
 	}
-	if !strings.Contains(log, "hello from print") {
-		t.Errorf("print() output not on stderr:\n%s", log)
+	for _, w := range []string{"hello from print", "hello from a subprocess"} {
+		if !strings.Contains(log, w) {
+			t.Errorf("%q (print() and a subprocess's stdout) not on stderr:\n%s", w, log)
+		}
 	}
 }
 
