@@ -5,9 +5,10 @@
 // session draws each view (view.go), numbers the legal actions and reads
 // the person's choice.
 //
-// The seat has no clock: its Receive waits for the person however long
-// they take (the referee judges a reply the transport delivered as in
-// time, and records the think time capped at the move's limit).
+// The seat has no clock unless Seat.Timed: its Receive waits for the
+// person however long they take (the referee judges a reply the transport
+// delivered as in time, and records the think time capped at the move's
+// limit).
 package human
 
 import (
@@ -27,10 +28,13 @@ import (
 
 // Seat is the Launcher of a person's seat: In is what they type, Out the
 // terminal they read. One session at a time (Capacity): the pool keeps no
-// spare, and a second game reuses the session.
+// spare, and a second game reuses the session. Timed puts the person on
+// the bots' clock: a choice not made by the move's deadline is a timeout,
+// as a bot's would be.
 type Seat struct {
-	In  io.Reader
-	Out io.Writer
+	In    io.Reader
+	Out   io.Writer
+	Timed bool
 
 	once  sync.Once
 	lines chan string // what the person typed, one line each
@@ -138,9 +142,11 @@ func (s *session) Send(line []byte, _ time.Time) error {
 
 // Receive answers what the referee waits for: ready to a hello, the
 // person's choice to a turn, asked for until they give a valid one. It
-// waits however long that takes (the seat has no clock), until the
-// session is closed or the person quits.
-func (s *session) Receive(time.Time) ([]byte, error) {
+// waits however long that takes (the seat has no clock) unless the seat
+// is Timed, until the session is closed or the person quits. What was
+// typed before the turn was drawn is dropped (and said so), so that an
+// extra Enter never answers a turn unseen.
+func (s *session) Receive(deadline time.Time) ([]byte, error) {
 	s.mu.Lock()
 	ready, id, n := s.ready, s.turnID, s.choices
 	s.ready = false
@@ -149,8 +155,33 @@ func (s *session) Receive(time.Time) ([]byte, error) {
 		return []byte(`{"type":"ready","name":"human"}`), nil
 	}
 	if id == 0 {
-		<-s.ended // nothing is asked of the seat: only its end comes
-		return nil, errQuit
+		// Nothing is asked of the person (the referee's last look after
+		// a timeout): nothing comes but the deadline or the end.
+		t := time.NewTimer(time.Until(deadline))
+		defer t.Stop()
+		select {
+		case <-s.ended:
+			return nil, errQuit
+		case <-t.C:
+			return nil, transport.ErrTimeout
+		}
+	}
+	for dropped := true; dropped; {
+		select {
+		case t, ok := <-s.seat.lines:
+			if ok {
+				s.printf("(dropped %q, typed before this turn was shown)\n", t)
+			}
+			dropped = ok
+		default:
+			dropped = false
+		}
+	}
+	var timeout <-chan time.Time
+	if s.seat.Timed {
+		t := time.NewTimer(time.Until(deadline))
+		defer t.Stop()
+		timeout = t.C
 	}
 	for {
 		s.printf("choose 1-%d (v: the view as JSON, q: leave the game): ", n)
@@ -158,6 +189,12 @@ func (s *session) Receive(time.Time) ([]byte, error) {
 		select {
 		case <-s.ended:
 			return nil, errQuit
+		case <-timeout:
+			s.printf("\n=== out of time for turn %d\n", id)
+			s.mu.Lock()
+			s.turnID = 0
+			s.mu.Unlock()
+			return nil, transport.ErrTimeout
 		case t, ok := <-s.seat.lines:
 			if !ok {
 				s.Close()

@@ -23,17 +23,19 @@ func playCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "play",
 		Usage: "take a seat yourself, against bots, in the terminal",
-		Description: `You take --seat (default 0); the --bot flags fill the other seats in order.
-Each turn shows your seat's view (the Banqi board, the Uno table and your
-hand, the Boon hand and trick) and numbers your legal actions: type the
-number. The referee is the one of arena match, with the bots' clocks; yours
-has none.
+		Description: `You take --seat (default 0) in the first game; the --bot flags fill the
+other seats in order, and seats rotate from one game to the next. Each turn
+shows your seat's view (the Banqi board, the Uno table and your hand, the
+Boon hand and trick) and numbers your legal actions: type the number. The
+referee is the one of arena match, with the bots' clocks; yours has none
+unless --timed.
 
    arena play --game banqi --bot greedy='arena bot greedy'
    arena play --game uno --seat 1 --bot a='arena bot random' --bot b='arena bot greedy'`,
 		Flags: append([]cli.Flag{
 			gameFlag("game to play (see arena games); required"),
-			&cli.IntFlag{Name: "seat", Usage: "your seat, from 0"},
+			&cli.IntFlag{Name: "seat", Usage: "your seat in the first game, from 0"},
+			&cli.BoolFlag{Name: "timed", Usage: "play on the bots' clock (--move-time, --tc): a choice not made in time is a timeout, as for a bot"},
 			&cli.StringSliceFlag{Name: "bot", Usage: "NAME=CMD, one per other seat, in seat order"},
 			optionFlag(),
 			&cli.IntFlag{Name: "games", Value: 1, Usage: "games to play (each deals new cards; seats rotate from one game to the next)"},
@@ -100,7 +102,7 @@ func runPlay(c *cli.Context) error {
 	fmt.Fprintf(w, "arena: %s, %d game(s), seed %d, you at seat %d; bots: %s\n", game.Info().Name, games, seed, seat, settings.Limits)
 	fmt.Fprintf(w, "arena: %s\n", sb.Describe())
 	specs := bot.Specs(botList)
-	specs = slices.Insert(specs, seat, bot.Spec{Name: humanName, Launcher: &human.Seat{In: os.Stdin, Out: c.App.Writer}})
+	specs = slices.Insert(specs, seat, bot.Spec{Name: humanName, Launcher: &human.Seat{In: os.Stdin, Out: c.App.Writer, Timed: c.Bool("timed")}})
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

@@ -156,9 +156,10 @@ func TestPlayBanqiOnATerminal(t *testing.T) {
 	}
 }
 
-// In Uno the person sees their own hand, and of the other seats only how
-// many cards they hold; q leaves the game, which the bots then win.
-func TestPlayUnoShowsOnlyYourHand(t *testing.T) {
+// In Uno the person sees their hand, as many cards as the table says they
+// hold (what a seat may see is the referee's, tested with the views
+// themselves); q leaves the game, a forfeit, and the bots play on.
+func TestPlayUnoShowsYourHandAndLeaves(t *testing.T) {
 	term := startTerminal(t, "play", "--game", "uno", "--seat", "1", "--seed", "9",
 		"--bot", "a=arena bot random", "--bot", "b=arena bot greedy")
 	term.expect(regexp.MustCompile(`you are seat 1 of 3 \(players by seat: a, you, b\)`))
@@ -176,6 +177,18 @@ func TestPlayUnoShowsOnlyYourHand(t *testing.T) {
 	term.expect(regexp.MustCompile(`=== you left the game: that is a forfeit`))
 	// The result line of the game, once the bots have played it out.
 	term.expect(regexp.MustCompile(`you#3 .*\[you forfeited: crash: [^\]]*the person at the terminal left the game\]`))
+	if code := term.wait(); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+}
+
+// With --timed the person is on the bots' clock: a choice not made by the
+// deadline is a timeout, here a forfeit.
+func TestPlayTimedIsOnTheClock(t *testing.T) {
+	term := startTerminal(t, "play", "--game", "banqi", "--timed", "--move-time", "200ms", "--seed", "5", "--bot", "g=arena bot greedy")
+	term.expect(promptRE) // and nothing is typed
+	term.expect(regexp.MustCompile(`=== out of time for turn 1`))
+	term.expect(regexp.MustCompile(`you forfeited: timeout: no reply within 200ms`))
 	if code := term.wait(); code != 0 {
 		t.Fatalf("exit %d", code)
 	}
