@@ -61,8 +61,9 @@ type Options struct {
 	// Log receives the SDK's log lines and Context.Logf (os.Stderr if nil).
 	Log io.Writer
 	// Fallback, if set, is called after the bot's code failed on a turn
-	// (an error, a panic, an index out of range) and the SDK played a
-	// random legal action instead, already logged.
+	// (an error or a panic; for a Player also an index out of range or an
+	// action not in legal) and the SDK played a random legal action
+	// instead, already logged.
 	Fallback func(turnID int64, err error)
 }
 

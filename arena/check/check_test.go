@@ -442,7 +442,7 @@ func TestByeAtEndOfInput(t *testing.T) {
 		want   Status
 		detail string
 	}{
-		{"eof", Warn, "only once its stdin was closed"},
+		{"eof", Warn, "after its stdin was closed"},
 		{"greedy", Pass, "within"},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {

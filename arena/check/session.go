@@ -655,7 +655,7 @@ func (s *session) bye() {
 	if status := s.p.ExitStatus(); !status.Success() {
 		s.fail(CheckBye, "%s after bye; exit with status 0%s", status, s.stderrHint())
 	} else if inputClosed {
-		s.rec.warn(CheckBye, "exited with status 0 only once its stdin was closed, %s after bye: a match closes it, so this plays, but exit as soon as you read bye (a Node bot: call process.exit(0))", fmtDur(took))
+		s.rec.warn(CheckBye, "exited with status 0 %s after bye, after its stdin was closed: a match closes it too, so this plays, but exit as soon as you read bye (a Node bot: call process.exit(0))", fmtDur(took))
 	} else {
 		s.rec.pass(CheckBye, "exited with status 0 within %s of bye", fmtDur(took))
 	}
