@@ -357,11 +357,11 @@ func TestPlayerRefuses(t *testing.T) {
 // A panic in OnStart is a bug, not a refusal: its stack goes to the log
 // and the game is played (as a panic in Move falls back to a legal move).
 func TestPlayerPanicInOnStartPlays(t *testing.T) {
-	p := sdk.NewPlayer(func(_ *json.RawMessage, legal []json.RawMessage, _ *sdk.Context) (int, error) { return len(legal) - 1, nil })
+	p := sdk.NewPlayer(func(_ *json.RawMessage, legal []json.RawMessage, _ *sdk.Context) (int, error) {
+		return len(legal) - 1, nil
+	})
 	p.OnStart = func(*sdk.Context) error {
-		var m map[string]int
-		m["x"] = 1 // assignment to entry in nil map
-		return nil
+		panic("start broke")
 	}
 	var out, log bytes.Buffer
 	if err := sdk.Run(strings.NewReader(hello1+"\n"+turn1+"\n"), &out, p, sdk.Options{Log: &log}); err != nil {
@@ -370,7 +370,7 @@ func TestPlayerPanicInOnStartPlays(t *testing.T) {
 	if !strings.HasPrefix(out.String(), `{"type":"ready"`) || !strings.HasSuffix(out.String(), `{"type":"action","id":1,"index":2}`+"\n") {
 		t.Fatalf("output %q: want ready, then the move", out.String())
 	}
-	if !strings.Contains(log.String(), "panic: assignment to entry in nil map") {
+	if !strings.Contains(log.String(), "panic: start broke") {
 		t.Fatalf("log %q: want the panic", log.String())
 	}
 }

@@ -22,7 +22,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arena-dev/arena/arena/clock"
 	"github.com/arena-dev/arena/arena/referee"
+	"github.com/arena-dev/arena/arena/seed"
 	"github.com/arena-dev/arena/engine"
 	_ "github.com/arena-dev/arena/engine/all" // every game, by name
 	"github.com/arena-dev/arena/protocol"
@@ -193,7 +195,7 @@ func Run(cfg Config, bots ...sdk.Bot) ([]Result, error) {
 	}
 	move := cfg.MoveTime
 	if move <= 0 {
-		move = time.Second
+		move = clock.Defaults.Move
 	}
 	maxPlies := cfg.MaxPlies
 	if maxPlies <= 0 {
@@ -211,7 +213,9 @@ func Run(cfg Config, bots ...sdk.Bot) ([]Result, error) {
 		p.session = sdk.NewSession(b, sdk.Options{Name: names[i], Log: log, Fallback: func(int64, error) { p.fallbacks++ }})
 		players[i] = p
 	}
-	m := &match{game: g, opts: opts, seats: seats, move: move, maxPlies: maxPlies, names: names, players: players}
+	limits := clock.Defaults
+	limits.Move = move
+	m := &match{game: g, opts: opts, seats: seats, clock: limits, maxPlies: maxPlies, names: names, players: players}
 	var results []Result
 	for k := range games {
 		r, err := m.play(k, cfg.Seed+uint64(k/seats))
@@ -246,7 +250,7 @@ type match struct {
 	game     engine.Game
 	opts     engine.Options
 	seats    int
-	move     time.Duration
+	clock    clock.Limits // what hello says; Move is each turn's
 	maxPlies int
 	names    []string
 	players  []*player
@@ -274,8 +278,10 @@ func (m *match) play(k int, deal uint64) (Result, error) {
 		reply, err := m.players[b].send(protocol.Line(protocol.Hello{
 			Type: protocol.TypeHello, Protocol: protocol.Version, Game: m.game.Info().Name, Options: m.opts,
 			Seat: seat, Seats: m.seats, Players: seatNames, Match: "sdktest", GameID: gameID,
-			Seed:  (deal*0x9E3779B97F4A7C15 + uint64(seat)) >> 11,
-			Clock: protocol.Clock{StartupMs: 10000, MoveMs: m.move.Milliseconds(), MarginMs: 50},
+			// As a run seeds them: by bot, so a bot keeps its seed when
+			// the seats rotate over one deal.
+			Seed:  seed.Bot(deal, b),
+			Clock: m.clock.Protocol(),
 		}))
 		if err != nil {
 			return r, err
@@ -297,7 +303,7 @@ func (m *match) play(k int, deal uint64) (Result, error) {
 		ids[seat]++
 		// The turn as the referee sends it, and its reply judged as the
 		// referee judges it.
-		line, offsets, err = referee.AppendTurn(line[:0], offsets[:0], ids[seat], state.View(seat), legal, m.move, 0)
+		line, offsets, err = referee.AppendTurn(line[:0], offsets[:0], ids[seat], state.View(seat), legal, m.clock.Move, 0)
 		if err != nil {
 			return r, err
 		}
