@@ -315,9 +315,12 @@ func syncer(sink GroupSink, groups <-chan []finished, done chan<- syncDone) {
 	}
 }
 
-// maxBatch bounds the games recorded together (GroupSink), and in a run
-// without a stop rule the games finished and waiting to count.
+// maxBatch bounds the games recorded together (GroupSink).
 const maxBatch = 256
+
+// syncSlack is the places a run without a stop rule has beyond its
+// concurrency for games finished and waiting to count (Run).
+const syncSlack = 1
 
 // maxUnit bounds the games of one unit (UnitExecutor): a rotation of
 // seats has at most as many as the largest table.
@@ -428,19 +431,23 @@ func Run(ctx context.Context, cfg Config, src Source, stop StopRule, sink Sink) 
 	var queued []finished // finished, waiting for the syncer
 	syncing, inSync := false, 0
 	syncFailed := false // a group could not be made durable
-	// With a stop rule a game keeps its place until it counts: the rule
-	// has seen every game before the next starts, as without the syncer,
-	// so a verdict at concurrency 1 abandons no game started after it.
-	// Without one the next game starts while the last is synced (a
-	// Source whose games depend on results waits for them, Wait), up to
-	// maxBatch games waiting to count: a run at concurrency 1 pays for a
-	// sync only when it takes longer than a game.
+	// A game keeps its place in the concurrency until it counts, so that
+	// games wait for the disk instead of piling more work on a machine
+	// that is syncing. With a stop rule that is all: the rule has seen
+	// every game before the next starts, as without the syncer, so a
+	// verdict at concurrency 1 abandons no game started after it. Without
+	// one there is one place more (syncSlack), for a game played while the
+	// last is synced (a Source whose games depend on results waits for
+	// them, Wait): a run at concurrency 1 then pays for a sync only when
+	// it takes longer than a game. (Letting every running game go on
+	// during syncs cost the 256-game soak a tenth of its games per second
+	// and added spurious timeouts: more syncs, with more games at once.)
 	uncounted := func() int { return len(queued) + inSync }
 	free := func() bool {
 		if stop != nil {
 			return running+uncounted() < cfg.Concurrency
 		}
-		return running < cfg.Concurrency && uncounted() < maxBatch
+		return running < cfg.Concurrency && running+uncounted() < cfg.Concurrency+syncSlack
 	}
 	toSync := make(chan []finished)
 	synced := make(chan syncDone)
