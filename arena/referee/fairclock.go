@@ -29,7 +29,7 @@ func (t moveTime) cpuText() string {
 	if t.ran < 0 {
 		return ""
 	}
-	return fmt.Sprintf(": it ran %v on a CPU and waited %v for one", t.ran.Round(time.Microsecond), t.waited.Round(time.Microsecond))
+	return fmt.Sprintf(": it ran %v on a CPU and waited %v for one, or for memory or I/O", t.ran.Round(time.Microsecond), t.waited.Round(time.Microsecond))
 }
 
 // minExtension is the least a deadline is moved for time the bot waited
@@ -66,7 +66,8 @@ func (m *meter) forgiven(wall time.Duration) (time.Duration, time.Duration) {
 		return 0, -1 // the bot has ended: its last move is charged in full
 	}
 	ran := max(now.Ran-m.at.Ran, 0)
-	return clock.Forgiven(wall, ran, now.Waited-m.at.Waited, now.Throttled-m.at.Throttled), ran
+	held := now.Waited - m.at.Waited + now.Stalled - m.at.Stalled // by the machine, for a CPU, memory or I/O
+	return clock.Forgiven(wall, ran, held, now.Throttled-m.at.Throttled), ran
 }
 
 // extend is the deadline for a move whose deadline so far has passed

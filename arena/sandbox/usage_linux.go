@@ -14,9 +14,10 @@ import (
 // again from offset 0 (the kernel regenerates them), because the referee
 // reads them twice per move.
 type meterFiles struct {
-	stat, pressure *os.File // the v2 cgroup's cpu.stat and cpu.pressure (nil: none)
-	statThrottled  bool     // cpu.stat has the rate limit's throttled_usec (v2 cpu controller)
-	throttle       *os.File // else the v1 cpu cgroup's cpu.stat, with throttled_time (nil: no limit)
+	stat, pressure *os.File   // the v2 cgroup's cpu.stat and cpu.pressure (nil: none)
+	stalls         []*os.File // its io.pressure and memory.pressure, those there are
+	statThrottled  bool       // cpu.stat has the rate limit's throttled_usec (v2 cpu controller)
+	throttle       *os.File   // else the v1 cpu cgroup's cpu.stat, with throttled_time (nil: no limit)
 	buf            [1024]byte
 }
 
@@ -81,6 +82,11 @@ func (b *Box) openMeter() *meterFiles {
 		pressure, err2 := os.Open(filepath.Join(b.v2, "cpu.pressure")) // none without PSI
 		if err1 == nil && err2 == nil {
 			m.stat, m.pressure = stat, pressure
+			for _, name := range []string{"io.pressure", "memory.pressure"} {
+				if f, err := os.Open(filepath.Join(b.v2, name)); err == nil {
+					m.stalls = append(m.stalls, f)
+				}
+			}
 		} else {
 			closeAll(stat, pressure)
 		}
@@ -124,8 +130,20 @@ func (m *meterFiles) cgroup() (transport.Usage, bool) {
 	if !ok {
 		return transport.Usage{}, false
 	}
+	var stalledUs int64
+	for _, f := range m.stalls {
+		data, ok := m.read(f)
+		if !ok {
+			return transport.Usage{}, false
+		}
+		us, ok := field(data, "some", "total=")
+		if !ok {
+			return transport.Usage{}, false
+		}
+		stalledUs += us
+	}
 	return transport.Usage{Ran: time.Duration(ranUs) * time.Microsecond, Waited: time.Duration(waitedUs) * time.Microsecond,
-		Throttled: time.Duration(throttledUs) * time.Microsecond}, true
+		Throttled: time.Duration(throttledUs) * time.Microsecond, Stalled: time.Duration(stalledUs) * time.Microsecond}, true
 }
 
 // read reads f from its start into m.buf.
@@ -172,7 +190,7 @@ func (b *Box) closeMeter() {
 	b.meterMu.Lock()
 	defer b.meterMu.Unlock()
 	if m := b.meter; m != nil {
-		closeAll(m.stat, m.pressure, m.throttle)
+		closeAll(append([]*os.File{m.stat, m.pressure, m.throttle}, m.stalls...)...)
 	}
 	b.meter, b.meterClosed = nil, true
 }

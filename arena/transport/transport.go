@@ -67,6 +67,10 @@ type Usage struct {
 	// over the CPUs, as the kernel counts it). The kernel counts it in
 	// Waited too; it is charged.
 	Throttled time.Duration
+	// Stalled is time at least one of them could not run for memory or
+	// I/O: the kernel reclaiming memory or paging the bot's program back
+	// in from a busy disk. Not charged either, as Waited.
+	Stalled time.Duration
 }
 
 // Meter is implemented by a Conn whose bot's CPU use the machine reports
