@@ -555,21 +555,3 @@ func TestDescribeNamesEveryLimit(t *testing.T) {
 		}
 	}
 }
-
-// A confined bot runs at sandbox.BotNice, below the referee, isolated or
-// not, and cannot raise its priority back (it has no CAP_SYS_NICE).
-func TestBotRunsBelowTheReferee(t *testing.T) {
-	for _, isolate := range []string{sandbox.IsolateNo, sandbox.IsolateAuto} {
-		t.Run(isolate, func(t *testing.T) {
-			sb := newSandbox(t, sandbox.DefaultLimits, sandbox.Options{Isolate: isolate})
-			// Field 19 of /proc/self/stat is the nice value; renice to 0 must fail.
-			p := startCfg(t, sb, transport.ProcessConfig{Argv: []string{"sh", "-c",
-				`read -r _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ nice _ < /proc/$$/stat; echo "nice=$nice"; renice -n 0 -p $$ >/dev/null 2>&1 && echo raised || echo kept`}})
-			got, _ := lines(p, 5*time.Second)
-			want := []string{"nice=" + strconv.Itoa(sandbox.BotNice), "kept"}
-			if strings.Join(got, " ") != strings.Join(want, " ") {
-				t.Fatalf("the bot says %v, want %v", got, want)
-			}
-		})
-	}
-}

@@ -102,9 +102,6 @@ func direct(sp *spec, args []string) int {
 	// Capabilities, securebits and no_new_privs are per thread: all on the
 	// one that execs.
 	runtime.LockOSThread()
-	if err := lowerPriority(); err != nil {
-		return fail("%v", err)
-	}
 	if err := newSessionKeyring(); err != nil {
 		return fail("%v", err)
 	}
@@ -322,9 +319,6 @@ func stage2(sp *spec, args []string) int {
 func enterBot(sp *spec) error {
 	runtime.LockOSThread()
 	syscall.CloseOnExec(exeFD)
-	if err := lowerPriority(); err != nil {
-		return err
-	}
 	if os.Getuid() != sp.UID || os.Getgid() != sp.GID {
 		return fmt.Errorf("running as %d:%d, not the bot's %d:%d", os.Getuid(), os.Getgid(), sp.UID, sp.GID)
 	}
@@ -515,21 +509,4 @@ func lookPath(name string, env []string) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("command %q not found in the bot's PATH", name)
-}
-
-// BotNice is the scheduling priority a bot runs at (nice(1)): below the
-// referee's, which serves every game's turns, so that a machine crowded
-// with bots never holds a turn back (at 256 games at once, a turn once
-// took 717 ms to be written, on the bot's clock). The bots keep the same
-// share of the CPUs among themselves, and the fair clock does not charge
-// them for waiting. Without CAP_SYS_NICE a bot cannot raise it again.
-const BotNice = 10
-
-// lowerPriority sets the calling thread, the one that execs the bot (whose
-// priority the bot and every process it starts inherit), to BotNice.
-func lowerPriority() error {
-	if err := unix.Setpriority(unix.PRIO_PROCESS, 0, BotNice); err != nil {
-		return fmt.Errorf("priority: %w", err)
-	}
-	return nil
 }
