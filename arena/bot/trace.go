@@ -173,3 +173,11 @@ func (e *tracedEndpoint) RoundTrip() (time.Duration, error) {
 	}
 	return 0, errNoRoundTrip
 }
+
+// SentAt is the inner session's (transport.SendTimer).
+func (e *tracedEndpoint) SentAt() (time.Time, bool) {
+	if st, ok := e.Endpoint.(transport.SendTimer); ok {
+		return st.SentAt()
+	}
+	return time.Time{}, false
+}

@@ -423,7 +423,9 @@ func (g *game) ask(seat int, legal []engine.Action) (engine.Action, json.RawMess
 	// The bot's time runs from the turn going out to the reply's newline,
 	// less what the machine made it wait for a CPU (clock.Forgiven). A
 	// bot that does not read its input within its time fails Send; a pipe
-	// with room takes the turn at once, however late the referee runs.
+	// with room takes the turn at once, however late the referee runs, and
+	// the clock then starts when it did (SendTimer): a referee starved of
+	// a CPU among the bots once took 717 ms to write a turn.
 	cpu := startMeter(conn) // before the clock starts: the reading is the referee's time
 	start := time.Now()
 	due := clk.Deadline(start) // by the wall clock
@@ -431,6 +433,13 @@ func (g *game) ask(seat int, legal []engine.Action) (engine.Action, json.RawMess
 	if err := conn.Send(line, deadline); err != nil {
 		// Part of the line may have gone out: the stream is out of step.
 		return nil, nil, moveTime{}, &Failure{Reason: classifyIO(err, protocol.ReasonTimeout), Detail: "sending turn: " + err.Error(), Turn: id, Err: err, fatal: true}
+	}
+	if st, ok := conn.(transport.SendTimer); ok {
+		if at, ok := st.SentAt(); ok && at.After(start) {
+			start = at // the bot has had the turn since then, no sooner
+			due = clk.Deadline(start)
+			deadline = due
+		}
 	}
 	wallCap := start.Add(g.cfg.Limits.WallCap(move))
 	for {

@@ -71,6 +71,7 @@ type Process struct {
 	stdinRaw  syscall.RawConn
 	pending   []byte
 	writeOnce func(fd uintptr)
+	sentAt    time.Time // when the last Send's line went out at once (SentAt)
 	written   int
 	writeErr  error
 	lines     *protocol.LineReader
@@ -224,17 +225,20 @@ func (p *Process) Send(line []byte, deadline time.Time) error {
 		return closedError(p.ExitStatus().String())
 	default:
 	}
+	p.sentAt = time.Time{}
 	if !time.Now().Before(deadline) {
 		return fmt.Errorf("%w: the deadline had passed before the line was written", ErrTimeout)
 	}
 	p.pending = append(append(p.pending[:0], line...), '\n')
 	// One write first, without waiting and without a deadline: a pipe with
-	// room takes the line at once. The deadline is the bot's to meet (it
-	// must read its input), so it is armed only if the pipe is full; armed
-	// up front, it would also time out a referee that a loaded machine ran
-	// late between arming it and writing, and charge the bot for that.
+	// room takes the line at once, however late the caller ran since the
+	// check above (SentAt says when). The deadline is the bot's to meet (it must read its
+	// input), so it is armed only if the pipe is full; armed up front, it
+	// would also time out a referee that a loaded machine ran late between
+	// arming it and writing, and charge the bot for that.
 	n, err := p.writeNow()
 	if err == nil && n == len(p.pending) {
+		p.sentAt = time.Now()
 		return nil
 	}
 	if err != nil && !errors.Is(err, errWouldBlock) {
@@ -253,6 +257,10 @@ func (p *Process) Send(line []byte, deadline time.Time) error {
 	}
 	return nil
 }
+
+// SentAt is when the line of the last Send was written, if it was written
+// at once (transport.SendTimer).
+func (p *Process) SentAt() (time.Time, bool) { return p.sentAt, !p.sentAt.IsZero() }
 
 // errWouldBlock: a pipe to or from the bot cannot be written (it is full)
 // or read (it is empty) without waiting.

@@ -518,3 +518,26 @@ func TestNoLeaks(t *testing.T) {
 		}
 	}
 }
+
+// SentAt is when a line written at once went out, and nothing for one that
+// had to wait for the bot to read it (a full pipe) or a failed Send.
+func TestSentAt(t *testing.T) {
+	t.Parallel()
+	p := start(t, "echo", transport.ProcessConfig{})
+	before := time.Now()
+	if err := p.Send([]byte("hi"), in(10*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	at, ok := p.SentAt()
+	if !ok || at.Before(before) || at.After(time.Now()) {
+		t.Fatalf("SentAt after a line written at once: %v, %v (sent between %v and now)", at, ok, before)
+	}
+	q := start(t, "noread", transport.ProcessConfig{})
+	line := bytes.Repeat([]byte("x"), 64<<10) // more than a pipe holds
+	if err := q.Send(line, in(200*time.Millisecond)); !errors.Is(err, transport.ErrTimeout) {
+		t.Fatalf("Send to a bot that does not read: %v, want ErrTimeout", err)
+	}
+	if at, ok := q.SentAt(); ok {
+		t.Fatalf("SentAt after a Send that waited and failed: %v", at)
+	}
+}

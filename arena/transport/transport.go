@@ -73,6 +73,16 @@ type Usage struct {
 	Stalled time.Duration
 }
 
+// SendTimer is implemented by a Conn that can say when the line of its
+// last Send went out: at is the moment it was all written, when it was
+// written at once, without waiting for the bot to read (ok false
+// otherwise, or after a failed Send). The bot has had the line from then
+// on, however late the caller ran before the write; the referee starts a
+// move's clock there.
+type SendTimer interface {
+	SentAt() (at time.Time, ok bool)
+}
+
 // Meter is implemented by a Conn whose bot's CPU use the machine reports
 // (a sandboxed stdio bot with a cgroup v2, on Linux). The readings are
 // cumulative: the referee takes one as a turn goes out and one when the
