@@ -36,36 +36,25 @@ func TestMain(m *testing.M) {
 }
 
 func pkgBot(mode string) int {
-	if mode == "eof" { // plays, but exits only at the end of its input
+	if mode == "eof" || mode == "noid" {
+		// eof plays, but exits only at the end of its input; noid answers
+		// every turn without an id.
 		lr := protocol.NewLineReader(os.Stdin, protocol.DefaultMaxLine)
 		for {
 			line, err := lr.ReadLine()
 			if err != nil {
 				return 0
 			}
-			switch t, _ := protocol.PeekType(line); t {
-			case protocol.TypeHello:
+			switch t, _ := protocol.PeekType(line); {
+			case t == protocol.TypeHello:
 				fmt.Println(`{"type":"ready"}`)
-			case protocol.TypeTurn:
+			case t == protocol.TypeTurn && mode == "noid":
+				fmt.Println(`{"type":"action","index":0}`)
+			case t == protocol.TypeTurn:
 				var tr protocol.Turn
 				_ = json.Unmarshal(line, &tr)
 				fmt.Printf("{\"type\":\"action\",\"id\":%d,\"index\":0}\n", tr.ID)
-			}
-		}
-	}
-	if mode == "noid" {
-		lr := protocol.NewLineReader(os.Stdin, protocol.DefaultMaxLine)
-		for {
-			line, err := lr.ReadLine()
-			if err != nil {
-				return 0
-			}
-			switch t, _ := protocol.PeekType(line); t {
-			case protocol.TypeHello:
-				fmt.Println(`{"type":"ready"}`)
-			case protocol.TypeTurn:
-				fmt.Println(`{"type":"action","index":0}`)
-			case protocol.TypeBye:
+			case t == protocol.TypeBye && mode == "noid":
 				return 0
 			}
 		}

@@ -58,6 +58,8 @@ var (
 	ErrNoKit = errors.New("no starter kit")
 	// ErrNotEmpty: a kit goes into a new directory, or an empty one.
 	ErrNotEmpty = errors.New("not empty: a kit goes into a new directory")
+	// ErrNotDir: the kit's path is a file.
+	ErrNotDir = errors.New("is a file: a kit goes into a new directory")
 )
 
 // Kit is the files of language's kit for game, by name.
@@ -96,6 +98,9 @@ func Write(dir, language, game string) ([]string, error) {
 	kit, err := Kit(language, game)
 	if err != nil {
 		return nil, err
+	}
+	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
+		return nil, fmt.Errorf("%s %w", dir, ErrNotDir)
 	}
 	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
 		return nil, fmt.Errorf("%s: %w", dir, ErrNotEmpty)

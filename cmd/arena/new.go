@@ -39,7 +39,7 @@ func runNew(c *cli.Context) error {
 		return usageError{err}
 	}
 	names, err := starters.Write(dir, lang, game)
-	if errors.Is(err, starters.ErrNoKit) || errors.Is(err, starters.ErrNotEmpty) {
+	if errors.Is(err, starters.ErrNoKit) || errors.Is(err, starters.ErrNotEmpty) || errors.Is(err, starters.ErrNotDir) {
 		return usageError{err}
 	}
 	if err != nil {

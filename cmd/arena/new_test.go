@@ -88,6 +88,7 @@ func TestNewRefusesBadArguments(t *testing.T) {
 		{"language", []string{"new", "cobol", "uno", t.TempDir() + "/a"}, `no starter kit for language "cobol"`},
 		{"game", []string{"new", "python", "chess", t.TempDir() + "/a"}, `unknown game "chess"`},
 		{"not empty", []string{"new", "python", "uno", full}, "not empty: a kit goes into a new directory"},
+		{"a file", []string{"new", "python", "uno", filepath.Join(full, "x")}, "x is a file: a kit goes into a new directory"},
 		{"arguments", []string{"new", "python"}, "want LANGUAGE GAME DIR"},
 	}, nil)
 }

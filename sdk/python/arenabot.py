@@ -753,7 +753,34 @@ _UNO_LETTER = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
 _UNO_FACES = {"S": "skip", "R": "reverse", "D2": "draw_two"}
 
 
-class UnoCard(object):
+class _Card(object):
+    """A card known by its code: equal to a card of its kind with that code,
+    or to the code itself ("R7" == uno.Card("R7"))."""
+
+    __slots__ = ()
+
+    def __eq__(self, other):
+        if isinstance(other, type(self)):
+            return self.code == other.code
+        if isinstance(other, str):
+            return self.code == other
+        return NotImplemented
+
+    def __ne__(self, other):
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    def __hash__(self):
+        return hash(self.code)
+
+    def __str__(self):
+        return self.code
+
+    def __repr__(self):
+        return "<Card %s>" % self.code
+
+
+class UnoCard(_Card):
     """An Uno/Bounce card from its code ("R7", "GS", "BR", "YD2", "W",
     "WD4"). code; colour "red"/"yellow"/"green"/"blue" (None for wilds);
     face "0".."9", "S", "R", "D2", "W" or "WD4"; kind "number", "skip",
@@ -798,21 +825,6 @@ class UnoCard(object):
         top = top if isinstance(top, UnoCard) else UnoCard(top)
         return self.colour == colour or (not top.is_wild and self.face == top.face)
 
-    def __eq__(self, other):
-        if isinstance(other, UnoCard):
-            return self.code == other.code
-        if isinstance(other, str):
-            return self.code == other
-        return NotImplemented
-
-    def __hash__(self):
-        return hash(self.code)
-
-    def __str__(self):
-        return self.code
-
-    def __repr__(self):
-        return "<Card %s>" % self.code
 
 
 class UnoAction(_Action):
@@ -954,7 +966,7 @@ _BOON_POINTS = {1: 0, 2: 0, 3: 0, 4: 4, 5: 10, 6: 11, 7: 2, 8: 2, 9: 2, 10: 2,
                 11: 3, 12: 3, 13: 3, 14: 3}
 
 
-class BoonCard(object):
+class BoonCard(_Card):
     """A Boon card from its code ("B5", "G1", "R6", "Au14"). code; suit
     the code "B", "G", "R" or "Au"; suit_name "blue", "green", "red",
     "gold"; rank (1-6, Gold 1-14); points; is_gold (trump); order (the
@@ -989,24 +1001,10 @@ class BoonCard(object):
             return self.rank > other.rank
         return self.suit == led
 
-    def __eq__(self, other):
-        if isinstance(other, BoonCard):
-            return self.code == other.code
-        if isinstance(other, str):
-            return self.code == other
-        return NotImplemented
 
     def __lt__(self, other):
         return self.order < other.order
 
-    def __hash__(self):
-        return hash(self.code)
-
-    def __str__(self):
-        return self.code
-
-    def __repr__(self):
-        return "<Card %s>" % self.code
 
 
 class BoonTrick(object):
