@@ -220,8 +220,12 @@ func (s *Sandbox) Describe() string {
 	if s.FairClock() {
 		clk = "fair (cgroup v2 cpu.pressure: time a bot waits for a CPU is not charged)"
 	}
-	line := fmt.Sprintf("sandbox: %s; kill: %s; isolation: %s; user: %s; network: %s; devices: %s; syscalls: %s; clock: %s",
-		strings.Join(parts, ", "), strings.Join(kill, " + "), iso, usr, netw, dev, sys, clk)
+	wrapper := s.self
+	if s.wrapperNote != "" {
+		wrapper += " (" + s.wrapperNote + ")"
+	}
+	line := fmt.Sprintf("sandbox: %s; kill: %s; isolation: %s; user: %s; network: %s; devices: %s; syscalls: %s; clock: %s; wrapper: %s",
+		strings.Join(parts, ", "), strings.Join(kill, " + "), iso, usr, netw, dev, sys, clk, wrapper)
 	if len(not) > 0 {
 		line += "; not enforced: " + strings.Join(not, "; ")
 	}

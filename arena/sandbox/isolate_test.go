@@ -17,6 +17,7 @@ import (
 	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/arena/transport"
 	"github.com/arena-dev/arena/internal/proctest"
+	"github.com/arena-dev/arena/internal/testkit"
 )
 
 // isolated returns an isolating sandbox, or skips where the machine has no
@@ -184,5 +185,41 @@ func TestBotInsideHiddenDirectory(t *testing.T) {
 	_, err := sb.Start("tester", transport.ProcessConfig{Argv: []string{os.Args[0]}, Dir: dir})
 	if err == nil || !strings.Contains(err.Error(), "the bot's "+dir+" lies in "+out+", which bots may not see") {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// TestIsolatedBotStartsThroughTheSmallWrapper: with arena-sandbox as the
+// wrapper, an isolated bot runs under it (its stage 1 stays as the bot's
+// parent) and plays as through the arena executable.
+func TestIsolatedBotStartsThroughTheSmallWrapper(t *testing.T) {
+	wrapper := testkit.Build(t, "./cmd/arena-sandbox")
+	sb, err := sandbox.New(sandbox.DefaultLimits, sandbox.Options{Isolate: sandbox.IsolateYes, Wrapper: wrapper})
+	if err != nil {
+		t.Skip("no isolation here: ", err)
+	}
+	if d := sb.Describe(); !strings.Contains(d, "wrapper: "+wrapper) {
+		t.Errorf("Describe does not name the wrapper %s: %s", wrapper, d)
+	}
+	p, err := sb.Start("small", transport.ProcessConfig{Argv: []string{"sh", "-c", "echo up; read x; echo got $x"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	exe, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", p.Pid()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if exe != wrapper {
+		t.Errorf("the bot's wrapper runs %s, want %s", exe, wrapper)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	if l, err := p.Receive(deadline); err != nil || string(l) != "up" {
+		t.Fatalf("first line %q, %v (%s)", l, err, p.StderrTail())
+	}
+	if err := p.Send([]byte("ping"), deadline); err != nil {
+		t.Fatal(err)
+	}
+	if l, err := p.Receive(deadline); err != nil || string(l) != "got ping" {
+		t.Fatalf("second line %q, %v (%s)", l, err, p.StderrTail())
 	}
 }

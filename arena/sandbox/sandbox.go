@@ -155,6 +155,11 @@ type Options struct {
 	// Contest refuses to start unless every protection against passing
 	// hidden information is in place (Protections).
 	Contest bool
+	// Wrapper is the program bot processes start through (Linux): ""
+	// for WrapperName beside the arena executable if it is from the same
+	// build (Fingerprint), else the executable itself. A path given here
+	// must be from the same build.
+	Wrapper string
 }
 
 // OptionError is a sandbox option this machine cannot provide, or a bad
@@ -171,7 +176,7 @@ func (e *OptionError) Unwrap() error { return e.Err }
 // optionWords name the options in messages.
 var optionWords = map[string]string{"User": "bot user", "Network": "network", "Isolate": "isolate", "Env": "bot env",
 	"CPUs": "bot cpus", "UIDs": "bot uids", "ReadOnly": "read-only path", "ReadWrite": "read-write path", "Hide": "hidden path",
-	"Contest": "contest"}
+	"Contest": "contest", "Wrapper": "sandbox wrapper"}
 
 func optionErr(option, format string, a ...any) error {
 	return &OptionError{Option: option, Err: fmt.Errorf(format, a...)}

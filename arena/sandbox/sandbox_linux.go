@@ -3,10 +3,16 @@
 package sandbox
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"os/user"
+	"path/filepath"
 	"strconv"
+	"strings"
+	"time"
 )
 
 // envSpec carries the wrapper's instructions (JSON) in its environment;
@@ -15,11 +21,13 @@ const envSpec = "ARENA_SANDBOX"
 
 // system is what a Linux sandbox holds beyond its limits and options.
 type system struct {
-	self string
-	uid  int // -1: the arena's
-	gid  int
-	uids *uidPool // isolated bots of a root arena: a uid each
-	plan plan
+	// self is the program bot processes start through (wrapperProgram);
+	// wrapperNote says why a wrapper beside the arena is not it.
+	self, wrapperNote string
+	uid               int // -1: the arena's
+	gid               int
+	uids              *uidPool // isolated bots of a root arena: a uid each
+	plan              plan
 	// Why bots are not isolated, or have the host's network.
 	isoWhy, netWhy string
 }
@@ -69,7 +77,10 @@ func (s *Sandbox) setUp() error {
 	if err != nil {
 		return fmt.Errorf("finding the arena executable: %w", err)
 	}
-	s.self, s.uid, s.gid = self, -1, -1
+	s.uid, s.gid = -1, -1
+	if s.self, s.wrapperNote, err = wrapperProgram(self, o.Wrapper); err != nil {
+		return err
+	}
 	if o.User != "" {
 		if !caps.SetID {
 			return optionErr("User", "%q: running bots as another user needs root (CAP_SETUID and CAP_SETGID); this arena runs as uid %d without them", o.User, os.Getuid())
@@ -251,4 +262,50 @@ func lookupUser(name string) (uid, gid int, err error) {
 		return 0, 0, fmt.Errorf("unusable uid/gid %s/%s", u.Uid, u.Gid)
 	}
 	return uid, gid, nil
+}
+
+// wrapperProgram is the program bot processes start through: asked if
+// given (refused unless it is from this build), else WrapperName beside
+// the arena executable self when it is from this build, else self. note
+// says why a wrapper beside the arena is not used.
+func wrapperProgram(self, asked string) (path, note string, err error) {
+	if asked != "" {
+		if err := checkWrapper(asked); err != nil {
+			return "", "", optionErr("Wrapper", "%s: %w", asked, err)
+		}
+		return asked, "", nil
+	}
+	beside := filepath.Join(filepath.Dir(self), WrapperName)
+	if _, err := os.Stat(beside); err != nil {
+		return self, "", nil // none: the arena executable, as always
+	}
+	if err := checkWrapper(beside); err != nil {
+		return self, beside + " is not used: " + err.Error(), nil
+	}
+	return beside, "", nil
+}
+
+// ErrOtherBuild is the refusal of a sandbox wrapper built from other
+// sandbox code than the arena's (a stale arena-sandbox): it might confine
+// bots otherwise than this arena says.
+var ErrOtherBuild = errors.New("built from other sandbox code than this arena (build both together: go build -o bin/ ./cmd/arena ./cmd/arena-sandbox)")
+
+// wrapperCheckTime bounds the fingerprint question put to a wrapper.
+const wrapperCheckTime = 10 * time.Second
+
+// checkWrapper asks the program at path for its Fingerprint and compares
+// it with this one's.
+func checkWrapper(path string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), wrapperCheckTime)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, path, Command, argFingerprint)
+	cmd.Env = []string{} // nothing of the arena's
+	out, err := cmd.Output()
+	if err != nil {
+		return fmt.Errorf("asking for its fingerprint: %w", err)
+	}
+	if strings.TrimSpace(string(out)) != Fingerprint() {
+		return ErrOtherBuild
+	}
+	return nil
 }

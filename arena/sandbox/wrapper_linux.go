@@ -24,6 +24,7 @@ const (
 	argProbe       = "--probe"        // Detect: can a bot's root be made here?
 	argStage2      = "--stage2"       // the isolated bot's second stage
 	argProbeStage2 = "--probe-stage2" // the probe's second stage
+	argFingerprint = "--fingerprint"  // print Fingerprint (checkWrapper)
 )
 
 // statusFD is where an isolated bot's wrapper writes the bot's wait
@@ -38,6 +39,10 @@ const exeFD = 3
 // returns only on failure (exit status 127, the reason on stderr, which
 // the arena logs as the bot's), or with the isolated bot's status.
 func Main(args []string) int {
+	if len(args) == 1 && args[0] == argFingerprint {
+		fmt.Println(Fingerprint())
+		return 0
+	}
 	var sp spec
 	if err := json.Unmarshal([]byte(os.Getenv(envSpec)), &sp); err != nil {
 		return fail("bad spec: %v", err)
