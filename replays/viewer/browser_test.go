@@ -120,7 +120,6 @@ func (b browser) screenshot(name string) {
 
 func newBrowser(t *testing.T) browser { return browser{t: t, ctx: browsertest.New(t)} }
 
-
 var flipRE = regexp.MustCompile(`^([a-d][1-8])\(([A-Za-z])\)$`)
 var stepRE = regexp.MustCompile(`^([a-d][1-8])-([a-d][1-8])$`)
 

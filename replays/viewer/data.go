@@ -58,13 +58,13 @@ type page struct {
 	Bots    []string `json:"bots"`
 	// For is the seat a one-seat page is written for, -1 for a page of
 	// every view.
-	For    int                `json:"for"`
-	Stored []int              `json:"stored"`
-	Frames [][]*delta         `json:"frames"`
-	Moves  []move             `json:"moves"`
-	Notes  []note             `json:"notes"`
-	Result replays.Result     `json:"result"`
-	Clock  protocol.Clock      `json:"clock"`
+	For    int            `json:"for"`
+	Stored []int          `json:"stored"`
+	Frames [][]*delta     `json:"frames"`
+	Moves  []move         `json:"moves"`
+	Notes  []note         `json:"notes"`
+	Result replays.Result `json:"result"`
+	Clock  protocol.Clock `json:"clock"`
 }
 
 // move is the move that led to a position.
