@@ -33,7 +33,7 @@ type browser struct {
 func (b browser) open(path string) {
 	b.t.Helper()
 	if err := chromedp.Do(b.ctx, chromedp.Navigate(browsertest.FileURL(b.t, path)),
-		chromedp.WaitReady(chromedp.CSS(`body[data-ready="1"]`))); err != nil {
+		chromedp.WaitReady(chromedp.CSS(`body[data-ready="1"][data-moves="1"]`))); err != nil {
 		b.t.Fatalf("opening %s: %v", path, err)
 	}
 }

@@ -115,9 +115,7 @@ func page(tb testing.TB, dir, name string, r *replays.Replay, opts viewer.Option
 		tb.Fatal(err)
 	}
 	path := filepath.Join(dir, name)
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		tb.Fatal(err)
-	}
+	writeFile(tb, path, buf.Bytes())
 	return path
 }
 
@@ -188,3 +186,5 @@ func jsonOf(tb testing.TB, v any) string {
 	}
 	return string(b)
 }
+
+func writeBytes(path string, data []byte) error { return os.WriteFile(path, data, 0o644) }

@@ -173,40 +173,53 @@
     if (r.plies) outcome.append(el("div", { class: "dim", text: r.plies + " plies" }));
   })();
 
+  // The move list of a long game (tens of thousands of entries) is built
+  // in slices after the first position is drawn, so the page paints at
+  // once and stays responsive; body[data-moves="1"] once it is complete.
   const moveItems = new Array(N); // moveItems[p]: the list item that leads to position p
-  (function drawMoves() {
+  const noteText = (n) => "! " + n.type + ": " + seatName(n.seat) + " " + n.reason + (n.detail ? ": " + n.detail : "");
+  function moveItem(p) {
+    if (p === 0) return el("li", { class: "move", "data-pos": 0 }, el("span", { class: "n", text: "0" }), el("span", { class: "who", text: "start" }));
+    const m = D.moves[p - 1];
+    return el("li", { class: "move", "data-pos": p },
+      el("span", { class: "n", text: p }), el("span", { class: "who", text: seatName(m.seat) }), " ",
+      el("span", { class: "act", text: m.text }), " ",
+      el("span", { class: "think", text: us(m.think_us) }),
+      m.referee ? el("span", { class: "ref", text: " by referee" }) : null);
+  }
+  const SLICE = 500;
+  let listed = 0; // positions listed so far
+  let notesListed = 0;
+  function listMoves() {
     const frag = document.createDocumentFragment();
-    const start = el("li", { class: "move", "data-pos": 0 }, el("span", { class: "n", text: "0" }), el("span", { class: "who", text: "start" }));
-    moveItems[0] = start;
-    frag.append(start);
-    let ni = 0;
-    const notes = D.notes;
-    for (let p = 1; p < N; p++) {
-      while (ni < notes.length && notes[ni].pos < p) {
-        const n = notes[ni++];
-        frag.append(el("li", { class: "note " + n.type },
-          "! " + n.type + ": " + seatName(n.seat) + " " + n.reason + (n.detail ? ": " + n.detail : "")));
+    const until = Math.min(N, listed + SLICE);
+    for (; listed < until; listed++) {
+      while (notesListed < D.notes.length && D.notes[notesListed].pos < listed) {
+        frag.append(el("li", { class: "note " + D.notes[notesListed].type }, noteText(D.notes[notesListed++])));
       }
-      const m = D.moves[p - 1];
-      const li = el("li", { class: "move", "data-pos": p },
-        el("span", { class: "n", text: p }), el("span", { class: "who", text: seatName(m.seat) }), " ",
-        el("span", { class: "act", text: m.text }), " ",
-        el("span", { class: "think", text: us(m.think_us) }),
-        m.referee ? el("span", { class: "ref", text: " by referee" }) : null);
-      moveItems[p] = li;
-      frag.append(li);
+      moveItems[listed] = frag.appendChild(moveItem(listed));
     }
-    for (; ni < notes.length; ni++) {
-      const n = notes[ni];
-      frag.append(el("li", { class: "note " + n.type },
-        "! " + n.type + ": " + seatName(n.seat) + " " + n.reason + (n.detail ? ": " + n.detail : "")));
+    if (listed === N) {
+      for (; notesListed < D.notes.length; notesListed++) {
+        frag.append(el("li", { class: "note " + D.notes[notesListed].type }, noteText(D.notes[notesListed])));
+      }
     }
     movesList.append(frag);
-    movesList.addEventListener("click", (e) => {
-      const li = e.target.closest("li.move");
-      if (li) { stop(); show(+li.dataset.pos); }
-    });
-  })();
+    if (pos < listed) markMove(pos);
+    if (listed < N) setTimeout(listMoves, 0);
+    else document.body.dataset.moves = "1";
+  }
+  movesList.addEventListener("click", (e) => {
+    const li = e.target.closest("li.move");
+    if (li) { stop(); show(+li.dataset.pos); }
+  });
+  function markMove(p) {
+    const old = movesList.querySelector("li.current");
+    if (old) old.classList.remove("current");
+    if (!moveItems[p]) return;
+    moveItems[p].classList.add("current");
+    moveItems[p].scrollIntoView({ block: "nearest" });
+  }
 
   // ---- drawing the position ----------------------------------------------
 
@@ -239,10 +252,7 @@
     posText.textContent = "ply " + p + " / " + (N - 1);
     jump.value = p;
     scrub.value = p;
-    const old = movesList.querySelector("li.current");
-    if (old) old.classList.remove("current");
-    moveItems[p].classList.add("current");
-    moveItems[p].scrollIntoView({ block: "nearest" });
+    markMove(p);
     document.body.dataset.pos = p;
   }
 
@@ -538,6 +548,7 @@
   window.addEventListener("hashchange", () => show(fromHash()));
 
   show(fromHash());
+  listMoves();
   document.body.dataset.ready = "1";
   window.viewerTimings = { parseMs, readyMs: performance.now() - t0, positions: N };
 })();
