@@ -207,7 +207,7 @@ func build(r *replays.Replay, opts Options) (*page, error) {
 // position it was two thirds of a long game's page.
 const eventsKey = "events"
 
-// viewer collects the views of every position.
+// collector gathers the views of every position.
 type collector struct {
 	seats []int
 	// events is each stored seat's whole events list at the last
