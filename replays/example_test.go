@@ -1,6 +1,7 @@
 package replays_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -66,4 +67,38 @@ func ExampleRecorder() {
 	// plies: 4
 	// ranks: [2 1]
 	// reason: seat 1 reached 10
+}
+
+// Walk re-simulates a replay and hands out every position: here, who is
+// to move after each move of a short game.
+func ExampleWalk() {
+	game, _ := engine.Lookup("testnim")
+	opts, _ := engine.Setup(game, 2, map[string]string{"target": "6"})
+	st, _ := game.New(2, 1, opts)
+	rec := replays.NewRecorder(replays.Header{Game: "testnim", Options: opts, Seed: 1,
+		Seats: []replays.SeatInfo{{Seat: 0, Bot: "alice"}, {Seat: 1, Bot: "bob"}}})
+	for ply := 0; !st.Over(); ply++ {
+		seat, a := st.ToMove(), st.Legal()[len(st.Legal())-1]
+		raw, _ := json.Marshal(a)
+		st.Apply(a)
+		rec.Move(ply, seat, raw, time.Millisecond, 0, false)
+	}
+	rec.Finish(replays.ResultOf(st.Outcome()))
+	data, _ := rec.Compressed()
+	rp, _ := replays.Read(bytes.NewReader(data))
+
+	err := replays.Walk(rp, func(s replays.Step) error {
+		if s.Event < 0 {
+			fmt.Println("start: seat", s.State.ToMove(), "to move")
+			return nil
+		}
+		fmt.Printf("%s, over: %v\n", s.Action, s.State.Over())
+		return nil
+	})
+	fmt.Println("error:", err)
+	// Output:
+	// start: seat 1 to move
+	// +3, over: false
+	// +3, over: true
+	// error: <nil>
 }

@@ -20,6 +20,7 @@ package replays
 
 import (
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/arena-dev/arena/engine"
@@ -213,6 +214,14 @@ type Replay struct {
 
 // resultLine is the line number of the result line.
 func (r *Replay) resultLine() int { return len(r.Events) + 2 }
+
+// seatName is "seat 1 (bob)".
+func (r *Replay) seatName(seat int) string {
+	if seat >= 0 && seat < len(r.Header.Seats) {
+		return fmt.Sprintf("seat %d (%s)", seat, r.Header.Seats[seat].Bot)
+	}
+	return fmt.Sprintf("seat %d", seat)
+}
 
 // name is how errors refer to the replay.
 func (r *Replay) name() string {

@@ -28,71 +28,45 @@ func Show(w io.Writer, r *Replay, seat int) error {
 		return fmt.Errorf("%s: no seat %d: the game has %d seats (0-%d), or use %d for the spectator view",
 			r.name(), seat, n, n-1, engine.Spectator)
 	}
-	s, err := newSim(r)
-	if err != nil {
-		return err
-	}
 	p := &printer{w: w}
-	h := &r.Header
-	p.f("game %s  (replay format %d, arena %s)\n", h.Game, h.Format, orNone(h.Arena))
-	keys := make([]string, 0, len(h.Options))
-	for k := range h.Options {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	opts := make([]string, len(keys))
-	for i, k := range keys {
-		opts[i] = k + "=" + h.Options[k]
-	}
-	p.f("options %s\n", orNone(strings.Join(opts, " ")))
-	p.f("seed %d  match %s  game %s", h.Seed, orNone(h.Match), orNone(h.GameID))
-	if !h.Started.IsZero() {
-		p.f("  started %s", h.Started.Format(time.RFC3339))
-	}
-	p.f("\n")
-	for _, si := range h.Seats {
-		p.f("seat %d: %s\n", si.Seat, si.Bot)
-	}
-	if seat == engine.Spectator {
-		p.f("view: spectator\n")
-	} else {
-		p.f("view: %s\n", s.seatName(seat))
-	}
-	p.f("\n--- start ---\n")
-	p.board(s.state, seat)
-
-	for i, e := range r.Events {
-		switch {
+	err := Walk(r, func(st Step) error {
+		if st.Event < 0 {
+			p.header(r, seat)
+			p.f("\n--- start ---\n")
+			p.board(st.State, seat)
+			return nil
+		}
+		switch e := r.Events[st.Event]; {
 		case e.Strike != nil:
-			p.f("\n! strike at ply %d: %s %s", e.Strike.Ply, s.seatName(e.Strike.Seat), e.Strike.Reason)
+			p.f("\n! strike at ply %d: %s %s", e.Strike.Ply, r.seatName(e.Strike.Seat), e.Strike.Reason)
 			p.detail(e.Strike.Detail)
 		case e.Forfeit != nil:
-			p.f("\n! forfeit at ply %d: %s %s", e.Forfeit.Ply, s.seatName(e.Forfeit.Seat), e.Forfeit.Reason)
+			p.f("\n! forfeit at ply %d: %s %s", e.Forfeit.Ply, r.seatName(e.Forfeit.Seat), e.Forfeit.Reason)
 			p.detail(e.Forfeit.Detail)
-		}
-		a, err := s.step(i)
-		if err != nil {
-			if p.err != nil {
-				return p.err
-			}
-			return err
-		}
-		if m := e.Move; m != nil {
+		case e.Move != nil:
+			m := e.Move
 			by := ""
 			if m.By == ByReferee {
 				by = "  [by referee]"
 			}
-			p.f("\n--- ply %d: %s: %s  (%s)%s\n", m.Ply, s.seatName(m.Seat), a, m.Think(), by)
-			p.board(s.state, seat)
+			p.f("\n--- ply %d: %s: %s  (%s)%s\n", m.Ply, r.seatName(m.Seat), st.Action, m.Think(), by)
+			p.board(st.State, seat)
 		}
+		return nil
+	})
+	if p.err != nil {
+		return p.err
+	}
+	if err != nil {
+		return err
 	}
 	res := &r.Result
 	p.f("\n--- result after %d plies: %s ---\n", res.Plies, orNone(res.Reason))
-	for i, si := range h.Seats {
+	for i, si := range r.Header.Seats {
 		if i >= len(res.Ranks) || i >= len(res.Scores) {
 			break
 		}
-		line := fmt.Sprintf("rank %d  score %g  %s", res.Ranks[i], res.Scores[i], s.seatName(si.Seat))
+		line := fmt.Sprintf("rank %d  score %g  %s", res.Ranks[i], res.Scores[i], r.seatName(si.Seat))
 		for _, f := range res.Forfeits {
 			if f.Seat == i {
 				line += "  (forfeit: " + string(f.Reason) + ")"
@@ -127,6 +101,35 @@ func (p *printer) detail(d string) {
 		p.f(": %s", d)
 	}
 	p.f("\n")
+}
+
+// header prints the game, options, seed, bots and whose view is shown.
+func (p *printer) header(r *Replay, seat int) {
+	h := &r.Header
+	p.f("game %s  (replay format %d, arena %s)\n", h.Game, h.Format, orNone(h.Arena))
+	keys := make([]string, 0, len(h.Options))
+	for k := range h.Options {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	opts := make([]string, len(keys))
+	for i, k := range keys {
+		opts[i] = k + "=" + h.Options[k]
+	}
+	p.f("options %s\n", orNone(strings.Join(opts, " ")))
+	p.f("seed %d  match %s  game %s", h.Seed, orNone(h.Match), orNone(h.GameID))
+	if !h.Started.IsZero() {
+		p.f("  started %s", h.Started.Format(time.RFC3339))
+	}
+	p.f("\n")
+	for _, si := range h.Seats {
+		p.f("seat %d: %s\n", si.Seat, si.Bot)
+	}
+	if seat == engine.Spectator {
+		p.f("view: spectator\n")
+	} else {
+		p.f("view: %s\n", r.seatName(seat))
+	}
 }
 
 // board prints what seat sees of st.

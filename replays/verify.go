@@ -41,12 +41,7 @@ func newSim(rp *Replay) (*sim, error) {
 }
 
 // seatName is "seat 1 (bob)".
-func (s *sim) seatName(seat int) string {
-	if seat >= 0 && seat < len(s.rp.Header.Seats) {
-		return fmt.Sprintf("seat %d (%s)", seat, s.rp.Header.Seats[seat].Bot)
-	}
-	return fmt.Sprintf("seat %d", seat)
-}
+func (s *sim) seatName(seat int) string { return s.rp.seatName(seat) }
 
 // step applies event i. For a move it returns the parsed action.
 func (s *sim) step(i int) (engine.Action, error) {

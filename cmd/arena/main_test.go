@@ -97,6 +97,10 @@ func TestUsageErrorsExit2WithOneClearLine(t *testing.T) {
 		{"unknown bundled bot", []string{"bot", "clever"}, `unknown bot "clever"`},
 		{"unknown command", []string{"tournement"}, `unknown command "tournement"`},
 		{"verify without files", []string{"replay", "verify"}, "at least one FILE"},
+		{"html without files", []string{"replay", "html"}, "at least one FILE"},
+		{"html of no file", []string{"replay", "html", "missing.jsonl.zst"}, "missing.jsonl.zst: no such file"},
+		{"html of two files to one page", []string{"replay", "html", "a.jsonl.zst", "b.jsonl.zst", "-o", "one.html"}, "-o must be a directory"},
+		{"html for a negative seat", []string{"replay", "html", "--seat", "-3", "a.jsonl.zst"}, "--seat -3"},
 	}
 	runUsageCases(t, cases, nil)
 }
@@ -171,6 +175,18 @@ func TestMatchJSONAndFiles(t *testing.T) {
 	out, _, code = arena(t, "replay", "show", "--seat", "1", paths[0])
 	if code != 0 || !strings.Contains(out, "a b c d") {
 		t.Fatalf("replay show: exit %d, no board:\n%.500s", code, out)
+	}
+	pages := filepath.Join(dir, "pages") + string(filepath.Separator)
+	out, stderr, code = arena(t, append([]string{"replay", "html", "-o", pages, "--seat", "1"}, paths...)...)
+	if code != 0 || strings.Count(out, "wrote ") != 6 {
+		t.Fatalf("replay html: exit %d:\n%s\n%s", code, out, stderr)
+	}
+	page, err := os.ReadFile(filepath.Join(pages, strings.TrimSuffix(filepath.Base(paths[0]), replays.Ext)+".seat1.html"))
+	if err != nil || !bytes.HasPrefix(page, []byte("<!DOCTYPE html>")) || !bytes.Contains(page, []byte(`"game":"banqi"`)) {
+		t.Fatalf("replay html: no viewer page for seat 1 (%v): %.200s", err, page)
+	}
+	if _, stderr, code = arena(t, "replay", "html", "--seat", "2", paths[0]); code != exitUsage || !strings.Contains(stderr, "seat 2") {
+		t.Fatalf("replay html --seat 2 of a 2-seat game: exit %d, %s", code, stderr)
 	}
 }
 

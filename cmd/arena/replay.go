@@ -1,24 +1,29 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-dev/arena/engine"
 	"github.com/arena-dev/arena/replays"
+	"github.com/arena-dev/arena/replays/viewer"
 )
 
 func replayCommand() *cli.Command {
 	return withUsage(&cli.Command{
 		Name:  "replay",
-		Usage: "show or verify replay files",
+		Usage: "show, verify or draw replay files",
 		Description: `Replays are written to OUT/replays/ by arena match, tournament run and sprt
 with --out OUT (docs/replays.md):
 
    arena replay show out/m1/replays/GAME_ID.jsonl.zst --seat 0
-   arena replay verify out/m1/replays/*.jsonl.zst`,
+   arena replay verify out/m1/replays/*.jsonl.zst
+   arena replay html out/m1/replays/*.jsonl.zst -o out/m1/viewer/`,
 		Subcommands: []*cli.Command{
 			{
 				Name:      "show",
@@ -42,6 +47,26 @@ with --out OUT (docs/replays.md):
 					}
 					return replays.Show(c.App.Writer, r, c.Int("seat"))
 				},
+			},
+			{
+				Name:      "html",
+				Usage:     "write a self-contained HTML viewer page per replay (opens in any browser, offline)",
+				ArgsUsage: "FILE...",
+				Description: `Each page draws the game move by move, with every hand open or as any one
+seat saw it, the move list and the outcome; it needs no server and loads
+nothing. Without -o a page is written beside its replay (GAME_ID.html);
+-o names the page for one FILE, or a directory for any number.
+--seat K writes only what seat K could know into the file (GAME_ID.seatK.html),
+to hand to the contestant in seat K (docs/replays.md):
+
+   arena replay html out/m1/replays/GAME_ID.jsonl.zst            # GAME_ID.html beside it
+   arena replay html out/m1/replays/*.jsonl.zst -o out/m1/viewer/
+   arena replay html out/m1/replays/GAME_ID.jsonl.zst --seat 1 -o for-bob.html`,
+				Flags: []cli.Flag{
+					&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "the page's file (one FILE) or a directory for the pages", DefaultText: "beside each replay"},
+					&cli.IntFlag{Name: "seat", Value: engine.Spectator, Usage: "write only what this seat could know", DefaultText: "every seat's view"},
+				},
+				Action: replayHTML,
 			},
 			{
 				Name:      "verify",
@@ -84,4 +109,66 @@ not there:
 			},
 		},
 	})
+}
+
+// replayHTML is `arena replay html`.
+func replayHTML(c *cli.Context) error {
+	if c.NArg() == 0 {
+		return usagef("replay html needs at least one FILE")
+	}
+	opts := viewer.Options{}
+	if s := c.Int("seat"); s != engine.Spectator {
+		if s < 0 {
+			return usagef("--seat %d: seats count from 0", s)
+		}
+		opts = viewer.ForSeat(s)
+	}
+	files := c.Args().Slice()
+	out := c.String("out")
+	outDir := false
+	if out != "" {
+		fi, err := os.Stat(out)
+		outDir = (err == nil && fi.IsDir()) || strings.HasSuffix(out, string(filepath.Separator))
+		if !outDir && len(files) > 1 {
+			return usagef("-o %s: with %d FILEs, -o must be a directory", out, len(files))
+		}
+		if outDir {
+			if err := os.MkdirAll(out, 0o755); err != nil {
+				return fmt.Errorf("replay html: %w", err)
+			}
+		}
+	}
+	for _, path := range files {
+		if _, err := os.Stat(path); err != nil {
+			return inputErr(fmt.Errorf("replay html: %w", err))
+		}
+	}
+	bad := 0
+	for _, path := range files {
+		dest := filepath.Join(filepath.Dir(path), viewer.PageName(path, opts))
+		switch {
+		case outDir:
+			dest = filepath.Join(out, viewer.PageName(path, opts))
+		case out != "":
+			dest = out
+		}
+		err := viewer.WriteFile(dest, path, opts)
+		if errors.Is(err, viewer.ErrNoSeat) {
+			return usageError{fmt.Errorf("--seat: %s: %w", path, err)}
+		}
+		if err != nil {
+			bad++
+			fmt.Fprintf(c.App.ErrWriter, "FAIL %s: %v\n", path, err)
+			continue
+		}
+		size := int64(0)
+		if fi, err := os.Stat(dest); err == nil {
+			size = fi.Size()
+		}
+		fmt.Fprintf(c.App.Writer, "wrote %s (%d KiB)\n", dest, (size+1023)/1024)
+	}
+	if bad > 0 {
+		return fmt.Errorf("%d of %d replays could not be drawn", bad, len(files))
+	}
+	return nil
 }

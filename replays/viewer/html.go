@@ -1,0 +1,107 @@
+package viewer
+
+import (
+	"bytes"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/arena-dev/arena/replays"
+)
+
+//go:embed viewer.js
+var script string
+
+//go:embed viewer.css
+var style string
+
+// scriptHash is the Content-Security-Policy source of the page's one
+// script: the page runs it and nothing else, so even a string that got
+// past the escaping could not run, and it loads nothing from anywhere.
+var scriptHash = func() string {
+	sum := sha256.Sum256([]byte(script))
+	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+}()
+
+var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src {{.ScriptHash}}; style-src 'unsafe-inline'; img-src data:">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{.Title}}</title>
+<style>{{.Style}}</style>
+</head>
+<body>
+<noscript>This replay viewer needs JavaScript.</noscript>
+<script type="application/json" id="replay-data">{{.Data}}</script>
+<script>{{.Script}}</script>
+</body>
+</html>
+`))
+
+// WriteHTML re-simulates r and writes its viewer page to w: one HTML
+// document with the viewer's script, its style and the game's data
+// inline, which any browser opens from a file with no network access.
+// opts choose whose views the page holds (Options, ForSeat); a seat the
+// game does not have is an error wrapping ErrNoSeat. A replay the engine
+// cannot re-simulate is an error as replays.Walk reports it.
+func WriteHTML(w io.Writer, r *replays.Replay, opts Options) error {
+	p, err := build(r, opts)
+	if err != nil {
+		return err
+	}
+	// json.Marshal escapes <, > and & (so "</script>" in a bot's name
+	// cannot close the element) and U+2028/U+2029.
+	data, err := json.Marshal(p)
+	if err != nil {
+		return fmt.Errorf("viewer: encoding the page data: %w", err)
+	}
+	title := fmt.Sprintf("%s %s: %s", r.Header.Game, r.Header.GameID, strings.Join(p.Bots, " vs "))
+	if opts.OneSeat {
+		title += fmt.Sprintf(" (as seat %d saw it)", opts.Seat)
+	}
+	return pageTemplate.Execute(w, map[string]any{
+		"Title":      title,
+		"ScriptHash": template.HTMLAttr(scriptHash),
+		"Style":      template.CSS(style),
+		"Data":       template.JS(data),
+		"Script":     template.JS(script),
+	})
+}
+
+// WriteFile reads the replay at replayPath and writes its viewer page
+// (WriteHTML) to htmlPath, atomically: readers see the whole page or
+// none.
+func WriteFile(htmlPath, replayPath string, opts Options) error {
+	r, err := replays.ReadFile(replayPath)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := WriteHTML(&buf, r, opts); err != nil {
+		return err
+	}
+	// The replay's atomic write does for any bytes.
+	if err := replays.WriteCompressedUnsynced(htmlPath, buf.Bytes()); err != nil {
+		return fmt.Errorf("viewer: %w", err)
+	}
+	return nil
+}
+
+// PageName is the viewer page's file name for a replay file: the
+// replay's name with .html for replays.Ext (GAME_ID.jsonl.zst becomes
+// GAME_ID.html), and .seatK.html for a one-seat page.
+func PageName(replayPath string, opts Options) string {
+	base := strings.TrimSuffix(filepath.Base(replayPath), replays.Ext)
+	if opts.OneSeat {
+		return fmt.Sprintf("%s.seat%d.html", base, opts.Seat)
+	}
+	return base + ".html"
+}

@@ -1,0 +1,554 @@
+// The arena's replay viewer: draws one game from the data the Go package
+// embeds in the page (package viewer, data.go: positions as deltas of
+// views). No network, no external files; every string from the replay
+// reaches the page as text (textContent), never as markup.
+(function () {
+  "use strict";
+
+  const t0 = performance.now();
+  const D = JSON.parse(document.getElementById("replay-data").textContent);
+  const parseMs = performance.now() - t0;
+  const N = D.frames.length; // positions: 0 is the start, p the state after move p-1
+  const seats = D.bots.length;
+  const onePage = D.for >= 0;
+
+  // ---- positions ---------------------------------------------------------
+
+  // apply returns the view fields after delta d (0: unchanged).
+  function apply(prev, d) {
+    if (!d) return prev;
+    const next = Object.assign({}, prev);
+    if (d.s) Object.assign(next, d.s);
+    if (d.a) for (const k in d.a) next[k] = (prev[k] || []).concat(d.a[k]);
+    if (d.d) for (const k of d.d) delete next[k];
+    return next;
+  }
+
+  // States are arrays of field objects, the public view first, then the
+  // stored seats' parts. Checkpoints every EVERY positions make a jump
+  // cost at most EVERY deltas; stepping on from the shown state costs one.
+  const EVERY = 64;
+  const checkpoints = new Map();
+  let shownPos = -1;
+  let shownState = null;
+
+  function step(state, pos) {
+    const f = D.frames[pos];
+    return state.map((v, i) => apply(v, f[i]));
+  }
+
+  function stateAt(pos) {
+    if (pos === shownPos) return shownState;
+    let at, st;
+    if (shownState && pos > shownPos && pos - shownPos <= EVERY) {
+      at = shownPos;
+      st = shownState;
+    } else {
+      at = Math.floor(pos / EVERY) * EVERY;
+      while (at > 0 && !checkpoints.has(at)) at -= EVERY;
+      st = checkpoints.get(at);
+      if (!st) {
+        st = step(D.frames[0].map(() => ({})), 0);
+        checkpoints.set(0, st);
+      }
+    }
+    while (at < pos) {
+      at++;
+      st = step(st, at);
+      if (at % EVERY === 0 && !checkpoints.has(at)) checkpoints.set(at, st);
+    }
+    return st;
+  }
+
+  // viewOf is the view of seat (-1: public) in state, null if not stored.
+  function viewOf(state, seat) {
+    if (seat < 0) return state[0];
+    const i = D.stored.indexOf(seat);
+    if (i < 0) return null;
+    const part = state[1 + i];
+    const v = Object.assign({}, state[0], part);
+    // A seat's "events" are only those the public view lacks (data.go).
+    if (part.events) v.events = (state[0].events || []).concat(part.events);
+    for (const k of v["$absent"] || []) delete v[k];
+    delete v["$absent"];
+    return v;
+  }
+
+  // ---- small DOM helpers -------------------------------------------------
+
+  function el(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    if (attrs) {
+      for (const k in attrs) {
+        if (attrs[k] === undefined || attrs[k] === null || attrs[k] === false) continue;
+        if (k === "class") e.className = attrs[k];
+        else if (k === "text") e.textContent = attrs[k];
+        else e.setAttribute(k, attrs[k]);
+      }
+    }
+    for (const c of children) {
+      if (c === null || c === undefined || c === false) continue;
+      e.append(typeof c === "string" || typeof c === "number" ? document.createTextNode(String(c)) : c);
+    }
+    return e;
+  }
+
+  function seatName(s) {
+    if (s >= 0 && s < seats) return "seat " + s + " (" + D.bots[s] + ")";
+    return "seat " + s;
+  }
+
+  function us(n) {
+    if (n >= 1e6) return (n / 1e6).toFixed(n >= 1e7 ? 1 : 2) + " s";
+    if (n >= 1000) return (n / 1000).toFixed(n >= 1e4 ? 0 : 1) + " ms";
+    return n + " µs";
+  }
+
+  // ---- the page ----------------------------------------------------------
+
+  const modeSel = el("select", { id: "view", title: "whose view (v)" });
+  if (!onePage) modeSel.append(el("option", { value: "all", text: "every seat, all hands" }));
+  modeSel.append(el("option", { value: "public", text: "public view" }));
+  for (const s of D.stored) modeSel.append(el("option", { value: "seat" + s, text: "as " + seatName(s) + " saw it" }));
+  modeSel.value = onePage ? "seat" + D.for : "all";
+
+  const speedSel = el("select", { id: "speed", title: "speed (+/-)" });
+  for (const [ms, label] of [[1000, "1 move/s"], [500, "2 moves/s"], [250, "4 moves/s"], [100, "10 moves/s"], [40, "25 moves/s"], [10, "100 moves/s"]]) {
+    speedSel.append(el("option", { value: ms, text: label }));
+  }
+  speedSel.value = "250";
+
+  const btn = (id, text, title) => el("button", { id, type: "button", title, text });
+  const bFirst = btn("first", "|◀", "start (Home)");
+  const bPrev = btn("prev", "◀", "back (←)");
+  const bPlay = btn("play", "▶ play", "play / pause (space)");
+  const bNext = btn("next", "▶", "forward (→)");
+  const bLast = btn("last", "▶|", "end (End)");
+  const jump = el("input", { id: "jump", type: "number", min: 0, max: N - 1, value: 0, title: "go to ply (g, Enter)" });
+  const scrub = el("input", { id: "scrub", type: "range", min: 0, max: N - 1, value: 0, title: "position" });
+  const posText = el("span", { id: "pos" });
+
+  const title = el("h1", { id: "title" }, D.game + " " + (D.game_id || ""), " ",
+    el("span", { class: "bots" }, D.bots.map((b, i) => i + ": " + b).join("  ·  ")));
+  const meta = [];
+  if (D.match) meta.push("match " + D.match);
+  if (D.seed) meta.push("seed " + D.seed);
+  if (D.started) meta.push("started " + D.started);
+  if (D.arena) meta.push("arena " + D.arena);
+  const opts = Object.keys(D.options || {}).sort().map((k) => k + "=" + D.options[k]).join(" ");
+  if (opts) meta.push("options " + opts);
+  if (onePage) meta.push("written for " + seatName(D.for) + ": the other seats' hidden cards and decisions are not in this file");
+
+  const board = el("div", { id: "board" });
+  const status = el("div", { id: "status" });
+  const movesList = el("ol", { id: "moves" });
+  const outcome = el("div", { id: "outcome" });
+
+  document.body.append(
+    el("header", null, title, el("div", { id: "meta", text: meta.join("  ·  ") })),
+    el("nav", { id: "controls" }, bFirst, bPrev, bPlay, bNext, bLast, posText, scrub,
+      el("label", null, "ply ", jump), speedSel, el("label", null, "view ", modeSel),
+      el("span", { class: "keys", text: "keys: ← → Home End space g v + −" })),
+    el("main", null,
+      el("section", { id: "table" }, status, board),
+      el("aside", null, outcome, el("h2", { text: "moves" }), movesList)),
+  );
+
+  // ---- outcome and moves (always visible) --------------------------------
+
+  (function drawOutcome() {
+    const r = D.result;
+    outcome.append(el("h2", { text: "outcome" }), el("div", { id: "reason", text: r.reason || "-" }));
+    const forfeit = {};
+    for (const f of r.forfeits || []) forfeit[f.seat] = f;
+    const tb = el("table", { id: "ranks" }, el("tr", null, el("th", { text: "rank" }), el("th", { text: "score" }), el("th", { text: "seat" })));
+    const order = [...Array(seats).keys()].sort((a, b) => (r.ranks[a] || 0) - (r.ranks[b] || 0));
+    for (const s of order) {
+      const f = forfeit[s];
+      tb.append(el("tr", { "data-seat": s },
+        el("td", { text: r.ranks[s] }), el("td", { text: r.scores[s] }),
+        el("td", null, seatName(s), f ? el("span", { class: "forfeit", text: " forfeit: " + f.reason + (f.detail ? " (" + f.detail + ")" : "") }) : null)));
+    }
+    outcome.append(tb);
+    if (r.plies) outcome.append(el("div", { class: "dim", text: r.plies + " plies" }));
+  })();
+
+  // The move list of a long game (tens of thousands of entries) is built
+  // in slices after the first position is drawn, so the page paints at
+  // once and stays responsive; body[data-moves="1"] once it is complete.
+  const moveItems = new Array(N); // moveItems[p]: the list item that leads to position p
+  const noteText = (n) => "! " + n.type + ": " + seatName(n.seat) + " " + n.reason + (n.detail ? ": " + n.detail : "");
+  function moveItem(p) {
+    if (p === 0) return el("li", { class: "move", "data-pos": 0 }, el("span", { class: "n", text: "0" }), el("span", { class: "who", text: "start" }));
+    const m = D.moves[p - 1];
+    return el("li", { class: "move", "data-pos": p },
+      el("span", { class: "n", text: p }), el("span", { class: "who", text: seatName(m.seat) }), " ",
+      el("span", { class: "act", text: m.text }), " ",
+      el("span", { class: "think", text: us(m.think_us) }),
+      m.referee ? el("span", { class: "ref", text: " by referee" }) : null);
+  }
+  const SLICE = 500;
+  let listed = 0; // positions listed so far
+  let notesListed = 0;
+  function listMoves() {
+    const frag = document.createDocumentFragment();
+    const until = Math.min(N, listed + SLICE);
+    for (; listed < until; listed++) {
+      while (notesListed < D.notes.length && D.notes[notesListed].pos < listed) {
+        frag.append(el("li", { class: "note " + D.notes[notesListed].type }, noteText(D.notes[notesListed++])));
+      }
+      moveItems[listed] = frag.appendChild(moveItem(listed));
+    }
+    if (listed === N) {
+      for (; notesListed < D.notes.length; notesListed++) {
+        frag.append(el("li", { class: "note " + D.notes[notesListed].type }, noteText(D.notes[notesListed])));
+      }
+    }
+    movesList.append(frag);
+    if (pos < listed) markMove(pos);
+    if (listed < N) setTimeout(listMoves, 0);
+    else document.body.dataset.moves = "1";
+  }
+  movesList.addEventListener("click", (e) => {
+    const li = e.target.closest("li.move");
+    if (li) { stop(); show(+li.dataset.pos); }
+  });
+  function markMove(p) {
+    const old = movesList.querySelector("li.current");
+    if (old) old.classList.remove("current");
+    if (!moveItems[p]) return;
+    moveItems[p].classList.add("current");
+    moveItems[p].scrollIntoView({ block: "nearest" });
+  }
+
+  // ---- drawing the position ----------------------------------------------
+
+  // seatsShown is, for the current mode, the seat whose view is drawn
+  // (-1 public) and which seats' private views are open.
+  function modeInfo() {
+    const v = modeSel.value;
+    if (v === "all") return { viewer: -1, open: D.stored.slice(), all: true };
+    if (v === "public") return { viewer: -1, open: [], all: false };
+    const s = +v.slice(4);
+    return { viewer: s, open: [s], all: false };
+  }
+
+  let pos = 0;
+
+  function show(p) {
+    p = Math.max(0, Math.min(N - 1, p | 0));
+    const state = stateAt(p);
+    shownPos = p;
+    shownState = state;
+    pos = p;
+    const mi = modeInfo();
+    const pub = viewOf(state, -1);
+    const views = new Array(seats).fill(null);
+    for (const s of mi.open) views[s] = viewOf(state, s);
+    const ctx = { pub, views, viewer: mi.viewer, all: mi.all, main: mi.viewer >= 0 ? views[mi.viewer] : pub, pos: p };
+    const draw = renderers[D.game] || renderJSON;
+    board.replaceChildren(draw(ctx));
+    drawStatus(p);
+    posText.textContent = "ply " + p + " / " + (N - 1);
+    jump.value = p;
+    scrub.value = p;
+    markMove(p);
+    document.body.dataset.pos = p;
+  }
+
+  function drawStatus(p) {
+    status.replaceChildren();
+    if (p === 0) {
+      status.append(el("span", { id: "last-move", text: "start of the game" }));
+    } else {
+      const m = D.moves[p - 1];
+      status.append(el("span", { id: "last-move" }, "ply " + p + ": " + seatName(m.seat) + " played ",
+        el("b", { text: m.text }), " in " + us(m.think_us) + (m.referee ? " (by the referee)" : "")));
+    }
+    for (const n of D.notes) {
+      if (n.pos === p - 1 || (p === N - 1 && n.pos >= p)) {
+        status.append(el("div", { class: "note " + n.type, text: n.type + ": " + seatName(n.seat) + " " + n.reason + (n.detail ? ": " + n.detail : "") }));
+      }
+    }
+    if (p === N - 1) status.append(el("div", { id: "final", text: "game over: " + (D.result.reason || "-") }));
+  }
+
+  function renderJSON(ctx) {
+    return el("pre", { class: "json", text: JSON.stringify(ctx.main, null, 1) });
+  }
+
+  // ---- Uno ----------------------------------------------------------------
+
+  const unoColour = { R: "red", Y: "yellow", G: "green", B: "blue" };
+  function unoFace(c) {
+    if (c === "W") return "W";
+    if (c === "WD4") return "+4";
+    const f = c.slice(1);
+    return { S: "⊘", R: "⇄", D2: "+2" }[f] || f;
+  }
+  function unoCard(c, big) {
+    const col = c[0] === "W" ? "wild" : unoColour[c[0]];
+    return el("span", { class: "card uno-card " + col + (big ? " big" : ""), "data-card": c, title: c, text: unoFace(c) });
+  }
+  function unoEvent(e) {
+    let s = seatName(e.seat) + " " + e.type;
+    if (e.type === "reshuffle" || e.type === "deal") s = e.type + (e.n ? " " + e.n : "");
+    if (e.card) s += " " + e.card;
+    if (e.colour) s += " (" + e.colour + ")";
+    if (e.target !== undefined && e.target !== null) s += " → seat " + e.target;
+    if (e.n && e.type !== "reshuffle" && e.type !== "deal") s += " " + e.n;
+    if (e.why) s += " [" + e.why + "]";
+    if (e.uno) s += " uno!";
+    if (e.cards) s += ": " + e.cards.join(" ");
+    return s;
+  }
+
+  function renderUno(ctx) {
+    const v = ctx.main;
+    const root = el("div", { class: "uno" });
+    const dir = v.direction === -1 ? "↺ counter-clockwise" : "↻ clockwise";
+    root.append(el("div", { class: "uno-center" },
+      el("div", { class: "pile" }, el("div", { class: "label", text: "top" }), el("div", { id: "top", "data-card": v.top }, unoCard(v.top, true))),
+      el("div", { class: "facts" },
+        el("div", null, "colour ", el("span", { id: "colour", class: "swatch " + (v.colour || "none"), text: v.colour || "none" })),
+        el("div", null, "direction ", el("span", { id: "direction", text: dir })),
+        el("div", null, "draw pile ", el("span", { id: "draw-pile", text: v.draw_pile })),
+        el("div", null, "discard ", el("span", { id: "discard", text: (v.discard || []).length })),
+        el("div", null, "hand ", el("span", { id: "hand-no", text: v.hand_no }), ", dealer " + seatName(v.dealer)),
+        el("div", null, "to move ", el("span", { id: "to-move", text: v.over ? "-" : seatName(v.to_move) })))));
+    const ring = el("div", { class: "seats" });
+    for (let s = 0; s < seats; s++) {
+      const sv = ctx.views[s];
+      const hand = el("div", { class: "hand" });
+      if (sv && sv.hand) {
+        for (const c of sv.hand) hand.append(unoCard(c));
+      } else {
+        hand.append(el("span", { class: "backs", text: "🂠 × " + v.counts[s] }));
+      }
+      const out = (v.finished || []).indexOf(s) >= 0;
+      ring.append(el("div", { class: "seat" + (s === v.to_move && !v.over ? " to-move" : "") + (s === ctx.viewer ? " viewer" : ""), id: "seat-" + s, "data-seat": s },
+        el("div", { class: "seat-head" }, el("b", { text: seatName(s) }),
+          el("span", { class: "count", text: v.counts[s] + " cards" }),
+          el("span", { class: "score", text: v.scores[s] + " points" }), out ? el("span", { class: "out", text: "out" }) : null),
+        hand));
+    }
+    root.append(ring);
+    if (v.decision && ctx.viewer >= 0) {
+      const d = v.decision;
+      root.append(el("div", { class: "decision", id: "decision", text: "asked: " + d.kind + (d.card ? " " + d.card : "") + (d.pending ? ", " + d.pending + " pending" : "") }));
+    }
+    const evs = (v.events || []).map(unoEvent);
+    root.append(el("div", { class: "events", id: "events" }, el("span", { class: "label", text: ctx.viewer >= 0 ? "events since " + seatName(ctx.viewer) + "'s last decision: " : "last: " }), evs.join(" · ") || "-"));
+    if (v.hands && v.hands.length) {
+      const hs = el("div", { class: "hands-done", id: "hands-done" }, el("span", { class: "label", text: "hands: " }));
+      for (const h of v.hands) hs.append(el("span", { text: "#" + h.hand + " " + seatName(h.winner) + " (" + h.points.join(" ") + ")  " }));
+      root.append(hs);
+    }
+    return root;
+  }
+
+  // ---- Boon ---------------------------------------------------------------
+
+  function boonCard(c) {
+    const suit = c.startsWith("Au") ? "Au" : c[0];
+    return el("span", { class: "card boon-card s-" + suit, "data-card": c, title: c, text: c });
+  }
+  function cards(list, cls, id) {
+    const d = el("span", { class: "cards " + (cls || ""), id });
+    for (const c of list || []) d.append(boonCard(c));
+    return d;
+  }
+  function trickLine(t, id) {
+    const d = el("div", { class: "trick", id });
+    (t.cards || []).forEach((c, i) => {
+      const s = (t.leader + i) % seats;
+      d.append(el("span", { class: "played" + (s === t.winner ? " winning" : ""), "data-seat": s }, boonCard(c), el("small", { text: "seat " + s })));
+    });
+    return d;
+  }
+
+  function renderBoon(ctx) {
+    const v = ctx.main;
+    const root = el("div", { class: "boon" });
+    root.append(el("div", { class: "facts" },
+      el("div", null, "round ", el("span", { id: "round", text: v.round }), ", dealer " + seatName(v.dealer) + ", phase ", el("span", { id: "phase", text: v.phase })),
+      el("div", null, "mode ", el("span", { id: "mode", text: v.mode }), ", picker ", el("span", { id: "picker", text: v.picker >= 0 ? seatName(v.picker) : "none" })),
+      el("div", null, "the Boon: ", v.boon ? cards(v.boon, "", "boon") : el("span", { id: "boon", text: v.boon_size + " cards face down" }),
+        v.buried ? el("span", null, "  buried: ", cards(v.buried, "", "buried")) : null),
+      el("div", null, "to move ", el("span", { id: "to-move", text: v.to_move >= 0 ? seatName(v.to_move) : "-" }), ctx.viewer >= 0 && v.decision !== "wait" && v.decision !== "none" ? " (asked: " + v.decision + ")" : "")));
+    const ring = el("div", { class: "seats" });
+    for (let s = 0; s < seats; s++) {
+      const sv = ctx.views[s];
+      let role = "";
+      if (v.picker === s) role = "picker";
+      else if (v.picker >= 0) role = "defender";
+      const hand = el("div", { class: "hand" });
+      if (sv && sv.hand) for (const c of sv.hand) hand.append(boonCard(c));
+      else hand.append(el("span", { class: "backs", text: "🂠 × " + v.hand_sizes[s] }));
+      const extra = [];
+      if (sv && sv.boon && ctx.viewer !== s) extra.push(el("div", { class: "dim" }, "Boon: ", cards(sv.boon)));
+      if (sv && sv.buried && ctx.viewer !== s) extra.push(el("div", { class: "dim" }, "buried: ", cards(sv.buried)));
+      ring.append(el("div", { class: "seat" + (s === v.to_move ? " to-move" : "") + (s === ctx.viewer ? " viewer" : ""), id: "seat-" + s, "data-seat": s },
+        el("div", { class: "seat-head" }, el("b", { text: seatName(s) }), role ? el("span", { class: "role", text: role }) : null,
+          el("span", { class: "vc", text: v.vc[s] + " VC" }),
+          el("span", { text: v.tricks_won[s] + " tricks, " + v.trick_points[s] + " points" })),
+        hand, ...extra));
+    }
+    root.append(ring);
+    root.append(el("div", { class: "current-trick" }, el("span", { class: "label", text: "trick " + v.trick_no + (v.trick.led ? " (led " + v.trick.led + ")" : "") + ": " }),
+      trickLine(v.trick, "trick"), v.trick.winner >= 0 ? el("span", { class: "dim", text: "winning: seat " + v.trick.winner }) : null));
+    // The last trick taken: a round's last one reaches the views through
+    // the events only (the next round is dealt at once).
+    let won = null;
+    for (const e of v.events || []) if (e.type === "trick") won = e.seat;
+    const done = v.tricks || [];
+    if (won === null && done.length) won = done[done.length - 1].winner;
+    root.append(el("div", null, el("span", { class: "label", text: "last trick won by: " }), el("span", { id: "trick-winner", text: won === null ? "-" : seatName(won) })));
+    if (done.length) {
+      const list = el("div", { class: "tricks", id: "tricks" });
+      done.forEach((t, i) => list.append(el("div", null, el("span", { class: "label", text: "trick " + (i + 1) + " → seat " + t.winner + " (" + t.points + "): " }), trickLine(t))));
+      root.append(list);
+    }
+    if (v.last_round) root.append(el("div", { id: "last-round", class: "summary", text: v.last_round.summary }));
+    const evs = (v.events || []).map((e) => (e.seat >= 0 ? seatName(e.seat) + " " : "") + e.type + (e.card ? " " + e.card : ""));
+    root.append(el("div", { class: "events", id: "events" }, el("span", { class: "label", text: "events: " }), evs.join(" · ") || "-"));
+    return root;
+  }
+
+  // ---- Banqi --------------------------------------------------------------
+
+  const banqiChar = { K: "帥", G: "仕", M: "相", R: "俥", N: "傌", C: "炮", P: "兵", k: "將", g: "士", m: "象", r: "車", n: "馬", c: "砲", p: "卒" };
+  const banqiName = { k: "King", g: "Guard", m: "Minister", r: "Rook", n: "Knight", c: "Cannon", p: "Pawn" };
+  // Without a CJK font the characters would be empty boxes: then the
+  // pieces show their letters only.
+  const hasHan = (function () {
+    const c = document.createElement("canvas").getContext("2d");
+    if (!c) return false;
+    const ink = (ch) => {
+      c.clearRect(0, 0, 40, 40);
+      c.font = "30px serif";
+      c.fillText(ch, 2, 32);
+      return Array.from(c.getImageData(0, 0, 40, 40).data).join(",");
+    };
+    return ink("帥") !== ink("\u{10FFFD}");
+  })();
+  function banqiPiece(l) {
+    const red = l === l.toUpperCase();
+    return el("span", { class: "piece " + (red ? "red" : "black") + (hasHan ? "" : " letters"), "data-piece": l, title: (red ? "red " : "black ") + banqiName[l.toLowerCase()] + " (" + l + ")" },
+      hasHan ? el("span", { class: "han", text: banqiChar[l] }) : null, el("span", { class: "letter", text: l }));
+  }
+
+  function renderBanqi(ctx) {
+    const v = ctx.main;
+    const root = el("div", { class: "banqi" });
+    const lastSquares = new Set((v.last || "").match(/[a-d][1-8]/g) || []);
+    const grid = el("div", { class: "grid", id: "banqi-board" });
+    grid.append(el("span", { class: "coord" }));
+    for (const f of "abcd") grid.append(el("span", { class: "coord", text: f }));
+    v.board.forEach((row, i) => {
+      const rank = 8 - i;
+      grid.append(el("span", { class: "coord", text: rank }));
+      for (let c = 0; c < 4; c++) {
+        const sq = "abcd"[c] + rank;
+        const l = row[c];
+        const cell = el("div", { class: "sq" + (lastSquares.has(sq) ? " last" : "") + (v.chain === sq ? " chain" : ""), id: "sq-" + sq, "data-square": sq, "data-piece": l, title: sq });
+        if (l === "X") cell.append(el("span", { class: "piece down", title: "face down", text: "?" }));
+        else if (l !== "-") cell.append(banqiPiece(l));
+        grid.append(cell);
+      }
+    });
+    root.append(grid);
+    const side = el("div", { class: "facts" });
+    for (let s = 0; s < 2; s++) {
+      side.append(el("div", { class: "seat" + (s === v.to_move ? " to-move" : ""), id: "seat-" + s, "data-seat": s },
+        el("b", { text: seatName(s) }), ": ", el("span", { class: "colour", text: v.colours[s] || "no colour yet" })));
+    }
+    const capt = (colour) => {
+      const d = el("span", { class: "captured", id: "captured-" + colour });
+      for (const l of v.captured[colour]) d.append(banqiPiece(l));
+      return d;
+    };
+    side.append(
+      el("div", null, "to move: ", el("span", { id: "to-move", text: seatName(v.to_move) })),
+      el("div", null, "last: ", el("span", { id: "banqi-last", text: v.last || "-" })),
+      el("div", null, "captured red: ", capt("red")),
+      el("div", null, "captured black: ", capt("black")),
+      el("div", { class: "dim", text: "face down: red " + v.facedown.red.length + ", black " + v.facedown.black.length }),
+      el("div", { class: "dim", text: "ply " + v.ply + ", " + v.plies_since_progress + " since flip or capture, position seen " + v.repeats + "×" }));
+    if (v.chain) side.append(el("div", { text: "capture chain from " + v.chain }));
+    root.append(side);
+    return root;
+  }
+
+  const renderers = { uno: renderUno, bounce: renderUno, boon: renderBoon, banqi: renderBanqi };
+
+  // ---- controls -----------------------------------------------------------
+
+  let timer = null;
+  function stop() {
+    if (timer) clearInterval(timer);
+    timer = null;
+    bPlay.textContent = "▶ play";
+    document.body.dataset.playing = "";
+  }
+  function play() {
+    if (timer) return stop();
+    if (pos >= N - 1) show(0);
+    bPlay.textContent = "⏸ pause";
+    document.body.dataset.playing = "1";
+    timer = setInterval(() => {
+      if (pos >= N - 1) return stop();
+      show(pos + 1);
+    }, +speedSel.value);
+  }
+  function speed(by) {
+    const i = Math.max(0, Math.min(speedSel.options.length - 1, speedSel.selectedIndex + by));
+    speedSel.selectedIndex = i;
+    if (timer) { stop(); play(); }
+  }
+
+  bFirst.addEventListener("click", () => { stop(); show(0); });
+  bPrev.addEventListener("click", () => { stop(); show(pos - 1); });
+  bNext.addEventListener("click", () => { stop(); show(pos + 1); });
+  bLast.addEventListener("click", () => { stop(); show(N - 1); });
+  bPlay.addEventListener("click", play);
+  speedSel.addEventListener("change", () => { if (timer) { stop(); play(); } });
+  modeSel.addEventListener("change", () => show(pos));
+  scrub.addEventListener("input", () => { stop(); show(+scrub.value); });
+  jump.addEventListener("change", () => { stop(); show(+jump.value); });
+  jump.addEventListener("keydown", (e) => { if (e.key === "Enter") { stop(); show(+jump.value); jump.blur(); } });
+
+  document.addEventListener("keydown", (e) => {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const tag = e.target && e.target.tagName;
+    if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+    switch (e.key) {
+      case "ArrowRight": stop(); show(pos + 1); break;
+      case "ArrowLeft": stop(); show(pos - 1); break;
+      case "Home": stop(); show(0); break;
+      case "End": stop(); show(N - 1); break;
+      case " ": play(); break;
+      case "+": case "=": speed(1); break;
+      case "-": speed(-1); break;
+      case "g": jump.focus(); jump.select(); break;
+      case "v": modeSel.focus(); break;
+      default: return;
+    }
+    e.preventDefault();
+  });
+
+  // A link may name a position and a view: page.html#ply=40&view=seat1.
+  function fromHash() {
+    const h = new URLSearchParams(location.hash.slice(1));
+    const v = h.get("view");
+    if (v && [...modeSel.options].some((o) => o.value === v)) modeSel.value = v;
+    const p = h.get("ply");
+    return p === null ? 0 : +p;
+  }
+  window.addEventListener("hashchange", () => show(fromHash()));
+
+  show(fromHash());
+  listMoves();
+  document.body.dataset.ready = "1";
+  window.viewerTimings = { parseMs, readyMs: performance.now() - t0, positions: N };
+})();
