@@ -17,20 +17,20 @@ import (
 // chart laid out.
 type view struct {
 	Title, Kind, Game, Format, Generated, Dir string
-	Games                                    int
-	Total                                    string
-	Warnings                                 []string
-	RatingLabel                              string
-	Rated, Elim, KSeats, Struck              bool
-	Rows                                     []rowView
-	Matrix                                   matrixData
-	Progression                              *chart
-	Bracket                                  *bracketView
-	Tables                                   *tablesView
-	LLR                                      *chart
-	Verdict, LLRUnit                         string
-	Failures                                 []failRow
-	GameRows                                 []gameRow
+	Games                                     int
+	Total                                     string
+	Warnings                                  []string
+	RatingLabel                               string
+	Rated, Elim, KSeats, Struck               bool
+	Rows                                      []rowView
+	Matrix                                    matrixData
+	Progression                               *chart
+	Bracket                                   *bracketView
+	Tables                                    *tablesView
+	LLR                                       *chart
+	Verdict, LLRUnit                          string
+	Failures                                  []failRow
+	GameRows                                  []gameRow
 }
 
 type rowView struct {
