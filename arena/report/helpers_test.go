@@ -150,7 +150,7 @@ func runSPRT(t *testing.T) (string, *sprt.Summary) {
 // pair per encounter) whose games were not played: results drawn at
 // random, in the schedule's own seats and ids, so tournament.Open reads
 // it as a real run's. For sizes no test can play.
-func syntheticRoundRobin(t *testing.T, n int) string {
+func syntheticRoundRobin(t testing.TB, n int) string {
 	t.Helper()
 	seed := uint64(1)
 	f := tournament.File{Name: "big", Game: "banqi", Seed: &seed, GamesPerEncounter: 2}

@@ -31,11 +31,18 @@ const (
 // tournament.json nor results.jsonl).
 var ErrNotResults = errors.New("not an arena results directory")
 
-// MaxProgressionPoints bounds the points of the rating progression: the
-// ratings are recomputed after every game up to this many games, and at
-// as many evenly spaced games for a longer ledger (each point costs a fit
-// over the games before it).
-const MaxProgressionPoints = 100
+// The rating progression recomputes the standings after every game up
+// to MaxProgressionPoints games, and at that many evenly spaced games of
+// a longer ledger; each point costs a pass over the games before it, so
+// a ledger so long that the points would count more than
+// ProgressionWork games in all gets fewer points (but at least
+// MinProgressionPoints): a report of 40,000 games stays a matter of
+// seconds.
+const (
+	MaxProgressionPoints = 100
+	MinProgressionPoints = 12
+	ProgressionWork      = 1_000_000
+)
 
 // Report is what a results directory says, read as `arena tournament
 // standings` reads it: the standings, the games that count, and what the
@@ -52,7 +59,7 @@ type Report struct {
 	Records []ledger.Record
 	Lines   []int
 	// Progression is the ratings game by game (at most
-	// MaxProgressionPoints points).
+	// MaxProgressionPoints points, fewer for long ledgers).
 	Progression Progression
 	// LLR is an SPRT run's trajectory; nil for other kinds, and for a run
 	// that has not written sprt.json yet (its hypotheses are there).
@@ -294,7 +301,7 @@ func progression(st *tournament.Standings, records []ledger.Record) Progression 
 	for i, b := range st.Bots {
 		idx[b] = i
 	}
-	points := min(n, MaxProgressionPoints)
+	points := min(n, max(MinProgressionPoints, min(MaxProgressionPoints, 2*ProgressionWork/n)))
 	for k := 1; k <= points; k++ {
 		games := int(math.Round(float64(k) * float64(n) / float64(points)))
 		at, err := tournament.Compute(st.Name, st.Game, st.Format, st.Seats, st.Total, st.Bots, records[:games])

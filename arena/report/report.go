@@ -70,7 +70,7 @@ func Write(dir, out string, opt Options) (*Report, error) {
 		return r, err
 	}
 	var buf bytes.Buffer
-	if err := r.render(&buf, links, opt.Now); err != nil {
+	if err := r.render(&buf, links, opt.Now, opt.WriteViewer != nil); err != nil {
 		return r, err
 	}
 	return r, writeAtomic(out, buf.Bytes())
@@ -83,7 +83,7 @@ func (r *Report) HTML(w io.Writer, outDir string) error {
 	if err != nil {
 		return err
 	}
-	return r.render(w, links, time.Time{})
+	return r.render(w, links, time.Time{}, false)
 }
 
 // writeAtomic writes data to path through a temporary file in the same
@@ -202,9 +202,13 @@ var page = template.Must(template.New("report").Funcs(template.FuncMap{
 	"js":  func() template.JS { return template.JS(pageJS) },
 }).Parse(pageTemplate))
 
-func (r *Report) render(w io.Writer, links map[string]string, now time.Time) error {
+func (r *Report) render(w io.Writer, links map[string]string, now time.Time, viewer bool) error {
 	if now.IsZero() {
 		now = time.Now()
 	}
-	return page.Execute(w, r.view(links, now))
+	v := r.view(links, now)
+	if viewer {
+		v.GamePage = "viewer page"
+	}
+	return page.Execute(w, v)
 }

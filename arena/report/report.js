@@ -28,6 +28,9 @@
     // matrix fits about 900 units; names show while they can be read.
     var cell = Math.max(3, Math.min(34, Math.floor(900 / n)));
     var labels = cell >= 9;
+    // A tooltip element per cell costs a node each: large fields show a
+    // cell's figures above the matrix on hover instead.
+    var titles = n <= 60;
     var font = Math.min(12, cell - 1);
     var pad = labels ? Math.min(160, 12 + font * 0.62 * Math.max.apply(null, data.bots.map(function (b) { return Math.min(b.length, 24); }))) : 4;
     var size = pad + n * cell;
@@ -50,9 +53,11 @@
         var tip = i === j ? data.bots[i] : g === 0 ? data.bots[i] + " vs " + data.bots[j] + ": never met"
           : data.bots[i] + " vs " + data.bots[j] + ": " + fmt(s) + "/" + g + " (" + Math.round(100 * s / g) + "%)";
         r.setAttribute("data-tip", tip);
-        var t = el("title", {});
-        t.textContent = tip;
-        r.appendChild(t);
+        if (titles) {
+          var t = el("title", {});
+          t.textContent = tip;
+          r.appendChild(t);
+        }
         svg.appendChild(r);
         if (cell >= 30 && i !== j && g > 0) {
           var v = el("text", { x: pad + j * cell + cell / 2, y: pad + i * cell + cell / 2 + 4, "text-anchor": "middle", "font-size": 10, "pointer-events": "none" });
@@ -63,6 +68,9 @@
     }
     // Labels need room above and left: the SVG is drawn from pad on.
     var selected = null;
+    svg.addEventListener("mouseover", function (ev) {
+      if (!titles && ev.target.classList && ev.target.classList.contains("cell")) info.textContent = ev.target.getAttribute("data-tip");
+    });
     svg.addEventListener("click", function (ev) {
       var target = ev.target;
       if (!target.classList || !target.classList.contains("cell")) return;

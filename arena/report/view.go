@@ -29,8 +29,13 @@ type view struct {
 	Tables                                    *tablesView
 	LLR                                       *chart
 	Verdict, LLRUnit                          string
-	Failures                                  []failRow
-	GameRows                                  []gameRow
+	// OpenGames is how many games the games list may hold and still be
+	// shown open; a longer one starts folded (laid out only when opened).
+	OpenGames int
+	// GamePage is what each game links to: its viewer page or its replay.
+	GamePage string
+	Failures []failRow
+	GameRows []gameRow
 }
 
 type rowView struct {
@@ -44,6 +49,9 @@ type rowView struct {
 // errorBar is a rating and its 95% interval on the standings' common
 // scale, in the units of barWidth.
 type errorBar struct{ Low, X, High float64 }
+
+// openGames is view.OpenGames.
+const openGames = 500
 
 // barWidth is the width of the standings' error bar cells.
 const barWidth = 160
@@ -59,10 +67,15 @@ type matrixData struct {
 
 type failRow struct {
 	Bot, Kind, Reason string
+	Count             int
 	Games             []gameLink
 }
 
-type gameLink struct{ ID, Href, Title string }
+// gameLink is a game with a failure, Times times over.
+type gameLink struct {
+	ID, Href, Title string
+	Times           int
+}
 
 type gameRow struct {
 	Line          int
@@ -82,7 +95,7 @@ func (r *Report) view(links map[string]string, now time.Time) view {
 	st := r.Standings
 	v := view{Title: st.Name, Kind: string(r.Kind), Game: st.Game, Format: st.Format, Dir: r.Dir,
 		Generated: now.UTC().Format(time.RFC3339), Games: st.Games, Total: "?", Warnings: r.Warnings,
-		RatingLabel: "Elo (Bradley-Terry)", KSeats: st.Seats > 2, Elim: st.RankedBy == "bracket" || st.RankedBy == "tables"}
+		RatingLabel: "Elo (Bradley-Terry)", OpenGames: openGames, GamePage: "replay", KSeats: st.Seats > 2, Elim: st.RankedBy == "bracket" || st.RankedBy == "tables"}
 	if st.Total >= 0 {
 		v.Total = strconv.Itoa(st.Total)
 	}
@@ -144,9 +157,16 @@ func (r *Report) view(links map[string]string, now time.Time) view {
 			m    map[protocol.Reason][]failure
 		}{{"forfeit", f.Forfeits}, {"strike", f.Strikes}} {
 			for _, reason := range reasons(kind.m) {
-				row := failRow{Bot: f.Bot, Kind: kind.name, Reason: string(reason)}
-				for _, g := range kind.m[reason] {
-					row.Games = append(row.Games, gameLink{ID: g.Game, Href: links[g.Game], Title: fmt.Sprintf("results.jsonl line %d: %s", g.Line, g.Detail)})
+				fs := kind.m[reason]
+				row := failRow{Bot: f.Bot, Kind: kind.name, Reason: string(reason), Count: len(fs)}
+				// A game is linked once, however often it struck the bot.
+				for k, g := range fs {
+					if k > 0 && fs[k-1].Game == g.Game {
+						row.Games[len(row.Games)-1].Times++
+						continue
+					}
+					row.Games = append(row.Games, gameLink{ID: g.Game, Href: links[g.Game], Times: 1,
+						Title: fmt.Sprintf("results.jsonl line %d: %s", g.Line, g.Detail)})
 				}
 				v.Failures = append(v.Failures, row)
 			}
