@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -51,14 +52,7 @@ func TestTournamentReadAsTheStandingsReadIt(t *testing.T) {
 	}
 }
 
-func indexOf(xs []string, x string) int {
-	for i, v := range xs {
-		if v == x {
-			return i
-		}
-	}
-	return -1
-}
+func indexOf(xs []string, x string) int { return slices.Index(xs, x) }
 
 // TestKinds: each kind of directory is told apart and counted whole.
 func TestKinds(t *testing.T) {
