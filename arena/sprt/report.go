@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -30,6 +32,52 @@ type Interval struct {
 	Value Num `json:"value"`
 	Low   Num `json:"low"`
 	High  Num `json:"high"`
+}
+
+// SummaryFile is the summary's name in a run's output directory, written
+// when the run ends (WriteSummary).
+const SummaryFile = "sprt.json"
+
+// WriteSummary writes s as dir's SummaryFile.
+func WriteSummary(dir string, s *Summary) error {
+	data, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, SummaryFile), append(data, '\n'), 0o644); err != nil {
+		return fmt.Errorf("writing %s: %w", SummaryFile, err)
+	}
+	return nil
+}
+
+// ReadSummary reads dir's SummaryFile; an error wrapping os.ErrNotExist
+// when the run has not written it (it is still going, or was killed).
+// Numbers written as null (not finite) read as NaN.
+func ReadSummary(dir string) (*Summary, error) {
+	path := filepath.Join(dir, SummaryFile)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	s := &Summary{}
+	if err := json.Unmarshal(data, s); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return s, nil
+}
+
+// UnmarshalJSON implements json.Unmarshaler: null is NaN.
+func (n *Num) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*n = Num(math.NaN())
+		return nil
+	}
+	var f float64
+	if err := json.Unmarshal(b, &f); err != nil {
+		return err
+	}
+	*n = Num(f)
+	return nil
 }
 
 // Summary is the JSON summary of a run (arena sprt --json, DIR/sprt.json).

@@ -311,15 +311,16 @@ func Run(ctx context.Context, cfg Config, progress func(Status)) (*Result, error
 		maxJobs -= maxJobs % 2
 	}
 	src := &games{cfg: &cfg, secret: secret, max: maxJobs, seats: cfg.seats()}
-	test := &test{cfg: &cfg, res: res, pending: map[int][]int{}}
+	test := &test{tally: NewTally(cfg.SPRT, cfg.Paired)}
 	rc := run.Config{
 		Settings: cfg.Settings, Game: cfg.Game, Options: cfg.Options, MatchID: cfg.MatchID, Version: cfg.Version,
 		Bots: cfg.specs(), Concurrency: cfg.Concurrency,
 		Rotation: 2, // a pair's two games share a deal
 		OnGame: func(p run.Progress) {
 			if test.counted && progress != nil {
-				res.Elapsed, res.InFlight = p.Elapsed, p.InFlight
-				progress(res.Status)
+				st := test.tally.Status
+				st.Elapsed, st.InFlight = p.Elapsed, p.InFlight
+				progress(st)
 			}
 			test.counted = false
 		},
@@ -330,12 +331,13 @@ func Run(ctx context.Context, cfg Config, progress func(Status)) (*Result, error
 		}
 	}
 	out, err := run.Run(ctx, rc, src, test, sink)
+	res.Status = test.tally.Status
 	res.Played, res.Abandoned = out.Played, out.Abandoned
 	res.Elapsed = out.Elapsed
 	res.InFlight = 0
 	switch {
-	case test.verdict != Running:
-		res.Verdict = test.verdict
+	case test.tally.Verdict != Running:
+		res.Verdict = test.tally.Verdict
 	case errors.Is(err, run.ErrInterrupted):
 		return res, fmt.Errorf("sprt interrupted after %d games (%d counted): %w", res.Played, res.Games, ctx.Err())
 	case err != nil:
@@ -380,13 +382,10 @@ func (g *games) Next() (run.Table, schedule.Status) {
 
 func (g *games) Result(run.Table, ledger.Record) error { return nil }
 
-// test is the SPRT as the run's stop rule: it counts each game (a pair
-// once both its games are in), updates the LLR and stops at a bound.
+// test is the SPRT as the run's stop rule: it counts each game with a
+// Tally and stops at a bound.
 type test struct {
-	cfg     *Config
-	res     *Result
-	pending map[int][]int // pair -> halves of its finished games
-	verdict Verdict
+	tally   *Tally
 	counted bool // the last game completed a unit (progress is due)
 }
 
@@ -397,37 +396,69 @@ func testHalves(t run.Table, rec ledger.Record) int {
 }
 
 func (s *test) Stop(t run.Table, rec ledger.Record) bool {
-	res := s.res
-	halves := testHalves(t, rec)
-	if s.cfg.Paired {
-		s.pending[t.Round] = append(s.pending[t.Round], halves)
-		if len(s.pending[t.Round]) < 2 {
+	s.counted = s.tally.Add(t.Round, testHalves(t, rec))
+	return s.tally.Verdict != Running
+}
+
+// Tally is the SPRT's count of the games as they finish, the statistic
+// and the stop rule: Run counts with one, in the order games are
+// recorded, and so does whoever replays a run's results.jsonl in order
+// (its lines' Pair and TestScore), to the same LLR after every unit.
+type Tally struct {
+	SPRT   stats.SPRT
+	Paired bool
+	// Status is the count so far (Elapsed and InFlight are not set).
+	Status
+	// Verdict is Running until a bound is crossed, then H1 or H0; games
+	// added after it are not counted.
+	Verdict Verdict
+	pending map[int][]int // pair -> halves of its finished games
+}
+
+// NewTally starts an empty count under s.
+func NewTally(s stats.SPRT, paired bool) *Tally {
+	t := &Tally{SPRT: s, Paired: paired, pending: map[int][]int{}}
+	t.Status.Paired = paired
+	t.Lower, t.Upper = s.Bounds()
+	return t
+}
+
+// Add counts a game of unit (its pair; unpaired, ignored) in which the
+// test scored halves half points (TestHalves). counted is true when the
+// game completed a unit (a pair, or unpaired every game), so that the LLR
+// moved; once a verdict is reached nothing more is counted.
+func (t *Tally) Add(unit, halves int) (counted bool) {
+	if t.Verdict != Running {
+		return false
+	}
+	if t.Paired {
+		t.pending[unit] = append(t.pending[unit], halves)
+		if len(t.pending[unit]) < 2 {
 			return false
 		}
-		hs := s.pending[t.Round]
-		delete(s.pending, t.Round)
-		res.Penta[hs[0]+hs[1]]++
-		res.Pairs++
+		hs := t.pending[unit]
+		delete(t.pending, unit)
+		t.Penta[hs[0]+hs[1]]++
+		t.Pairs++
 		for _, h := range hs {
-			addGame(&res.WDL, h)
+			addGame(&t.WDL, h)
 		}
-		res.Games += 2
-		res.LLR = s.cfg.SPRT.LLRPenta(res.Penta)
-		res.Estimate = stats.EstimatePenta(res.Penta)
+		t.Games += 2
+		t.LLR = t.SPRT.LLRPenta(t.Penta)
+		t.Estimate = stats.EstimatePenta(t.Penta)
 	} else {
-		addGame(&res.WDL, halves)
-		res.Games++
-		res.LLR = s.cfg.SPRT.LLRTri(res.WDL)
-		res.Estimate = stats.EstimateTri(res.WDL)
+		addGame(&t.WDL, halves)
+		t.Games++
+		t.LLR = t.SPRT.LLRTri(t.WDL)
+		t.Estimate = stats.EstimateTri(t.WDL)
 	}
-	s.counted = true
-	switch s.cfg.SPRT.Verdict(res.LLR) {
+	switch t.SPRT.Verdict(t.LLR) {
 	case 1:
-		s.verdict = H1
+		t.Verdict = H1
 	case -1:
-		s.verdict = H0
+		t.Verdict = H0
 	}
-	return s.verdict != Running
+	return true
 }
 
 func seatOf(seats []int, bot int) int {

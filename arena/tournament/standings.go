@@ -535,7 +535,7 @@ func (s *Standings) Table(w io.Writer) error {
 	}
 	if len(s.Bots) > MaxMatrixBots {
 		_, err := fmt.Fprintf(w, "head to head: not shown for %d bots (the table shows up to %d); "+
-			"`arena tournament standings DIR --json` has it (head_to_head, head_to_head_games), `--csv --head-to-head` as CSV\n", len(s.Bots), MaxMatrixBots)
+			"`arena tournament standings DIR --json` has it (head_to_head, head_to_head_games), `--csv --head-to-head` as CSV, `arena report DIR` as a heat map\n", len(s.Bots), MaxMatrixBots)
 		return err
 	}
 	fmt.Fprintln(w, "head to head (row's score against column, of games together):")

@@ -348,12 +348,8 @@ func writeSPRTReports(c *cli.Context, cfg *sprt.Config, sum *sprt.Summary) error
 		return err
 	}
 	if cfg.OutDir != "" {
-		data, err := json.MarshalIndent(sum, "", "  ")
-		if err != nil {
+		if err := sprt.WriteSummary(cfg.OutDir, sum); err != nil {
 			return err
-		}
-		if err := os.WriteFile(filepath.Join(cfg.OutDir, "sprt.json"), append(data, '\n'), 0o644); err != nil {
-			return fmt.Errorf("writing sprt.json: %w", err)
 		}
 	}
 	if path := c.String("summary-md"); path != "" {

@@ -32,7 +32,8 @@ resumable (docs/tournaments.md):
 
    arena tournament run cup.yaml
    arena tournament standings out/cup
-   arena tournament verify out/cup`,
+   arena tournament verify out/cup
+   arena tournament report out/cup`,
 		Subcommands: []*cli.Command{
 			{
 				Name:      "run",
@@ -63,6 +64,14 @@ One run at a time plays into a directory (it holds DIR/arena.lock).
 					&cli.BoolFlag{Name: "head-to-head", Usage: "with --csv: the head-to-head matrix instead, a line per bot"},
 				},
 				Action: showStandings,
+			},
+			{
+				Name:        "report",
+				Usage:       "write an HTML report of the results directory (the same as arena report DIR)",
+				ArgsUsage:   "DIR",
+				Description: reportDescription,
+				Flags:       reportFlags(),
+				Action:      writeReport,
 			},
 			{
 				Name:      "verify",

@@ -1,0 +1,300 @@
+package report_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/arena-dev/arena/arena/ledger"
+	"github.com/arena-dev/arena/arena/report"
+	"github.com/arena-dev/arena/arena/tournament"
+	"github.com/arena-dev/arena/internal/browsertest"
+	"github.com/arena-dev/arena/internal/testkit"
+)
+
+// envScreenshots names a directory (relative to the module root) to save
+// the report's screenshot in as report.png: ARENA_SCREENSHOTS=docs makes
+// docs/report.png.
+const envScreenshots = "ARENA_SCREENSHOTS"
+
+// open writes dir's report and opens it in the browser.
+func open(t *testing.T, ctx context.Context, dir string) (string, *report.Report) {
+	t.Helper()
+	r, err := report.Write(dir, "", report.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := filepath.Join(dir, report.DefaultName)
+	if err := chromedp.Do(ctx, chromedp.Navigate(browsertest.FileURL(t, page))); err != nil {
+		t.Fatal(err)
+	}
+	return page, r
+}
+
+func eval[T any](t *testing.T, ctx context.Context, js string) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js))
+	if err != nil {
+		t.Fatalf("%s: %v", js, err)
+	}
+	return v
+}
+
+// standingsJS reads the standings table: per row the bot, rank, score
+// and rating cells.
+const standingsJS = `Array.from(document.querySelectorAll('#standings tbody tr')).map(tr =>
+	[tr.querySelector('.name').textContent, tr.querySelector('.rank').textContent, tr.querySelector('.score').textContent,
+	 (tr.querySelector('.rating') || {textContent: ''}).textContent])`
+
+// wantRows is what the standings table should show for st.
+func wantRows(st *tournament.Standings) [][]string {
+	var out [][]string
+	for _, r := range st.Standings {
+		rating := ""
+		if r.Rating != nil {
+			rating = strconv.FormatFloat(*r.Rating, 'f', 1, 64)
+			if rating == "-0.0" {
+				rating = "0.0"
+			}
+		}
+		out = append(out, []string{r.Name, strconv.Itoa(r.Rank), strconv.FormatFloat(r.Score, 'f', 1, 64), rating})
+	}
+	return out
+}
+
+func checkStandings(t *testing.T, ctx context.Context, st *tournament.Standings) {
+	t.Helper()
+	got := eval[[][]string](t, ctx, standingsJS)
+	if want := wantRows(st); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("standings in the page\n%v\nwant\n%v", got, want)
+	}
+}
+
+// cellTip is the matrix cell's text for row bot a against column bot b.
+func cellTip(st *tournament.Standings, a, b string) string {
+	i, j := indexOf(st.Bots, a), indexOf(st.Bots, b)
+	s, g := st.HeadToHead[i][j], st.HeadToHeadGames[i][j]
+	if g == 0 {
+		return a + " vs " + b + ": never met"
+	}
+	return fmt.Sprintf("%s vs %s: %s/%d (%d%%)", a, b, strconv.FormatFloat(math.Round(s*10)/10, 'f', -1, 64), g, int(math.Round(100*s/float64(g))))
+}
+
+// TestReportInBrowser opens reports of real runs in headless Chromium
+// (one browser for all) and reads back what a reader sees.
+func TestReportInBrowser(t *testing.T) {
+	ctx := browsertest.New(t)
+
+	t.Run("round-robin", func(t *testing.T) {
+		dir := runTournament(t, tournament.File{Name: "cup", Format: "round-robin",
+			Failure: tournament.FailureFile{Policy: "random", MaxStrikes: 3},
+			Bots:    []tournament.BotFile{botFile("greedy", "greedy"), botFile("random", "random"), botFile("striker", "striker"), botFile("quitter", "false")}})
+		_, r := open(t, ctx, dir)
+		st, err := tournament.ReadStandings(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkStandings(t, ctx, st)
+
+		// A cell of the heat map, clicked: the first against the second.
+		a, b := st.Standings[0].Name, st.Standings[1].Name
+		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#matrix rect[data-r="0"][data-c="1"]`))); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := eval[string](t, ctx, `document.getElementById('cell-info').textContent`), cellTip(st, a, b); got != want {
+			t.Fatalf("clicked cell says %q, want %q", got, want)
+		}
+		if n := eval[int](t, ctx, `document.querySelectorAll('#matrix rect.cell').length`); n != 16 {
+			t.Fatalf("%d matrix cells, want 16", n)
+		}
+
+		// Forfeits and strikes by reason per bot, each game linked to its
+		// replay, as the ledger has them.
+		type key struct{ bot, kind, reason string }
+		want := map[key][]string{}
+		for _, rec := range r.Records {
+			for _, f := range rec.Forfeits {
+				k := key{f.Bot, "forfeit", string(f.Reason)}
+				want[k] = append(want[k], rec.GameID)
+			}
+			for _, f := range rec.Strikes { // a game linked once per bot and reason
+				k := key{f.Bot, "strike", string(f.Reason)}
+				if ids := want[k]; len(ids) == 0 || ids[len(ids)-1] != rec.GameID {
+					want[k] = append(want[k], rec.GameID)
+				}
+			}
+		}
+		if len(want[key{"quitter", "forfeit", "startup"}])+len(want[key{"quitter", "forfeit", "crash"}]) != st.Standings[indexOfRow(st, "quitter")].Games {
+			t.Fatalf("quitter did not forfeit every game: %v", want)
+		}
+		if len(want[key{"striker", "strike", "illegal_action"}]) == 0 {
+			t.Fatalf("striker was never struck: %v", want)
+		}
+		strikes := 0
+		for _, rec := range r.Records {
+			strikes += len(rec.Strikes)
+		}
+		if got := eval[string](t, ctx, `document.querySelector('#failures tr[data-kind="strike"] .count').textContent`); got != strconv.Itoa(strikes) {
+			t.Fatalf("strike count %s in the page, %d in the ledger", got, strikes)
+		}
+		rows := eval[[][]string](t, ctx, `Array.from(document.querySelectorAll('#failures tbody tr')).map(tr =>
+			[tr.dataset.bot, tr.dataset.kind, tr.dataset.reason].concat(Array.from(tr.querySelectorAll('a')).map(a => a.textContent + '=' + a.getAttribute('href'))))`)
+		if len(rows) != len(want) {
+			t.Fatalf("%d failure rows in the page, want %d: %v", len(rows), len(want), rows)
+		}
+		for _, row := range rows {
+			ids := want[key{row[0], row[1], row[2]}]
+			if len(row)-3 != len(ids) {
+				t.Fatalf("row %v: want the games %v", row, ids)
+			}
+			for i, link := range row[3:] {
+				id, href, _ := strings.Cut(link, "=")
+				if id != ids[i] || href != "replays/"+id+".jsonl.zst" {
+					t.Fatalf("link %q, want game %s to replays/%s.jsonl.zst", link, ids[i], ids[i])
+				}
+				if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(href))); err != nil {
+					t.Fatalf("link %s: %v", href, err)
+				}
+			}
+		}
+		// The progression has a line per bot.
+		if n := eval[int](t, ctx, `document.querySelectorAll('#progression g.series').length`); n != 4 {
+			t.Fatalf("%d progression lines, want 4", n)
+		}
+		if shots := os.Getenv(envScreenshots); shots != "" {
+			browsertest.Screenshot(t, ctx, filepath.Join(testkit.ModuleRoot(t), shots, "report.png"))
+		}
+	})
+
+	t.Run("single-elimination", func(t *testing.T) {
+		dir := runTournament(t, tournament.File{Name: "ko", Format: "single-elimination", MaxGames: 4,
+			Bots: []tournament.BotFile{botFile("a", "greedy"), botFile("b", "random"), botFile("c", "random"), botFile("d", "random"), botFile("e", "random")}})
+		open(t, ctx, dir)
+		st, err := tournament.ReadStandings(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkStandings(t, ctx, st) // in bracket order
+		br := st.Details.Bracket
+		if st.RankedBy != "bracket" || br == nil || br.Champion < 0 {
+			t.Fatalf("ranked by %s, bracket %+v", st.RankedBy, br)
+		}
+		var rounds []string
+		for _, r := range br.Rounds {
+			rounds = append(rounds, r.Name)
+		}
+		if got := eval[[]string](t, ctx, `Array.from(document.querySelectorAll('#bracket .round')).map(r => r.dataset.round)`); fmt.Sprint(got) != fmt.Sprint(rounds) {
+			t.Fatalf("bracket rounds %v, want %v", got, rounds)
+		}
+		champion := st.Bots[br.Champion]
+		if got := eval[string](t, ctx, `document.getElementById('champion').textContent`); got != champion || st.Standings[0].Name != champion {
+			t.Fatalf("champion %q in the page, %q in the bracket, %q first in the standings", got, champion, st.Standings[0].Name)
+		}
+		final := br.Rounds[len(br.Rounds)-1].Matches[0]
+		if got := eval[string](t, ctx, `document.querySelector('#bracket .round:last-child .slot.won .who').textContent`); got != champion {
+			t.Fatalf("the final's winner in the page is %q, want %q (%+v)", got, champion, final)
+		}
+	})
+
+	t.Run("sprt", func(t *testing.T) {
+		dir, sum := runSPRT(t)
+		open(t, ctx, dir)
+		if got := eval[string](t, ctx, `document.getElementById('verdict').textContent`); got != string(sum.Verdict) {
+			t.Fatalf("verdict %q, want %q", got, sum.Verdict)
+		}
+		bounds := eval[[]string](t, ctx, `Array.from(document.querySelectorAll('#llr text.bound')).map(t => t.textContent)`)
+		want := []string{fmt.Sprintf("H1 %.2f (nElo ≥ 10)", sum.UpperBound), fmt.Sprintf("H0 %.2f (nElo ≤ 0)", sum.LowerBound)}
+		if fmt.Sprint(bounds) != fmt.Sprint(want) {
+			t.Fatalf("bounds %q, want %q", bounds, want)
+		}
+		if n := eval[int](t, ctx, `document.querySelector('#llr polyline').getAttribute('points').trim().split(' ').length`); n != sum.Pairs+1 {
+			t.Fatalf("%d LLR points, want %d (0 and every pair)", n, sum.Pairs+1)
+		}
+		// The curve ends beyond the bound the verdict names.
+		y := eval[[]float64](t, ctx, `(() => { const p = document.querySelector('#llr polyline').getAttribute('points').trim().split(' ');
+			return [parseFloat(p[p.length-1].split(',')[1]), parseFloat(document.querySelector('#llr line.bound.upper').getAttribute('y1')),
+			        parseFloat(document.querySelector('#llr line.bound.lower').getAttribute('y1'))]; })()`)
+		if sum.Verdict == "H1" && y[0] > y[1] || sum.Verdict == "H0" && y[0] < y[2] {
+			t.Fatalf("verdict %s, but the curve ends at y %v, bounds at %v and %v", sum.Verdict, y[0], y[1], y[2])
+		}
+	})
+
+	t.Run("hostile names", func(t *testing.T) {
+		dir := hostileMatch(t)
+		open(t, ctx, dir)
+		if got := eval[string](t, ctx, `typeof window.pwned`); got != "undefined" {
+			t.Fatalf("a bot name ran as script: window.pwned is %s", got)
+		}
+		names := eval[[]string](t, ctx, `Array.from(document.querySelectorAll('#standings tbody .name')).map(n => n.textContent)`)
+		sorted := append([]string(nil), names...)
+		sort.Strings(sorted)
+		want := append([]string(nil), hostile...)
+		sort.Strings(want)
+		if fmt.Sprint(sorted) != fmt.Sprint(want) {
+			t.Fatalf("names shown %q, want %q as text", names, hostile)
+		}
+		if n := eval[int](t, ctx, `document.querySelectorAll('img, #standings script').length`); n != 0 {
+			t.Fatalf("%d elements made of a bot's name", n)
+		}
+	})
+}
+
+// TestReportOf200BotsInBrowser: the heat map has no bound on the field
+// (the text crosstable stops at 16 bots): a 200-bot round-robin's report
+// renders every cell, within a file size a browser opens at once.
+func TestReportOf200BotsInBrowser(t *testing.T) {
+	ctx := browsertest.New(t)
+	{
+		dir := syntheticRoundRobin(t, 200)
+		page, r := open(t, ctx, dir)
+		fi, err := os.Stat(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("200 bots, %d games: report %.1f MiB", len(r.Records), float64(fi.Size())/(1<<20))
+		if fi.Size() > 16<<20 {
+			t.Fatalf("report of 200 bots is %d bytes, over 16 MiB", fi.Size())
+		}
+		if n := eval[int](t, ctx, `document.querySelectorAll('#matrix rect.cell').length`); n != 200*200 {
+			t.Fatalf("%d matrix cells, want %d", n, 200*200)
+		}
+		if n := eval[int](t, ctx, `document.querySelectorAll('#standings tbody tr').length`); n != 200 {
+			t.Fatalf("%d standings rows, want 200", n)
+		}
+		st := r.Standings
+		last, first := st.Standings[199].Name, st.Standings[0].Name
+		tip := eval[string](t, ctx, `document.querySelector('#matrix rect[data-r="199"][data-c="0"]').getAttribute('data-tip')`)
+		if want := cellTip(st, last, first); tip != want {
+			t.Fatalf("cell (199, 0) says %q, want %q", tip, want)
+		}
+		if n := eval[int](t, ctx, `document.querySelectorAll('#games tbody tr').length`); n != len(r.Records) || n != len(mustRead(t, dir)) {
+			t.Fatalf("%d game rows, want %d", n, len(r.Records))
+		}
+	}
+}
+
+func indexOfRow(st *tournament.Standings, name string) int {
+	for i, r := range st.Standings {
+		if r.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+func mustRead(t *testing.T, dir string) []ledger.Record {
+	t.Helper()
+	recs, _, err := ledger.Read[ledger.Record](filepath.Join(dir, ledger.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}

@@ -1,0 +1,214 @@
+// Package report writes the HTML report of an arena results directory
+// (a tournament's, or an `arena match --out` or `arena sprt --out`
+// directory): one self-contained file, opened in any browser with no
+// server and no network, showing the standings with rating error bars,
+// the head-to-head matrix as a heat map for any number of bots, the
+// ratings game by game, an elimination's bracket, forfeits and strikes
+// by reason per bot with links to their games, an SPRT's LLR against its
+// bounds, and a link to every game's viewer page.
+//
+// The directory is read as `arena tournament standings` reads it (Load:
+// tournament.Open, tournament.Compute), so the report counts what the
+// standings count, and may be written while a run plays into the
+// directory: it reads and writes nothing else there, and replaces its
+// own file atomically (Write). Charts are SVG drawn in the file (the
+// matrix by its script, from JSON in the page); every name is escaped by
+// html/template, so a hostile bot name is text, never markup.
+package report
+
+import (
+	"bytes"
+	_ "embed"
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"time"
+
+	"github.com/arena-dev/arena/replays"
+)
+
+// DefaultName is the report's file name in the results directory when
+// no other is given.
+const DefaultName = "report.html"
+
+// ViewerDir is the directory, next to the report, of the games' viewer
+// pages: ViewerDir/GAMEID.html.
+const ViewerDir = "viewer"
+
+// Options change how a report is written.
+type Options struct {
+	// WriteViewer, if set, writes the viewer page of the replay at
+	// replayPath to htmlPath (ViewerDir/GAMEID.html next to the report)
+	// and the report links each game to it; a page newer than its replay
+	// is kept, not written again. Nil: the report links each game to its
+	// replay file instead. It should write htmlPath whole or not at all
+	// (a temporary file renamed), as the report does its own file.
+	WriteViewer func(replayPath, htmlPath string) error
+	// Now is the time the report says it was made (zero: time.Now).
+	Now time.Time
+}
+
+// Write reads the results directory dir (Load) and writes its report to
+// out (DefaultName in dir if ""), atomically: a temporary file beside it,
+// renamed over it, so a reader never sees half a report. With
+// opt.WriteViewer the games' viewer pages are written first.
+func Write(dir, out string, opt Options) (*Report, error) {
+	r, err := Load(dir)
+	if err != nil {
+		return nil, err
+	}
+	if out == "" {
+		out = filepath.Join(dir, DefaultName)
+	}
+	links, err := r.links(filepath.Dir(out), opt.WriteViewer)
+	if err != nil {
+		return r, err
+	}
+	var buf bytes.Buffer
+	if err := r.render(&buf, links, opt.Now, opt.WriteViewer != nil); err != nil {
+		return r, err
+	}
+	return r, writeAtomic(out, buf.Bytes())
+}
+
+// HTML writes the report to w as a page that sits in outDir: its links to
+// the games' replays are relative to outDir (no viewer pages).
+func (r *Report) HTML(w io.Writer, outDir string) error {
+	links, err := r.links(outDir, nil)
+	if err != nil {
+		return err
+	}
+	return r.render(w, links, time.Time{}, false)
+}
+
+// writeAtomic writes data to path through a temporary file in the same
+// directory, renamed over path once complete.
+func writeAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("writing report: %w", err)
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(0o644)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("writing report %s: %w", path, err)
+	}
+	return nil
+}
+
+// safeID is a game id that is a plain file name: ids come from the
+// ledger, which must not lead a link or a viewer page out of its
+// directory.
+var safeID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+
+// replayPath is the replay of game id in dir, "" if the id is not a
+// plain file name or the replay is not there.
+func replayPath(dir, id string) string {
+	if !safeID.MatchString(id) {
+		return ""
+	}
+	p := filepath.Join(dir, "replays", id+replays.Ext)
+	if !exists(p) {
+		return ""
+	}
+	return p
+}
+
+// links are the href of each game by id: its viewer page, or its replay,
+// relative to outDir; games without a replay have none.
+func (r *Report) links(outDir string, writeViewer func(replayPath, htmlPath string) error) (map[string]string, error) {
+	links := map[string]string{}
+	var errs []error
+	for _, rec := range r.Records {
+		src := replayPath(r.Dir, rec.GameID)
+		if src == "" {
+			continue
+		}
+		if writeViewer == nil {
+			if href, err := relHref(outDir, src); err == nil {
+				links[rec.GameID] = href
+			}
+			continue
+		}
+		page := filepath.Join(outDir, ViewerDir, rec.GameID+".html")
+		if !newer(page, src) {
+			if err := os.MkdirAll(filepath.Dir(page), 0o755); err != nil {
+				return nil, fmt.Errorf("viewer pages: %w", err)
+			}
+			if err := writeViewer(src, page); err != nil {
+				errs = append(errs, fmt.Errorf("viewer page of %s: %w", src, err))
+				continue
+			}
+		}
+		links[rec.GameID] = ViewerDir + "/" + url.PathEscape(rec.GameID) + ".html"
+	}
+	return links, errors.Join(errs...)
+}
+
+// newer says the file at path exists and is not older than src.
+func newer(path, src string) bool {
+	a, err := os.Stat(path)
+	if err != nil {
+		return false
+	}
+	b, err := os.Stat(src)
+	return err == nil && !a.ModTime().Before(b.ModTime())
+}
+
+// relHref is target as a relative URL from the directory from.
+func relHref(from, target string) (string, error) {
+	af, err := filepath.Abs(from)
+	if err != nil {
+		return "", err
+	}
+	at, err := filepath.Abs(target)
+	if err != nil {
+		return "", err
+	}
+	rel, err := filepath.Rel(af, at)
+	if err != nil {
+		return "", err
+	}
+	u := url.URL{Path: filepath.ToSlash(rel)}
+	return u.EscapedPath(), nil
+}
+
+//go:embed report.html.tmpl
+var pageTemplate string
+
+//go:embed report.css
+var pageCSS string
+
+//go:embed report.js
+var pageJS string
+
+var page = template.Must(template.New("report").Funcs(template.FuncMap{
+	"css": func() template.CSS { return template.CSS(pageCSS) },
+	"js":  func() template.JS { return template.JS(pageJS) },
+}).Parse(pageTemplate))
+
+func (r *Report) render(w io.Writer, links map[string]string, now time.Time, viewer bool) error {
+	if now.IsZero() {
+		now = time.Now()
+	}
+	v := r.view(links, now)
+	if viewer {
+		v.GamePage = "viewer page"
+	}
+	return page.Execute(w, v)
+}
