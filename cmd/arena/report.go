@@ -10,12 +10,14 @@ import (
 
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/report"
+	"github.com/arena-dev/arena/replays/viewer"
 )
 
-// writeViewer writes a game's viewer page (replay -> HTML) for the
-// report's links; nil until the replay viewer is wired in, and then the
-// report links each game to its replay file instead (report.Options).
-var writeViewer func(replayPath, htmlPath string) error
+// writeViewer writes a game's viewer page, every seat's view, for the
+// report's links (report.Options.WriteViewer).
+func writeViewer(replayPath, htmlPath string) error {
+	return viewer.WriteFile(htmlPath, replayPath, viewer.Options{})
+}
 
 // reportDescription is the help of both spellings of the command.
 const reportDescription = `Writes one self-contained HTML file (no server, no network: open it in any
@@ -24,8 +26,9 @@ arena match or arena sprt. Standings with rating error bars, the head-to-head
 matrix as a heat map (any number of bots), the ratings over the games, the
 bracket of an elimination, forfeits and strikes by reason per bot with links
 to their games, an SPRT's LLR against its bounds, and every game linked.
-DIR is read as arena tournament standings reads it, and only FILE is written
-(atomically), so it may be run again at any time during a run.
+DIR is read as arena tournament standings reads it; only FILE and the games'
+viewer pages (viewer/ beside FILE) are written, atomically, so it may be run
+again at any time during a run.
 
    arena report out/cup                  # out/cup/report.html
    arena tournament report out/cup -o cup.html
