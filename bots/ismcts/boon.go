@@ -110,7 +110,10 @@ func newBoonGame(v *boon.View, r boon.Rules) (*boonGame, error) {
 		return nil, fmt.Errorf("boon: %d unseen cards for %d in hands and %d hidden", len(g.pool), sum(g.sizes), g.hidden)
 	}
 	g.pos = p
-	g.maxWin = 3 * float64(n-1)
+	// A picker's round moves up to 2 VC per defender (3 under the
+	// sheepshead tiers); scaled so that a defender's 2 is most of the
+	// range, the picker's greater swings clipped.
+	g.maxWin = 3
 	return g, nil
 }
 
@@ -208,21 +211,120 @@ func (b *boonState) Apply(a boon.Action) {
 	}
 }
 
-// Rewards: the victory cards won or lost in the round, scaled to [0, 1].
+// Autopilot: a burial below the root is the playout policy's.
+func (b *boonState) Autopilot() bool { return b.s.Phase() == boon.PhaseBury }
+
+// Rewards: the victory cards won or lost in the round, scaled to [0, 1]
+// (0.5 for none).
 func (b *boonState) Rewards(dst []float64) {
 	for i := range dst {
-		dst[i] = 0.5 + (float64(b.s.VC(i)-b.vc[i]))/(2*b.maxWin)
+		dst[i] = min(1, max(0, 0.5+(float64(b.s.VC(i)-b.vc[i]))/(2*b.maxWin)))
 	}
 }
 
-// Rollout: uniformly random, but for the pick: a playout takes the Boon
-// one time in four.
+// boonTakeNeed is the pick strength (see pickStrength) at which a
+// playout's seat takes the Boon, for 3, 4 and 5 seats (greedy's rule).
+var boonTakeNeed = [3]float64{9, 7, 6.5}
+
+// pickStrength scores a hand for taking the Boon: Golds, the higher the
+// better, plain 6s, and points.
+func pickStrength(h boon.Set) float64 {
+	st := 0.0
+	for x := uint32(h); x != 0; x &= x - 1 {
+		c := boon.Card(bits.TrailingZeros32(x))
+		if c.Suit() == boon.Gold {
+			switch r := c.Rank(); {
+			case r >= 11:
+				st += 2.5
+			case r >= 7:
+				st += 1.8
+			default:
+				st += 1
+			}
+		} else if c.Rank() == 6 {
+			st += 0.8
+		}
+		st += float64(c.Points()) / 20
+	}
+	return st
+}
+
+// Rollout is a cheap greedy policy, a random card one time in ten: take
+// the Boon on a strong hand (with some noise), bury the plain card with
+// the most points, win a trick with points (or as its last card) with
+// the cheapest card that wins, give points to a trick a partner holds,
+// else throw the cheapest card; in Least mode, duck with the highest
+// card that does not win.
 func (b *boonState) Rollout(legal []boon.Action, rng *rand.Rand) boon.Action {
-	if legal[0].Kind == boon.KindTake {
-		if rng.IntN(4) == 0 {
+	s := b.s
+	me := s.ToMove()
+	switch legal[0].Kind {
+	case boon.KindTake:
+		need := boonTakeNeed[min(max(s.Seats()-3, 0), 2)]
+		if pickStrength(s.Hand(me))+rng.Float64()*2-1 >= need {
 			return legal[0]
 		}
 		return legal[1]
+	case boon.KindBury:
+		best, bestScore := legal[0], -1.0
+		for _, a := range legal {
+			sc := float64(a.Card.Points())*10 - float64(a.Card.Rank())
+			if a.Card.Suit() == boon.Gold {
+				sc = -100 - float64(a.Card.Rank())
+			}
+			if sc > bestScore {
+				best, bestScore = a, sc
+			}
+		}
+		return best
 	}
-	return legal[rng.IntN(len(legal))]
+	if len(legal) == 1 || rng.IntN(10) == 0 {
+		return legal[rng.IntN(len(legal))]
+	}
+	leader, trick, bi := s.CurrentTrick()
+	if len(trick) == 0 {
+		return legal[rng.IntN(len(legal))]
+	}
+	n := s.Seats()
+	winning := trick[bi]
+	holder := (leader + bi) % n
+	pts := 0
+	for _, c := range trick {
+		pts += c.Points()
+	}
+	last := len(trick) == n-1
+	least := s.Mode() == boon.ModeLeast
+	partner := !least && s.Picker() >= 0 && me != s.Picker() && holder != s.Picker()
+	// cheapest winning, cheapest, dearest, highest non-winning
+	var cheapWin, cheap, dear, duck *boon.Action
+	for i := range legal {
+		a := &legal[i]
+		c := a.Card
+		wins := boon.Beats(c, winning)
+		key := c.Points()*32 + int(c)
+		if wins && (cheapWin == nil || key < cheapWin.Card.Points()*32+int(cheapWin.Card)) {
+			cheapWin = a
+		}
+		if cheap == nil || key < cheap.Card.Points()*32+int(cheap.Card) {
+			cheap = a
+		}
+		if dear == nil || key > dear.Card.Points()*32+int(dear.Card) {
+			dear = a
+		}
+		if !wins && (duck == nil || int(c) > int(duck.Card)) {
+			duck = a
+		}
+	}
+	switch {
+	case least:
+		if duck != nil {
+			return *duck
+		}
+		return *cheap
+	case partner:
+		return *dear
+	case cheapWin != nil && (pts > 0 || last):
+		return *cheapWin
+	}
+	return *cheap
 }

@@ -43,6 +43,15 @@ type State[A comparable] interface {
 	Rollout(legal []A, rng *rand.Rand) A
 }
 
+// Autopilot is implemented by a State some of whose decisions the
+// search leaves to the playout policy when they come below the root (a
+// Boon picker's burial after the take, four decisions of a dozen actions
+// each: searched, their random first tries would make taking look worse
+// than it is). The seat's own decision at the root is always searched.
+type Autopilot interface {
+	Autopilot() bool
+}
+
 // Game deals the determinizations of the searching seat's information
 // set.
 type Game[A comparable] interface {
@@ -149,6 +158,13 @@ func Search[A comparable](g Game[A], root []A, lim Limits, rng *rand.Rand) Resul
 			}
 			if len(legal) == 0 {
 				break
+			}
+			if n != top {
+				if ap, ok := s.(Autopilot); ok && ap.Autopilot() {
+					s.Apply(s.Rollout(legal, rng))
+					depth++
+					continue
+				}
 			}
 			p := s.ToMove()
 			// Untried actions in this deal, and availability of the tried.

@@ -371,7 +371,12 @@ func (u *unoState) Rewards(dst []float64) {
 		o := u.s.Outcome()
 		if len(o.Ranks) == n {
 			for i, r := range o.Ranks {
-				dst[i] = float64(n-r) / float64(n-1)
+				switch {
+				case r == 1:
+					dst[i] = 1
+				case u.s.Rules().PlayToLast:
+					dst[i] = float64(n-r) / float64(n-1)
+				}
 			}
 			return
 		}
