@@ -399,23 +399,25 @@ func (u *unoState) Rewards(dst []float64) {
 	}
 }
 
-// Rollout is a sensible cheap policy: catch when offered, play a card
-// when there is one (with the call), a wild naming a random colour,
-// accept pending draws (challenge one time in four), draw only with
+// Rollout is a sensible cheap policy, close to greedy's: catch when
+// offered, play a coloured card when there is one (with the call), a
+// wild only when there is not, naming the colour the player holds most
+// of; accept pending draws (challenge one time in four), draw only with
 // nothing to play.
 func (u *unoState) Rollout(legal []uno.Action, rng *rand.Rand) uno.Action {
 	if legal[0].Type == uno.ActCatch {
 		return legal[0]
 	}
-	var plays [64]int
-	k := 0
+	var plays, wilds [64]int
+	k, w := 0, 0
 	for i, a := range legal {
 		if a.Type == uno.ActPlay || a.Type == uno.ActJump {
-			// The call comes listed before the same play without it.
-			if !a.Uno && i > 0 && legal[i-1].Uno && legal[i-1].Card == a.Card && legal[i-1].Colour == a.Colour && legal[i-1].Target == a.Target {
-				continue
-			}
-			if k < len(plays) {
+			if a.Card.IsWild() {
+				if w < len(wilds) {
+					wilds[w] = i
+					w++
+				}
+			} else if k < len(plays) {
 				plays[k] = i
 				k++
 			}
@@ -423,6 +425,31 @@ func (u *unoState) Rollout(legal []uno.Action, rng *rand.Rand) uno.Action {
 	}
 	if k > 0 {
 		return legal[plays[rng.IntN(k)]]
+	}
+	if w > 0 {
+		// The colour held most (ties at random).
+		p := u.s.ToMove()
+		var held [4]int
+		for c := range uno.Card(uno.Wild) {
+			held[c.Colour()] += u.s.Holds(p, c)
+		}
+		best, bi, ties := -1, 0, 0
+		for i := range w {
+			col := int(legal[wilds[i]].Colour)
+			if col < 0 || col > 3 {
+				continue
+			}
+			switch {
+			case held[col] > best:
+				best, bi, ties = held[col], i, 1
+			case held[col] == best:
+				ties++
+				if rng.IntN(ties) == 0 {
+					bi = i
+				}
+			}
+		}
+		return legal[wilds[bi]]
 	}
 	last := legal[len(legal)-1]
 	if last.Type == uno.ActAccept && len(legal) >= 2 && legal[len(legal)-2].Type == uno.ActChallenge && rng.IntN(4) == 0 {
