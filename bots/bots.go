@@ -22,7 +22,28 @@ type entry struct {
 	summary string
 	// byGame maps a game to its strategy; "" is the fallback for all games.
 	byGame map[string]strategy
+	// build, if set, makes the bot instead, from its options: a bot that
+	// keeps state across the turns of a game (a search bot), or takes a
+	// strength. A bot without build takes no options.
+	build func(Options) (sdk.Bot, error)
 }
+
+// Options set a bundled bot's strength, for the bots that take them
+// (Takes). The zero value is the bot's default.
+type Options struct {
+	// Level names a strength: weak, medium or strong ("": the bot's
+	// default).
+	Level string
+	// Iterations is a fixed search budget per move (0: the level's).
+	// Alone it replaces the level's time budget: the bot then plays the
+	// same moves every time given the same seed.
+	Iterations int
+	// TimeFraction is the part of the move clock the search may use (0:
+	// the level's), less the bot's safety margin.
+	TimeFraction float64
+}
+
+func (o Options) isZero() bool { return o == Options{} }
 
 var registry = map[string]entry{
 	"random": {
@@ -32,6 +53,10 @@ var registry = map[string]entry{
 	"greedy": {
 		summary: "banqi: takes the most valuable piece it safely can, avoids hanging pieces, else flips; boon: picks on strong hands, buries points, wins tricks cheaply, ducks in Least mode; uno/bounce: sheds high cards, keeps wilds, names its longest colour, challenges likely bluffs",
 		byGame:  map[string]strategy{"": randomChoice, "banqi": GreedyBanqi, "boon": GreedyBoon, "uno": GreedyUno, "bounce": GreedyUno},
+	},
+	"ismcts": {
+		summary: "uno/bounce, boon: information-set Monte Carlo tree search (levels weak, medium, strong = " + ismctsLevels() + "); other games: greedy",
+		build:   newISMCTS,
 	},
 }
 
@@ -63,12 +88,26 @@ func Check(name string) error {
 	return nil
 }
 
-// New returns the bundled bot called name.
-func New(name string) (sdk.Bot, error) {
+// New returns the bundled bot called name, at its default options.
+func New(name string) (sdk.Bot, error) { return NewWith(name, Options{}) }
+
+// Takes reports whether the bundled bot called name takes Options.
+func Takes(name string) bool { return registry[name].build != nil }
+
+// NewWith returns the bundled bot called name with options o; a bot that
+// takes no options refuses any but the zero value.
+func NewWith(name string, o Options) (sdk.Bot, error) {
 	if err := Check(name); err != nil {
 		return nil, err
 	}
-	return &player{entry: registry[name]}, nil
+	e := registry[name]
+	if e.build != nil {
+		return e.build(o)
+	}
+	if !o.isZero() {
+		return nil, fmt.Errorf("bundled bot %s takes no options (--level, --iterations, --time-fraction)", name)
+	}
+	return &player{entry: e}, nil
 }
 
 // player adapts a strategy to sdk.Bot, reseeding its RNG on every hello so a
@@ -144,4 +183,50 @@ func bestIndex(n int, score func(i int) float64, rng *rand.Rand) int {
 		}
 	}
 	return best
+}
+
+// ParseArgs reads the options given after a bundled bot's name, as in
+// `arena bot ismcts --level medium`: --level NAME, --iterations N and
+// --time-fraction F (each also as --flag=value), only for a bot that
+// takes options. It checks them as NewWith would, so a command line that
+// would exit at once is refused before a game starts.
+func ParseArgs(name string, args []string) (Options, error) {
+	var o Options
+	if err := Check(name); err != nil {
+		return o, err
+	}
+	if len(args) > 0 && !Takes(name) {
+		return o, fmt.Errorf("bundled bot %s takes no options: %q", name, strings.Join(args, " "))
+	}
+	for i := 0; i < len(args); i++ {
+		flag, val, ok := strings.Cut(strings.TrimLeft(args[i], "-"), "=")
+		if !strings.HasPrefix(args[i], "-") {
+			return o, fmt.Errorf("%q is not an option (--level, --iterations, --time-fraction)", args[i])
+		}
+		if !ok {
+			if i+1 >= len(args) {
+				return o, fmt.Errorf("%s needs a value", args[i])
+			}
+			i++
+			val = args[i]
+		}
+		var err error
+		switch flag {
+		case "level":
+			o.Level = val
+		case "iterations":
+			_, err = fmt.Sscanf(val, "%d", &o.Iterations)
+		case "time-fraction":
+			_, err = fmt.Sscanf(val, "%g", &o.TimeFraction)
+		default:
+			return o, fmt.Errorf("unknown option --%s for bundled bot %s (--level, --iterations, --time-fraction)", flag, name)
+		}
+		if err != nil {
+			return o, fmt.Errorf("--%s %q: %v", flag, val, err)
+		}
+	}
+	if _, err := NewWith(name, o); err != nil {
+		return o, err
+	}
+	return o, nil
 }

@@ -25,11 +25,22 @@ starting with "arena" runs this executable) or be typed to by hand:
    arena match --game banqi --bot me='python3 my_bot.py' --bot greedy='arena bot greedy'
    arena bot random
 
+ismcts takes its strength: --level weak|medium|strong (default strong),
+or --iterations N (a fixed budget: the same moves every time given the
+game's seed) or --time-fraction F (of the move clock, less a safety
+margin); docs/bots.md explains the levels:
+
+   arena bot ismcts --level medium
+   arena bot ismcts --iterations 2000
+
 With --nats it serves the bot over NATS itself, as arena connect serves a
 program (the arena seats it as nats:BOTID):
 
    arena bot greedy --nats nats://127.0.0.1:4222 --id greedy --sessions 4`,
 		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "level", Usage: "the bot's strength: weak, medium or strong (bots that take it: ismcts)", DefaultText: "strong"},
+			&cli.IntFlag{Name: "iterations", Usage: "search iterations per move, instead of the level's budget (ismcts)"},
+			&cli.Float64Flag{Name: "time-fraction", Usage: "fraction of the move clock to search, instead of the level's budget (ismcts)"},
 			&cli.StringFlag{Name: "nats", Usage: "serve the bot over NATS at this URL instead of on stdin/stdout"},
 			&cli.StringFlag{Name: "id", Usage: "with --nats: the bot id the arena seats as nats:BOTID", DefaultText: "the bot's name"},
 			&cli.StringFlag{Name: "creds", Usage: "with --nats: the bot's key (an nkey seed, or a .creds file)"},
@@ -47,12 +58,13 @@ program (the arena seats it as nats:BOTID):
 				return usagef("arena bot needs one bot name; bundled bots:\n%s", strings.Join(lines, "\n"))
 			}
 			name := c.Args().First()
-			bot, err := bots.New(name)
+			opts := bots.Options{Level: c.String("level"), Iterations: c.Int("iterations"), TimeFraction: c.Float64("time-fraction")}
+			bot, err := bots.NewWith(name, opts)
 			if err != nil {
 				return usageError{err}
 			}
 			if url := c.String("nats"); url != "" {
-				return serveBundled(c, url, name)
+				return serveBundled(c, url, name, opts)
 			}
 			return sdk.Run(os.Stdin, os.Stdout, bot, sdk.Options{Name: name, Version: Version})
 		},
@@ -61,7 +73,7 @@ program (the arena seats it as nats:BOTID):
 
 // serveBundled serves bundled bot name over NATS, each session a bot of
 // its own in this process.
-func serveBundled(c *cli.Context, url, name string) error {
+func serveBundled(c *cli.Context, url, name string, opts bots.Options) error {
 	id := c.String("id")
 	if id == "" {
 		id = name
@@ -70,7 +82,7 @@ func serveBundled(c *cli.Context, url, name string) error {
 		return usageError{fmt.Errorf("--id: %w", err)}
 	}
 	return serveBot(c, url, id, "bundled "+name, remote.InProcess(func(in io.Reader, out io.Writer) error {
-		b, err := bots.New(name)
+		b, err := bots.NewWith(name, opts)
 		if err != nil {
 			return err
 		}

@@ -260,6 +260,13 @@ func (s *State) Hand(seat int) Set { return s.hands[seat] }
 // Ply is the number of actions applied.
 func (s *State) Ply() int { return s.ply }
 
+// CurrentTrick is the trick being played: its cards in play order from
+// its leader, and the index among them of the card winning so far (0 for
+// an empty trick). The slice is the state's own: read it, do not keep it.
+func (s *State) CurrentTrick() (leader int, cards []Card, best int) {
+	return int(s.cur.leader), s.cur.cards[:s.cur.n], int(s.cur.best)
+}
+
 // ToMove implements engine.State.
 func (s *State) ToMove() int { return s.toMove }
 

@@ -288,6 +288,10 @@ func (s *State) Top() Card { return s.discard[len(s.discard)-1] }
 // is named).
 func (s *State) ActiveColour() int { return int(s.colour) }
 
+// Holds is how many cards of kind c a seat holds (hidden information: for
+// tests and in-process players that own the seat).
+func (s *State) Holds(seat int, c Card) int { return int(s.hand[seat][c]) }
+
 // Hand lists a seat's cards in card order.
 func (s *State) Hand(seat int) []Card { return s.appendHand(nil, seat) }
 

@@ -1,0 +1,112 @@
+package ismcts
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/arena-dev/arena/engine"
+	"github.com/arena-dev/arena/engine/boon"
+	"github.com/arena-dev/arena/engine/uno"
+	"github.com/arena-dev/arena/protocol"
+)
+
+// firstDecision is the hello and first turn of seat 0 in a fresh game,
+// as the referee sends them.
+func firstDecision(tb testing.TB, game string, s engine.State, seats int, opts map[string]string) (*protocol.Hello, *protocol.Turn) {
+	tb.Helper()
+	rng := rand.New(rand.NewPCG(1, 2))
+	for s.ToMove() != 0 || len(s.Legal()) < 2 {
+		l := s.Legal()
+		if err := s.Apply(l[rng.IntN(len(l))]); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	view, err := engine.AppendJSON(nil, s.View(0))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var raws []json.RawMessage
+	for _, a := range s.Legal() {
+		raw, _ := engine.AppendJSON(nil, a)
+		raws = append(raws, raw)
+	}
+	return &protocol.Hello{Game: game, Seat: 0, Seats: seats, Seed: 1, Options: opts}, &protocol.Turn{View: view, Legal: raws}
+}
+
+// playoutSpeed is the plain engine's speed from the same position:
+// uniformly random playouts of a clone of the true state to the end of
+// the hand or round, in plies per second, timed for about 200 ms.
+func playoutSpeed(s engine.State, done func(engine.State) bool, clone func() engine.State) float64 {
+	rng := rand.New(rand.NewPCG(3, 4))
+	plies := 0
+	start := time.Now()
+	for time.Since(start) < 200*time.Millisecond {
+		c := clone()
+		for !done(c) {
+			l := c.Legal()
+			c.Apply(l[rng.IntN(len(l))])
+			plies++
+		}
+	}
+	return float64(plies) / time.Since(start).Seconds()
+}
+
+// BenchmarkISMCTS measures the search's speed in process, one op an
+// iteration (a determinization dealt, the tree walked, a playout to the
+// end of the hand or round), from seat 0's first decision; nodes/s counts
+// the states applied (tree and playout plies). x-random is nodes/s over
+// the plain engine's uniformly random playout speed from the same
+// position, measured in the same run: the price of the determinizations,
+// the tree and the playout policy.
+func BenchmarkISMCTS(b *testing.B) {
+	cases := []struct {
+		name  string
+		game  string
+		seats int
+		mk    func() engine.State
+		opts  map[string]string
+		done  func(round int) func(engine.State) bool
+	}{
+		{"uno-2", "uno", 2, func() engine.State { r := uno.DefaultRules(); r.Target = 0; return uno.NewState(2, 7, r) }, map[string]string{"target": "0"}, nil},
+		{"uno-4", "uno", 4, func() engine.State { r := uno.DefaultRules(); r.Target = 0; return uno.NewState(4, 7, r) }, map[string]string{"target": "0"}, nil},
+		{"boon-3", "boon", 3, func() engine.State { return boon.NewState(3, 7, boon.DefaultRules()) }, nil, nil},
+		{"boon-4", "boon", 4, func() engine.State { return boon.NewState(4, 7, boon.DefaultRules()) }, nil, nil},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			s := c.mk()
+			h, t := firstDecision(b, c.game, s, c.seats, c.opts)
+			var base float64
+			switch x := s.(type) {
+			case *uno.State:
+				hand := x.HandNo()
+				base = playoutSpeed(x, func(e engine.State) bool { return e.Over() || e.(*uno.State).HandNo() != hand },
+					func() engine.State { return x.Clone() })
+			case *boon.State:
+				round := x.Round()
+				base = playoutSpeed(x, func(e engine.State) bool { return e.Over() || e.(*boon.State).Round() != round },
+					func() engine.State { return x.Clone() })
+			}
+			bot := New(Config{Iterations: 1}, nil)
+			if err := bot.Start(h); err != nil {
+				b.Fatal(err)
+			}
+			var res Result
+			bot.Stats = func(r Result) { res = r }
+			b.ResetTimer()
+			start := time.Now()
+			if _, err := bot.search(t, Limits{Iterations: b.N}); err != nil {
+				b.Fatal(err)
+			}
+			el := time.Since(start).Seconds()
+			b.StopTimer()
+			nodes := float64(res.Nodes) / el
+			b.ReportMetric(float64(res.Iterations)/el, "iters/s")
+			b.ReportMetric(nodes, "nodes/s")
+			b.ReportMetric(base, "random-plies/s")
+			b.ReportMetric(nodes/base, "x-random")
+		})
+	}
+}

@@ -1,0 +1,207 @@
+package ismcts
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/arena-dev/arena/engine/boon"
+	"github.com/arena-dev/arena/engine/uno"
+	"github.com/arena-dev/arena/protocol"
+)
+
+// Config is a bot's strength: a fixed number of iterations per move, or
+// a fraction of the move's clock, or both (whichever ends first).
+type Config struct {
+	// Iterations per move (0: none, if TimeFraction is set).
+	Iterations int
+	// TimeFraction of the move's time budget (turn.clock.move_ms) to
+	// search, less a safety margin; without a clock the search runs
+	// Iterations, or NoClockIterations if that is 0.
+	TimeFraction float64
+	// NoClockIterations is the budget of a time-based bot in a game
+	// without a clock (0: 4000).
+	NoClockIterations int
+	// Exploration is UCB's c (0: 0.7).
+	Exploration float64
+}
+
+// Levels are the named strengths, weakest first.
+var Levels = []struct {
+	Name   string
+	Config Config
+	Doc    string
+}{
+	{"weak", Config{Iterations: 50}, "50 iterations a move"},
+	{"medium", Config{Iterations: 500}, "500 iterations a move"},
+	{"strong", Config{TimeFraction: 0.5, NoClockIterations: 4000}, "half the move clock (4000 iterations without a clock)"},
+}
+
+// Level is the config of a named level.
+func Level(name string) (Config, error) {
+	for _, l := range Levels {
+		if l.Name == name {
+			return l.Config, nil
+		}
+	}
+	return Config{}, fmt.Errorf("unknown level %q (weak, medium, strong)", name)
+}
+
+// Budget is the time the search may take for a move of moveMs
+// milliseconds at this config: the fraction, but never closer to the
+// move's limit than a safety margin (a fifth of the move, at least 10
+// ms), and 0 without a time budget (iterations only).
+func (c Config) Budget(moveMs int64) time.Duration {
+	if c.TimeFraction <= 0 || moveMs <= 0 {
+		return 0
+	}
+	move := time.Duration(moveMs) * time.Millisecond
+	b := time.Duration(c.TimeFraction * float64(move))
+	margin := max(move/5, 10*time.Millisecond)
+	b = min(b, move-margin)
+	return max(b, time.Millisecond)
+}
+
+// A Strategy picks a move when the search cannot (a game it does not
+// play, a view it cannot read): the bundled bots pass greedy's.
+type Strategy func(game string, view json.RawMessage, legal []json.RawMessage, rng *rand.Rand) (int, error)
+
+// Bot is the ISMCTS player, an sdk.Bot: Uno and Bounce (every seat
+// count and option), Boon; any other game, or a decision it cannot
+// search, goes to Fallback.
+type Bot struct {
+	Config   Config
+	Fallback Strategy
+	// Stats, if set, is called after every search.
+	Stats func(Result)
+
+	game string
+	rng  *rand.Rand
+	uno  struct {
+		rules uno.Rules
+		tr    *unoTracker
+	}
+	boon struct{ rules boon.Rules }
+	err  error // the options of this game could not be read
+}
+
+// New is a bot of config c.
+func New(c Config, fallback Strategy) *Bot { return &Bot{Config: c, Fallback: fallback} }
+
+// Start implements sdk.Bot: the RNG is seeded from the hello's seed and
+// seat, so a game replays exactly at a fixed iteration budget.
+func (b *Bot) Start(h *protocol.Hello) error {
+	b.game, b.err = h.Game, nil
+	b.rng = rand.New(rand.NewPCG(h.Seed, uint64(h.Seat)))
+	switch h.Game {
+	case "uno", "bounce":
+		opts := h.Options
+		if h.Game == "bounce" && opts["rules"] == "" {
+			opts = map[string]string{"rules": "bounce"}
+			for k, v := range h.Options {
+				opts[k] = v
+			}
+		}
+		b.uno.rules, b.err = uno.RulesFromOptions(opts)
+		b.uno.tr = newUnoTracker(h.Seat, max(h.Seats, 2), b.uno.rules)
+	case "boon":
+		b.boon.rules, b.err = boon.RulesFromOptions(h.Options)
+	}
+	return nil
+}
+
+// End implements sdk.Bot.
+func (b *Bot) End(*protocol.End) {}
+
+// Act implements sdk.Bot.
+func (b *Bot) Act(t *protocol.Turn) (int, error) {
+	start := time.Now()
+	if b.rng == nil {
+		b.Start(&protocol.Hello{})
+	}
+	if len(t.Legal) == 0 {
+		return 0, fmt.Errorf("turn %d has no legal actions", t.ID)
+	}
+	lim := Limits{Iterations: b.Config.Iterations, Exploration: b.Config.Exploration}
+	if d := b.Config.Budget(t.Clock.MoveMs); d > 0 {
+		lim.Deadline = start.Add(d)
+	} else if b.Config.Iterations <= 0 {
+		lim.Iterations = b.Config.NoClockIterations
+		if lim.Iterations <= 0 {
+			lim.Iterations = 4000
+		}
+	}
+	i, err := b.search(t, lim)
+	if err != nil {
+		return b.fallback(t)
+	}
+	return i, nil
+}
+
+func (b *Bot) fallback(t *protocol.Turn) (int, error) {
+	if b.Fallback != nil {
+		return b.Fallback(b.game, t.View, t.Legal, b.rng)
+	}
+	return b.rng.IntN(len(t.Legal)), nil
+}
+
+func (b *Bot) search(t *protocol.Turn, lim Limits) (int, error) {
+	if b.err != nil {
+		return 0, b.err
+	}
+	switch b.game {
+	case "uno", "bounce":
+		var v uno.View
+		if err := json.Unmarshal(t.View, &v); err != nil {
+			return 0, err
+		}
+		b.uno.tr.observe(&v)
+		acts, err := parseLegal(t.Legal, uno.ParseAction)
+		if err != nil {
+			return 0, err
+		}
+		g, err := newUnoGame(&v, b.uno.rules, b.uno.tr)
+		if err != nil {
+			return 0, err
+		}
+		return b.run(Search[uno.Action](g, acts, lim, b.rng))
+	case "boon":
+		var v boon.View
+		if err := json.Unmarshal(t.View, &v); err != nil {
+			return 0, err
+		}
+		acts, err := parseLegal(t.Legal, boon.ParseAction)
+		if err != nil {
+			return 0, err
+		}
+		g, err := newBoonGame(&v, b.boon.rules)
+		if err != nil {
+			return 0, err
+		}
+		return b.run(Search[boon.Action](g, acts, lim, b.rng))
+	}
+	return 0, fmt.Errorf("ismcts does not play %s", b.game)
+}
+
+func (b *Bot) run(r Result) (int, error) {
+	if b.Stats != nil {
+		b.Stats(r)
+	}
+	if len(r.Visits) > 1 && r.Iterations == 0 {
+		return 0, fmt.Errorf("no determinization could be dealt")
+	}
+	return r.Best, nil
+}
+
+func parseLegal[A any](legal []json.RawMessage, parse func(json.RawMessage) (A, error)) ([]A, error) {
+	out := make([]A, len(legal))
+	for i, raw := range legal {
+		a, err := parse(raw)
+		if err != nil {
+			return nil, fmt.Errorf("legal[%d]: %w", i, err)
+		}
+		out[i] = a
+	}
+	return out, nil
+}

@@ -1,0 +1,82 @@
+package bots
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/arena-dev/arena/bots/ismcts"
+)
+
+func TestParseArgs(t *testing.T) {
+	good := []struct {
+		args []string
+		want Options
+	}{
+		{nil, Options{}},
+		{[]string{"--level", "weak"}, Options{Level: "weak"}},
+		{[]string{"--iterations=300"}, Options{Iterations: 300}},
+		{[]string{"--level", "medium", "--time-fraction", "0.25"}, Options{Level: "medium", TimeFraction: 0.25}},
+	}
+	for _, c := range good {
+		o, err := ParseArgs("ismcts", c.args)
+		if err != nil || o != c.want {
+			t.Errorf("%q: %+v, %v; want %+v", c.args, o, err, c.want)
+		}
+	}
+	bad := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"greedy", []string{"--level", "weak"}, "takes no options"},
+		{"ismcts", []string{"--level", "godlike"}, `unknown level "godlike"`},
+		{"ismcts", []string{"--depth", "3"}, "unknown option --depth"},
+		{"ismcts", []string{"--iterations"}, "needs a value"},
+		{"ismcts", []string{"--iterations", "many"}, `--iterations "many"`},
+		{"ismcts", []string{"--time-fraction", "1.5"}, "a fraction in [0, 1]"},
+		{"ismcts", []string{"weak"}, "not an option"},
+	}
+	for _, c := range bad {
+		if _, err := ParseArgs(c.name, c.args); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s %q: %v, want an error with %q", c.name, c.args, err, c.want)
+		}
+	}
+}
+
+// Iterations alone make a fixed budget (no clock), a time fraction alone
+// a time budget; the levels are as documented.
+func TestISMCTSConfig(t *testing.T) {
+	cases := []struct {
+		o    Options
+		want ismcts.Config
+	}{
+		{Options{}, ismcts.Config{TimeFraction: 0.5, NoClockIterations: 4000}},
+		{Options{Level: "weak"}, ismcts.Config{Iterations: 50}},
+		{Options{Iterations: 123}, ismcts.Config{Iterations: 123, NoClockIterations: 4000}},
+		{Options{Level: "weak", TimeFraction: 0.2}, ismcts.Config{TimeFraction: 0.2}},
+		{Options{Iterations: 9, TimeFraction: 0.2}, ismcts.Config{Iterations: 9, TimeFraction: 0.2, NoClockIterations: 4000}},
+	}
+	for _, c := range cases {
+		got, err := ISMCTSConfig(c.o)
+		if err != nil || got != c.want {
+			t.Errorf("%+v: %+v, %v; want %+v", c.o, got, err, c.want)
+		}
+	}
+}
+
+// The time budget keeps a safety margin: a fifth of the move, at least
+// 10 ms, whatever the fraction.
+func TestBudgetMargin(t *testing.T) {
+	c := ismcts.Config{TimeFraction: 1}
+	for _, ms := range []int64{20, 25, 50, 100, 1000} {
+		b := c.Budget(ms)
+		move := time.Duration(ms) * time.Millisecond
+		if b > move-max(move/5, 10*time.Millisecond) || b <= 0 {
+			t.Errorf("move %d ms: budget %v", ms, b)
+		}
+	}
+	if b := (ismcts.Config{Iterations: 5}).Budget(100); b != 0 {
+		t.Errorf("iterations only: budget %v", b)
+	}
+}
