@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/arena-dev/arena/bots/expectimax"
 	"github.com/arena-dev/arena/protocol"
 	"github.com/arena-dev/arena/sdk"
 )
@@ -22,12 +23,40 @@ type entry struct {
 	summary string
 	// byGame maps a game to its strategy; "" is the fallback for all games.
 	byGame map[string]strategy
+	// build, if set, makes the bot from its Options (a bot with a
+	// strength); byGame is then unused.
+	build func(Options) (sdk.Bot, error)
 }
+
+// Options set the strength of a bundled bot that has one (Tunable). A
+// zero field is unset. Level picks one of the bot's levels; Depth,
+// Nodes and TimeFraction, if any is set, replace the level's budget
+// altogether, so that a fixed budget alone makes the bot deterministic.
+type Options struct {
+	// Level is weak, medium or strong ("" is the bot's default).
+	Level string
+	// Depth is a fixed search depth per move, in plies.
+	Depth int
+	// Nodes is a fixed number of search nodes per move.
+	Nodes int64
+	// TimeFraction is the share of each move's clock to think for.
+	TimeFraction float64
+}
+
+func (o Options) budgetSet() bool { return o.Depth != 0 || o.Nodes != 0 || o.TimeFraction != 0 }
+
+// ErrNoOptions is the error of Options given to a bundled bot that has
+// no strength to set.
+var ErrNoOptions = errors.New("takes no strength options")
 
 var registry = map[string]entry{
 	"random": {
 		summary: "a uniformly random legal action, seeded from hello (every game)",
 		byGame:  map[string]strategy{"": randomChoice},
+	},
+	"expectimax": {
+		summary: "banqi: alpha-beta search with flips as chance nodes over the face-down pieces (expectimax), repetition-aware; levels weak, medium, strong (default; half of each move's clock); other games: random",
+		build:   newExpectimax,
 	},
 	"greedy": {
 		summary: "banqi: takes the most valuable piece it safely can, avoids hanging pieces, else flips; boon: picks on strong hands, buries points, wins tricks cheaply, ducks in Least mode; uno/bounce: sheds high cards, keeps wilds, names its longest colour, challenges likely bluffs",
@@ -63,12 +92,38 @@ func Check(name string) error {
 	return nil
 }
 
-// New returns the bundled bot called name.
-func New(name string) (sdk.Bot, error) {
+// New returns the bundled bot called name, at its default strength.
+func New(name string) (sdk.Bot, error) { return NewWith(name, Options{}) }
+
+// Tunable reports whether bundled bot name takes Options.
+func Tunable(name string) bool { return registry[name].build != nil }
+
+// NewWith returns the bundled bot called name with options o. Options
+// for a bot that takes none is an error wrapping ErrNoOptions.
+func NewWith(name string, o Options) (sdk.Bot, error) {
 	if err := Check(name); err != nil {
 		return nil, err
 	}
-	return &player{entry: registry[name]}, nil
+	e := registry[name]
+	if e.build != nil {
+		return e.build(o)
+	}
+	if o != (Options{}) {
+		return nil, fmt.Errorf("bot %s %w", name, ErrNoOptions)
+	}
+	return &player{entry: e}, nil
+}
+
+// newExpectimax is the expectimax bot at o's level, or with o's budget.
+func newExpectimax(o Options) (sdk.Bot, error) {
+	cfg, err := expectimax.LevelConfig(o.Level)
+	if err != nil {
+		return nil, err
+	}
+	if o.budgetSet() {
+		cfg = expectimax.Config{Depth: o.Depth, Nodes: o.Nodes, TimeFraction: o.TimeFraction}
+	}
+	return expectimax.New(cfg)
 }
 
 // player adapts a strategy to sdk.Bot, reseeding its RNG on every hello so a

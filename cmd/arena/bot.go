@@ -28,7 +28,14 @@ starting with "arena" runs this executable) or be typed to by hand:
 With --nats it serves the bot over NATS itself, as arena connect serves a
 program (the arena seats it as nats:BOTID):
 
-   arena bot greedy --nats nats://127.0.0.1:4222 --id greedy --sessions 4`,
+   arena bot greedy --nats nats://127.0.0.1:4222 --id greedy --sessions 4
+
+A bot with a strength (expectimax) takes --level, or a budget of its own
+(--depth, --nodes, --time-fraction; any of them replaces the level's):
+
+   arena bot expectimax --level medium
+   arena bot expectimax --depth 3        (deterministic given the seed)
+   arena bot expectimax --time-fraction 0.3`,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "nats", Usage: "serve the bot over NATS at this URL instead of on stdin/stdout"},
 			&cli.StringFlag{Name: "id", Usage: "with --nats: the bot id the arena seats as nats:BOTID", DefaultText: "the bot's name"},
@@ -37,6 +44,10 @@ program (the arena seats it as nats:BOTID):
 			&cli.StringFlag{Name: "tls-cert", Usage: "with --nats: client TLS certificate (PEM)"},
 			&cli.StringFlag{Name: "tls-key", Usage: "with --nats: the client certificate's key (PEM)"},
 			&cli.IntFlag{Name: "sessions", Value: 1, Usage: "with --nats: sessions served at once"},
+			&cli.StringFlag{Name: "level", Usage: "strength of a bot that has levels: weak, medium or strong", DefaultText: "the bot's default"},
+			&cli.IntFlag{Name: "depth", Usage: "fixed search depth per move, in plies (replaces the level's budget)"},
+			&cli.Int64Flag{Name: "nodes", Usage: "fixed search nodes per move (replaces the level's budget)"},
+			&cli.Float64Flag{Name: "time-fraction", Usage: "share of each move's clock to think for (replaces the level's budget)"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
@@ -47,21 +58,22 @@ program (the arena seats it as nats:BOTID):
 				return usagef("arena bot needs one bot name; bundled bots:\n%s", strings.Join(lines, "\n"))
 			}
 			name := c.Args().First()
-			bot, err := bots.New(name)
+			opts := bots.Options{Level: c.String("level"), Depth: c.Int("depth"), Nodes: c.Int64("nodes"), TimeFraction: c.Float64("time-fraction")}
+			bot, err := bots.NewWith(name, opts)
 			if err != nil {
 				return usageError{err}
 			}
 			if url := c.String("nats"); url != "" {
-				return serveBundled(c, url, name)
+				return serveBundled(c, url, name, opts)
 			}
 			return sdk.Run(os.Stdin, os.Stdout, bot, sdk.Options{Name: name, Version: Version})
 		},
 	})
 }
 
-// serveBundled serves bundled bot name over NATS, each session a bot of
-// its own in this process.
-func serveBundled(c *cli.Context, url, name string) error {
+// serveBundled serves bundled bot name with opts over NATS, each session
+// a bot of its own in this process.
+func serveBundled(c *cli.Context, url, name string, opts bots.Options) error {
 	id := c.String("id")
 	if id == "" {
 		id = name
@@ -70,7 +82,7 @@ func serveBundled(c *cli.Context, url, name string) error {
 		return usageError{fmt.Errorf("--id: %w", err)}
 	}
 	return serveBot(c, url, id, "bundled "+name, remote.InProcess(func(in io.Reader, out io.Writer) error {
-		b, err := bots.New(name)
+		b, err := bots.NewWith(name, opts)
 		if err != nil {
 			return err
 		}
