@@ -6,7 +6,9 @@ package bots
 import (
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"sort"
 	"strings"
@@ -48,6 +50,45 @@ func (o Options) budgetSet() bool { return o.Depth != 0 || o.Nodes != 0 || o.Tim
 // ErrNoOptions is the error of Options given to a bundled bot that has
 // no strength to set.
 var ErrNoOptions = errors.New("takes no strength options")
+
+// ErrBadOptions is the error of strength flags ParseOptions cannot read.
+var ErrBadOptions = errors.New("bad bot options")
+
+// Strength flags, as `arena bot NAME` and the standalone programs take
+// them (--level weak, --depth=3, ...).
+const (
+	FlagLevel        = "level"
+	FlagDepth        = "depth"
+	FlagNodes        = "nodes"
+	FlagTimeFraction = "time-fraction"
+)
+
+// Usage of each strength flag.
+var FlagUsage = map[string]string{
+	FlagLevel:        "strength of a bot that has levels: weak, medium or strong (default: the bot's default)",
+	FlagDepth:        "fixed search depth per move, in plies (replaces the level's budget)",
+	FlagNodes:        "fixed search nodes per move (replaces the level's budget)",
+	FlagTimeFraction: "share of each move's clock to think for (replaces the level's budget)",
+}
+
+// ParseOptions reads strength flags (FlagLevel, ...) from args, all of
+// which must be flags; an error wraps ErrBadOptions and names the flag.
+func ParseOptions(args []string) (Options, error) {
+	var o Options
+	fs := flag.NewFlagSet("bot", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&o.Level, FlagLevel, "", FlagUsage[FlagLevel])
+	fs.IntVar(&o.Depth, FlagDepth, 0, FlagUsage[FlagDepth])
+	fs.Int64Var(&o.Nodes, FlagNodes, 0, FlagUsage[FlagNodes])
+	fs.Float64Var(&o.TimeFraction, FlagTimeFraction, 0, FlagUsage[FlagTimeFraction])
+	if err := fs.Parse(args); err != nil {
+		return o, fmt.Errorf("%w: %v", ErrBadOptions, err)
+	}
+	if fs.NArg() > 0 {
+		return o, fmt.Errorf("%w: %q is not a flag", ErrBadOptions, fs.Arg(0))
+	}
+	return o, nil
+}
 
 var registry = map[string]entry{
 	"random": {

@@ -44,10 +44,10 @@ A bot with a strength (expectimax) takes --level, or a budget of its own
 			&cli.StringFlag{Name: "tls-cert", Usage: "with --nats: client TLS certificate (PEM)"},
 			&cli.StringFlag{Name: "tls-key", Usage: "with --nats: the client certificate's key (PEM)"},
 			&cli.IntFlag{Name: "sessions", Value: 1, Usage: "with --nats: sessions served at once"},
-			&cli.StringFlag{Name: "level", Usage: "strength of a bot that has levels: weak, medium or strong", DefaultText: "the bot's default"},
-			&cli.IntFlag{Name: "depth", Usage: "fixed search depth per move, in plies (replaces the level's budget)"},
-			&cli.Int64Flag{Name: "nodes", Usage: "fixed search nodes per move (replaces the level's budget)"},
-			&cli.Float64Flag{Name: "time-fraction", Usage: "share of each move's clock to think for (replaces the level's budget)"},
+			&cli.StringFlag{Name: bots.FlagLevel, Usage: bots.FlagUsage[bots.FlagLevel]},
+			&cli.IntFlag{Name: bots.FlagDepth, Usage: bots.FlagUsage[bots.FlagDepth]},
+			&cli.Int64Flag{Name: bots.FlagNodes, Usage: bots.FlagUsage[bots.FlagNodes]},
+			&cli.Float64Flag{Name: bots.FlagTimeFraction, Usage: bots.FlagUsage[bots.FlagTimeFraction]},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
@@ -58,7 +58,7 @@ A bot with a strength (expectimax) takes --level, or a budget of its own
 				return usagef("arena bot needs one bot name; bundled bots:\n%s", strings.Join(lines, "\n"))
 			}
 			name := c.Args().First()
-			opts := bots.Options{Level: c.String("level"), Depth: c.Int("depth"), Nodes: c.Int64("nodes"), TimeFraction: c.Float64("time-fraction")}
+			opts := bots.Options{Level: c.String(bots.FlagLevel), Depth: c.Int(bots.FlagDepth), Nodes: c.Int64(bots.FlagNodes), TimeFraction: c.Float64(bots.FlagTimeFraction)}
 			bot, err := bots.NewWith(name, opts)
 			if err != nil {
 				return usageError{err}

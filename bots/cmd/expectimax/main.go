@@ -6,7 +6,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"os"
 
@@ -15,16 +14,14 @@ import (
 )
 
 func main() {
-	var o bots.Options
-	flag.StringVar(&o.Level, "level", "", "strength: weak, medium or strong (default strong)")
-	flag.IntVar(&o.Depth, "depth", 0, "fixed search depth per move, in plies (replaces the level's budget)")
-	flag.Int64Var(&o.Nodes, "nodes", 0, "fixed search nodes per move (replaces the level's budget)")
-	flag.Float64Var(&o.TimeFraction, "time-fraction", 0, "share of each move's clock to think for (replaces the level's budget)")
-	flag.Parse()
-	bot, err := bots.NewWith("expectimax", o)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "expectimax: %v\n", err)
-		os.Exit(2)
+	o, err := bots.ParseOptions(os.Args[1:])
+	if err == nil {
+		var bot sdk.Bot
+		if bot, err = bots.NewWith("expectimax", o); err == nil {
+			sdk.Main(bot, sdk.Options{Name: "expectimax", Version: "1"})
+			return
+		}
 	}
-	sdk.Main(bot, sdk.Options{Name: "expectimax", Version: "1"})
+	fmt.Fprintf(os.Stderr, "expectimax: %v\n", err)
+	os.Exit(2)
 }
