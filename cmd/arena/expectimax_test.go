@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -109,5 +110,65 @@ func TestExpectimaxNeverLosesOnTime(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// envStrength opts in to TestExpectimaxLadder, the measurement behind
+// docs/bots.md: ARENA_STRENGTH=GAMES plays that many games a pairing
+// (minutes at 100 ms a move: a game is a few hundred moves).
+const envStrength = "ARENA_STRENGTH"
+
+// The ladder, measured in real matches at 100 ms a move: strong beats
+// greedy with a 95% interval that excludes zero, and each level is
+// printed against the one below (strength claims the docs make).
+func TestExpectimaxLadder(t *testing.T) {
+	games := os.Getenv(envStrength)
+	if games == "" {
+		t.Skipf("set %s=GAMES (e.g. 40) to measure the expectimax ladder", envStrength)
+	}
+	pairings := []struct{ a, b string }{
+		{"arena bot expectimax --level strong", "arena bot greedy"},
+		{"arena bot expectimax --level medium", "arena bot expectimax --level weak"},
+		{"arena bot expectimax --level strong", "arena bot expectimax --level medium"},
+		{"arena bot expectimax --level weak", "arena bot greedy"},
+	}
+	elo := regexp.MustCompile(`Elo difference a vs b: .*`)
+	for i, p := range pairings {
+		stdout, stderr, code := arena(t, "match", "--game", "banqi", "--games", games, "--move-time", "100ms",
+			"--seed", "18", "--bot", "a="+p.a, "--bot", "b="+p.b, "-q")
+		if code != 0 {
+			t.Fatalf("%s vs %s: exit %d\n%s", p.a, p.b, code, stderr)
+		}
+		line := elo.FindString(stdout)
+		t.Logf("%s vs %s:\n%s", p.a, p.b, stdout)
+		if i == 0 && !aboveZero(line) {
+			t.Errorf("strong vs greedy: %s: want an interval above zero", line)
+		}
+	}
+}
+
+// aboveZero reports whether an Elo line of arena match puts the whole
+// 95% interval above zero.
+func aboveZero(line string) bool {
+	if m := regexp.MustCompile(`: ([+-]\d+\.\d) \+/- (\d+\.\d)`).FindStringSubmatch(line); m != nil {
+		x, _ := strconv.ParseFloat(m[1], 64)
+		h, _ := strconv.ParseFloat(m[2], 64)
+		return x-h > 0
+	}
+	return regexp.MustCompile(`interval \[\+|at least \+`).MatchString(line)
+}
+
+func TestAboveZero(t *testing.T) {
+	for line, want := range map[string]bool{
+		"Elo difference a vs b: +269.4, 95% interval [+143.0, +531.1] (20 game pairs)": true,
+		"Elo difference a vs b: +20.0, 95% interval [-3.0, +50.1] (20 game pairs)":     false,
+		"Elo difference a vs b: +80.5 +/- 40.2 (95%; 20 game pairs)":                   true,
+		"Elo difference a vs b: +30.5 +/- 40.2 (95%; 20 game pairs)":                   false,
+		"Elo difference a vs b: at least +277 (95%; a won all 20 games)":               true,
+		"Elo difference a vs b: at most -277 (95%; b won all 20 games)":                false,
+	} {
+		if got := aboveZero(line); got != want {
+			t.Errorf("aboveZero(%q) = %v", line, got)
+		}
 	}
 }
