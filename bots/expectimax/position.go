@@ -114,50 +114,7 @@ func init() {
 // (face-up enemies; also face-down pieces when facedown), in increasing
 // square order, as the engine lists them.
 func (p *position) appendTargets(r *rules, from int, facedown bool, dst []int8) []int8 {
-	pc := p.board[from]
-	c, t := pc.Colour(), pc.Type()
-	if r.Ranks == banqi.Taiwan && t == banqi.Cannon {
-		// Directions up, left, right, down: targets in increasing
-		// square order.
-		for d := range 4 {
-			screen := false
-			sq := from
-			for {
-				n := nbr[sq][d]
-				if n < 0 {
-					break
-				}
-				sq = int(n)
-				q := p.board[sq]
-				if q == banqi.Empty {
-					continue
-				}
-				if !screen {
-					screen = true
-					continue
-				}
-				if (q.Up() && q.Colour() != c) || (q == banqi.FaceDown && facedown) {
-					dst = append(dst, n)
-				}
-				break
-			}
-		}
-		return dst
-	}
-	for _, n := range nbr[from] {
-		if n < 0 {
-			continue
-		}
-		q := p.board[n]
-		if q.Up() {
-			if q.Colour() != c && banqi.CanTake(r.Ranks, t, q.Type()) {
-				dst = append(dst, n)
-			}
-		} else if q == banqi.FaceDown && facedown {
-			dst = append(dst, n)
-		}
-	}
-	return dst
+	return p.board.AppendAttacks(r.Ranks, from, facedown, dst)
 }
 
 // legal appends the legal actions in the engine's order (flips, moves,

@@ -256,16 +256,7 @@ func (s *searcher) search(p *position, depth, alpha, beta, ply, start int) int {
 	best := -infinity
 	quiet, tactical := 0, 0
 	for n := range moves {
-		// Selection sort: the best remaining action next (cutoffs come
-		// early, so sorting everything would be wasted).
-		bi := n
-		for j := n + 1; j < len(moves); j++ {
-			if keys[j] > keys[bi] {
-				bi = j
-			}
-		}
-		moves[n], moves[bi] = moves[bi], moves[n]
-		keys[n], keys[bi] = keys[bi], keys[n]
+		pickBest(moves, keys, n)
 		a := moves[n]
 		if a.Kind == banqi.KindFlip {
 			if keys[n] == 0 {
@@ -395,14 +386,7 @@ func (s *searcher) quiesce(p *position, alpha, beta, ply, left int) int {
 	}
 	s.moves[ply], s.keys[ply] = caps, keys
 	for n := range caps {
-		bi := n
-		for j := n + 1; j < len(caps); j++ {
-			if keys[j] > keys[bi] {
-				bi = j
-			}
-		}
-		caps[n], caps[bi] = caps[bi], caps[n]
-		keys[n], keys[bi] = keys[bi], keys[n]
+		pickBest(caps, keys, n)
 		c := *p
 		if c.play(&s.r, caps[n], banqi.Empty) {
 			return winScore - ply - 1
@@ -448,6 +432,20 @@ func (s *searcher) losing(p *position, from, to int) bool {
 		}
 	}
 	return false
+}
+
+// pickBest moves the action with the highest key among moves[n:] to n
+// (with its key): a selection sort done one step at a time, since a
+// cut-off usually comes before the list is used up.
+func pickBest(moves []banqi.Action, keys []int, n int) {
+	bi := n
+	for j := n + 1; j < len(moves); j++ {
+		if keys[j] > keys[bi] {
+			bi = j
+		}
+	}
+	moves[n], moves[bi] = moves[bi], moves[n]
+	keys[n], keys[bi] = keys[bi], keys[n]
 }
 
 func floorDiv(a, b int) int {
