@@ -13,12 +13,7 @@ import (
 )
 
 // presets are the option sets the bot must play legal moves under.
-var presets = []map[string]string{
-	nil,
-	{"ranks": "hk"},
-	{"chain_capture": "true", "capture_facedown": "true", "repetition": "chase_loss"},
-	{"ranks": "hk", "chain_capture": "true", "capture_facedown": "true", "no_progress_plies": "40"},
-}
+var presets = expectimax.Presets
 
 // game plays one Banqi game in process between two sdk.Bots, each given
 // what the referee would send it: the hello (with the resolved options),

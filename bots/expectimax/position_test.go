@@ -18,6 +18,9 @@ var presets = []map[string]string{
 	{"ranks": "hk", "chain_capture": "true", "capture_facedown": "true", "no_progress_plies": "40"},
 }
 
+// Presets is presets, for the tests outside the package.
+var Presets = presets
+
 func rulesOf(t testing.TB, opts map[string]string) rules {
 	t.Helper()
 	r, err := banqi.RulesFromOptions(engine.Options(opts))
