@@ -14,15 +14,15 @@ func ExampleLevelConfig() {
 		cfg, _ := expectimax.LevelConfig(name)
 		fmt.Printf("%s: %+v\n", name, cfg)
 	}
-	var bot sdk.Bot
 	bot, err := expectimax.New(expectimax.Config{Depth: 3})
-	fmt.Println(bot != nil, err)
+	var _ sdk.Bot = bot
+	fmt.Println(err)
 	_, err = expectimax.LevelConfig("expert")
 	fmt.Println(err)
 	// Output:
 	// weak: {Depth:1 Nodes:0 TimeFraction:0}
 	// medium: {Depth:0 Nodes:4000 TimeFraction:0}
 	// strong: {Depth:0 Nodes:0 TimeFraction:0.5}
-	// true <nil>
+	// <nil>
 	// unknown level "expert" (want weak, medium, strong)
 }
