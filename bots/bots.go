@@ -6,11 +6,14 @@ package bots
 import (
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"sort"
 	"strings"
 
+	"github.com/arena-dev/arena/bots/expectimax"
 	"github.com/arena-dev/arena/protocol"
 	"github.com/arena-dev/arena/sdk"
 )
@@ -22,41 +25,97 @@ type entry struct {
 	summary string
 	// byGame maps a game to its strategy; "" is the fallback for all games.
 	byGame map[string]strategy
-	// build, if set, makes the bot instead, from its options: a bot that
-	// keeps state across the turns of a game (a search bot), or takes a
-	// strength. A bot without build takes no options.
+	// build, if set, makes the bot from its Options (a bot with a
+	// strength); byGame is then unused.
 	build func(Options) (sdk.Bot, error)
 }
 
-// Options set a bundled bot's strength, for the bots that take them
-// (Takes). The zero value is the bot's default.
+// Options set the strength of a bundled bot that has one (Tunable). A
+// zero field is unset. Level picks one of the bot's levels; a budget
+// (Iterations for ismcts; Depth or Nodes for expectimax; TimeFraction for
+// both) replaces the level's, so that a fixed budget alone makes the bot
+// deterministic. A bot refuses the budget of another kind of search.
 type Options struct {
-	// Level names a strength: weak, medium or strong ("": the bot's
-	// default).
+	// Level is weak, medium or strong ("" is the bot's default).
 	Level string
-	// Iterations is a fixed search budget per move (0: the level's).
-	// Alone it replaces the level's time budget: the bot then plays the
-	// same moves every time given the same seed.
+	// Iterations is a fixed number of search iterations per move (ismcts).
 	Iterations int
-	// TimeFraction is the part of the move clock the search may use (0:
-	// the level's), less the bot's safety margin.
+	// Depth is a fixed search depth per move, in plies (expectimax).
+	Depth int
+	// Nodes is a fixed number of search nodes per move (expectimax).
+	Nodes int64
+	// TimeFraction is the share of each move's clock to think for.
 	TimeFraction float64
 }
 
-func (o Options) isZero() bool { return o == Options{} }
+func (o Options) budgetSet() bool { return o.Depth != 0 || o.Nodes != 0 || o.TimeFraction != 0 }
+
+// ErrNoOptions is the error of Options given to a bundled bot that has
+// no strength to set.
+var ErrNoOptions = errors.New("takes no strength options")
+
+// ErrBadOptions is the error of strength flags ParseOptions cannot read.
+var ErrBadOptions = errors.New("bad bot options")
+
+// Strength flags, as `arena bot NAME` and the standalone programs take
+// them (--level weak, --depth=3, ...).
+const (
+	FlagLevel        = "level"
+	FlagIterations   = "iterations"
+	FlagDepth        = "depth"
+	FlagNodes        = "nodes"
+	FlagTimeFraction = "time-fraction"
+)
+
+// Usage of each strength flag.
+var FlagUsage = map[string]string{
+	FlagLevel:        "strength of a bot that has levels: weak, medium or strong (default: the bot's default)",
+	FlagIterations:   "fixed search iterations per move, ismcts (replaces the level's budget)",
+	FlagDepth:        "fixed search depth per move, in plies, expectimax (replaces the level's budget)",
+	FlagNodes:        "fixed search nodes per move, expectimax (replaces the level's budget)",
+	FlagTimeFraction: "share of each move's clock to think for (replaces the level's budget)",
+}
+
+// ParseOptions reads strength flags (FlagLevel, ...) from args, all of
+// which must be flags; an error wraps ErrBadOptions and names the flag.
+func ParseOptions(args []string) (Options, error) {
+	var o Options
+	fs := flag.NewFlagSet("bot", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&o.Level, FlagLevel, "", FlagUsage[FlagLevel])
+	fs.IntVar(&o.Iterations, FlagIterations, 0, FlagUsage[FlagIterations])
+	fs.IntVar(&o.Depth, FlagDepth, 0, FlagUsage[FlagDepth])
+	fs.Int64Var(&o.Nodes, FlagNodes, 0, FlagUsage[FlagNodes])
+	fs.Float64Var(&o.TimeFraction, FlagTimeFraction, 0, FlagUsage[FlagTimeFraction])
+	if err := fs.Parse(args); err != nil {
+		return o, fmt.Errorf("%w: %v", ErrBadOptions, err)
+	}
+	if fs.NArg() > 0 {
+		return o, fmt.Errorf("%w: %q is not a flag", ErrBadOptions, fs.Arg(0))
+	}
+	return o, nil
+}
+
+// greedyByGame is greedy's strategy for each game ("" for the rest), which
+// the search bots also fall back on.
+var greedyByGame = map[string]strategy{"": randomChoice, "banqi": GreedyBanqi, "boon": GreedyBoon, "uno": GreedyUno, "bounce": GreedyUno}
 
 var registry = map[string]entry{
 	"random": {
 		summary: "a uniformly random legal action, seeded from hello (every game)",
 		byGame:  map[string]strategy{"": randomChoice},
 	},
-	"greedy": {
-		summary: "banqi: takes the most valuable piece it safely can, avoids hanging pieces, else flips; boon: picks on strong hands, buries points, wins tricks cheaply, ducks in Least mode; uno/bounce: sheds high cards, keeps wilds, names its longest colour, challenges likely bluffs",
-		byGame:  map[string]strategy{"": randomChoice, "banqi": GreedyBanqi, "boon": GreedyBoon, "uno": GreedyUno, "bounce": GreedyUno},
+	"expectimax": {
+		summary: "banqi: alpha-beta search with flips as chance nodes over the face-down pieces (expectimax), repetition-aware; levels weak, medium, strong (default; half of each move's clock); other games: random",
+		build:   newExpectimax,
 	},
 	"ismcts": {
 		summary: "uno/bounce, boon: information-set Monte Carlo tree search (levels weak, medium, strong = " + ismctsLevels() + "); other games: greedy",
 		build:   newISMCTS,
+	},
+	"greedy": {
+		summary: "banqi: takes the most valuable piece it safely can, avoids hanging pieces, else flips; boon: picks on strong hands, buries points, wins tricks cheaply, ducks in Least mode; uno/bounce: sheds high cards, keeps wilds, names its longest colour, challenges likely bluffs",
+		byGame:  greedyByGame,
 	},
 }
 
@@ -88,14 +147,14 @@ func Check(name string) error {
 	return nil
 }
 
-// New returns the bundled bot called name, at its default options.
+// New returns the bundled bot called name, at its default strength.
 func New(name string) (sdk.Bot, error) { return NewWith(name, Options{}) }
 
-// Takes reports whether the bundled bot called name takes Options.
-func Takes(name string) bool { return registry[name].build != nil }
+// Tunable reports whether bundled bot name takes Options.
+func Tunable(name string) bool { return registry[name].build != nil }
 
-// NewWith returns the bundled bot called name with options o; a bot that
-// takes no options refuses any but the zero value.
+// NewWith returns the bundled bot called name with options o. Options
+// for a bot that takes none is an error wrapping ErrNoOptions.
 func NewWith(name string, o Options) (sdk.Bot, error) {
 	if err := Check(name); err != nil {
 		return nil, err
@@ -104,10 +163,29 @@ func NewWith(name string, o Options) (sdk.Bot, error) {
 	if e.build != nil {
 		return e.build(o)
 	}
-	if !o.isZero() {
-		return nil, fmt.Errorf("bundled bot %s takes no options (--level, --iterations, --time-fraction)", name)
+	if o != (Options{}) {
+		return nil, fmt.Errorf("bot %s %w", name, ErrNoOptions)
 	}
 	return &player{entry: e}, nil
+}
+
+// ErrOtherBudget is the error of a budget given to a bot whose search
+// counts another (--depth for ismcts, --iterations for expectimax).
+var ErrOtherBudget = errors.New("budget of another kind of search")
+
+// newExpectimax is the expectimax bot at o's level, or with o's budget.
+func newExpectimax(o Options) (sdk.Bot, error) {
+	if o.Iterations != 0 {
+		return nil, fmt.Errorf("expectimax: --%s: %w (it takes --%s or --%s)", FlagIterations, ErrOtherBudget, FlagDepth, FlagNodes)
+	}
+	cfg, err := expectimax.LevelConfig(o.Level)
+	if err != nil {
+		return nil, err
+	}
+	if o.budgetSet() {
+		cfg = expectimax.Config{Depth: o.Depth, Nodes: o.Nodes, TimeFraction: o.TimeFraction}
+	}
+	return expectimax.New(cfg)
 }
 
 // player adapts a strategy to sdk.Bot, reseeding its RNG on every hello so a
@@ -183,50 +261,4 @@ func bestIndex(n int, score func(i int) float64, rng *rand.Rand) int {
 		}
 	}
 	return best
-}
-
-// ParseArgs reads the options given after a bundled bot's name, as in
-// `arena bot ismcts --level medium`: --level NAME, --iterations N and
-// --time-fraction F (each also as --flag=value), only for a bot that
-// takes options. It checks them as NewWith would, so a command line that
-// would exit at once is refused before a game starts.
-func ParseArgs(name string, args []string) (Options, error) {
-	var o Options
-	if err := Check(name); err != nil {
-		return o, err
-	}
-	if len(args) > 0 && !Takes(name) {
-		return o, fmt.Errorf("bundled bot %s takes no options: %q", name, strings.Join(args, " "))
-	}
-	for i := 0; i < len(args); i++ {
-		flag, val, ok := strings.Cut(strings.TrimLeft(args[i], "-"), "=")
-		if !strings.HasPrefix(args[i], "-") {
-			return o, fmt.Errorf("%q is not an option (--level, --iterations, --time-fraction)", args[i])
-		}
-		if !ok {
-			if i+1 >= len(args) {
-				return o, fmt.Errorf("%s needs a value", args[i])
-			}
-			i++
-			val = args[i]
-		}
-		var err error
-		switch flag {
-		case "level":
-			o.Level = val
-		case "iterations":
-			_, err = fmt.Sscanf(val, "%d", &o.Iterations)
-		case "time-fraction":
-			_, err = fmt.Sscanf(val, "%g", &o.TimeFraction)
-		default:
-			return o, fmt.Errorf("unknown option --%s for bundled bot %s (--level, --iterations, --time-fraction)", flag, name)
-		}
-		if err != nil {
-			return o, fmt.Errorf("--%s %q: %v", flag, val, err)
-		}
-	}
-	if _, err := NewWith(name, o); err != nil {
-		return o, err
-	}
-	return o, nil
 }

@@ -5,14 +5,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/arena-dev/arena/bots/expectimax"
 	"github.com/arena-dev/arena/engine/banqi"
 )
-
-// Piece values for the greedy Banqi bot, by type (K G M R N C P).
-var banqiValues = [2][7]float64{
-	banqi.Taiwan: {banqi.King: 9, banqi.Guard: 8, banqi.Minister: 6, banqi.Rook: 5, banqi.Knight: 4, banqi.Cannon: 6, banqi.Pawn: 2},
-	banqi.HK:     {banqi.King: 9, banqi.Guard: 4, banqi.Minister: 3, banqi.Rook: 8, banqi.Knight: 6, banqi.Cannon: 5, banqi.Pawn: 2},
-}
 
 // GreedyBanqi picks a Banqi action from what a bot receives over the wire:
 // the view JSON and the legal action list. It scores every legal action by
@@ -71,7 +66,7 @@ func (g *banqiGreedy) val(p banqi.Piece) float64 {
 	if !p.Up() {
 		return 0
 	}
-	return banqiValues[g.ranks][p.Type()]
+	return float64(expectimax.PieceValue(g.ranks, p.Type())) / 100 // whole units: a Pawn is 2
 }
 
 // score rates one action; base is the threat on the current board.

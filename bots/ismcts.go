@@ -32,6 +32,9 @@ func ISMCTSConfig(o Options) (ismcts.Config, error) {
 	if err != nil {
 		return c, err
 	}
+	if o.Depth != 0 || o.Nodes != 0 {
+		return c, fmt.Errorf("ismcts: --%s/--%s: %w (it takes --%s)", FlagDepth, FlagNodes, ErrOtherBudget, FlagIterations)
+	}
 	if o.Iterations < 0 || o.TimeFraction < 0 || o.TimeFraction > 1 {
 		return c, fmt.Errorf("iterations %d, time fraction %g: want iterations >= 0 and a fraction in [0, 1]", o.Iterations, o.TimeFraction)
 	}
@@ -61,9 +64,9 @@ func newISMCTS(o Options) (sdk.Bot, error) {
 // greedyFallback plays greedy's move, for the games and decisions the
 // search does not take.
 func greedyFallback(game string, view json.RawMessage, legal []json.RawMessage, rng *rand.Rand) (int, error) {
-	f := map[string]strategy{"banqi": GreedyBanqi, "boon": GreedyBoon, "uno": GreedyUno, "bounce": GreedyUno}[game]
+	f := greedyByGame[game]
 	if f == nil {
-		f = randomChoice
+		f = greedyByGame[""]
 	}
 	return f(view, legal, rng)
 }

@@ -8,7 +8,17 @@ import (
 	"github.com/arena-dev/arena/bots/ismcts"
 )
 
-func TestParseArgs(t *testing.T) {
+// parseFor reads args as `arena bot NAME ARGS` does: the flags, then
+// the bot built with them.
+func parseFor(name string, args []string) (Options, error) {
+	o, err := ParseOptions(args)
+	if err == nil {
+		_, err = NewWith(name, o)
+	}
+	return o, err
+}
+
+func TestParseOptions(t *testing.T) {
 	good := []struct {
 		args []string
 		want Options
@@ -19,7 +29,7 @@ func TestParseArgs(t *testing.T) {
 		{[]string{"--level", "medium", "--time-fraction", "0.25"}, Options{Level: "medium", TimeFraction: 0.25}},
 	}
 	for _, c := range good {
-		o, err := ParseArgs("ismcts", c.args)
+		o, err := parseFor("ismcts", c.args)
 		if err != nil || o != c.want {
 			t.Errorf("%q: %+v, %v; want %+v", c.args, o, err, c.want)
 		}
@@ -29,16 +39,18 @@ func TestParseArgs(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"greedy", []string{"--level", "weak"}, "takes no options"},
+		{"greedy", []string{"--level", "weak"}, "takes no strength options"},
 		{"ismcts", []string{"--level", "godlike"}, `unknown level "godlike"`},
-		{"ismcts", []string{"--depth", "3"}, "unknown option --depth"},
-		{"ismcts", []string{"--iterations"}, "needs a value"},
-		{"ismcts", []string{"--iterations", "many"}, `--iterations "many"`},
+		{"ismcts", []string{"--depth", "3"}, "--depth/--nodes: budget of another kind of search"},
+		{"expectimax", []string{"--iterations", "3"}, "--iterations: budget of another kind of search"},
+		{"ismcts", []string{"--iterations"}, "flag needs an argument: -iterations"},
+		{"ismcts", []string{"--iterations", "many"}, `invalid value "many" for flag -iterations`},
 		{"ismcts", []string{"--time-fraction", "1.5"}, "a fraction in [0, 1]"},
-		{"ismcts", []string{"weak"}, "not an option"},
+		{"ismcts", []string{"weak"}, `"weak" is not a flag`},
+		{"ismcts", []string{"--wisdom", "9"}, "flag provided but not defined: -wisdom"},
 	}
 	for _, c := range bad {
-		if _, err := ParseArgs(c.name, c.args); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := parseFor(c.name, c.args); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s %q: %v, want an error with %q", c.name, c.args, err, c.want)
 		}
 	}

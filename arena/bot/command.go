@@ -98,10 +98,11 @@ var ErrBundledBot = errors.New("`arena bot NAME` takes one bundled bot's name an
 // ParseCommand splits a bot command line like a shell would (quotes
 // honoured) without running a shell. A first word "arena" means this very
 // executable, so bundled bots need nothing installed; "arena bot NAME"
-// must name one bundled bot and nothing more, but the strength options
-// of a bot that takes them (bots.ParseArgs; else an error wrapping
+// must name one bundled bot and nothing more (else an error wrapping
 // bots.ErrUnknown, which lists them, or ErrBundledBot), since such a bot
-// would exit at once and forfeit every game. The program must exist: on
+// would exit at once and forfeit every game; a bot with a strength
+// (bots.Tunable) may be followed by its flags, which must parse
+// (bots.ParseOptions) and suit the bot. The program must exist: on
 // PATH, or as a path (relative to dir when dir is set).
 //
 // Without dir the bot runs in a directory of its own (see arena/sandbox),
@@ -121,18 +122,22 @@ func ParseCommand(cmdline, dir string) ([]string, error) {
 			switch {
 			case len(argv) == 2:
 				return nil, fmt.Errorf("%w: %q names none (bundled bots: %s)", ErrBundledBot, cmdline, strings.Join(bots.Names(), ", "))
-			case len(argv) > 3 && !bots.Takes(argv[2]):
-				if err := bots.Check(argv[2]); err != nil {
-					return nil, err
-				}
+			case len(argv) > 3 && !bots.Tunable(argv[2]):
 				return nil, fmt.Errorf("%w: %q has %q after it", ErrBundledBot, cmdline, strings.Join(argv[3:], " "))
 			}
 			if err := bots.Check(argv[2]); err != nil {
 				return nil, err
 			}
-			if _, err := bots.ParseArgs(argv[2], argv[3:]); err != nil {
-				// A bot that takes options (its strength) takes only those.
-				return nil, fmt.Errorf("%w: %q: %v", ErrBundledBot, cmdline, err)
+			if len(argv) > 3 {
+				// A bot with a strength takes its flags: checked here, so
+				// that a bad one is refused before a game starts.
+				o, err := bots.ParseOptions(argv[3:])
+				if err == nil {
+					_, err = bots.NewWith(argv[2], o)
+				}
+				if err != nil {
+					return nil, fmt.Errorf("%q: %w", cmdline, err)
+				}
 			}
 		}
 		self, err := os.Executable()

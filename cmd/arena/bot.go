@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -25,22 +26,22 @@ starting with "arena" runs this executable) or be typed to by hand:
    arena match --game banqi --bot me='python3 my_bot.py' --bot greedy='arena bot greedy'
    arena bot random
 
-ismcts takes its strength: --level weak|medium|strong (default strong),
-or --iterations N (a fixed budget: the same moves every time given the
-game's seed) or --time-fraction F (of the move clock, less a safety
-margin); docs/bots.md explains the levels:
-
-   arena bot ismcts --level medium
-   arena bot ismcts --iterations 2000
-
 With --nats it serves the bot over NATS itself, as arena connect serves a
 program (the arena seats it as nats:BOTID):
 
-   arena bot greedy --nats nats://127.0.0.1:4222 --id greedy --sessions 4`,
+   arena bot greedy --nats nats://127.0.0.1:4222 --id greedy --sessions 4
+
+A bot with a strength (ismcts, expectimax) takes --level weak|medium|strong
+(default strong: half of each move's clock), or a budget of its own, which
+replaces the level's: --iterations N (ismcts), --depth N or --nodes N
+(expectimax), --time-fraction F (both). A fixed budget plays the same moves
+every time given the game's seed. docs/bots.md explains the levels:
+
+   arena bot ismcts --level medium
+   arena bot ismcts --iterations 2000
+   arena bot expectimax --depth 3
+   arena bot expectimax --time-fraction 0.3`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "level", Usage: "the bot's strength: weak, medium or strong (bots that take it: ismcts)", DefaultText: "strong"},
-			&cli.IntFlag{Name: "iterations", Usage: "search iterations per move, instead of the level's budget (ismcts)"},
-			&cli.Float64Flag{Name: "time-fraction", Usage: "fraction of the move clock to search, instead of the level's budget (ismcts)"},
 			&cli.StringFlag{Name: "nats", Usage: "serve the bot over NATS at this URL instead of on stdin/stdout"},
 			&cli.StringFlag{Name: "id", Usage: "with --nats: the bot id the arena seats as nats:BOTID", DefaultText: "the bot's name"},
 			&cli.StringFlag{Name: "creds", Usage: "with --nats: the bot's key (an nkey seed, or a .creds file)"},
@@ -48,6 +49,11 @@ program (the arena seats it as nats:BOTID):
 			&cli.StringFlag{Name: "tls-cert", Usage: "with --nats: client TLS certificate (PEM)"},
 			&cli.StringFlag{Name: "tls-key", Usage: "with --nats: the client certificate's key (PEM)"},
 			&cli.IntFlag{Name: "sessions", Value: 1, Usage: "with --nats: sessions served at once"},
+			&cli.StringFlag{Name: bots.FlagLevel, Usage: bots.FlagUsage[bots.FlagLevel]},
+			&cli.IntFlag{Name: bots.FlagIterations, Usage: bots.FlagUsage[bots.FlagIterations]},
+			&cli.IntFlag{Name: bots.FlagDepth, Usage: bots.FlagUsage[bots.FlagDepth]},
+			&cli.Int64Flag{Name: bots.FlagNodes, Usage: bots.FlagUsage[bots.FlagNodes]},
+			&cli.Float64Flag{Name: bots.FlagTimeFraction, Usage: bots.FlagUsage[bots.FlagTimeFraction]},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
@@ -58,7 +64,8 @@ program (the arena seats it as nats:BOTID):
 				return usagef("arena bot needs one bot name; bundled bots:\n%s", strings.Join(lines, "\n"))
 			}
 			name := c.Args().First()
-			opts := bots.Options{Level: c.String("level"), Iterations: c.Int("iterations"), TimeFraction: c.Float64("time-fraction")}
+			opts := bots.Options{Level: c.String(bots.FlagLevel), Iterations: c.Int(bots.FlagIterations), Depth: c.Int(bots.FlagDepth),
+				Nodes: c.Int64(bots.FlagNodes), TimeFraction: c.Float64(bots.FlagTimeFraction)}
 			bot, err := bots.NewWith(name, opts)
 			if err != nil {
 				return usageError{err}
@@ -66,13 +73,19 @@ program (the arena seats it as nats:BOTID):
 			if url := c.String("nats"); url != "" {
 				return serveBundled(c, url, name, opts)
 			}
+			// One session, one goroutine's work: with one P the Go runtime's
+			// own threads (the collector's) cannot run beside the bot's
+			// thinking, whose CPU time the fair clock would charge to the
+			// move on top of it (docs/protocol.md, the clock a bot is
+			// judged by).
+			runtime.GOMAXPROCS(1)
 			return sdk.Run(os.Stdin, os.Stdout, bot, sdk.Options{Name: name, Version: Version})
 		},
 	})
 }
 
-// serveBundled serves bundled bot name over NATS, each session a bot of
-// its own in this process.
+// serveBundled serves bundled bot name with opts over NATS, each session
+// a bot of its own in this process.
 func serveBundled(c *cli.Context, url, name string, opts bots.Options) error {
 	id := c.String("id")
 	if id == "" {

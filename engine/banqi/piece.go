@@ -346,6 +346,18 @@ func (b *Board) AppendTargets(r Ranks, from int, dst []int) []int {
 	return dst
 }
 
+// AppendAttacks appends the squares the face-up piece on from may capture
+// under ranks r, as the legal moves have them: face-up enemies it can
+// take and, with facedown (the capture_facedown option), face-down pieces
+// it could attack with the same geometry; in increasing square order. It
+// is for search code that keeps a Board of its own.
+func (b *Board) AppendAttacks(r Ranks, from int, facedown bool, dst []int8) []int8 {
+	if from < 0 || from >= 32 || !b[from].Up() {
+		return dst
+	}
+	return b.appendTargets(r, from, facedown, dst)
+}
+
 // CanCapture reports whether the face-up piece on from may capture the
 // face-up enemy piece on to under ranks r.
 func (b *Board) CanCapture(r Ranks, from, to int) bool {
