@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
 	"sort"
 	"strings"
 
@@ -176,7 +177,7 @@ var ErrOtherBudget = errors.New("budget of another kind of search")
 // newExpectimax is the expectimax bot at o's level, or with o's budget.
 func newExpectimax(o Options) (sdk.Bot, error) {
 	if o.Iterations != 0 {
-		return nil, fmt.Errorf("expectimax: --%s: %w (it takes --%s or --%s)", FlagIterations, ErrOtherBudget, FlagDepth, FlagNodes)
+		return nil, fmt.Errorf("--%s: %w (expectimax takes --%s or --%s)", FlagIterations, ErrOtherBudget, FlagDepth, FlagNodes)
 	}
 	cfg, err := expectimax.LevelConfig(o.Level)
 	if err != nil {
@@ -261,4 +262,20 @@ func bestIndex(n int, score func(i int) float64, rng *rand.Rand) int {
 		}
 	}
 	return best
+}
+
+// Main runs bundled bot name as a standalone program (bots/cmd/NAME): its
+// strength flags from the command line (ParseOptions), then the protocol
+// on stdin and stdout. A bad flag exits 2, naming it.
+func Main(name string) {
+	o, err := ParseOptions(os.Args[1:])
+	if err == nil {
+		var bot sdk.Bot
+		if bot, err = NewWith(name, o); err == nil {
+			sdk.Main(bot, sdk.Options{Name: name, Version: "1"})
+			return
+		}
+	}
+	fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
+	os.Exit(2)
 }

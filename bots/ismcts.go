@@ -33,7 +33,7 @@ func ISMCTSConfig(o Options) (ismcts.Config, error) {
 		return c, err
 	}
 	if o.Depth != 0 || o.Nodes != 0 {
-		return c, fmt.Errorf("ismcts: --%s/--%s: %w (it takes --%s)", FlagDepth, FlagNodes, ErrOtherBudget, FlagIterations)
+		return c, fmt.Errorf("--%s/--%s: %w (ismcts takes --%s)", FlagDepth, FlagNodes, ErrOtherBudget, FlagIterations)
 	}
 	if o.Iterations < 0 || o.TimeFraction < 0 || o.TimeFraction > 1 {
 		return c, fmt.Errorf("iterations %d, time fraction %g: want iterations >= 0 and a fraction in [0, 1]", o.Iterations, o.TimeFraction)

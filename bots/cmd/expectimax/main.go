@@ -5,23 +5,6 @@
 //	expectimax [--level weak|medium|strong] [--depth N] [--nodes N] [--time-fraction F]
 package main
 
-import (
-	"fmt"
-	"os"
+import "github.com/arena-dev/arena/bots"
 
-	"github.com/arena-dev/arena/bots"
-	"github.com/arena-dev/arena/sdk"
-)
-
-func main() {
-	o, err := bots.ParseOptions(os.Args[1:])
-	if err == nil {
-		var bot sdk.Bot
-		if bot, err = bots.NewWith("expectimax", o); err == nil {
-			sdk.Main(bot, sdk.Options{Name: "expectimax", Version: "1"})
-			return
-		}
-	}
-	fmt.Fprintf(os.Stderr, "expectimax: %v\n", err)
-	os.Exit(2)
-}
+func main() { bots.Main("expectimax") }

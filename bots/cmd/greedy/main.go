@@ -2,12 +2,6 @@
 // bots.Summary("greedy")). Same as `arena bot greedy`.
 package main
 
-import (
-	"github.com/arena-dev/arena/bots"
-	"github.com/arena-dev/arena/sdk"
-)
+import "github.com/arena-dev/arena/bots"
 
-func main() {
-	bot, _ := bots.New("greedy")
-	sdk.Main(bot, sdk.Options{Name: "greedy", Version: "1"})
-}
+func main() { bots.Main("greedy") }

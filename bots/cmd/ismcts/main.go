@@ -5,23 +5,6 @@
 //	ismcts [--level weak|medium|strong] [--iterations N] [--time-fraction F]
 package main
 
-import (
-	"fmt"
-	"os"
+import "github.com/arena-dev/arena/bots"
 
-	"github.com/arena-dev/arena/bots"
-	"github.com/arena-dev/arena/sdk"
-)
-
-func main() {
-	o, err := bots.ParseOptions(os.Args[1:])
-	if err == nil {
-		var bot sdk.Bot
-		if bot, err = bots.NewWith("ismcts", o); err == nil {
-			sdk.Main(bot, sdk.Options{Name: "ismcts", Version: "1"})
-			return
-		}
-	}
-	fmt.Fprintf(os.Stderr, "ismcts: %v\n", err)
-	os.Exit(2)
-}
+func main() { bots.Main("ismcts") }

@@ -2,12 +2,6 @@
 // uniformly random legal action, seeded from hello. Same as `arena bot random`.
 package main
 
-import (
-	"github.com/arena-dev/arena/bots"
-	"github.com/arena-dev/arena/sdk"
-)
+import "github.com/arena-dev/arena/bots"
 
-func main() {
-	bot, _ := bots.New("random")
-	sdk.Main(bot, sdk.Options{Name: "random", Version: "1"})
-}
+func main() { bots.Main("random") }
