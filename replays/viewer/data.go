@@ -162,10 +162,10 @@ func build(r *replays.Replay, opts Options) (*page, error) {
 		e := r.Events[st.Event]
 		switch {
 		case e.Strike != nil:
-			strike = &note{Type: replays.TypeStrike, Seat: e.Strike.Seat, Reason: string(e.Strike.Reason), Detail: e.Strike.Detail}
+			strike = &note{Type: replays.TypeStrike, Seat: e.Strike.Seat, Reason: string(e.Strike.Reason), Detail: detailFor(opts, e.Strike)}
 		case e.Forfeit != nil:
 			p.Notes = append(p.Notes, note{Pos: len(p.Frames), Type: replays.TypeForfeit, Seat: e.Forfeit.Seat,
-				Reason: string(e.Forfeit.Reason), Detail: e.Forfeit.Detail})
+				Reason: string(e.Forfeit.Reason), Detail: detailFor(opts, e.Forfeit)})
 		case e.Move != nil:
 			m := e.Move
 			if opts.OneSeat && m.Seat != opts.Seat && hidden(rules, cur, views) {
@@ -363,4 +363,15 @@ func hidden(g gameRules, before, after []fields) bool {
 		}
 	}
 	return true
+}
+
+// detailFor is a failure's detail as a page may show it: a one-seat page
+// keeps only its own seat's. Another seat's detail quotes what that bot
+// sent ("{"type":"play","card":"R7"} is not a legal action") or its
+// stderr, which can name cards in its hand.
+func detailFor(opts Options, f *protocol.Failure) string {
+	if opts.OneSeat && f.Seat != opts.Seat {
+		return ""
+	}
+	return f.Detail
 }
