@@ -15,6 +15,7 @@ import (
 
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/report"
+	"github.com/arena-dev/arena/arena/sprt"
 	"github.com/arena-dev/arena/arena/tournament"
 	"github.com/arena-dev/arena/internal/browsertest"
 	"github.com/arena-dev/arena/internal/testkit"
@@ -224,6 +225,48 @@ func TestReportInBrowser(t *testing.T) {
 			        parseFloat(document.querySelector('#llr line.bound.lower').getAttribute('y1'))]; })()`)
 		if sum.Verdict == "H1" && y[0] > y[1] || sum.Verdict == "H0" && y[0] < y[2] {
 			t.Fatalf("verdict %s, but the curve ends at y %v, bounds at %v and %v", sum.Verdict, y[0], y[1], y[2])
+		}
+	})
+
+	t.Run("sprt running", func(t *testing.T) {
+		// The report of a directory an SPRT is playing into: the LLR so
+		// far against the bounds of the sprt.json the run wrote as it
+		// started, and word that the test goes on.
+		const pairs = 3
+		dir, cfg, at := reportDuringSPRT(t, pairs)
+		if err := chromedp.Do(ctx, chromedp.Navigate(browsertest.FileURL(t, filepath.Join(dir, report.DefaultName)))); err != nil {
+			t.Fatal(err)
+		}
+		if got := eval[string](t, ctx, `document.getElementById('verdict').textContent`); got != string(sprt.Running) {
+			t.Fatalf("verdict %q during the run, want %q", got, sprt.Running)
+		}
+		if got := eval[string](t, ctx, `(document.getElementById('running') || {textContent: ''}).textContent`); !strings.Contains(got, "still running") {
+			t.Fatalf("the page does not say the test is running: %q", got)
+		}
+		lo, hi := cfg.SPRT.Bounds()
+		bounds := eval[[]string](t, ctx, `Array.from(document.querySelectorAll('#llr text.bound')).map(t => t.textContent)`)
+		if want := []string{fmt.Sprintf("H1 %.2f (nElo ≥ 5)", hi), fmt.Sprintf("H0 %.2f (nElo ≤ -5)", lo)}; fmt.Sprint(bounds) != fmt.Sprint(want) {
+			t.Fatalf("bounds %q, want %q", bounds, want)
+		}
+		// The trajectory as the page drew it: the ledger may already hold
+		// pairs the run had not counted when the report was made, so it
+		// has the counted pairs at least, and at pair 3 the run's LLR.
+		r, err := report.Load(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.LLR == nil || len(r.LLR.Points) < pairs+1 {
+			t.Fatalf("trajectory %+v, want %d points at least; warnings %q", r.LLR, pairs+1, r.Warnings)
+		}
+		if p := r.LLR.Points[pairs]; p.Pairs != pairs || math.Abs(p.LLR-at.LLR) > 1e-9 {
+			t.Fatalf("trajectory at pair %d: %+v; the run's LLR then was %v", pairs, p, at.LLR)
+		}
+		n := eval[int](t, ctx, `document.querySelector('#llr polyline').getAttribute('points').trim().split(' ').length`)
+		if n < pairs+1 || n > len(r.LLR.Points) {
+			t.Fatalf("%d LLR points in the page, want %d to %d", n, pairs+1, len(r.LLR.Points))
+		}
+		for _, w := range r.Warnings {
+			t.Errorf("warning: %s", w)
 		}
 	})
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/arena-dev/arena/arena/schedule"
+	"github.com/arena-dev/arena/arena/sprt"
 	"github.com/arena-dev/arena/arena/tournament"
 	"github.com/arena-dev/arena/protocol"
 )
@@ -29,6 +30,10 @@ type view struct {
 	Tables                                    *tablesView
 	LLR                                       *chart
 	Verdict, LLRUnit                          string
+	// Running: the SPRT has no verdict yet (its sprt.json is the one
+	// written as it started); LLRCounted is the units counted so far.
+	Running    bool
+	LLRCounted int
 	// OpenGames is how many games the games list may hold and still be
 	// shown open; a longer one starts folded (laid out only when opened).
 	OpenGames int
@@ -146,10 +151,12 @@ func (r *Report) view(links map[string]string, now time.Time) view {
 	}
 	if r.LLR != nil {
 		v.LLR = llrChart(r.LLR)
-		v.Verdict, v.LLRUnit = string(r.LLR.Verdict), "game"
+		last := r.LLR.Points[len(r.LLR.Points)-1]
+		v.Verdict, v.LLRUnit, v.LLRCounted = string(r.LLR.Verdict), "game", last.Games
 		if r.LLR.Paired {
-			v.LLRUnit = "pair"
+			v.LLRUnit, v.LLRCounted = "pair", last.Pairs
 		}
+		v.Running = r.LLR.Verdict == sprt.Running
 	}
 	for _, f := range failuresOf(st.Bots, r.Records, r.Lines) {
 		for _, kind := range []struct {
