@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -202,6 +203,60 @@ func TestReportInBrowser(t *testing.T) {
 		final := br.Rounds[len(br.Rounds)-1].Matches[0]
 		if got := eval[string](t, ctx, `document.querySelector('#bracket .round:last-child .slot.won .who').textContent`); got != champion {
 			t.Fatalf("the final's winner in the page is %q, want %q (%+v)", got, champion, final)
+		}
+	})
+
+	t.Run("table-elimination", func(t *testing.T) {
+		// 8 bots at tables of 4 seats, 2 of each through: two tables in
+		// round 1, then the final table of the 4 who went through.
+		var bots []tournament.BotFile
+		for i := range 8 {
+			kind := "random"
+			if i%3 == 0 {
+				kind = "greedy"
+			}
+			bots = append(bots, botFile(fmt.Sprintf("p%d", i), kind))
+		}
+		dir := runTournament(t, tournament.File{Name: "tables", Game: "boon", Seats: 4, Format: "table-elimination", Advance: 2,
+			GamesPerEncounter: 4, Bots: bots})
+		open(t, ctx, dir)
+		st, err := tournament.ReadStandings(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkStandings(t, ctx, st) // in tables order
+		tv := st.Details.Tables
+		if st.RankedBy != "tables" || tv == nil || tv.Winner < 0 || len(tv.Rounds) != 2 {
+			t.Fatalf("ranked by %s, tables %+v", st.RankedBy, tv)
+		}
+		// Every round, every table with its bots (best seed first) and,
+		// before the final, the ones that went through marked.
+		var want [][]string
+		for _, r := range tv.Rounds {
+			for _, tb := range r.Tables {
+				row := []string{strconv.Itoa(r.Round), tb.ID}
+				for _, b := range tb.Bots {
+					through := !r.Final && slices.Contains(tb.Order[:tb.Advance], b)
+					row = append(row, fmt.Sprintf("%s:%t", st.Bots[b], through))
+				}
+				want = append(want, row)
+			}
+		}
+		got := eval[[][]string](t, ctx, `Array.from(document.querySelectorAll('#tables .round')).flatMap(r =>
+			Array.from(r.querySelectorAll('.match')).map(m => [r.dataset.round, m.dataset.match].concat(
+				Array.from(m.querySelectorAll('.slot')).map(s => s.querySelector('.who').textContent + ':' + s.classList.contains('won')))))`)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("tables in the page\n%v\nwant\n%v", got, want)
+		}
+		// Those marked through in round 1 are the final table.
+		through := eval[[]string](t, ctx, `Array.from(document.querySelectorAll('#tables .round[data-round="1"] .slot.won .who')).map(w => w.textContent).sort()`)
+		final := eval[[]string](t, ctx, `Array.from(document.querySelectorAll('#tables .round:last-child .slot .who')).map(w => w.textContent).sort()`)
+		if len(final) != 4 || fmt.Sprint(through) != fmt.Sprint(final) {
+			t.Fatalf("through from round 1: %v; at the final table: %v", through, final)
+		}
+		champion := st.Bots[tv.Winner]
+		if got := eval[string](t, ctx, `document.getElementById('champion').textContent`); got != champion || st.Standings[0].Name != champion || !slices.Contains(final, champion) {
+			t.Fatalf("champion %q in the page, %q by the tables, %q first in the standings, final table %v", got, champion, st.Standings[0].Name, final)
 		}
 	})
 

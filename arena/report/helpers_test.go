@@ -23,6 +23,7 @@ import (
 	"github.com/arena-dev/arena/bots"
 	"github.com/arena-dev/arena/engine"
 	_ "github.com/arena-dev/arena/engine/banqi"
+	_ "github.com/arena-dev/arena/engine/boon"
 	"github.com/arena-dev/arena/protocol"
 	"github.com/arena-dev/arena/sdk"
 )
@@ -77,12 +78,15 @@ func botFile(name, kind string) tournament.BotFile {
 	return tournament.BotFile{Name: name, Command: os.Args[0], Env: map[string]string{envBot: kind}}
 }
 
-// runTournament plays a real tournament of f into a new directory.
+// runTournament plays a real tournament of f into a new directory (of
+// banqi, 120 plies at most, unless f names its game).
 func runTournament(t *testing.T, f tournament.File) string {
 	t.Helper()
 	seed := uint64(11)
-	f.Game, f.Seed = "banqi", &seed
-	f.Options = map[string]string{"max_plies": "120"}
+	f.Seed = &seed
+	if f.Game == "" {
+		f.Game, f.Options = "banqi", map[string]string{"max_plies": "120"}
+	}
 	if f.GamesPerEncounter == 0 {
 		f.GamesPerEncounter = 2
 	}
