@@ -80,6 +80,19 @@ func checkStandings(t *testing.T, ctx context.Context, st *tournament.Standings)
 	}
 }
 
+// openStandings opens dir's report and checks its standings table
+// against the standings command's, which it returns.
+func openStandings(t *testing.T, ctx context.Context, dir string) *tournament.Standings {
+	t.Helper()
+	open(t, ctx, dir)
+	st, err := tournament.ReadStandings(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkStandings(t, ctx, st)
+	return st
+}
+
 // cellTip is the matrix cell's text for row bot a against column bot b.
 func cellTip(st *tournament.Standings, a, b string) string {
 	i, j := indexOf(st.Bots, a), indexOf(st.Bots, b)
@@ -179,12 +192,7 @@ func TestReportInBrowser(t *testing.T) {
 	t.Run("single-elimination", func(t *testing.T) {
 		dir := runTournament(t, tournament.File{Name: "ko", Format: "single-elimination", MaxGames: 4,
 			Bots: []tournament.BotFile{botFile("a", "greedy"), botFile("b", "random"), botFile("c", "random"), botFile("d", "random"), botFile("e", "random")}})
-		open(t, ctx, dir)
-		st, err := tournament.ReadStandings(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkStandings(t, ctx, st) // in bracket order
+		st := openStandings(t, ctx, dir) // in bracket order
 		br := st.Details.Bracket
 		if st.RankedBy != "bracket" || br == nil || br.Champion < 0 {
 			t.Fatalf("ranked by %s, bracket %+v", st.RankedBy, br)
@@ -219,12 +227,7 @@ func TestReportInBrowser(t *testing.T) {
 		}
 		dir := runTournament(t, tournament.File{Name: "tables", Game: "boon", Seats: 4, Format: "table-elimination", Advance: 2,
 			GamesPerEncounter: 4, Bots: bots})
-		open(t, ctx, dir)
-		st, err := tournament.ReadStandings(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkStandings(t, ctx, st) // in tables order
+		st := openStandings(t, ctx, dir) // in tables order
 		tv := st.Details.Tables
 		if st.RankedBy != "tables" || tv == nil || tv.Winner < 0 || len(tv.Rounds) != 2 {
 			t.Fatalf("ranked by %s, tables %+v", st.RankedBy, tv)
