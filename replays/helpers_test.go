@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -65,20 +64,7 @@ func record(t testing.TB, dir string, sc script) string {
 // decompress returns the JSON lines of a replay file.
 func decompress(t testing.TB, path string) []string {
 	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dec, err := zstd.NewReader(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer dec.Close()
-	text, err := dec.DecodeAll(data, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return strings.Split(strings.TrimSuffix(string(text), "\n"), "\n")
+	return replaytest.Lines(t, path)
 }
 
 // testEncoder is a plain zstd encoder, independent of the package's.

@@ -328,6 +328,32 @@ func TestReportInBrowser(t *testing.T) {
 		}
 	})
 
+	t.Run("10 kB bot name", func(t *testing.T) {
+		// A name the ledger allows but no layout plans for: shown in
+		// full, as text, without widening the page past the window.
+		long := strings.Repeat("verylongname", 10240/12)
+		dir := t.TempDir()
+		var recs []ledger.Record
+		for i := range 4 {
+			recs = append(recs, ledger.Record{Index: i, GameID: fmt.Sprintf("long-g%d", i), Seed: 1, Bots: []string{long, "short"},
+				Ranks: []int{1 + i%2, 2 - i%2}, Reason: "checkmate", Plies: 10})
+		}
+		writeLedger(t, dir, recs)
+		open(t, ctx, dir)
+		names := eval[[]string](t, ctx, `Array.from(document.querySelectorAll('#standings tbody .name')).map(n => n.textContent)`)
+		if len(names) != 2 || !slices.Contains(names, long) {
+			t.Fatalf("standings names: %d of them, the long one in full: %v", len(names), slices.Contains(names, long))
+		}
+		if n := eval[int](t, ctx, `document.querySelectorAll('#matrix rect.cell').length`); n != 4 {
+			t.Fatalf("%d matrix cells, want 4", n)
+		}
+		if w := eval[[]int](t, ctx, `[document.documentElement.scrollWidth, window.innerWidth]`); w[0] > w[1] {
+			wide := eval[[]string](t, ctx, `Array.from(document.querySelectorAll('body *')).filter(e => e.getBoundingClientRect().right > window.innerWidth + 1)
+				.slice(0, 6).map(e => e.tagName + '#' + e.id + ' ' + Math.round(e.getBoundingClientRect().right))`)
+			t.Fatalf("the page is %d px wide in a %d px window: %q", w[0], w[1], wide)
+		}
+	})
+
 	t.Run("hostile names", func(t *testing.T) {
 		dir := hostileMatch(t)
 		open(t, ctx, dir)

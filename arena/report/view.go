@@ -14,6 +14,19 @@ import (
 	"github.com/arena-dev/arena/protocol"
 )
 
+// MaxLabel is the most characters of a bot's name a chart label shows
+// (the heat map's rows and columns, a line's end); a longer name is cut
+// with "…" there, and shown whole in the tables and on hover.
+const MaxLabel = 24
+
+// clip is name as a chart label shows it (MaxLabel).
+func clip(name string) string {
+	if r := []rune(name); len(r) > MaxLabel {
+		return string(r[:MaxLabel-1]) + "…"
+	}
+	return name
+}
+
 // view is what the page template shows: every figure formatted, every
 // chart laid out.
 type view struct {
@@ -65,7 +78,9 @@ const barWidth = 160
 // page's script: Score[i][j] is bot i's score against bot j over
 // Games[i][j] games.
 type matrixData struct {
-	Bots  []string    `json:"bots"`
+	Bots []string `json:"bots"`
+	// Clip is MaxLabel, for the script's labels.
+	Clip  int         `json:"clip"`
 	Score [][]float64 `json:"score"`
 	Games [][]int     `json:"games"`
 }
@@ -83,8 +98,11 @@ type gameLink struct {
 }
 
 type gameRow struct {
-	Line          int
-	ID, Href      string
+	Line     int
+	ID, Href string
+	// Missing is why the game has no link (its replay is missing, its
+	// viewer page could not be written).
+	Missing       string
 	Round         int
 	Seats         []seatView
 	Reason, Notes string
@@ -96,7 +114,7 @@ type seatView struct {
 	Rank int
 }
 
-func (r *Report) view(links map[string]string, now time.Time) view {
+func (r *Report) view(links pageLinks, now time.Time) view {
 	st := r.Standings
 	v := view{Title: st.Name, Kind: string(r.Kind), Game: st.Game, Format: st.Format, Dir: r.Dir,
 		Generated: now.UTC().Format(time.RFC3339), Games: st.Games, Total: "?", Warnings: r.Warnings,
@@ -172,7 +190,7 @@ func (r *Report) view(links map[string]string, now time.Time) view {
 						row.Games[len(row.Games)-1].Times++
 						continue
 					}
-					row.Games = append(row.Games, gameLink{ID: g.Game, Href: links[g.Game], Times: 1,
+					row.Games = append(row.Games, gameLink{ID: g.Game, Href: links.Href[g.Game], Times: 1,
 						Title: fmt.Sprintf("results.jsonl line %d: %s", g.Line, g.Detail)})
 				}
 				v.Failures = append(v.Failures, row)
@@ -180,7 +198,8 @@ func (r *Report) view(links map[string]string, now time.Time) view {
 		}
 	}
 	for k, rec := range r.Records {
-		g := gameRow{Line: r.Lines[k], ID: rec.GameID, Href: links[rec.GameID], Round: rec.Round, Reason: rec.Reason, Plies: rec.Plies}
+		g := gameRow{Line: r.Lines[k], ID: rec.GameID, Href: links.Href[rec.GameID], Missing: links.Missing[rec.GameID],
+			Round: rec.Round, Reason: rec.Reason, Plies: rec.Plies}
 		for s, b := range rec.Bots {
 			g.Seats = append(g.Seats, seatView{Name: b, Rank: rec.Ranks[s]})
 		}
@@ -216,7 +235,7 @@ func matrixOf(st *tournament.Standings) matrixData {
 		idx[b] = i
 	}
 	order := make([]int, len(st.Standings))
-	m := matrixData{Bots: make([]string, len(order)), Score: make([][]float64, len(order)), Games: make([][]int, len(order))}
+	m := matrixData{Clip: MaxLabel, Bots: make([]string, len(order)), Score: make([][]float64, len(order)), Games: make([][]int, len(order))}
 	for k, row := range st.Standings {
 		order[k] = idx[row.Name]
 		m.Bots[k] = row.Name

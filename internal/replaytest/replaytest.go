@@ -10,6 +10,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -17,6 +19,7 @@ import (
 	"github.com/arena-dev/arena/internal/testkit"
 	"github.com/arena-dev/arena/protocol"
 	"github.com/arena-dev/arena/replays"
+	"github.com/klauspost/compress/zstd"
 )
 
 // BotNames are the seats' bots where Game.Bots names none.
@@ -148,4 +151,24 @@ func ReadBack(tb testing.TB, rec *replays.Recorder) (*replays.Replay, []byte) {
 		tb.Fatal(err)
 	}
 	return r, data
+}
+
+// Lines are the JSON lines of the replay file at path, decompressed by
+// a plain zstd decoder, independent of package replays' reader.
+func Lines(tb testing.TB, path string) []string {
+	tb.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	dec, err := zstd.NewReader(nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer dec.Close()
+	text, err := dec.DecodeAll(data, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return strings.Split(strings.TrimSuffix(string(text), "\n"), "\n")
 }
