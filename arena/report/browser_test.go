@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/report"
+	"github.com/arena-dev/arena/arena/sprt"
 	"github.com/arena-dev/arena/arena/tournament"
 	"github.com/arena-dev/arena/internal/browsertest"
 	"github.com/arena-dev/arena/internal/testkit"
@@ -76,6 +78,19 @@ func checkStandings(t *testing.T, ctx context.Context, st *tournament.Standings)
 	if want := wantRows(st); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("standings in the page\n%v\nwant\n%v", got, want)
 	}
+}
+
+// openStandings opens dir's report and checks its standings table
+// against the standings command's, which it returns.
+func openStandings(t *testing.T, ctx context.Context, dir string) *tournament.Standings {
+	t.Helper()
+	open(t, ctx, dir)
+	st, err := tournament.ReadStandings(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkStandings(t, ctx, st)
+	return st
 }
 
 // cellTip is the matrix cell's text for row bot a against column bot b.
@@ -177,12 +192,7 @@ func TestReportInBrowser(t *testing.T) {
 	t.Run("single-elimination", func(t *testing.T) {
 		dir := runTournament(t, tournament.File{Name: "ko", Format: "single-elimination", MaxGames: 4,
 			Bots: []tournament.BotFile{botFile("a", "greedy"), botFile("b", "random"), botFile("c", "random"), botFile("d", "random"), botFile("e", "random")}})
-		open(t, ctx, dir)
-		st, err := tournament.ReadStandings(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkStandings(t, ctx, st) // in bracket order
+		st := openStandings(t, ctx, dir) // in bracket order
 		br := st.Details.Bracket
 		if st.RankedBy != "bracket" || br == nil || br.Champion < 0 {
 			t.Fatalf("ranked by %s, bracket %+v", st.RankedBy, br)
@@ -201,6 +211,55 @@ func TestReportInBrowser(t *testing.T) {
 		final := br.Rounds[len(br.Rounds)-1].Matches[0]
 		if got := eval[string](t, ctx, `document.querySelector('#bracket .round:last-child .slot.won .who').textContent`); got != champion {
 			t.Fatalf("the final's winner in the page is %q, want %q (%+v)", got, champion, final)
+		}
+	})
+
+	t.Run("table-elimination", func(t *testing.T) {
+		// 8 bots at tables of 4 seats, 2 of each through: two tables in
+		// round 1, then the final table of the 4 who went through.
+		var bots []tournament.BotFile
+		for i := range 8 {
+			kind := "random"
+			if i%3 == 0 {
+				kind = "greedy"
+			}
+			bots = append(bots, botFile(fmt.Sprintf("p%d", i), kind))
+		}
+		dir := runTournament(t, tournament.File{Name: "tables", Game: "boon", Seats: 4, Format: "table-elimination", Advance: 2,
+			GamesPerEncounter: 4, Bots: bots})
+		st := openStandings(t, ctx, dir) // in tables order
+		tv := st.Details.Tables
+		if st.RankedBy != "tables" || tv == nil || tv.Winner < 0 || len(tv.Rounds) != 2 {
+			t.Fatalf("ranked by %s, tables %+v", st.RankedBy, tv)
+		}
+		// Every round, every table with its bots (best seed first) and,
+		// before the final, the ones that went through marked.
+		var want [][]string
+		for _, r := range tv.Rounds {
+			for _, tb := range r.Tables {
+				row := []string{strconv.Itoa(r.Round), tb.ID}
+				for _, b := range tb.Bots {
+					through := !r.Final && slices.Contains(tb.Order[:tb.Advance], b)
+					row = append(row, fmt.Sprintf("%s:%t", st.Bots[b], through))
+				}
+				want = append(want, row)
+			}
+		}
+		got := eval[[][]string](t, ctx, `Array.from(document.querySelectorAll('#tables .round')).flatMap(r =>
+			Array.from(r.querySelectorAll('.match')).map(m => [r.dataset.round, m.dataset.match].concat(
+				Array.from(m.querySelectorAll('.slot')).map(s => s.querySelector('.who').textContent + ':' + s.classList.contains('won')))))`)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("tables in the page\n%v\nwant\n%v", got, want)
+		}
+		// Those marked through in round 1 are the final table.
+		through := eval[[]string](t, ctx, `Array.from(document.querySelectorAll('#tables .round[data-round="1"] .slot.won .who')).map(w => w.textContent).sort()`)
+		final := eval[[]string](t, ctx, `Array.from(document.querySelectorAll('#tables .round:last-child .slot .who')).map(w => w.textContent).sort()`)
+		if len(final) != 4 || fmt.Sprint(through) != fmt.Sprint(final) {
+			t.Fatalf("through from round 1: %v; at the final table: %v", through, final)
+		}
+		champion := st.Bots[tv.Winner]
+		if got := eval[string](t, ctx, `document.getElementById('champion').textContent`); got != champion || st.Standings[0].Name != champion || !slices.Contains(final, champion) {
+			t.Fatalf("champion %q in the page, %q by the tables, %q first in the standings, final table %v", got, champion, st.Standings[0].Name, final)
 		}
 	})
 
@@ -224,6 +283,74 @@ func TestReportInBrowser(t *testing.T) {
 			        parseFloat(document.querySelector('#llr line.bound.lower').getAttribute('y1'))]; })()`)
 		if sum.Verdict == "H1" && y[0] > y[1] || sum.Verdict == "H0" && y[0] < y[2] {
 			t.Fatalf("verdict %s, but the curve ends at y %v, bounds at %v and %v", sum.Verdict, y[0], y[1], y[2])
+		}
+	})
+
+	t.Run("sprt running", func(t *testing.T) {
+		// The report of a directory an SPRT is playing into: the LLR so
+		// far against the bounds of the sprt.json the run wrote as it
+		// started, and word that the test goes on.
+		const pairs = 3
+		dir, cfg, at := reportDuringSPRT(t, pairs)
+		if err := chromedp.Do(ctx, chromedp.Navigate(browsertest.FileURL(t, filepath.Join(dir, report.DefaultName)))); err != nil {
+			t.Fatal(err)
+		}
+		if got := eval[string](t, ctx, `document.getElementById('verdict').textContent`); got != string(sprt.Running) {
+			t.Fatalf("verdict %q during the run, want %q", got, sprt.Running)
+		}
+		if got := eval[string](t, ctx, `(document.getElementById('running') || {textContent: ''}).textContent`); !strings.Contains(got, "still running") {
+			t.Fatalf("the page does not say the test is running: %q", got)
+		}
+		lo, hi := cfg.SPRT.Bounds()
+		bounds := eval[[]string](t, ctx, `Array.from(document.querySelectorAll('#llr text.bound')).map(t => t.textContent)`)
+		if want := []string{fmt.Sprintf("H1 %.2f (nElo ≥ 5)", hi), fmt.Sprintf("H0 %.2f (nElo ≤ -5)", lo)}; fmt.Sprint(bounds) != fmt.Sprint(want) {
+			t.Fatalf("bounds %q, want %q", bounds, want)
+		}
+		// The trajectory as the page drew it: the ledger may already hold
+		// pairs the run had not counted when the report was made, so it
+		// has the counted pairs at least, and at pair 3 the run's LLR.
+		r, err := report.Load(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.LLR == nil || len(r.LLR.Points) < pairs+1 {
+			t.Fatalf("trajectory %+v, want %d points at least; warnings %q", r.LLR, pairs+1, r.Warnings)
+		}
+		if p := r.LLR.Points[pairs]; p.Pairs != pairs || math.Abs(p.LLR-at.LLR) > 1e-9 {
+			t.Fatalf("trajectory at pair %d: %+v; the run's LLR then was %v", pairs, p, at.LLR)
+		}
+		n := eval[int](t, ctx, `document.querySelector('#llr polyline').getAttribute('points').trim().split(' ').length`)
+		if n < pairs+1 || n > len(r.LLR.Points) {
+			t.Fatalf("%d LLR points in the page, want %d to %d", n, pairs+1, len(r.LLR.Points))
+		}
+		for _, w := range r.Warnings {
+			t.Errorf("warning: %s", w)
+		}
+	})
+
+	t.Run("10 kB bot name", func(t *testing.T) {
+		// A name the ledger allows but no layout plans for: shown in
+		// full, as text, without widening the page past the window.
+		long := strings.Repeat("verylongname", 10240/12)
+		dir := t.TempDir()
+		var recs []ledger.Record
+		for i := range 4 {
+			recs = append(recs, ledger.Record{Index: i, GameID: fmt.Sprintf("long-g%d", i), Seed: 1, Bots: []string{long, "short"},
+				Ranks: []int{1 + i%2, 2 - i%2}, Reason: "checkmate", Plies: 10})
+		}
+		writeLedger(t, dir, recs)
+		open(t, ctx, dir)
+		names := eval[[]string](t, ctx, `Array.from(document.querySelectorAll('#standings tbody .name')).map(n => n.textContent)`)
+		if len(names) != 2 || !slices.Contains(names, long) {
+			t.Fatalf("standings names: %d of them, the long one in full: %v", len(names), slices.Contains(names, long))
+		}
+		if n := eval[int](t, ctx, `document.querySelectorAll('#matrix rect.cell').length`); n != 4 {
+			t.Fatalf("%d matrix cells, want 4", n)
+		}
+		if w := eval[[]int](t, ctx, `[document.documentElement.scrollWidth, window.innerWidth]`); w[0] > w[1] {
+			wide := eval[[]string](t, ctx, `Array.from(document.querySelectorAll('body *')).filter(e => e.getBoundingClientRect().right > window.innerWidth + 1)
+				.slice(0, 6).map(e => e.tagName + '#' + e.id + ' ' + Math.round(e.getBoundingClientRect().right))`)
+			t.Fatalf("the page is %d px wide in a %d px window: %q", w[0], w[1], wide)
 		}
 	})
 

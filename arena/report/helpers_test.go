@@ -3,6 +3,7 @@ package report_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/match"
+	"github.com/arena-dev/arena/arena/report"
 	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/arena/schedule"
@@ -21,6 +23,7 @@ import (
 	"github.com/arena-dev/arena/bots"
 	"github.com/arena-dev/arena/engine"
 	_ "github.com/arena-dev/arena/engine/banqi"
+	_ "github.com/arena-dev/arena/engine/boon"
 	"github.com/arena-dev/arena/protocol"
 	"github.com/arena-dev/arena/sdk"
 )
@@ -75,12 +78,15 @@ func botFile(name, kind string) tournament.BotFile {
 	return tournament.BotFile{Name: name, Command: os.Args[0], Env: map[string]string{envBot: kind}}
 }
 
-// runTournament plays a real tournament of f into a new directory.
+// runTournament plays a real tournament of f into a new directory (of
+// banqi, 120 plies at most, unless f names its game).
 func runTournament(t *testing.T, f tournament.File) string {
 	t.Helper()
 	seed := uint64(11)
-	f.Game, f.Seed = "banqi", &seed
-	f.Options = map[string]string{"max_plies": "120"}
+	f.Seed = &seed
+	if f.Game == "" {
+		f.Game, f.Options = "banqi", map[string]string{"max_plies": "120"}
+	}
 	if f.GamesPerEncounter == 0 {
 		f.GamesPerEncounter = 2
 	}
@@ -222,4 +228,35 @@ func writeLedger(t *testing.T, dir string, records []ledger.Record) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// reportDuringSPRT plays a real SPRT of two random bots (no bound is
+// near for many pairs) into a new directory and, once pairs pairs are
+// counted, writes the directory's report while the run plays on; then it
+// stops the run (as a kill would, before any verdict is written). It
+// returns the directory, the run's config and its status at the report.
+func reportDuringSPRT(t *testing.T, pairs int) (string, sprt.Config, sprt.Status) {
+	t.Helper()
+	g, opts := setup(t, 2)
+	out := t.TempDir()
+	cfg := sprt.Config{Game: g, Options: opts, Test: command("new", "random"), Base: command("old", "random"),
+		SPRT: stats.SPRT{Elo0: -5, Elo1: 5, Alpha: 0.01, Beta: 0.01}, Concurrency: 2, Paired: true, Seed: 9, OutDir: out}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var at sprt.Status
+	var reportErr error
+	_, err := sprt.Run(ctx, cfg, func(st sprt.Status) {
+		if st.Pairs == pairs && at.Pairs == 0 {
+			at = st
+			_, reportErr = report.Write(out, "", report.Options{})
+			cancel()
+		}
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("the run ended with %v before it was stopped", err)
+	}
+	if reportErr != nil {
+		t.Fatalf("report during the run: %v", reportErr)
+	}
+	return out, cfg, at
 }

@@ -24,7 +24,7 @@ type Kind string
 const (
 	Tournament Kind = "tournament" // arena tournament run: tournament.json and results.jsonl
 	Match      Kind = "match"      // arena match --out: results.jsonl alone
-	SPRT       Kind = "sprt"       // arena sprt --out: results.jsonl with test scores, sprt.json at the end
+	SPRT       Kind = "sprt"       // arena sprt --out: results.jsonl with test scores, sprt.json (written at the start, and again at the end)
 )
 
 // ErrNotResults: a directory that holds no arena results (neither
@@ -62,9 +62,10 @@ type Report struct {
 	// MaxProgressionPoints points, fewer for long ledgers).
 	Progression Progression
 	// LLR is an SPRT run's trajectory; nil for other kinds, and for a run
-	// that has not written sprt.json yet (its hypotheses are there).
+	// without sprt.json (its hypotheses are there; an arena sprt writes
+	// it as it starts, with the verdict sprt.Running, and at the end).
 	LLR *Trajectory
-	// Summary is an SPRT run's sprt.json, nil until the run writes it.
+	// Summary is an SPRT run's sprt.json, nil when there is none.
 	Summary *sprt.Summary
 	// Warnings are the standings' (lines that do not count, a torn last
 	// line, ratings that failed) and the report's own.
@@ -87,7 +88,7 @@ type Trajectory struct {
 	Elo0, Elo1   float64
 	Lower, Upper float64
 	Points       []LLRPoint
-	Verdict      sprt.Verdict // as sprt.json says
+	Verdict      sprt.Verdict // as sprt.json says: sprt.Running until the run ends
 }
 
 // LLRPoint is the LLR once Games games (Pairs pairs) were counted.
@@ -205,11 +206,13 @@ func loadRun(dir string) (*Report, error) {
 	st.Warnings = r.Warnings
 	if r.Kind == SPRT {
 		if sum == nil {
-			r.Warnings = append(r.Warnings, fmt.Sprintf("%s: no %s yet (the run writes it when it ends): the LLR trajectory needs its hypotheses",
+			r.Warnings = append(r.Warnings, fmt.Sprintf("%s: no %s (arena sprt writes it as it starts): the LLR trajectory needs its hypotheses",
 				dir, sprt.SummaryFile))
 		} else {
 			r.LLR = trajectory(sum, lines)
-			if last := r.LLR.last(); !sameLLR(last, sum.LLR) {
+			// A running test's sprt.json is the one written as it
+			// started: its LLR is not the ledger's yet.
+			if last := r.LLR.last(); sum.Verdict != sprt.Running && !sameLLR(last, sum.LLR) {
 				r.Warnings = append(r.Warnings, fmt.Sprintf("%s: the LLR recomputed from %s is %.4f, %s says %.4f",
 					dir, ledger.FileName, last, sprt.SummaryFile, sum.LLR))
 			}

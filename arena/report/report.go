@@ -19,7 +19,6 @@ package report
 import (
 	"bytes"
 	_ "embed"
-	"errors"
 	"fmt"
 	"html/template"
 	"io"
@@ -47,7 +46,9 @@ type Options struct {
 	// and the report links each game to it; a page newer than its replay
 	// is kept, not written again. Nil: the report links each game to its
 	// replay file instead. It should write htmlPath whole or not at all
-	// (a temporary file renamed), as the report does its own file.
+	// (a temporary file renamed), as the report does its own file. A
+	// page it fails to write leaves its game unlinked, with the error
+	// beside it and in the warnings; the report is still written.
 	WriteViewer func(replayPath, htmlPath string) error
 	// Now is the time the report says it was made (zero: time.Now).
 	Now time.Time
@@ -129,36 +130,63 @@ func replayPath(dir, id string) string {
 	return p
 }
 
-// links are the href of each game by id: its viewer page, or its replay,
-// relative to outDir; games without a replay have none.
-func (r *Report) links(outDir string, writeViewer func(replayPath, htmlPath string) error) (map[string]string, error) {
-	links := map[string]string{}
-	var errs []error
+// pageLinks are the href of each game by id (its viewer page, or its
+// replay) and, for the games that have none, why not.
+type pageLinks struct {
+	Href    map[string]string
+	Missing map[string]string
+}
+
+// links finds or writes each game's page, relative to outDir. A game
+// whose replay is missing, or whose viewer page cannot be written (a
+// damaged replay), gets no link, its reason in Missing, and a warning: the
+// report is still written. Only a viewer directory that cannot be made is
+// an error.
+func (r *Report) links(outDir string, writeViewer func(replayPath, htmlPath string) error) (pageLinks, error) {
+	l := pageLinks{Href: map[string]string{}, Missing: map[string]string{}}
+	var noReplay, noPage []string
 	for _, rec := range r.Records {
 		src := replayPath(r.Dir, rec.GameID)
 		if src == "" {
+			if safeID.MatchString(rec.GameID) {
+				l.Missing[rec.GameID] = "replay missing"
+				noReplay = append(noReplay, rec.GameID)
+			}
 			continue
 		}
 		if writeViewer == nil {
 			if href, err := relHref(outDir, src); err == nil {
-				links[rec.GameID] = href
+				l.Href[rec.GameID] = href
 			}
 			continue
 		}
 		page := filepath.Join(outDir, ViewerDir, rec.GameID+".html")
 		if !newer(page, src) {
 			if err := os.MkdirAll(filepath.Dir(page), 0o755); err != nil {
-				return nil, fmt.Errorf("viewer pages: %w", err)
+				return l, fmt.Errorf("viewer pages: %w", err)
 			}
 			if err := writeViewer(src, page); err != nil {
-				errs = append(errs, fmt.Errorf("viewer page of %s: %w", src, err))
+				l.Missing[rec.GameID] = fmt.Sprintf("no viewer page: %v", err)
+				noPage = append(noPage, fmt.Sprintf("viewer page of %s not written: %v", src, err))
 				continue
 			}
 		}
-		links[rec.GameID] = ViewerDir + "/" + url.PathEscape(rec.GameID) + ".html"
+		l.Href[rec.GameID] = ViewerDir + "/" + url.PathEscape(rec.GameID) + ".html"
 	}
-	return links, errors.Join(errs...)
+	if n := len(noReplay); n > 0 {
+		r.Warnings = append(r.Warnings, fmt.Sprintf("%s: %d of %d games have no replay (first: %s.jsonl.zst): they are listed without a link",
+			filepath.Join(r.Dir, "replays"), n, len(r.Records), noReplay[0]))
+	}
+	if n := len(noPage); n > MaxPageWarnings {
+		noPage = append(noPage[:MaxPageWarnings], fmt.Sprintf("and %d more viewer pages not written", n-MaxPageWarnings))
+	}
+	r.Warnings = append(r.Warnings, noPage...)
+	return l, nil
 }
+
+// MaxPageWarnings is how many viewer pages not written the warnings name
+// one by one; the rest are counted (each game's row says why in any case).
+const MaxPageWarnings = 10
 
 // newer says the file at path exists and is not older than src.
 func newer(path, src string) bool {
@@ -198,11 +226,12 @@ var pageCSS string
 var pageJS string
 
 var page = template.Must(template.New("report").Funcs(template.FuncMap{
-	"css": func() template.CSS { return template.CSS(pageCSS) },
-	"js":  func() template.JS { return template.JS(pageJS) },
+	"css":  func() template.CSS { return template.CSS(pageCSS) },
+	"clip": clip,
+	"js":   func() template.JS { return template.JS(pageJS) },
 }).Parse(pageTemplate))
 
-func (r *Report) render(w io.Writer, links map[string]string, now time.Time, viewer bool) error {
+func (r *Report) render(w io.Writer, links pageLinks, now time.Time, viewer bool) error {
 	if now.IsZero() {
 		now = time.Now()
 	}

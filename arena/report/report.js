@@ -32,10 +32,10 @@
     // cell's figures above the matrix on hover instead.
     var titles = n <= 60;
     var font = Math.min(12, cell - 1);
-    var pad = labels ? Math.min(160, 12 + font * 0.62 * Math.max.apply(null, data.bots.map(function (b) { return Math.min(b.length, 24); }))) : 4;
+    var pad = labels ? Math.min(160, 12 + font * 0.62 * Math.max.apply(null, data.bots.map(function (b) { return Math.min(b.length, data.clip); }))) : 4;
     var size = pad + n * cell;
     var svg = el("svg", { width: size, height: size, viewBox: "0 0 " + size + " " + size, role: "img", "aria-label": "head-to-head heat map" });
-    var clip = function (s) { return s.length > 24 ? s.slice(0, 23) + "…" : s; };
+    var clip = function (s) { return s.length > data.clip ? s.slice(0, data.clip - 1) + "…" : s; };
     for (var i = 0; i < n; i++) {
       if (labels) {
         var rl = el("text", { x: pad - 4, y: pad + i * cell + cell / 2 + font / 3, "text-anchor": "end", "font-size": font });

@@ -9,9 +9,23 @@ import (
 	"time"
 
 	"github.com/arena-dev/arena/arena/schedule"
+	"github.com/arena-dev/arena/arena/sprt"
 	"github.com/arena-dev/arena/arena/tournament"
 	"github.com/arena-dev/arena/protocol"
 )
+
+// MaxLabel is the most characters of a bot's name a chart label shows
+// (the heat map's rows and columns, a line's end); a longer name is cut
+// with "…" there, and shown whole in the tables and on hover.
+const MaxLabel = 24
+
+// clip is name as a chart label shows it (MaxLabel).
+func clip(name string) string {
+	if r := []rune(name); len(r) > MaxLabel {
+		return string(r[:MaxLabel-1]) + "…"
+	}
+	return name
+}
 
 // view is what the page template shows: every figure formatted, every
 // chart laid out.
@@ -29,6 +43,10 @@ type view struct {
 	Tables                                    *tablesView
 	LLR                                       *chart
 	Verdict, LLRUnit                          string
+	// Running: the SPRT has no verdict yet (its sprt.json is the one
+	// written as it started); LLRCounted is the units counted so far.
+	Running    bool
+	LLRCounted int
 	// OpenGames is how many games the games list may hold and still be
 	// shown open; a longer one starts folded (laid out only when opened).
 	OpenGames int
@@ -60,7 +78,9 @@ const barWidth = 160
 // page's script: Score[i][j] is bot i's score against bot j over
 // Games[i][j] games.
 type matrixData struct {
-	Bots  []string    `json:"bots"`
+	Bots []string `json:"bots"`
+	// Clip is MaxLabel, for the script's labels.
+	Clip  int         `json:"clip"`
 	Score [][]float64 `json:"score"`
 	Games [][]int     `json:"games"`
 }
@@ -78,8 +98,11 @@ type gameLink struct {
 }
 
 type gameRow struct {
-	Line          int
-	ID, Href      string
+	Line     int
+	ID, Href string
+	// Missing is why the game has no link (its replay is missing, its
+	// viewer page could not be written).
+	Missing       string
 	Round         int
 	Seats         []seatView
 	Reason, Notes string
@@ -91,7 +114,7 @@ type seatView struct {
 	Rank int
 }
 
-func (r *Report) view(links map[string]string, now time.Time) view {
+func (r *Report) view(links pageLinks, now time.Time) view {
 	st := r.Standings
 	v := view{Title: st.Name, Kind: string(r.Kind), Game: st.Game, Format: st.Format, Dir: r.Dir,
 		Generated: now.UTC().Format(time.RFC3339), Games: st.Games, Total: "?", Warnings: r.Warnings,
@@ -146,10 +169,12 @@ func (r *Report) view(links map[string]string, now time.Time) view {
 	}
 	if r.LLR != nil {
 		v.LLR = llrChart(r.LLR)
-		v.Verdict, v.LLRUnit = string(r.LLR.Verdict), "game"
+		last := r.LLR.Points[len(r.LLR.Points)-1]
+		v.Verdict, v.LLRUnit, v.LLRCounted = string(r.LLR.Verdict), "game", last.Games
 		if r.LLR.Paired {
-			v.LLRUnit = "pair"
+			v.LLRUnit, v.LLRCounted = "pair", last.Pairs
 		}
+		v.Running = r.LLR.Verdict == sprt.Running
 	}
 	for _, f := range failuresOf(st.Bots, r.Records, r.Lines) {
 		for _, kind := range []struct {
@@ -165,7 +190,7 @@ func (r *Report) view(links map[string]string, now time.Time) view {
 						row.Games[len(row.Games)-1].Times++
 						continue
 					}
-					row.Games = append(row.Games, gameLink{ID: g.Game, Href: links[g.Game], Times: 1,
+					row.Games = append(row.Games, gameLink{ID: g.Game, Href: links.Href[g.Game], Times: 1,
 						Title: fmt.Sprintf("results.jsonl line %d: %s", g.Line, g.Detail)})
 				}
 				v.Failures = append(v.Failures, row)
@@ -173,7 +198,8 @@ func (r *Report) view(links map[string]string, now time.Time) view {
 		}
 	}
 	for k, rec := range r.Records {
-		g := gameRow{Line: r.Lines[k], ID: rec.GameID, Href: links[rec.GameID], Round: rec.Round, Reason: rec.Reason, Plies: rec.Plies}
+		g := gameRow{Line: r.Lines[k], ID: rec.GameID, Href: links.Href[rec.GameID], Missing: links.Missing[rec.GameID],
+			Round: rec.Round, Reason: rec.Reason, Plies: rec.Plies}
 		for s, b := range rec.Bots {
 			g.Seats = append(g.Seats, seatView{Name: b, Rank: rec.Ranks[s]})
 		}
@@ -209,7 +235,7 @@ func matrixOf(st *tournament.Standings) matrixData {
 		idx[b] = i
 	}
 	order := make([]int, len(st.Standings))
-	m := matrixData{Bots: make([]string, len(order)), Score: make([][]float64, len(order)), Games: make([][]int, len(order))}
+	m := matrixData{Clip: MaxLabel, Bots: make([]string, len(order)), Score: make([][]float64, len(order)), Games: make([][]int, len(order))}
 	for k, row := range st.Standings {
 		order[k] = idx[row.Name]
 		m.Bots[k] = row.Name

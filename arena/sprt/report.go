@@ -34,8 +34,9 @@ type Interval struct {
 	High  Num `json:"high"`
 }
 
-// SummaryFile is the summary's name in a run's output directory, written
-// when the run ends (WriteSummary).
+// SummaryFile is the summary's name in a run's output directory: Run
+// writes it as it starts, with the hypotheses and the Verdict Running,
+// and arena sprt writes it again when the run ends (WriteSummary).
 const SummaryFile = "sprt.json"
 
 // WriteSummary writes s as dir's SummaryFile.
@@ -51,7 +52,9 @@ func WriteSummary(dir string, s *Summary) error {
 }
 
 // ReadSummary reads dir's SummaryFile; an error wrapping os.ErrNotExist
-// when the run has not written it (it is still going, or was killed).
+// when no run has written it (none started there, or one of an arena
+// older than the start summary is still going). Its Verdict is Running
+// while the run goes on, and after a run that was killed.
 // Numbers written as null (not finite) read as NaN.
 func ReadSummary(dir string) (*Summary, error) {
 	path := filepath.Join(dir, SummaryFile)
@@ -98,10 +101,11 @@ type Summary struct {
 	LLR        float64 `json:"llr"`
 	LowerBound float64 `json:"lower_bound"`
 	UpperBound float64 `json:"upper_bound"`
-	// Verdict is H1, H0, inconclusive or aborted; ExitCode is the
-	// command's exit code for it.
+	// Verdict is H1, H0, inconclusive or aborted, or running in the
+	// summary written as the run starts; ExitCode is the command's exit
+	// code for it, nil (null) while running.
 	Verdict  Verdict `json:"verdict"`
-	ExitCode int     `json:"exit_code"`
+	ExitCode *int    `json:"exit_code"`
 	// Pairs and Games counted; Played every game finished (counted or
 	// not), Abandoned the games cut short at the stop.
 	Pairs     int         `json:"pairs"`
@@ -119,7 +123,8 @@ type Summary struct {
 	Out       string      `json:"out"`
 }
 
-// NewSummary describes a finished run of cfg.
+// NewSummary describes a run of cfg: a finished one, or one starting
+// (res.Verdict Running).
 func NewSummary(cfg *Config, res *Result) *Summary {
 	e := res.Estimate
 	maxGames := cfg.MaxGames
@@ -198,6 +203,8 @@ func (s *Summary) Describe() string {
 		return fmt.Sprintf("H0 accepted: the games favour %s being at most %g nElo stronger than %s over at least %g (LLR %.2f reached the lower bound %.2f)", s.Test, s.Elo0, s.Base, s.Elo1, s.LLR, s.LowerBound)
 	case Inconclusive:
 		return fmt.Sprintf("inconclusive: %d games played, no bound crossed (LLR %.2f within [%.2f, %.2f])", s.Games, s.LLR, s.LowerBound, s.UpperBound)
+	case Running:
+		return fmt.Sprintf("running: no bound crossed yet (LLR bounds [%.2f, %.2f])", s.LowerBound, s.UpperBound)
 	}
 	return fmt.Sprintf("aborted after %d counted games (LLR %.2f within [%.2f, %.2f])", s.Games, s.LLR, s.LowerBound, s.UpperBound)
 }
@@ -257,7 +264,11 @@ func (s *Summary) Markdown(w io.Writer) error {
 	fmt.Fprintf(&b, "%s.\n\n", s.Describe())
 	b.WriteString("| | |\n|---|---|\n")
 	row := func(k, v string) { fmt.Fprintf(&b, "| %s | %s |\n", k, v) }
-	row("verdict", fmt.Sprintf("**%s** (exit code %d)", s.Verdict, s.ExitCode))
+	code := "none yet"
+	if s.ExitCode != nil {
+		code = fmt.Sprint(*s.ExitCode)
+	}
+	row("verdict", fmt.Sprintf("**%s** (exit code %s)", s.Verdict, code))
 	row("hypotheses", fmt.Sprintf("H0: nElo ≤ %g, H1: nElo ≥ %g; α = %g, β = %g", s.Elo0, s.Elo1, s.Alpha, s.Beta))
 	row("LLR", fmt.Sprintf("%.2f (bounds %.2f, %.2f)", s.LLR, s.LowerBound, s.UpperBound))
 	if s.Paired {

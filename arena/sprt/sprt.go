@@ -68,7 +68,8 @@ type Config struct {
 	// OutDir's, or a fresh one (kept in memory only without OutDir).
 	Seed   uint64
 	Secret *deal.Secret
-	// OutDir receives results.jsonl, replays/ and logs/; "" keeps nothing.
+	// OutDir receives results.jsonl, replays/, logs/ and, as the run
+	// starts, SummaryFile with the Verdict Running; "" keeps nothing.
 	OutDir  string
 	MatchID string // sent to bots (default: run.NewMatchID("sprt-GAME"))
 	Version string // arena version, written into replays
@@ -90,7 +91,9 @@ const (
 	H0           Verdict = "H0"           // accepted H0: the test is at most Elo0 better
 	Inconclusive Verdict = "inconclusive" // MaxGames played, no bound crossed
 	Aborted      Verdict = "aborted"      // an arena error or an interrupt
-	Running      Verdict = ""             // in a Status while the run goes on
+	// Running: no bound crossed yet, the run goes on (a Tally's verdict
+	// until it decides, and the Summary a run writes as it starts).
+	Running Verdict = "running"
 )
 
 // Status is the state of a run after a counted pair (or game, unpaired).
@@ -301,6 +304,14 @@ func Run(ctx context.Context, cfg Config, progress func(Status)) (*Result, error
 			return res, err
 		}
 		sink = files
+		// The hypotheses and bounds are in the directory from the start,
+		// so that a report made during the run draws the LLR so far
+		// against them; the caller writes the final summary over it.
+		start := *res
+		start.Verdict = Running
+		if err := WriteSummary(cfg.OutDir, NewSummary(&cfg, &start)); err != nil {
+			return res, err
+		}
 	}
 	secret, err := run.DealSecret(cfg.Secret, cfg.OutDir) // stored before the first game
 	if err != nil {
@@ -417,7 +428,7 @@ type Tally struct {
 
 // NewTally starts an empty count under s.
 func NewTally(s stats.SPRT, paired bool) *Tally {
-	t := &Tally{SPRT: s, Paired: paired, pending: map[int][]int{}}
+	t := &Tally{SPRT: s, Paired: paired, Verdict: Running, pending: map[int][]int{}}
 	t.Status.Paired = paired
 	t.Lower, t.Upper = s.Bounds()
 	return t

@@ -216,3 +216,27 @@ func TestStatusLineOpenIntervals(t *testing.T) {
 		}
 	}
 }
+
+// TestStartSummary: the summary a run writes as it starts says it is
+// running, with the hypotheses and bounds, and no exit code yet.
+func TestStartSummary(t *testing.T) {
+	c := testConfig(t, "banqi", 2)
+	dir := t.TempDir()
+	res := &Result{Verdict: Running}
+	res.Paired = true
+	if err := WriteSummary(dir, NewSummary(c, res)); err != nil {
+		t.Fatal(err)
+	}
+	s, err := ReadSummary(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lo, hi := c.SPRT.Bounds()
+	if s.Verdict != Running || s.ExitCode != nil || s.Elo0 != c.SPRT.Elo0 || s.Elo1 != c.SPRT.Elo1 ||
+		math.Abs(s.LowerBound-lo) > 1e-4 || math.Abs(s.UpperBound-hi) > 1e-4 {
+		t.Fatalf("start summary %+v; want running, no exit code, nElo [%g, %g], bounds [%.4f, %.4f]", s, c.SPRT.Elo0, c.SPRT.Elo1, lo, hi)
+	}
+	if d := s.Describe(); !strings.HasPrefix(d, "running") {
+		t.Fatalf("Describe: %q", d)
+	}
+}

@@ -38,6 +38,9 @@ with --out OUT (docs/replays.md):
 					if c.NArg() != 1 {
 						return usagef("replay show needs exactly one FILE")
 					}
+					if err := checkReplayFiles("replay show", c.Args().Slice()); err != nil {
+						return err
+					}
 					r, err := replays.ReadFile(c.Args().First())
 					if err != nil {
 						return inputErr(err)
@@ -73,20 +76,15 @@ to hand to the contestant in seat K (docs/replays.md):
 				Usage:     "re-simulate replays from seed and actions; fail on any mismatch or corruption",
 				ArgsUsage: "FILE...",
 				Description: `Exit 0 when every replay verifies, 1 when one does not, 2 when a FILE is
-not there:
+not there or is a directory:
 
    arena replay verify out/m1/replays/*.jsonl.zst`,
 				Action: func(c *cli.Context) error {
 					if c.NArg() == 0 {
 						return usagef("replay verify needs at least one FILE")
 					}
-					// A file that is not there is a mistake in the command
-					// (a typo, a glob that matched nothing), not a replay
-					// that fails verification: say so before verifying any.
-					for _, path := range c.Args().Slice() {
-						if _, err := os.Stat(path); err != nil {
-							return inputErr(fmt.Errorf("replay verify: %w", err))
-						}
+					if err := checkReplayFiles("replay verify", c.Args().Slice()); err != nil {
+						return err
 					}
 					bad := 0
 					for _, path := range c.Args().Slice() {
@@ -109,6 +107,23 @@ not there:
 			},
 		},
 	})
+}
+
+// checkReplayFiles is what the replay commands say before reading any
+// FILE: one that is not there, or a directory (a results directory given
+// for its replays), is a mistake in the command (a typo, a glob that
+// matched nothing), not a replay that fails: a usage error naming it.
+func checkReplayFiles(command string, paths []string) error {
+	for _, path := range paths {
+		fi, err := os.Stat(path)
+		if err != nil {
+			return inputErr(fmt.Errorf("%s: %w", command, err))
+		}
+		if fi.IsDir() {
+			return usagef("%s: %s is a directory, not a replay FILE (a run's replays are DIR/replays/*%s)", command, path, replays.Ext)
+		}
+	}
+	return nil
 }
 
 // replayHTML is `arena replay html`.
@@ -138,10 +153,8 @@ func replayHTML(c *cli.Context) error {
 			}
 		}
 	}
-	for _, path := range files {
-		if _, err := os.Stat(path); err != nil {
-			return inputErr(fmt.Errorf("replay html: %w", err))
-		}
+	if err := checkReplayFiles("replay html", files); err != nil {
+		return err
 	}
 	bad := 0
 	for _, path := range files {

@@ -64,9 +64,10 @@ func writeReport(c *cli.Context) error {
 	}
 	r, err := report.Write(dir, out, report.Options{WriteViewer: writeViewer})
 	if err != nil {
-		// A damaged ledger, a viewer page or the report not written are
-		// the run's or the disk's fault; anything else (no such
-		// directory, not a results directory) the command line's.
+		// A damaged ledger, a viewer directory or the report not
+		// written are the run's or the disk's fault; anything else (no
+		// such directory, not a results directory) the command line's.
+		// A game's viewer page not written is a warning, not an error.
 		var le *ledger.LineError
 		if r != nil || errors.As(err, &le) {
 			return err

@@ -314,10 +314,11 @@ func runSPRT(c *cli.Context) error {
 		fmt.Fprintln(progress, s.Line())
 	})
 	if errors.Is(runErr, outdir.ErrBusy) {
-		return runErr // another run's directory: write nothing there, not even sprt.json
+		return runErr // another run's directory: write nothing there, not even sprt.json (sprt.Run wrote none)
 	}
 	sum := sprt.NewSummary(cfg, res)
-	sum.ExitCode = sprtExitCode(res.Verdict)
+	code := sprtExitCode(res.Verdict)
+	sum.ExitCode = &code
 	if res.Games > printed {
 		fmt.Fprintln(progress, res.Line())
 	}
@@ -330,8 +331,8 @@ func runSPRT(c *cli.Context) error {
 	if runErr != nil {
 		return secretUsage(runErr, secretFile)
 	}
-	if sum.ExitCode != exitOK {
-		return cli.Exit("", sum.ExitCode) // the verdict's own exit code
+	if code != exitOK {
+		return cli.Exit("", code) // the verdict's own exit code
 	}
 	return nil
 }

@@ -264,7 +264,7 @@ func stringsOf(v any) []string {
 func TestUno(t *testing.T) {
 	b := newBrowser(t)
 	r := play(t, game{name: "uno", seats: 4, seed: 5, options: map[string]string{"target": "0"},
-		strikeAt: map[int]bool{6: true}, forfeitAt: map[int]int{30: 2}})
+		strikeAt: map[int]bool{6: true}, forfeitAt: map[int][]int{30: {2}}})
 	ps := positions(t, r)
 	dir := t.TempDir()
 	all := page(t, dir, "uno.html", r, viewer.Options{})

@@ -3,18 +3,14 @@ package viewer_test
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/arena-dev/arena/engine"
 	_ "github.com/arena-dev/arena/engine/all"
-	"github.com/arena-dev/arena/internal/testkit"
-	"github.com/arena-dev/arena/protocol"
+	"github.com/arena-dev/arena/internal/replaytest"
 	"github.com/arena-dev/arena/replays"
 	"github.com/arena-dev/arena/replays/viewer"
 )
@@ -29,81 +25,19 @@ type game struct {
 	bots    []string // default alice, bob, ...
 	// strikeAt strikes the seat to move at that ply (the referee moves).
 	strikeAt map[int]bool
-	// forfeitAt makes a seat forfeit before that ply's move.
-	forfeitAt map[int]int
+	// forfeitAt lists, per ply, the seats that forfeit before its move.
+	forfeitAt map[int][]int
 }
 
-var botNames = []string{"alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy"}
+var botNames = replaytest.BotNames
 
-// play records g and returns it as read back from the file's bytes.
+// play records g (replaytest.Play, every move drawn from the seed) and
+// returns it as read back from the file's bytes.
 func play(tb testing.TB, g game) *replays.Replay {
 	tb.Helper()
-	eg, opts := testkit.Setup(tb, g.name, g.seats, g.options)
-	st, err := eg.New(g.seats, g.seed, opts)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	h := replays.Header{
-		Arena: "v0.0.0-test", Game: g.name, Options: opts, Seed: g.seed,
-		Match: "m-test", GameID: fmt.Sprintf("g-%d", g.seed),
-		Clock:   protocol.Clock{StartupMs: 2000, MoveMs: 100, MarginMs: 20},
-		Started: time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC),
-	}
-	for i := range g.seats {
-		name := botNames[i]
-		if i < len(g.bots) {
-			name = g.bots[i]
-		}
-		h.Seats = append(h.Seats, replays.SeatInfo{Seat: i, Bot: name})
-	}
-	rec := replays.NewRecorder(h)
-	rng := rand.New(rand.NewPCG(g.seed, 7))
-	forfeited := make([]bool, g.seats)
-	in := g.seats
-	ply := 0
-	for !st.Over() && in >= 2 {
-		if s, ok := g.forfeitAt[ply]; ok && !forfeited[s] {
-			forfeited[s] = true
-			in--
-			rec.Forfeit(protocol.Failure{Ply: ply, Seat: s, Reason: protocol.ReasonTimeout, Detail: "no reply within 100ms"})
-			if in < 2 {
-				break
-			}
-		}
-		seat := st.ToMove()
-		legal := st.Legal()
-		a := legal[rng.IntN(len(legal))]
-		byRef := forfeited[seat]
-		if g.strikeAt[ply] && !byRef {
-			rec.Strike(protocol.Failure{Ply: ply, Seat: seat, Reason: protocol.ReasonIllegalAction, Detail: "not a legal action"})
-			byRef = true
-		}
-		raw, err := json.Marshal(a)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		if err := st.Apply(a); err != nil {
-			tb.Fatal(err)
-		}
-		rec.Move(ply, seat, raw, time.Duration(500+rng.IntN(20000))*time.Microsecond, 0, byRef)
-		ply++
-	}
-	if st.Over() {
-		rec.Finish(replays.ResultOf(st.Outcome().WithForfeits(forfeited)))
-	} else {
-		rec.Finish(replays.ResultOf(engine.ForfeitOutcome(forfeited, "only one seat left")))
-	}
-	data, err := rec.Compressed()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	r, err := replays.Read(bytes.NewReader(data))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if err := replays.Verify(r); err != nil {
-		tb.Fatal(err)
-	}
+	rec, _ := replaytest.Play(tb, replaytest.Game{Name: g.name, Seats: g.seats, Seed: g.seed, Options: g.options,
+		Bots: g.bots, ForfeitAt: g.forfeitAt, StrikeAt: g.strikeAt})
+	r, _ := replaytest.ReadBack(tb, rec)
 	return r
 }
 
