@@ -14,7 +14,7 @@ import (
 // for one seat keeps the detail of that seat's failures only (the reason
 // stays: forfeits are public), a page of every view keeps all.
 func TestOneSeatPageDropsOtherSeatsFailureDetails(t *testing.T) {
-	r := play(t, game{name: "uno", seats: 3, seed: 11, strikeAt: map[int]bool{1: true, 2: true}, forfeitAt: map[int]int{9: 2}})
+	r := play(t, game{name: "uno", seats: 3, seed: 11, strikeAt: map[int]bool{1: true, 2: true}, forfeitAt: map[int][]int{9: {2}}})
 	marks := map[string]int{} // detail -> seat
 	for i, e := range r.Events {
 		switch {
