@@ -626,17 +626,27 @@ func (s *session) bye() {
 			break
 		}
 	}
-	if !exited() {
+	// The loop also ends when the bot closes its stdout, which an exiting
+	// bot does just before the exit is seen: its input is closed only at
+	// openUntil, as in the loop, so a bot that exits on bye is never
+	// judged to have waited for the end of its input (on a loaded machine
+	// the exit can be seen well after the stdout closed).
+	waitExit := func(until time.Time) bool {
+		t := time.NewTimer(time.Until(until))
+		defer t.Stop()
+		select {
+		case <-s.p.Exited():
+			return true
+		case <-t.C:
+			return false
+		}
+	}
+	if !exited() && (inputClosed || !waitExit(openUntil)) {
 		if !inputClosed {
 			s.p.CloseInput()
 			inputClosed = true
 		}
-		t := time.NewTimer(time.Until(end))
-		select {
-		case <-s.p.Exited():
-		case <-t.C:
-		}
-		t.Stop()
+		waitExit(end)
 	}
 	took := time.Since(sent)
 	if !exited() {

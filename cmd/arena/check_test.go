@@ -196,6 +196,12 @@ func checkBot(mode string) int {
 				continue
 			case "bye-exit-1":
 				return 1
+			case "close-then-exit":
+				// Stdout closes at once, the exit follows 100 ms later (a
+				// runtime's shutdown; a loaded machine): within the time
+				// its stdin stays open, so it did not wait for its end.
+				os.Stdout.Close()
+				time.Sleep(100 * time.Millisecond)
 			}
 			return 0
 		}
@@ -316,6 +322,7 @@ func TestCheckMisbehavingBots(t *testing.T) {
 		{mode: "answers-end", fails: []string{check.CheckHygiene}, why: `before ready: "ok"`},
 		{mode: "ignore-bye", fails: []string{check.CheckBye}, why: "still running 1s after bye"},
 		{mode: "bye-exit-1", fails: []string{check.CheckBye}, why: "exited with status 1 after bye"},
+		{mode: "close-then-exit", why: "exited with status 0 within"},
 		{mode: "fork", extra: []string{"--bot-isolate", "no"}, fails: []string{check.CheckProcessGroup}, why: "still running in the bot's process group"},
 		// Isolated, the bot's descendants end with it, as in a match.
 		{mode: "fork", extra: []string{"--bot-isolate", "yes"}, why: "nothing left in process group"},
