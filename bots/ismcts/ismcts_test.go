@@ -132,7 +132,9 @@ func TestConfidenceGatesTheSearch(t *testing.T) {
 	r := uno.DefaultRules()
 	r.Target = 0
 	h, turn := firstDecision(t, "uno", uno.NewState(4, 5, r), 4, map[string]string{"target": "0"})
-	last := func(string, json.RawMessage, []json.RawMessage, *rand.Rand) (int, error) { return len(turn.Legal) - 1, nil }
+	last := func(string, json.RawMessage, []json.RawMessage, *rand.Rand) (int, error) {
+		return len(turn.Legal) - 1, nil
+	}
 	for _, c := range []struct {
 		confidence float64
 		fallback   bool // the move is the Fallback's, else the search's

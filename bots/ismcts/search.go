@@ -14,8 +14,10 @@
 // in which it could have been chosen), one new child is added, the game
 // is played out to the end of the hand with a cheap policy, and the
 // result is credited along the path, each node to the seat that chose
-// it. The move played is the root child visited most: the aggregate over
-// all the deals sampled.
+// it. The search's move is the root child visited most: the aggregate
+// over all the deals sampled. The Bot plays it only if it beats its
+// Fallback's move (greedy's) by Config.Confidence standard errors of
+// their mean rewards (Result.Beats), else the Fallback's.
 package ismcts
 
 import (
