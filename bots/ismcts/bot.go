@@ -33,7 +33,7 @@ type Config struct {
 }
 
 // DefaultConfidence is the Confidence of every level: one standard
-// error (docs/bots.md, "Measured results").
+// error (docs/bots.md, "Greedy's move unless the search is sure").
 const DefaultConfidence = 1.0
 
 // Levels are the named strengths, weakest first.
