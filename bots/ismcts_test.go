@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/arena-dev/arena/engine"
@@ -98,6 +100,7 @@ func TestISMCTSPlaysEveryGame(t *testing.T) {
 // ISMCTS_STRENGTH=N plays N in-process games per config of ismcts at a
 // fixed budget (ISMCTS_ITERS, default 500) against greedy, the seats
 // rotated, and logs its mean score (1 a win, ties shared, by rank).
+// ISMCTS_CONFIGS (e.g. "uno4,boon3") picks some of the configs.
 func TestISMCTSStrengthInProcess(t *testing.T) {
 	games, _ := strconv.Atoi(os.Getenv("ISMCTS_STRENGTH"))
 	if games == 0 {
@@ -112,6 +115,9 @@ func TestISMCTSStrengthInProcess(t *testing.T) {
 		seats int
 		opts  map[string]string
 	}{{"uno", 2, map[string]string{"target": "0"}}, {"uno", 4, map[string]string{"target": "0"}}, {"boon", 3, nil}, {"boon", 4, nil}} {
+		if only := os.Getenv("ISMCTS_CONFIGS"); only != "" && !slices.Contains(strings.Split(only, ","), fmt.Sprintf("%s%d", c.game, c.seats)) {
+			continue
+		}
 		score := 0.0
 		for g := range games {
 			players := make([]sdk.Bot, c.seats)

@@ -59,15 +59,16 @@ func TestParseOptions(t *testing.T) {
 // Iterations alone make a fixed budget (no clock), a time fraction alone
 // a time budget; the levels are as documented.
 func TestISMCTSConfig(t *testing.T) {
+	const z = ismcts.DefaultConfidence
 	cases := []struct {
 		o    Options
 		want ismcts.Config
 	}{
-		{Options{}, ismcts.Config{TimeFraction: 0.5, NoClockIterations: 4000}},
-		{Options{Level: "weak"}, ismcts.Config{Iterations: 50}},
-		{Options{Iterations: 123}, ismcts.Config{Iterations: 123, NoClockIterations: 4000}},
-		{Options{Level: "weak", TimeFraction: 0.2}, ismcts.Config{TimeFraction: 0.2}},
-		{Options{Iterations: 9, TimeFraction: 0.2}, ismcts.Config{Iterations: 9, TimeFraction: 0.2, NoClockIterations: 4000}},
+		{Options{}, ismcts.Config{TimeFraction: 0.5, NoClockIterations: 4000, Confidence: z}},
+		{Options{Level: "weak"}, ismcts.Config{Iterations: 50, Confidence: z}},
+		{Options{Iterations: 123}, ismcts.Config{Iterations: 123, NoClockIterations: 4000, Confidence: z}},
+		{Options{Level: "weak", TimeFraction: 0.2}, ismcts.Config{TimeFraction: 0.2, Confidence: z}},
+		{Options{Iterations: 9, TimeFraction: 0.2}, ismcts.Config{Iterations: 9, TimeFraction: 0.2, NoClockIterations: 4000, Confidence: z}},
 	}
 	for _, c := range cases {
 		got, err := ISMCTSConfig(c.o)

@@ -25,7 +25,16 @@ type Config struct {
 	NoClockIterations int
 	// Exploration is UCB's c (0: 0.7).
 	Exploration float64
+	// Confidence, if above 0, makes the search's move overrule the
+	// Fallback's (greedy's) only when its mean reward beats that move's
+	// by this many standard errors of the difference (Result.Beats);
+	// else the bot plays the Fallback's move.
+	Confidence float64
 }
+
+// DefaultConfidence is the Confidence of every level: one standard
+// error (docs/bots.md, "Greedy's move unless the search is sure").
+const DefaultConfidence = 1.0
 
 // Levels are the named strengths, weakest first.
 var Levels = []struct {
@@ -33,9 +42,9 @@ var Levels = []struct {
 	Config Config
 	Doc    string
 }{
-	{"weak", Config{Iterations: 50}, "50 iterations a move"},
-	{"medium", Config{Iterations: 500}, "500 iterations a move"},
-	{"strong", Config{TimeFraction: 0.5, NoClockIterations: 4000}, "half the move clock (4000 iterations without a clock)"},
+	{"weak", Config{Iterations: 50, Confidence: DefaultConfidence}, "50 iterations a move"},
+	{"medium", Config{Iterations: 500, Confidence: DefaultConfidence}, "500 iterations a move"},
+	{"strong", Config{TimeFraction: 0.5, NoClockIterations: 4000, Confidence: DefaultConfidence}, "half the move clock (4000 iterations without a clock)"},
 }
 
 // Level is the config of a named level.
@@ -132,9 +141,19 @@ func (b *Bot) Act(t *protocol.Turn) (int, error) {
 			lim.Iterations = 4000
 		}
 	}
-	i, err := b.search(t, lim)
+	i, r, err := b.search(t, lim)
 	if err != nil {
 		return b.fallback(t)
+	}
+	if b.Fallback != nil && b.Config.Confidence > 0 && len(r.Visits) > 1 {
+		// The search's move must earn its place against greedy's: with a
+		// few thousand deals, the means of the good moves differ by less
+		// than their noise (four-seat Uno and Boon), and picking the most
+		// visited among them is a coin toss that greedy's rules of thumb
+		// beat.
+		if d, err := b.fallback(t); err == nil && d >= 0 && d < len(r.Visits) && !r.Beats(i, d, b.Config.Confidence) {
+			return d, nil
+		}
 	}
 	return i, nil
 }
@@ -146,52 +165,52 @@ func (b *Bot) fallback(t *protocol.Turn) (int, error) {
 	return b.rng.IntN(len(t.Legal)), nil
 }
 
-func (b *Bot) search(t *protocol.Turn, lim Limits) (int, error) {
+func (b *Bot) search(t *protocol.Turn, lim Limits) (int, Result, error) {
 	if b.err != nil {
-		return 0, b.err
+		return 0, Result{}, b.err
 	}
 	switch b.game {
 	case "uno", "bounce":
 		var v uno.View
 		if err := json.Unmarshal(t.View, &v); err != nil {
-			return 0, err
+			return 0, Result{}, err
 		}
 		b.uno.tr.observe(&v)
 		acts, err := parseLegal(t.Legal, uno.ParseAction)
 		if err != nil {
-			return 0, err
+			return 0, Result{}, err
 		}
 		g, err := newUnoGame(&v, b.uno.rules, b.uno.tr)
 		if err != nil {
-			return 0, err
+			return 0, Result{}, err
 		}
 		return b.run(Search[uno.Action](g, acts, lim, b.rng))
 	case "boon":
 		var v boon.View
 		if err := json.Unmarshal(t.View, &v); err != nil {
-			return 0, err
+			return 0, Result{}, err
 		}
 		acts, err := parseLegal(t.Legal, boon.ParseAction)
 		if err != nil {
-			return 0, err
+			return 0, Result{}, err
 		}
 		g, err := newBoonGame(&v, b.boon.rules)
 		if err != nil {
-			return 0, err
+			return 0, Result{}, err
 		}
 		return b.run(Search[boon.Action](g, acts, lim, b.rng))
 	}
-	return 0, fmt.Errorf("ismcts does not play %s", b.game)
+	return 0, Result{}, fmt.Errorf("ismcts does not play %s", b.game)
 }
 
-func (b *Bot) run(r Result) (int, error) {
+func (b *Bot) run(r Result) (int, Result, error) {
 	if b.Stats != nil {
 		b.Stats(r)
 	}
 	if len(r.Visits) > 1 && r.Iterations == 0 {
-		return 0, fmt.Errorf("no determinization could be dealt")
+		return 0, r, fmt.Errorf("no determinization could be dealt")
 	}
-	return r.Best, nil
+	return r.Best, r, nil
 }
 
 func parseLegal[A any](legal []json.RawMessage, parse func(json.RawMessage) (A, error)) ([]A, error) {

@@ -95,3 +95,69 @@ func TestSearchIsDeterministic(t *testing.T) {
 	}
 	var _ engine.State = s
 }
+
+// Beats asks for a lead of z standard errors of the difference of the
+// two means; the variance of each counts a fair coin's once more, and an
+// action never tried cannot be beaten or beat.
+func TestResultBeats(t *testing.T) {
+	// Rewards of 0/1: n visits with w wins give Reward w and Reward2 w.
+	res := func(n1, w1, n2, w2 int) Result {
+		return Result{Visits: []int{n1, n2}, Reward: []float64{float64(w1), float64(w2)}, Reward2: []float64{float64(w1), float64(w2)}}
+	}
+	cases := []struct {
+		name string
+		r    Result
+		z    float64
+		want bool
+	}{
+		{"clear lead", res(1000, 600, 1000, 400), 1, true},
+		{"lead within the noise", res(100, 30, 100, 27), 1, false},
+		{"the same lead over more deals", res(10000, 3000, 10000, 2700), 1, true},
+		{"behind", res(1000, 400, 1000, 600), 1, false},
+		{"ten wins of ten against nine: no certainty", res(10, 10, 10, 9), 1, false},
+		{"default never tried", res(50, 50, 0, 0), 1, false},
+		{"a higher bar", res(1000, 600, 1000, 400), 20, false},
+	}
+	for _, c := range cases {
+		if got := c.r.Beats(0, 1, c.z); got != c.want {
+			t.Errorf("%s: Beats = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// With a Confidence, the bot plays its Fallback's move unless the search
+// beats it by that margin: a bar no search can clear leaves every move to
+// the Fallback, none leaves every move to the search.
+func TestConfidenceGatesTheSearch(t *testing.T) {
+	r := uno.DefaultRules()
+	r.Target = 0
+	h, turn := firstDecision(t, "uno", uno.NewState(4, 5, r), 4, map[string]string{"target": "0"})
+	last := func(string, json.RawMessage, []json.RawMessage, *rand.Rand) (int, error) {
+		return len(turn.Legal) - 1, nil
+	}
+	for _, c := range []struct {
+		confidence float64
+		fallback   bool // the move is the Fallback's, else the search's
+	}{{1e9, true}, {0, false}} {
+		b := New(Config{Iterations: 400, Confidence: c.confidence}, last)
+		var res Result
+		b.Stats = func(x Result) { res = x }
+		if err := b.Start(h); err != nil {
+			t.Fatal(err)
+		}
+		got, err := b.Act(turn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Best == len(turn.Legal)-1 {
+			t.Fatalf("the search's best is the Fallback's move too (%d of %d): the test cannot tell them apart", res.Best, len(turn.Legal))
+		}
+		want := res.Best
+		if c.fallback {
+			want = len(turn.Legal) - 1
+		}
+		if got != want {
+			t.Errorf("confidence %g: played %d, want %d (search %d, fallback %d)", c.confidence, got, want, res.Best, len(turn.Legal)-1)
+		}
+	}
+}

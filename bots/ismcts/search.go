@@ -14,8 +14,10 @@
 // in which it could have been chosen), one new child is added, the game
 // is played out to the end of the hand with a cheap policy, and the
 // result is credited along the path, each node to the seat that chose
-// it. The move played is the root child visited most: the aggregate over
-// all the deals sampled.
+// it. The search's move is the root child visited most: the aggregate
+// over all the deals sampled. The Bot plays it only if it beats its
+// Fallback's move (greedy's) by Config.Confidence standard errors of
+// their mean rewards (Result.Beats), else the Fallback's.
 package ismcts
 
 import (
@@ -82,8 +84,10 @@ type Limits struct {
 type Result struct {
 	// Best is the index into the root's actions of the move to play.
 	Best int
-	// Visits per root action.
-	Visits []int
+	// Visits per root action, and the sum of the searching seat's
+	// rewards over them and of their squares.
+	Visits          []int
+	Reward, Reward2 []float64
 	// Iterations run and Nodes (states applied: tree and playout plies).
 	Iterations, Nodes int
 }
@@ -95,13 +99,14 @@ type node[A comparable] struct {
 	visits   float64
 	avail    float64
 	reward   float64
+	reward2  float64 // sum of squared rewards (the root's children)
 }
 
 // Search runs ISMCTS from the searching seat's decision, whose legal
 // actions are root (the same in every determinization: they depend only
 // on what the seat sees), and returns the best of them.
 func Search[A comparable](g Game[A], root []A, lim Limits, rng *rand.Rand) Result {
-	res := Result{Visits: make([]int, len(root))}
+	res := Result{Visits: make([]int, len(root)), Reward: make([]float64, len(root)), Reward2: make([]float64, len(root))}
 	if len(root) <= 1 {
 		return res
 	}
@@ -217,6 +222,9 @@ func Search[A comparable](g Game[A], root []A, lim Limits, rng *rand.Rand) Resul
 			x.visits++
 			x.reward += rewards[x.seat]
 		}
+		if len(path) > 1 {
+			path[1].reward2 += rewards[path[1].seat] * rewards[path[1].seat]
+		}
 		top.visits++
 	}
 	best, bestVisits, bestReward := 0, -1.0, 0.0
@@ -224,6 +232,8 @@ func Search[A comparable](g Game[A], root []A, lim Limits, rng *rand.Rand) Resul
 		for _, ch := range top.children {
 			if ch.action == a {
 				res.Visits[i] += int(ch.visits)
+				res.Reward[i] += ch.reward
+				res.Reward2[i] += ch.reward2
 				// Most visits; ties to the higher total reward.
 				if ch.visits > bestVisits || ch.visits == bestVisits && ch.reward > bestReward {
 					best, bestVisits, bestReward = i, ch.visits, ch.reward
@@ -233,6 +243,21 @@ func Search[A comparable](g Game[A], root []A, lim Limits, rng *rand.Rand) Resul
 	}
 	res.Best = best
 	return res
+}
+
+// Beats reports whether root action i's mean reward beats action d's by
+// more than z standard errors of the difference of the two means. Each
+// action's variance counts one more reward of variance 1/4 (a fair
+// coin's), so that a few equal rewards do not pass for certainty, and an
+// action never tried knows nothing.
+func (r Result) Beats(i, d int, z float64) bool {
+	ni, nd := float64(r.Visits[i]), float64(r.Visits[d])
+	if ni == 0 || nd == 0 {
+		return false
+	}
+	mi, md := r.Reward[i]/ni, r.Reward[d]/nd
+	se2 := func(n, m, sq float64) float64 { return (max(sq-n*m*m, 0) + 0.25) / (n + 1) / n }
+	return mi-md > z*math.Sqrt(se2(ni, mi, r.Reward2[i])+se2(nd, md, r.Reward2[d]))
 }
 
 func (n *node[A]) child(a A, seat int) *node[A] {
