@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -120,7 +121,8 @@ func TestSearchBotsNeverLoseOnTime(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.bot+"/"+c.game+"/"+c.move, func(t *testing.T) {
-			args := append([]string{"match", "--game", c.game, "--seed", "9", "--games", "2", "--move-time", c.move,
+			out := t.TempDir()
+			args := append([]string{"match", "--game", c.game, "--seed", "9", "--games", "2", "--move-time", c.move, "--out", out,
 				"--margin", "0s", "--json", "-q", "--bot", "s=arena bot " + c.bot + " --level strong"}, c.args...)
 			stdout, stderr, code := arena(t, args...)
 			if code != 0 {
@@ -139,7 +141,10 @@ func TestSearchBotsNeverLoseOnTime(t *testing.T) {
 			}
 			for _, b := range sum.Bots {
 				if b.Name == "s" && (b.Forfeits != 0 || b.Strikes != 0 || b.Games != 2) {
-					t.Errorf("%s: %d forfeits, %d strikes in %d games\n%s", c.bot, b.Forfeits, b.Strikes, b.Games, stderr)
+					// The ledger says why: the time used, waited for a CPU
+					// and forgiven, or another failure.
+					ledger, _ := os.ReadFile(filepath.Join(out, "results.jsonl"))
+					t.Errorf("%s: %d forfeits, %d strikes in %d games\n%s\n%s", c.bot, b.Forfeits, b.Strikes, b.Games, ledger, stderr)
 				}
 			}
 		})
