@@ -65,9 +65,9 @@ func TestISMCTSConfig(t *testing.T) {
 		want ismcts.Config
 	}{
 		{Options{}, ismcts.Config{TimeFraction: 0.5, NoClockIterations: 4000, Confidence: z}},
-		{Options{Level: "weak"}, ismcts.Config{Iterations: 50, Confidence: z}},
+		{Options{Level: "weak"}, ismcts.Config{Iterations: 50}},
 		{Options{Iterations: 123}, ismcts.Config{Iterations: 123, NoClockIterations: 4000, Confidence: z}},
-		{Options{Level: "weak", TimeFraction: 0.2}, ismcts.Config{TimeFraction: 0.2, Confidence: z}},
+		{Options{Level: "weak", TimeFraction: 0.2}, ismcts.Config{TimeFraction: 0.2}},
 		{Options{Iterations: 9, TimeFraction: 0.2}, ismcts.Config{Iterations: 9, TimeFraction: 0.2, NoClockIterations: 4000, Confidence: z}},
 	}
 	for _, c := range cases {

@@ -32,8 +32,10 @@ type Config struct {
 	Confidence float64
 }
 
-// DefaultConfidence is the Confidence of every level: one standard
-// error (docs/bots.md, "Greedy's move unless the search is sure").
+// DefaultConfidence is the Confidence of the medium and strong levels:
+// one standard error (docs/bots.md, "Greedy's move unless the search is
+// sure"). Weak has none: playing its own move always keeps it below the
+// others at four seats too, where the test makes every level greedy-like.
 const DefaultConfidence = 1.0
 
 // Levels are the named strengths, weakest first.
@@ -42,7 +44,7 @@ var Levels = []struct {
 	Config Config
 	Doc    string
 }{
-	{"weak", Config{Iterations: 50, Confidence: DefaultConfidence}, "50 iterations a move"},
+	{"weak", Config{Iterations: 50}, "50 iterations a move, its own move always"},
 	{"medium", Config{Iterations: 500, Confidence: DefaultConfidence}, "500 iterations a move"},
 	{"strong", Config{TimeFraction: 0.5, NoClockIterations: 4000, Confidence: DefaultConfidence}, "half the move clock (4000 iterations without a clock)"},
 }
