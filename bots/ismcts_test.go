@@ -1,7 +1,6 @@
 package bots
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"slices"
@@ -9,54 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/arena-dev/arena/engine"
-	"github.com/arena-dev/arena/internal/testkit"
-	"github.com/arena-dev/arena/protocol"
 	"github.com/arena-dev/arena/sdk"
+	"github.com/arena-dev/arena/sdk/sdktest"
 )
-
-// playGame plays one game in process between bots (one per seat), each
-// sent what the referee would send it: hello with the resolved options,
-// then at each of its decisions the JSON of its view and legal actions.
-func playGame(t testing.TB, game string, seed uint64, opts map[string]string, players []sdk.Bot) engine.Outcome {
-	t.Helper()
-	seats := len(players)
-	g, o := testkit.Setup(t, game, seats, opts)
-	s, err := g.New(seats, seed, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, p := range players {
-		if err := p.Start(&protocol.Hello{Type: "hello", Protocol: protocol.Version, Game: game, Options: o, Seat: i, Seats: seats, Seed: seed + uint64(i)*7919}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for id := int64(1); !s.Over(); id++ {
-		seat := s.ToMove()
-		legal := s.Legal()
-		view, err := engine.AppendJSON(nil, s.View(seat))
-		if err != nil {
-			t.Fatal(err)
-		}
-		raws := make([]json.RawMessage, len(legal))
-		for i, a := range legal {
-			if raws[i], err = engine.AppendJSON(nil, a); err != nil {
-				t.Fatal(err)
-			}
-		}
-		k, err := players[seat].Act(&protocol.Turn{Type: "turn", ID: id, View: view, Legal: raws})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if k < 0 || k >= len(legal) {
-			t.Fatalf("index %d of %d", k, len(legal))
-		}
-		if err := s.Apply(legal[k]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return s.Outcome()
-}
 
 func mustBot(t testing.TB, name string, o Options) sdk.Bot {
 	t.Helper()
@@ -68,7 +22,7 @@ func mustBot(t testing.TB, name string, o Options) sdk.Bot {
 }
 
 // ISMCTS plays whole games of every game it searches, at every seat
-// count, and its moves are legal (playGame checks).
+// count, and its moves are legal (sdktest.Play checks).
 func TestISMCTSPlaysEveryGame(t *testing.T) {
 	cases := []struct {
 		game  string
@@ -90,8 +44,8 @@ func TestISMCTSPlaysEveryGame(t *testing.T) {
 				for range n - 1 {
 					players = append(players, mustBot(t, "greedy", Options{}))
 				}
-				o := playGame(t, c.game, 3, c.opts, players)
-				t.Logf("%v", o.Ranks)
+				r := sdktest.Play(t, sdktest.Config{Game: c.game, Seats: n, Options: c.opts, Games: 1, Seed: 3}, players...)
+				t.Logf("%v", r[0].Outcome.Ranks)
 			})
 		}
 	}
@@ -118,25 +72,20 @@ func TestISMCTSStrengthInProcess(t *testing.T) {
 		if only := os.Getenv("ISMCTS_CONFIGS"); only != "" && !slices.Contains(strings.Split(only, ","), fmt.Sprintf("%s%d", c.game, c.seats)) {
 			continue
 		}
+		players := []sdk.Bot{mustBot(t, "ismcts", Options{Iterations: iters})}
+		for range c.seats - 1 {
+			players = append(players, mustBot(t, "greedy", Options{}))
+		}
+		// Every rotation replays one deal with the seats rotated.
 		score := 0.0
-		for g := range games {
-			players := make([]sdk.Bot, c.seats)
-			me := g % c.seats
-			for i := range players {
-				players[i] = mustBot(t, "greedy", Options{})
-			}
-			players[me] = mustBot(t, "ismcts", Options{Iterations: iters})
-			o := playGame(t, c.game, uint64(g/c.seats), c.opts, players)
-			best, ties := 1<<30, 0
-			for _, r := range o.Ranks {
-				best = min(best, r)
-			}
-			for _, r := range o.Ranks {
-				if r == best {
+		for _, r := range sdktest.Play(t, sdktest.Config{Game: c.game, Seats: c.seats, Options: c.opts, Games: games}, players...) {
+			best, ties := slices.Min(r.Outcome.Ranks), 0
+			for _, rank := range r.Outcome.Ranks {
+				if rank == best {
 					ties++
 				}
 			}
-			if o.Ranks[me] == best {
+			if r.Rank(0) == best {
 				score += 1 / float64(ties)
 			}
 		}
