@@ -11,6 +11,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"sort"
 	"strings"
 
@@ -272,6 +273,7 @@ func Main(name string) {
 	if err == nil {
 		var bot sdk.Bot
 		if bot, err = NewWith(name, o); err == nil {
+			runtime.GOMAXPROCS(1) // as `arena bot` runs it (cmd/arena/bot.go says why)
 			sdk.Main(bot, sdk.Options{Name: name, Version: "1"})
 			return
 		}

@@ -35,8 +35,11 @@ func ISMCTSConfig(o Options) (ismcts.Config, error) {
 	if o.Depth != 0 || o.Nodes != 0 {
 		return c, fmt.Errorf("--%s/--%s: %w (ismcts takes --%s)", FlagDepth, FlagNodes, ErrOtherBudget, FlagIterations)
 	}
-	if o.Iterations < 0 || o.TimeFraction < 0 || o.TimeFraction > 1 {
-		return c, fmt.Errorf("iterations %d, time fraction %g: want iterations >= 0 and a fraction in [0, 1]", o.Iterations, o.TimeFraction)
+	if o.Iterations < 0 {
+		return c, fmt.Errorf("--%s %d: want a count >= 0", FlagIterations, o.Iterations)
+	}
+	if o.TimeFraction < 0 || o.TimeFraction > 1 {
+		return c, fmt.Errorf("--%s %g: want a fraction in [0, 1]", FlagTimeFraction, o.TimeFraction)
 	}
 	if o.Iterations > 0 {
 		c.Iterations = o.Iterations

@@ -82,12 +82,16 @@ func TestISMCTSConfig(t *testing.T) {
 // 10 ms, whatever the fraction.
 func TestBudgetMargin(t *testing.T) {
 	c := ismcts.Config{TimeFraction: 1}
-	for _, ms := range []int64{20, 25, 50, 100, 1000} {
-		b := c.Budget(ms)
-		move := time.Duration(ms) * time.Millisecond
-		if b > move-max(move/5, 10*time.Millisecond) || b <= 0 {
-			t.Errorf("move %d ms: budget %v", ms, b)
+	for ms, want := range map[int64]time.Duration{
+		20: 10 * time.Millisecond, 25: 15 * time.Millisecond, 50: 40 * time.Millisecond,
+		100: 80 * time.Millisecond, 1000: 800 * time.Millisecond,
+	} {
+		if b := c.Budget(ms); b != want {
+			t.Errorf("move %d ms: budget %v, want %v", ms, b, want)
 		}
+	}
+	if b := (ismcts.Config{TimeFraction: 0.5}).Budget(100); b != 50*time.Millisecond {
+		t.Errorf("half of 100 ms: budget %v, want 50ms", b)
 	}
 	if b := (ismcts.Config{Iterations: 5}).Budget(100); b != 0 {
 		t.Errorf("iterations only: budget %v", b)

@@ -178,6 +178,18 @@ func loadRun(dir string) (*Report, error) {
 		}
 		if e.Record.TestScore != nil {
 			r.Kind = SPRT
+			// The stop rule counts half points 0..2 (sprt.Tally), and a
+			// paired test counts a game only with its pair.
+			switch ts := *e.Record.TestScore; {
+			case ts != 0 && ts != 0.5 && ts != 1:
+				r.Warnings = append(r.Warnings, fmt.Sprintf("%s: line %d: game %s: test_score %g, want 0, 0.5 or 1: not counted in the LLR",
+					path, e.Line, e.Record.GameID, ts))
+				e.Record.TestScore = nil
+			case sum != nil && sum.Paired && e.Record.Pair == nil:
+				r.Warnings = append(r.Warnings, fmt.Sprintf("%s: line %d: game %s: a paired test's game with no pair: not counted in the LLR",
+					path, e.Line, e.Record.GameID))
+				e.Record.TestScore = nil
+			}
 		}
 		lines = append(lines, e.Record)
 		r.Records = append(r.Records, e.Record.Record)

@@ -28,6 +28,8 @@ import (
 	"regexp"
 	"time"
 
+	"github.com/arena-dev/arena/internal/atomicfile"
+
 	"github.com/arena-dev/arena/replays"
 )
 
@@ -90,24 +92,8 @@ func (r *Report) HTML(w io.Writer, outDir string) error {
 // writeAtomic writes data to path through a temporary file in the same
 // directory, renamed over path once complete.
 func writeAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("writing report: %w", err)
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(0o644)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("writing report %s: %w", path, err)
+	if err := atomicfile.Write(path, data); err != nil {
+		return fmt.Errorf("report: %w", err)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@
 package sandbox_test
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -194,6 +195,9 @@ func TestBotInsideHiddenDirectory(t *testing.T) {
 func TestIsolatedBotStartsThroughTheSmallWrapper(t *testing.T) {
 	wrapper := testkit.Build(t, "./cmd/arena-sandbox")
 	sb, err := sandbox.New(sandbox.DefaultLimits, sandbox.Options{Isolate: sandbox.IsolateYes, Wrapper: wrapper})
+	if oe := (*sandbox.OptionError)(nil); errors.As(err, &oe) && oe.Option == "Wrapper" {
+		t.Fatal(err) // the wrapper this test is about was refused
+	}
 	if err != nil {
 		t.Skip("no isolation here: ", err)
 	}

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/arena-dev/arena/internal/atomicfile"
+
 	"github.com/arena-dev/arena/arena/stats"
 )
 
@@ -45,7 +47,9 @@ func WriteSummary(dir string, s *Summary) error {
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, SummaryFile), append(data, '\n'), 0o644); err != nil {
+	// Whole or not at all: arena report reads it while the run goes on.
+	err = atomicfile.Write(filepath.Join(dir, SummaryFile), append(data, '\n'))
+	if err != nil {
 		return fmt.Errorf("writing %s: %w", SummaryFile, err)
 	}
 	return nil

@@ -130,6 +130,13 @@ func TestReportOfDamagedDirectories(t *testing.T) {
 			lines[1] = `{"index":1,"game_id": garbage` + "\n"
 			writeTestFile(t, path, []byte(strings.Join(lines, "")))
 		}, exitFail, []string{"results.jsonl: line 2"}, nil},
+		{"a test score the stop rule cannot count", func(t *testing.T, dir string) {
+			path := filepath.Join(dir, "results.jsonl")
+			b, _ := os.ReadFile(path)
+			lines := strings.SplitAfter(string(b), "\n")
+			lines[0] = `{"test_score":1.5,` + lines[0][1:]
+			writeTestFile(t, path, []byte(strings.Join(lines, "")))
+		}, 0, []string{"line 1: game " + ids[0] + ": test_score 1.5, want 0, 0.5 or 1: not counted in the LLR"}, []string{`id="standings"`}},
 		{"an empty ledger", func(t *testing.T, dir string) {
 			writeTestFile(t, filepath.Join(dir, "results.jsonl"), nil)
 		}, 0, []string{"match report of 0 games"}, []string{`id="standings"`}},

@@ -134,16 +134,19 @@ func runMatch(c *cli.Context) error {
 		return err
 	}
 	defer closeNATS()
+	var tr *bot.Tracer
 	if trace >= 0 {
-		tr := bot.Traced(specs[trace].Launcher, c.App.ErrWriter)
+		tr = bot.Traced(specs[trace].Launcher, c.App.ErrWriter)
 		specs[trace].Launcher = tr
-		defer tr.Flush()
 	}
 	sum, err := match.Run(ctx, match.Config{
 		Settings: settings, Game: game, Options: opts, Games: games, Seed: seed, Secret: secret, OutDir: out, Version: Version,
 		OnGame: func(r ledger.Record) { fmt.Fprintln(progress, gameLine(r, games, out != "")) },
 		Warn:   c.App.ErrWriter, // a stale lock, leftovers removed, lost stderr logs
 	}, specs)
+	if tr != nil {
+		tr.Flush() // the trace's last lines before the summary, not after it
+	}
 	if sum != nil && sum.Games > 0 {
 		if c.Bool("json") {
 			enc := json.NewEncoder(c.App.Writer)

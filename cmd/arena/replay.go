@@ -147,14 +147,15 @@ func replayHTML(c *cli.Context) error {
 		if !outDir && len(files) > 1 {
 			return usagef("-o %s: with %d FILEs, -o must be a directory", out, len(files))
 		}
-		if outDir {
-			if err := os.MkdirAll(out, 0o755); err != nil {
-				return fmt.Errorf("replay html: %w", err)
-			}
-		}
 	}
+	// Before -o DIR is made: a mistyped FILE leaves nothing behind.
 	if err := checkReplayFiles("replay html", files); err != nil {
 		return err
+	}
+	if outDir {
+		if err := os.MkdirAll(out, 0o755); err != nil {
+			return fmt.Errorf("replay html: %w", err)
+		}
 	}
 	bad := 0
 	for _, path := range files {

@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/arena-dev/arena/internal/atomicfile"
+
 	"github.com/arena-dev/arena/replays"
 )
 
@@ -88,8 +90,7 @@ func WriteFile(htmlPath, replayPath string, opts Options) error {
 	if err := WriteHTML(&buf, r, opts); err != nil {
 		return err
 	}
-	// The replay's atomic write does for any bytes.
-	if err := replays.WriteCompressedUnsynced(htmlPath, buf.Bytes()); err != nil {
+	if err := atomicfile.Write(htmlPath, buf.Bytes()); err != nil {
 		return fmt.Errorf("viewer: %w", err)
 	}
 	return nil
