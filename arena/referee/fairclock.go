@@ -66,7 +66,10 @@ func (m *meter) forgiven(wall time.Duration) (time.Duration, time.Duration) {
 		return 0, -1 // the bot has ended: its last move is charged in full
 	}
 	ran := max(now.Ran-m.at.Ran, 0)
-	held := now.Waited - m.at.Waited + now.Stalled - m.at.Stalled // by the machine, for a CPU, memory or I/O
+	held := now.Waited - m.at.Waited // by the machine, for a CPU
+	if !now.AtMemoryLimit && !m.at.AtMemoryLimit {
+		held += now.Stalled - m.at.Stalled // or for memory or I/O, not brought on by its own memory limit
+	}
 	return clock.Forgiven(wall, ran, held, now.Throttled-m.at.Throttled), ran
 }
 

@@ -36,6 +36,7 @@ type Box struct {
 	v1      []string
 	v1Acct  string // the v1 cpuacct cgroup: CPU time of every process
 	v1CPU   string // the v1 cpu cgroup (the rate limit), or ""
+	v1Mem   string // the v1 memory cgroup (the memory limit), or ""
 	tmp     string // removed at Release
 	pid     atomic.Int64
 	release sync.Once
@@ -181,7 +182,7 @@ func (s *Sandbox) Prepare(name string, argv []string, dir string, extraEnv []str
 		if err != nil {
 			return nil, err
 		}
-		b.v1 = append(b.v1, dir)
+		b.v1, b.v1Mem = append(b.v1, dir), dir
 		if err := writeFile(dir, "memory.limit_in_bytes", l.Memory); err != nil {
 			return nil, err
 		}

@@ -99,6 +99,26 @@ func misbehave(mode string) int {
 				fmt.Fprintln(out, strings.Join(strings.Fields(l), " "))
 			}
 		}
+	case "pagecache": // on a line, write SANDBOX_TEST_MIB MiB into a file of its directory, through the page cache
+		in := bufio.NewScanner(os.Stdin)
+		fmt.Fprintln(out, "ready")
+		out.Flush()
+		if !in.Scan() {
+			return 1
+		}
+		mib, _ := strconv.Atoi(os.Getenv("SANDBOX_TEST_MIB"))
+		f, err := os.Create("cache")
+		if err != nil {
+			fmt.Fprintln(out, "create", err)
+			return 1
+		}
+		chunk := make([]byte, 1<<20)
+		for i := 0; i < mib && err == nil; i++ {
+			_, err = f.Write(chunk)
+		}
+		fmt.Fprintln(out, "wrote", err)
+		out.Flush()
+		in.Scan() // until stdin closes
 	case "fill": // fill TMPDIR 1 MiB per file
 		chunk := make([]byte, 1<<20)
 		total := 0

@@ -16,6 +16,7 @@ import (
 type meterFiles struct {
 	stat, pressure *os.File   // the v2 cgroup's cpu.stat and cpu.pressure (nil: none)
 	stalls         []*os.File // its io.pressure and memory.pressure, those there are
+	memUsage       *os.File   // memory.current (v2) or memory.usage_in_bytes (v1), under a memory limit (nil: none)
 	statThrottled  bool       // cpu.stat has the rate limit's throttled_usec (v2 cpu controller)
 	throttle       *os.File   // else the v1 cpu cgroup's cpu.stat, with throttled_time (nil: no limit)
 	buf            [1024]byte
@@ -31,8 +32,10 @@ type meterFiles struct {
 // busy looking for work while the goroutine that answers waits: in a
 // 256-game soak it left ten times the spurious timeouts.) The referee never
 // forgives more than the wall time less the CPU the bot used
-// (clock.Forgiven). Without a v2 cgroup with pressure files it reports
-// nothing, and the bot is charged its wall time (Describe says so).
+// (clock.Forgiven). A stall on memory or I/O is forgiven only in a move
+// the bot began and ended away from its own memory limit (AtMemoryLimit):
+// reclaim it brings on itself, and the paging that follows, are its own. Without a v2 cgroup with pressure files it reports nothing, and
+// the bot is charged its wall time (Describe says so).
 func (b *Box) Usage() (transport.Usage, bool) {
 	b.meterMu.Lock()
 	defer b.meterMu.Unlock()
@@ -54,6 +57,17 @@ func (b *Box) Usage() (transport.Usage, bool) {
 			return transport.Usage{}, false
 		}
 		u.Throttled = time.Duration(ns)
+	}
+	if m.memUsage != nil {
+		data, ok := m.read(m.memUsage)
+		if !ok {
+			return transport.Usage{}, false
+		}
+		used, ok := number(data)
+		if !ok {
+			return transport.Usage{}, false
+		}
+		u.AtMemoryLimit = atLimit(used, b.spec.Limits.Memory)
 	}
 	return u, true
 }
@@ -92,7 +106,16 @@ func (b *Box) openMeter() *meterFiles {
 		}
 	}
 	b.meter = m
-	if m.stat == nil || b.spec.Limits.CPUs <= 0 {
+	if m.stat == nil {
+		return m
+	}
+	switch {
+	case b.spec.Plan.V2Mem:
+		m.memUsage, _ = os.Open(filepath.Join(b.v2, "memory.current"))
+	case b.v1Mem != "":
+		m.memUsage, _ = os.Open(filepath.Join(b.v1Mem, "memory.usage_in_bytes"))
+	}
+	if b.spec.Limits.CPUs <= 0 {
 		return m // nothing to read, or no rate limit to throttle it
 	}
 	switch {
@@ -130,7 +153,7 @@ func (m *meterFiles) cgroup() (transport.Usage, bool) {
 	if !ok {
 		return transport.Usage{}, false
 	}
-	var stalledUs int64
+	var stalledUs int64 // the longer stall: one task stalled on memory is often waiting for I/O too
 	for _, f := range m.stalls {
 		data, ok := m.read(f)
 		if !ok {
@@ -140,7 +163,7 @@ func (m *meterFiles) cgroup() (transport.Usage, bool) {
 		if !ok {
 			return transport.Usage{}, false
 		}
-		stalledUs += us
+		stalledUs = max(stalledUs, us)
 	}
 	return transport.Usage{Ran: time.Duration(ranUs) * time.Microsecond, Waited: time.Duration(waitedUs) * time.Microsecond,
 		Throttled: time.Duration(throttledUs) * time.Microsecond, Stalled: time.Duration(stalledUs) * time.Microsecond}, true
@@ -190,9 +213,24 @@ func (b *Box) closeMeter() {
 	b.meterMu.Lock()
 	defer b.meterMu.Unlock()
 	if m := b.meter; m != nil {
-		closeAll(append([]*os.File{m.stat, m.pressure, m.throttle}, m.stalls...)...)
+		closeAll(append([]*os.File{m.stat, m.pressure, m.throttle, m.memUsage}, m.stalls...)...)
 	}
 	b.meter, b.meterClosed = nil, true
+}
+
+// atLimit reports whether used bytes are within a sixteenth of the memory
+// limit: where the kernel reclaims a cgroup's own pages to keep it under
+// its limit. (The v1 failure counts would say it directly, but a v1
+// memory+swap limit, which the sandbox sets equal, leaves both at 0 on
+// recent kernels.)
+func atLimit(used, limit int64) bool {
+	return limit > 0 && used >= limit-limit/16
+}
+
+// number is the one number data holds ("N\n").
+func number(data []byte) (int64, bool) {
+	v, err := strconv.ParseInt(string(bytes.TrimSpace(data)), 10, 64)
+	return v, err == nil && v >= 0
 }
 
 func closeAll(files ...*os.File) {

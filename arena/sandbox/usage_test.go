@@ -3,6 +3,7 @@
 package sandbox_test
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"strings"
@@ -90,4 +91,48 @@ func TestUsageReportsWaitingForACPU(t *testing.T) {
 			t.Errorf("forgiven %v of the %v it was held back under its own 0.2-CPU limit: throttling is forgiven as waiting for the machine", f, held)
 		}
 	})
+}
+
+// TestUsageSaysWhenABotIsAtItsMemoryLimit: a bot that writes more than
+// its memory limit through the page cache makes the kernel reclaim its
+// own memory, and Usage says it is at its limit (the referee then
+// forgives no memory or I/O stall of that move); one that stays well
+// within its limit is not.
+func TestUsageSaysWhenABotIsAtItsMemoryLimit(t *testing.T) {
+	sb := newSandbox(t, sandbox.Limits{Memory: 48 << 20}, sandbox.Options{Isolate: sandbox.IsolateNo})
+	if !sb.FairClock() {
+		t.Skip("no cgroup v2 with cpu.pressure here: Usage reports nothing")
+	}
+	if strings.Contains(sb.Describe(), "memory limit NOT ENFORCED") {
+		t.Skip("no memory cgroup: " + sb.Describe())
+	}
+	for _, tc := range []struct {
+		mib     int
+		reaches bool
+	}{{4, false}, {160, true}} {
+		t.Run(fmt.Sprintf("%d MiB", tc.mib), func(t *testing.T) {
+			p, _ := start(t, sb, "pagecache", t.TempDir(), fmt.Sprintf("SANDBOX_TEST_MIB=%d", tc.mib))
+			if l, err := p.Receive(time.Now().Add(20 * time.Second)); err != nil || string(l) != "ready" {
+				t.Fatalf("got %q, %v; stderr %s", l, err, p.StderrTail())
+			}
+			before, ok := p.Usage()
+			if !ok {
+				t.Fatal("no usage for a confined bot")
+			}
+			if err := p.Send([]byte("go"), time.Now().Add(5*time.Second)); err != nil {
+				t.Fatal(err)
+			}
+			if l, err := p.Receive(time.Now().Add(60 * time.Second)); err != nil || string(l) != "wrote <nil>" {
+				t.Fatalf("got %q, %v; stderr %s", l, err, p.StderrTail())
+			}
+			after, ok := p.Usage()
+			if !ok {
+				t.Fatal("no usage for a confined bot")
+			}
+			t.Logf("%d MiB written: at the memory limit before %v, after %v; stalled %v", tc.mib, before.AtMemoryLimit, after.AtMemoryLimit, after.Stalled-before.Stalled)
+			if before.AtMemoryLimit || after.AtMemoryLimit != tc.reaches {
+				t.Errorf("at the memory limit before %v and after %v writing %d MiB under a 48 MiB limit", before.AtMemoryLimit, after.AtMemoryLimit, tc.mib)
+			}
+		})
+	}
 }

@@ -69,8 +69,15 @@ type Usage struct {
 	Throttled time.Duration
 	// Stalled is time at least one of them could not run for memory or
 	// I/O: the kernel reclaiming memory or paging the bot's program back
-	// in from a busy disk. Not charged either, as Waited.
+	// in from a busy disk (the longer of the two stalls, which overlap).
+	// Not charged either, as Waited, unless the bot was at its own memory
+	// limit (AtMemoryLimit).
 	Stalled time.Duration
+	// AtMemoryLimit is whether their memory use is at their own memory
+	// limit, where the kernel reclaims their memory because of what they
+	// use, not because the machine is short: a stall in a move that began
+	// or ended there is the bot's own doing, and charged.
+	AtMemoryLimit bool
 }
 
 // SendTimer is implemented by a Conn that can say when the line of its
