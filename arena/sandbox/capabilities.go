@@ -24,6 +24,13 @@ type Capabilities struct {
 	// bots' v2 cgroups.
 	V1Devices string
 	V2Devices bool
+	// SlowJoin is the mount point of the cgroup v2 hierarchy when it is
+	// mounted without favordynmods (Linux 6.0+): moving a process into a
+	// cgroup then waits for an RCU grace period, 10-20 ms after an idle
+	// moment, which every confined bot's start pays. Mounted with it the
+	// move takes a fraction of a millisecond (at some cost to every fork
+	// and exit on the machine). "" otherwise.
+	SlowJoin string
 	// SysAdmin: CAP_SYS_ADMIN (network namespaces). SetID: CAP_SETUID and
 	// CAP_SETGID (another user).
 	SysAdmin, SetID bool

@@ -229,5 +229,8 @@ func (s *Sandbox) Describe() string {
 	if len(not) > 0 {
 		line += "; not enforced: " + strings.Join(not, "; ")
 	}
+	if s.Caps.SlowJoin != "" {
+		line += "; slow starts: each bot's start waits 10-20 ms for the kernel's cgroup lock (as root, `mount -o remount,favordynmods " + s.Caps.SlowJoin + "` ends the wait)"
+	}
 	return line
 }

@@ -15,6 +15,8 @@ import (
 	"sync"
 	"syscall"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/arena-dev/arena/arena/sandbox/devcgroup"
 )
 
@@ -97,6 +99,9 @@ func detect() *Capabilities {
 				continue
 			}
 			c.V2 = dir
+			if !m.opts["favordynmods"] && kernelAtLeast(6, 0) {
+				c.SlowJoin = m.point
+			}
 			ctl := readWords(filepath.Join(dir, "cgroup.subtree_control"))
 			avail := readWords(filepath.Join(dir, "cgroup.controllers"))
 			for _, want := range []string{"memory", "pids", "cpu"} {
@@ -197,6 +202,20 @@ type mount struct {
 	root, point string
 	v2          bool
 	opts        map[string]bool
+}
+
+// kernelAtLeast reports whether the running kernel's release is at least
+// major.minor.
+func kernelAtLeast(major, minor int) bool {
+	var u unix.Utsname
+	if unix.Uname(&u) != nil {
+		return false
+	}
+	var ma, mi int
+	if _, err := fmt.Sscanf(unix.ByteSliceToString(u.Release[:]), "%d.%d", &ma, &mi); err != nil {
+		return false
+	}
+	return ma > major || ma == major && mi >= minor
 }
 
 func cgroupMounts() []mount {
