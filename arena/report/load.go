@@ -105,7 +105,7 @@ type LLRPoint struct {
 func Load(dir string) (*Report, error) {
 	fi, err := os.Stat(dir)
 	if err != nil {
-		return nil, fmt.Errorf("results directory %w", err)
+		return nil, fmt.Errorf("%w (%w)", ErrNotResults, err)
 	}
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("%s: %w (it is a file)", dir, ErrNotResults)

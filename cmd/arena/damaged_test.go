@@ -137,6 +137,9 @@ func TestReportOfDamagedDirectories(t *testing.T) {
 			lines[0] = `{"test_score":1.5,` + lines[0][1:]
 			writeTestFile(t, path, []byte(strings.Join(lines, "")))
 		}, 0, []string{"line 1: game " + ids[0] + ": test_score 1.5, want 0, 0.5 or 1: not counted in the LLR"}, []string{`id="standings"`}},
+		{"a damaged sprt.json", func(t *testing.T, dir string) {
+			writeTestFile(t, filepath.Join(dir, "sprt.json"), []byte(`{"verdict": `))
+		}, exitFail, []string{"sprt.json"}, nil},
 		{"an empty ledger", func(t *testing.T, dir string) {
 			writeTestFile(t, filepath.Join(dir, "results.jsonl"), nil)
 		}, 0, []string{"match report of 0 games"}, []string{`id="standings"`}},

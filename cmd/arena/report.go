@@ -8,7 +8,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/report"
 	"github.com/arena-dev/arena/replays/viewer"
 )
@@ -64,15 +63,14 @@ func writeReport(c *cli.Context) error {
 	}
 	r, err := report.Write(dir, out, report.Options{WriteViewer: writeViewer})
 	if err != nil {
-		// A damaged ledger, a viewer directory or the report not
-		// written are the run's or the disk's fault; anything else (no
-		// such directory, not a results directory) the command line's.
-		// A game's viewer page not written is a warning, not an error.
-		var le *ledger.LineError
-		if r != nil || errors.As(err, &le) {
-			return err
+		// No such directory, or not a results directory, is the command
+		// line's fault; a damaged ledger or sprt.json, a viewer directory
+		// or the report not written, the run's or the disk's. A game's
+		// viewer page not written is a warning, not an error.
+		if errors.Is(err, report.ErrNotResults) {
+			return usageError{err}
 		}
-		return usageError{err}
+		return err
 	}
 	for _, w := range r.Warnings {
 		fmt.Fprintf(c.App.ErrWriter, "arena: warning: %s\n", w)
