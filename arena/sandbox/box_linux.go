@@ -32,7 +32,8 @@ type Box struct {
 	Dir       string
 
 	spec    spec
-	v2      string // the v2 cgroup (kill, and limits if enabled)
+	v2      string   // the v2 cgroup (kill, and limits if enabled)
+	v2Birth *os.File // v2 open, when the wrapper starts in it (CLONE_INTO_CGROUP) rather than moving into it; closed once started
 	v1      []string
 	v1Acct  string // the v1 cpuacct cgroup: CPU time of every process
 	v1CPU   string // the v1 cpu cgroup (the rate limit), or ""
@@ -210,7 +211,13 @@ func (s *Sandbox) Prepare(name string, argv []string, dir string, extraEnv []str
 		}
 	}
 	b.spec.Cgroups = append([]string(nil), b.v1...)
-	if b.v2 != "" {
+	if b.v2 != "" && s.Caps.V2AtBirth {
+		// Started in its cgroup, the wrapper need not move into it: a move
+		// waits on the kernel's lock for moves (docs/security.md).
+		if b.v2Birth, err = os.Open(b.v2); err != nil {
+			return nil, fmt.Errorf("cgroup: %w", err)
+		}
+	} else if b.v2 != "" {
 		b.spec.Cgroups = append(b.spec.Cgroups, b.v2)
 	}
 	b.spec.PPid = os.Getpid()
@@ -269,6 +276,9 @@ func deviceRules(isolated bool) []devcgroup.Rule {
 // isolated bot's wrapper the pipe for the bot's status.
 func (b *Box) Configure(cmd *exec.Cmd) {
 	b.spec.Plan.attr(cmd.SysProcAttr)
+	if b.v2Birth != nil {
+		cmd.SysProcAttr.UseCgroupFD, cmd.SysProcAttr.CgroupFD = true, int(b.v2Birth.Fd())
+	}
 	if b.statusW != nil {
 		cmd.ExtraFiles = append(cmd.ExtraFiles, b.statusW)
 	}
@@ -294,6 +304,9 @@ func (b *Box) Status() (syscall.WaitStatus, bool) {
 func (b *Box) Started(pid int) {
 	if b.statusW != nil {
 		b.statusW.Close() // the wrapper holds its own
+	}
+	if b.v2Birth != nil {
+		b.v2Birth.Close() // it is in its cgroup
 	}
 	b.pid.Store(int64(pid))
 	// What started the wrapper is not needed again, and a root plan and
@@ -450,7 +463,7 @@ func (b *Box) Release() {
 		if b.uidRelease != nil {
 			b.uidRelease() // every process of that uid is gone
 		}
-		for _, f := range []*os.File{b.statusR, b.statusW} {
+		for _, f := range []*os.File{b.statusR, b.statusW, b.v2Birth} {
 			if f != nil {
 				f.Close()
 			}

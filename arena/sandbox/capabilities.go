@@ -13,6 +13,9 @@ type Capabilities struct {
 	V2Pids   bool
 	V2CPU    bool
 	V2Kill   bool
+	// V2AtBirth: a process can be started straight into a child of V2
+	// (clone3's CLONE_INTO_CGROUP, Linux 5.7+), with no move afterwards.
+	V2AtBirth bool
 	// V1Memory, V1Pids, V1CPU and V1Acct (cpuacct) are the arena's cgroups
 	// in writable v1 hierarchies, used when v2 lacks the controller.
 	V1Memory string
@@ -27,7 +30,8 @@ type Capabilities struct {
 	// SlowJoin is the mount point of the cgroup v2 hierarchy when it is
 	// mounted without favordynmods (Linux 6.0+): moving a process into a
 	// cgroup then waits for an RCU grace period, 10-20 ms after an idle
-	// moment, which every confined bot's start pays. Mounted with it the
+	// moment, which every confined bot's start that joins a v1 cgroup
+	// (or the v2 one, without V2AtBirth) pays. Mounted with it the
 	// move takes a fraction of a millisecond (at some cost to every fork
 	// and exit on the machine). "" otherwise.
 	SlowJoin string

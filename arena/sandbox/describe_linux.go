@@ -229,7 +229,8 @@ func (s *Sandbox) Describe() string {
 	if len(not) > 0 {
 		line += "; not enforced: " + strings.Join(not, "; ")
 	}
-	if s.Caps.SlowJoin != "" {
+	moves := p.V1Mem != "" || p.V1Pids != "" || p.V1CPU != "" || p.V1Acct != "" || p.V1Dev != "" || p.V2 != "" && !s.Caps.V2AtBirth
+	if s.Caps.SlowJoin != "" && moves {
 		line += "; slow starts: each bot's start waits 10-20 ms for the kernel's cgroup lock (as root, `mount -o remount,favordynmods " + s.Caps.SlowJoin + "` ends the wait)"
 	}
 	return line

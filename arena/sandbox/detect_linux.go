@@ -115,6 +115,7 @@ func detect() *Capabilities {
 			}
 			c.V2Memory, c.V2Pids, c.V2CPU = ctl["memory"], ctl["pids"], ctl["cpu"]
 			c.V2Kill = probeKill(dir)
+			c.V2AtBirth = probeAtBirth(dir)
 			c.V2Devices = c.SysAdmin && probeDeviceFilter(dir)
 			continue
 		}
@@ -268,6 +269,32 @@ func canCreate(dir string) bool {
 	}
 	os.Remove(probe)
 	return true
+}
+
+// probeAtBirth tells whether a child can be started into a cgroup under
+// dir (CLONE_INTO_CGROUP). The child is a program that does not exist:
+// the clone either fails (no clone3, or the cgroup refused), or succeeds
+// and the child's exec fails with ENOENT, which is all that is needed.
+func probeAtBirth(dir string) bool {
+	probe := filepath.Join(dir, fmt.Sprintf("arena-%d-probe-birth", os.Getpid()))
+	if err := os.Mkdir(probe, 0o755); err != nil {
+		return false
+	}
+	defer os.Remove(probe)
+	fd, err := os.Open(probe)
+	if err != nil {
+		return false
+	}
+	defer fd.Close()
+	cmd := exec.Command(filepath.Join(probe, "no-such-program"))
+	cmd.SysProcAttr = &syscall.SysProcAttr{UseCgroupFD: true, CgroupFD: int(fd.Fd())}
+	err = cmd.Start()
+	if err == nil { // not expected: it cannot exist
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		return true
+	}
+	return errors.Is(err, syscall.ENOENT)
 }
 
 func probeKill(dir string) bool {

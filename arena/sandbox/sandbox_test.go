@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -99,6 +100,9 @@ func misbehave(mode string) int {
 				fmt.Fprintln(out, strings.Join(strings.Fields(l), " "))
 			}
 		}
+	case "cgroup":
+		data, _ := os.ReadFile("/proc/self/cgroup")
+		out.Write(data)
 	case "pagecache": // on a line, write SANDBOX_TEST_MIB MiB into a file of its directory, through the page cache
 		in := bufio.NewScanner(os.Stdin)
 		fmt.Fprintln(out, "ready")
@@ -573,5 +577,38 @@ func TestDescribeNamesEveryLimit(t *testing.T) {
 		if !strings.Contains(d, want) {
 			t.Errorf("Describe lacks %q: %s", want, d)
 		}
+	}
+}
+
+// TestBotIsInItsCgroupV2: a confined bot, isolated or not, runs in a
+// cgroup v2 of its own (named for it), whether its wrapper was started
+// there (CLONE_INTO_CGROUP, Capabilities.V2AtBirth) or moved itself into
+// it. Read from outside: an isolated bot has a cgroup namespace of its own.
+func TestBotIsInItsCgroupV2(t *testing.T) {
+	for _, iso := range []string{sandbox.IsolateNo, sandbox.IsolateYes} {
+		t.Run("isolate="+iso, func(t *testing.T) {
+			sb := newSandbox(t, sandbox.DefaultLimits, sandbox.Options{Isolate: iso})
+			if sb.Caps.V2 == "" {
+				t.Skip("no cgroup v2 here: " + sb.Describe())
+			}
+			t.Logf("started in its cgroup: %v", sb.Caps.V2AtBirth)
+			p, _ := start(t, sb, "pagecache", t.TempDir())
+			if l, err := p.Receive(time.Now().Add(20 * time.Second)); err != nil || string(l) != "ready" {
+				t.Fatalf("got %q, %v; stderr %s", l, err, p.StderrTail())
+			}
+			data, err := os.ReadFile(fmt.Sprintf("/proc/%d/cgroup", p.Pid()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var v2 string
+			for _, l := range strings.Split(string(data), "\n") {
+				if rest, ok := strings.CutPrefix(l, "0::"); ok {
+					v2 = rest
+				}
+			}
+			if !regexp.MustCompile(`/arena-\d+-\d+-tester$`).MatchString(v2) {
+				t.Fatalf("the bot's cgroup v2 is %q, not one of its own (/proc/PID/cgroup: %q)", v2, data)
+			}
+		})
 	}
 }
