@@ -31,6 +31,7 @@ func playout(s *State, seed uint64, rng *rand.Rand, buf []Action) (int, []Action
 }
 
 func benchPlayout(b *testing.B, seats int, r Rules) {
+	b.ReportAllocs()
 	rng := rand.New(rand.NewPCG(1, 1))
 	buf := make([]Action, 0, 512)
 	moves := 0

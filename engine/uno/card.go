@@ -88,8 +88,10 @@ var (
 	// sameFace[k] is the kinds that match card k by face: faceMask of its
 	// face for a coloured card, none for a wild.
 	sameFace [NumKinds]uint64
-	// cardColour[k] is k.Colour() as a table lookup (-1 for wilds).
+	// cardColour[k] and cardFace[k] are k.Colour() and k.Face() as
+	// table lookups (-1 for wilds), for the hot paths: Face divides.
 	cardColour [NumKinds]int8
+	cardFace   [NumKinds]int8
 	fullDeck   [DeckSize]Card
 )
 
@@ -120,6 +122,7 @@ func init() {
 	}
 	for k := range Card(NumKinds) {
 		cardColour[k] = int8(k.Colour())
+		cardFace[k] = int8(k.Face())
 		if !k.IsWild() {
 			sameFace[k] = faceMask[k.Face()]
 		}

@@ -103,15 +103,31 @@ type HandResult struct {
 type State struct {
 	rules Rules
 	n     int
+	game
 
+	// Backing arrays of the slices in game. They are not cleared between
+	// games (Reset): every element is written before it is read.
+	drawBuf [DeckSize]Card
+	discBuf [DeckSize + 1]Card
+	evBuf   [96]event // initial backing of events
+	cardBuf [64]Card  // initial backing of evCards
+	// The first hand's record, with its Points and Finish, lives in the
+	// state: a single-hand playout then allocates nothing. Reset reuses
+	// it, which is one reason results from before a Reset must not be
+	// used after it; Clone and views copy it.
+	hand1     [1]HandResult
+	hand1Ints [2 * MaxSeats]int
+}
+
+// game is the part of State that a new game starts from zero: Reset
+// clears it alone, not the 2 KiB of backing arrays after it.
+type game struct {
 	hand    [MaxSeats][NumKinds]uint8 // cards per kind per seat
 	mask    [MaxSeats]uint64          // kinds held per seat
 	count   [MaxSeats]int             // cards per seat
 	active  [MaxSeats]bool            // still in the hand (play_to_last)
 	nActive int
 
-	drawBuf [DeckSize]Card
-	discBuf [DeckSize + 1]Card
 	draw    []Card // draw pile, top = last
 	discard []Card // discard pile, top = last
 	// The shuffle of the draw pile still to do (see shuffleDraw):
@@ -122,12 +138,15 @@ type State struct {
 	// match is the card kinds that may be played on the top card in the
 	// active colour (turnMask before the Wild Draw Four rule). turnMask is
 	// asked for several times a move, so setColour keeps it.
-	match  uint64
-	dir    int // +1: seat+1 plays next (clockwise); -1
-	cur    int
-	dealer int
-	handNo int
-	phase  phase
+	match uint64
+	// colourBits is colourMask[colour] (0 for none), kept with match: the
+	// Wild Draw Four rule asks for it at every turnMask.
+	colourBits uint64
+	dir        int // +1: seat+1 plays next (clockwise); -1
+	cur        int
+	dealer     int
+	handNo     int
+	phase      phase
 
 	drawn         Card // phDrawn: the card just drawn
 	pending       int  // draws pending on cur (phPending)
@@ -151,12 +170,6 @@ type State struct {
 	gained  [MaxSeats]int // points scored this hand
 	scores  [MaxSeats]int
 	hands   []HandResult
-	// The first hand's record, with its Points and Finish, lives in the
-	// state: a single-hand playout then allocates nothing. Reset reuses
-	// it, which is one reason results from before a Reset must not be
-	// used after it; Clone and views copy it.
-	hand1     [1]HandResult
-	hand1Ints [2 * MaxSeats]int
 
 	ply int
 	// public counts the actions every seat can see. A decision that only
@@ -176,9 +189,7 @@ type State struct {
 	lastSeen [MaxSeats]int // first event not yet shown to a seat at its decision
 	actStart int           // first event of the last action every seat can see
 
-	evBuf   [96]event // initial backing of events
-	cardBuf [64]Card  // initial backing of evCards
-	pcg     rand.PCG
+	pcg rand.PCG
 }
 
 // NewState deals the first hand (seat 0 deals) with explicit rules; the
@@ -193,7 +204,8 @@ func NewState(seats int, seed uint64, r Rules) *State {
 	if r.CallName == "" {
 		r.CallName = "uno"
 	}
-	s := &State{rules: r, n: seats, dealer: -1}
+	s := &State{rules: r, n: seats}
+	s.dealer = -1
 	s.pcg.Seed(seed, pcgStream)
 	s.events = s.evBuf[:0]
 	s.evCards = s.cardBuf[:0]
@@ -213,12 +225,8 @@ func (s *State) Reset(seed uint64) {
 	if cap(cards) <= len(s.cardBuf) {
 		cards = nil
 	}
-	// Zeroed in place, then the kept fields put back: assigning a
-	// composite literal (State{rules: s.rules, ...}) builds the 3 KiB value
-	// in a stack temporary and copies it over s, twice the memory traffic.
-	rules, n := s.rules, s.n
-	*s = State{}
-	s.rules, s.n, s.dealer = rules, n, -1
+	s.game = game{}
+	s.dealer = -1
 	s.pcg.Seed(seed, pcgStream)
 	s.events, s.evCards = evs, cards
 	if s.events == nil {
@@ -462,8 +470,11 @@ func (s *State) drawCards(seat, k int, why uint8) int {
 // 16-byte load that the CPU cannot forward from those stores, and the
 // stall cost about a tenth of a random playout.
 func (s *State) log(kind evKind, seat int) *event {
-	s.events = append(s.events, event{})
-	e := &s.events[len(s.events)-1]
+	// Through a local slice: read back from s after the append, its
+	// length and pointer were loaded again and bounds-checked.
+	evs := append(s.events, event{})
+	s.events = evs
+	e := &evs[len(evs)-1]
 	e.kind, e.seat = kind, int8(seat)
 	return e
 }
@@ -511,9 +522,10 @@ func (s *State) nextTurn(q int) {
 // play knows it without reading the discard pile back).
 func (s *State) setColour(c int8, top Card) {
 	s.colour = c
-	s.match = 0
+	s.match, s.colourBits = 0, 0
 	if c >= 0 {
-		s.match = colourMask[c] | wildBits | sameFace[top]
+		s.colourBits = colourMask[c]
+		s.match = s.colourBits | wildBits | sameFace[top]
 	}
 }
 
@@ -525,7 +537,7 @@ func (s *State) turnMask(p int) uint64 {
 		// No Wild Draw Four while holding the active colour. Without a
 		// branch: whether p holds the colour is a coin toss that the
 		// branch predictor kept getting wrong.
-		m &^= nonZero(held&colourMask[s.colour]) << WildDraw
+		m &^= nonZero(held&s.colourBits) << WildDraw
 	}
 	return held & m
 }
@@ -598,10 +610,19 @@ func (s *State) AppendLegal(dst []Action) []Action {
 	switch s.phase {
 	case phTurn:
 		plays := s.turnMask(p)
-		simple := s.count[p] != 2 || s.rules.UnoCall == CallOff // no call variants
+		// plain is the plays with no variants (a coloured card, no call
+		// to make, no seven_zero target), listed from plainPlays: the
+		// rules are tested once a turn, not for every card.
+		var plain uint64
+		if s.rules.UnoCall == CallOff || s.count[p] != 2 {
+			plain = plays &^ wildBits
+			if s.rules.SevenZero {
+				plain &^= faceMask[7]
+			}
+		}
 		for m := plays; m != 0; m &= m - 1 {
 			c := Card(bits.TrailingZeros64(m))
-			if simple && c < Wild && (!s.rules.SevenZero || c.Face() != 7) {
+			if plain&(1<<c) != 0 {
 				dst = append(dst, plainPlays[c])
 				continue
 			}
@@ -664,8 +685,8 @@ func appendAction(dst []Action, typ ActionType, c Card, colour, target int8, uno
 
 func (s *State) appendPlays(dst []Action, typ ActionType, p int, c Card) []Action {
 	left := s.count[p] - 1
-	call := left == 1 && s.rules.UnoCall != CallOff
-	seven := s.rules.SevenZero && c.Face() == 7 && left > 0
+	call := s.rules.UnoCall != CallOff && left == 1
+	seven := s.rules.SevenZero && cardFace[c] == 7 && left > 0
 	cols := noColour[:]
 	if c.IsWild() {
 		cols = allColours[:]
@@ -711,23 +732,60 @@ func (s *State) Apply(a engine.Action) error {
 // Play applies a typed action (the fast path). An illegal action returns
 // an error and leaves the state unchanged.
 func (s *State) Play(a Action) error {
+	// The functions below take the action by pointer: an Action travels
+	// in five registers, one per field, and each call by value spilled
+	// all five to its own stack frame.
 	if s.over {
 		return errOver
 	}
-	if !s.isLegal(a) {
+	// Most actions are plays and draws on one's turn: they are checked
+	// and applied here, instead of a dispatch on phase and type in legal
+	// and again in do (whose jump table on the type was an indirect
+	// branch to a random target).
+	if s.phase == phTurn && (a.Type == ActPlay || a.Type == ActDraw) {
+		p := s.cur
+		plays := s.turnMask(p)
+		switch {
+		case a.Type == ActDraw:
+			if a != Draw || !s.drawOK(plays) {
+				return s.illegal(a)
+			}
+		// A plain play (a coloured card, no variant fields) is listed
+		// for every card among the plays, with or without the call
+		// variant, unless seven_zero wants a target: playOK knows those.
+		case a.Colour == -1 && a.Target == -1 && !a.Uno && a.Card < Wild && !s.rules.SevenZero:
+			if plays&(1<<a.Card) == 0 {
+				return s.illegal(a)
+			}
+		case !s.playOK(&a, p, plays):
+			return s.illegal(a)
+		}
+		s.begin(p, false)
+		s.catchSeat = -1
+		if a.Type == ActDraw {
+			s.turnDraw(p)
+		} else {
+			s.playCard(p, &a)
+		}
+		s.checkLimit()
+		return nil
+	}
+	if !s.legal(&a) {
 		return s.illegal(a)
 	}
-	s.do(a)
+	s.do(&a)
 	return nil
 }
 
 // isLegal reports whether a is in AppendLegal, without building the list.
-func (s *State) isLegal(a Action) bool {
+func (s *State) isLegal(a Action) bool { return s.legal(&a) }
+
+func (s *State) legal(a *Action) bool {
 	if s.phase == phColour {
-		return a.Type == ActColour && a.Colour >= 0 && a.Colour < 4 && a == NameColour(int(a.Colour))
+		return a.Type == ActColour && a.Colour >= 0 && a.Colour < 4 && *a == NameColour(int(a.Colour))
 	}
 	if a.Type == ActCatch {
-		return a == Catch && s.catchable()
+		return *a == Catch && s.catchable()
 	}
 	p := s.cur
 	switch s.phase {
@@ -737,52 +795,58 @@ func (s *State) isLegal(a Action) bool {
 		case ActPlay:
 			return s.playOK(a, p, plays)
 		case ActDraw:
-			return a == Draw && (s.rules.VoluntaryDraw || plays == 0) && s.canDraw()
+			return *a == Draw && s.drawOK(plays)
 		case ActPass:
-			return a == Pass && plays == 0 && !s.canDraw()
+			return *a == Pass && plays == 0 && !s.canDraw()
 		}
 	case phDrawn:
 		switch a.Type {
 		case ActPlay:
 			return a.Card == s.drawn && s.playOK(a, p, 1<<s.drawn)
 		case ActKeep:
-			return a == Keep
+			return *a == Keep
 		}
 	case phPending:
 		switch a.Type {
 		case ActPlay:
 			return s.playOK(a, p, s.pendingMask(p))
 		case ActChallenge:
-			return a == Challenge && s.challengeable
+			return *a == Challenge && s.challengeable
 		case ActAccept:
-			return a == Accept
+			return *a == Accept
 		}
 	case phJump:
 		switch a.Type {
 		case ActJump:
 			return a.Card == s.jumpCard && s.playOK(a, p, 1<<s.jumpCard)
 		case ActPass:
-			return a == Pass
+			return *a == Pass
 		}
 	}
 	return false
 }
 
+// drawOK reports whether the seat to move, with plays (turnMask), may
+// draw on its turn.
+func (s *State) drawOK(plays uint64) bool {
+	return (s.rules.VoluntaryDraw || plays == 0) && s.canDraw()
+}
+
 // playOK checks the variant fields of a play of a card in mask, as
 // appendPlays lists them.
-func (s *State) playOK(a Action, p int, mask uint64) bool {
+func (s *State) playOK(a *Action, p int, mask uint64) bool {
 	c := a.Card
-	if int(c) >= NumKinds || mask&(1<<c) == 0 {
+	if mask&(1<<c) == 0 { // no kind >= NumKinds is in a mask
 		return false
 	}
-	if c.IsWild() != (a.Colour >= 0) || a.Colour > 3 {
+	if (c >= Wild) != (a.Colour >= 0) || a.Colour > 3 {
 		return false
 	}
 	left := s.count[p] - 1
 	if a.Uno && (left != 1 || s.rules.UnoCall == CallOff) {
 		return false
 	}
-	if s.rules.SevenZero && c.Face() == 7 && left > 0 {
+	if s.rules.SevenZero && cardFace[c] == 7 && left > 0 {
 		q := int(a.Target)
 		return q >= 0 && q < s.n && q != p && s.active[q]
 	}
@@ -797,19 +861,27 @@ func (s *State) illegal(a Action) error {
 	return fmt.Errorf("uno: %s is not legal for seat %d now (%s decision; legal: %s)", a, s.cur, phaseNames[s.phase], strings.Join(names, " "))
 }
 
-func (s *State) do(a Action) {
-	p := s.cur
+// begin counts the action p is taking; hidden: see public.
+func (s *State) begin(p int, hidden bool) {
 	s.lastSeen[p] = len(s.events)
 	s.ply++
-	// A hidden decision (see public) leaves no trace the other seats could
-	// read: not counted, not an action of its own in the spectator's
-	// events, and it does not close the catch window, which is still
-	// open for the next player as if nobody had been asked.
-	hidden := (s.phase == phJump && a.Type == ActPass) || (s.phase == phDrawn && a.Type == ActKeep)
 	if !hidden {
 		s.public++
 		s.actStart = len(s.events)
 	}
+}
+
+// do applies a legal action; Play applies the plays and draws on one's
+// turn itself.
+func (s *State) do(a *Action) {
+	p := s.cur
+	// A hidden decision (see public) leaves no trace the other seats could
+	// read: not counted, not an action of its own in the spectator's
+	// events, and it does not close the catch window, which is still
+	// open for the next player as if nobody had been asked.
+	// (A keep is legal on a drawn card only.)
+	hidden := a.Type == ActKeep || (a.Type == ActPass && s.phase == phJump)
+	s.begin(p, hidden)
 	if a.Type == ActCatch {
 		off := s.catchSeat
 		s.catchSeat = -1
@@ -860,19 +932,28 @@ func (s *State) do(a Action) {
 			s.pollJump(s.pendFrom, s.Top(), next)
 		}
 	}
+	s.checkLimit()
+}
+
+// checkLimit ends the game after an action that reached max_actions.
+func (s *State) checkLimit() {
 	if !s.over && s.public >= s.rules.MaxActions {
-		// A hidden decision the last action opened is settled as if it
-		// had not been asked (no jump-in, the drawn card kept), so that
-		// the final view does not show whether it was.
-		switch s.phase {
-		case phJump:
-			s.nextTurn(s.jumpNext)
-		case phDrawn:
-			s.keepDrawn(s.cur)
-			s.nextTurn(s.adv(s.cur, 1))
-		}
-		s.endGame(endMaxActions)
+		s.stopAtLimit()
 	}
+}
+
+func (s *State) stopAtLimit() {
+	// A hidden decision the last action opened is settled as if it had
+	// not been asked (no jump-in, the drawn card kept), so that the final
+	// view does not show whether it was.
+	switch s.phase {
+	case phJump:
+		s.nextTurn(s.jumpNext)
+	case phDrawn:
+		s.keepDrawn(s.cur)
+		s.nextTurn(s.adv(s.cur, 1))
+	}
+	s.endGame(endMaxActions)
 }
 
 // turnDraw is the draw action: one card, or with draw_until_playable
@@ -918,11 +999,11 @@ func (s *State) keepDrawn(p int) {
 	s.log(evKeep, p)
 }
 
-func (s *State) playCard(p int, a Action) {
+func (s *State) playCard(p int, a *Action) {
 	c := a.Card
 	wasPending := s.phase == phPending
 	prev := s.colour
-	guilty := c == WildDraw && s.mask[p]&colourMask[prev] != 0
+	guilty := c == WildDraw && s.mask[p]&s.colourBits != 0
 	s.removeCard(p, c)
 	s.discard = append(s.discard, c)
 	// The colour in force is the card's, or the one a wild names. A legal
@@ -938,7 +1019,7 @@ func (s *State) playCard(p int, a Action) {
 	e.card, e.colour, e.target, e.uno = c, a.Colour, a.Target, a.Uno
 	s.cur = p
 	left := s.count[p]
-	face := c.Face()
+	face := int(cardFace[c])
 	// The penalty for a missed call is the forgetter's: with seven_zero a
 	// 7 or 0 first moves the hands, and the two cards are drawn after
 	// that, into the hand p then holds (drawn first, they would travel
@@ -946,7 +1027,7 @@ func (s *State) playCard(p int, a Action) {
 	// dump them there). Any other card draws them at once.
 	handsMove := s.rules.SevenZero && (face == 7 || face == 0)
 	penalty := false
-	if left == 1 && s.rules.UnoCall != CallOff && !a.Uno {
+	if s.rules.UnoCall != CallOff && left == 1 && !a.Uno {
 		if s.rules.UnoCall == CallAutocatch {
 			penalty = handsMove
 			if !handsMove {
@@ -974,7 +1055,7 @@ func (s *State) playCard(p int, a Action) {
 		s.challengeable = false
 		s.hit(p, c, s.adv(p, 1))
 		return
-	case face == FaceReverse && wasPending: // deflected back to the sender
+	case wasPending && face == FaceReverse: // deflected back to the sender
 		s.dir = -s.dir
 		s.challengeable = false
 		s.hit(p, c, s.adv(p, 1))
@@ -991,9 +1072,11 @@ func (s *State) playCard(p int, a Action) {
 			s.dir = -s.dir
 			next = s.adv(p, 1)
 		}
-	case face == 7 && s.rules.SevenZero:
+	// The rule is tested before the face, which is random, so that the
+	// branches on it are predictable in the games that do not play it.
+	case s.rules.SevenZero && face == 7:
 		s.swap(p, int(a.Target))
-	case face == 0 && s.rules.SevenZero:
+	case s.rules.SevenZero && face == 0:
 		s.rotate(p)
 	}
 	if penalty {
@@ -1119,7 +1202,7 @@ func (s *State) pollJumpIn(p int, c Card, next int) {
 
 // goneOut: p played its last card c.
 func (s *State) goneOut(p int, c Card, wasPending bool) {
-	face := c.Face()
+	face := int(cardFace[c])
 	skip := false
 	switch {
 	case c == WildDraw || face == FaceDrawTwo:
