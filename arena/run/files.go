@@ -92,39 +92,63 @@ func (d *Dir) Close() {
 }
 
 // Files is the Sink of an output directory (Dir.Sink). It is a
-// GroupSink: replays and ledger lines are written as games finish and
-// made durable in groups, replays first.
+// GroupSink: a finished game's replay is compressed at once and kept in
+// memory; SyncReplays writes the group's replay files and makes them
+// durable, all in one go, before their ledger lines are appended
+// (Record) and synced (SyncRecords).
 type Files struct {
 	Dir    string
 	Ledger *ledger.Writer
 	Line   func(t Table, rec ledger.Record) any
 
 	mu      sync.Mutex
-	pending []string // replays written since the last Sync
+	pending []pendingReplay // kept since the last SyncReplays
+	disk    disk
 }
+
+// pendingReplay is a replay kept in memory until SyncReplays writes it.
+type pendingReplay struct {
+	t    Table
+	path string
+	data []byte
+}
+
+// disk is how Files writes replay files and makes them durable: the
+// functions below, or what a test puts between them and the file system
+// to watch the order of writes and syncs (export_test.go).
+type disk struct {
+	write func(path string, data []byte) error
+	sync  func(dir string, paths []string) error
+}
+
+// osDisk is the file system itself.
+var osDisk = disk{write: replays.WriteCompressedUnsynced, sync: syncReplays}
 
 // Log is the file of a bot's stderr of one game, under logs/.
 func (f *Files) Log(bot, gameID string) pool.LogFile { return pool.File(LogPath(f.Dir, bot, gameID)) }
 
-// Replay writes the replay to replays/GAMEID.jsonl.zst, whole or not
-// at all (replays.WriteCompressedUnsynced); SyncReplays makes it durable.
+// Replay compresses the replay and keeps it for SyncReplays, which
+// writes it to replays/GAMEID.jsonl.zst; it returns that path, relative
+// to the directory. Nothing is on disk before then: the game's goroutine
+// does not wait for the file system, and a run killed in between leaves
+// nothing of the game.
 func (f *Files) Replay(t Table, replay Replay) (string, error) {
 	rel := filepath.Join("replays", t.GameID+replays.Ext)
 	data, err := replay.Compressed()
-	path := filepath.Join(f.Dir, rel)
-	if err == nil {
-		err = replays.WriteCompressedUnsynced(path, data)
-	}
 	if err != nil {
 		return "", fmt.Errorf("writing replay: %w", err)
 	}
 	f.mu.Lock()
-	f.pending = append(f.pending, path)
+	f.pending = append(f.pending, pendingReplay{t, filepath.Join(f.Dir, rel), data})
 	f.mu.Unlock()
 	return rel, nil
 }
 
-// SyncReplays makes the replays written so far durable.
+// SyncReplays writes the replays kept so far, each whole or not at all
+// (replays.WriteCompressedUnsynced: a hidden temporary file renamed into
+// place), then makes them durable with one sync for the lot
+// (syncReplays). A replay it could not write is a *GameError of its
+// game; the replays are then not durable, and the run stops.
 func (f *Files) SyncReplays() error {
 	f.mu.Lock()
 	pending := f.pending
@@ -133,10 +157,18 @@ func (f *Files) SyncReplays() error {
 	if len(pending) == 0 {
 		return nil
 	}
-	if err := syncReplays(filepath.Join(f.Dir, "replays"), pending); err != nil {
-		f.mu.Lock()
-		f.pending = append(pending, f.pending...) // still to be made durable
-		f.mu.Unlock()
+	d := f.disk
+	if d.write == nil {
+		d = osDisk
+	}
+	paths := make([]string, len(pending))
+	for i, p := range pending {
+		if err := d.write(p.path, p.data); err != nil {
+			return &GameError{Table: p.t, Err: fmt.Errorf("writing replay: %w", err)}
+		}
+		paths[i] = p.path
+	}
+	if err := d.sync(filepath.Join(f.Dir, "replays"), paths); err != nil {
 		return fmt.Errorf("syncing replays: %w", err)
 	}
 	return nil

@@ -14,6 +14,20 @@ import (
 // (run.Discard) and into an output directory (replays and ledger lines
 // made durable), in one run; out/discard is the ratio of their times per
 // game.
+//
+// Measured 2026-12-02 on a 2-core machine under a load of 25-45 from
+// other work, each before (a syncfs per one or two games, replay files
+// written in the games' goroutines) and after (replays written by the
+// syncer a group at a time, 256 places), interleaved, -benchtime 1000x
+// and 2000x, 3 times each: out/discard 1.2-39 before, 1.1-5.5 after;
+// out-us/game 3400-14800 before, 1400-10300 after. The load moved the
+// discard figure itself from 170 to 6500 us/game, so these bound rather
+// than measure. What is left is the file system's work for one file per
+// game, in the syncer: ext4_create and rename were 9% of the run's CPU,
+// compressing 5%, syncfs 1% (perf). The figure that matters is a
+// match with real bots (docs/architecture.md): 2000 2-ply games at
+// concurrency 1 took 1.1-2.2x (median 1.36x) the time without --out
+// after, 3.7x-24x (median 6x) before, on the same loaded machine.
 func BenchmarkOutputCost(b *testing.B) {
 	cfg := config(b, &membot.Launcher{Policy: membot.First}, 4)
 	cfg.Options["max_plies"] = "2"

@@ -295,7 +295,8 @@ type syncDone struct {
 func syncer(sink GroupSink, groups <-chan []finished, done chan<- syncDone) {
 	for batch := range groups {
 		err := sink.SyncReplays()
-		if err != nil {
+		var gameErr *GameError
+		if err != nil && !errors.As(err, &gameErr) {
 			err = &GameError{Table: batch[0].t, Err: err}
 		}
 		for _, d := range batch {
@@ -318,9 +319,14 @@ func syncer(sink GroupSink, groups <-chan []finished, done chan<- syncDone) {
 // maxBatch bounds the games recorded together (GroupSink).
 const maxBatch = 256
 
-// syncSlack is the places a run without a stop rule has beyond its
-// concurrency for games finished and waiting to count (Run).
+// syncSlack is the places a run without a stop rule has at least beyond
+// its concurrency for games finished and waiting to count (Run).
 const syncSlack = 1
+
+// syncPlaces is the places a run without a stop rule has at least for
+// its games, running and waiting to count together (Run): as many as
+// one group of games recorded together (maxBatch).
+const syncPlaces = maxBatch
 
 // maxUnit bounds the games of one unit (UnitExecutor): a rotation of
 // seats has at most as many as the largest table.
@@ -436,18 +442,24 @@ func Run(ctx context.Context, cfg Config, src Source, stop StopRule, sink Sink) 
 	// that is syncing. With a stop rule that is all: the rule has seen
 	// every game before the next starts, as without the syncer, so a
 	// verdict at concurrency 1 abandons no game started after it. Without
-	// one there is one place more (syncSlack), for a game played while the
-	// last is synced (a Source whose games depend on results waits for
-	// them, Wait): a run at concurrency 1 then pays for a sync only when
-	// it takes longer than a game. (Letting every running game go on
-	// during syncs cost the 256-game soak a tenth of its games per second
-	// and added spurious timeouts: more syncs, with more games at once.)
+	// one a run has places beyond its concurrency for games played while
+	// the last group is synced (a Source whose games depend on results
+	// waits for them, Wait): at least one (syncSlack), and at least
+	// syncPlaces in all, so that at a low concurrency, where games are
+	// short next to a sync, many games go on while one sync runs and the
+	// next group is as large: at concurrency 1 a game then waits for a
+	// sync only when the sync takes longer than syncPlaces-1 games. At a
+	// concurrency of syncPlaces or more, where the machine is busy with
+	// games already, the places are one beyond it: letting every running
+	// game go on during syncs cost the 256-game soak a tenth of its games
+	// per second and added spurious timeouts.
 	uncounted := func() int { return len(queued) + inSync }
+	places := max(cfg.Concurrency+syncSlack, syncPlaces)
 	free := func() bool {
 		if stop != nil {
 			return running+uncounted() < cfg.Concurrency
 		}
-		return running < cfg.Concurrency && running+uncounted() < cfg.Concurrency+syncSlack
+		return running < cfg.Concurrency && running+uncounted() < places
 	}
 	toSync := make(chan []finished)
 	synced := make(chan syncDone)

@@ -21,6 +21,7 @@ import (
 	"github.com/arena-dev/arena/arena/schedule"
 	"github.com/arena-dev/arena/arena/tournament"
 	"github.com/arena-dev/arena/internal/proctest"
+	"github.com/arena-dev/arena/replays"
 )
 
 func tournamentArgs(out string, extra ...string) []string {
@@ -86,6 +87,7 @@ func TestTournamentSurvivesSIGKILL(t *testing.T) {
 		if n := ledgerLines(out); n < killAt || n >= 20 {
 			t.Fatalf("killed with %d games recorded, wanted to kill at %d of 20: %s", n, killAt, stderr.String())
 		}
+		replaysOfLedgerVerify(t, out)
 	}
 	// The bots die with the arena (parent-death signal); give the kernel a
 	// moment to deliver it, then count survivors.
@@ -113,6 +115,26 @@ func TestTournamentSurvivesSIGKILL(t *testing.T) {
 			t.Fatalf("game %s recorded twice", r.GameID)
 		}
 		ids[r.GameID] = true
+	}
+}
+
+// replaysOfLedgerVerify: every game in dir's ledger has its replay in
+// place, whole, and it verifies (what a killed run must leave: a ledger
+// line is written only once its replay is).
+func replaysOfLedgerVerify(t *testing.T, dir string) {
+	t.Helper()
+	recs, _, err := ledger.Read[ledger.Record](filepath.Join(dir, ledger.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range recs {
+		rp, err := replays.ReadFile(filepath.Join(dir, r.Replay))
+		if err == nil {
+			err = replays.Verify(rp)
+		}
+		if err != nil {
+			t.Errorf("game %s is in the ledger of the killed run, but its replay %q: %v", r.GameID, r.Replay, err)
+		}
 	}
 }
 
