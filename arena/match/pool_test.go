@@ -138,6 +138,67 @@ func TestPoolNeverHandsOutADealTwice(t *testing.T) {
 	}
 }
 
+// TestClaimHoldsIdleProcesses drives Claim with two bots: it takes a
+// game's processes only if every seat's bot has an idle one that has not
+// played the deal, and the game's Gets then return those; otherwise it
+// takes none, and Get goes on as without it.
+func TestClaimHoldsIdleProcesses(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name   string
+		played []int  // bots whose process played deal 1 and is idle now
+		deal   uint64 // the deal claimed for, seats 0 and 1 (bots 0 and 1)
+		want   bool
+		// reused are the seats whose Get returns the idle process.
+		reused []int
+	}{
+		{"both bots idle, a new deal", []int{0, 1}, 2, true, []int{0, 1}},
+		{"both bots idle, but the deal played", []int{0, 1}, 1, false, nil},
+		{"one bot has none idle", []int{0}, 2, false, []int{0}},
+		{"neither has one", nil, 2, false, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			fx := newFixture(t, []string{"a", "b"}, []string{"random", "random"})
+			pl := pool.New(fx.bots, bot.LaunchOptions{})
+			pl.Spare = 4
+			defer pl.KillAll()
+			idle := map[int]bot.Endpoint{}
+			for _, b := range tc.played {
+				_, proc := pl.Get(b, 1)
+				if proc == nil {
+					t.Fatal("not started")
+				}
+				idle[b] = proc
+			}
+			for b, proc := range idle {
+				pl.Put(b, proc, false)
+			}
+			if got := pl.Claim([]int{0, 1}, tc.deal); got != tc.want {
+				t.Fatalf("Claim = %v, want %v", got, tc.want)
+			}
+			if st := pl.Stats(); tc.want && st.InGame != 2 {
+				t.Errorf("%d processes in games after the claim, want 2 (claimed ones count in their game)", st.InGame)
+			}
+			var reused []int
+			for b := range 2 {
+				_, proc := pl.Get(b, tc.deal)
+				if proc == nil {
+					t.Fatal("not started")
+				}
+				if proc == idle[b] {
+					reused = append(reused, b)
+				}
+				defer pl.Put(b, proc, false)
+			}
+			if !slices.Equal(reused, tc.reused) {
+				t.Errorf("seats given their idle process: %v, want %v", reused, tc.reused)
+			}
+		})
+	}
+}
+
 // TestSpareProcessWhenProcessesChurn: once a bot's processes are being
 // replaced (every idle one has played the next deal, twice in a row), the
 // pool has the next one started ahead, making room for it in the budget:

@@ -93,7 +93,10 @@ type Pool struct {
 	prestarting map[int]chan struct{}
 	// misses counts, per bot, Gets in a row that found only idle
 	// processes that had played the deal (missLocked).
-	misses   map[int]int
+	misses map[int]int
+	// claimed holds the processes Claim took for games about to start,
+	// until their Gets.
+	claimed  map[claimKey][]*member
 	starting sync.WaitGroup
 	closed   bool
 }
@@ -112,6 +115,9 @@ type Stats struct {
 	PeakInGame, PeakOutside, PeakLive int
 	// Started counts the processes started, spares included.
 	Started int
+	// Waited is the time games spent in Get waiting for a process (one
+	// started for them, or a spare on its way), summed over the seats.
+	Waited time.Duration
 }
 
 // member is what the pool knows of one live process.
@@ -134,7 +140,8 @@ type member struct {
 
 // New makes an empty pool for bots, whose sessions it launches with opt.
 func New(bots []bot.Spec, opt bot.LaunchOptions) *Pool {
-	return &Pool{bots: bots, launch: opt, live: map[bot.Endpoint]*member{}, prestarting: map[int]chan struct{}{}, misses: map[int]int{}}
+	return &Pool{bots: bots, launch: opt, live: map[bot.Endpoint]*member{}, prestarting: map[int]chan struct{}{}, misses: map[int]int{},
+		claimed: map[claimKey][]*member{}}
 }
 
 // budgetLocked is the bound on the processes outside games.
@@ -169,11 +176,25 @@ func (p *Pool) Stats() Stats {
 func (p *Pool) Get(b int, deal uint64) (transport.Conn, bot.Endpoint) {
 	p.mu.Lock()
 	passed := false
+	var waitFrom time.Time // when Get began to wait for a process
+	if ms := p.claimed[claimKey{b, deal}]; len(ms) > 0 {
+		m := ms[len(ms)-1]
+		if len(ms) == 1 {
+			delete(p.claimed, claimKey{b, deal})
+		} else {
+			p.claimed[claimKey{b, deal}] = ms[:len(ms)-1]
+		}
+		p.missLocked(b, false)
+		p.mu.Unlock()
+		newGame(m.proc)
+		return m.proc, m.proc
+	}
 	for {
 		m, spare, passedHere := p.takeLocked(b, deal)
 		passed = passed || passedHere
 		if m != nil {
 			churn := p.missLocked(b, spare && passed)
+			p.waitedLocked(waitFrom)
 			p.mu.Unlock()
 			if churn {
 				p.prestart(b)
@@ -187,6 +208,9 @@ func (p *Pool) Get(b int, deal uint64) (transport.Conn, bot.Endpoint) {
 		}
 		// A spare is on its way: its start is further along than a new
 		// one. Once it is there, look again (another game may take it).
+		if waitFrom.IsZero() {
+			waitFrom = time.Now()
+		}
 		p.mu.Unlock()
 		<-ready
 		p.mu.Lock()
@@ -211,11 +235,15 @@ func (p *Pool) Get(b int, deal uint64) (transport.Conn, bot.Endpoint) {
 	p.inGame++ // reserved now, so that no room is made for it elsewhere
 	p.noteLocked()
 	p.mu.Unlock()
+	if waitFrom.IsZero() {
+		waitFrom = time.Now()
+	}
 	if stale != nil {
 		p.closeMember(stale)
 	}
 	proc, err := p.start(b)
 	p.mu.Lock()
+	p.waitedLocked(waitFrom)
 	if err != nil {
 		p.inGame--
 		p.mu.Unlock()
@@ -227,6 +255,46 @@ func (p *Pool) Get(b int, deal uint64) (transport.Conn, bot.Endpoint) {
 		p.prestart(b)
 	}
 	return proc, proc
+}
+
+// waitedLocked adds the time since from (zero: Get did not wait) to
+// Stats.Waited.
+func (p *Pool) waitedLocked(from time.Time) {
+	if !from.IsZero() {
+		p.stats.Waited += time.Since(from)
+	}
+}
+
+// Claim hands t's seats their processes ahead of the game's Gets, if
+// every seat's bot has an idle process that may play deal: it takes
+// them (they count in a game from now on) and reports true, and the
+// game's Get of each seat's bot for deal returns its claimed one. Else
+// it takes none and reports false. A game claimed for must call Get for
+// each of its seats.
+func (p *Pool) Claim(seats []int, deal uint64) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, b := range seats {
+		if !slices.ContainsFunc(p.idle, func(m *member) bool { return m.bot == b && !slices.Contains(m.deals, deal) }) {
+			return false
+		}
+	}
+	for _, b := range seats {
+		// A seat whose process left meanwhile (or a bot in two seats
+		// with one idle process) gets a fresh one from Get.
+		if m, _, _ := p.takeLocked(b, deal); m != nil {
+			k := claimKey{b, deal}
+			p.claimed[k] = append(p.claimed[k], m)
+		}
+	}
+	return true
+}
+
+// claimKey names the processes claimed for a game's seats: the bot and
+// the deal.
+type claimKey struct {
+	bot  int
+	deal uint64
 }
 
 // missLocked counts Get's misses of bot b in a row: missed, the bot's

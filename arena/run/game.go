@@ -81,6 +81,10 @@ func NewLocal(cfg Config, logs Sink) *Local {
 	return l
 }
 
+// Claim reports whether every seat of t has an idle process of its bot
+// that may play t's deal, and if so holds them for t's Play (Claimer).
+func (l *Local) Claim(t Table) bool { return l.pool.Claim(t.Seats, t.Seed) }
+
 // PoolStats is the accounting of the run's bot processes (pool.Stats).
 func (l *Local) PoolStats() pool.Stats { return l.pool.Stats() }
 

@@ -210,6 +210,26 @@ type Executor interface {
 	Close(ranToEnd bool)
 }
 
+// Claimer is an Executor that can tell whether a table's bots have
+// processes waiting that may play it (Local: idle in its pool), and
+// then holds them for the table's Play, which Run starts at once. Run, at
+// a concurrency above 1 and with no StopRule watching the order of the
+// games, starts such a table first
+// among the next Lookahead ready ones, so that a finished game's
+// processes play the next games rather than fresh ones being started
+// (a round-robin of many bots, whose next game in schedule order is
+// often between bots with no process to spare). Only the order in which
+// games start changes: the games, their deals and seeds are the Source's.
+type Claimer interface {
+	Executor
+	Claim(t Table) bool
+}
+
+// Lookahead is how many ready games Run looks through for one a Claimer
+// has processes waiting for; a game passed over this many times starts
+// next, so none waits long behind later ones.
+const Lookahead = 64
+
 // UnitExecutor is an Executor that plays a unit of games together: the
 // games of one deal between the same bots (UnitKey), such as an SPRT pair
 // or a rotation of seats, on one machine. Run gathers the units from the
@@ -393,14 +413,59 @@ func Run(ctx context.Context, cfg Config, src Source, stop StopRule, sink Sink) 
 	}
 	status := schedule.Ready
 	units, _ := exec.(UnitExecutor)
+	claimer, _ := exec.(Claimer)
+	if stop != nil || units != nil || cfg.Concurrency == 1 {
+		// A stop rule sees the games in the Source's order; one game at
+		// a time leaves all its processes idle for the next.
+		claimer = nil
+	}
 	var held *Table // taken from src while gathering a unit, not started yet
+	// window holds the ready games taken from src and not started yet
+	// (with a Claimer), in the Source's order, with the times each was
+	// passed over.
+	type waiting struct {
+		t      Table
+		passed int
+	}
+	var window []waiting
 	next := func() (Table, schedule.Status) {
 		if held != nil {
 			t := *held
 			held = nil
 			return t, schedule.Ready
 		}
-		return src.Next()
+		if claimer == nil {
+			return src.Next()
+		}
+		st := schedule.Ready
+		for len(window) < Lookahead {
+			var t Table
+			if t, st = src.Next(); st != schedule.Ready {
+				break
+			}
+			if t.Recorded != nil {
+				return t, schedule.Ready // counted, not started: no process needed
+			}
+			window = append(window, waiting{t: t})
+		}
+		if len(window) == 0 {
+			return Table{}, st
+		}
+		pick := 0 // none has its processes waiting: the first starts
+		if window[0].passed < Lookahead {
+			for i, w := range window {
+				if claimer.Claim(w.t) {
+					pick = i
+					break
+				}
+			}
+		}
+		for i := range pick {
+			window[i].passed++
+		}
+		t := window[pick].t
+		window = slices.Delete(window, pick, pick+1)
+		return t, schedule.Ready
 	}
 	// Concurrency bounds the units running (a unit's games are played in
 	// turn); InFlight counts their games.

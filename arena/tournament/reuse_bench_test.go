@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -21,7 +23,9 @@ import (
 // fresh processes) and by encounter (the default). It prints each
 // round-robin's ratio to the long match (target: at most 1.5) and the
 // processes started per game. Bots run bare (ARENA_BENCH_SANDBOX=1:
-// confined as tournament run confines them).
+// confined as tournament run confines them). ARENA_BENCH_SHARE picks
+// the round-robins (a comma list of cycle, encounter, 2perbot; none:
+// the long match alone).
 //
 //	go test -run '^$' -bench RoundRobinVsLongMatch -benchtime 1x ./arena/tournament/
 //	ARENA_BENCH_BOTS=64 ARENA_BENCH_CONC=256 ARENA_BENCH_GAMES=3000 go test ...
@@ -36,6 +40,8 @@ func BenchmarkRoundRobinVsLongMatch(b *testing.B) {
 	type result struct {
 		pliesPerSec, startedPerGame float64
 		peakLive                    int
+		waitPerGame, gameTime       time.Duration // waited for processes, and played, per game
+		cpuPerPly                   time.Duration // the arena's and its bots' CPU time
 	}
 	measure := func(name string, n, rounds int, share string, spare int) result {
 		seed := uint64(5)
@@ -57,6 +63,7 @@ func BenchmarkRoundRobinVsLongMatch(b *testing.B) {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		var local *run.Local
+		cpu0 := cpuTime()
 		start := time.Now()
 		_, err = Run(ctx, c, out, Options{
 			AbandonAfter: time.Nanosecond,
@@ -70,6 +77,7 @@ func BenchmarkRoundRobinVsLongMatch(b *testing.B) {
 				return local, nil
 			}})
 		elapsed := time.Since(start)
+		cpu := cpuTime() - cpu0
 		if ctx.Err() == nil && err != nil {
 			b.Fatal(err)
 		}
@@ -79,24 +87,36 @@ func BenchmarkRoundRobinVsLongMatch(b *testing.B) {
 			plies += r.Plies
 		}
 		st := local.PoolStats()
-		return result{float64(plies) / elapsed.Seconds(), float64(st.Started) / float64(max(1, len(recs))), st.PeakLive}
+		gamesDone := max(1, len(recs))
+		return result{float64(plies) / elapsed.Seconds(), float64(st.Started) / float64(gamesDone), st.PeakLive,
+			st.Waited / time.Duration(gamesDone), elapsed * time.Duration(conc) / time.Duration(gamesDone), cpu / time.Duration(max(1, plies))}
 	}
 	for range b.N {
 		// Two bots, a cycle per deal: one long match, processes always kept.
 		long := measure("long", 2, games, ShareCycle, 0)
-		b.Logf("long match: %.0f plies/s, %.2f processes started per game, peak %d live", long.pliesPerSec, long.startedPerGame, long.peakLive)
+		b.Logf("long match: %.0f plies/s, %.2f processes started per game, peak %d live, waited %v for processes per game of %v, %v CPU per ply",
+			long.pliesPerSec, long.startedPerGame, long.peakLive, long.waitPerGame.Round(time.Microsecond), long.gameTime.Round(time.Millisecond), long.cpuPerPly.Round(time.Microsecond/10))
 		for _, v := range []struct {
 			share string
 			spare int // 0: the default
 		}{{ShareCycle, 0}, {ShareEncounter, 0}, {ShareEncounter, 2 * bots}} {
+			if pick := os.Getenv("ARENA_BENCH_SHARE"); pick != "" {
+				name := v.share
+				if v.spare > 0 {
+					name = "2perbot"
+				}
+				if !slices.Contains(strings.Split(pick, ","), name) {
+					continue
+				}
+			}
 			rr := measure("rr-"+v.share, bots, 1, v.share, v.spare)
 			ratio := long.pliesPerSec / rr.pliesPerSec
 			budget, unit := "the default", "x-long-"+v.share
 			if v.spare > 0 {
 				budget, unit = fmt.Sprintf("%d (2 per bot)", v.spare), unit+"-2perbot"
 			}
-			b.Logf("round-robin of %d bots, deals by %s, spare budget %s: %.0f plies/s, %.2fx slower than the long match, %.2f processes started per game, peak %d live",
-				bots, v.share, budget, rr.pliesPerSec, ratio, rr.startedPerGame, rr.peakLive)
+			b.Logf("round-robin of %d bots, deals by %s, spare budget %s: %.0f plies/s, %.2fx slower than the long match, %.2f processes started per game, peak %d live, waited %v for processes per game of %v, %v CPU per ply",
+				bots, v.share, budget, rr.pliesPerSec, ratio, rr.startedPerGame, rr.peakLive, rr.waitPerGame.Round(time.Microsecond), rr.gameTime.Round(time.Millisecond), rr.cpuPerPly.Round(time.Microsecond/10))
 			b.ReportMetric(ratio, unit)
 		}
 		b.ReportMetric(long.pliesPerSec, "long-plies/s")
