@@ -96,7 +96,7 @@ func TestISMCTSStrengthInProcess(t *testing.T) {
 }
 
 // ISMCTS_VS=N plays N in-process games per config of a fixed-budget
-// strong ismcts (the level without its clock; ISMCTS_STRONG_ITERS,
+// strong ismcts (500 iterations, 1500 in Boon; ISMCTS_STRONG_ITERS,
 // _PAIRED, _CANDS, _CONF and _GREEDY=0/1 change its search) against
 // medium, greedy in the other seats,
 // the seats rotated, and logs the pairs' results (W: strong ranked above
@@ -122,7 +122,12 @@ func TestISMCTSStrongVsMediumInProcess(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		strong.TimeFraction, strong.Iterations = 0, strong.NoClockIterations
+		// 500 iterations and 300 paired deals cost about what strong
+		// searches at 100 ms a move (a third of it for the tree).
+		strong.TimeFraction, strong.Iterations = 0, 500
+		if c.game == "boon" {
+			strong.Iterations = 1500
+		}
 		if v, err := strconv.Atoi(os.Getenv("ISMCTS_STRONG_ITERS")); err == nil {
 			strong.Iterations = v
 		}

@@ -61,7 +61,7 @@ func TestParseOptions(t *testing.T) {
 func TestISMCTSConfig(t *testing.T) {
 	const z = ismcts.DefaultConfidence
 	strong := func(c ismcts.Config) ismcts.Config {
-		c.NoClockIterations, c.Confidence, c.GreedyPlayouts, c.Paired, c.PairedCands = 500, z, true, 300, 3
+		c.NoClockIterations, c.Confidence, c.GreedyPlayouts, c.Paired, c.PairedCands = 4000, z, true, 300, 3
 		return c
 	}
 	cases := []struct {
