@@ -2,12 +2,14 @@ package bots
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/arena-dev/arena/bots/ismcts"
 	"github.com/arena-dev/arena/sdk"
 	"github.com/arena-dev/arena/sdk/sdktest"
 )
@@ -90,5 +92,76 @@ func TestISMCTSStrengthInProcess(t *testing.T) {
 			}
 		}
 		t.Logf("%s %d seats: ismcts(%d) scores %.3f over %d games (fair share %.3f)", c.game, c.seats, iters, score/float64(games), games, 1/float64(c.seats))
+	}
+}
+
+// ISMCTS_VS=N plays N in-process games per config of a fixed-budget
+// strong ismcts (500 iterations, 1500 in Boon; ISMCTS_STRONG_ITERS,
+// _PAIRED, _CANDS, _CONF and _GREEDY=0/1 change its search) against
+// medium, greedy in the other seats,
+// the seats rotated, and logs the pairs' results (W: strong ranked above
+// medium, L: below, D: level) with the Elo difference and its 95%
+// interval. ISMCTS_CONFIGS as for TestISMCTSStrengthInProcess (also
+// "uno4d": four-seat Uno to 500 points, one hand searched at a time).
+func TestISMCTSStrongVsMediumInProcess(t *testing.T) {
+	games, _ := strconv.Atoi(os.Getenv("ISMCTS_VS"))
+	if games == 0 {
+		t.Skip("set ISMCTS_VS=games to run")
+	}
+	for _, c := range []struct {
+		name  string
+		game  string
+		seats int
+		opts  map[string]string
+	}{{"uno2", "uno", 2, map[string]string{"target": "0"}}, {"uno4", "uno", 4, map[string]string{"target": "0"}},
+		{"uno4d", "uno", 4, nil}, {"boon3", "boon", 3, nil}, {"boon4", "boon", 4, nil}} {
+		if only := os.Getenv("ISMCTS_CONFIGS"); only != "" && !slices.Contains(strings.Split(only, ","), c.name) {
+			continue
+		}
+		strong, err := ismcts.Level("strong")
+		if err != nil {
+			t.Fatal(err)
+		}
+		// 500 iterations and 300 paired deals cost about what strong
+		// searches at 100 ms a move (a third of it for the tree).
+		strong.TimeFraction, strong.Iterations = 0, 500
+		if c.game == "boon" {
+			strong.Iterations = 1500
+		}
+		if v, err := strconv.Atoi(os.Getenv("ISMCTS_STRONG_ITERS")); err == nil {
+			strong.Iterations = v
+		}
+		if v, err := strconv.ParseFloat(os.Getenv("ISMCTS_STRONG_CONF"), 64); err == nil {
+			strong.Confidence = v
+		}
+		if v, err := strconv.Atoi(os.Getenv("ISMCTS_STRONG_PAIRED")); err == nil {
+			strong.Paired = v
+		}
+		if v, err := strconv.Atoi(os.Getenv("ISMCTS_STRONG_CANDS")); err == nil {
+			strong.PairedCands = v
+		}
+		if os.Getenv("ISMCTS_STRONG_GREEDY") != "" {
+			strong.GreedyPlayouts = os.Getenv("ISMCTS_STRONG_GREEDY") == "1"
+		}
+		players := []sdk.Bot{ismcts.New(strong, greedyFallback), mustBot(t, "ismcts", Options{Level: "medium"})}
+		for range c.seats - 2 {
+			players = append(players, mustBot(t, "greedy", Options{}))
+		}
+		var w, d, l int
+		for _, r := range sdktest.Play(t, sdktest.Config{Game: c.game, Seats: c.seats, Options: c.opts, Games: games, Seed: 11}, players...) {
+			switch rs, rm := r.Rank(0), r.Rank(1); {
+			case rs < rm:
+				w++
+			case rs > rm:
+				l++
+			default:
+				d++
+			}
+		}
+		n := float64(w + d + l)
+		s := (float64(w) + float64(d)/2) / n
+		sd := math.Sqrt((float64(w)*(1-s)*(1-s)+float64(d)*(0.5-s)*(0.5-s)+float64(l)*s*s)/n) / math.Sqrt(n)
+		elo := func(p float64) float64 { p = min(max(p, 1e-6), 1-1e-6); return -400 * math.Log10(1/p-1) }
+		t.Logf("%s: strong(%+v) vs medium: W %d D %d L %d, %.3f, Elo %+.1f [%+.1f, %+.1f]", c.name, strong, w, d, l, s, elo(s), elo(s-1.96*sd), elo(s+1.96*sd))
 	}
 }

@@ -60,15 +60,19 @@ func TestParseOptions(t *testing.T) {
 // a time budget; the levels are as documented.
 func TestISMCTSConfig(t *testing.T) {
 	const z = ismcts.DefaultConfidence
+	strong := func(c ismcts.Config) ismcts.Config {
+		c.NoClockIterations, c.Confidence, c.GreedyPlayouts, c.Paired, c.PairedCands = 4000, z, true, 300, 3
+		return c
+	}
 	cases := []struct {
 		o    Options
 		want ismcts.Config
 	}{
-		{Options{}, ismcts.Config{TimeFraction: 0.5, NoClockIterations: 4000, Confidence: z}},
+		{Options{}, strong(ismcts.Config{TimeFraction: 0.5})},
 		{Options{Level: "weak"}, ismcts.Config{Iterations: 50}},
-		{Options{Iterations: 123}, ismcts.Config{Iterations: 123, NoClockIterations: 4000, Confidence: z}},
+		{Options{Iterations: 123}, strong(ismcts.Config{Iterations: 123})},
 		{Options{Level: "weak", TimeFraction: 0.2}, ismcts.Config{TimeFraction: 0.2}},
-		{Options{Iterations: 9, TimeFraction: 0.2}, ismcts.Config{Iterations: 9, TimeFraction: 0.2, NoClockIterations: 4000, Confidence: z}},
+		{Options{Iterations: 9, TimeFraction: 0.2}, strong(ismcts.Config{Iterations: 9, TimeFraction: 0.2})},
 	}
 	for _, c := range cases {
 		got, err := ISMCTSConfig(c.o)

@@ -97,7 +97,7 @@ func BenchmarkISMCTS(b *testing.B) {
 			bot.Stats = func(r Result) { res = r }
 			b.ResetTimer()
 			start := time.Now()
-			if _, _, err := bot.search(t, Limits{Iterations: b.N}); err != nil {
+			if _, _, _, err := bot.search(t, Limits{Iterations: b.N}); err != nil {
 				b.Fatal(err)
 			}
 			el := time.Since(start).Seconds()

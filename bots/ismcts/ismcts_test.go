@@ -29,7 +29,7 @@ func TestDeterminizationsAreConsistent(t *testing.T) {
 				var back uno.View
 				json.Unmarshal(raw, &back)
 				tr.observe(&back)
-				g, err := newUnoGame(&back, r, tr)
+				g, err := newUnoGame(&back, r, tr, false)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -94,6 +94,38 @@ func TestSearchIsDeterministic(t *testing.T) {
 		t.Fatalf("%+v / %+v", a, b)
 	}
 	var _ engine.State = s
+}
+
+// Compare deals the same cards and draws the same random numbers for
+// every action it compares: an action against itself differs by exactly
+// nothing on every deal; and it is a function of its RNG's seed.
+func TestCompareUsesCommonRandomNumbers(t *testing.T) {
+	r := uno.DefaultRules()
+	r.Target = 0
+	s := uno.NewState(4, 9, r)
+	for s.ToMove() != 0 || len(s.AppendLegal(nil)) < 2 {
+		s.Play(s.AppendLegal(nil)[0])
+	}
+	v := s.ViewOf(0)
+	raw, _ := json.Marshal(v)
+	var back uno.View
+	json.Unmarshal(raw, &back)
+	tr := newUnoTracker(0, 4, r)
+	tr.observe(&back)
+	g, err := newUnoGame(&back, r, tr, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := s.AppendLegal(nil)
+	same := Compare[uno.Action](g, root, []int{0}, 0, 50, Limits{}, rand.New(rand.NewPCG(1, 1)))
+	if same[0] != (Paired{N: 50}) {
+		t.Errorf("an action against itself: %+v, want no difference over 50 deals", same[0])
+	}
+	a := Compare[uno.Action](g, root, []int{1, 0}, 0, 200, Limits{}, rand.New(rand.NewPCG(2, 2)))
+	b := Compare[uno.Action](g, root, []int{1, 0}, 0, 200, Limits{}, rand.New(rand.NewPCG(2, 2)))
+	if !slices.Equal(a, b) || a[0].N != 200 {
+		t.Errorf("%+v / %+v", a, b)
+	}
 }
 
 // Beats asks for a lead of z standard errors of the difference of the

@@ -277,3 +277,72 @@ func contains[A comparable](xs []A, a A) bool {
 	}
 	return false
 }
+
+// Paired is the paired comparison of root actions (Compare): for each
+// candidate, the mean of its reward less the base action's over the
+// same deals, and the standard error of that mean.
+type Paired struct {
+	Mean, SE float64
+	N        int
+}
+
+// Compare plays each of the root actions cands and base from the same n
+// determinizations, one playout each with the same random numbers
+// (common random numbers: the same deal, the same draw pile and the same
+// reshuffles, so that the noise the actions share cancels in their
+// difference), and returns for each candidate its paired difference to
+// base, for the seat deciding at the root. It stops at lim.Deadline too.
+func Compare[A comparable](g Game[A], root []A, cands []int, base int, n int, lim Limits, rng *rand.Rand) []Paired {
+	maxPlayout := lim.MaxPlayout
+	if maxPlayout <= 0 {
+		maxPlayout = 400
+	}
+	out := make([]Paired, len(cands))
+	sum, sum2 := make([]float64, len(cands)), make([]float64, len(cands))
+	rewards := make([]float64, g.Seats())
+	var legal []A
+	play := func(a A, s1, s2 uint64) (float64, bool) {
+		r := rand.New(rand.NewPCG(s1, s2))
+		s := g.Determinize(r)
+		if s == nil {
+			return 0, false
+		}
+		me := s.ToMove()
+		s.Apply(a)
+		for k := 0; k < maxPlayout && !s.Done(); k++ {
+			legal = s.Legal(legal[:0])
+			if len(legal) == 0 {
+				break
+			}
+			s.Apply(s.Rollout(legal, r))
+		}
+		s.Rewards(rewards)
+		return rewards[me], true
+	}
+	for k := 0; k < n; k++ {
+		if !lim.Deadline.IsZero() && k&3 == 0 && k > 0 && time.Now().After(lim.Deadline) {
+			break
+		}
+		s1, s2 := rng.Uint64(), rng.Uint64()
+		b, ok := play(root[base], s1, s2)
+		if !ok {
+			continue
+		}
+		for j, c := range cands {
+			x, ok := play(root[c], s1, s2)
+			if !ok {
+				continue
+			}
+			sum[j] += x - b
+			sum2[j] += (x - b) * (x - b)
+			out[j].N++
+		}
+	}
+	for j := range out {
+		if m := float64(out[j].N); m > 1 {
+			out[j].Mean = sum[j] / m
+			out[j].SE = math.Sqrt(max(sum2[j]/m-out[j].Mean*out[j].Mean, 0) / (m - 1))
+		}
+	}
+	return out
+}

@@ -2,6 +2,7 @@ package ismcts
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"github.com/arena-dev/arena/engine/uno"
@@ -145,11 +146,12 @@ type unoGame struct {
 	pool   []uno.Card // the cards the seat cannot see
 	tr     *unoTracker
 	single bool
+	greedy bool // greedy's rules in the playouts (unoState.Rollout)
 	buf    []uno.Card
 }
 
 // newUnoGame reads the seat's information set from its view.
-func newUnoGame(v *uno.View, r uno.Rules, tr *unoTracker) (*unoGame, error) {
+func newUnoGame(v *uno.View, r uno.Rules, tr *unoTracker, greedy bool) (*unoGame, error) {
 	if v.You == nil || v.Decision == nil {
 		return nil, fmt.Errorf("uno: not this seat's decision")
 	}
@@ -191,7 +193,7 @@ func newUnoGame(v *uno.View, r uno.Rules, tr *unoTracker) (*unoGame, error) {
 	}
 	p.Hands = make([][]uno.Card, n)
 	p.Hands[me] = hand
-	g := &unoGame{pos: p, counts: v.Counts, tr: tr, single: r.SingleHandGame()}
+	g := &unoGame{pos: p, counts: v.Counts, tr: tr, single: r.SingleHandGame(), greedy: greedy}
 	for k := range uno.Card(uno.NumKinds) {
 		copies := 2
 		if k.Face() == 0 {
@@ -327,7 +329,7 @@ func (g *unoGame) Determinize(rng *rand.Rand) State[uno.Action] {
 	if err != nil {
 		return nil
 	}
-	return &unoState{s: s, hand: p.HandNo, single: g.single}
+	return &unoState{s: s, hand: p.HandNo, single: g.single, greedy: g.greedy}
 }
 
 // unoState is a determinization played to the end of the hand.
@@ -335,6 +337,7 @@ type unoState struct {
 	s      *uno.State
 	hand   int
 	single bool
+	greedy bool
 }
 
 func (u *unoState) ToMove() int                         { return u.s.ToMove() }
@@ -408,6 +411,9 @@ func (u *unoState) Rollout(legal []uno.Action, rng *rand.Rand) uno.Action {
 	if legal[0].Type == uno.ActCatch {
 		return legal[0]
 	}
+	if u.greedy {
+		return u.greedyRollout(legal, rng)
+	}
 	var plays, wilds [64]int
 	k, w := 0, 0
 	for i, a := range legal {
@@ -459,4 +465,83 @@ func (u *unoState) Rollout(legal []uno.Action, rng *rand.Rand) uno.Action {
 		return legal[rng.IntN(len(legal))]
 	}
 	return last // draw, keep, accept or pass
+}
+
+// greedyRollout plays as the greedy bot (bots.GreedyUno) does, from the
+// state instead of a view: shed the card worth most (action cards, then
+// high numbers) in the colour held most, attack the next seat with a
+// Skip, Reverse or Draw Two when it holds two cards or fewer, keep the
+// wilds for need (a Wild Draw Four for a next seat about to go out),
+// name the colour held most, swap with the smallest hand, always make
+// the call; challenge three times in four (greedy challenges a Wild Draw
+// Four from a hand of two or more), draw only with nothing to play.
+// Ties at random.
+func (u *unoState) greedyRollout(legal []uno.Action, rng *rand.Rand) uno.Action {
+	s := u.s
+	p := s.ToMove()
+	var held [4]int
+	for c := range uno.Card(uno.Wild) {
+		held[c.Colour()] += s.Holds(p, c)
+	}
+	left := s.Count(p) - 1
+	nextCount := s.Count(s.Next(p))
+	bi, best, ties := 0, math.Inf(-1), 0
+	for i, a := range legal {
+		var sc float64
+		switch a.Type {
+		case uno.ActColour:
+			sc = float64(held[a.Colour])
+		case uno.ActChallenge:
+			sc = -50
+			if rng.IntN(4) != 0 {
+				sc = 50
+			}
+		case uno.ActAccept:
+			sc = 0
+		case uno.ActKeep:
+			sc = -100
+		case uno.ActDraw, uno.ActPass:
+			sc = -200
+		case uno.ActPlay, uno.ActJump:
+			c := a.Card
+			sc = float64(c.Points())
+			switch {
+			case c.IsWild():
+				sc = -60 + sc/10
+				if left <= 1 {
+					sc = 60
+				}
+				if c == uno.WildDraw && nextCount <= 2 {
+					sc = 80
+				}
+				if a.Colour >= 0 && a.Colour < 4 {
+					sc += 3 * float64(held[a.Colour])
+				}
+			default:
+				sc += 2 * float64(held[c.Colour()]-1)
+				if f := c.Face(); nextCount <= 2 && (f == uno.FaceSkip || f == uno.FaceDrawTwo || f == uno.FaceReverse) {
+					sc += 40
+				}
+				if a.Target >= 0 && int(a.Target) < s.Seats() {
+					sc += 3 * float64(left-s.Count(int(a.Target)))
+				}
+			}
+			if a.Type == uno.ActJump {
+				sc += 500
+			}
+			if a.Uno {
+				sc += 1000 // never forget the call
+			}
+		}
+		switch {
+		case sc > best:
+			bi, best, ties = i, sc, 1
+		case sc == best:
+			ties++
+			if rng.IntN(ties) == 0 {
+				bi = i
+			}
+		}
+	}
+	return legal[bi]
 }

@@ -313,6 +313,10 @@ func (s *State) appendHand(dst []Card, seat int) []Card {
 	return dst
 }
 
+// Next is the seat after p in the direction of play, skipping the
+// seats out of the hand.
+func (s *State) Next(p int) int { return s.adv(p, 1) }
+
 // ToMove implements engine.State.
 func (s *State) ToMove() int { return s.cur }
 
