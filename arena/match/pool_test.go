@@ -178,8 +178,12 @@ func TestClaimHoldsIdleProcesses(t *testing.T) {
 			if got := pl.Claim([]int{0, 1}, tc.deal); got != tc.want {
 				t.Fatalf("Claim = %v, want %v", got, tc.want)
 			}
-			if st := pl.Stats(); tc.want && st.InGame != 2 {
-				t.Errorf("%d processes in games after the claim, want 2 (claimed ones count in their game)", st.InGame)
+			wantInGame := 0 // a refused claim takes none
+			if tc.want {
+				wantInGame = 2 // claimed ones count in their game
+			}
+			if st := pl.Stats(); st.InGame != wantInGame {
+				t.Errorf("%d processes in games after the claim, want %d", st.InGame, wantInGame)
 			}
 			var reused []int
 			for b := range 2 {

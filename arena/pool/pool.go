@@ -692,6 +692,7 @@ func (p *Pool) KillAll() {
 		}
 	}
 	p.idle = nil
+	clear(p.claimed) // closed above: a Get after this starts a fresh one
 	p.mu.Unlock()
 }
 

@@ -80,7 +80,7 @@ func (d *Dir) Sink(line func(t Table, rec ledger.Record) any) (*Files, error) {
 		}
 		d.ledger = w
 	}
-	return &Files{Dir: d.Path, Ledger: d.ledger, Line: line}, nil
+	return &Files{Dir: d.Path, Ledger: d.ledger, Line: line, disk: osDisk}, nil
 }
 
 // Close closes the ledger and releases the lock.
@@ -158,9 +158,6 @@ func (f *Files) SyncReplays() error {
 		return nil
 	}
 	d := f.disk
-	if d.write == nil {
-		d = osDisk
-	}
 	paths := make([]string, len(pending))
 	for i, p := range pending {
 		if err := d.write(p.path, p.data); err != nil {

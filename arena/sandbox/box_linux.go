@@ -376,7 +376,7 @@ func (b *Box) cpuUsed() (time.Duration, error) {
 	}
 	if b.v1Acct != "" {
 		data, err := os.ReadFile(filepath.Join(b.v1Acct, "cpuacct.usage"))
-		if ns, perr := strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64); err == nil && perr == nil {
+		if ns, ok := number(data); err == nil && ok {
 			return time.Duration(ns), nil
 		}
 	}

@@ -48,11 +48,7 @@ func WriteSummary(dir string, s *Summary) error {
 		return err
 	}
 	// Whole or not at all: arena report reads it while the run goes on.
-	err = atomicfile.Write(filepath.Join(dir, SummaryFile), append(data, '\n'))
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", SummaryFile, err)
-	}
-	return nil
+	return atomicfile.Write(filepath.Join(dir, SummaryFile), append(data, '\n')) // its error names the path
 }
 
 // ReadSummary reads dir's SummaryFile; an error wrapping os.ErrNotExist

@@ -37,6 +37,13 @@ func BenchmarkRoundRobinVsLongMatch(b *testing.B) {
 		return def
 	}
 	bots, conc, games := env("ARENA_BENCH_BOTS", 64), env("ARENA_BENCH_CONC", 64), env("ARENA_BENCH_GAMES", 1500)
+	if pick := os.Getenv("ARENA_BENCH_SHARE"); pick != "" {
+		for _, name := range strings.Split(pick, ",") {
+			if name != ShareCycle && name != ShareEncounter && name != "2perbot" {
+				b.Fatalf("ARENA_BENCH_SHARE: %q is not %s, %s or 2perbot", name, ShareCycle, ShareEncounter)
+			}
+		}
+	}
 	type result struct {
 		pliesPerSec, startedPerGame float64
 		peakLive                    int
