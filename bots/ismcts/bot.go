@@ -158,8 +158,8 @@ func (b *Bot) Act(t *protocol.Turn) (int, error) {
 		}
 	}
 	searchLim, pairs := lim, b.Config.Paired
-	if b.game == "boon" {
-		pairs = 0
+	if b.game == "boon" || b.Fallback == nil || b.Config.Confidence <= 0 {
+		pairs = 0 // no paired test, so the tree has all the time
 	}
 	if pairs > 0 && !lim.Deadline.IsZero() {
 		// The tree only ranks the candidates: a third of the time; the
@@ -174,34 +174,34 @@ func (b *Bot) Act(t *protocol.Turn) (int, error) {
 	if err != nil {
 		return b.fallback(t)
 	}
-	if b.Fallback != nil && b.Config.Confidence > 0 && len(r.Visits) > 1 && pairs > 0 {
-		d, err := b.fallback(t)
-		if err != nil || d < 0 || d >= len(r.Visits) {
-			return i, nil
-		}
-		cands := topVisited(r, d, max(b.Config.PairedCands, 1))
-		if len(cands) == 0 {
+	if b.Fallback == nil || b.Config.Confidence <= 0 || len(r.Visits) <= 1 {
+		return i, nil
+	}
+	// The search's move must earn its place against greedy's: with a few
+	// thousand deals, the means of the good moves differ by less than
+	// their noise (four-seat Uno and Boon), and picking the most visited
+	// among them is a coin toss that greedy's rules of thumb beat.
+	d, err := b.fallback(t)
+	if err != nil || d < 0 || d >= len(r.Visits) {
+		return i, nil
+	}
+	if pairs == 0 {
+		if !r.Beats(i, d, b.Config.Confidence) {
 			return d, nil
 		}
-		best, bestMean := d, 0.0
-		for j, p := range cmp(cands, d, pairs, lim) {
-			if p.N > 1 && p.Mean > b.Config.Confidence*p.SE && p.Mean > bestMean {
-				best, bestMean = cands[j], p.Mean
-			}
-		}
-		return best, nil
+		return i, nil
 	}
-	if b.Fallback != nil && b.Config.Confidence > 0 && len(r.Visits) > 1 {
-		// The search's move must earn its place against greedy's: with a
-		// few thousand deals, the means of the good moves differ by less
-		// than their noise (four-seat Uno and Boon), and picking the most
-		// visited among them is a coin toss that greedy's rules of thumb
-		// beat.
-		if d, err := b.fallback(t); err == nil && d >= 0 && d < len(r.Visits) && !r.Beats(i, d, b.Config.Confidence) {
-			return d, nil
+	cands := topVisited(r, d, max(b.Config.PairedCands, 1))
+	if len(cands) == 0 {
+		return d, nil
+	}
+	best, bestMean := d, 0.0
+	for j, p := range cmp(cands, d, pairs, lim) {
+		if p.N > 1 && p.Mean > b.Config.Confidence*p.SE && p.Mean > bestMean {
+			best, bestMean = cands[j], p.Mean
 		}
 	}
-	return i, nil
+	return best, nil
 }
 
 func (b *Bot) fallback(t *protocol.Turn) (int, error) {

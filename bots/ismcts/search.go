@@ -301,8 +301,10 @@ func Compare[A comparable](g Game[A], root []A, cands []int, base int, n int, li
 	sum, sum2 := make([]float64, len(cands)), make([]float64, len(cands))
 	rewards := make([]float64, g.Seats())
 	var legal []A
+	pcg := rand.NewPCG(0, 0)
+	r := rand.New(pcg) // a Rand holds nothing but its source: reseeded, it repeats the stream
 	play := func(a A, s1, s2 uint64) (float64, bool) {
-		r := rand.New(rand.NewPCG(s1, s2))
+		pcg.Seed(s1, s2)
 		s := g.Determinize(r)
 		if s == nil {
 			return 0, false
