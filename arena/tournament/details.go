@@ -3,7 +3,6 @@ package tournament
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -11,6 +10,7 @@ import (
 
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/schedule"
+	"github.com/arena-dev/arena/internal/atomicfile"
 )
 
 // Details is what a format knows beyond the standings: Swiss tie-breaks,
@@ -112,9 +112,5 @@ func writeBracket(out string, s schedule.Scheduler) error {
 	if err != nil {
 		return err
 	}
-	tmp := filepath.Join(out, BracketFile+".tmp")
-	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, filepath.Join(out, BracketFile))
+	return atomicfile.Write(filepath.Join(out, BracketFile), append(data, '\n'))
 }

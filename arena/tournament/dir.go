@@ -13,6 +13,7 @@ import (
 
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/schedule"
+	"github.com/arena-dev/arena/internal/atomicfile"
 )
 
 // SavedConfig is the tournament's resolved file, kept with its results so
@@ -153,11 +154,7 @@ func saveConfig(c *Config, out string) error {
 		return err
 	}
 	data, _ := json.MarshalIndent(mine, "", "  ")
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return atomicfile.Write(path, append(data, '\n'))
 }
 
 // diffField names the first top-level field that differs.
