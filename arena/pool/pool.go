@@ -275,7 +275,7 @@ func (p *Pool) Claim(seats []int, deal uint64) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, b := range seats {
-		if !slices.ContainsFunc(p.idle, func(m *member) bool { return m.bot == b && !slices.Contains(m.deals, deal) }) {
+		if !slices.ContainsFunc(p.idle, func(m *member) bool { return m.bot == b && m.mayPlay(deal) }) {
 			return false
 		}
 	}
@@ -312,6 +312,10 @@ func (p *Pool) missLocked(b int, missed bool) (churn bool) {
 	return p.misses[b] >= max(2, p.Rotation)
 }
 
+// mayPlay says m may play deal: it has not played it (a process that
+// had seen a deal's hands would know them the second time).
+func (m *member) mayPlay(deal uint64) bool { return !slices.Contains(m.deals, deal) }
+
 // takeLocked hands out an idle process of bot b that has not played deal
 // (the most recently used first: any would do), or nil. spare says it is
 // a process started ahead, that had played nothing; passed that idle
@@ -331,7 +335,7 @@ func (p *Pool) takeLocked(b int, deal uint64) (m *member, spare, passed bool) {
 			continue
 		default:
 		}
-		if slices.Contains(m.deals, deal) {
+		if !m.mayPlay(deal) {
 			passed = true
 			continue
 		}
