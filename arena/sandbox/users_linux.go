@@ -30,6 +30,7 @@ const passwdFile = "/etc/passwd"
 func lookupUser(name string) (uid, gid int, err error) {
 	var line string
 	out, err := exec.Command("getent", "passwd", name).Output()
+	var exit *exec.ExitError
 	switch {
 	case errors.Is(err, exec.ErrNotFound):
 		f, err := os.Open(passwdFile)
@@ -40,8 +41,10 @@ func lookupUser(name string) (uid, gid int, err error) {
 		if line, err = passwdEntry(f, name); err != nil {
 			return 0, 0, err
 		}
+	case errors.As(err, &exit) && exit.ExitCode() == 2: // getent's "not found"
+		return 0, 0, errNoUser
 	case err != nil:
-		return 0, 0, errNoUser // getent exits 2 for an unknown key
+		return 0, 0, fmt.Errorf("getent passwd: %w", err)
 	default:
 		line, _, _ = strings.Cut(string(out), "\n")
 	}
