@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 	"unsafe"
@@ -348,6 +349,30 @@ func TestDevicesAreOutOfReach(t *testing.T) {
 				t.Errorf("%s: %s, want EPERM", k, v)
 			}
 		}
+	}
+}
+
+// TestNoSupplementaryGroups: as root, an isolated bot has no
+// supplementary group, even when the arena has some (the wrapper drops
+// them on the thread it forks the second stage from; one left would show
+// as the overflow gid in the bot's user namespace).
+func TestNoSupplementaryGroups(t *testing.T) {
+	sb := isolated(t, sandbox.DefaultLimits, sandbox.Options{})
+	if !strings.Contains(sb.Describe(), "one uid per process") {
+		t.Skip("bots run as the arena's uid here: " + sb.Describe())
+	}
+	old, err := syscall.Getgroups()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Setgroups(append(old, 4242)); err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Setgroups(old)
+	p := startCfg(t, sb, transport.ProcessConfig{Argv: []string{"sh", "-c", `grep Groups: /proc/self/status; read x`}})
+	l, err := p.Receive(time.Now().Add(5 * time.Second))
+	if err != nil || strings.Join(strings.Fields(string(l)), " ") != "Groups:" {
+		t.Fatalf("the bot's groups: %q %v (stderr %q), want none", l, err, p.StderrTail())
 	}
 }
 

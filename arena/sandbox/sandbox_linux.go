@@ -8,9 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"os/user"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -244,24 +242,6 @@ type spec struct {
 	// the bot's own directory in it.
 	Root  []mountEntry `json:"root,omitempty"`
 	Inner string       `json:"inner,omitempty"`
-}
-
-func lookupUser(name string) (uid, gid int, err error) {
-	u, err := user.Lookup(name)
-	if err != nil {
-		if _, numErr := strconv.Atoi(name); numErr == nil {
-			u, err = user.LookupId(name)
-		}
-	}
-	if err != nil {
-		return 0, 0, fmt.Errorf("no such user")
-	}
-	uid, err1 := strconv.Atoi(u.Uid)
-	gid, err2 := strconv.Atoi(u.Gid)
-	if err1 != nil || err2 != nil {
-		return 0, 0, fmt.Errorf("unusable uid/gid %s/%s", u.Uid, u.Gid)
-	}
-	return uid, gid, nil
 }
 
 // wrapperProgram is the program bot processes start through: asked if

@@ -3,6 +3,7 @@
 package sandbox
 
 import (
+	"debug/elf"
 	"errors"
 	"os"
 	"path/filepath"
@@ -76,5 +77,23 @@ func TestWrapperAskedFor(t *testing.T) {
 	var oe *OptionError
 	if !errors.As(err, &oe) || oe.Option != "Wrapper" || !errors.Is(err, ErrOtherBuild) || !strings.Contains(err.Error(), stale) {
 		t.Fatalf("other build: %v, want an OptionError for Wrapper naming %s", err, stale)
+	}
+}
+
+// TestWrapperIsStatic: the wrapper program is linked without the C
+// library, as `go build` makes it with cgo on (the default), so neither
+// of an isolated bot's two execs runs the dynamic loader. A package that
+// brings in cgo (os/user, net) would undo that: the build then asks for
+// an interpreter.
+func TestWrapperIsStatic(t *testing.T) {
+	f, err := elf.Open(testkit.Build(t, "./cmd/arena-sandbox"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_INTERP {
+			t.Fatal("arena-sandbox is dynamically linked (it asks for an interpreter): something in the sandbox package's imports needs cgo")
+		}
 	}
 }

@@ -167,7 +167,8 @@ func stage1(sp *spec, args []string) int {
 	// answer: the wrapper outlives it only by its exit, never by itself.
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT,
 		syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGPIPE, syscall.SIGALRM)
-	if err := cmd.Start(); err != nil {
+	pid, err := forkExec(cmd)
+	if err != nil {
 		return fail("starting the bot: %v", err)
 	}
 	exe.Close()
@@ -176,7 +177,7 @@ func stage1(sp *spec, args []string) int {
 	if err := detachStdio(); err != nil {
 		return fail("%v", err)
 	}
-	ws, err := reap(cmd.Process.Pid)
+	ws, err := reap(pid)
 	if err != nil {
 		return fail("waiting for the bot: %v", err)
 	}
@@ -220,9 +221,12 @@ func stage2Command(sp *spec, exe *os.File, args []string) (*exec.Cmd, error) {
 	}
 	if !sp.Plan.UserNS {
 		// As root: no supplementary group of the arena's reaches the bot
-		// (in the bot's user namespace setgroups is not allowed).
-		if err := syscall.Setgroups(nil); err != nil {
-			return nil, fmt.Errorf("setgroups: %w", err)
+		// (in the bot's user namespace setgroups is not allowed). On this
+		// thread alone, which the child's credentials come from:
+		// syscall.Setgroups would stop every thread of the wrapper to set
+		// them all.
+		if _, _, e := syscall.RawSyscall(syscall.SYS_SETGROUPS, 0, 0, 0); e != 0 {
+			return nil, fmt.Errorf("setgroups: %w", e)
 		}
 	}
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
@@ -258,6 +262,19 @@ func stage2Command(sp *spec, exe *os.File, args []string) (*exec.Cmd, error) {
 			Pdeathsig:   syscall.SIGKILL,
 		},
 	}, nil
+}
+
+// forkExec starts the second stage, cmd (whose standard files are the
+// wrapper's own), and returns its pid. It is cmd.Start less what os/exec
+// adds for every new process, which a wrapper that reaps its child with
+// wait4 has no use for: the pidfd, and a trial fork to check the kernel
+// gives one.
+func forkExec(cmd *exec.Cmd) (int, error) {
+	fds := []uintptr{0, 1, 2}
+	for _, f := range cmd.ExtraFiles {
+		fds = append(fds, f.Fd())
+	}
+	return syscall.ForkExec(cmd.Path, cmd.Args, &syscall.ProcAttr{Dir: cmd.Dir, Env: cmd.Env, Files: fds, Sys: cmd.SysProcAttr})
 }
 
 // detachStdio points the wrapper's stdin, stdout and stderr at /dev/null.

@@ -1,9 +1,10 @@
 // Command arena-sandbox is the sandbox wrapper on its own: the program an
 // arena beside it starts each bot process through, which confines itself
 // and then execs the bot (package sandbox). It is the arena's own wrapper
-// code in a program a ninth the size, so a bot process starts sooner: it
-// matters most with --restart-bots, where every game starts fresh
-// processes. Build it with the arena, from the same tree:
+// code in a program a ninth the size, linked without the C library (the
+// sandbox package needs no cgo; TestWrapperIsStatic keeps it so), so a bot
+// process starts sooner: it matters most with --restart-bots, where every
+// game starts fresh processes. Build it with the arena, from the same tree:
 //
 //	go build -o bin/ ./cmd/arena ./cmd/arena-sandbox
 //

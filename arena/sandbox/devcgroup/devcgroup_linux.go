@@ -147,11 +147,20 @@ func V1(dir string, allow []Rule) error {
 	if err := os.WriteFile(filepath.Join(dir, "devices.deny"), []byte("a"), 0); err != nil {
 		return fmt.Errorf("devcgroup: cgroup %s: denying every device: %w", dir, err)
 	}
+	// One rule per write (the kernel parses a single rule at a time),
+	// through one open file: every bot process's start writes them all.
+	f, err := os.OpenFile(filepath.Join(dir, "devices.allow"), os.O_WRONLY, 0)
+	if err != nil {
+		return fmt.Errorf("devcgroup: cgroup %s: %w", dir, err)
+	}
 	for _, r := range allow {
-		// One rule per write: the kernel parses a single rule at a time.
-		if err := os.WriteFile(filepath.Join(dir, "devices.allow"), []byte(r.String()), 0); err != nil {
+		if _, err := f.Write([]byte(r.String())); err != nil {
+			f.Close()
 			return fmt.Errorf("devcgroup: cgroup %s: allowing %s: %w", dir, r, err)
 		}
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("devcgroup: cgroup %s: %w", dir, err)
 	}
 	return nil
 }
