@@ -126,11 +126,20 @@ func (c *fischer) Charge(elapsed time.Duration) bool {
 // rate limit held it back), but never more than wall less ran, the CPU
 // time it used. So a loaded machine does not make a bot lose on time, and
 // a bot is never charged less than the CPU it got, over all its threads
-// and processes. Arguments out of range (a reading that went backwards)
-// forgive nothing beyond wall.
-func Forgiven(wall, ran, waited, throttled time.Duration) time.Duration {
+// and processes. Under a rate limit of rate CPUs (0: none) the bot could
+// have run at most rate×wall; the machine kept from it only what it did
+// not get of that, so no more than wall less ran/rate is forgiven (the
+// kernel's throttled count falls short of the time the limit held a bot
+// back on a loaded machine: a bot at 0.2 CPU that ran its 120 ms of 600 ms
+// was counted 240-390 ms throttled of the 480 it was held). Arguments out
+// of range (a reading that went backwards) forgive nothing beyond wall.
+func Forgiven(wall, ran, waited, throttled time.Duration, rate float64) time.Duration {
 	waited -= min(max(throttled, 0), wall)
-	return max(0, min(waited, wall-max(ran, 0), wall))
+	f := max(0, min(waited, wall-max(ran, 0), wall))
+	if rate > 0 {
+		f = max(0, min(f, wall-time.Duration(float64(max(ran, 0))/rate)))
+	}
+	return f
 }
 
 // MinCapSlack is the least WallCap allows beyond a move's deadline.

@@ -188,20 +188,25 @@ func TestForgiven(t *testing.T) {
 	for _, tc := range []struct {
 		name                         string
 		wall, ran, waited, throttled time.Duration
+		rate                         float64
 		want                         time.Duration
 	}{
-		{"quiet machine", 100 * ms, 90 * ms, 0, 0, 0},
-		{"loaded machine", 280 * ms, 40 * ms, 240 * ms, 0, 240 * ms},
-		{"sleeper", 300 * ms, 0, 2 * ms, 0, 2 * ms},
-		{"threads waiting while computing", 100 * ms, 180 * ms, 100 * ms, 0, 0},
-		{"bounded by the CPU used", 100 * ms, 60 * ms, 90 * ms, 0, 40 * ms},
-		{"own rate limit", 500 * ms, 100 * ms, 400 * ms, 400 * ms, 0},
-		{"throttled over CPUs, more than the wall", 500 * ms, 100 * ms, 450 * ms, 900 * ms, 0},
-		{"a reading that went backwards", 100 * ms, -50 * ms, 300 * ms, 0, 100 * ms},
-		{"negative wait", 100 * ms, 0, -5 * ms, 0, 0},
+		{"quiet machine", 100 * ms, 90 * ms, 0, 0, 0, 0},
+		{"loaded machine", 280 * ms, 40 * ms, 240 * ms, 0, 0, 240 * ms},
+		{"sleeper", 300 * ms, 0, 2 * ms, 0, 0, 2 * ms},
+		{"threads waiting while computing", 100 * ms, 180 * ms, 100 * ms, 0, 0, 0},
+		{"bounded by the CPU used", 100 * ms, 60 * ms, 90 * ms, 0, 0, 40 * ms},
+		{"own rate limit", 500 * ms, 100 * ms, 400 * ms, 400 * ms, 0, 0},
+		{"throttled over CPUs, more than the wall", 500 * ms, 100 * ms, 450 * ms, 900 * ms, 0, 0},
+		{"a reading that went backwards", 100 * ms, -50 * ms, 300 * ms, 0, 0, 100 * ms},
+		{"negative wait", 100 * ms, 0, -5 * ms, 0, 0, 0},
+		{"rate limit, its whole rate, throttling undercounted", 600 * ms, 120 * ms, 500 * ms, 240 * ms, 0.2, 0},
+		{"rate limit, half its rate", 600 * ms, 60 * ms, 540 * ms, 100 * ms, 0.2, 300 * ms},
+		{"rate limit of two CPUs, all of it", 100 * ms, 200 * ms, 50 * ms, 0, 2, 0},
+		{"rate limit, a sleeper", 300 * ms, 0, 2 * ms, 0, 0.5, 2 * ms},
 	} {
-		if got := clock.Forgiven(tc.wall, tc.ran, tc.waited, tc.throttled); got != tc.want {
-			t.Errorf("%s: Forgiven(%v, %v, %v, %v) = %v, want %v", tc.name, tc.wall, tc.ran, tc.waited, tc.throttled, got, tc.want)
+		if got := clock.Forgiven(tc.wall, tc.ran, tc.waited, tc.throttled, tc.rate); got != tc.want {
+			t.Errorf("%s: Forgiven(%v, %v, %v, %v, %v) = %v, want %v", tc.name, tc.wall, tc.ran, tc.waited, tc.throttled, tc.rate, got, tc.want)
 		}
 	}
 }

@@ -70,7 +70,7 @@ func (m *meter) forgiven(wall time.Duration) (time.Duration, time.Duration) {
 	if !now.AtMemoryLimit && !m.at.AtMemoryLimit {
 		held += now.Stalled - m.at.Stalled // or for memory or I/O, not brought on by its own memory limit
 	}
-	return clock.Forgiven(wall, ran, held, now.Throttled-m.at.Throttled), ran
+	return clock.Forgiven(wall, ran, held, now.Throttled-m.at.Throttled, now.Rate), ran
 }
 
 // extend is the deadline for a move whose deadline so far has passed

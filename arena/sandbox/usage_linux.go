@@ -58,6 +58,9 @@ func (b *Box) Usage() (transport.Usage, bool) {
 		}
 		u.Throttled = time.Duration(ns)
 	}
+	if m.throttle != nil || m.statThrottled {
+		u.Rate = b.spec.Limits.CPUs // enforced: it is what the bot could have run
+	}
 	if m.memUsage != nil {
 		data, ok := m.read(m.memUsage)
 		if !ok {

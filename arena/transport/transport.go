@@ -67,6 +67,10 @@ type Usage struct {
 	// over the CPUs, as the kernel counts it). The kernel counts it in
 	// Waited too; it is charged.
 	Throttled time.Duration
+	// Rate is that limit, in CPUs (0: none). A bot that got its whole rate
+	// was not kept from running by the machine, whatever the kernel
+	// counted as throttled (arena/clock.Forgiven).
+	Rate float64
 	// Stalled is time at least one of them could not run for memory or
 	// I/O: the kernel reclaiming memory or paging the bot's program back
 	// in from a busy disk (the longer of the two stalls, which overlap).
