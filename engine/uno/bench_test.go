@@ -21,14 +21,21 @@ func rlcardLike() Rules {
 // playout plays uniformly random legal actions to the end, in process,
 // reusing s (Reset), and returns the number of actions. It is the loop a
 // user writes for fast playouts: a concrete *rand.PCG, whose Uint64
-// inlines (a rand.Rand calls its Source through an interface), and an
-// index drawn by randIndex. playoutIntN is the loop before it, for
-// comparison against the same engine.
+// inlines (a rand.Rand calls its Source through an interface), an index
+// drawn by randIndex, PlayListed (the listed action played in place, not
+// copied out), and no random number for a decision with a single
+// legal action (more than half of them in a 2-seat hand under forced
+// play, mostly the draw with nothing to play). playoutIntN is the loop
+// before it, for comparison against the same engine.
 func playout(s *State, seed uint64, pcg *rand.PCG, buf []Action) (int, []Action) {
 	s.Reset(seed)
 	for !s.over {
 		buf = s.AppendLegal(buf[:0])
-		if err := s.Play(buf[randIndex(pcg, len(buf))]); err != nil {
+		k := 0
+		if len(buf) > 1 {
+			k = randIndex(pcg, len(buf))
+		}
+		if err := s.PlayListed(&buf[k]); err != nil {
 			panic(err)
 		}
 	}

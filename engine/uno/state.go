@@ -723,7 +723,7 @@ func (s *State) Apply(a engine.Action) error {
 		return s.Play(x)
 	case *Action:
 		if x != nil {
-			return s.Play(*x)
+			return s.PlayListed(x)
 		}
 	}
 	return fmt.Errorf("uno: not an uno action: %v", a)
@@ -731,7 +731,15 @@ func (s *State) Apply(a engine.Action) error {
 
 // Play applies a typed action (the fast path). An illegal action returns
 // an error and leaves the state unchanged.
-func (s *State) Play(a Action) error {
+func (s *State) Play(a Action) error { return s.PlayListed(&a) }
+
+// PlayListed is Play for an action in a slice, typically the list
+// AppendLegal filled: Play(l[k]) has the caller copy the action out of
+// the list and pass its five fields, which the compiler does through a
+// stack temporary whose wide store the narrow loads of the fields
+// cannot be forwarded from, a stall on every move of a playout. a is not
+// kept.
+func (s *State) PlayListed(a *Action) error {
 	// The functions below take the action by pointer: an Action travels
 	// in five registers, one per field, and each call by value spilled
 	// all five to its own stack frame.
@@ -752,17 +760,17 @@ func (s *State) Play(a Action) error {
 		case ActPlay:
 			// turnPlayOK, written out: the call cost more than the
 			// check of a plain play.
-			if plays := s.turnMask(p); !s.plainPlayOK(&a, plays) && !s.playOK(&a, p, plays) {
-				return s.illegal(a)
+			if plays := s.turnMask(p); !s.plainPlayOK(a, plays) && !s.playOK(a, p, plays) {
+				return s.illegal(*a)
 			}
 			s.begin(p, false)
 			s.catchSeat = -1
-			s.playCard(p, &a)
+			s.playCard(p, a)
 			s.checkLimit()
 			return nil
 		case ActDraw:
-			if !s.turnDrawOK(&a, s.turnMask(p)) {
-				return s.illegal(a)
+			if !s.turnDrawOK(a, s.turnMask(p)) {
+				return s.illegal(*a)
 			}
 			s.begin(p, false)
 			s.catchSeat = -1
@@ -771,10 +779,10 @@ func (s *State) Play(a Action) error {
 			return nil
 		}
 	}
-	if !s.legal(&a) {
-		return s.illegal(a)
+	if !s.legal(a) {
+		return s.illegal(*a)
 	}
-	s.do(&a)
+	s.do(a)
 	return nil
 }
 
@@ -987,21 +995,26 @@ func (s *State) stopAtLimit() {
 // cards until a playable one. A playable last card may be played at once.
 func (s *State) turnDraw(p int) {
 	off := len(s.evCards)
-	n := 0
-	last := NoCard
-	for {
-		c, ok := s.drawOne(p)
-		if !ok {
-			break
-		}
-		s.evCards = append(s.evCards, c)
-		n++
-		last = c
-		if !s.rules.DrawUntilPlayable || s.turnMask(p)&(1<<c) != 0 {
-			break
+	// The first card always comes: the draw is legal only with a card to
+	// draw (drawOK).
+	c, _ := s.drawOne(p)
+	s.evCards = append(s.evCards, c)
+	n := 1
+	plays := s.turnMask(p)
+	if s.rules.DrawUntilPlayable {
+		for plays&(1<<c) == 0 {
+			next, ok := s.drawOne(p)
+			if !ok {
+				break
+			}
+			c = next
+			s.evCards = append(s.evCards, c)
+			n++
+			plays = s.turnMask(p)
 		}
 	}
-	playable := last != NoCard && s.turnMask(p)&(1<<last) != 0
+	last := c
+	playable := plays&(1<<last) != 0
 	// A card that cannot be played is kept without asking. The keep is
 	// shown all the same (the draw event's flag), so that the other seats
 	// see the same events as when a playable card is kept by choice.
