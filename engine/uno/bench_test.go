@@ -3,7 +3,11 @@ package uno
 import (
 	"math/bits"
 	"math/rand/v2"
+	"runtime"
 	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // rlcardLike is the rule set closest to RLCard's simplified Uno, the
@@ -100,12 +104,65 @@ func BenchmarkRandomPlayout2(b *testing.B) { benchPlayout(b, 2, rlcardLike()) }
 func BenchmarkRandomPlayout4(b *testing.B) { benchPlayout(b, 4, rlcardLike()) }
 
 // BenchmarkRandomPlayout2 with the loop before randIndex (rand.Rand's
-// IntN), to tell the loop's share of a change from the engine's.
+// IntN and Play(l[k])), to tell the loop's share of a change from the
+// engine's.
 func BenchmarkRandomPlayout2IntN(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	benchLoop(b, 2, rlcardLike(), func(s *State, seed uint64, buf []Action) (int, []Action) {
 		return playoutIntN(s, seed, rng, buf)
 	})
+}
+
+// loopChunk is the games BenchmarkPlayoutLoops plays with one loop before
+// it switches to the other.
+const loopChunk = 64
+
+// BenchmarkPlayoutLoops plays the games of BenchmarkRandomPlayout2 with
+// the old loop (playoutIntN) and the new one (playout) in alternating
+// chunks on the same engine, and reports each loop's games per second of
+// the thread's CPU time and the ratio new/old. CPU time, not wall time:
+// on a loaded machine a chunk's wall time is mostly the time other
+// processes ran.
+func BenchmarkPlayoutLoops(b *testing.B) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	b.ReportAllocs()
+	rng := rand.New(rand.NewPCG(1, 1))
+	pcg := rand.NewPCG(1, 1)
+	buf := make([]Action, 0, 512)
+	s := NewState(2, 0, rlcardLike())
+	var spent [2]time.Duration
+	var games [2]int
+	seed := uint64(0)
+	for b.Loop() {
+		for loop := range 2 {
+			start := threadCPU(b)
+			for range loopChunk {
+				if loop == 0 {
+					_, buf = playoutIntN(s, seed, rng, buf)
+				} else {
+					_, buf = playout(s, seed, pcg, buf)
+				}
+				seed++
+			}
+			spent[loop] += threadCPU(b) - start
+			games[loop] += loopChunk
+		}
+	}
+	old, cur := float64(games[0])/spent[0].Seconds(), float64(games[1])/spent[1].Seconds()
+	b.ReportMetric(old, "old-games/s")
+	b.ReportMetric(cur, "new-games/s")
+	b.ReportMetric(cur/old, "new/old")
+}
+
+// threadCPU is the CPU time of the calling thread (the goroutine must be
+// locked to it).
+func threadCPU(b *testing.B) time.Duration {
+	var ts unix.Timespec
+	if err := unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ts.Nano())
 }
 
 // Single hands under the official defaults: uniformly random choices draw
