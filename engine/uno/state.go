@@ -737,8 +737,9 @@ func (s *State) Play(a Action) error { return s.PlayListed(&a) }
 // AppendLegal filled: Play(l[k]) has the caller copy the action out of
 // the list and pass its five fields, which the compiler does through a
 // stack temporary whose wide store the narrow loads of the fields
-// cannot be forwarded from, a stall on every move of a playout. a is not
-// kept.
+// cannot be forwarded from, a stall on every move of a playout. As with
+// Play, an illegal action returns an error and leaves the state
+// unchanged; a is not kept.
 func (s *State) PlayListed(a *Action) error {
 	// The functions below take the action by pointer: an Action travels
 	// in five registers, one per field, and each call by value spilled
