@@ -1,8 +1,13 @@
 package uno
 
 import (
+	"math/bits"
 	"math/rand/v2"
+	"runtime"
 	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // rlcardLike is the rule set closest to RLCard's simplified Uno, the
@@ -18,8 +23,48 @@ func rlcardLike() Rules {
 }
 
 // playout plays uniformly random legal actions to the end, in process,
-// reusing s (Reset), and returns the number of actions.
-func playout(s *State, seed uint64, rng *rand.Rand, buf []Action) (int, []Action) {
+// reusing s (Reset), and returns the number of actions. It is the loop a
+// user writes for fast playouts: a concrete *rand.PCG, whose Uint64
+// inlines (a rand.Rand calls its Source through an interface), an index
+// drawn by randIndex, PlayListed (the listed action played in place, not
+// copied out), and no random number for a decision with a single
+// legal action (more than half of them in a 2-seat hand under forced
+// play, mostly the draw with nothing to play). playoutIntN is the loop
+// before it, for comparison against the same engine.
+func playout(s *State, seed uint64, pcg *rand.PCG, buf []Action) (int, []Action) {
+	s.Reset(seed)
+	for !s.over {
+		buf = s.AppendLegal(buf[:0])
+		k := 0
+		if len(buf) > 1 {
+			k = randIndex(pcg, len(buf))
+		}
+		if err := s.PlayListed(&buf[k]); err != nil {
+			panic(err)
+		}
+	}
+	return s.ply, buf
+}
+
+// randIndex is a uniformly random int in [0, n), n > 0: Lemire's
+// multiply-shift with its rejection step, which makes it exact (the
+// method of rand.Rand's IntN, without its separate power-of-two branch,
+// which a random number of legal actions made a coin toss; for a power
+// of two the threshold is 0 and nothing is rejected).
+func randIndex(pcg *rand.PCG, n int) int {
+	hi, lo := bits.Mul64(pcg.Uint64(), uint64(n))
+	if lo < uint64(n) {
+		thresh := -uint64(n) % uint64(n)
+		for lo < thresh {
+			hi, lo = bits.Mul64(pcg.Uint64(), uint64(n))
+		}
+	}
+	return int(hi)
+}
+
+// playoutIntN is playout with the index from rand.Rand's IntN: the loop
+// of the benchmarks before randIndex.
+func playoutIntN(s *State, seed uint64, rng *rand.Rand, buf []Action) (int, []Action) {
 	s.Reset(seed)
 	for !s.over {
 		buf = s.AppendLegal(buf[:0])
@@ -31,14 +76,20 @@ func playout(s *State, seed uint64, rng *rand.Rand, buf []Action) (int, []Action
 }
 
 func benchPlayout(b *testing.B, seats int, r Rules) {
+	pcg := rand.NewPCG(1, 1)
+	benchLoop(b, seats, r, func(s *State, seed uint64, buf []Action) (int, []Action) {
+		return playout(s, seed, pcg, buf)
+	})
+}
+
+func benchLoop(b *testing.B, seats int, r Rules, play func(*State, uint64, []Action) (int, []Action)) {
 	b.ReportAllocs()
-	rng := rand.New(rand.NewPCG(1, 1))
 	buf := make([]Action, 0, 512)
 	moves := 0
 	var n int
 	s := NewState(seats, 0, r)
 	for i := 0; b.Loop(); i++ {
-		n, buf = playout(s, uint64(i), rng, buf)
+		n, buf = play(s, uint64(i), buf)
 		moves += n
 	}
 	sec := b.Elapsed().Seconds()
@@ -51,6 +102,68 @@ func benchPlayout(b *testing.B, seats int, r Rules) {
 // with RLCard's ~3,800 games/s (2 players, ~47 moves a game).
 func BenchmarkRandomPlayout2(b *testing.B) { benchPlayout(b, 2, rlcardLike()) }
 func BenchmarkRandomPlayout4(b *testing.B) { benchPlayout(b, 4, rlcardLike()) }
+
+// BenchmarkRandomPlayout2 with the loop before randIndex (rand.Rand's
+// IntN and Play(l[k])), to tell the loop's share of a change from the
+// engine's.
+func BenchmarkRandomPlayout2IntN(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	benchLoop(b, 2, rlcardLike(), func(s *State, seed uint64, buf []Action) (int, []Action) {
+		return playoutIntN(s, seed, rng, buf)
+	})
+}
+
+// loopChunk is the games BenchmarkPlayoutLoops plays with one loop before
+// it switches to the other.
+const loopChunk = 64
+
+// BenchmarkPlayoutLoops plays the games of BenchmarkRandomPlayout2 with
+// the old loop (playoutIntN) and the new one (playout) in alternating
+// chunks on the same engine, and reports each loop's games per second of
+// the thread's CPU time and the ratio new/old. CPU time, not wall time:
+// on a loaded machine a chunk's wall time is mostly the time other
+// processes ran.
+func BenchmarkPlayoutLoops(b *testing.B) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	b.ReportAllocs()
+	rng := rand.New(rand.NewPCG(1, 1))
+	pcg := rand.NewPCG(1, 1)
+	buf := make([]Action, 0, 512)
+	s := NewState(2, 0, rlcardLike())
+	var spent [2]time.Duration
+	var games [2]int
+	seed := uint64(0)
+	for b.Loop() {
+		for loop := range 2 {
+			start := threadCPU(b)
+			for range loopChunk {
+				if loop == 0 {
+					_, buf = playoutIntN(s, seed, rng, buf)
+				} else {
+					_, buf = playout(s, seed, pcg, buf)
+				}
+				seed++
+			}
+			spent[loop] += threadCPU(b) - start
+			games[loop] += loopChunk
+		}
+	}
+	old, cur := float64(games[0])/spent[0].Seconds(), float64(games[1])/spent[1].Seconds()
+	b.ReportMetric(old, "old-games/s")
+	b.ReportMetric(cur, "new-games/s")
+	b.ReportMetric(cur/old, "new/old")
+}
+
+// threadCPU is the CPU time of the calling thread (the goroutine must be
+// locked to it).
+func threadCPU(b *testing.B) time.Duration {
+	var ts unix.Timespec
+	if err := unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ts.Nano())
+}
 
 // Single hands under the official defaults: uniformly random choices draw
 // voluntarily and forget the call half the time, so hands run long.
@@ -72,4 +185,26 @@ func BenchmarkFullGame4(b *testing.B) {
 	r := rlcardLike()
 	r.Target = 500
 	benchPlayout(b, 4, r)
+}
+
+// randIndex is exactly uniform: for n not a power of two it draws what
+// rand.Rand's IntN draws from the same PCG state (the same method), and
+// for a power of two 2^k it is the top k bits of one output.
+func TestRandIndex(t *testing.T) {
+	for _, n := range []int{1, 2, 3, 5, 7, 8, 12, 64, 100, 511, 512} {
+		a, b := rand.NewPCG(3, uint64(n)), rand.NewPCG(3, uint64(n))
+		rng := rand.New(b)
+		for range 1000 {
+			got := randIndex(a, n)
+			var want int
+			if n&(n-1) == 0 {
+				want = int(b.Uint64() >> (64 - bits.TrailingZeros(uint(n))) & uint64(n-1))
+			} else {
+				want = rng.IntN(n)
+			}
+			if got != want {
+				t.Fatalf("randIndex(%d) = %d, want %d", n, got, want)
+			}
+		}
+	}
 }

@@ -3,9 +3,10 @@ package uno_test
 import (
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 
 	"github.com/arena-dev/arena/engine"
-	_ "github.com/arena-dev/arena/engine/uno"
+	"github.com/arena-dev/arena/engine/uno"
 )
 
 // Example plays the first actions of a 3-seat game through the engine
@@ -44,4 +45,23 @@ func Example() {
 	// > seat 1:  6 cards, 0 points  [R8 Y1 YR G7 B3 B8]
 	//   seat 2:  6 cards, 0 points
 	// to move: seat 1 (play)
+}
+
+// ExampleState_PlayListed is a fast random playout in process: the legal
+// actions appended into one reused buffer, the one chosen played in place.
+func ExampleState_PlayListed() {
+	r := uno.DefaultRules()
+	r.Target = 0 // one hand
+	s := uno.NewState(2, 7, r)
+	rng := rand.New(rand.NewPCG(1, 2))
+	buf := make([]uno.Action, 0, 64)
+	for !s.Over() {
+		buf = s.AppendLegal(buf[:0])
+		if err := s.PlayListed(&buf[rng.IntN(len(buf))]); err != nil {
+			panic(err)
+		}
+	}
+	fmt.Println("ranks", s.Outcome().Ranks, "after", s.Ply(), "actions")
+	// Output:
+	// ranks [1 2] after 36 actions
 }

@@ -205,11 +205,7 @@ func NewState(seats int, seed uint64, r Rules) *State {
 		r.CallName = "uno"
 	}
 	s := &State{rules: r, n: seats}
-	s.dealer = -1
-	s.pcg.Seed(seed, pcgStream)
-	s.events = s.evBuf[:0]
-	s.evCards = s.cardBuf[:0]
-	s.newHand()
+	s.Reset(seed)
 	return s
 }
 
@@ -560,7 +556,7 @@ func (s *State) pendingMask(p int) uint64 {
 		} else {
 			m |= faceMask[FaceDrawTwo] | bitWildDraw
 		}
-		if s.rules.Enforce && held&colourMask[s.colour] != 0 {
+		if s.rules.Enforce && held&s.colourBits != 0 {
 			m &^= bitWildDraw
 		}
 	}
@@ -727,7 +723,7 @@ func (s *State) Apply(a engine.Action) error {
 		return s.Play(x)
 	case *Action:
 		if x != nil {
-			return s.Play(*x)
+			return s.PlayListed(x)
 		}
 	}
 	return fmt.Errorf("uno: not an uno action: %v", a)
@@ -735,7 +731,16 @@ func (s *State) Apply(a engine.Action) error {
 
 // Play applies a typed action (the fast path). An illegal action returns
 // an error and leaves the state unchanged.
-func (s *State) Play(a Action) error {
+func (s *State) Play(a Action) error { return s.PlayListed(&a) }
+
+// PlayListed is Play for an action in a slice, typically the list
+// AppendLegal filled: Play(l[k]) has the caller copy the action out of
+// the list and pass its five fields, which the compiler does through a
+// stack temporary whose wide store the narrow loads of the fields
+// cannot be forwarded from, a stall on every move of a playout. As with
+// Play, an illegal action returns an error and leaves the state
+// unchanged; a is not kept.
+func (s *State) PlayListed(a *Action) error {
 	// The functions below take the action by pointer: an Action travels
 	// in five registers, one per field, and each call by value spilled
 	// all five to its own stack frame.
@@ -746,38 +751,39 @@ func (s *State) Play(a Action) error {
 	// and applied here, instead of a dispatch on phase and type in legal
 	// and again in do (whose jump table on the type was an indirect
 	// branch to a random target).
-	if s.phase == phTurn && (a.Type == ActPlay || a.Type == ActDraw) {
+	//
+	// Whether a turn's action is a play or a draw is random, and the
+	// type is tested once: a second test, in a check shared by both,
+	// was mispredicted as often as the first.
+	if s.phase == phTurn {
 		p := s.cur
-		plays := s.turnMask(p)
-		switch {
-		case a.Type == ActDraw:
-			if a != Draw || !s.drawOK(plays) {
-				return s.illegal(a)
+		switch a.Type {
+		case ActPlay:
+			// turnPlayOK, written out: the call cost more than the
+			// check of a plain play.
+			if plays := s.turnMask(p); !s.plainPlayOK(a, plays) && !s.playOK(a, p, plays) {
+				return s.illegal(*a)
 			}
-		// A plain play (a coloured card, no variant fields) is listed
-		// for every card among the plays, with or without the call
-		// variant, unless seven_zero wants a target: playOK knows those.
-		case a.Colour == -1 && a.Target == -1 && !a.Uno && a.Card < Wild && !s.rules.SevenZero:
-			if plays&(1<<a.Card) == 0 {
-				return s.illegal(a)
+			s.begin(p, false)
+			s.catchSeat = -1
+			s.playCard(p, a)
+			s.checkLimit()
+			return nil
+		case ActDraw:
+			if !s.turnDrawOK(a, s.turnMask(p)) {
+				return s.illegal(*a)
 			}
-		case !s.playOK(&a, p, plays):
-			return s.illegal(a)
-		}
-		s.begin(p, false)
-		s.catchSeat = -1
-		if a.Type == ActDraw {
+			s.begin(p, false)
+			s.catchSeat = -1
 			s.turnDraw(p)
-		} else {
-			s.playCard(p, &a)
+			s.checkLimit()
+			return nil
 		}
-		s.checkLimit()
-		return nil
 	}
-	if !s.legal(&a) {
-		return s.illegal(a)
+	if !s.legal(a) {
+		return s.illegal(*a)
 	}
-	s.do(&a)
+	s.do(a)
 	return nil
 }
 
@@ -794,15 +800,7 @@ func (s *State) legal(a *Action) bool {
 	p := s.cur
 	switch s.phase {
 	case phTurn:
-		plays := s.turnMask(p)
-		switch a.Type {
-		case ActPlay:
-			return s.playOK(a, p, plays)
-		case ActDraw:
-			return *a == Draw && s.drawOK(plays)
-		case ActPass:
-			return *a == Pass && plays == 0 && !s.canDraw()
-		}
+		return s.turnOK(a, p, s.turnMask(p))
 	case phDrawn:
 		switch a.Type {
 		case ActPlay:
@@ -828,6 +826,40 @@ func (s *State) legal(a *Action) bool {
 		}
 	}
 	return false
+}
+
+// turnOK reports whether a is legal on p's turn (but a catch), plays
+// being turnMask(p). Play checks its plays and draws with the same
+// turnPlayOK and turnDrawOK.
+func (s *State) turnOK(a *Action, p int, plays uint64) bool {
+	switch a.Type {
+	case ActPlay:
+		return s.turnPlayOK(a, p, plays)
+	case ActDraw:
+		return s.turnDrawOK(a, plays)
+	case ActPass:
+		return *a == Pass && plays == 0 && !s.canDraw()
+	}
+	return false
+}
+
+// turnPlayOK reports whether the play a is legal on p's turn.
+func (s *State) turnPlayOK(a *Action, p int, plays uint64) bool {
+	return s.plainPlayOK(a, plays) || s.playOK(a, p, plays)
+}
+
+// plainPlayOK reports whether a is a plain play (a coloured card, no
+// variant fields) of a card among the plays: such a play is listed for
+// every one of them, with or without the call variant, unless seven_zero
+// wants a target. It is playOK's answer, sooner; when it is false,
+// playOK decides.
+func (s *State) plainPlayOK(a *Action, plays uint64) bool {
+	return a.Colour == -1 && a.Target == -1 && !a.Uno && a.Card < Wild && !s.rules.SevenZero && plays&(1<<a.Card) != 0
+}
+
+// turnDrawOK reports whether the draw a is legal on the turn.
+func (s *State) turnDrawOK(a *Action, plays uint64) bool {
+	return *a == Draw && s.drawOK(plays)
 }
 
 // drawOK reports whether the seat to move, with plays (turnMask), may
@@ -964,21 +996,26 @@ func (s *State) stopAtLimit() {
 // cards until a playable one. A playable last card may be played at once.
 func (s *State) turnDraw(p int) {
 	off := len(s.evCards)
-	n := 0
-	last := NoCard
-	for {
-		c, ok := s.drawOne(p)
-		if !ok {
-			break
-		}
-		s.evCards = append(s.evCards, c)
-		n++
-		last = c
-		if !s.rules.DrawUntilPlayable || s.turnMask(p)&(1<<c) != 0 {
-			break
+	// The first card always comes: the draw is legal only with a card to
+	// draw (drawOK).
+	c, _ := s.drawOne(p)
+	s.evCards = append(s.evCards, c)
+	n := 1
+	plays := s.turnMask(p)
+	if s.rules.DrawUntilPlayable {
+		for plays&(1<<c) == 0 {
+			next, ok := s.drawOne(p)
+			if !ok {
+				break
+			}
+			c = next
+			s.evCards = append(s.evCards, c)
+			n++
+			plays = s.turnMask(p)
 		}
 	}
-	playable := last != NoCard && s.turnMask(p)&(1<<last) != 0
+	last := c
+	playable := plays&(1<<last) != 0
 	// A card that cannot be played is kept without asking. The keep is
 	// shown all the same (the draw event's flag), so that the other seats
 	// see the same events as when a playable card is kept by choice.
