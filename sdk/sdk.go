@@ -72,6 +72,8 @@ type Options struct {
 // protocol version it does not speak, a game the bot refused, a line from
 // the referee that is not JSON, a failure to read or write.
 func Run(in io.Reader, out io.Writer, bot Bot, opt Options) error {
+	in, out, restore := pollPipes(in, out)
+	defer restore()
 	s := NewSession(bot, opt)
 	lr := protocol.NewLineReader(in, s.opt.MaxLine)
 	w := bufio.NewWriter(out)
