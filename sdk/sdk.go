@@ -127,7 +127,19 @@ func lineType(line []byte) (string, error) {
 	if bytes.HasPrefix(line, []byte(head)) {
 		rest := line[len(head):]
 		if i := bytes.IndexByte(rest, '"'); i > 0 && bytes.IndexByte(rest[:i], '\\') < 0 {
-			return string(rest[:i]), nil
+			// The protocol's own types as constants: no string made per line.
+			switch typ := rest[:i]; string(typ) {
+			case protocol.TypeTurn:
+				return protocol.TypeTurn, nil
+			case protocol.TypeHello:
+				return protocol.TypeHello, nil
+			case protocol.TypeEnd:
+				return protocol.TypeEnd, nil
+			case protocol.TypeBye:
+				return protocol.TypeBye, nil
+			default:
+				return string(typ), nil
+			}
 		}
 	}
 	return protocol.PeekType(line)
