@@ -24,6 +24,11 @@ import (
 // a move costs it about half the CPU time (arena/bench BenchmarkPerMove,
 // docs/sdk-go.md).
 //
+// The monitor also preempts a goroutine that runs for over 10 ms; asleep,
+// it wakes for the next timer, a collection or a system call. So at
+// GOMAXPROCS=1 a timer due while the bot's goroutine computes fires some
+// 10 ms late, as it may anyway (the bundled bots read the clock instead).
+//
 // The pipe is made non-blocking for as long as Run serves it: the flag
 // belongs to the pipe, which a child process the bot started with the
 // same stdin or stdout shares (a bot's stdio is the protocol's alone).
