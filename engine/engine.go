@@ -48,6 +48,15 @@ type State interface {
 	Outcome() Outcome
 }
 
+// ViewAppender is implemented by states that append a seat's view as
+// JSON straight to a buffer: the bytes of AppendJSON(dst, View(seat)),
+// without building a view to be kept first. The referee writes every
+// turn's view this way when it can (an allocation-free view is a fair
+// part of a move's cost).
+type ViewAppender interface {
+	AppendView(dst []byte, seat int) []byte
+}
+
 // TextRenderer is implemented by states that can draw themselves for
 // humans (an ASCII board). seat follows the View convention.
 type TextRenderer interface {

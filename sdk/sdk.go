@@ -72,6 +72,8 @@ type Options struct {
 // protocol version it does not speak, a game the bot refused, a line from
 // the referee that is not JSON, a failure to read or write.
 func Run(in io.Reader, out io.Writer, bot Bot, opt Options) error {
+	in, out, restore := pollPipes(in, out)
+	defer restore()
 	s := NewSession(bot, opt)
 	lr := protocol.NewLineReader(in, s.opt.MaxLine)
 	w := bufio.NewWriter(out)
@@ -125,7 +127,19 @@ func lineType(line []byte) (string, error) {
 	if bytes.HasPrefix(line, []byte(head)) {
 		rest := line[len(head):]
 		if i := bytes.IndexByte(rest, '"'); i > 0 && bytes.IndexByte(rest[:i], '\\') < 0 {
-			return string(rest[:i]), nil
+			// The protocol's own types as constants: no string made per line.
+			switch typ := rest[:i]; string(typ) {
+			case protocol.TypeTurn:
+				return protocol.TypeTurn, nil
+			case protocol.TypeHello:
+				return protocol.TypeHello, nil
+			case protocol.TypeEnd:
+				return protocol.TypeEnd, nil
+			case protocol.TypeBye:
+				return protocol.TypeBye, nil
+			default:
+				return string(typ), nil
+			}
 		}
 	}
 	return protocol.PeekType(line)

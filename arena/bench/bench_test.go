@@ -23,8 +23,10 @@ import (
 
 // TestMain doubles as the bots: with ARENA_BENCH_BOT set, this test binary
 // is the bundled random bot (sdk + encoding/json, any value but these), the
-// same child for the ping-pong baseline and the referee; "minimal", the
-// least a bot can do (minimalBot); or "raw", a raw-syscall echo (rawEcho).
+// same child for the ping-pong baseline and the referee of
+// BenchmarkRefereeOverhead; "minimal", the least a bot can do
+// (minimalBot); or "raw", a raw-syscall echo (rawEcho). (BenchmarkPerMove's
+// random bot is `arena bot random` itself.)
 func TestMain(m *testing.M) {
 	switch os.Getenv("ARENA_BENCH_BOT") {
 	case "":
@@ -42,7 +44,9 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	testkit.RemoveBuilds() // the arena binary of BenchmarkPerMove
+	os.Exit(code)
 }
 
 func botConfig() transport.ProcessConfig {

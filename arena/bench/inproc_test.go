@@ -8,7 +8,7 @@ import (
 
 	"github.com/arena-dev/arena/arena/clock"
 	"github.com/arena-dev/arena/arena/referee"
-	"github.com/arena-dev/arena/engine"
+	"github.com/arena-dev/arena/internal/testkit"
 )
 
 // echoConn answers every turn at once with index 0 and every hello with
@@ -30,20 +30,28 @@ func (c *echoConn) Receive(time.Time) ([]byte, error) { return c.reply, nil }
 func (c *echoConn) Close() error                      { return nil }
 
 // BenchmarkRefereeCPU is the referee's own cost per move: view and legal
-// encoding, reply decoding, legality, clocks, the replay recorder.
+// encoding, reply decoding, legality, clocks, the replay recorder. Banqi,
+// and Uno as BenchmarkPerMove plays it (two seats, one hand).
 func BenchmarkRefereeCPU(b *testing.B) {
-	g, _ := engine.Lookup("banqi")
-	opts, _ := engine.Setup(g, 2, nil)
-	players := []referee.Player{{Name: "a", Conn: &echoConn{}}, {Name: "b", Conn: &echoConn{}}}
-	moves := 0
-	b.ResetTimer()
-	for seed := uint64(1); moves < b.N; seed++ {
-		res, err := referee.Play(context.Background(), referee.Config{Game: g, Options: opts, Seed: seed,
-			Limits: clock.Limits{Startup: time.Second, Move: time.Second}, Recorder: nopRecorder{}}, players)
-		if err != nil || len(res.Forfeits) > 0 {
-			b.Fatal(err, res.Forfeits)
-		}
-		moves += res.Plies
+	for _, tc := range []struct {
+		game    string
+		options map[string]string
+	}{{"banqi", nil}, {"uno", unoHand}} {
+		b.Run(tc.game, func(b *testing.B) {
+			g, opts := testkit.Setup(b, tc.game, 2, tc.options)
+			players := []referee.Player{{Name: "a", Conn: &echoConn{}}, {Name: "b", Conn: &echoConn{}}}
+			moves := 0
+			b.ReportAllocs()
+			b.ResetTimer()
+			for seed := uint64(1); moves < b.N; seed++ {
+				res, err := referee.Play(context.Background(), referee.Config{Game: g, Options: opts, Seed: seed,
+					Limits: clock.Limits{Startup: time.Second, Move: time.Second}, Recorder: nopRecorder{}}, players)
+				if err != nil || len(res.Forfeits) > 0 {
+					b.Fatal(err, res.Forfeits)
+				}
+				moves += res.Plies
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/1000/float64(moves), "us/move")
+		})
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/1000/float64(moves), "us/move")
 }

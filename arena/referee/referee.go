@@ -211,6 +211,7 @@ type game struct {
 	buf       []byte
 	offsets   []int
 	legalJSON []json.RawMessage
+	viewer    appendedView // the view of the turn line, if the state appends it
 }
 
 func (g *game) active() int {
@@ -568,7 +569,14 @@ func decide(game engine.Game, msg protocol.Action, reply []byte, id int64, legal
 // encodeTurn builds the turn line in a buffer reused across moves; the
 // returned legal slices point into it and are valid until the next turn.
 func (g *game) encodeTurn(id int64, seat int, legal []engine.Action, move, bank time.Duration) ([]byte, []json.RawMessage, error) {
-	b, offsets, err := AppendTurn(g.buf[:0], g.offsets[:0], id, g.state.View(seat), legal, move, bank)
+	var view any
+	if va, ok := g.state.(engine.ViewAppender); ok {
+		g.viewer = appendedView{va, seat}
+		view = &g.viewer // a pointer into g: no allocation to make it an any
+	} else {
+		view = g.state.View(seat)
+	}
+	b, offsets, err := AppendTurn(g.buf[:0], g.offsets[:0], id, view, legal, move, bank)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -576,6 +584,15 @@ func (g *game) encodeTurn(id int64, seat int, legal []engine.Action, move, bank 
 	g.legalJSON = LegalJSON(g.legalJSON[:0], b, offsets)
 	return b, g.legalJSON, nil
 }
+
+// appendedView is a seat's view that its state appends itself
+// (engine.ViewAppender), as engine.AppendJSON's appender.
+type appendedView struct {
+	state engine.ViewAppender
+	seat  int
+}
+
+func (v appendedView) AppendJSON(dst []byte) []byte { return v.state.AppendView(dst, v.seat) }
 
 // AppendTurn appends to b the turn line the referee sends (without its
 // newline): turn id, the seat's view, its legal actions and the move's

@@ -71,7 +71,7 @@ func Seats(rng *rand.Rand, seats, every int) (from, to int) {
 }
 
 // CheckAppendJSON fails the test unless the engine's fast encoders
-// (engine.JSONAppender) give exactly encoding/json's bytes, so that bots
+// (engine.JSONAppender, engine.ViewAppender) give exactly encoding/json's bytes, so that bots
 // and replays see one canonical form whichever path made it: for the view
 // of every seat in seats and, unless st is over, for every legal action.
 // what names the state in failures. It returns the legal list (nil when
@@ -86,6 +86,14 @@ func CheckAppendJSON(t testing.TB, st engine.State, what string, seats ...int) [
 		}
 		if got := v.(engine.JSONAppender).AppendJSON(nil); string(got) != string(want) {
 			t.Fatalf("%s view %d:\n got %s\nwant %s", what, seat, got, want)
+		}
+		// A state that appends its views itself (the referee's path)
+		// appends the same bytes, after what dst holds.
+		if va, ok := st.(engine.ViewAppender); ok {
+			const before = `{"view":`
+			if got := va.AppendView([]byte(before), seat); string(got) != before+string(want) {
+				t.Fatalf("%s AppendView %d:\n got %s\nwant %s%s", what, seat, got, before, want)
+			}
 		}
 	}
 	if st.Over() {

@@ -65,3 +65,21 @@ func ExampleState_PlayListed() {
 	// Output:
 	// ranks [1 2] after 36 actions
 }
+
+// ExampleState_AppendView appends a seat's view as JSON to a buffer the
+// caller reuses (engine.ViewAppender), as the referee writes turn lines:
+// the bytes of json.Marshal(s.View(seat)).
+func ExampleState_AppendView() {
+	g, _ := engine.Lookup("uno")
+	opts, _ := engine.Setup(g, 2, map[string]string{"target": "0"})
+	s, _ := g.New(2, 42, opts)
+	line := []byte(`{"view":`)
+	line = s.(engine.ViewAppender).AppendView(line, engine.Spectator)
+	line = append(line, '}')
+	want, _ := json.Marshal(s.View(engine.Spectator))
+	fmt.Println(string(line) == `{"view":`+string(want)+`}`)
+	fmt.Println(string(line[:60]))
+	// Output:
+	// true
+	// {"view":{"hand":null,"top":"B0","colour":"blue","direction":
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/arena-dev/arena/engine/jsonw"
 )
@@ -127,12 +128,14 @@ func (r Rules) view() RulesView {
 
 func intPtr(i int) *int { return &i }
 
-func cardStrings(cs []Card) []string {
-	out := make([]string, len(cs))
-	for i, c := range cs {
-		out[i] = c.String()
+func cardStrings(cs []Card) []string { return appendCardStrings(make([]string, 0, len(cs)), cs) }
+
+// appendCardStrings appends the names of cs to dst.
+func appendCardStrings(dst []string, cs []Card) []string {
+	for _, c := range cs {
+		dst = append(dst, c.String())
 	}
-	return out
+	return dst
 }
 
 // View implements engine.State.
@@ -140,38 +143,73 @@ func (s *State) View(seat int) any { return s.ViewOf(seat) }
 
 // ViewOf is View with its concrete type.
 func (s *State) ViewOf(seat int) View {
-	v := View{
-		Top:       s.Top().String(),
-		Direction: s.dir,
-		Dealer:    s.dealer,
-		HandNo:    s.handNo,
-		ToMove:    s.cur,
-		Counts:    make([]int, s.n),
-		Scores:    make([]int, s.n),
-		Finished:  make([]int, 0, s.nFinish),
-		DrawPile:  len(s.draw),
-		Discard:   cardStrings(s.discard),
-		Events:    []Event{},
-		Hands:     copyHands(s.hands),
-		Actions:   s.public,
-		Over:      s.over,
-		Rules:     s.rules.view(),
+	var v View
+	s.fillView(&v, seat)
+	// fillView shares the state's hand results; a View kept must not.
+	v.Hands = copyHands(v.Hands)
+	return v
+}
+
+// viewScratch lends AppendView a View whose slices it reuses.
+var viewScratch = sync.Pool{New: func() any { return new(View) }}
+
+// AppendView implements engine.ViewAppender: ViewOf(seat) as JSON,
+// appended to dst, without the allocations of a View built to be kept
+// (a referee writes one for every turn).
+func (s *State) AppendView(dst []byte, seat int) []byte {
+	v := viewScratch.Get().(*View)
+	s.fillView(v, seat)
+	dst = v.AppendJSON(dst)
+	v.Hands = nil // the state's
+	viewScratch.Put(v)
+	return dst
+}
+
+// fillView makes v seat's view, reusing v's slices and pointers (a zero
+// v gets its own). v.Hands is the state's own hand results.
+func (s *State) fillView(v *View, seat int) {
+	*v = View{
+		You: v.You, Hand: v.Hand[:0], Counts: v.Counts[:0], Scores: v.Scores[:0], Finished: v.Finished[:0],
+		Discard: v.Discard[:0], Events: v.Events[:0], Decision: v.Decision,
+		Top: s.Top().String(), Direction: s.dir, Dealer: s.dealer, HandNo: s.handNo, ToMove: s.cur,
+		DrawPile: len(s.draw), Hands: s.hands, Actions: s.public, Over: s.over, Rules: s.rules.view(),
+	}
+	// Empty lists are [] in the JSON, not null: never nil (a zero-length
+	// literal allocates nothing). The spectator's hand alone is null.
+	if v.Finished == nil {
+		v.Finished = []int{}
+	}
+	if v.Discard == nil {
+		v.Discard = []string{}
+	}
+	if v.Events == nil {
+		v.Events = []Event{}
+	}
+	if v.Hands == nil {
+		v.Hands = []HandResult{}
 	}
 	if s.colour >= 0 {
 		v.Colour = &ColourNames[s.colour]
 	}
-	for i := range s.n {
-		v.Counts[i] = s.count[i]
-		v.Scores[i] = s.scores[i]
-	}
+	v.Counts = append(v.Counts, s.count[:s.n]...)
+	v.Scores = append(v.Scores, s.scores[:s.n]...)
 	for _, q := range s.finish[:s.nFinish] {
 		v.Finished = append(v.Finished, int(q))
 	}
+	v.Discard = appendCardStrings(v.Discard, s.discard)
 	from := s.actStart
 	if seat >= 0 && seat < s.n {
-		v.You = intPtr(seat)
-		v.Hand = cardStrings(s.Hand(seat))
+		if v.You == nil {
+			v.You = new(int)
+		}
+		*v.You = seat
+		if v.Hand == nil {
+			v.Hand = []string{}
+		}
+		v.Hand = appendCardStrings(v.Hand, s.Hand(seat))
 		from = s.lastSeen[seat]
+	} else {
+		v.You, v.Hand = nil, nil
 	}
 	for _, e := range s.events[from:] {
 		if ev, ok := s.eventFor(e, seat); ok {
@@ -181,10 +219,14 @@ func (s *State) ViewOf(seat int) View {
 			v.Events = append(v.Events, Event{Type: evNames[evKeep], Seat: int(e.seat)})
 		}
 	}
-	if !s.over && seat == s.cur {
-		v.Decision = s.decision()
+	if s.over || seat != s.cur {
+		v.Decision = nil
+		return
 	}
-	return v
+	if v.Decision == nil {
+		v.Decision = new(Decision)
+	}
+	s.fillDecision(v.Decision)
 }
 
 func (s *State) eventFor(e event, seat int) (Event, bool) {
@@ -229,7 +271,16 @@ func (s *State) eventFor(e event, seat int) (Event, bool) {
 }
 
 func (s *State) decision() *Decision {
-	d := &Decision{Kind: phaseNames[s.phase]}
+	d := new(Decision)
+	s.fillDecision(d)
+	return d
+}
+
+// fillDecision makes *d what the seat to move is asked, reusing d's
+// pointers.
+func (s *State) fillDecision(d *Decision) {
+	from, catch := d.From, d.Catch
+	*d = Decision{Kind: phaseNames[s.phase]}
 	switch s.phase {
 	case phDrawn:
 		d.Card = s.drawn.String()
@@ -239,14 +290,22 @@ func (s *State) decision() *Decision {
 		d.Pending = s.pending
 		if s.challengeable {
 			d.Challenge = true
-			d.From = intPtr(s.wd4Player)
+			d.From = reuseInt(from, s.wd4Player)
 			d.PrevColour = ColourNames[s.wd4Prev]
 		}
 	}
 	if s.catchable() {
-		d.Catch = intPtr(s.catchSeat)
+		d.Catch = reuseInt(catch, s.catchSeat)
 	}
-	return d
+}
+
+// reuseInt is p set to i, or a new int holding i if p is nil.
+func reuseInt(p *int, i int) *int {
+	if p == nil {
+		return intPtr(i)
+	}
+	*p = i
+	return p
 }
 
 // RenderText implements engine.TextRenderer: the table as seat sees it

@@ -61,3 +61,30 @@ func TestSelf(t *testing.T) {
 		t.Error("HasEnv found an entry that is not there")
 	}
 }
+
+func TestParseSchedstat(t *testing.T) {
+	tests := []struct {
+		line string
+		want Sched
+		bad  bool
+	}{
+		{line: "1441730 459486 7\n", want: Sched{Run: 1441730, Wait: 459486, Slices: 7}},
+		{line: "0 0 0", want: Sched{}},
+		{line: "1 2", bad: true},
+		{line: "1 2 3 4", bad: true},
+		{line: "1 -2 3", bad: true},
+		{line: "a 2 3", bad: true},
+	}
+	for _, tc := range tests {
+		got, err := parseSchedstat([]byte(tc.line))
+		if tc.bad {
+			if !errors.Is(err, ErrBadSchedstat) {
+				t.Errorf("%q: got %+v, %v, want ErrBadSchedstat", tc.line, got, err)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("%q: got %+v, %v, want %+v", tc.line, got, err, tc.want)
+		}
+	}
+}
