@@ -1,7 +1,10 @@
 package ledger
 
 import (
+	"path/filepath"
+
 	"github.com/arena-dev/arena/protocol"
+	"github.com/arena-dev/arena/replays"
 )
 
 // Record is one line of results.jsonl: one finished game.
@@ -17,7 +20,12 @@ type Record struct {
 	Plies    int           `json:"plies"`
 	Forfeits []SeatFailure `json:"forfeits"`
 	Strikes  []SeatFailure `json:"strikes,omitempty"`
+	// Replay is the game's replay file, relative to the output
+	// directory: a pack (replays/*.pack.zst) with ReplayAt where in it,
+	// or, in directories written before packs, a file of its own
+	// (replays/GAME_ID.jsonl.zst) and no ReplayAt.
 	Replay   string        `json:"replay,omitempty"`
+	ReplayAt *replays.Span `json:"replay_at,omitempty"`
 	// RoundTripUS is, per seat, the round trip to a remote bot measured
 	// as the game began, in microseconds (0 for a local bot; absent when
 	// every bot is local).
@@ -27,6 +35,15 @@ type Record struct {
 	// cores) as the game ended: fairness per worker shows in them.
 	Worker string  `json:"worker,omitempty"`
 	Load   float64 `json:"load,omitempty"`
+}
+
+// ReplaySource is where the game's replay is, in the output directory
+// dir ("" Path if the line names none).
+func (r Record) ReplaySource(dir string) replays.Source {
+	if r.Replay == "" {
+		return replays.Source{}
+	}
+	return replays.Source{Path: filepath.Join(dir, r.Replay), At: r.ReplayAt}
 }
 
 // SeatFailure is a forfeit or strike as written to results.jsonl: the

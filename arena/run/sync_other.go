@@ -2,25 +2,22 @@
 
 package run
 
-import "os"
+import (
+	"os"
+	"path/filepath"
+)
 
-// syncReplays makes the replay files (and their names in dir) durable:
-// each file, then the directory where the platform can sync one.
-func syncReplays(dir string, paths []string) error {
-	for _, p := range paths {
-		f, err := os.Open(p)
-		if err != nil {
-			return err
-		}
-		err = f.Sync()
-		f.Close()
-		if err != nil {
-			return err
-		}
+// syncPack makes what was appended to pack durable, and a fresh pack's
+// name with its directory where the platform can sync one.
+func syncPack(pack *os.File, fresh bool) error {
+	if err := pack.Sync(); err != nil {
+		return err
 	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync() // best effort: not every platform syncs a directory
-		d.Close()
+	if fresh {
+		if d, err := os.Open(filepath.Dir(pack.Name())); err == nil {
+			d.Sync() // best effort: not every platform syncs a directory
+			d.Close()
+		}
 	}
 	return nil
 }
