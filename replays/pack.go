@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 )
 
@@ -24,6 +25,21 @@ const PackExt = ".pack.zst"
 
 // IsPack says whether path names a pack, by its extension.
 func IsPack(path string) bool { return strings.HasSuffix(path, PackExt) }
+
+// PackName is the file name of a run's pack number seq (from 1):
+// pack-000001.pack.zst, so that packs sort in the order they were written.
+func PackName(seq int) string { return fmt.Sprintf("pack-%06d%s", seq, PackExt) }
+
+// PackSeq is the number of the pack named name (PackName), false for a
+// name PackName does not make.
+func PackSeq(name string) (int, bool) {
+	digits, ok := strings.CutPrefix(strings.TrimSuffix(name, PackExt), "pack-")
+	if !ok || !IsPack(name) || len(digits) < 6 || strings.TrimLeft(digits, "0123456789") != "" {
+		return 0, false
+	}
+	n, err := strconv.Atoi(digits)
+	return n, err == nil && n > 0 && PackName(n) == name
+}
 
 // Span is where one replay lies in a pack: Size bytes from Offset.
 type Span struct {
@@ -95,38 +111,66 @@ func ReadSpan(path string, span Span) (*Replay, error) {
 	return rp, nil
 }
 
+// Packed is one replay of a pack, or of a file (At nil): read, or why
+// it does not read.
+type Packed struct {
+	At     *Span
+	Replay *Replay
+	Err    error
+}
+
 // ReadPack reads every replay of the pack at path, in file order, each
 // checked as Read checks one (its Path the pack, its At where it lies).
-// The frames are found by their headers, without decompressing; an error
-// names the file and the offset of the first frame that does not read,
-// and the replays before it are returned with it: a pack whose tail was
-// cut short (a run killed while appending, whose last games were then
-// not recorded) still gives every whole replay before the cut.
-func ReadPack(path string) ([]*Replay, error) {
+// The frames are found by their headers, without decompressing, so a
+// replay that does not read (its Err names the file and its offset)
+// costs no other: the next frame is read after it. Only where the frames
+// can no longer be followed (a tail cut short by a run killed while
+// appending, whose last games were then not recorded; bytes that are no
+// zstd frame) does the last entry hold the rest of the file and its
+// error. The error is for a pack that cannot be read at all.
+func ReadPack(path string) ([]Packed, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
-	var out []*Replay
+	if len(data) == 0 {
+		return nil, fmt.Errorf("replay %s: empty pack", path)
+	}
+	var out []Packed
 	for off := 0; off < len(data); {
 		name := fmt.Sprintf("replay %s at offset %d", path, off)
 		n, err := frameSize(data[off:])
 		if err != nil {
-			return out, fmt.Errorf("%s: %w", name, err)
+			at := &Span{Offset: int64(off), Size: int64(len(data) - off)}
+			return append(out, Packed{At: at, Err: fmt.Errorf("%s: %w", name, err)}), nil
 		}
+		at := &Span{Offset: int64(off), Size: int64(n)}
 		rp, err := read(bytes.NewReader(data[off:off+n]), name)
-		if err != nil {
-			return out, err
+		if err == nil {
+			rp.Path, rp.At = path, at
 		}
-		rp.Path, rp.At = path, &Span{Offset: int64(off), Size: int64(n)}
-		out = append(out, rp)
+		out = append(out, Packed{At: at, Replay: rp, Err: err})
 		off += n
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("replay %s: empty pack", path)
 	}
 	return out, nil
 }
+
+// ReadAll reads every replay of the file at path: the one of a replay
+// file (ReadFile), or each of a pack's (ReadPack).
+func ReadAll(path string) ([]Packed, error) {
+	if IsPack(path) {
+		return ReadPack(path)
+	}
+	rp, err := ReadFile(path)
+	if err != nil && errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	return []Packed{{Replay: rp, Err: err}}, nil
+}
+
+// Where names the replay for people: its file, and where it lies in a
+// pack ("" for a replay from Read).
+func (r *Replay) Where() string { return Source{Path: r.Path, At: r.At}.String() }
 
 // zstd frame layout (RFC 8878, section 3.1.1).
 const (

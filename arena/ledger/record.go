@@ -1,6 +1,8 @@
 package ledger
 
 import (
+	"errors"
+	"fmt"
 	"path/filepath"
 
 	"github.com/arena-dev/arena/protocol"
@@ -71,3 +73,24 @@ func FailureOf(f protocol.Failure, bot string) SeatFailure {
 
 // Hint is f.Reason.Hint: what usually causes a failure of f's kind.
 func (f SeatFailure) Hint() string { return f.Reason.Hint() }
+
+// ErrNoGame is wrapped by FindReplay's error for a game the ledger does
+// not hold.
+var ErrNoGame = errors.New("no such game")
+
+// FindReplay is where the replay of game gameID is in the output
+// directory dir, as its ledger (dir/results.jsonl) says: its first line
+// for the game.
+func FindReplay(dir, gameID string) (replays.Source, error) {
+	path := filepath.Join(dir, FileName)
+	recs, _, err := Read[Record](path)
+	if err != nil {
+		return replays.Source{}, err
+	}
+	for _, r := range recs {
+		if r.GameID == gameID && r.Replay != "" {
+			return r.ReplaySource(dir), nil
+		}
+	}
+	return replays.Source{}, fmt.Errorf("ledger %s: %w %q with a replay (%d games recorded)", path, ErrNoGame, gameID, len(recs))
+}

@@ -273,7 +273,7 @@ func results(t *testing.T, out string) ([]ledger.Record, []map[string]json.RawMe
 // its results.jsonl record.
 func checkReplay(t *testing.T, out string, r ledger.Record) *replays.Replay {
 	t.Helper()
-	rp, err := replays.ReadFile(filepath.Join(out, r.Replay))
+	rp, err := r.ReplaySource(out).Read()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -134,7 +134,7 @@ const PackBytes = 64 << 20
 
 // PackPath is pack number seq of the output directory dir.
 func PackPath(dir string, seq int) string {
-	return filepath.Join(dir, "replays", fmt.Sprintf("pack-%06d%s", seq, replays.PackExt))
+	return filepath.Join(dir, "replays", replays.PackName(seq))
 }
 
 // nextPack is the number of the first pack a run into dir writes: one
@@ -144,8 +144,7 @@ func nextPack(dir string) int {
 	paths, _ := filepath.Glob(filepath.Join(dir, "replays", "pack-*"+replays.PackExt))
 	seq := 1
 	for _, p := range paths {
-		var n int
-		if _, err := fmt.Sscanf(filepath.Base(p), "pack-%d"+replays.PackExt, &n); err == nil && n >= seq {
+		if n, ok := replays.PackSeq(filepath.Base(p)); ok && n >= seq {
 			seq = n + 1
 		}
 	}

@@ -128,7 +128,7 @@ func replaysOfLedgerVerify(t *testing.T, dir string) {
 		t.Fatal(err)
 	}
 	for _, r := range recs {
-		rp, err := replays.ReadFile(filepath.Join(dir, r.Replay))
+		rp, err := r.ReplaySource(dir).Read()
 		if err == nil {
 			err = replays.Verify(rp)
 		}
