@@ -38,7 +38,10 @@ func PackSeq(name string) (int, bool) {
 		return 0, false
 	}
 	n, err := strconv.Atoi(digits)
-	return n, err == nil && n > 0 && PackName(n) == name
+	if err != nil || n <= 0 || PackName(n) != name {
+		return 0, false
+	}
+	return n, true
 }
 
 // Span is where one replay lies in a pack: Size bytes from Offset.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/arena-dev/arena/protocol"
 	"github.com/arena-dev/arena/replays"
@@ -75,22 +76,37 @@ func FailureOf(f protocol.Failure, bot string) SeatFailure {
 func (f SeatFailure) Hint() string { return f.Reason.Hint() }
 
 // ErrNoGame is wrapped by FindReplay's error for a game the ledger does
-// not hold.
+// not hold, or that its name does not pick out alone.
 var ErrNoGame = errors.New("no such game")
 
 // FindReplay is where the replay of game gameID is in the output
 // directory dir, as its ledger (dir/results.jsonl) says: its first line
-// for the game.
+// for the game. gameID may also be the end of one game's id after a "-"
+// (g0003 for banqi-20261202-050008-114d06f5-g0003), as long as it ends
+// no other's: a match's game ids differ only there.
 func FindReplay(dir, gameID string) (replays.Source, error) {
 	path := filepath.Join(dir, FileName)
 	recs, _, err := Read[Record](path)
 	if err != nil {
 		return replays.Source{}, err
 	}
+	var ends []Record
 	for _, r := range recs {
-		if r.GameID == gameID && r.Replay != "" {
+		if r.Replay == "" {
+			continue
+		}
+		if r.GameID == gameID {
 			return r.ReplaySource(dir), nil
 		}
+		if strings.HasSuffix(r.GameID, "-"+gameID) && (len(ends) == 0 || ends[len(ends)-1].GameID != r.GameID) {
+			ends = append(ends, r)
+		}
+	}
+	switch {
+	case len(ends) == 1:
+		return ends[0].ReplaySource(dir), nil
+	case len(ends) > 1:
+		return replays.Source{}, fmt.Errorf("ledger %s: %w: %q ends %d game ids (%s, %s, ...): give one whole", path, ErrNoGame, gameID, len(ends), ends[0].GameID, ends[1].GameID)
 	}
 	return replays.Source{}, fmt.Errorf("ledger %s: %w %q with a replay (%d games recorded)", path, ErrNoGame, gameID, len(recs))
 }
