@@ -79,6 +79,13 @@ func (d *Dir) Sink(line func(t Table, rec ledger.Record) any) (*Files, error) {
 		if err != nil {
 			return nil, err
 		}
+		// The names of the ledger and of replays/ are made durable once,
+		// before any game counts: each group syncs only its pack and the
+		// ledger themselves.
+		if err := syncDir(d.Path); err != nil {
+			w.Close()
+			return nil, fmt.Errorf("output directory: syncing %s: %w", d.Path, err)
+		}
 		d.ledger = w
 	}
 	f := &Files{Dir: d.Path, Ledger: d.ledger, Line: line, disk: osDisk, next: packPlace{seq: nextPack(d.Path)}}

@@ -14,10 +14,17 @@ func syncPack(pack *os.File, fresh bool) error {
 		return err
 	}
 	if fresh {
-		if d, err := os.Open(filepath.Dir(pack.Name())); err == nil {
-			d.Sync() // best effort: not every platform syncs a directory
-			d.Close()
-		}
+		return syncDir(filepath.Dir(pack.Name()))
+	}
+	return nil
+}
+
+// syncDir makes the names in dir durable where the platform can sync a
+// directory (best effort: not every platform can).
+func syncDir(dir string) error {
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
 	}
 	return nil
 }
