@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/arena-dev/arena/engine"
+	"github.com/arena-dev/arena/protocol"
 	"github.com/arena-dev/arena/replays"
 )
 
@@ -101,4 +102,51 @@ func ExampleWalk() {
 	// +3, over: false
 	// +3, over: true
 	// error: <nil>
+}
+
+// A pack holds many games' replays, each a zstd frame appended to the
+// file; ReadPack finds them by their frame headers, and ReadSpan reads one
+// where its ledger line says it lies.
+func ExampleReadPack() {
+	dir, err := os.MkdirTemp("", "replays-example")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+
+	var pack []byte
+	var spans []replays.Span
+	for _, id := range []string{"g-1", "g-2"} {
+		rec := replays.NewRecorder(replays.Header{Game: "testnim", Options: map[string]string{"maxtake": "3", "target": "12"},
+			Seed: 7, Match: "m-1", GameID: id, Seats: []replays.SeatInfo{{Seat: 0, Bot: "alice"}, {Seat: 1, Bot: "bob"}}})
+		rec.Forfeit(protocol.Failure{Ply: 0, Seat: 1, Reason: protocol.ReasonStartup, Detail: "no hello"})
+		rec.Finish(replays.ResultOf(engine.ForfeitOutcome([]bool{false, true}, "only one seat left")))
+		frame, err := rec.Compressed()
+		if err != nil {
+			panic(err)
+		}
+		spans = append(spans, replays.Span{Offset: int64(len(pack)), Size: int64(len(frame))})
+		pack = append(pack, frame...)
+	}
+	path := filepath.Join(dir, replays.PackName(1))
+	if err := os.WriteFile(path, pack, 0o644); err != nil {
+		panic(err)
+	}
+
+	all, err := replays.ReadPack(path)
+	if err != nil {
+		panic(err)
+	}
+	for i, p := range all {
+		fmt.Println(p.Replay.Header.GameID, *p.At == spans[i], p.Err)
+	}
+	rp, err := replays.ReadSpan(path, spans[1])
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(filepath.Base(path), rp.Header.GameID, rp.Result.Reason)
+	// Output:
+	// g-1 true <nil>
+	// g-2 true <nil>
+	// pack-000001.pack.zst g-2 only one seat left
 }

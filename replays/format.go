@@ -1,7 +1,8 @@
 // Package replays records, reads, verifies and prints arena game replays.
 //
-// A replay is one file per game, named *.jsonl.zst: a zstd-compressed
-// stream of JSON lines. The first line is the header (game, resolved
+// A replay is one file per game, named *.jsonl.zst, or one frame of a
+// pack of many games (*.pack.zst, pack.go): a zstd-compressed stream of
+// JSON lines. The first line is the header (game, resolved
 // options, seed, seats, clock), then one line per event in the order it
 // happened (move, strike, forfeit), and last the result line. Engines are
 // deterministic, so the header plus the recorded actions re-simulate the
@@ -202,9 +203,11 @@ func (e Event) Seat() int {
 
 // Replay is a whole decoded replay file.
 type Replay struct {
-	// Path is the file it was read from (ReadFile), used in error
-	// messages; empty for Read.
-	Path   string
+	// Path is the file it was read from (ReadFile, a pack for ReadSpan
+	// and ReadPack), used in error messages; empty for Read.
+	Path string
+	// At is where it lies in the pack at Path; nil for a file of its own.
+	At     *Span
 	Header Header
 	// Events are the move, strike and forfeit lines in file order:
 	// Events[i] is on line i+2 of the file.
@@ -225,7 +228,10 @@ func (r *Replay) seatName(seat int) string {
 
 // name is how errors refer to the replay.
 func (r *Replay) name() string {
-	if r.Path != "" {
+	switch {
+	case r.Path != "" && r.At != nil:
+		return fmt.Sprintf("replay %s at offset %d", r.Path, r.At.Offset)
+	case r.Path != "":
 		return "replay " + r.Path
 	}
 	return "replay"

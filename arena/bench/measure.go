@@ -226,14 +226,14 @@ type thinkTimes struct {
 
 func (s *thinkTimes) Log(string, string) pool.LogFile { return pool.LogFile{} }
 
-func (s *thinkTimes) Replay(_ run.Table, r run.Replay) (string, error) {
+func (s *thinkTimes) Replay(_ run.Table, r run.Replay) (string, *replays.Span, error) {
 	data, err := r.Compressed()
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	rp, err := replays.Read(bytes.NewReader(data))
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -243,7 +243,7 @@ func (s *thinkTimes) Replay(_ run.Table, r run.Replay) (string, error) {
 			s.moves++
 		}
 	}
-	return "", nil
+	return "", nil, nil
 }
 
 func (s *thinkTimes) Record(_ run.Table, rec ledger.Record) error {

@@ -356,7 +356,7 @@ func runWith(t *testing.T, f tournament.File, deadline time.Duration, confined b
 			t.Errorf("game %s recorded twice", rec.GameID)
 		}
 		seen[rec.GameID] = true
-		rp, err := replays.ReadFile(filepath.Join(r.out, rec.Replay))
+		rp, err := rec.ReplaySource(r.out).Read()
 		if err != nil {
 			t.Errorf("%s: %v", rec.Replay, err)
 			continue
@@ -619,7 +619,7 @@ func TestChaosBoon(t *testing.T) {
 		if len(rec.Forfeits) != 1 {
 			continue // reported by checkGames
 		}
-		rp, err := replays.ReadFile(filepath.Join(r.out, rec.Replay))
+		rp, err := rec.ReplaySource(r.out).Read()
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -34,7 +34,6 @@ import (
 	"github.com/arena-dev/arena/internal/natstest"
 	"github.com/arena-dev/arena/internal/proctest"
 	"github.com/arena-dev/arena/internal/testkit"
-	"github.com/arena-dev/arena/replays"
 	"github.com/arena-dev/arena/sdk"
 )
 
@@ -166,7 +165,7 @@ func TestDistributedTournamentEqualsLocal(t *testing.T) {
 			t.Errorf("game %s: distributed %v %v %d plies (%s), local %v %v %d plies (%s)", id, g.Ranks, g.Scores, g.Plies, g.Reason, w.Ranks, w.Scores, w.Plies, w.Reason)
 		}
 		workers[g.Worker]++
-		if _, err := os.Stat(filepath.Join(out, g.Replay)); err != nil {
+		if _, err := g.ReplaySource(out).Read(); err != nil {
 			t.Errorf("game %s: replay: %v", id, err)
 		}
 	}
@@ -319,7 +318,7 @@ func TestLargeReplaysGoThroughTheObjectStore(t *testing.T) {
 	}
 	recs := recordsOf(t, out, 2)
 	for _, r := range recs {
-		rp, err := replays.ReadFile(filepath.Join(out, r.Replay))
+		rp, err := r.ReplaySource(out).Read()
 		if err != nil {
 			t.Fatal(err)
 		}

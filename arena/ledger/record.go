@@ -1,7 +1,13 @@
 package ledger
 
 import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
 	"github.com/arena-dev/arena/protocol"
+	"github.com/arena-dev/arena/replays"
 )
 
 // Record is one line of results.jsonl: one finished game.
@@ -17,7 +23,12 @@ type Record struct {
 	Plies    int           `json:"plies"`
 	Forfeits []SeatFailure `json:"forfeits"`
 	Strikes  []SeatFailure `json:"strikes,omitempty"`
+	// Replay is the game's replay file, relative to the output
+	// directory: a pack (replays/*.pack.zst) with ReplayAt where in it,
+	// or, in directories written before packs, a file of its own
+	// (replays/GAME_ID.jsonl.zst) and no ReplayAt.
 	Replay   string        `json:"replay,omitempty"`
+	ReplayAt *replays.Span `json:"replay_at,omitempty"`
 	// RoundTripUS is, per seat, the round trip to a remote bot measured
 	// as the game began, in microseconds (0 for a local bot; absent when
 	// every bot is local).
@@ -27,6 +38,15 @@ type Record struct {
 	// cores) as the game ended: fairness per worker shows in them.
 	Worker string  `json:"worker,omitempty"`
 	Load   float64 `json:"load,omitempty"`
+}
+
+// ReplaySource is where the game's replay is, in the output directory
+// dir ("" Path if the line names none).
+func (r Record) ReplaySource(dir string) replays.Source {
+	if r.Replay == "" {
+		return replays.Source{}
+	}
+	return replays.Source{Path: filepath.Join(dir, r.Replay), At: r.ReplayAt}
 }
 
 // SeatFailure is a forfeit or strike as written to results.jsonl: the
@@ -54,3 +74,39 @@ func FailureOf(f protocol.Failure, bot string) SeatFailure {
 
 // Hint is f.Reason.Hint: what usually causes a failure of f's kind.
 func (f SeatFailure) Hint() string { return f.Reason.Hint() }
+
+// ErrNoGame is wrapped by FindReplay's error for a game the ledger does
+// not hold, or that its name does not pick out alone.
+var ErrNoGame = errors.New("no such game")
+
+// FindReplay is where the replay of game gameID is in the output
+// directory dir, as its ledger (dir/results.jsonl) says: its first line
+// for the game. gameID may also be the end of one game's id after a "-"
+// (g0003 for banqi-20261202-050008-114d06f5-g0003), as long as it ends
+// no other's: a match's game ids differ only there.
+func FindReplay(dir, gameID string) (replays.Source, error) {
+	path := filepath.Join(dir, FileName)
+	recs, _, err := Read[Record](path)
+	if err != nil {
+		return replays.Source{}, err
+	}
+	var ends []Record
+	for _, r := range recs {
+		if r.Replay == "" {
+			continue
+		}
+		if r.GameID == gameID {
+			return r.ReplaySource(dir), nil
+		}
+		if strings.HasSuffix(r.GameID, "-"+gameID) && (len(ends) == 0 || ends[len(ends)-1].GameID != r.GameID) {
+			ends = append(ends, r)
+		}
+	}
+	switch {
+	case len(ends) == 1:
+		return ends[0].ReplaySource(dir), nil
+	case len(ends) > 1:
+		return replays.Source{}, fmt.Errorf("ledger %s: %w: %q ends %d game ids (%s, %s, ...): give one whole", path, ErrNoGame, gameID, len(ends), ends[0].GameID, ends[1].GameID)
+	}
+	return replays.Source{}, fmt.Errorf("ledger %s: %w %q with a replay (%d games recorded)", path, ErrNoGame, gameID, len(recs))
+}

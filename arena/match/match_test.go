@@ -273,7 +273,7 @@ func results(t *testing.T, out string) ([]ledger.Record, []map[string]json.RawMe
 // its results.jsonl record.
 func checkReplay(t *testing.T, out string, r ledger.Record) *replays.Replay {
 	t.Helper()
-	rp, err := replays.ReadFile(filepath.Join(out, r.Replay))
+	rp, err := r.ReplaySource(out).Read()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -573,9 +573,12 @@ func TestMatchDeterministic(t *testing.T) {
 		recs, _ := results(t, out)
 		for _, r := range recs {
 			runs[k] = append(runs[k], checkReplay(t, out, r))
+			// Where in the pack a replay lies follows the sizes of
+			// the replays before it, which hold think times.
+			r.ReplayAt = nil
+			b, _ := json.Marshal(r)
+			lines[k] += string(b) + "\n"
 		}
-		b, _ := os.ReadFile(filepath.Join(out, "results.jsonl"))
-		lines[k] = string(b)
 	}
 	if lines[0] != lines[1] {
 		t.Errorf("results.jsonl differs:\n%s\n%s", lines[0], lines[1])

@@ -110,7 +110,7 @@ func TestFullDiskStopsTheMatchClearly(t *testing.T) {
 	}
 	t.Logf("%d games recorded; the error: %v", len(recs), runErr)
 	for _, r := range recs {
-		if _, err := os.Stat(filepath.Join(out, r.Replay)); err != nil {
+		if _, err := r.ReplaySource(out).Read(); err != nil {
 			t.Errorf("game %s is recorded but its replay is not there: %v", r.GameID, err)
 		}
 	}

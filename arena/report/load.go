@@ -14,7 +14,6 @@ import (
 	"github.com/arena-dev/arena/arena/stats"
 	"github.com/arena-dev/arena/arena/tournament"
 	"github.com/arena-dev/arena/protocol"
-	"github.com/arena-dev/arena/replays"
 )
 
 // Kind is what wrote a results directory.
@@ -270,8 +269,8 @@ func botsOf(known []string, records []ledger.Record) []string {
 // gameOf is the game named by the first replay that reads, "" if none.
 func gameOf(dir string, records []ledger.Record) string {
 	for _, rec := range records {
-		if p := replayPath(dir, rec.GameID); p != "" {
-			if rp, err := replays.ReadFile(p); err == nil {
+		if src, ok := replaySource(dir, rec); ok {
+			if rp, err := src.Read(); err == nil {
 				return rp.Header.Game
 			}
 		}

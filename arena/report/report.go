@@ -28,6 +28,7 @@ import (
 	"regexp"
 	"time"
 
+	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/internal/atomicfile"
 
 	"github.com/arena-dev/arena/replays"
@@ -44,14 +45,15 @@ const ViewerDir = "viewer"
 // Options change how a report is written.
 type Options struct {
 	// WriteViewer, if set, writes the viewer page of the replay at
-	// replayPath to htmlPath (ViewerDir/GAMEID.html next to the report)
-	// and the report links each game to it; a page newer than its replay
-	// is kept, not written again. Nil: the report links each game to its
-	// replay file instead. It should write htmlPath whole or not at all
+	// src (a file, or a span of a pack) to htmlPath (ViewerDir/GAMEID.html
+	// next to the report) and the report links each game to it; a page
+	// newer than its replay's file is kept, not written again. Nil: the
+	// report links each game to its replay file instead (a pack, for a
+	// game recorded in one). It should write htmlPath whole or not at all
 	// (a temporary file renamed), as the report does its own file. A
 	// page it fails to write leaves its game unlinked, with the error
 	// beside it and in the warnings; the report is still written.
-	WriteViewer func(replayPath, htmlPath string) error
+	WriteViewer func(src replays.Source, htmlPath string) error
 	// Now is the time the report says it was made (zero: time.Now).
 	Now time.Time
 }
@@ -103,17 +105,25 @@ func writeAtomic(path string, data []byte) error {
 // directory.
 var safeID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
-// replayPath is the replay of game id in dir, "" if the id is not a
-// plain file name or the replay is not there.
-func replayPath(dir, id string) string {
-	if !safeID.MatchString(id) {
-		return ""
+// replaySource is where the replay of rec is in dir, false if the game
+// id is not a plain file name, the line names its replay anywhere but
+// where the arena puts it (a pack of replays/, or replays/GAME_ID.jsonl.zst),
+// or the file is not there.
+func replaySource(dir string, rec ledger.Record) (replays.Source, bool) {
+	if !safeID.MatchString(rec.GameID) {
+		return replays.Source{}, false
 	}
-	p := filepath.Join(dir, "replays", id+replays.Ext)
-	if !exists(p) {
-		return ""
+	rel := filepath.Join("replays", rec.GameID+replays.Ext)
+	if rec.ReplayAt != nil {
+		rel = rec.Replay
+		if d, name := filepath.Split(rel); d != "replays"+string(filepath.Separator) {
+			return replays.Source{}, false
+		} else if _, ok := replays.PackSeq(name); !ok {
+			return replays.Source{}, false
+		}
 	}
-	return p
+	src := replays.Source{Path: filepath.Join(dir, rel), At: rec.ReplayAt}
+	return src, exists(src.Path)
 }
 
 // pageLinks are the href of each game by id (its viewer page, or its
@@ -128,12 +138,12 @@ type pageLinks struct {
 // damaged replay), gets no link, its reason in Missing, and a warning: the
 // report is still written. Only a viewer directory that cannot be made is
 // an error.
-func (r *Report) links(outDir string, writeViewer func(replayPath, htmlPath string) error) (pageLinks, error) {
+func (r *Report) links(outDir string, writeViewer func(src replays.Source, htmlPath string) error) (pageLinks, error) {
 	l := pageLinks{Href: map[string]string{}, Missing: map[string]string{}}
 	var noReplay, noPage []string
 	for _, rec := range r.Records {
-		src := replayPath(r.Dir, rec.GameID)
-		if src == "" {
+		src, ok := replaySource(r.Dir, rec)
+		if !ok {
 			if safeID.MatchString(rec.GameID) {
 				l.Missing[rec.GameID] = "replay missing"
 				noReplay = append(noReplay, rec.GameID)
@@ -141,13 +151,13 @@ func (r *Report) links(outDir string, writeViewer func(replayPath, htmlPath stri
 			continue
 		}
 		if writeViewer == nil {
-			if href, err := relHref(outDir, src); err == nil {
+			if href, err := relHref(outDir, src.Path); err == nil {
 				l.Href[rec.GameID] = href
 			}
 			continue
 		}
 		page := filepath.Join(outDir, ViewerDir, rec.GameID+".html")
-		if !newer(page, src) {
+		if !newer(page, src.Path) {
 			if err := os.MkdirAll(filepath.Dir(page), 0o755); err != nil {
 				return l, fmt.Errorf("viewer pages: %w", err)
 			}

@@ -15,6 +15,7 @@ import (
 	"github.com/arena-dev/arena/arena/report"
 	"github.com/arena-dev/arena/arena/tournament"
 	"github.com/arena-dev/arena/protocol"
+	"github.com/arena-dev/arena/replays"
 )
 
 // TestTournamentReadAsTheStandingsReadIt: the report's standings are
@@ -198,8 +199,8 @@ func TestWriteTouchesNothingButItself(t *testing.T) {
 	}
 
 	var asked []string
-	viewer := func(replay, htmlPath string) error {
-		asked = append(asked, replay)
+	viewer := func(replay replays.Source, htmlPath string) error {
+		asked = append(asked, replay.String())
 		return os.WriteFile(htmlPath, []byte("<!doctype html><title>game</title>"), 0o644)
 	}
 	out := filepath.Join(t.TempDir(), "site", "cup.html")

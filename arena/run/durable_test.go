@@ -2,6 +2,7 @@ package run_test
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -13,20 +14,21 @@ import (
 )
 
 // durability follows what a crash of the machine would keep of an output
-// directory: a replay file is durable once a sync that began after it was
-// written has returned (OSSyncReplays: syncfs(2) of the file system, or
-// each file and the directory), and a ledger line may reach the disk as
-// soon as it is appended, synced or not. So, before each sync and each
-// replay write, and at the end, every line the ledger holds must name a
-// game whose replay was already durable: a line appended before its
-// replay's sync returned is seen at the next check with its replay not
-// durable, since durability only grows at a sync.
+// directory: the bytes of a pack are durable once a sync of the pack
+// that began after they were written has returned (OSSyncPack:
+// fdatasync(2), and for a fresh pack its directory too), and a ledger
+// line may reach the disk as soon as it is appended, synced or not. So,
+// before each sync and each write to a pack, and at the end, every line
+// the ledger holds must name a span of a pack that was already durable:
+// a line appended before its replay's sync returned is seen at the next
+// check with its replay not durable, since durability only grows at a
+// sync.
 type durability struct {
 	t       *testing.T
 	ledger  string
 	mu      sync.Mutex
-	written map[string]bool // replay files written (renamed into place)
-	durable map[string]bool // ... and then synced
+	written map[string]int64 // bytes written to each pack
+	durable map[string]int64 // ... and then synced
 	syncs   int
 }
 
@@ -41,40 +43,35 @@ func (d *durability) check(when string) {
 	}
 	dir := filepath.Dir(d.ledger)
 	for _, r := range recs {
-		if r.Replay == "" || !d.durable[filepath.Join(dir, r.Replay)] {
-			d.t.Errorf("%s: the ledger has game %s, whose replay %q is not durable yet", when, r.GameID, r.Replay)
+		if r.Replay == "" || r.ReplayAt == nil || r.ReplayAt.End() > d.durable[filepath.Join(dir, r.Replay)] {
+			d.t.Errorf("%s: the ledger has game %s, whose replay %q %v is not durable yet", when, r.GameID, r.Replay, r.ReplayAt)
 		}
 	}
 }
 
-func (d *durability) write(path string, data []byte) error {
+func (d *durability) write(pack *os.File, data []byte) error {
 	d.mu.Lock()
-	d.check("before writing " + filepath.Base(path))
+	d.check("before writing to " + filepath.Base(pack.Name()))
 	d.mu.Unlock()
-	err := run.OSWriteReplay(path, data)
+	err := run.OSWritePack(pack, data)
 	if err == nil {
 		d.mu.Lock()
-		d.written[path] = true
+		d.written[pack.Name()] += int64(len(data))
 		d.mu.Unlock()
 	}
 	return err
 }
 
-func (d *durability) sync(dir string, paths []string) error {
+func (d *durability) sync(pack *os.File, fresh bool) error {
 	d.mu.Lock()
 	d.check("before a sync")
-	before := make([]string, 0, len(d.written))
-	for p := range d.written {
-		before = append(before, p)
-	}
+	before := d.written[pack.Name()]
 	d.mu.Unlock()
-	err := run.OSSyncReplays(dir, paths)
+	err := run.OSSyncPack(pack, fresh)
 	if err == nil {
 		d.mu.Lock()
 		d.syncs++
-		for _, p := range before {
-			d.durable[p] = true
-		}
+		d.durable[pack.Name()] = before
 		d.mu.Unlock()
 	}
 	return err
@@ -101,7 +98,7 @@ func TestNoLedgerLineBeforeItsReplayIsDurable(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			d := &durability{t: t, ledger: dir.LedgerPath(), written: map[string]bool{}, durable: map[string]bool{}}
+			d := &durability{t: t, ledger: dir.LedgerPath(), written: map[string]int64{}, durable: map[string]int64{}}
 			run.WatchDisk(files, d.write, d.sync)
 			cfg := config(t, &membot.Launcher{Policy: membot.First}, tc.concurrency)
 			cfg.Options["max_plies"] = "4"
@@ -121,7 +118,7 @@ func TestNoLedgerLineBeforeItsReplayIsDurable(t *testing.T) {
 				t.Fatalf("%d ledger lines (%v), %d games played", len(recs), err, res.Played)
 			}
 			for _, r := range recs {
-				rp, err := replays.ReadFile(filepath.Join(dir.Path, r.Replay))
+				rp, err := r.ReplaySource(dir.Path).Read()
 				if err == nil {
 					err = replays.Verify(rp)
 				}

@@ -23,6 +23,7 @@ type Dir struct {
 	Path   string
 	lock   *outdir.Lock
 	ledger *ledger.Writer
+	sinks  []*Files // made by Sink, whose packs Close closes
 }
 
 // OpenDir takes the output directory for a run and lays it out: it holds
@@ -78,13 +79,27 @@ func (d *Dir) Sink(line func(t Table, rec ledger.Record) any) (*Files, error) {
 		if err != nil {
 			return nil, err
 		}
+		// The names of the ledger and of replays/ are made durable once,
+		// before any game counts: each group syncs only its pack and the
+		// ledger themselves.
+		if err := syncDir(d.Path); err != nil {
+			w.Close()
+			return nil, fmt.Errorf("output directory: syncing %s: %w", d.Path, err)
+		}
 		d.ledger = w
 	}
-	return &Files{Dir: d.Path, Ledger: d.ledger, Line: line, disk: osDisk}, nil
+	f := &Files{Dir: d.Path, Ledger: d.ledger, Line: line, disk: osDisk, next: packPlace{seq: nextPack(d.Path)}}
+	d.sinks = append(d.sinks, f)
+	return f, nil
 }
 
 // Close closes the ledger and releases the lock.
 func (d *Dir) Close() {
+	for _, f := range d.sinks {
+		if f.pack != nil {
+			f.pack.Close()
+		}
+	}
 	if d.ledger != nil {
 		d.ledger.Close()
 	}
@@ -93,62 +108,114 @@ func (d *Dir) Close() {
 
 // Files is the Sink of an output directory (Dir.Sink). It is a
 // GroupSink: a finished game's replay is compressed at once and kept in
-// memory; SyncReplays writes the group's replay files and makes them
-// durable, all in one go, before their ledger lines are appended
-// (Record) and synced (SyncRecords).
+// memory; SyncReplays appends the group's replays to the run's pack
+// (replays/pack-NNNNNN.pack.zst, replays.ReadPack) and makes them
+// durable, all in one go, before their ledger lines, which say where in
+// the pack each replay lies, are appended (Record) and synced
+// (SyncRecords).
 type Files struct {
 	Dir    string
 	Ledger *ledger.Writer
 	Line   func(t Table, rec ledger.Record) any
 
 	mu      sync.Mutex
-	pending []pendingReplay // kept since the last SyncReplays
+	pending []pendingReplay // kept since the last SyncReplays, in pack order
+	next    packPlace       // where the next replay kept goes
 	disk    disk
+
+	// The syncer's alone: the pack being appended to, and the first
+	// error writing it (after which the pack's offsets are not known).
+	pack   *os.File
+	broken error
 }
 
-// pendingReplay is a replay kept in memory until SyncReplays writes it.
+// packPlace is where the next replay goes: pack number seq, at size.
+type packPlace struct {
+	seq  int
+	size int64
+}
+
+// PackBytes bounds a pack: a replay that would take it past this many
+// bytes starts the next one (a pack is read whole by replays.ReadPack).
+const PackBytes = 64 << 20
+
+// PackPath is pack number seq of the output directory dir.
+func PackPath(dir string, seq int) string {
+	return filepath.Join(dir, "replays", replays.PackName(seq))
+}
+
+// nextPack is the number of the first pack a run into dir writes: one
+// past the highest there, so a run never appends to a pack that an
+// earlier run, perhaps killed in the middle of an append, left behind.
+func nextPack(dir string) int {
+	paths, _ := filepath.Glob(filepath.Join(dir, "replays", "pack-*"+replays.PackExt))
+	seq := 1
+	for _, p := range paths {
+		if n, ok := replays.PackSeq(filepath.Base(p)); ok && n >= seq {
+			seq = n + 1
+		}
+	}
+	return seq
+}
+
+// pendingReplay is a replay kept in memory until SyncReplays writes it
+// to pack seq.
 type pendingReplay struct {
 	t    Table
-	path string
+	seq  int
 	data []byte
 }
 
-// disk is how Files writes replay files and makes them durable: the
+// disk is how Files appends to its packs and makes them durable: the
 // functions below, or what a test puts between them and the file system
-// to watch the order of writes and syncs (export_test.go).
+// to watch the order of writes and syncs (export_test.go). fresh says
+// the pack was created since its last sync, so its name must be made
+// durable too.
 type disk struct {
-	write func(path string, data []byte) error
-	sync  func(dir string, paths []string) error
+	write func(pack *os.File, data []byte) error
+	sync  func(pack *os.File, fresh bool) error
 }
 
 // osDisk is the file system itself.
-var osDisk = disk{write: replays.WriteCompressedUnsynced, sync: syncReplays}
+var osDisk = disk{write: appendPack, sync: syncPack}
+
+func appendPack(pack *os.File, data []byte) error {
+	_, err := pack.Write(data)
+	return err
+}
 
 // Log is the file of a bot's stderr of one game, under logs/.
 func (f *Files) Log(bot, gameID string) pool.LogFile { return pool.File(LogPath(f.Dir, bot, gameID)) }
 
 // Replay compresses the replay and keeps it for SyncReplays, which
-// writes it to replays/GAMEID.jsonl.zst; it returns that path, relative
-// to the directory. Nothing is on disk before then: the game's goroutine
-// does not wait for the file system, and a run killed in between leaves
-// nothing of the game.
-func (f *Files) Replay(t Table, replay Replay) (string, error) {
-	rel := filepath.Join("replays", t.GameID+replays.Ext)
+// appends it to the run's pack; it returns that pack, relative to the
+// directory, and where in it the replay will lie. Nothing is on disk
+// before then: the game's goroutine does not wait for the file system,
+// and a run killed in between leaves nothing of the game.
+func (f *Files) Replay(t Table, replay Replay) (string, *replays.Span, error) {
 	data, err := replay.Compressed()
 	if err != nil {
-		return "", fmt.Errorf("writing replay: %w", err)
+		return "", nil, fmt.Errorf("writing replay: %w", err)
 	}
 	f.mu.Lock()
-	f.pending = append(f.pending, pendingReplay{t, filepath.Join(f.Dir, rel), data})
+	if f.next.size > 0 && f.next.size+int64(len(data)) > PackBytes {
+		f.next = packPlace{seq: f.next.seq + 1}
+	}
+	at := &replays.Span{Offset: f.next.size, Size: int64(len(data))}
+	seq := f.next.seq
+	f.next.size += int64(len(data))
+	f.pending = append(f.pending, pendingReplay{t, seq, data})
 	f.mu.Unlock()
-	return rel, nil
+	rel, err := filepath.Rel(f.Dir, PackPath(f.Dir, seq))
+	return rel, at, err
 }
 
-// SyncReplays writes the replays kept so far, each whole or not at all
-// (replays.WriteCompressedUnsynced: a hidden temporary file renamed into
-// place), then makes them durable with one sync for the lot
-// (syncReplays). A replay it could not write is a *GameError of its
-// game; the replays are then not durable, and the run stops.
+// SyncReplays appends the replays kept so far to their packs, each pack's
+// in one write, then makes them durable with one data sync a pack
+// (syncPack; a pack it created, its name too). A replay it could not
+// write is a *GameError of its game; the replays are then not durable,
+// and the run stops (and so does every later SyncReplays: the pack's
+// offsets are no longer known).
 func (f *Files) SyncReplays() error {
 	f.mu.Lock()
 	pending := f.pending
@@ -157,16 +224,53 @@ func (f *Files) SyncReplays() error {
 	if len(pending) == 0 {
 		return nil
 	}
-	d := f.disk
-	paths := make([]string, len(pending))
-	for i, p := range pending {
-		if err := d.write(p.path, p.data); err != nil {
-			return &GameError{Table: p.t, Err: fmt.Errorf("writing replay: %w", err)}
-		}
-		paths[i] = p.path
+	if f.broken != nil {
+		return &GameError{Table: pending[0].t, Err: f.broken}
 	}
-	if err := d.sync(filepath.Join(f.Dir, "replays"), paths); err != nil {
-		return fmt.Errorf("syncing replays: %w", err)
+	for len(pending) > 0 {
+		n := 1
+		size := len(pending[0].data)
+		for n < len(pending) && pending[n].seq == pending[0].seq {
+			size += len(pending[n].data)
+			n++
+		}
+		if err := f.appendGroup(pending[:n], size); err != nil {
+			f.broken = err
+			return &GameError{Table: pending[0].t, Err: err}
+		}
+		pending = pending[n:]
+	}
+	return nil
+}
+
+// appendGroup appends replays, all of one pack and size bytes in all, to
+// that pack, and syncs it.
+func (f *Files) appendGroup(group []pendingReplay, size int) error {
+	path := PackPath(f.Dir, group[0].seq)
+	fresh := false
+	if f.pack == nil || f.pack.Name() != path {
+		if f.pack != nil {
+			f.pack.Close() // synced with its last group
+		}
+		pack, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			f.pack = nil
+			return fmt.Errorf("writing replay: %w", err)
+		}
+		f.pack, fresh = pack, true
+	}
+	data := group[0].data
+	if len(group) > 1 {
+		data = make([]byte, 0, size)
+		for _, p := range group {
+			data = append(data, p.data...)
+		}
+	}
+	if err := f.disk.write(f.pack, data); err != nil {
+		return fmt.Errorf("writing replay: %s: %w", path, err)
+	}
+	if err := f.disk.sync(f.pack, fresh); err != nil {
+		return fmt.Errorf("syncing replays: %s: %w", path, err)
 	}
 	return nil
 }
@@ -189,9 +293,9 @@ var Discard Sink = discard{}
 
 type discard struct{}
 
-func (discard) Log(string, string) pool.LogFile      { return pool.LogFile{} }
-func (discard) Replay(Table, Replay) (string, error) { return "", nil }
-func (discard) Record(Table, ledger.Record) error    { return nil }
+func (discard) Log(string, string) pool.LogFile                     { return pool.LogFile{} }
+func (discard) Replay(Table, Replay) (string, *replays.Span, error) { return "", nil, nil }
+func (discard) Record(Table, ledger.Record) error                   { return nil }
 
 // LogPath is where a bot's stderr of one game is kept in an output
 // directory.

@@ -22,12 +22,21 @@ import (
 // and 2000x, 3 times each: out/discard 1.2-39 before, 1.1-5.5 after;
 // out-us/game 3400-14800 before, 1400-10300 after. The load moved the
 // discard figure itself from 170 to 6500 us/game, so these bound rather
-// than measure. What is left is the file system's work for one file per
-// game, in the syncer: ext4_create and rename were 9% of the run's CPU,
-// compressing 5%, syncfs 1% (perf). The figure that matters is a
-// match with real bots (docs/architecture.md): 2000 2-ply games at
-// concurrency 1 took 1.1-2.2x (median 1.36x) the time without --out
-// after, 3.7x-24x (median 6x) before, on the same loaded machine.
+// than measure.
+//
+// Then replays packed (a group one append and one fdatasync of the
+// run's pack, where each game had a file of its own, a rename, and a
+// syncfs of the whole file system, which also waits for what other
+// programs wrote): interleaved with the code before, the same day at a
+// load of 20, -benchtime 2000x, 3 runs each: out-us/game 1958-3051
+// before, 589-845 after (out/discard 1.4-5.3 before, 0.4-1.8 after, the
+// discard figure moving from 370 to 1900 us/game with the load). In the
+// referee's CPU profile (perf, 2000 games of `arena match`) the syncer
+// went from 17% (creating the temporary files 9%, ext4 inode allocation
+// 6% of it; rename 3%; syncfs 2%) to 4%,
+// most of it the two syncs; compressing the replays is 5%, in the games'
+// goroutines. The figure that matters is a match with real bots
+// (docs/architecture.md).
 func BenchmarkOutputCost(b *testing.B) {
 	cfg := config(b, &membot.Launcher{Policy: membot.First}, 4)
 	cfg.Options["max_plies"] = "2"

@@ -26,6 +26,7 @@ import (
 	"github.com/arena-dev/arena/arena/transport"
 	"github.com/arena-dev/arena/engine"
 	"github.com/arena-dev/arena/protocol"
+	"github.com/arena-dev/arena/replays"
 )
 
 // Settings is what every game of a run shares, whichever command runs
@@ -168,9 +169,10 @@ type Sink interface {
 	// kept nowhere). Name is what failure messages point to.
 	Log(bot, gameID string) pool.LogFile
 	// Replay keeps a finished game's replay and says where (for the
-	// ledger line's replay field; "" if it is kept nowhere). It is called
+	// ledger line's replay and replay_at fields: a file, "" if it is kept
+	// nowhere, and where in the file when it is a pack). It is called
 	// from the game's goroutine, games in parallel.
-	Replay(t Table, replay Replay) (string, error)
+	Replay(t Table, replay Replay) (string, *replays.Span, error)
 	// Record appends a game's ledger line, once its replay is kept, so a
 	// recorded game always has its replay; one call at a time, in the
 	// order games finish. The game counts once it returns (a GroupSink's,
@@ -472,7 +474,7 @@ func Run(ctx context.Context, cfg Config, src Source, stop StopRule, sink Sink) 
 	running, unitLeft, unitCount := 0, map[int]int{}, 0
 	keep := func(unit int, t Table, rec ledger.Record, replay Replay, err error) {
 		if err == nil {
-			if rec.Replay, err = sink.Replay(t, replay); err != nil {
+			if rec.Replay, rec.ReplayAt, err = sink.Replay(t, replay); err != nil {
 				err = &sinkError{err}
 			}
 		}

@@ -66,14 +66,14 @@ type memorySink struct {
 }
 
 func (s *memorySink) Log(string, string) pool.LogFile { return pool.LogFile{} }
-func (s *memorySink) Replay(t run.Table, r run.Replay) (string, error) {
+func (s *memorySink) Replay(t run.Table, r run.Replay) (string, *replays.Span, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.replays == nil {
 		s.replays = map[string]bool{}
 	}
 	s.replays[t.GameID] = true
-	return t.GameID + replays.Ext, nil
+	return t.GameID + replays.Ext, nil, nil
 }
 func (s *memorySink) Record(t run.Table, rec ledger.Record) error {
 	if s.fail != nil {

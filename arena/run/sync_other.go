@@ -2,24 +2,28 @@
 
 package run
 
-import "os"
+import (
+	"os"
+	"path/filepath"
+)
 
-// syncReplays makes the replay files (and their names in dir) durable:
-// each file, then the directory where the platform can sync one.
-func syncReplays(dir string, paths []string) error {
-	for _, p := range paths {
-		f, err := os.Open(p)
-		if err != nil {
-			return err
-		}
-		err = f.Sync()
-		f.Close()
-		if err != nil {
-			return err
-		}
+// syncPack makes what was appended to pack durable, and a fresh pack's
+// name with its directory where the platform can sync one.
+func syncPack(pack *os.File, fresh bool) error {
+	if err := pack.Sync(); err != nil {
+		return err
 	}
+	if fresh {
+		return syncDir(filepath.Dir(pack.Name()))
+	}
+	return nil
+}
+
+// syncDir makes the names in dir durable where the platform can sync a
+// directory (best effort: not every platform can).
+func syncDir(dir string) error {
 	if d, err := os.Open(dir); err == nil {
-		d.Sync() // best effort: not every platform syncs a directory
+		d.Sync()
 		d.Close()
 	}
 	return nil

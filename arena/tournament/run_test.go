@@ -120,7 +120,7 @@ func TestRoundRobinRun(t *testing.T) {
 			t.Fatalf("game %s recorded twice", r.GameID)
 		}
 		seen[r.GameID] = true
-		rep, err := replays.ReadFile(filepath.Join(out, r.Replay))
+		rep, err := r.ReplaySource(out).Read()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -279,7 +279,7 @@ func TestEveryFormat(t *testing.T) {
 					t.Fatalf("game %s duplicated or wrong size", r.GameID)
 				}
 				ids[r.GameID] = true
-				rep, err := replays.ReadFile(filepath.Join(out, r.Replay))
+				rep, err := r.ReplaySource(out).Read()
 				if err == nil {
 					err = replays.Verify(rep)
 				}

@@ -40,7 +40,7 @@ func ledgerOf(t *testing.T, out string) map[string]ledger.Record {
 	}
 	m := map[string]ledger.Record{}
 	for _, r := range recs {
-		r.Index, r.Replay = 0, "" // order of completion, not the game
+		r.Index, r.Replay, r.ReplayAt = 0, "", nil // order of completion, not the game
 		m[r.GameID] = r
 	}
 	return m

@@ -116,20 +116,22 @@ func (d *Dir) checkReplays() []Problem {
 // checkReplay checks record i of the ledger against its replay.
 func (d *Dir) checkReplay(i int) error {
 	r := d.Ledger.Records[i]
-	// The replay is where the arena puts it; a ledger line naming another
-	// file is wrong, and the file it names is not read.
-	rel := filepath.Join("replays", r.GameID+replays.Ext)
-	if r.Replay != rel {
-		return fmt.Errorf("%w: the line names replay %q, the game's is %s", ErrReplay, r.Replay, rel)
+	// The replay is where the arena puts it: a pack in replays/, or (a
+	// directory written before packs) replays/GAME_ID.jsonl.zst. A ledger
+	// line naming another file is wrong, and the file it names is not
+	// read.
+	src := r.ReplaySource(d.Path)
+	if err := replayPlace(r); err != nil {
+		return err
 	}
-	path := filepath.Join(d.Path, rel)
-	rp, err := replays.ReadFile(path)
+	rp, err := src.Read()
 	if errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("%w: replay %s is missing", ErrReplay, path)
+		return fmt.Errorf("%w: replay %s is missing", ErrReplay, src)
 	}
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrReplay, err)
 	}
+	path := src.String()
 	h, res := rp.Header, rp.Result
 	seats := make([]string, len(h.Seats))
 	for s, si := range h.Seats {
@@ -166,6 +168,22 @@ func (d *Dir) checkReplay(i int) error {
 	}
 	if err := replays.Verify(rp); err != nil {
 		return fmt.Errorf("%w: it does not re-simulate: %v", ErrReplay, err)
+	}
+	return nil
+}
+
+// replayPlace checks that r names its replay where the arena puts it.
+func replayPlace(r ledger.Record) error {
+	if r.ReplayAt == nil {
+		if rel := filepath.Join("replays", r.GameID+replays.Ext); r.Replay != rel {
+			return fmt.Errorf("%w: the line names replay %q, the game's is %s", ErrReplay, r.Replay, rel)
+		}
+		return nil
+	}
+	if dir, name := filepath.Split(r.Replay); dir != "replays"+string(filepath.Separator) {
+		return fmt.Errorf("%w: the line names replay %q, not a pack of replays/", ErrReplay, r.Replay)
+	} else if _, ok := replays.PackSeq(name); !ok {
+		return fmt.Errorf("%w: the line names replay %q, not a pack of replays/ (%s, ...)", ErrReplay, r.Replay, replays.PackName(1))
 	}
 	return nil
 }

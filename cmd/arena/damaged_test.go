@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,7 +10,9 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/internal/replaytest"
+	"github.com/arena-dev/arena/replays"
 )
 
 // playedMatch plays a real 3-game match into a new directory and
@@ -22,6 +25,34 @@ func playedMatch(t *testing.T) (string, []string) {
 		t.Fatalf("match: %s", stderr)
 	}
 	return dir, ledgerGameIDs(t, filepath.Join(dir, "results.jsonl"))
+}
+
+// recordOf is the ledger line of game id in the output directory dir.
+func recordOf(t *testing.T, dir, id string) ledger.Record {
+	t.Helper()
+	recs, _, err := ledger.Read[ledger.Record](filepath.Join(dir, ledger.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range recs {
+		if r.GameID == id {
+			return r
+		}
+	}
+	t.Fatalf("no game %s in %s", id, dir)
+	return ledger.Record{}
+}
+
+// replayBytes is the replay of game id of the output directory dir, as a
+// replay file of its own holds it (its span of the pack).
+func replayBytes(t *testing.T, dir, id string) []byte {
+	t.Helper()
+	r := recordOf(t, dir, id)
+	data, err := os.ReadFile(filepath.Join(dir, r.Replay))
+	if err != nil || r.ReplayAt == nil || r.ReplayAt.End() > int64(len(data)) {
+		t.Fatalf("game %s: no span %v of %s (%v)", id, r.ReplayAt, r.Replay, err)
+	}
+	return data[r.ReplayAt.Offset:r.ReplayAt.End()]
 }
 
 // copyOf copies the directory dir to a new one, to damage.
@@ -67,12 +98,10 @@ func editedReplay(t *testing.T, path string) []byte {
 func TestReplayCommandsOnBadFiles(t *testing.T) {
 	t.Parallel()
 	dir, ids := playedMatch(t)
-	good := filepath.Join(dir, "replays", ids[0]+".jsonl.zst")
-	data, err := os.ReadFile(good)
-	if err != nil {
-		t.Fatal(err)
-	}
 	bad := t.TempDir()
+	data := replayBytes(t, dir, ids[0])
+	good := filepath.Join(bad, ids[0]+".jsonl.zst")
+	writeTestFile(t, good, data)
 	files := map[string][]byte{
 		"truncated.jsonl.zst": data[:len(data)/3],
 		"garbage.jsonl.zst":   bytes.Repeat([]byte("\x00not zstd\xff"), 50),
@@ -111,6 +140,45 @@ func TestReplayCommandsOnBadFiles(t *testing.T) {
 	}
 }
 
+// TestReplayCommandsOnADamagedPack: a pack whose middle game is damaged
+// is that game's failure, named by the pack and its offset (exit 1); its
+// other games verify and are drawn, and are shown by --game.
+func TestReplayCommandsOnADamagedPack(t *testing.T) {
+	t.Parallel()
+	played, ids := playedMatch(t)
+	dir := copyOf(t, played)
+	r := recordOf(t, dir, ids[1])
+	pack := filepath.Join(dir, r.Replay)
+	f, err := os.OpenFile(pack, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.WriteAt([]byte("garbage!"), r.ReplayAt.Offset+r.ReplayAt.Size/2)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	where := fmt.Sprintf("%s at offset %d", pack, r.ReplayAt.Offset)
+	out, stderr, code := arena(t, "replay", "verify", pack)
+	if code != exitFail || !strings.Contains(stderr, where) || strings.Count(out, "ok ") != 2 {
+		t.Fatalf("verify: exit %d, stdout %q, stderr %q; want exit 1, 2 ok, the damage at %s", code, out, stderr, where)
+	}
+	pages := filepath.Join(t.TempDir(), "pages") + string(filepath.Separator)
+	out, stderr, code = arena(t, "replay", "html", pack, "-o", pages)
+	if code != exitFail || !strings.Contains(stderr, where) || strings.Count(out, "wrote ") != 2 {
+		t.Fatalf("html: exit %d, stdout %q, stderr %q; want exit 1, 2 pages, the damage at %s", code, out, stderr, where)
+	}
+	if _, err := os.Stat(filepath.Join(pages, ids[1]+".html")); err == nil {
+		t.Fatalf("a page was written for the damaged game %s", ids[1])
+	}
+	if _, stderr, code = arena(t, "replay", "show", dir, "--game", ids[1]); code != exitFail || !strings.Contains(stderr, where) {
+		t.Fatalf("show of the damaged game: exit %d, %q; want exit 1 naming %s", code, stderr, where)
+	}
+	if out, _, code = arena(t, "replay", "show", pack, "--game", ids[2]); code != 0 || !strings.Contains(out, ids[2]) {
+		t.Fatalf("show of the game after the damage: exit %d, %.300s", code, out)
+	}
+}
+
 // TestReportOfDamagedDirectories: arena report of a directory a hostile
 // or unlucky user hands it.
 func TestReportOfDamagedDirectories(t *testing.T) {
@@ -144,16 +212,19 @@ func TestReportOfDamagedDirectories(t *testing.T) {
 			writeTestFile(t, filepath.Join(dir, "results.jsonl"), nil)
 		}, 0, []string{"match report of 0 games"}, []string{`id="standings"`}},
 		{"a game's replay missing", func(t *testing.T, dir string) {
-			if err := os.Remove(filepath.Join(dir, "replays", ids[1]+".jsonl.zst")); err != nil {
-				t.Fatal(err)
-			}
+			path := filepath.Join(dir, "results.jsonl")
+			b, _ := os.ReadFile(path)
+			lines := strings.SplitAfter(string(b), "\n")
+			lines[1] = strings.Replace(lines[1], replays.PackName(1), replays.PackName(9), 1)
+			writeTestFile(t, path, []byte(strings.Join(lines, "")))
 		}, 0, []string{"match report of 3 games", "1 of 3 games have no replay"},
 			[]string{ids[1] + ` <span class="missing">(replay missing)</span>`, `href="viewer/` + ids[0] + `.html"`, `href="viewer/` + ids[2] + `.html"`}},
 		{"a game's replay truncated", func(t *testing.T, dir string) {
-			path := filepath.Join(dir, "replays", ids[2]+".jsonl.zst")
-			b, _ := os.ReadFile(path)
-			writeTestFile(t, path, b[:len(b)/2])
-		}, 0, []string{"match report of 3 games", filepath.Join("replays", ids[2]+".jsonl.zst") + " not written: replay"},
+			r := recordOf(t, dir, ids[2])
+			if err := os.Truncate(filepath.Join(dir, r.Replay), r.ReplayAt.Offset+r.ReplayAt.Size/2); err != nil {
+				t.Fatal(err)
+			}
+		}, 0, []string{"match report of 3 games", fmt.Sprintf("%s at offset %d (%d bytes) not written: replay", replays.PackName(1), recordOf(t, played, ids[2]).ReplayAt.Offset, recordOf(t, played, ids[2]).ReplayAt.Size), "truncated"},
 			[]string{ids[2] + ` <span class="missing">(no viewer page: `, `href="viewer/` + ids[0] + `.html"`}},
 	}
 	for _, tc := range tests {

@@ -157,23 +157,29 @@ func TestMatchJSONAndFiles(t *testing.T) {
 	if len(lines) != 6 {
 		t.Fatalf("results.jsonl has %d lines, want 6", len(lines))
 	}
-	var paths []string
+	var ids []string
+	packs := map[string]bool{}
 	for i, l := range lines {
 		var r ledger.Record
 		if err := json.Unmarshal([]byte(l), &r); err != nil {
 			t.Fatal(err)
 		}
-		if r.Index != i || len(r.Bots) != 2 || len(r.Ranks) != 2 || r.Reason == "" || r.Replay == "" {
+		if r.Index != i || len(r.Bots) != 2 || len(r.Ranks) != 2 || r.Reason == "" || r.Replay == "" || r.ReplayAt == nil {
 			t.Errorf("line %d incomplete: %s", i, l)
 		}
-		paths = append(paths, filepath.Join(dir, r.Replay))
+		ids = append(ids, r.GameID)
+		packs[filepath.Join(dir, r.Replay)] = true
+	}
+	var paths []string
+	for p := range packs {
+		paths = append(paths, p)
 	}
 	out, stderr, code = arena(t, append([]string{"replay", "verify"}, paths...)...)
 	if code != 0 || strings.Count(out, "ok ") != 6 {
 		t.Fatalf("verify exit %d:\n%s\n%s", code, out, stderr)
 	}
-	out, _, code = arena(t, "replay", "show", "--seat", "1", paths[0])
-	if code != 0 || !strings.Contains(out, "a b c d") {
+	out, _, code = arena(t, "replay", "show", "--seat", "1", dir, "--game", ids[0])
+	if code != 0 || !strings.Contains(out, "a b c d") || !strings.Contains(out, ids[0]) {
 		t.Fatalf("replay show: exit %d, no board:\n%.500s", code, out)
 	}
 	pages := filepath.Join(dir, "pages") + string(filepath.Separator)
@@ -181,12 +187,18 @@ func TestMatchJSONAndFiles(t *testing.T) {
 	if code != 0 || strings.Count(out, "wrote ") != 6 {
 		t.Fatalf("replay html: exit %d:\n%s\n%s", code, out, stderr)
 	}
-	page, err := os.ReadFile(filepath.Join(pages, strings.TrimSuffix(filepath.Base(paths[0]), replays.Ext)+".seat1.html"))
+	page, err := os.ReadFile(filepath.Join(pages, ids[0]+".seat1.html"))
 	if err != nil || !bytes.HasPrefix(page, []byte("<!DOCTYPE html>")) || !bytes.Contains(page, []byte(`"game":"banqi"`)) {
 		t.Fatalf("replay html: no viewer page for seat 1 (%v): %.200s", err, page)
 	}
-	if _, stderr, code = arena(t, "replay", "html", "--seat", "2", paths[0]); code != exitUsage || !strings.Contains(stderr, "seat 2") {
+	if _, stderr, code = arena(t, "replay", "html", "--seat", "2", dir, "--game", ids[0]); code != exitUsage || !strings.Contains(stderr, "seat 2") {
 		t.Fatalf("replay html --seat 2 of a 2-seat game: exit %d, %s", code, stderr)
+	}
+	if _, stderr, code = arena(t, "replay", "show", paths[0]); code != exitUsage || !strings.Contains(stderr, "--game") {
+		t.Fatalf("replay show of a pack of 6 games without --game: exit %d, %s", code, stderr)
+	}
+	if _, stderr, code = arena(t, "replay", "show", dir, "--game", "nope"); code != exitUsage || !strings.Contains(stderr, `"nope"`) {
+		t.Fatalf("replay show of a game the directory does not have: exit %d, %s", code, stderr)
 	}
 }
 
@@ -291,7 +303,11 @@ func checkSpyLog(t *testing.T, outDir string, lines []string) int {
 		case protocol.TypeHello:
 			var h protocol.Hello
 			json.Unmarshal([]byte(line), &h)
-			rep, err = replays.ReadFile(filepath.Join(outDir, "replays", h.GameID+".jsonl.zst"))
+			src, err := ledger.FindReplay(outDir, h.GameID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, err = src.Read()
 			if err != nil {
 				t.Fatal(err)
 			}

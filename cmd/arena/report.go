@@ -9,13 +9,18 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-dev/arena/arena/report"
+	"github.com/arena-dev/arena/replays"
 	"github.com/arena-dev/arena/replays/viewer"
 )
 
 // writeViewer writes a game's viewer page, every seat's view, for the
 // report's links (report.Options.WriteViewer).
-func writeViewer(replayPath, htmlPath string) error {
-	return viewer.WriteFile(htmlPath, replayPath, viewer.Options{})
+func writeViewer(src replays.Source, htmlPath string) error {
+	r, err := src.Read()
+	if err != nil {
+		return err
+	}
+	return viewer.WritePage(htmlPath, r, viewer.Options{})
 }
 
 // reportDescription is the help of both spellings of the command.

@@ -128,7 +128,7 @@ func replaysOfLedgerVerify(t *testing.T, dir string) {
 		t.Fatal(err)
 	}
 	for _, r := range recs {
-		rp, err := replays.ReadFile(filepath.Join(dir, r.Replay))
+		rp, err := r.ReplaySource(dir).Read()
 		if err == nil {
 			err = replays.Verify(rp)
 		}
@@ -259,6 +259,7 @@ func TestDamagedResultsAreNoticed(t *testing.T) {
 				}
 			})
 		}, verifyWant: "results.jsonl: line 2: game " + "%s" + ": replay does not match: ranks"},
+		// The pack of every game: each line is a problem, this one too.
 		{name: "replay deleted", damage: func(t *testing.T, out string) {
 			os.Remove(filepath.Join(out, ledgerLine(out, 2)["replay"].(string)))
 		}, verifyWant: "results.jsonl: line 2: game %s: replay does not match: replay " + "%o" + " is missing"},
@@ -279,7 +280,11 @@ func TestDamagedResultsAreNoticed(t *testing.T) {
 			want = strings.ReplaceAll(want, "%1", fmt.Sprint(first["game_id"]))
 			want = strings.ReplaceAll(want, "cup-xcup-", "cup-x")
 			if second["replay"] != nil {
-				want = strings.ReplaceAll(want, "%o", filepath.Join(out, second["replay"].(string)))
+				where := filepath.Join(out, second["replay"].(string))
+				if at, ok := second["replay_at"].(map[string]any); ok {
+					where += fmt.Sprintf(" at offset %v (%v bytes)", at["offset"], at["size"])
+				}
+				want = strings.ReplaceAll(want, "%o", where)
 			}
 
 			if tc.refused == "" {

@@ -79,13 +79,18 @@ func WriteHTML(w io.Writer, r *replays.Replay, opts Options) error {
 }
 
 // WriteFile reads the replay at replayPath and writes its viewer page
-// (WriteHTML) to htmlPath, atomically: readers see the whole page or
-// none.
+// (WritePage) to htmlPath.
 func WriteFile(htmlPath, replayPath string, opts Options) error {
 	r, err := replays.ReadFile(replayPath)
 	if err != nil {
 		return err
 	}
+	return WritePage(htmlPath, r, opts)
+}
+
+// WritePage writes the viewer page of r (WriteHTML) to htmlPath,
+// atomically: readers see the whole page or none.
+func WritePage(htmlPath string, r *replays.Replay, opts Options) error {
 	var buf bytes.Buffer
 	if err := WriteHTML(&buf, r, opts); err != nil {
 		return err
@@ -100,9 +105,15 @@ func WriteFile(htmlPath, replayPath string, opts Options) error {
 // replay's name with .html for replays.Ext (GAME_ID.jsonl.zst becomes
 // GAME_ID.html), and .seatK.html for a one-seat page.
 func PageName(replayPath string, opts Options) string {
-	base := strings.TrimSuffix(filepath.Base(replayPath), replays.Ext)
+	return GamePageName(strings.TrimSuffix(filepath.Base(replayPath), replays.Ext), opts)
+}
+
+// GamePageName is the viewer page's file name for game gameID (a game of
+// a pack, whose file is not named after it): GAME_ID.html, or
+// GAME_ID.seatK.html for a one-seat page.
+func GamePageName(gameID string, opts Options) string {
 	if opts.OneSeat {
-		return fmt.Sprintf("%s.seat%d.html", base, opts.Seat)
+		return fmt.Sprintf("%s.seat%d.html", gameID, opts.Seat)
 	}
-	return base + ".html"
+	return gameID + ".html"
 }
