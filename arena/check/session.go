@@ -604,12 +604,30 @@ func (s *session) bye() {
 	// stdin stays open for a while first, then is closed, and a bot that
 	// exits only then is warned, not failed.
 	openUntil := sent.Add(min(grace/4, byeOpenWait))
+	// On a loaded machine a bot that exits on reading bye can take long
+	// to do it (an interpreter's teardown waiting for a CPU): the time it
+	// waited moves the close of its stdin on, by the fair clock's rule
+	// (clock.Forgiven), up to the grace, so that it is not taken for a
+	// bot that waits for the end of its input.
+	fairFrom, metered := s.p.Usage()
+	forgiven := time.Duration(0)
+	closeAt := func() time.Time {
+		if metered {
+			if u, ok := s.p.Usage(); ok {
+				forgiven = max(forgiven, clock.Forgiven(time.Since(sent), u.Ran-fairFrom.Ran, u.Waited-fairFrom.Waited, u.Throttled-fairFrom.Throttled, u.Rate))
+			}
+		}
+		if t := openUntil.Add(forgiven); t.Before(end) {
+			return t
+		}
+		return end
+	}
 	inputClosed := false
 	// Read what the bot writes until it exits (or closes stdout, or the
 	// grace is over), in short slices: a child that keeps stdout open must
 	// not hide the exit.
 	for !exited() && time.Now().Before(end) {
-		if !inputClosed && !time.Now().Before(openUntil) {
+		if !inputClosed && !time.Now().Before(closeAt()) {
 			s.p.CloseInput()
 			inputClosed = true
 		}
@@ -628,7 +646,7 @@ func (s *session) bye() {
 	}
 	// The loop also ends when the bot closes its stdout, which an exiting
 	// bot does just before the exit is seen: its input is closed only at
-	// openUntil, as in the loop, so a bot that exits on bye is never
+	// closeAt, as in the loop, so a bot that exits on bye is never
 	// judged to have waited for the end of its input (on a loaded machine
 	// the exit can be seen well after the stdout closed).
 	waitExit := func(until time.Time) bool {
@@ -641,7 +659,23 @@ func (s *session) bye() {
 			return false
 		}
 	}
-	if !exited() && (inputClosed || !waitExit(openUntil)) {
+	// waitOpen waits for the exit while the input is to stay open, the
+	// time forgiven read again every 10 ms.
+	waitOpen := func() bool {
+		for {
+			until := closeAt()
+			if !time.Now().Before(until) {
+				return false
+			}
+			if slice := time.Now().Add(10 * time.Millisecond); slice.Before(until) {
+				until = slice
+			}
+			if waitExit(until) {
+				return true
+			}
+		}
+	}
+	if !exited() && (inputClosed || !waitOpen()) {
 		if !inputClosed {
 			s.p.CloseInput()
 			inputClosed = true
