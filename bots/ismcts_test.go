@@ -140,6 +140,21 @@ func TestISMCTSStrongVsMediumInProcess(t *testing.T) {
 		if v, err := strconv.Atoi(os.Getenv("ISMCTS_STRONG_CANDS")); err == nil {
 			strong.PairedCands = v
 		}
+		if v, err := strconv.Atoi(os.Getenv("ISMCTS_STRONG_INFER")); err == nil {
+			strong.Boon.Infer, strong.Boon.InferDeals = v > 0, v
+		}
+		if v, err := strconv.Atoi(os.Getenv("ISMCTS_STRONG_PICK")); err == nil {
+			strong.Boon.PickDeals = v
+		}
+		if v, err := strconv.ParseFloat(os.Getenv("ISMCTS_STRONG_PICKCONF"), 64); err == nil {
+			strong.Boon.PickConfidence = v
+		}
+		if v := os.Getenv("ISMCTS_STRONG_BOONPAIRED"); v != "" {
+			strong.Boon.Paired = v == "1"
+		}
+		if v := os.Getenv("ISMCTS_STRONG_LEADS"); v != "" {
+			strong.Boon.Leads = v == "1"
+		}
 		if os.Getenv("ISMCTS_STRONG_GREEDY") != "" {
 			strong.GreedyPlayouts = os.Getenv("ISMCTS_STRONG_GREEDY") == "1"
 		}

@@ -43,6 +43,8 @@ type Config struct {
 	// and 4 seats: docs/bots.md.)
 	Paired      int
 	PairedCands int
+	// Boon holds the choices of the search in Boon alone.
+	Boon BoonOptions
 }
 
 // DefaultConfidence is the Confidence of the medium and strong levels:
@@ -158,10 +160,17 @@ func (b *Bot) Act(t *protocol.Turn) (int, error) {
 		}
 	}
 	searchLim, pairs := lim, b.Config.Paired
-	if b.game == "boon" || b.Fallback == nil || b.Config.Confidence <= 0 {
+	pick := b.game == "boon" && b.Config.Boon.PickDeals > 0 && boonPick(t)
+	if b.game == "boon" && !pick && !b.Config.Boon.Paired || b.Fallback == nil || b.Config.Confidence <= 0 {
 		pairs = 0 // no paired test, so the tree has all the time
 	}
-	if pairs > 0 && !lim.Deadline.IsZero() {
+	if pick && pairs > 0 {
+		// Take or pass: both played out from the same deals, all the
+		// time to the comparison (the tree has nothing to rank).
+		pairs = b.Config.Boon.PickDeals
+		searchLim = Limits{Iterations: 1, Exploration: lim.Exploration}
+	}
+	if pairs > 0 && !pick && !lim.Deadline.IsZero() {
 		// The tree only ranks the candidates: a third of the time; the
 		// comparison takes the rest (and no count of deals, without one
 		// of iterations either).
@@ -191,6 +200,17 @@ func (b *Bot) Act(t *protocol.Turn) (int, error) {
 		}
 		return i, nil
 	}
+	if pick {
+		if b.Config.Iterations <= 0 && !lim.Deadline.IsZero() {
+			pairs = math.MaxInt
+		}
+		other := 1 - d // take is 0, pass 1
+		p := cmp([]int{other}, d, pairs, lim)[0]
+		if p.N > 1 && p.Mean > b.Config.Boon.PickConfidence*p.SE {
+			return other, nil
+		}
+		return d, nil
+	}
 	cands := topVisited(r, d, max(b.Config.PairedCands, 1))
 	if len(cands) == 0 {
 		return d, nil
@@ -202,6 +222,15 @@ func (b *Bot) Act(t *protocol.Turn) (int, error) {
 		}
 	}
 	return best, nil
+}
+
+// boonPick reports a Boon turn to take or pass: legal is take, pass.
+func boonPick(t *protocol.Turn) bool {
+	if len(t.Legal) != 2 {
+		return false
+	}
+	a, err := boon.ParseAction(t.Legal[0])
+	return err == nil && a.Kind == boon.KindTake
 }
 
 func (b *Bot) fallback(t *protocol.Turn) (int, error) {
@@ -267,6 +296,7 @@ func (b *Bot) search(t *protocol.Turn, lim Limits) (int, Result, compareFunc, er
 		if err != nil {
 			return 0, Result{}, nil, err
 		}
+		g.opt = b.Config.Boon
 		i, r, err := b.run(Search[boon.Action](g, acts, lim, b.rng))
 		return i, r, func(cands []int, base, n int, lim Limits) []Paired {
 			return Compare[boon.Action](g, acts, cands, base, n, lim, b.rng)
