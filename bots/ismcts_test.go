@@ -143,18 +143,6 @@ func TestISMCTSStrongVsMediumInProcess(t *testing.T) {
 		if v, err := strconv.Atoi(os.Getenv("ISMCTS_STRONG_INFER")); err == nil {
 			strong.Boon.Infer, strong.Boon.InferDeals = v > 0, v
 		}
-		if v, err := strconv.Atoi(os.Getenv("ISMCTS_STRONG_PICK")); err == nil {
-			strong.Boon.PickDeals = v
-		}
-		if v, err := strconv.ParseFloat(os.Getenv("ISMCTS_STRONG_PICKCONF"), 64); err == nil {
-			strong.Boon.PickConfidence = v
-		}
-		if v := os.Getenv("ISMCTS_STRONG_BOONPAIRED"); v != "" {
-			strong.Boon.Paired = v == "1"
-		}
-		if v := os.Getenv("ISMCTS_STRONG_LEADS"); v != "" {
-			strong.Boon.Leads = v == "1"
-		}
 		if os.Getenv("ISMCTS_STRONG_GREEDY") != "" {
 			strong.GreedyPlayouts = os.Getenv("ISMCTS_STRONG_GREEDY") == "1"
 		}
@@ -162,8 +150,12 @@ func TestISMCTSStrongVsMediumInProcess(t *testing.T) {
 		for range c.seats - 2 {
 			players = append(players, mustBot(t, "greedy", Options{}))
 		}
+		seed := uint64(11)
+		if v, err := strconv.ParseUint(os.Getenv("ISMCTS_SEED"), 10, 64); err == nil {
+			seed = v
+		}
 		var w, d, l int
-		for _, r := range sdktest.Play(t, sdktest.Config{Game: c.game, Seats: c.seats, Options: c.opts, Games: games, Seed: 11}, players...) {
+		for _, r := range sdktest.Play(t, sdktest.Config{Game: c.game, Seats: c.seats, Options: c.opts, Games: games, Seed: seed}, players...) {
 			switch rs, rm := r.Rank(0), r.Rank(1); {
 			case rs < rm:
 				w++

@@ -42,18 +42,6 @@ type BoonOptions struct {
 	// (sampling-importance-resampling over InferDeals deals).
 	Infer      bool
 	InferDeals int
-	// PickDeals, if above 0, decides take or pass by a paired
-	// comparison (Compare) of the two over this many deals (all the
-	// time, under a clock): the one greedy would not play is played if
-	// its mean difference is above PickConfidence standard errors.
-	PickDeals      int
-	PickConfidence float64
-	// Paired applies Config.Paired to the burial and the tricks too.
-	Paired bool
-	// Leads has the playouts lead as greedy does (the picker its highest
-	// Gold, a defender its cheapest plain card, in Least mode the lowest
-	// card) instead of at random.
-	Leads bool
 }
 
 func newBoonGame(v *boon.View, r boon.Rules) (*boonGame, error) {
@@ -198,7 +186,7 @@ func (g *boonGame) Determinize(rng *rand.Rand) State[boon.Action] {
 	if err != nil {
 		return nil
 	}
-	return &boonState{s: s, round: p.Round, vc: g.vc, maxWin: g.maxWin, leads: g.opt.Leads}
+	return &boonState{s: s, round: p.Round, vc: g.vc, maxWin: g.maxWin}
 }
 
 // deal deals the unseen cards once, the voids respected: the cards of
@@ -381,7 +369,6 @@ type boonState struct {
 	round  int
 	vc     []int
 	maxWin float64
-	leads  bool
 }
 
 func (b *boonState) ToMove() int                           { return b.s.ToMove() }
@@ -475,9 +462,6 @@ func (b *boonState) Rollout(legal []boon.Action, rng *rand.Rand) boon.Action {
 	}
 	leader, trick, bi := s.CurrentTrick()
 	if len(trick) == 0 {
-		if b.leads {
-			return b.lead(legal)
-		}
 		return legal[rng.IntN(len(legal))]
 	}
 	n := s.Seats()
@@ -522,37 +506,4 @@ func (b *boonState) Rollout(legal []boon.Action, rng *rand.Rand) boon.Action {
 		return *cheapWin
 	}
 	return *cheap
-}
-
-// lead is the playouts' lead under BoonOptions.Leads: the picker pulls
-// trumps with its highest Gold, a defender leads its cheapest plain card
-// (keeping its Golds to trump the picker), in Least mode the lowest card.
-func (b *boonState) lead(legal []boon.Action) boon.Action {
-	s := b.s
-	me := s.ToMove()
-	best, bestScore := legal[0], math.Inf(-1)
-	for _, a := range legal {
-		c := a.Card
-		rank, pts, gold := float64(c.Rank()), float64(c.Points()), c.Suit() == boon.Gold
-		var sc float64
-		switch {
-		case s.Mode() == boon.ModeLeast:
-			sc = -rank - pts/2 - boolScore(gold)*10
-		case me == s.Picker():
-			sc = boolScore(gold)*(20+rank) - pts
-		default:
-			sc = -pts - rank/10 - boolScore(gold)*20
-		}
-		if sc > bestScore {
-			best, bestScore = a, sc
-		}
-	}
-	return best
-}
-
-func boolScore(x bool) float64 {
-	if x {
-		return 1
-	}
-	return 0
 }

@@ -61,8 +61,9 @@ var Levels = []struct {
 }{
 	{"weak", Config{Iterations: 50}, "50 iterations a move, its own move always"},
 	{"medium", Config{Iterations: 500, Confidence: DefaultConfidence}, "500 iterations a move"},
-	{"strong", Config{TimeFraction: 0.5, NoClockIterations: 4000, Confidence: DefaultConfidence, GreedyPlayouts: true, Paired: 300, PairedCands: 3},
-		"half the move clock, in Uno its 3 best moves tested against greedy's on the same deals (4000 iterations, and 300 deals in Uno, without a clock)"},
+	{"strong", Config{TimeFraction: 0.5, NoClockIterations: 4000, Confidence: DefaultConfidence, GreedyPlayouts: true, Paired: 300, PairedCands: 3,
+		Boon: BoonOptions{Infer: true, InferDeals: 8}},
+		"half the move clock, in Uno its 3 best moves tested against greedy's on the same deals, in Boon deals weighed by what the pick suggests (4000 iterations, and 300 deals in Uno, without a clock)"},
 }
 
 // Level is the config of a named level.
@@ -160,17 +161,10 @@ func (b *Bot) Act(t *protocol.Turn) (int, error) {
 		}
 	}
 	searchLim, pairs := lim, b.Config.Paired
-	pick := b.game == "boon" && b.Config.Boon.PickDeals > 0 && boonPick(t)
-	if b.game == "boon" && !pick && !b.Config.Boon.Paired || b.Fallback == nil || b.Config.Confidence <= 0 {
+	if b.game == "boon" || b.Fallback == nil || b.Config.Confidence <= 0 {
 		pairs = 0 // no paired test, so the tree has all the time
 	}
-	if pick && pairs > 0 {
-		// Take or pass: both played out from the same deals, all the
-		// time to the comparison (the tree has nothing to rank).
-		pairs = b.Config.Boon.PickDeals
-		searchLim = Limits{Iterations: 1, Exploration: lim.Exploration}
-	}
-	if pairs > 0 && !pick && !lim.Deadline.IsZero() {
+	if pairs > 0 && !lim.Deadline.IsZero() {
 		// The tree only ranks the candidates: a third of the time; the
 		// comparison takes the rest (and no count of deals, without one
 		// of iterations either).
@@ -200,17 +194,6 @@ func (b *Bot) Act(t *protocol.Turn) (int, error) {
 		}
 		return i, nil
 	}
-	if pick {
-		if b.Config.Iterations <= 0 && !lim.Deadline.IsZero() {
-			pairs = math.MaxInt
-		}
-		other := 1 - d // take is 0, pass 1
-		p := cmp([]int{other}, d, pairs, lim)[0]
-		if p.N > 1 && p.Mean > b.Config.Boon.PickConfidence*p.SE {
-			return other, nil
-		}
-		return d, nil
-	}
 	cands := topVisited(r, d, max(b.Config.PairedCands, 1))
 	if len(cands) == 0 {
 		return d, nil
@@ -222,15 +205,6 @@ func (b *Bot) Act(t *protocol.Turn) (int, error) {
 		}
 	}
 	return best, nil
-}
-
-// boonPick reports a Boon turn to take or pass: legal is take, pass.
-func boonPick(t *protocol.Turn) bool {
-	if len(t.Legal) != 2 {
-		return false
-	}
-	a, err := boon.ParseAction(t.Legal[0])
-	return err == nil && a.Kind == boon.KindTake
 }
 
 func (b *Bot) fallback(t *protocol.Turn) (int, error) {
