@@ -25,11 +25,10 @@ type boonGame struct {
 	maxWin float64
 	opt    BoonOptions
 	// What the pick showed, for BoonOptions.Infer: the seats that passed
-	// (in order), the cards each seat played this round, and the take bar.
+	// (in order) and the cards each seat played this round.
 	passed []int
 	played []boon.Set
-	// The picker's cards and the burial's scores, scratch for the burial's
-	// likelihood.
+	// The picker's cards, scratch for drawing its Boon (pickLikelihood).
 	cand []boon.Card
 }
 
