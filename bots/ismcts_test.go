@@ -97,12 +97,15 @@ func TestISMCTSStrengthInProcess(t *testing.T) {
 
 // ISMCTS_VS=N plays N in-process games per config of a fixed-budget
 // strong ismcts (500 iterations, 1500 in Boon; ISMCTS_STRONG_ITERS,
-// _PAIRED, _CANDS, _CONF and _GREEDY=0/1 change its search) against
-// medium, greedy in the other seats,
+// _PAIRED, _CANDS, _CONF, _GREEDY=0/1 and _INFER=DEALS change its search)
+// against medium, greedy in the other seats,
 // the seats rotated, and logs the pairs' results (W: strong ranked above
 // medium, L: below, D: level) with the Elo difference and its 95%
 // interval. ISMCTS_CONFIGS as for TestISMCTSStrengthInProcess (also
 // "uno4d": four-seat Uno to 500 points, one hand searched at a time).
+// ISMCTS_SEED (default 11) is the first deal's seed: the games deal
+// seeds SEED to SEED + N/seats - 1, so runs on new deals want seeds that
+// far apart.
 func TestISMCTSStrongVsMediumInProcess(t *testing.T) {
 	games, _ := strconv.Atoi(os.Getenv("ISMCTS_VS"))
 	if games == 0 {
