@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/arena-dev/arena/bots/ismcts"
 	"github.com/arena-dev/arena/engine/boon"
 )
 
@@ -28,10 +29,6 @@ func GreedyBoon(view json.RawMessage, legal []json.RawMessage, rng *rand.Rand) (
 	}
 	return bestIndex(len(acts), func(i int) float64 { return g.score(acts[i]) }, rng), nil
 }
-
-// boonTakeNeed is the hand strength (see newBoonGreedy) needed to take
-// the Boon with 3, 4 and 5 seats.
-var boonTakeNeed = [3]float64{9, 7, 6.5}
 
 type boonGreedy struct {
 	v      *boon.View
@@ -85,22 +82,8 @@ func newBoonGreedy(v *boon.View) (*boonGreedy, error) {
 		g.best = g.trick[(v.Trick.Winner-v.Trick.Leader+v.Seats)%v.Seats]
 	}
 	g.after = v.Seats - len(g.trick) - 1
-	for _, c := range g.hand.Cards() {
-		if c.Suit() == boon.Gold {
-			g.golds++
-			switch r := c.Rank(); {
-			case r >= 11:
-				g.strong += 2.5
-			case r >= 7:
-				g.strong += 1.8
-			default:
-				g.strong += 1
-			}
-		} else if c.Rank() == 6 {
-			g.strong += 0.8
-		}
-		g.strong += float64(c.Points()) / 20
-	}
+	g.golds = (g.hand & boon.SuitSet(boon.Gold)).Len()
+	g.strong = ismcts.PickStrength(g.hand)
 	return g, nil
 }
 
@@ -150,15 +133,11 @@ func (g *boonGreedy) score(a boon.Action) float64 {
 	v := g.v
 	switch a.Kind {
 	case boon.KindTake:
-		need := boonTakeNeed[min(max(v.Seats, 3), 5)-3]
-		if len(v.Passed) == v.Seats-1 && v.Mode == "pick" {
-			need -= 0.5 // the dealer: passing means Least mode
-		}
-		return g.strong - need
+		return g.strong - ismcts.TakeBar(v.Seats, len(v.Passed) == v.Seats-1 && v.Mode == "pick")
 	case boon.KindPass:
 		return 0
 	case boon.KindBury:
-		return g.buryScore(a.Card)
+		return ismcts.BuryScore(g.hand, a.Card)
 	case boon.KindPlay:
 		if v.Mode == "least" {
 			return g.leastScore(a.Card)
@@ -166,16 +145,6 @@ func (g *boonGreedy) score(a boon.Action) float64 {
 		return g.playScore(a.Card)
 	}
 	return 0
-}
-
-// buryScore: bury high-point plain cards, short suits first; keep Golds
-// (if one must go, the one worth the most points and least rank).
-func (g *boonGreedy) buryScore(c boon.Card) float64 {
-	if c.Suit() == boon.Gold {
-		return -100 + float64(c.Points()) - float64(c.Rank())/2
-	}
-	n := (g.hand & boon.SuitSet(c.Suit())).Len()
-	return float64(c.Points())*2 + 3/float64(n) - float64(c.Rank())/10
 }
 
 // playScore: normal (picker) rounds.

@@ -97,12 +97,15 @@ func TestISMCTSStrengthInProcess(t *testing.T) {
 
 // ISMCTS_VS=N plays N in-process games per config of a fixed-budget
 // strong ismcts (500 iterations, 1500 in Boon; ISMCTS_STRONG_ITERS,
-// _PAIRED, _CANDS, _CONF and _GREEDY=0/1 change its search) against
-// medium, greedy in the other seats,
+// _PAIRED, _CANDS, _CONF, _GREEDY=0/1 and _INFER=DEALS change its search)
+// against medium, greedy in the other seats,
 // the seats rotated, and logs the pairs' results (W: strong ranked above
 // medium, L: below, D: level) with the Elo difference and its 95%
 // interval. ISMCTS_CONFIGS as for TestISMCTSStrengthInProcess (also
 // "uno4d": four-seat Uno to 500 points, one hand searched at a time).
+// ISMCTS_SEED (default 11) is the first deal's seed: the games deal
+// seeds SEED to SEED + N/seats - 1, so runs on new deals want seeds that
+// far apart.
 func TestISMCTSStrongVsMediumInProcess(t *testing.T) {
 	games, _ := strconv.Atoi(os.Getenv("ISMCTS_VS"))
 	if games == 0 {
@@ -140,6 +143,9 @@ func TestISMCTSStrongVsMediumInProcess(t *testing.T) {
 		if v, err := strconv.Atoi(os.Getenv("ISMCTS_STRONG_CANDS")); err == nil {
 			strong.PairedCands = v
 		}
+		if v, err := strconv.Atoi(os.Getenv("ISMCTS_STRONG_INFER")); err == nil {
+			strong.Boon.Infer, strong.Boon.InferDeals = v > 0, v
+		}
 		if os.Getenv("ISMCTS_STRONG_GREEDY") != "" {
 			strong.GreedyPlayouts = os.Getenv("ISMCTS_STRONG_GREEDY") == "1"
 		}
@@ -147,8 +153,12 @@ func TestISMCTSStrongVsMediumInProcess(t *testing.T) {
 		for range c.seats - 2 {
 			players = append(players, mustBot(t, "greedy", Options{}))
 		}
+		seed := uint64(11)
+		if v, err := strconv.ParseUint(os.Getenv("ISMCTS_SEED"), 10, 64); err == nil {
+			seed = v
+		}
 		var w, d, l int
-		for _, r := range sdktest.Play(t, sdktest.Config{Game: c.game, Seats: c.seats, Options: c.opts, Games: games, Seed: 11}, players...) {
+		for _, r := range sdktest.Play(t, sdktest.Config{Game: c.game, Seats: c.seats, Options: c.opts, Games: games, Seed: seed}, players...) {
 			switch rs, rm := r.Rank(0), r.Rank(1); {
 			case rs < rm:
 				w++

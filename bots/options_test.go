@@ -62,6 +62,7 @@ func TestISMCTSConfig(t *testing.T) {
 	const z = ismcts.DefaultConfidence
 	strong := func(c ismcts.Config) ismcts.Config {
 		c.NoClockIterations, c.Confidence, c.GreedyPlayouts, c.Paired, c.PairedCands = 4000, z, true, 300, 3
+		c.Boon = ismcts.BoonOptions{Infer: true, InferDeals: 8}
 		return c
 	}
 	cases := []struct {

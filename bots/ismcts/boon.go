@@ -2,6 +2,7 @@ package ismcts
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 	"math/rand/v2"
 
@@ -22,6 +23,24 @@ type boonGame struct {
 	buf    []boon.Card
 	vc     []int
 	maxWin float64
+	opt    BoonOptions
+	// What the pick showed, for BoonOptions.Infer: the seats that passed
+	// (in order) and the cards each seat played this round.
+	passed []int
+	played []boon.Set
+	// The picker's cards, scratch for drawing its Boon (pickLikelihood).
+	cand []boon.Card
+}
+
+// BoonOptions are the Boon-only choices of a search (Config.Boon).
+type BoonOptions struct {
+	// Infer weighs each determinization by how likely the seats' pick
+	// actions are given their dealt hands: a seat that passed the Boon
+	// rarely held a hand above greedy's take bar, the picker rarely one
+	// below it, and its burial is greedy's choice more often than not
+	// (sampling-importance-resampling over InferDeals deals).
+	Infer      bool
+	InferDeals int
 }
 
 func newBoonGame(v *boon.View, r boon.Rules) (*boonGame, error) {
@@ -34,7 +53,7 @@ func newBoonGame(v *boon.View, r boon.Rules) (*boonGame, error) {
 	// The search stops at the end of the round; the cap must not end it
 	// sooner.
 	p.Rules.Rounds = 1 << 30
-	g := &boonGame{me: me, vc: v.VC, sizes: make([]int, n), void: make([]boon.Set, n)}
+	g := &boonGame{me: me, vc: v.VC, sizes: make([]int, n), void: make([]boon.Set, n), played: make([]boon.Set, n), passed: v.Passed}
 	var err error
 	parseSet := func(ss []string) (boon.Set, error) {
 		var x boon.Set
@@ -62,6 +81,7 @@ func newBoonGame(v *boon.View, r boon.Rules) (*boonGame, error) {
 			pt.Cards = append(pt.Cards, c)
 			known |= 1 << c
 			q := (t.Leader + i) % n
+			g.played[q] |= 1 << c
 			if i > 0 && q != me {
 				led := pt.Cards[0].Suit()
 				if c.Suit() != led {
@@ -120,59 +140,33 @@ func newBoonGame(v *boon.View, r boon.Rules) (*boonGame, error) {
 func (g *boonGame) Seats() int { return g.pos.Seats }
 
 // Determinize deals the unseen cards to the other hands, every seat's
-// voids respected, and the rest face down (the Boon or the burial). A
-// deal that paints itself into a corner is retried; after a few tries
-// the voids are dropped.
+// voids respected, and the rest face down (the Boon or the burial); with
+// BoonOptions.Infer, one of InferDeals such deals drawn with probability
+// proportional to its likelihood (pickLikelihood).
 func (g *boonGame) Determinize(rng *rand.Rand) State[boon.Action] {
-	n := g.pos.Seats
-	var hands [boon.MaxSeats]boon.Set
-	var hidden boon.Set
-	for try := 0; ; try++ {
-		pool := append(g.buf[:0], g.pool...)
-		g.buf = pool
-		rng.Shuffle(len(pool), func(i, j int) { pool[i], pool[j] = pool[j], pool[i] })
-		var left [boon.MaxSeats + 1]int
-		copy(left[:], g.sizes)
-		left[n] = g.hidden
-		hands, hidden = [boon.MaxSeats]boon.Set{}, 0
-		ok := true
-		// Most constrained cards first would be better; a retry is cheap.
-		for _, c := range pool {
-			// Candidate piles: seats with room not void in c's suit, the
-			// face-down pile.
-			tot := 0
-			for q := range n + 1 {
-				if left[q] > 0 && (q == n || try >= 20 || g.void[q]&(1<<c) == 0) {
-					tot += left[q]
-				}
+	hands, hidden, ok := g.deal(rng)
+	if !ok {
+		return nil
+	}
+	if g.opt.Infer && (len(g.passed) > 0 || g.pos.Picker >= 0 && g.pos.Picker != g.me) {
+		// Sampling-importance-resampling, one pass: each new deal
+		// replaces the kept one with probability its weight over the
+		// total so far, so that the deal kept is drawn in proportion to
+		// its weight.
+		total := g.pickLikelihood(&hands, hidden, rng)
+		for range max(g.opt.InferDeals, 1) - 1 {
+			h, hid, ok := g.deal(rng)
+			if !ok {
+				continue
 			}
-			if tot == 0 {
-				ok = false
-				break
+			w := g.pickLikelihood(&h, hid, rng)
+			total += w
+			if rng.Float64()*total < w {
+				hands, hidden = h, hid
 			}
-			k := rng.IntN(tot)
-			for q := range n + 1 {
-				if left[q] > 0 && (q == n || try >= 20 || g.void[q]&(1<<c) == 0) {
-					if k < left[q] {
-						left[q]--
-						if q == n {
-							hidden |= 1 << c
-						} else {
-							hands[q] |= 1 << c
-						}
-						break
-					}
-					k -= left[q]
-				}
-			}
-		}
-		if ok {
-			break
-		}
-		if try > 40 {
-			return nil
 		}
 	}
+	n := g.pos.Seats
 	p := g.pos
 	p.Hands = make([]boon.Set, n)
 	for q := range n {
@@ -192,6 +186,180 @@ func (g *boonGame) Determinize(rng *rand.Rand) State[boon.Action] {
 		return nil
 	}
 	return &boonState{s: s, round: p.Round, vc: g.vc, maxWin: g.maxWin}
+}
+
+// deal deals the unseen cards once, the voids respected: the cards of
+// a suit some seat is void in first, each to a pile that may hold it
+// with a chance in proportion to its room, then the others in shuffled
+// order to the room left. A deal that paints itself into a corner is
+// retried; after a few tries the voids are dropped.
+func (g *boonGame) deal(rng *rand.Rand) (hands [boon.MaxSeats]boon.Set, hidden boon.Set, ok bool) {
+	n := g.pos.Seats
+	var voids boon.Set
+	for q := range n {
+		voids |= g.void[q]
+	}
+	for try := 0; ; try++ {
+		pool := append(g.buf[:0], g.pool...)
+		g.buf = pool
+		rng.Shuffle(len(pool), func(i, j int) { pool[i], pool[j] = pool[j], pool[i] })
+		var left [boon.MaxSeats + 1]int
+		copy(left[:], g.sizes)
+		left[n] = g.hidden
+		hands, hidden = [boon.MaxSeats]boon.Set{}, 0
+		ok = true
+		give := func(q int, c boon.Card) {
+			left[q]--
+			if q == n {
+				hidden |= 1 << c
+			} else {
+				hands[q] |= 1 << c
+			}
+		}
+		free := pool[:0] // the cards no void concerns, in shuffled order
+		for _, c := range pool {
+			if try >= 20 || voids&(1<<c) == 0 {
+				free = append(free, c)
+				continue
+			}
+			// Candidate piles: seats with room not void in c's suit, the
+			// face-down pile.
+			tot := 0
+			for q := range n + 1 {
+				if left[q] > 0 && (q == n || g.void[q]&(1<<c) == 0) {
+					tot += left[q]
+				}
+			}
+			if tot == 0 {
+				ok = false
+				break
+			}
+			k := rng.IntN(tot)
+			for q := range n + 1 {
+				if left[q] > 0 && (q == n || g.void[q]&(1<<c) == 0) {
+					if k < left[q] {
+						give(q, c)
+						break
+					}
+					k -= left[q]
+				}
+			}
+		}
+		if ok {
+			q := 0
+			for _, c := range free {
+				for left[q] == 0 {
+					q++
+				}
+				give(q, c)
+			}
+			return hands, hidden, true
+		}
+		if try > 40 {
+			return hands, hidden, false
+		}
+	}
+}
+
+// The model of the other seats' pick behind BoonOptions.Infer: a seat
+// takes with probability logistic((strength - bar) / takeSpread), and
+// the picker buries card by card with probability proportional to
+// exp(greedy's burial score / burySpread). No factor is below
+// likelihoodFloor, so that a seat that plays otherwise (a search's
+// take, a human's) leaves the deals no worse than uninformed.
+const (
+	takeSpread      = 0.5
+	burySpread      = 2.0
+	likelihoodFloor = 0.02
+)
+
+// pickLikelihood is the likelihood of the pick and burial seen, given a
+// deal: the seats that passed held hands (their cards now and those they
+// played) below the take bar, the picker's hand before the take above
+// it (its Boon drawn at random from its cards), and its burial is one
+// greedy might have made.
+func (g *boonGame) pickLikelihood(hands *[boon.MaxSeats]boon.Set, hidden boon.Set, rng *rand.Rand) float64 {
+	n := g.pos.Seats
+	l := 1.0
+	bar := func(i int) float64 { return TakeBar(n, i == n-1) } // the i-th seat asked, from the dealer's left
+	for i, q := range g.passed {
+		if q != g.me {
+			l *= max(1-takeProb(PickStrength(hands[q]|g.played[q]), bar(i)), likelihoodFloor)
+		}
+	}
+	if p := g.pos.Picker; p >= 0 && p != g.me {
+		all := hands[p] | g.played[p] | hidden
+		g.cand = g.cand[:0]
+		for x := uint32(all); x != 0; x &= x - 1 {
+			g.cand = append(g.cand, boon.Card(bits.TrailingZeros32(x)))
+		}
+		before := all
+		for k := range g.hidden { // a random Boon of its cards
+			j := k + rng.IntN(len(g.cand)-k)
+			g.cand[k], g.cand[j] = g.cand[j], g.cand[k]
+			before &^= 1 << g.cand[k]
+		}
+		l *= max(takeProb(PickStrength(before), bar(len(g.passed))), likelihoodFloor)
+		l *= max(buryLikelihood(all, hidden), likelihoodFloor)
+	}
+	return l
+}
+
+func takeProb(strength, bar float64) float64 {
+	return 1 / (1 + math.Exp(-(strength-bar)/takeSpread))
+}
+
+// buryLikelihood is the probability that a picker holding hand buries
+// burial, one card at a time, each with probability proportional to
+// exp(BuryScore / burySpread), taking the burial's cards in their most
+// likely order (not summed over the orders: the weight only ranks deals).
+func buryLikelihood(hand, burial boon.Set) float64 {
+	l := 1.0
+	for burial != 0 {
+		var sum, best float64
+		bestCard := boon.Card(0)
+		for x := uint32(hand); x != 0; x &= x - 1 {
+			c := boon.Card(bits.TrailingZeros32(x))
+			w := buryWeights[c][(hand & boon.SuitSet(c.Suit())).Len()]
+			sum += w
+			if burial&(1<<c) != 0 && w > best {
+				best, bestCard = w, c
+			}
+		}
+		l *= best / sum
+		hand &^= 1 << bestCard
+		burial &^= 1 << bestCard
+	}
+	return l
+}
+
+// buryWeights[c][k] is exp(BuryScore / burySpread) of card c in a hand
+// holding k cards of its suit.
+var buryWeights = func() (w [boon.NumCards][boon.NumCards + 1]float64) {
+	for c := range boon.Card(boon.NumCards) {
+		for k := 1; k <= boon.NumCards; k++ {
+			hand := boon.Set(1) << c
+			for x := boon.Card(0); x < boon.NumCards && hand.Len() < k; x++ {
+				if x.Suit() == c.Suit() {
+					hand |= 1 << x
+				}
+			}
+			w[c][k] = math.Exp(BuryScore(hand, c) / burySpread)
+		}
+	}
+	return w
+}()
+
+// BuryScore is greedy's preference for burying c from hand: the plain
+// cards with the most points (banked for the picker, out of the
+// defence's reach), short suits first (a void lets the picker trump);
+// Golds last (if one must go, the one worth most points and least rank).
+func BuryScore(hand boon.Set, c boon.Card) float64 {
+	if c.Suit() == boon.Gold {
+		return -100 + float64(c.Points()) - float64(c.Rank())/2
+	}
+	n := (hand & boon.SuitSet(c.Suit())).Len()
+	return float64(c.Points())*2 + 3/float64(n) - float64(c.Rank())/10
 }
 
 // boonState is a determinization played to the end of the round.
@@ -222,13 +390,24 @@ func (b *boonState) Rewards(dst []float64) {
 	}
 }
 
-// boonTakeNeed is the pick strength (see pickStrength) at which a
-// playout's seat takes the Boon, for 3, 4 and 5 seats (greedy's rule).
+// boonTakeNeed is the pick strength (PickStrength) at which greedy takes
+// the Boon, for 3, 4 and 5 seats (TakeBar).
 var boonTakeNeed = [3]float64{9, 7, 6.5}
 
-// pickStrength scores a hand for taking the Boon: Golds, the higher the
-// better, plain 6s, and points.
-func pickStrength(h boon.Set) float64 {
+// TakeBar is the PickStrength at which greedy takes the Boon at seats
+// seats; the dealer, asked last, takes half a point below it (its pass
+// means Least mode).
+func TakeBar(seats int, dealer bool) float64 {
+	bar := boonTakeNeed[min(max(seats-3, 0), 2)]
+	if dealer {
+		bar -= 0.5
+	}
+	return bar
+}
+
+// PickStrength scores a hand for taking the Boon (greedy's rule, and
+// the playouts'): Golds, the higher the better, plain 6s, and points.
+func PickStrength(h boon.Set) float64 {
 	st := 0.0
 	for x := uint32(h); x != 0; x &= x - 1 {
 		c := boon.Card(bits.TrailingZeros32(x))
@@ -260,8 +439,7 @@ func (b *boonState) Rollout(legal []boon.Action, rng *rand.Rand) boon.Action {
 	me := s.ToMove()
 	switch legal[0].Kind {
 	case boon.KindTake:
-		need := boonTakeNeed[min(max(s.Seats()-3, 0), 2)]
-		if pickStrength(s.Hand(me))+rng.Float64()*2-1 >= need {
+		if PickStrength(s.Hand(me))+rng.Float64()*2-1 >= TakeBar(s.Seats(), false) {
 			return legal[0]
 		}
 		return legal[1]

@@ -43,6 +43,8 @@ type Config struct {
 	// and 4 seats: docs/bots.md.)
 	Paired      int
 	PairedCands int
+	// Boon holds the choices of the search in Boon alone.
+	Boon BoonOptions
 }
 
 // DefaultConfidence is the Confidence of the medium and strong levels:
@@ -59,8 +61,9 @@ var Levels = []struct {
 }{
 	{"weak", Config{Iterations: 50}, "50 iterations a move, its own move always"},
 	{"medium", Config{Iterations: 500, Confidence: DefaultConfidence}, "500 iterations a move"},
-	{"strong", Config{TimeFraction: 0.5, NoClockIterations: 4000, Confidence: DefaultConfidence, GreedyPlayouts: true, Paired: 300, PairedCands: 3},
-		"half the move clock, in Uno its 3 best moves tested against greedy's on the same deals (4000 iterations, and 300 deals in Uno, without a clock)"},
+	{"strong", Config{TimeFraction: 0.5, NoClockIterations: 4000, Confidence: DefaultConfidence, GreedyPlayouts: true, Paired: 300, PairedCands: 3,
+		Boon: BoonOptions{Infer: true, InferDeals: 8}},
+		"half the move clock, in Uno its 3 best moves tested against greedy's on the same deals, in Boon deals weighed by what the pick suggests (4000 iterations, and 300 deals in Uno, without a clock)"},
 }
 
 // Level is the config of a named level.
@@ -267,6 +270,7 @@ func (b *Bot) search(t *protocol.Turn, lim Limits) (int, Result, compareFunc, er
 		if err != nil {
 			return 0, Result{}, nil, err
 		}
+		g.opt = b.Config.Boon
 		i, r, err := b.run(Search[boon.Action](g, acts, lim, b.rng))
 		return i, r, func(cands []int, base, n int, lim Limits) []Paired {
 			return Compare[boon.Action](g, acts, cands, base, n, lim, b.rng)

@@ -2,8 +2,10 @@ package ismcts
 
 import (
 	"encoding/json"
+	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/arena-dev/arena/engine"
@@ -52,7 +54,11 @@ func TestDeterminizationsAreConsistent(t *testing.T) {
 			t.Fatal("no decision checked")
 		}
 	}
-	for _, seats := range []int{3, 4, 5} {
+	for _, c := range []struct {
+		seats int
+		opt   BoonOptions
+	}{{3, BoonOptions{}}, {4, BoonOptions{}}, {5, BoonOptions{}}, {4, BoonOptions{Infer: true, InferDeals: 8}}} {
+		seats := c.seats
 		s := boon.NewState(seats, uint64(seats), boon.DefaultRules())
 		for round := s.Round(); !s.Over() && s.Round() == round; {
 			me := s.ToMove()
@@ -61,6 +67,7 @@ func TestDeterminizationsAreConsistent(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			g.opt = c.opt
 			for range 5 {
 				d := g.Determinize(rng).(*boonState).s
 				dv := d.ViewOf(me)
@@ -190,6 +197,145 @@ func TestConfidenceGatesTheSearch(t *testing.T) {
 		}
 		if got != want {
 			t.Errorf("confidence %g: played %d, want %d (search %d, fallback %d)", c.confidence, got, want, res.Best, len(turn.Legal)-1)
+		}
+	}
+}
+
+// Under BoonOptions.Infer the deals follow the pick: the seats that
+// passed are dealt weaker hands than uninformed deals give them, the
+// picker a stronger one and a burial greedy would make more often; the
+// same position without it deals every seat alike.
+func TestInferFollowsThePick(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		// at reports the decision to read: a view of a seat to move.
+		at func(s *boon.State) bool
+	}{
+		{"the dealer after three passes", func(s *boon.State) bool { return s.Phase() == boon.PhasePick && s.ToMove() == s.Dealer() }},
+		{"a defender after the last seat took", func(s *boon.State) bool {
+			return s.Phase() == boon.PhasePlay && s.Picker() == s.Dealer() && s.ToMove() != s.Picker()
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := boon.NewState(4, 21, boon.DefaultRules())
+			for !c.at(s) {
+				l := s.AppendLegal(nil)
+				a := l[0]
+				if a.Kind == boon.KindTake && s.ToMove() != s.Dealer() {
+					a = l[1] // pass, up to the dealer
+				}
+				if err := s.Play(a); err != nil {
+					t.Fatal(err)
+				}
+			}
+			v := s.ViewOf(s.ToMove())
+			// Mean pick strength of each other seat's hand before the
+			// pick (dealt cards and those played), the picker's with its
+			// burial less the Boon's cards it was not dealt (all of them
+			// here: it is measured with the Boon).
+			strength := func(opt BoonOptions) (passers, picker, greedyBurials float64) {
+				g, err := newBoonGame(&v, boon.DefaultRules())
+				if err != nil {
+					t.Fatal(err)
+				}
+				g.opt = opt
+				rng := rand.New(rand.NewPCG(3, 3))
+				const deals = 3000
+				var pool boon.Set
+				for _, c := range g.pool {
+					pool |= boon.SetOf(c)
+				}
+				for range deals {
+					d := g.Determinize(rng).(*boonState).s
+					buried := pool // what the other hands were not dealt
+					for q := range v.Seats {
+						buried &^= d.Hand(q)
+					}
+					for _, q := range v.Passed {
+						if q != v.Seat {
+							passers += PickStrength(d.Hand(q)|g.played[q]) / float64(len(v.Passed)-1) / deals
+						}
+					}
+					if p := v.Picker; p >= 0 {
+						all := d.Hand(p) | g.played[p] | buried
+						picker += PickStrength(all) / deals
+						if greedyBurial(all, g.hidden) == buried {
+							greedyBurials += 1.0 / deals
+						}
+					}
+				}
+				return passers, picker, greedyBurials
+			}
+			p0, k0, b0 := strength(BoonOptions{})
+			p1, k1, b1 := strength(BoonOptions{Infer: true, InferDeals: 8})
+			t.Logf("passers %.2f -> %.2f, picker %.2f -> %.2f, greedy's burial %.3f -> %.3f", p0, p1, k0, k1, b0, b1)
+			if len(v.Passed) > 1 && p1 > p0-0.3 {
+				t.Errorf("passers' mean strength %.2f with inference, %.2f without: want it lower by 0.3 or more", p1, p0)
+			}
+			if v.Picker >= 0 && (k1 < k0+0.3 || b1 < 2*b0) {
+				t.Errorf("picker's strength %.2f / %.2f, greedy's burial %.3f / %.3f (with / without inference): want higher", k1, k0, b1, b0)
+			}
+		})
+	}
+}
+
+// greedyBurial is the burial greedy makes from hand: k cards, one at a
+// time, the one of highest BuryScore.
+func greedyBurial(hand boon.Set, k int) boon.Set {
+	var out boon.Set
+	for range k {
+		best, bestScore := boon.Card(0), math.Inf(-1)
+		for _, c := range hand.Cards() {
+			if sc := BuryScore(hand, c); sc > bestScore {
+				best, bestScore = c, sc
+			}
+		}
+		hand &^= boon.SetOf(best)
+		out |= boon.SetOf(best)
+	}
+	return out
+}
+
+// buryLikelihood ranks greedy's own burial first among every burial of
+// the hand, and a burial of Golds below one of plain points.
+func TestBuryLikelihood(t *testing.T) {
+	hands := []string{
+		"B4 B5 B6 G2 G6 R5 Au3 Au7 Au9 Au11 Au14",
+		"B1 G5 G6 R6 Au1 Au2 Au5 Au6 Au10 Au12 Au13",
+		"B6 G4 R2 R3 R5 R6 Au4 Au8 Au9 Au12 Au14",
+	}
+	for _, h := range hands {
+		var hand boon.Set
+		for _, f := range strings.Fields(h) {
+			c, err := boon.ParseCard(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			hand |= boon.SetOf(c)
+		}
+		want := greedyBurial(hand, 4)
+		best := buryLikelihood(hand, want)
+		cards := hand.Cards()
+		for a := range cards {
+			for b := a + 1; b < len(cards); b++ {
+				for c := b + 1; c < len(cards); c++ {
+					for d := c + 1; d < len(cards); d++ {
+						x := boon.SetOf(cards[a]) | boon.SetOf(cards[b]) | boon.SetOf(cards[c]) | boon.SetOf(cards[d])
+						if x != want && buryLikelihood(hand, x) > best {
+							t.Errorf("%s: burial %s more likely (%.3g) than greedy's %s (%.3g)", h, x, buryLikelihood(hand, x), want, best)
+						}
+					}
+				}
+			}
+		}
+		golds := boon.Set(0)
+		for _, c := range cards {
+			if c.Suit() == boon.Gold && golds.Len() < 4 {
+				golds |= boon.SetOf(c)
+			}
+		}
+		if buryLikelihood(hand, golds) >= best/100 {
+			t.Errorf("%s: four Golds %s buried with likelihood %.3g, greedy's burial %.3g", h, golds, buryLikelihood(hand, golds), best)
 		}
 	}
 }
