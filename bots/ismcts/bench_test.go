@@ -3,7 +3,6 @@ package ismcts
 import (
 	"encoding/json"
 	"math/rand/v2"
-	"syscall"
 	"testing"
 	"time"
 
@@ -131,16 +130,6 @@ func boonDecisions(tb testing.TB, games int) (views []boon.View, legal [][]boon.
 		}
 	}
 	return views, legal
-}
-
-// cpuTime is the process's CPU time so far (user and system): unlike
-// the wall clock, other jobs on the machine do not stretch it.
-func cpuTime(tb testing.TB) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		tb.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkBoonInfer measures what BoonOptions.Infer costs: the CPU time

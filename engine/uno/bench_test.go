@@ -6,8 +6,6 @@ import (
 	"runtime"
 	"testing"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // rlcardLike is the rule set closest to RLCard's simplified Uno, the
@@ -153,16 +151,6 @@ func BenchmarkPlayoutLoops(b *testing.B) {
 	b.ReportMetric(old, "old-games/s")
 	b.ReportMetric(cur, "new-games/s")
 	b.ReportMetric(cur/old, "new/old")
-}
-
-// threadCPU is the CPU time of the calling thread (the goroutine must be
-// locked to it).
-func threadCPU(b *testing.B) time.Duration {
-	var ts unix.Timespec
-	if err := unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ts.Nano())
 }
 
 // Single hands under the official defaults: uniformly random choices draw
