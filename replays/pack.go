@@ -165,7 +165,7 @@ func ReadAll(path string) ([]Packed, error) {
 		return ReadPack(path)
 	}
 	rp, err := ReadFile(path)
-	if err != nil && errors.Is(err, os.ErrNotExist) {
+	if errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
 	return []Packed{{Replay: rp, Err: err}}, nil

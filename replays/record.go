@@ -255,19 +255,6 @@ func (c Compressed) Compressed() ([]byte, error) { return c, nil }
 // complete replay, never a partial one; on error the temporary file is
 // removed. The directory must exist.
 func WriteCompressed(path string, data []byte) error {
-	return writeCompressed(path, data, true)
-}
-
-// WriteCompressedUnsynced is WriteCompressed without the syncs: the file
-// appears whole under path, but survives a crash only once its file
-// system is synced (a run syncs its replays in groups, before the ledger
-// lines that count them). A crash before that may leave the file empty
-// or partial under path.
-func WriteCompressedUnsynced(path string, data []byte) error {
-	return writeCompressed(path, data, false)
-}
-
-func writeCompressed(path string, data []byte, durable bool) error {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -284,10 +271,8 @@ func writeCompressed(path string, data []byte, durable bool) error {
 	if _, err := f.Write(data); err != nil {
 		return fail(err)
 	}
-	if durable {
-		if err := f.Sync(); err != nil {
-			return fail(err)
-		}
+	if err := f.Sync(); err != nil {
+		return fail(err)
 	}
 	if err := f.Close(); err != nil {
 		os.Remove(tmp)
@@ -299,9 +284,6 @@ func writeCompressed(path string, data []byte, durable bool) error {
 	}
 	// Make the rename itself durable; not every platform can sync a
 	// directory, so this is best effort.
-	if !durable {
-		return nil
-	}
 	if d, err := os.Open(dir); err == nil {
 		d.Sync()
 		d.Close()

@@ -140,9 +140,11 @@ type packPlace struct {
 const PackBytes = 64 << 20
 
 // PackPath is pack number seq of the output directory dir.
-func PackPath(dir string, seq int) string {
-	return filepath.Join(dir, "replays", replays.PackName(seq))
-}
+func PackPath(dir string, seq int) string { return filepath.Join(dir, packRel(seq)) }
+
+// packRel is pack number seq relative to its output directory, as a
+// ledger line names it.
+func packRel(seq int) string { return filepath.Join("replays", replays.PackName(seq)) }
 
 // nextPack is the number of the first pack a run into dir writes: one
 // past the highest there, so a run never appends to a pack that an
@@ -206,8 +208,7 @@ func (f *Files) Replay(t Table, replay Replay) (string, *replays.Span, error) {
 	f.next.size += int64(len(data))
 	f.pending = append(f.pending, pendingReplay{t, seq, data})
 	f.mu.Unlock()
-	rel, err := filepath.Rel(f.Dir, PackPath(f.Dir, seq))
-	return rel, at, err
+	return packRel(seq), at, nil
 }
 
 // SyncReplays appends the replays kept so far to their packs, each pack's
