@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/arena-dev/arena/engine/boon"
@@ -220,7 +221,7 @@ func topVisited(r Result, d, k int) []int {
 	for range k {
 		best := -1
 		for i, v := range r.Visits {
-			if i != d && v > 0 && !contains(out, i) && (best < 0 || v > r.Visits[best]) {
+			if i != d && v > 0 && !slices.Contains(out, i) && (best < 0 || v > r.Visits[best]) {
 				best = i
 			}
 		}

@@ -23,6 +23,7 @@ package ismcts
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"time"
 )
 
@@ -194,7 +195,7 @@ func Search[A comparable](g Game[A], root []A, lim Limits, rng *rand.Rand) Resul
 				break
 			}
 			for _, ch := range n.children {
-				if ch.seat != p || !contains(legal, ch.action) {
+				if ch.seat != p || !slices.Contains(legal, ch.action) {
 					continue
 				}
 				sc := ch.reward/ch.visits + c*math.Sqrt(math.Log(ch.avail)/ch.visits)
@@ -267,15 +268,6 @@ func (n *node[A]) child(a A, seat int) *node[A] {
 		}
 	}
 	return nil
-}
-
-func contains[A comparable](xs []A, a A) bool {
-	for _, x := range xs {
-		if x == a {
-			return true
-		}
-	}
-	return false
 }
 
 // Paired is the paired comparison of root actions (Compare): for each
