@@ -614,7 +614,8 @@ func (s *session) bye() {
 	closeAt := func() time.Time {
 		if metered {
 			if u, ok := s.p.Usage(); ok {
-				forgiven = max(forgiven, clock.Forgiven(time.Since(sent), u.Ran-fairFrom.Ran, u.Waited-fairFrom.Waited, u.Throttled-fairFrom.Throttled, u.Rate))
+				d := u.Since(fairFrom)
+				forgiven = max(forgiven, clock.Forgiven(time.Since(sent), d.Ran, d.Waited, d.Throttled, d.Rate))
 			}
 		}
 		if t := openUntil.Add(forgiven); t.Before(end) {

@@ -65,12 +65,13 @@ func (m *meter) forgiven(wall time.Duration) (time.Duration, time.Duration) {
 	if !ok {
 		return 0, -1 // the bot has ended: its last move is charged in full
 	}
-	ran := max(now.Ran-m.at.Ran, 0)
-	held := now.Waited - m.at.Waited // by the machine, for a CPU
+	d := now.Since(m.at)
+	ran := max(d.Ran, 0)
+	held := d.Waited // by the machine, for a CPU
 	if !now.AtMemoryLimit && !m.at.AtMemoryLimit {
-		held += now.Stalled - m.at.Stalled // or for memory or I/O, not brought on by its own memory limit
+		held += d.Stalled // or for memory or I/O, not brought on by its own memory limit
 	}
-	return clock.Forgiven(wall, ran, held, now.Throttled-m.at.Throttled, now.Rate), ran
+	return clock.Forgiven(wall, ran, held, d.Throttled, d.Rate), ran
 }
 
 // extend is the deadline for a move whose deadline so far has passed

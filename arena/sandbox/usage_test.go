@@ -60,7 +60,7 @@ func TestUsageReportsWaitingForACPU(t *testing.T) {
 		if !ok {
 			t.Fatal("no usage for a confined bot")
 		}
-		u = transport.Usage{Ran: u1.Ran - u0.Ran, Waited: u1.Waited - u0.Waited, Throttled: u1.Throttled - u0.Throttled, Rate: u1.Rate}
+		u = u1.Since(u0)
 		t.Logf("in %v: ran %v, waited %v, throttled %v", wall.Round(time.Millisecond), u.Ran.Round(time.Millisecond), u.Waited.Round(time.Millisecond), u.Throttled.Round(time.Millisecond))
 		return wall, u
 	}

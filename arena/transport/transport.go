@@ -84,6 +84,13 @@ type Usage struct {
 	AtMemoryLimit bool
 }
 
+// Since is the use between an earlier reading and u: the counters' growth,
+// with u's Rate and AtMemoryLimit.
+func (u Usage) Since(earlier Usage) Usage {
+	return Usage{Ran: u.Ran - earlier.Ran, Waited: u.Waited - earlier.Waited, Throttled: u.Throttled - earlier.Throttled,
+		Stalled: u.Stalled - earlier.Stalled, Rate: u.Rate, AtMemoryLimit: u.AtMemoryLimit}
+}
+
 // SendTimer is implemented by a Conn that can say when the line of its
 // last Send went out: at is the moment it was all written, when it was
 // written at once, without waiting for the bot to read (ok false
