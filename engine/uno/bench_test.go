@@ -35,29 +35,13 @@ func playout(s *State, seed uint64, pcg *rand.PCG, buf []Action) (int, []Action)
 		buf = s.AppendLegal(buf[:0])
 		k := 0
 		if len(buf) > 1 {
-			k = randIndex(pcg, len(buf))
+			k = RandIndex(pcg, len(buf))
 		}
 		if err := s.PlayListed(&buf[k]); err != nil {
 			panic(err)
 		}
 	}
 	return s.ply, buf
-}
-
-// randIndex is a uniformly random int in [0, n), n > 0: Lemire's
-// multiply-shift with its rejection step, which makes it exact (the
-// method of rand.Rand's IntN, without its separate power-of-two branch,
-// which a random number of legal actions made a coin toss; for a power
-// of two the threshold is 0 and nothing is rejected).
-func randIndex(pcg *rand.PCG, n int) int {
-	hi, lo := bits.Mul64(pcg.Uint64(), uint64(n))
-	if lo < uint64(n) {
-		thresh := -uint64(n) % uint64(n)
-		for lo < thresh {
-			hi, lo = bits.Mul64(pcg.Uint64(), uint64(n))
-		}
-	}
-	return int(hi)
 }
 
 // playoutIntN is playout with the index from rand.Rand's IntN: the loop
@@ -183,7 +167,7 @@ func TestRandIndex(t *testing.T) {
 		a, b := rand.NewPCG(3, uint64(n)), rand.NewPCG(3, uint64(n))
 		rng := rand.New(b)
 		for range 1000 {
-			got := randIndex(a, n)
+			got := RandIndex(a, n)
 			var want int
 			if n&(n-1) == 0 {
 				want = int(b.Uint64() >> (64 - bits.TrailingZeros(uint(n))) & uint64(n-1))
@@ -191,8 +175,25 @@ func TestRandIndex(t *testing.T) {
 				want = rng.IntN(n)
 			}
 			if got != want {
-				t.Fatalf("randIndex(%d) = %d, want %d", n, got, want)
+				t.Fatalf("RandIndex(%d) = %d, want %d", n, got, want)
 			}
 		}
 	}
+}
+
+func playoutRandom(s *State, seed uint64, pcg *rand.PCG) int {
+	s.Reset(seed)
+	for !s.over {
+		if err := s.PlayRandom(pcg); err != nil {
+			panic(err)
+		}
+	}
+	return s.ply
+}
+
+func BenchmarkRandomPlayout2R(b *testing.B) {
+	pcg := rand.NewPCG(1, 1)
+	benchLoop(b, 2, rlcardLike(), func(s *State, seed uint64, buf []Action) (int, []Action) {
+		return playoutRandom(s, seed, pcg), buf
+	})
 }
