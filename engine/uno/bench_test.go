@@ -24,7 +24,7 @@ func rlcardLike() Rules {
 // reusing s (Reset), and returns the number of actions. It is the loop a
 // user writes for fast playouts: a concrete *rand.PCG, whose Uint64
 // inlines (a rand.Rand calls its Source through an interface), an index
-// drawn by randIndex, PlayListed (the listed action played in place, not
+// drawn by RandIndex, PlayListed (the listed action played in place, not
 // copied out), and no random number for a decision with a single
 // legal action (more than half of them in a 2-seat hand under forced
 // play, mostly the draw with nothing to play). playoutIntN is the loop
@@ -45,7 +45,7 @@ func playout(s *State, seed uint64, pcg *rand.PCG, buf []Action) (int, []Action)
 }
 
 // playoutIntN is playout with the index from rand.Rand's IntN: the loop
-// of the benchmarks before randIndex.
+// of the benchmarks before RandIndex.
 func playoutIntN(s *State, seed uint64, rng *rand.Rand, buf []Action) (int, []Action) {
 	s.Reset(seed)
 	for !s.over {
@@ -85,7 +85,7 @@ func benchLoop(b *testing.B, seats int, r Rules, play func(*State, uint64, []Act
 func BenchmarkRandomPlayout2(b *testing.B) { benchPlayout(b, 2, rlcardLike()) }
 func BenchmarkRandomPlayout4(b *testing.B) { benchPlayout(b, 4, rlcardLike()) }
 
-// BenchmarkRandomPlayout2 with the loop before randIndex (rand.Rand's
+// BenchmarkRandomPlayout2 with the loop before RandIndex (rand.Rand's
 // IntN and Play(l[k])), to tell the loop's share of a change from the
 // engine's.
 func BenchmarkRandomPlayout2IntN(b *testing.B) {
@@ -159,7 +159,7 @@ func BenchmarkFullGame4(b *testing.B) {
 	benchPlayout(b, 4, r)
 }
 
-// randIndex is exactly uniform: for n not a power of two it draws what
+// RandIndex is exactly uniform: for n not a power of two it draws what
 // rand.Rand's IntN draws from the same PCG state (the same method), and
 // for a power of two 2^k it is the top k bits of one output.
 func TestRandIndex(t *testing.T) {
