@@ -181,6 +181,8 @@ func TestRandIndex(t *testing.T) {
 	}
 }
 
+// playoutRandom plays the game of playout (the same actions, from the
+// same numbers of pcg) through PlayRandom, reusing s.
 func playoutRandom(s *State, seed uint64, pcg *rand.PCG) int {
 	s.Reset(seed)
 	for !s.over {
@@ -191,6 +193,7 @@ func playoutRandom(s *State, seed uint64, pcg *rand.PCG) int {
 	return s.ply
 }
 
+// BenchmarkRandomPlayout2R is BenchmarkRandomPlayout2 through PlayRandom.
 func BenchmarkRandomPlayout2R(b *testing.B) {
 	pcg := rand.NewPCG(1, 1)
 	benchLoop(b, 2, rlcardLike(), func(s *State, seed uint64, buf []Action) (int, []Action) {

@@ -37,7 +37,7 @@ func (s *State) PlayRandom(r *rand.PCG) error {
 			return nil
 		}
 	}
-	var buf [128]Action
+	var buf [128]Action // room for these decisions' lists; a longer one is appended on the heap
 	l := s.AppendLegal(buf[:0])
 	k := 0
 	if len(l) > 1 {
@@ -46,9 +46,9 @@ func (s *State) PlayRandom(r *rand.PCG) error {
 	return s.PlayListed(&l[k])
 }
 
-// variants is the number of actions AppendLegal lists for each colour a
-// play of p names (appendPlays): two when the play leaves one card and a
-// call is made or not, else one; shift is its log2.
+// variantShift is the log2 of the number of actions AppendLegal lists
+// for each colour a play of p names (appendPlays): two (with and without
+// the call) when the play leaves one card under a call rule, else one.
 func (s *State) variantShift(p int) uint {
 	if s.rules.UnoCall != CallOff && s.count[p] == 2 {
 		return 1
@@ -68,13 +68,11 @@ func (s *State) randomTurn(r *rand.PCG) {
 	coloured := plays &^ wildBits
 	nCol := bits.OnesCount64(coloured) << sh
 	n := nCol + bits.OnesCount64(plays&wildBits)<<(2+sh)
-	closing := 0
+	// The closing action: the draw or the pass when nothing can be
+	// played, and the draw beside the plays under voluntary draws.
 	canDraw := s.canDraw()
-	if canDraw {
-		if s.rules.VoluntaryDraw || plays == 0 {
-			closing = 1
-		}
-	} else if plays == 0 {
+	closing := 0
+	if plays == 0 || canDraw && s.rules.VoluntaryDraw {
 		closing = 1
 	}
 	k := 0
@@ -86,6 +84,8 @@ func (s *State) randomTurn(r *rand.PCG) {
 			s.do(&Pass)
 			return
 		}
+		// PlayListed's turn draw, written out as it is there (a shared
+		// method is not inlined and cost 7-19% of a playout).
 		s.begin(p, false)
 		s.catchSeat = -1
 		s.turnDraw(p)
@@ -102,6 +102,7 @@ func (s *State) randomTurn(r *rand.PCG) {
 		a.Colour = int8(k>>sh) & 3
 	}
 	a.Uno = sh == 1 && k&1 == 0
+	// PlayListed's turn play, written out (as the draw above).
 	s.begin(p, false)
 	s.catchSeat = -1
 	s.playCard(p, &a)
