@@ -36,14 +36,26 @@ func (t moveTime) cpuText() string {
 // for a CPU: below it, the move is over time.
 const minExtension = time.Millisecond
 
-// meter reads the CPU use of the bot on a turn, from a first reading as
-// the turn goes out.
+// MeterAfter is how far into a move the referee takes its first reading
+// of the bot's CPU use; a reply before then is charged its whole wall
+// time, and a later one is forgiven only what the machine held the bot
+// back from that reading on. Why: a reading is four or five cgroup files
+// the kernel formats afresh (10-14 us), two per move, which doubled the
+// referee's CPU per move of a fast bot in a real match; a reply within
+// MeterAfter is far inside any allowance, and charging what little
+// waiting it had costs a Fischer bank at most MeterAfter per move.
+const MeterAfter = time.Millisecond
+
+// meter reads the CPU use of the bot on a turn, from a first reading
+// taken MeterAfter into the move (the reply had not come).
 type meter struct {
-	m  transport.Meter // nil: not metered, the wall time is charged
-	at transport.Usage // the first reading
+	m    transport.Meter // nil: not metered, the wall time is charged
+	at   transport.Usage // the first reading
+	from time.Duration   // when into the move it was taken
 }
 
-func startMeter(c transport.Conn) meter {
+// startMeter takes the first reading of c, from into the move.
+func startMeter(c transport.Conn, from time.Duration) meter {
 	m, ok := c.(transport.Meter)
 	if !ok {
 		return meter{}
@@ -52,11 +64,12 @@ func startMeter(c transport.Conn) meter {
 	if !ok {
 		return meter{} // the bot has ended, or cannot be read: charged in full
 	}
-	return meter{m: m, at: at}
+	return meter{m: m, at: at, from: from}
 }
 
 // forgiven is the time not charged of a move's wall time so far, and the
-// CPU time the bot ran (-1: not metered).
+// CPU time the bot ran since the first reading (-1: not metered). Only
+// the wall time since the first reading can be forgiven.
 func (m *meter) forgiven(wall time.Duration) (time.Duration, time.Duration) {
 	if m.m == nil {
 		return 0, -1
@@ -71,7 +84,7 @@ func (m *meter) forgiven(wall time.Duration) (time.Duration, time.Duration) {
 	if !now.AtMemoryLimit && !m.at.AtMemoryLimit {
 		held += d.Stalled // or for memory or I/O, not brought on by its own memory limit
 	}
-	return clock.Forgiven(wall, ran, held, d.Throttled, d.Rate), ran
+	return clock.Forgiven(max(wall-m.from, 0), ran, held, d.Throttled, d.Rate), ran
 }
 
 // extend is the deadline for a move whose deadline so far has passed

@@ -50,11 +50,21 @@ func startMemBot(t *testing.T, bot memBot) transport.Conn {
 // move legal for the seat to move, the plies and the outcome the engine's).
 func playMem(t *testing.T, name string, options map[string]string, seed uint64, limits clock.Limits, bots []memBot) (*referee.Result, *replays.Replay) {
 	t.Helper()
-	g, opts := testkit.Setup(t, name, len(bots), options)
-	players := make([]referee.Player, len(bots))
-	seats := make([]replays.SeatInfo, len(bots))
+	conns := make([]transport.Conn, len(bots))
 	for i, bot := range bots {
-		players[i] = referee.Player{Name: fmt.Sprint("mem", i), Conn: startMemBot(t, bot)}
+		conns[i] = startMemBot(t, bot)
+	}
+	return playConns(t, name, options, seed, limits, conns)
+}
+
+// playConns is playMem on bots already connected, one per seat.
+func playConns(t *testing.T, name string, options map[string]string, seed uint64, limits clock.Limits, conns []transport.Conn) (*referee.Result, *replays.Replay) {
+	t.Helper()
+	g, opts := testkit.Setup(t, name, len(conns), options)
+	players := make([]referee.Player, len(conns))
+	seats := make([]replays.SeatInfo, len(conns))
+	for i, conn := range conns {
+		players[i] = referee.Player{Name: fmt.Sprint("mem", i), Conn: conn}
 		seats[i] = replays.SeatInfo{Seat: i, Bot: players[i].Name}
 	}
 	rec := replays.NewRecorder(replays.Header{Arena: "test", Game: name, Options: opts, Seed: seed, Match: "m", GameID: "g",

@@ -427,11 +427,20 @@ func (g *game) ask(seat int, legal []engine.Action) (engine.Action, json.RawMess
 	// with room takes the turn at once, however late the referee runs, and
 	// the clock then starts when it did (SendTimer): a referee starved of
 	// a CPU among the bots once took 717 ms to write a turn.
-	cpu := startMeter(conn) // before the clock starts: the reading is the referee's time
 	start := time.Now()
 	due := clk.Deadline(start) // by the wall clock
 	deadline := due
-	if err := conn.Send(line, deadline); err != nil {
+	err = conn.Send(line, deadline)
+	if errors.Is(err, transport.ErrDeadlinePast) {
+		// The referee was held back for the whole allowance between
+		// taking the time and the write (it happened once in a 10k-game
+		// soak): the bot has not had the turn, so its clock starts again.
+		start = time.Now()
+		due = clk.Deadline(start)
+		deadline = due
+		err = conn.Send(line, deadline)
+	}
+	if err != nil {
 		// Part of the line may have gone out: the stream is out of step.
 		return nil, nil, moveTime{}, &Failure{Reason: classifyIO(err, protocol.ReasonTimeout), Detail: "sending turn: " + err.Error(), Turn: id, Err: err, fatal: true}
 	}
@@ -443,9 +452,24 @@ func (g *game) ask(seat int, legal []engine.Action) (engine.Action, json.RawMess
 		}
 	}
 	wallCap := start.Add(g.cfg.Limits.WallCap(move))
+	// The bot's CPU use is first read MeterAfter into the move, if the
+	// reply is not in by then: most replies are, and are charged in full.
+	// (A Conn that cannot be metered is read with the move's deadline
+	// only.)
+	var cpu meter
+	_, meterable := conn.(transport.Meter)
+	meterAt, metered := start.Add(MeterAfter), !meterable
 	for {
-		reply, err := conn.Receive(deadline)
+		wait := deadline
+		if !metered && meterAt.Before(deadline) {
+			wait = meterAt
+		}
+		reply, err := conn.Receive(wait)
 		wall := time.Since(start)
+		if !metered && errors.Is(err, transport.ErrTimeout) && wait.Before(deadline) {
+			cpu, metered = startMeter(conn, wall), true
+			continue
+		}
 		if errors.Is(err, transport.ErrTimeout) {
 			// Out of time by the wall clock. A bot that waited for a CPU
 			// meanwhile gets that time added, up to the wall cap; then

@@ -71,3 +71,37 @@ func TestClockStartsWhenTheTurnIsWritten(t *testing.T) {
 		}
 	}
 }
+
+// lateBeforeSend is a bot whose Sends of a turn, every other one, find
+// their deadline already past, as when a loaded machine holds the referee
+// back for the whole allowance between its taking the time and writing:
+// the Conn then writes nothing (transport.ErrDeadlinePast).
+type lateBeforeSend struct {
+	transport.Conn
+	turns int
+}
+
+func (c *lateBeforeSend) Send(line []byte, deadline time.Time) error {
+	if typ, _ := protocol.PeekType(line); typ == protocol.TypeTurn {
+		if c.turns++; c.turns%2 == 1 {
+			return transport.ErrDeadlinePast
+		}
+	}
+	return c.Conn.Send(line, deadline)
+}
+
+// A turn whose Send found the deadline past had not gone out, and the
+// referee's lateness is not the bot's: the referee starts the bot's clock
+// again and sends it, so the game is played without a timeout.
+func TestDeadlinePastBeforeSendIsNotATimeout(t *testing.T) {
+	limits := clock.Limits{Startup: 10 * time.Second, Move: time.Second, Margin: 50 * time.Millisecond}
+	late := &lateBeforeSend{Conn: startMemBot(t, randomMove)}
+	res, _ := playConns(t, "uno", map[string]string{"target": "0", "voluntary_draw": "false"}, 3, limits,
+		[]transport.Conn{late, startMemBot(t, randomMove)})
+	if len(res.Forfeits) > 0 || len(res.Strikes) > 0 {
+		t.Fatalf("forfeits %+v, strikes %+v; want none", res.Forfeits, res.Strikes)
+	}
+	if late.turns < 2 {
+		t.Fatalf("the late seat had %d turns sent", late.turns)
+	}
+}

@@ -240,7 +240,7 @@ func (c *Conn) closedErr() error {
 // has Window bytes or more not taken yet.
 func (c *Conn) Send(line []byte, deadline time.Time) error {
 	c.mu.Lock()
-	for {
+	for waited := false; ; waited = true {
 		if err := c.closedErr(); err != nil {
 			c.mu.Unlock()
 			return err
@@ -251,6 +251,9 @@ func (c *Conn) Send(line []byte, deadline time.Time) error {
 		}
 		if !time.Now().Before(deadline) {
 			c.mu.Unlock()
+			if !waited {
+				return transport.ErrDeadlinePast
+			}
 			return transport.ErrTimeout
 		}
 		if c.sent-c.acked+int64(len(line)+1) <= Window || c.sent == c.acked {

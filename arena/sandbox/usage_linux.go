@@ -12,7 +12,7 @@ import (
 
 // meterFiles are the cgroup files Usage reads. They stay open and are read
 // again from offset 0 (the kernel regenerates them), because the referee
-// reads them twice per move.
+// reads them twice in a move that takes over referee.MeterAfter.
 type meterFiles struct {
 	stat, pressure *os.File   // the v2 cgroup's cpu.stat and cpu.pressure (nil: none)
 	stalls         []*os.File // its io.pressure and memory.pressure, those there are

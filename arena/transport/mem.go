@@ -132,12 +132,14 @@ func (c *pipeConn) Send(line []byte, deadline time.Time) error {
 	p := c.p
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for {
+	for waited := false; ; waited = true {
 		switch {
 		case p.closed:
 			return errClosedByReferee
 		case p.exited:
 			return errBotExited
+		case !time.Now().Before(deadline) && !waited:
+			return ErrDeadlinePast
 		case !time.Now().Before(deadline):
 			return fmt.Errorf("%w: bot did not read its input", ErrTimeout)
 		case p.downBytes == 0 || p.downBytes+len(line)+1 <= pipeBuffer:

@@ -15,6 +15,8 @@ func (r *stdoutReader) Read(b []byte) (int, error) { return r.f.Read(b) }
 
 func (r *stdoutReader) readOnceFunc(fd uintptr) {}
 
+func (r *stdoutReader) readWaitFunc(fd uintptr) bool { return true }
+
 // drainFile reads r until its end, handing each read to write.
 func drainFile(r *os.File, write func([]byte)) { drainBuffered(r, write) }
 

@@ -183,7 +183,7 @@ func Start(cfg ProcessConfig) (*Process, error) {
 		cfg.Confine.Started(cmd.Process.Pid)
 	}
 	reader := &stdoutReader{f: outR}
-	reader.readOnce = reader.readOnceFunc
+	reader.readOnce, reader.readWait = reader.readOnceFunc, reader.readWaitFunc
 	reader.raw = stdoutRaw
 	p := &Process{
 		confine: cfg.Confine,
@@ -227,7 +227,7 @@ func (p *Process) Send(line []byte, deadline time.Time) error {
 	}
 	p.sentAt = time.Time{}
 	if !time.Now().Before(deadline) {
-		return fmt.Errorf("%w: the deadline had passed before the line was written", ErrTimeout)
+		return ErrDeadlinePast
 	}
 	p.pending = append(append(p.pending[:0], line...), '\n')
 	// One write first, without waiting and without a deadline: a pipe with
@@ -272,6 +272,7 @@ type stdoutReader struct {
 	f        *os.File
 	raw      syscall.RawConn
 	readOnce func(fd uintptr)
+	readWait func(fd uintptr) bool
 	// readFirst: try a read that does not wait before the poller's (the
 	// deadline is past or nearly); past: the deadline is past, so do not
 	// wait at all. Set by Receive.

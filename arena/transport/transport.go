@@ -8,6 +8,7 @@ package transport
 
 import (
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -116,6 +117,12 @@ type Meter interface {
 var (
 	// ErrTimeout: nothing arrived (or could be written) before the deadline.
 	ErrTimeout = errors.New("timed out")
+	// ErrDeadlinePast is the ErrTimeout of a Send called with its deadline
+	// already past: nothing was written, so the line may be sent again.
+	// The caller ran late, not the bot (a loaded machine can hold a
+	// goroutine back for longer than a move's allowance between its taking
+	// the time and its Send).
+	ErrDeadlinePast = fmt.Errorf("%w: the deadline had passed before the line was written", ErrTimeout)
 	// ErrClosed: the bot is gone (exited, closed its output, or was killed).
 	ErrClosed = errors.New("connection closed")
 	// ErrFault: the transport itself failed, not the bot (the arena's own

@@ -165,11 +165,15 @@ func testReceivePastDeadline(t *testing.T, c transport.Conn, b Bot) {
 	}
 }
 
-// Send with a deadline already past fails with ErrTimeout and sends
-// nothing: the bot sees the next line whole.
+// Send with a deadline already past fails with ErrDeadlinePast (an
+// ErrTimeout) and sends nothing: the bot sees the next line whole.
 func testSendPastDeadline(t *testing.T, c transport.Conn, b Bot) {
 	past := time.Now().Add(-time.Second)
-	wantTimeout(t, "Send with a past deadline", send(t, c, []byte("too late"), past), past)
+	r := send(t, c, []byte("too late"), past)
+	wantTimeout(t, "Send with a past deadline", r, past)
+	if !errors.Is(r.err, transport.ErrDeadlinePast) {
+		t.Fatalf("Send with a past deadline: %v, want transport.ErrDeadlinePast", r.err)
+	}
 	mustSend(t, c, "in time")
 	wantBotLine(t, b, "in time")
 }
