@@ -104,8 +104,8 @@ type SendTimer interface {
 
 // Meter is implemented by a Conn whose bot's CPU use the machine reports
 // (a sandboxed stdio bot with a cgroup v2, on Linux). The readings are
-// cumulative: the referee takes one as a turn goes out and one when the
-// reply is in.
+// cumulative: the referee takes one when a move is still unanswered
+// referee.MeterAfter in, and one when the reply is in.
 type Meter interface {
 	// Usage is the bot's CPU use so far; ok is false when it cannot be
 	// read (the bot has ended, or the machine does not tell).
