@@ -4,7 +4,8 @@ import (
 	"io"
 	"os"
 	"syscall"
-	"unsafe"
+
+	"github.com/arena-dev/arena/internal/rawio"
 )
 
 // pollPipes gives Run, for an in or out that is one end of a pipe (as a
@@ -129,7 +130,7 @@ func (p *pollPipe) Read(b []byte) (int, error) {
 // readOnceFunc is one read that does not wait: false (wait until the
 // pipe is readable) if there is nothing to read yet.
 func (p *pollPipe) readOnceFunc(fd uintptr) bool {
-	return p.once(syscall.SYS_READ, fd)
+	return p.result(rawio.Read(fd, p.buf))
 }
 
 func (p *pollPipe) Write(b []byte) (int, error) {
@@ -156,24 +157,16 @@ func (p *pollPipe) Write(b []byte) (int, error) {
 // writeOnceFunc is one write that does not wait: false (wait until the
 // pipe has room) if it has none.
 func (p *pollPipe) writeOnceFunc(fd uintptr) bool {
-	return p.once(syscall.SYS_WRITE, fd)
+	return p.result(rawio.Write(fd, p.buf))
 }
 
-// once makes one raw read or write of p.buf. Raw: the descriptor never
-// blocks, so the call needs none of the runtime's system call entry.
-func (p *pollPipe) once(call, fd uintptr) bool {
-	for {
-		n, _, errno := syscall.RawSyscall(call, fd, uintptr(unsafe.Pointer(unsafe.SliceData(p.buf))), uintptr(len(p.buf)))
-		switch errno {
-		case syscall.EINTR:
-			continue
-		case syscall.EAGAIN:
-			return false
-		case 0:
-			p.n, p.errno = int(n), 0
-		default:
-			p.n, p.errno = 0, errno
-		}
-		return true
+// result keeps one raw read or write's outcome (internal/rawio: the
+// descriptor never blocks, so the call needs none of the runtime's system
+// call entry): false (wait) for EAGAIN.
+func (p *pollPipe) result(n int, errno syscall.Errno) bool {
+	if errno == syscall.EAGAIN {
+		return false
 	}
+	p.n, p.errno = n, errno
+	return true
 }

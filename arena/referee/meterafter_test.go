@@ -34,16 +34,17 @@ func (c *countedMeter) Usage() (transport.Usage, bool) {
 // about none).
 func TestMeterReadsOnlySlowMoves(t *testing.T) {
 	slow := func(turn *protocol.Turn, rng *rand.Rand) []byte {
-		time.Sleep(10 * referee.MeterAfter)
+		time.Sleep(10 * referee.MeterAfter) // the bot's think time: the scenario, not a wait for a race
 		return randomMove(turn, rng)
 	}
 	limits := clock.Limits{Startup: 10 * time.Second, Move: time.Second, Margin: 50 * time.Millisecond}
 	for _, tc := range []struct {
 		name string
 		bot  memBot
+		slow bool // every move takes 10 x MeterAfter
 	}{
-		{"instant", randomMove},
-		{"slow", slow},
+		{"instant", randomMove, false},
+		{"slow", slow, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			conns := []*countedMeter{{Conn: startMemBot(t, tc.bot)}, {Conn: startMemBot(t, tc.bot)}}
@@ -62,9 +63,9 @@ func TestMeterReadsOnlySlowMoves(t *testing.T) {
 				switch {
 				case moves[seat] == 0:
 					t.Fatalf("seat %d made no moves", seat)
-				case tc.name == "slow" && (got%2 != 0 || got > 2*moves[seat] || got < moves[seat]):
+				case tc.slow && (got%2 != 0 || got > 2*moves[seat] || got < moves[seat]):
 					t.Errorf("seat %d: %d readings in %d moves, want two in each of most moves", seat, got, moves[seat])
-				case tc.name == "instant" && got > 2*slowMoves[seat]:
+				case !tc.slow && got > 2*slowMoves[seat]:
 					t.Errorf("seat %d: %d readings, but only %d of its %d moves took %v or more", seat, got, slowMoves[seat], moves[seat], referee.MeterAfter)
 				}
 			}

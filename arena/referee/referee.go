@@ -457,17 +457,18 @@ func (g *game) ask(seat int, legal []engine.Action) (engine.Action, json.RawMess
 	// (A Conn that cannot be metered is read with the move's deadline
 	// only.)
 	var cpu meter
-	_, meterable := conn.(transport.Meter)
-	meterAt, metered := start.Add(MeterAfter), !meterable
+	_, toMeter := conn.(transport.Meter) // the first reading is still to take
+	meterAt := start.Add(MeterAfter)
 	for {
+		early := toMeter && meterAt.Before(deadline) // wait for meterAt, not the deadline
 		wait := deadline
-		if !metered && meterAt.Before(deadline) {
+		if early {
 			wait = meterAt
 		}
 		reply, err := conn.Receive(wait)
 		wall := time.Since(start)
-		if !metered && errors.Is(err, transport.ErrTimeout) && wait.Before(deadline) {
-			cpu, metered = startMeter(conn, wall), true
+		if early && errors.Is(err, transport.ErrTimeout) {
+			cpu, toMeter = startMeter(conn, wall), false
 			continue
 		}
 		if errors.Is(err, transport.ErrTimeout) {

@@ -138,9 +138,10 @@ func (c *pipeConn) Send(line []byte, deadline time.Time) error {
 			return errClosedByReferee
 		case p.exited:
 			return errBotExited
-		case !time.Now().Before(deadline) && !waited:
-			return ErrDeadlinePast
 		case !time.Now().Before(deadline):
+			if !waited {
+				return ErrDeadlinePast
+			}
 			return fmt.Errorf("%w: bot did not read its input", ErrTimeout)
 		case p.downBytes == 0 || p.downBytes+len(line)+1 <= pipeBuffer:
 			p.down = append(p.down, bytes.Clone(line))

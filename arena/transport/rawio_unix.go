@@ -8,7 +8,8 @@ import (
 	"os"
 	"sync"
 	"syscall"
-	"unsafe"
+
+	"github.com/arena-dev/arena/internal/rawio"
 )
 
 // writeNow makes one write of p.pending to the bot's stdin without waiting
@@ -25,7 +26,8 @@ func (p *Process) writeNow() (int, error) {
 }
 
 func (p *Process) writeOnceFunc(fd uintptr) {
-	p.written, p.writeErr = rawCall(syscall.SYS_WRITE, fd, p.pending)
+	n, errno := rawio.Write(fd, p.pending)
+	p.written, p.writeErr = n, errnoErr(errno)
 }
 
 // Read is one read of the bot's stdout for the line reader. With
@@ -61,7 +63,8 @@ func (r *stdoutReader) Read(b []byte) (int, error) {
 }
 
 func (r *stdoutReader) readOnceFunc(fd uintptr) {
-	r.n, r.err = rawCall(syscall.SYS_READ, fd, r.into)
+	n, errno := rawio.Read(fd, r.into)
+	r.n, r.err = n, errnoErr(errno)
 }
 
 // readWaitFunc is readOnceFunc for RawConn.Read: false (wait until
@@ -71,21 +74,12 @@ func (r *stdoutReader) readWaitFunc(fd uintptr) bool {
 	return !errors.Is(r.err, syscall.EAGAIN)
 }
 
-// rawCall is one read or write of b on a descriptor that never blocks (the
-// bot's pipes are non-blocking), retried on EINTR. Raw: such a call needs
-// none of the runtime's system call entry, which wakes its monitor thread
-// (4% of the referee's CPU in a match went to that wake-up).
-func rawCall(call, fd uintptr, b []byte) (int, error) {
-	for {
-		n, _, errno := syscall.RawSyscall(call, fd, uintptr(unsafe.Pointer(unsafe.SliceData(b))), uintptr(len(b)))
-		switch errno {
-		case 0:
-			return int(n), nil
-		case syscall.EINTR:
-			continue
-		}
-		return 0, errno
+// errnoErr is errno as an error: nil for none.
+func errnoErr(errno syscall.Errno) error {
+	if errno == 0 {
+		return nil
 	}
+	return errno
 }
 
 // rawResult maps a raw read or write's result: EAGAIN is errWouldBlock.
