@@ -278,3 +278,83 @@ func TestSpareProcessWhenProcessesChurn(t *testing.T) {
 
 // pid is the process id of a Command bot's session.
 func pid(e bot.Endpoint) int { return e.(interface{ Pid() int }).Pid() }
+
+// TestOneGameStartsTheNextProcessAhead: with OneGame (a run that restarts
+// its bots) no process plays a second game, and each game after the
+// first gets a process that was started while the game before it ran;
+// its start-up output is in that game's log. A process given back after
+// a failure is gone when Put returns; the others are closed in the
+// background, and KillAll waits for them: once it returns every game's
+// log is complete and no process of the bot is left.
+func TestOneGameStartsTheNextProcessAhead(t *testing.T) {
+	t.Parallel()
+	token := fmt.Sprintf("ARENA_POOL_ONEGAME=%d-%d", os.Getpid(), time.Now().UnixNano())
+	pl := pool.New([]bot.Spec{bot.Command{Name: "fresh", Argv: []string{"sh", "-c", `echo "up $$" >&2; exec cat >/dev/null`},
+		Env: []string{token}}.Spec()}, bot.LaunchOptions{})
+	pl.Spare, pl.OneGame = 2, true
+	defer pl.KillAll()
+	dir := t.TempDir()
+	const games = 5
+	played := map[int]bool{}
+	logs := map[string]int{} // log file: the pid of its game's process
+	var spare []int          // the bot's processes running before a Get, the one in a game aside
+	for g := range games {
+		deal := uint64(g / 2) // game pairs share a deal, as in a match
+		_, proc := pl.Get(0, deal)
+		if proc == nil {
+			t.Fatalf("game %d: not started", g)
+		}
+		p := pid(proc)
+		if played[p] {
+			t.Fatalf("game %d: process %d played an earlier game", g, p)
+		}
+		played[p] = true
+		if g > 0 && !slices.Contains(spare, p) {
+			t.Errorf("game %d got process %d, not one started ahead (running before its Get: %v)", g, p, spare)
+		}
+		log := filepath.Join(dir, fmt.Sprintf("g%d.stderr.log", g))
+		logs[log] = p
+		pl.AttachLog(proc, pool.File(log))
+		// The next game's process is on its way while this one plays.
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+			// (The processes of earlier games may still be closing.)
+			spare = slices.DeleteFunc(proctest.WithEnv(token), func(q int) bool { return played[q] })
+			if len(spare) == 1 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("game %d: other processes of the bot %v, want one started ahead", g, spare)
+			}
+		}
+		for deadline := time.Now().Add(5 * time.Second); !strings.Contains(proc.StderrTail(), "up"); time.Sleep(time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("game %d: the process wrote nothing", g)
+			}
+		}
+		failed := g == 2
+		pl.Put(0, proc, failed)
+		if failed {
+			select {
+			case <-proc.Done():
+			default:
+				t.Errorf("game %d: a failed process is still running after Put", g)
+			}
+		}
+	}
+	st := pl.Stats()
+	for deadline := time.Now().Add(5 * time.Second); st.Started < games+1 && time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		st = pl.Stats() // the last spare runs (above); its start may not be counted yet
+	}
+	if st.Started != games+1 || st.PeakOutside > 2 {
+		t.Errorf("pool stats %+v: want %d started (one spare left) and at most 2 outside games", st, games+1)
+	}
+	pl.KillAll()
+	for log, p := range logs {
+		if b, _ := os.ReadFile(log); string(b) != fmt.Sprintf("up %d\n", p) {
+			t.Errorf("%s: %q, want the start-up line of process %d", filepath.Base(log), b, p)
+		}
+	}
+	if left := proctest.WithEnv(token); len(left) != 0 {
+		t.Errorf("processes left after KillAll: %v", left)
+	}
+}

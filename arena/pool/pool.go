@@ -46,7 +46,8 @@ import (
 //
 // A process is retired (closed, and replaced by a fresh one when its bot
 // next plays) after MaxDeals games: what the pool remembers of each
-// process, the deals it played, stays bounded however long a run is.
+// process, the deals it played, stays bounded however long a run is;
+// with OneGame, after every game.
 //
 // A session that accounts per game (bot.GameStarter, a sandboxed
 // process) is told of each new game it is handed.
@@ -66,6 +67,13 @@ type Pool struct {
 	// block needs a process that has not played its deal) and that is no
 	// sign of churn; a spare is started ahead from Rotation misses on.
 	Rotation int
+	// OneGame retires every process after one game (a run that restarts
+	// its bots for every game): Put closes it, and each Get that hands a
+	// process of a bot to a game starts the bot's next one ahead (within
+	// the budget), so that a start-up runs while a game is played rather
+	// than between games. A run's end may so find one unused spare per
+	// bot, which is closed with the rest. Set it before the first game.
+	OneGame bool
 	// OnLogLost, if set, is told of each game's stderr log that could not
 	// be written in full (a *LogError), once per log, from whichever
 	// goroutine found out; it must not call back into the pool. Set it
@@ -98,6 +106,9 @@ type Pool struct {
 	// until their Gets.
 	claimed  map[claimKey][]*member
 	starting sync.WaitGroup
+	// retiring counts the processes of OneGame being closed in the
+	// background after their games, which KillAll waits for.
+	retiring sync.WaitGroup
 	closed   bool
 }
 
@@ -108,7 +119,7 @@ const MaxDeals = 1024
 // Stats is the pool's accounting of its processes.
 type Stats struct {
 	// InGame counts the processes games hold now (those being started
-	// for a game included), Outside those kept outside games: idle,
+	// for a game, and those being closed after one, included), Outside those kept outside games: idle,
 	// started ahead, or being closed to make room. Live is their sum.
 	InGame, Outside, Live int
 	// The highest each has been.
@@ -186,6 +197,9 @@ func (p *Pool) Get(b int, deal uint64) (transport.Conn, bot.Endpoint) {
 		}
 		p.missLocked(b, false)
 		p.mu.Unlock()
+		if p.OneGame {
+			p.prestart(b)
+		}
 		newGame(m.proc)
 		return m.proc, m.proc
 	}
@@ -196,7 +210,7 @@ func (p *Pool) Get(b int, deal uint64) (transport.Conn, bot.Endpoint) {
 			churn := p.missLocked(b, spare && passed)
 			p.waitedLocked(waitFrom)
 			p.mu.Unlock()
-			if churn {
+			if churn || p.OneGame {
 				p.prestart(b)
 			}
 			newGame(m.proc) // a spare's start-up is not this game's CPU time
@@ -251,7 +265,7 @@ func (p *Pool) Get(b int, deal uint64) (transport.Conn, bot.Endpoint) {
 	}
 	p.live[proc] = &member{bot: b, proc: proc, deals: []uint64{deal}, inGame: true}
 	p.mu.Unlock()
-	if churn {
+	if churn || p.OneGame {
 		p.prestart(b)
 	}
 	return proc, proc
@@ -475,6 +489,20 @@ func (p *Pool) Put(b int, proc bot.Endpoint, failed bool) {
 		p.retire(m)
 		return
 	}
+	if p.OneGame {
+		// Closed in the background, so that the next game need not wait
+		// for the exit and the sandbox's clean-up: the game's record needs
+		// nothing more of this process (a failed one's does, its last
+		// stderr line: it is retired above, at once).
+		delete(p.live, m.proc)
+		p.retiring.Add(1)
+		p.mu.Unlock()
+		go func() {
+			defer p.retiring.Done()
+			p.closeRetired(m)
+		}()
+		return
+	}
 	m.log.flush()
 	for p.outsideLocked() >= p.budgetLocked() {
 		lru, ok := p.roomLocked(-1)
@@ -505,6 +533,12 @@ func (p *Pool) Put(b int, proc bot.Endpoint, failed bool) {
 func (p *Pool) retire(m *member) {
 	delete(p.live, m.proc)
 	p.mu.Unlock()
+	p.closeRetired(m)
+}
+
+// closeRetired closes m, retired from its game and out of p.live; it
+// counts in its game until it is gone.
+func (p *Pool) closeRetired(m *member) {
 	m.proc.Close()
 	m.log.close()
 	p.mu.Lock()
@@ -698,6 +732,7 @@ func (p *Pool) KillAll() {
 	p.idle = nil
 	clear(p.claimed) // closed above: a Get after this starts a fresh one
 	p.mu.Unlock()
+	p.retiring.Wait() // so that every log is written when KillAll returns
 }
 
 // gameLog is one game's stderr log: in memory while the game runs (the

@@ -73,7 +73,7 @@ func NewLocal(cfg Config, logs Sink) *Local {
 		logs = Discard
 	}
 	l := &Local{cfg: cfg, pool: pool.New(cfg.Bots, bot.LaunchOptions{MaxLine: cfg.MaxLine, StderrCap: cfg.StderrCap}), logs: logs}
-	l.pool.Spare, l.pool.Rotation = cfg.SpareProcesses, cfg.Rotation
+	l.pool.Spare, l.pool.Rotation, l.pool.OneGame = cfg.SpareProcesses, cfg.Rotation, cfg.RestartBots
 	if l.pool.Spare <= 0 {
 		l.pool.Spare = DefaultSpare(cfg.Concurrency, cfg.Rotation)
 	}
@@ -172,7 +172,7 @@ func (l *Local) Play(ctx context.Context, t Table) (ledger.Record, Replay, error
 		return ledger.Record{}, nil, err
 	}
 	for s, put := range acquired {
-		put(res.Failed[s] || c.RestartBots)
+		put(res.Failed[s]) // with RestartBots the pool retires every process (pool.OneGame)
 	}
 	out := ledger.Record{
 		Index: t.Index, GameID: t.GameID, Round: t.Round, Seed: t.Seed, Ranks: res.Outcome.Ranks, Scores: res.Outcome.Scores,

@@ -1,0 +1,86 @@
+package tournament
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/arena-dev/arena/arena/ledger"
+	"github.com/arena-dev/arena/arena/run"
+)
+
+// BenchmarkRestartBots measures what restarting the bots for every game
+// (restart_bots, --restart-bots) costs a match: the same games of two
+// copies of the bundled random bot (this test binary), one at a time and
+// confined as tournament run confines them, with processes kept and with
+// a fresh process for every game, in one run. It prints the time per game
+// of each, their ratio, the processes started per game and how long a
+// game waited for its processes. With RestartBots the pool starts each
+// bot's next process while a game is played and closes the finished one
+// in the background (pool.Pool.OneGame), so a game as long as a start
+// (a few ms of plies) hides it; a shorter one cannot.
+// ARENA_BENCH_GAMES (default 200) sets the games, ARENA_BENCH_MAX_ACTIONS
+// (default: none, a whole Uno hand) cuts them short.
+//
+//	go test -run '^$' -bench RestartBots -benchtime 1x ./arena/tournament/
+//	ARENA_BENCH_MAX_ACTIONS=20 go test -run '^$' -bench RestartBots -benchtime 1x ./arena/tournament/
+func BenchmarkRestartBots(b *testing.B) {
+	games := 200
+	if n, err := strconv.Atoi(os.Getenv("ARENA_BENCH_GAMES")); err == nil && n > 1 {
+		games = n
+	}
+	options := map[string]string{"target": "0"}
+	if n := os.Getenv("ARENA_BENCH_MAX_ACTIONS"); n != "" {
+		options["max_actions"] = n
+	}
+	type result struct {
+		perGame, waited time.Duration
+		started         float64
+	}
+	measure := func(restart bool) result {
+		seed := uint64(9)
+		f := File{Name: "restart-bench", Game: "uno", Options: options, GamesPerEncounter: 2, Rounds: games / 2, Seed: &seed,
+			Concurrency: 1, RestartBots: restart, Clock: ClockFile{Move: Duration(5 * time.Second)}}
+		for _, name := range []string{"a", "b"} {
+			f.Bots = append(f.Bots, BotFile{Name: name, Command: os.Args[0], Env: map[string]string{"ARENA_TOURNAMENT_BOT": "random"}})
+		}
+		c, err := f.Resolve("bench", ".")
+		if err != nil {
+			b.Fatal(err)
+		}
+		out := b.TempDir()
+		if _, err := c.Confine("bench", out); err != nil {
+			b.Fatal(err)
+		}
+		var local *run.Local
+		start := time.Now()
+		_, err = Run(context.Background(), c, out, Options{Executor: func(rc run.Config) (run.Executor, error) {
+			local = run.NewLocal(rc, nil)
+			return local, nil
+		}})
+		elapsed := time.Since(start)
+		if err != nil {
+			b.Fatal(err)
+		}
+		recs, _, _ := ledger.Read[ledger.Record](filepath.Join(out, ledger.FileName))
+		if len(recs) != games/2*2 {
+			b.Fatalf("%d games recorded, want %d", len(recs), games/2*2)
+		}
+		n := time.Duration(len(recs))
+		st := local.PoolStats()
+		return result{elapsed / n, st.Waited / n, float64(st.Started) / float64(len(recs))}
+	}
+	for range b.N {
+		kept, fresh := measure(false), measure(true)
+		ratio := float64(fresh.perGame) / float64(kept.perGame)
+		b.Logf("processes kept: %v per game, %.2f started per game; restarted: %v per game (%.2fx), %.2f started per game, waited %v per game for them; %v more per bot process",
+			kept.perGame.Round(time.Microsecond), kept.started, fresh.perGame.Round(time.Microsecond), ratio, fresh.started,
+			fresh.waited.Round(time.Microsecond), ((fresh.perGame - kept.perGame) / 2).Round(time.Microsecond))
+		b.ReportMetric(ratio, "restart/kept")
+		b.ReportMetric(float64(kept.perGame.Microseconds()), "kept-us/game")
+		b.ReportMetric(float64(fresh.perGame.Microseconds()), "restart-us/game")
+	}
+}
