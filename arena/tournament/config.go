@@ -315,7 +315,7 @@ func (f *File) resolve(src, baseDir string, programs bool) (*Config, error) {
 		return nil, fieldErr(src, "share_deals", "%q: want %s or %s", f.ShareDeals, ShareEncounter, ShareCycle)
 	}
 	if f.SpareProcesses < 0 {
-		return nil, fieldErr(src, "spare_processes", "%d: want at least 1 (or leave it out for the default; restart_bots keeps no process between games)", f.SpareProcesses)
+		return nil, fieldErr(src, "spare_processes", "%d: want at least 1 (or leave it out for the default; restart_bots keeps only the processes it starts ahead)", f.SpareProcesses)
 	}
 	c.MaxLine, c.StderrCap, c.SpareProcesses = f.MaxLine, f.StderrCap, f.SpareProcesses
 	c.RestartBots, c.FreshDeals = f.RestartBots, f.FreshDeals

@@ -438,7 +438,7 @@ func refereeFlags() []cli.Flag {
 		&cli.IntFlag{Name: "max-strikes", Value: run.Defaults.MaxStrikes, Usage: "with --on-timeout random: strikes before a forfeit"},
 		&cli.IntFlag{Name: "max-line", Value: run.Defaults.MaxLine, Usage: "longest line a bot may send, in bytes"},
 		&cli.Int64Flag{Name: "stderr-cap", Value: run.Defaults.StderrCap, Usage: "bytes of a bot's stderr kept per game"},
-		&cli.BoolFlag{Name: "restart-bots", Usage: "fresh bot processes for every game, so no memory carries over (see docs/security.md)"},
+		&cli.BoolFlag{Name: "restart-bots", Usage: "fresh bot processes for every game, so no memory carries over; each bot's next one starts while a game is played (see docs/security.md)"},
 		spareFlag(),
 	}
 }
@@ -457,7 +457,7 @@ func spareProcesses(c *cli.Context) (int, error) {
 	}
 	n := c.Int("spare-processes")
 	if n < 1 {
-		return 0, usagef("--spare-processes %d: want at least 1 (--restart-bots keeps no process between games)", n)
+		return 0, usagef("--spare-processes %d: want at least 1 (--restart-bots keeps only the processes it starts ahead)", n)
 	}
 	return n, nil
 }

@@ -119,7 +119,7 @@ func tournamentFlags() []cli.Flag {
 		&cli.StringFlag{Name: "share-deals", Usage: "which games play the same deal: encounter (its seat rotations; bot processes are kept between encounters) " +
 			"or cycle (every encounter of a cycle or round: card luck cancels across the table, most games start fresh processes); saved, kept on resume",
 			DefaultText: d.File.ShareDeals},
-		&cli.BoolFlag{Name: "restart-bots", Usage: "fresh bot processes for every game (no memory carried between games)"},
+		&cli.BoolFlag{Name: "restart-bots", Usage: "fresh bot processes for every game (no memory carried between games; each bot's next one starts while a game is played)"},
 		spareFlag(),
 		concurrencyFlag(),
 		&cli.StringFlag{Name: "out", Usage: "output directory", DefaultText: "out/NAME"},
