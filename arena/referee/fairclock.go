@@ -2,10 +2,12 @@ package referee
 
 import (
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/arena-dev/arena/arena/clock"
 	"github.com/arena-dev/arena/arena/transport"
+	"github.com/arena-dev/arena/internal/procfs"
 )
 
 // moveTime is a move's think time as charged, and the part of its wall
@@ -14,6 +16,7 @@ import (
 type moveTime struct {
 	think, waited time.Duration
 	ran           time.Duration // the CPU time the bot used (-1: not metered)
+	stolen        time.Duration // of waited, the machine's steal time
 }
 
 // limit charges at most d, the rest of the wall time being the referee's.
@@ -29,7 +32,11 @@ func (t moveTime) cpuText() string {
 	if t.ran < 0 {
 		return ""
 	}
-	return fmt.Sprintf(": it ran %v on a CPU and waited %v for one, or for memory or I/O", t.ran.Round(time.Microsecond), t.waited.Round(time.Microsecond))
+	text := fmt.Sprintf(": it ran %v on a CPU and waited %v for one, or for memory or I/O", t.ran.Round(time.Microsecond), t.waited.Round(time.Microsecond))
+	if t.stolen > 0 {
+		text += fmt.Sprintf(" (the hypervisor held this machine's CPUs %v meanwhile)", t.stolen)
+	}
+	return text
 }
 
 // minExtension is the least a deadline is moved for time the bot waited
@@ -52,6 +59,10 @@ type meter struct {
 	m    transport.Meter // nil: not metered, the wall time is charged
 	at   transport.Usage // the first reading
 	from time.Duration   // when into the move it was taken
+	// The machine's steal time at the first reading; steal is nil where
+	// it cannot be read (then none is forgiven).
+	stolenAt time.Duration
+	steal    func() (time.Duration, bool)
 }
 
 // startMeter takes the first reading of c, from into the move.
@@ -64,38 +75,55 @@ func startMeter(c transport.Conn, from time.Duration) meter {
 	if !ok {
 		return meter{} // the bot has ended, or cannot be read: charged in full
 	}
-	return meter{m: m, at: at, from: from}
+	mt := meter{m: m, at: at, from: from}
+	if s, ok := machineSteal.now(); ok {
+		mt.stolenAt, mt.steal = s, machineSteal.now
+	}
+	return mt
 }
 
-// forgiven is the time not charged of a move's wall time so far, and the
-// CPU time the bot ran since the first reading (-1: not metered). Only
-// the wall time since the first reading can be forgiven.
-func (m *meter) forgiven(wall time.Duration) (time.Duration, time.Duration) {
+// forgiven is the time not charged of a move's wall time so far, the CPU
+// time the bot ran since the first reading (-1: not metered), and the
+// machine's steal time since then. Only the wall time since the first
+// reading can be forgiven.
+func (m *meter) forgiven(wall time.Duration) (f, ran, stolen time.Duration) {
 	if m.m == nil {
-		return 0, -1
+		return 0, -1, 0
 	}
 	now, ok := m.m.Usage()
 	if !ok {
-		return 0, -1 // the bot has ended: its last move is charged in full
+		return 0, -1, 0 // the bot has ended: its last move is charged in full
 	}
 	d := now.Since(m.at)
-	ran := max(d.Ran, 0)
+	ran = max(d.Ran, 0)
 	held := d.Waited // by the machine, for a CPU
 	if !now.AtMemoryLimit && !m.at.AtMemoryLimit {
 		held += d.Stalled // or for memory or I/O, not brought on by its own memory limit
 	}
-	return clock.Forgiven(max(wall-m.from, 0), ran, held, d.Throttled, d.Rate), ran
+	if m.steal != nil {
+		// A bot whose virtual CPU the hypervisor gave to another machine
+		// is neither running nor waiting in the kernel's eyes: its
+		// cgroup counts none of that time, so it is added here.
+		if s, ok := m.steal(); ok {
+			stolen = max(s-m.stolenAt, 0)
+			held += stolen
+		}
+	}
+	return clock.Forgiven(max(wall-m.from, 0), ran, held, d.Throttled, d.Rate), ran, stolen
 }
 
 // extend is the deadline for a move whose deadline so far has passed
 // after wall: due (its wall-clock deadline) plus the time the bot waited
-// for a CPU, up to wallCap; or deadline itself, when that is not at least
-// minExtension later.
+// for a CPU, up to wallCap, which the machine's steal time meanwhile
+// moves (a paused virtual machine stops the referee and the bot alike:
+// the cap bounds what load on this machine may stretch a move by, not
+// time in which nothing here ran); or deadline itself, when that is not
+// at least minExtension later.
 func (m *meter) extend(due, deadline, wallCap time.Time, wall time.Duration) time.Time {
-	f, _ := m.forgiven(wall)
+	f, _, stolen := m.forgiven(wall)
 	later := due.Add(f)
-	if wallCap.Before(later) {
-		later = wallCap
+	if c := wallCap.Add(stolen); c.Before(later) {
+		later = c
 	}
 	if later.Sub(deadline) < minExtension {
 		return deadline
@@ -105,6 +133,37 @@ func (m *meter) extend(due, deadline, wallCap time.Time, wall time.Duration) tim
 
 // charge is the move's time after wall.
 func (m *meter) charge(wall time.Duration) moveTime {
-	f, ran := m.forgiven(wall)
-	return moveTime{think: wall - f, waited: f, ran: ran}
+	f, ran, stolen := m.forgiven(wall)
+	return moveTime{think: wall - f, waited: f, ran: ran, stolen: min(stolen, f)}
+}
+
+// stealFresh is how old a reading of the machine's steal time may be and
+// still serve a move: the kernel counts it in steps of 10 ms, and a read
+// of /proc/stat costs the referee about 8 us, as much as the bot's
+// cgroup files, so the moves of every game share one reading at a time.
+const stealFresh = 10 * time.Millisecond
+
+// stealClock is the machine's steal time (procfs.Stolen), read at most
+// once per stealFresh.
+type stealClock struct {
+	mu   sync.Mutex
+	at   time.Time // of the last reading; zero: none yet
+	v    time.Duration
+	ok   bool
+	read func() (time.Duration, error)
+}
+
+// machineSteal serves every game of this process.
+var machineSteal = &stealClock{read: procfs.Stolen}
+
+// now is the machine's steal time, as of stealFresh ago at most, and
+// whether it can be read here.
+func (s *stealClock) now() (time.Duration, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if t := time.Now(); s.at.IsZero() || t.Sub(s.at) >= stealFresh {
+		v, err := s.read()
+		s.at, s.v, s.ok = t, v, err == nil
+	}
+	return s.v, s.ok
 }

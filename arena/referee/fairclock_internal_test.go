@@ -42,9 +42,72 @@ func TestForgivenStalls(t *testing.T) {
 			r := readings{tc.before, tc.after}
 			m := meter{m: &r, at: tc.before, from: tc.from}
 			r = r[1:]
-			if got, _ := m.forgiven(100 * ms); got != tc.want {
+			if got, _, _ := m.forgiven(100 * ms); got != tc.want {
 				t.Errorf("forgiven %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+// steals is a steal clock that reports its readings in turn.
+func steals(v ...time.Duration) func() (time.Duration, bool) {
+	return func() (time.Duration, bool) {
+		s := v[0]
+		v = v[1:]
+		return s, true
+	}
+}
+
+// Time the hypervisor held the machine's CPUs (steal) is forgiven, as a
+// wait for a CPU is, but never below the CPU the bot ran; and it moves
+// the wall cap: a move of 100 ms (cap 300 ms) whose bot waited 100 ms for
+// a CPU and was held 500 ms by a paused machine has its deadline moved to
+// 700 ms, past the cap, while without steal a wait stops at the cap.
+func TestStealIsForgivenAndMovesTheCap(t *testing.T) {
+	ms := time.Millisecond
+	start := time.Unix(1000, 0)
+	due, wallCap := start.Add(100*ms), start.Add(300*ms)
+	for _, tc := range []struct {
+		name        string
+		after       transport.Usage
+		stolen      time.Duration // during the move
+		wall        time.Duration
+		wantForgive time.Duration
+		wantUntil   time.Duration // the deadline extend gives, into the move
+	}{
+		{"no steal: the cap holds", transport.Usage{Waited: 600 * ms}, 0, 600 * ms, 600 * ms, 300 * ms},
+		{"paused: the cap moves", transport.Usage{Waited: 100 * ms}, 500 * ms, 600 * ms, 600 * ms, 700 * ms},
+		{"steal on a running bot", transport.Usage{Ran: 150 * ms}, 60 * ms, 200 * ms, 50 * ms, 150 * ms},
+		{"never below the CPU used", transport.Usage{Ran: 190 * ms}, 100 * ms, 200 * ms, 10 * ms, 110 * ms},
+		{"a bot that sleeps through no steal", transport.Usage{}, 0, 200 * ms, 0, 100 * ms},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			base := 7 * time.Second // steal since boot at the first reading
+			r := readings{tc.after, tc.after}
+			m := meter{m: &r, steal: steals(base+tc.stolen, base+tc.stolen), stolenAt: base}
+			if got := m.charge(tc.wall); got.waited != tc.wantForgive || got.think != tc.wall-tc.wantForgive {
+				t.Errorf("charged %v and forgave %v of %v, want %v forgiven", got.think, got.waited, tc.wall, tc.wantForgive)
+			}
+			until := m.extend(due, due, wallCap, tc.wall)
+			if want := start.Add(tc.wantUntil); !until.Equal(want) {
+				t.Errorf("deadline extended to %v into the move, want %v", until.Sub(start), tc.wantUntil)
+			}
+		})
+	}
+}
+
+// The steal clock reads /proc/stat once for every move within stealFresh,
+// and afresh after.
+func TestStealClockSharesAReading(t *testing.T) {
+	reads := 0
+	s := &stealClock{read: func() (time.Duration, error) { reads++; return time.Duration(reads) * time.Second, nil }}
+	a, _ := s.now()
+	b, _ := s.now()
+	if reads != 1 || a != b {
+		t.Fatalf("two asks at once: %d reads, %v and %v", reads, a, b)
+	}
+	s.at = s.at.Add(-stealFresh) // as if the reading were that old
+	if c, ok := s.now(); reads != 2 || c != 2*time.Second || !ok {
+		t.Errorf("an old reading: %d reads, %v %v", reads, c, ok)
 	}
 }

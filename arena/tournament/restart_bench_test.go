@@ -14,11 +14,13 @@ import (
 
 // BenchmarkRestartBots measures what restarting the bots for every game
 // (restart_bots, --restart-bots) costs a match: the same games of two
-// copies of the bundled random bot (this test binary), one at a time and
-// confined as tournament run confines them, with processes kept and with
-// a fresh process for every game, in one run. It prints the time per game
-// of each, their ratio, the processes started per game and how long a
-// game waited for its processes. With RestartBots the pool starts each
+// copies of the bundled random bot (this test binary), one at a time, in
+// one run: confined as tournament run confines them with processes kept,
+// confined with a fresh process for every game, and with a fresh plain
+// process (no sandbox) for every game. It prints the time per game of
+// each, restart/kept, what one more process costs a game confined against
+// plain (restart/plain-per-process: the issue-16 figure, <= 3x), the
+// processes started per game and how long a game waited for them. With RestartBots the pool starts each
 // bot's next process while a game is played and closes the finished one
 // in the background (pool.Pool.OneGame), so a game as long as a start
 // (a few ms of plies) hides it; a shorter one cannot.
@@ -40,7 +42,7 @@ func BenchmarkRestartBots(b *testing.B) {
 		perGame, waited time.Duration
 		started         float64
 	}
-	measure := func(restart bool) result {
+	measure := func(restart, confine bool) result {
 		seed := uint64(9)
 		f := File{Name: "restart-bench", Game: "uno", Options: options, GamesPerEncounter: 2, Rounds: games / 2, Seed: &seed,
 			Concurrency: 1, RestartBots: restart, Clock: ClockFile{Move: Duration(5 * time.Second)}}
@@ -52,8 +54,10 @@ func BenchmarkRestartBots(b *testing.B) {
 			b.Fatal(err)
 		}
 		out := b.TempDir()
-		if _, err := c.Confine("bench", out); err != nil {
-			b.Fatal(err)
+		if confine {
+			if _, err := c.Confine("bench", out); err != nil {
+				b.Fatal(err)
+			}
 		}
 		var local *run.Local
 		start := time.Now()
@@ -74,13 +78,24 @@ func BenchmarkRestartBots(b *testing.B) {
 		return result{elapsed / n, st.Waited / n, float64(st.Started) / float64(len(recs))}
 	}
 	for range b.N {
-		kept, fresh := measure(false), measure(true)
+		kept, fresh, plain := measure(false, true), measure(true, true), measure(true, false)
 		ratio := float64(fresh.perGame) / float64(kept.perGame)
-		b.Logf("processes kept: %v per game, %.2f started per game; restarted: %v per game (%.2fx), %.2f started per game, waited %v per game for them; %v more per bot process",
+		// What one more process costs a game, confined and isolated as a
+		// tournament runs bots, and as a plain spawn with no sandbox (the
+		// issue-16 figure: isolated <= 3x plain).
+		perProcess := (fresh.perGame - kept.perGame) / 2
+		plainPerProcess := (plain.perGame - kept.perGame) / 2
+		b.Logf("processes kept: %v per game, %.2f started per game; restarted: %v per game (%.2fx), %.2f started per game, waited %v per game for them; %v more per bot process; "+
+			"plain spawns, no sandbox: %v per game, %v more per bot process",
 			kept.perGame.Round(time.Microsecond), kept.started, fresh.perGame.Round(time.Microsecond), ratio, fresh.started,
-			fresh.waited.Round(time.Microsecond), ((fresh.perGame - kept.perGame) / 2).Round(time.Microsecond))
+			fresh.waited.Round(time.Microsecond), perProcess.Round(time.Microsecond),
+			plain.perGame.Round(time.Microsecond), plainPerProcess.Round(time.Microsecond))
 		b.ReportMetric(ratio, "restart/kept")
 		b.ReportMetric(float64(kept.perGame.Microseconds()), "kept-us/game")
 		b.ReportMetric(float64(fresh.perGame.Microseconds()), "restart-us/game")
+		b.ReportMetric(float64(plain.perGame.Microseconds()), "plain-restart-us/game")
+		if plainPerProcess > 0 {
+			b.ReportMetric(float64(perProcess)/float64(plainPerProcess), "restart/plain-per-process")
+		}
 	}
 }

@@ -1,8 +1,9 @@
 // Package procfs reads what the arena needs of Linux's /proc: the live
 // processes, a process's stat line (state, parent, process group, CPU
-// time), its environment and its children. It is the one place that
-// parses those files. It builds everywhere; where there is no /proc (not
-// Linux) Pids fails and the readers return errors, so callers fall back.
+// time), its environment and its children, and the machine's steal time
+// (/proc/stat). It is the one place that parses those files. It builds
+// everywhere; where there is no /proc (not Linux) Pids fails and the
+// readers return errors, so callers fall back.
 package procfs
 
 import (
@@ -186,4 +187,53 @@ func parseSchedstat(b []byte) (Sched, error) {
 		v[i] = n
 	}
 	return Sched{Run: time.Duration(v[0]), Wait: time.Duration(v[1]), Slices: v[2]}, nil
+}
+
+// userHZ is the unit of /proc/stat's CPU times: the kernel shows them in
+// ticks of USER_HZ, which Linux fixes at 100 for every architecture.
+const userHZ = 100
+
+// ErrBadProcStat is a /proc/stat that does not parse.
+var ErrBadProcStat = errors.New("procfs: malformed /proc/stat")
+
+// Stolen is the time the hypervisor kept this machine's CPUs from running
+// while they had work (steal time, /proc/stat), since boot, per CPU: the
+// machine's total over its number of CPUs, so a virtual machine paused
+// for a second adds a second. It is 0 on a machine that is not virtual,
+// and counts in steps of 10 ms.
+func Stolen() (time.Duration, error) {
+	b, err := os.ReadFile(filepath.Join(Root, "stat"))
+	if err != nil {
+		return 0, err
+	}
+	return parseStolen(b)
+}
+
+// parseStolen reads the steal column (the eighth number) of the "cpu"
+// line, the sum over the CPUs, and divides it by the number of "cpuN"
+// lines.
+func parseStolen(b []byte) (time.Duration, error) {
+	var total int64 = -1
+	cpus := 0
+	for line := range bytes.SplitSeq(b, []byte("\n")) {
+		name, rest, _ := bytes.Cut(line, []byte(" "))
+		switch {
+		case string(name) == "cpu":
+			f := bytes.Fields(rest)
+			if len(f) < 8 {
+				return 0, ErrBadProcStat
+			}
+			n, err := strconv.ParseInt(string(f[7]), 10, 64)
+			if err != nil || n < 0 {
+				return 0, ErrBadProcStat
+			}
+			total = n
+		case bytes.HasPrefix(name, []byte("cpu")):
+			cpus++
+		}
+	}
+	if total < 0 || cpus == 0 {
+		return 0, ErrBadProcStat
+	}
+	return time.Duration(total) * (time.Second / userHZ) / time.Duration(cpus), nil
 }

@@ -3,6 +3,7 @@ package procfs
 import (
 	"errors"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"testing"
@@ -86,5 +87,57 @@ func TestParseSchedstat(t *testing.T) {
 		if err != nil || got != tc.want {
 			t.Errorf("%q: got %+v, %v, want %+v", tc.line, got, err, tc.want)
 		}
+	}
+}
+
+func TestParseStolen(t *testing.T) {
+	const twoCPUs = "cpu  476915 596 341653 11575020 3168 0 1891 20681 0 0\n" +
+		"cpu0 237448 265 169458 5789920 988 0 385 10405 0 0\n" +
+		"cpu1 239467 330 172195 5785099 2179 0 1506 10276 0 0\n" +
+		"intr 1 2 3\nctxt 99\nbtime 1\n"
+	tests := []struct {
+		name, text string
+		want       time.Duration
+		bad        bool
+	}{
+		{name: "two CPUs", text: twoCPUs, want: 20681 * 10 * time.Millisecond / 2},
+		{name: "none stolen", text: "cpu  1 2 3 4 5 6 7 0\ncpu0 1 2 3 4 5 6 7 0\n", want: 0},
+		{name: "old kernel without steal", text: "cpu  1 2 3 4 5 6 7\ncpu0 1 2 3 4 5 6 7\n", bad: true},
+		{name: "no cpu lines", text: "cpu  1 2 3 4 5 6 7 8\n", bad: true},
+		{name: "no total", text: "cpu0 1 2 3 4 5 6 7 8\n", bad: true},
+		{name: "not a number", text: "cpu  1 2 3 4 5 6 7 x\ncpu0 1 2 3 4 5 6 7 8\n", bad: true},
+		{name: "empty", text: "", bad: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := parseStolen([]byte(tc.text))
+			if tc.bad {
+				if !errors.Is(err, ErrBadProcStat) {
+					t.Errorf("got %v, %v, want ErrBadProcStat", got, err)
+				}
+				return
+			}
+			if err != nil || got != tc.want {
+				t.Errorf("got %v, %v, want %v", got, err, tc.want)
+			}
+		})
+	}
+}
+
+// This machine's /proc/stat parses, and its steal time does not go back.
+func TestStolenReadsThisMachine(t *testing.T) {
+	if _, err := os.Stat(filepath.Join(Root, "stat")); err != nil {
+		t.Skip("no /proc/stat here")
+	}
+	a, err := Stolen()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Stolen()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a < 0 || b < a {
+		t.Errorf("steal time %v then %v", a, b)
 	}
 }
