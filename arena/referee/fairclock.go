@@ -16,7 +16,7 @@ import (
 type moveTime struct {
 	think, waited time.Duration
 	ran           time.Duration // the CPU time the bot used (-1: not metered)
-	stolen        time.Duration // of waited, the machine's steal time
+	stolen        time.Duration // the machine's steal time meanwhile (not forgiven: it moves the wall cap)
 }
 
 // limit charges at most d, the rest of the wall time being the referee's.
@@ -84,7 +84,7 @@ func startMeter(c transport.Conn, from time.Duration) meter {
 
 // forgiven is the time not charged of a move's wall time so far, the CPU
 // time the bot ran since the first reading (-1: not metered), and the
-// machine's steal time since then. Only the wall time since the first
+// machine's steal time since then (which extend adds to the wall cap). Only the wall time since the first
 // reading can be forgiven.
 func (m *meter) forgiven(wall time.Duration) (f, ran, stolen time.Duration) {
 	if m.m == nil {
@@ -101,12 +101,12 @@ func (m *meter) forgiven(wall time.Duration) (f, ran, stolen time.Duration) {
 		held += d.Stalled // or for memory or I/O, not brought on by its own memory limit
 	}
 	if m.steal != nil {
-		// A bot whose virtual CPU the hypervisor gave to another machine
-		// is neither running nor waiting in the kernel's eyes: its
-		// cgroup counts none of that time, so it is added here.
+		// Not forgiven: a bot on a virtual CPU the hypervisor took counts,
+		// to its cgroup, as neither running nor waiting, as a bot that
+		// sleeps does, and a sleeper must lose on time whatever the
+		// machine does. It moves the wall cap (extend).
 		if s, ok := m.steal(); ok {
 			stolen = max(s-m.stolenAt, 0)
-			held += stolen
 		}
 	}
 	return clock.Forgiven(max(wall-m.from, 0), ran, held, d.Throttled, d.Rate), ran, stolen
@@ -134,7 +134,7 @@ func (m *meter) extend(due, deadline, wallCap time.Time, wall time.Duration) tim
 // charge is the move's time after wall.
 func (m *meter) charge(wall time.Duration) moveTime {
 	f, ran, stolen := m.forgiven(wall)
-	return moveTime{think: wall - f, waited: f, ran: ran, stolen: min(stolen, f)}
+	return moveTime{think: wall - f, waited: f, ran: ran, stolen: stolen}
 }
 
 // stealFresh is how old a reading of the machine's steal time may be and
