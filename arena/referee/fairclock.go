@@ -60,7 +60,7 @@ type meter struct {
 	at   transport.Usage // the first reading
 	from time.Duration   // when into the move it was taken
 	// The machine's steal time at the first reading; steal is nil where
-	// it cannot be read (then none is forgiven).
+	// it cannot be read (then the wall cap does not move).
 	stolenAt time.Duration
 	steal    func() (time.Duration, bool)
 }
@@ -84,8 +84,8 @@ func startMeter(c transport.Conn, from time.Duration) meter {
 
 // forgiven is the time not charged of a move's wall time so far, the CPU
 // time the bot ran since the first reading (-1: not metered), and the
-// machine's steal time since then (which extend adds to the wall cap). Only the wall time since the first
-// reading can be forgiven.
+// machine's steal time since then (which extend adds to the wall cap).
+// Only the wall time since the first reading can be forgiven.
 func (m *meter) forgiven(wall time.Duration) (f, ran, stolen time.Duration) {
 	if m.m == nil {
 		return 0, -1, 0
