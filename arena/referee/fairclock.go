@@ -82,34 +82,40 @@ func startMeter(c transport.Conn, from time.Duration) meter {
 	return mt
 }
 
-// forgiven is the time not charged of a move's wall time so far, the CPU
-// time the bot ran since the first reading (-1: not metered), and the
-// machine's steal time since then (which extend adds to the wall cap).
-// Only the wall time since the first reading can be forgiven.
-func (m *meter) forgiven(wall time.Duration) (f, ran, stolen time.Duration) {
+// forgiven is the time not charged of a move's wall time so far, and the
+// CPU time the bot ran since the first reading (-1: not metered). Only
+// the wall time since the first reading can be forgiven.
+func (m *meter) forgiven(wall time.Duration) (time.Duration, time.Duration) {
 	if m.m == nil {
-		return 0, -1, 0
+		return 0, -1
 	}
 	now, ok := m.m.Usage()
 	if !ok {
-		return 0, -1, 0 // the bot has ended: its last move is charged in full
+		return 0, -1 // the bot has ended: its last move is charged in full
 	}
 	d := now.Since(m.at)
-	ran = max(d.Ran, 0)
+	ran := max(d.Ran, 0)
 	held := d.Waited // by the machine, for a CPU
 	if !now.AtMemoryLimit && !m.at.AtMemoryLimit {
 		held += d.Stalled // or for memory or I/O, not brought on by its own memory limit
 	}
-	if m.steal != nil {
-		// Not forgiven: a bot on a virtual CPU the hypervisor took counts,
-		// to its cgroup, as neither running nor waiting, as a bot that
-		// sleeps does, and a sleeper must lose on time whatever the
-		// machine does. It moves the wall cap (extend).
-		if s, ok := m.steal(); ok {
-			stolen = max(s-m.stolenAt, 0)
-		}
+	return clock.Forgiven(max(wall-m.from, 0), ran, held, d.Throttled, d.Rate), ran
+}
+
+// stolen is the machine's steal time since the first reading (0 where it
+// cannot be read). It is not forgiven: a bot on a virtual CPU the
+// hypervisor took counts, to its cgroup, as neither running nor waiting,
+// as a bot that sleeps does, and a sleeper must lose on time whatever the
+// machine does. It moves the wall cap (extend).
+func (m *meter) stolen() time.Duration {
+	if m.steal == nil {
+		return 0
 	}
-	return clock.Forgiven(max(wall-m.from, 0), ran, held, d.Throttled, d.Rate), ran, stolen
+	s, ok := m.steal()
+	if !ok {
+		return 0
+	}
+	return max(s-m.stolenAt, 0)
 }
 
 // extend is the deadline for a move whose deadline so far has passed
@@ -120,9 +126,9 @@ func (m *meter) forgiven(wall time.Duration) (f, ran, stolen time.Duration) {
 // time in which nothing here ran); or deadline itself, when that is not
 // at least minExtension later.
 func (m *meter) extend(due, deadline, wallCap time.Time, wall time.Duration) time.Time {
-	f, _, stolen := m.forgiven(wall)
+	f, _ := m.forgiven(wall)
 	later := due.Add(f)
-	if c := wallCap.Add(stolen); c.Before(later) {
+	if c := wallCap.Add(m.stolen()); c.Before(later) {
 		later = c
 	}
 	if later.Sub(deadline) < minExtension {
@@ -133,8 +139,8 @@ func (m *meter) extend(due, deadline, wallCap time.Time, wall time.Duration) tim
 
 // charge is the move's time after wall.
 func (m *meter) charge(wall time.Duration) moveTime {
-	f, ran, stolen := m.forgiven(wall)
-	return moveTime{think: wall - f, waited: f, ran: ran, stolen: stolen}
+	f, ran := m.forgiven(wall)
+	return moveTime{think: wall - f, waited: f, ran: ran, stolen: m.stolen()}
 }
 
 // stealFresh is how old a reading of the machine's steal time may be and

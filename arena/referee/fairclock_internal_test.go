@@ -42,7 +42,7 @@ func TestForgivenStalls(t *testing.T) {
 			r := readings{tc.before, tc.after}
 			m := meter{m: &r, at: tc.before, from: tc.from}
 			r = r[1:]
-			if got, _, _ := m.forgiven(100 * ms); got != tc.want {
+			if got, _ := m.forgiven(100 * ms); got != tc.want {
 				t.Errorf("forgiven %v, want %v", got, tc.want)
 			}
 		})

@@ -20,10 +20,11 @@ import (
 // process (no sandbox) for every game. It prints the time per game of
 // each, restart/kept, what one more process costs a game confined against
 // plain (restart/plain-per-process: the issue-16 figure, <= 3x), the
-// processes started per game and how long a game waited for them. With RestartBots the pool starts each
-// bot's next process while a game is played and closes the finished one
-// in the background (pool.Pool.OneGame), so a game as long as a start
-// (a few ms of plies) hides it; a shorter one cannot.
+// processes started per game and how long a game waited for them. With
+// RestartBots the pool starts each bot's next process while a game is
+// played and closes the finished one in the background
+// (pool.Pool.OneGame), so a game as long as a start (a few ms of plies)
+// hides it; a shorter one cannot.
 // ARENA_BENCH_GAMES (default 200) sets the games, ARENA_BENCH_MAX_ACTIONS
 // (default: none, a whole Uno hand) cuts them short.
 //
@@ -42,10 +43,13 @@ func BenchmarkRestartBots(b *testing.B) {
 		perGame, waited time.Duration
 		started         float64
 	}
-	measure := func(restart, confine bool) result {
+	// setup is how the bots are run: a fresh process per game or not, in
+	// the sandbox or as plain processes.
+	type setup struct{ restart, confine bool }
+	measure := func(how setup) result {
 		seed := uint64(9)
 		f := File{Name: "restart-bench", Game: "uno", Options: options, GamesPerEncounter: 2, Rounds: games / 2, Seed: &seed,
-			Concurrency: 1, RestartBots: restart, Clock: ClockFile{Move: Duration(5 * time.Second)}}
+			Concurrency: 1, RestartBots: how.restart, Clock: ClockFile{Move: Duration(5 * time.Second)}}
 		for _, name := range []string{"a", "b"} {
 			f.Bots = append(f.Bots, BotFile{Name: name, Command: os.Args[0], Env: map[string]string{"ARENA_TOURNAMENT_BOT": "random"}})
 		}
@@ -54,7 +58,7 @@ func BenchmarkRestartBots(b *testing.B) {
 			b.Fatal(err)
 		}
 		out := b.TempDir()
-		if confine {
+		if how.confine {
 			if _, err := c.Confine("bench", out); err != nil {
 				b.Fatal(err)
 			}
@@ -78,7 +82,9 @@ func BenchmarkRestartBots(b *testing.B) {
 		return result{elapsed / n, st.Waited / n, float64(st.Started) / float64(len(recs))}
 	}
 	for range b.N {
-		kept, fresh, plain := measure(false, true), measure(true, true), measure(true, false)
+		kept := measure(setup{confine: true})
+		fresh := measure(setup{restart: true, confine: true})
+		plain := measure(setup{restart: true})
 		ratio := float64(fresh.perGame) / float64(kept.perGame)
 		// What one more process costs a game, confined and isolated as a
 		// tournament runs bots, and as a plain spawn with no sandbox (the
