@@ -62,6 +62,8 @@ type Report struct {
 	// FairConcurrency is the highest concurrency of the sweep that was
 	// fair (0: none was).
 	FairConcurrency int
+	// Machine is what the machine did meanwhile, and how it is set.
+	Machine Machine
 }
 
 // Measure measures, on this machine: the pipe round trip to the bot, the
@@ -82,6 +84,7 @@ func Measure(ctx context.Context, cfg Config, progress func(string)) (*Report, e
 		cfg.RoundTrips = 2000
 	}
 	rep := &Report{}
+	steal := startStealMeter()
 	rt, err := pipeRoundTrip(cfg)
 	if err != nil {
 		return nil, err
@@ -107,6 +110,7 @@ func Measure(ctx context.Context, cfg Config, progress func(string)) (*Report, e
 		}
 		progress(fmt.Sprintf("concurrency %d: %d timeouts, p99 think %v", c, step.Timeouts, step.P99.Round(time.Microsecond)))
 	}
+	rep.Machine = steal.machine()
 	return rep, nil
 }
 

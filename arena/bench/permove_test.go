@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"slices"
 	"strconv"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -74,6 +75,11 @@ const roundMoves = 250
 //   - cpu-referee/json, cpu-referee/raw and cpu-random/referee: the
 //     ratios of those totals, as the three ratios above.
 //
+// And what the machine did meanwhile (reportMachine): stolen-ms/cpu, the
+// time the hypervisor held each CPU, and a line on the log where idle
+// CPUs halt at once, which raises random/referee by itself
+// (docs/architecture.md, per-move cost).
+//
 // Run it as:
 //
 //	go test -run '^$' -bench PerMove -benchtime 20000x ./arena/bench
@@ -103,6 +109,7 @@ func BenchmarkPerMove(b *testing.B) {
 		}},
 	}
 	raw, js, ref, rnd := figs[0], figs[1], figs[2], figs[3]
+	steal := startStealMeter()
 	b.ResetTimer()
 	for r := range rounds {
 		for i := range figs {
@@ -110,6 +117,7 @@ func BenchmarkPerMove(b *testing.B) {
 		}
 	}
 	b.StopTimer()
+	reportMachine(b, steal.machine())
 	for _, f := range []*figure{raw, js, ref, rnd} {
 		unit := "-us/move"
 		if f == raw || f == js {
@@ -131,6 +139,20 @@ func BenchmarkPerMove(b *testing.B) {
 	b.ReportMetric(total(ref)/total(raw), "cpu-referee/raw")
 	b.ReportMetric(total(rnd)/total(ref), "cpu-random/referee")
 }
+
+// reportMachine reports what the machine did during a benchmark, for the
+// figures to be read by: stolen-ms/cpu, the hypervisor's steal time, and
+// a line on the log if the machine's idle CPUs halt at once.
+func reportMachine(b *testing.B, m Machine) {
+	if m.StolenKnown {
+		b.ReportMetric(float64(m.Stolen.Milliseconds()), "stolen-ms/cpu")
+	}
+	if m.IdleHalts && !idleHaltsLogged.Swap(true) { // once, not for every b.N tried
+		b.Log("this machine's idle CPUs halt at once (cpuidle haltpoll, guest_halt_poll_ns 0): every reply that finds its reader's CPU idle waits for the hypervisor (docs/architecture.md, per-move cost)")
+	}
+}
+
+var idleHaltsLogged atomic.Bool
 
 // figure is one measure of BenchmarkPerMove: what it ran, round by round.
 type figure struct {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"time"
@@ -91,8 +92,23 @@ func runBench(c *cli.Context) error {
 	}
 	if rep.FairConcurrency == 0 {
 		fmt.Fprintf(w, "fair concurrency:  none: even one game at a time misses the clock here\n")
-		return nil
+	} else {
+		fmt.Fprintf(w, "fair concurrency:  %d (no timeout, p99 think within half the clock)\n", rep.FairConcurrency)
 	}
-	fmt.Fprintf(w, "fair concurrency:  %d (no timeout, p99 think within half the clock)\n", rep.FairConcurrency)
+	printMachine(w, rep.Machine)
 	return nil
+}
+
+// printMachine says what of the machine moved the figures: the time its
+// hypervisor took, and idle CPUs that halt at once.
+func printMachine(w io.Writer, m bench.Machine) {
+	if m.StolenKnown && m.Stolen > 0 {
+		fmt.Fprintf(w, "hypervisor:        held each CPU %v of the run (%.1f%%, steal time): the figures move with the host's load\n",
+			m.Stolen.Round(10*time.Millisecond), 100*m.StolenShare)
+	}
+	if m.IdleHalts {
+		fmt.Fprintf(w, "idle CPUs:         halt at once (cpuidle haltpoll, guest_halt_poll_ns 0): a reply that finds the referee's CPU idle\n"+
+			"                   waits for the hypervisor to run it again, on every move (docs/architecture.md, per-move cost);\n"+
+			"                   as root, `echo 200000 > /sys/module/haltpoll/parameters/guest_halt_poll_ns` (the kernel's default) polls first\n")
+	}
 }

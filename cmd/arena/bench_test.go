@@ -4,6 +4,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/arena-dev/arena/arena/bench"
 )
 
 // arena bench measures and prints the three figures an organiser sizes a
@@ -37,4 +40,35 @@ func TestBenchUsageErrors(t *testing.T) {
 			t.Errorf("%s: measured anyway", tc.name)
 		}
 	})
+}
+
+// What the machine did is said only where it happened.
+func TestBenchPrintsTheMachine(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		m         bench.Machine
+		want, not []string
+	}{
+		{"quiet bare machine", bench.Machine{StolenKnown: true}, nil, []string{"hypervisor:", "idle CPUs"}},
+		{"steal", bench.Machine{StolenKnown: true, Stolen: 1500 * time.Millisecond, StolenShare: 0.05},
+			[]string{"hypervisor:        held each CPU 1.5s of the run (5.0%, steal time)"}, []string{"idle CPUs"}},
+		{"idle CPUs halting", bench.Machine{IdleHalts: true},
+			[]string{"idle CPUs:         halt at once", "guest_halt_poll_ns"}, []string{"hypervisor:"}},
+		{"steal unknown", bench.Machine{}, nil, []string{"hypervisor:"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b strings.Builder
+			printMachine(&b, tc.m)
+			for _, s := range tc.want {
+				if !strings.Contains(b.String(), s) {
+					t.Errorf("no %q in:\n%s", s, b.String())
+				}
+			}
+			for _, s := range tc.not {
+				if strings.Contains(b.String(), s) {
+					t.Errorf("%q in:\n%s", s, b.String())
+				}
+			}
+		})
+	}
 }
