@@ -103,7 +103,7 @@ func runBench(c *cli.Context) error {
 // hypervisor took, and idle CPUs that halt at once.
 func printMachine(w io.Writer, m bench.Machine) {
 	if m.StolenKnown && m.Stolen > 0 {
-		fmt.Fprintf(w, "hypervisor:        held each CPU %v of the run (%.1f%%, steal time): the figures move with the host's load\n",
+		fmt.Fprintf(w, "hypervisor:        took %v per CPU of the run (%.1f%%, steal time): the figures move with the host's load\n",
 			m.Stolen.Round(10*time.Millisecond), 100*m.StolenShare)
 	}
 	if m.IdleHalts {

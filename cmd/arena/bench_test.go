@@ -51,7 +51,7 @@ func TestBenchPrintsTheMachine(t *testing.T) {
 	}{
 		{"quiet bare machine", bench.Machine{StolenKnown: true}, nil, []string{"hypervisor:", "idle CPUs"}},
 		{"steal", bench.Machine{StolenKnown: true, Stolen: 1500 * time.Millisecond, StolenShare: 0.05},
-			[]string{"hypervisor:        held each CPU 1.5s of the run (5.0%, steal time)"}, []string{"idle CPUs"}},
+			[]string{"hypervisor:        took 1.5s per CPU of the run (5.0%, steal time)"}, []string{"idle CPUs"}},
 		{"idle CPUs halting", bench.Machine{IdleHalts: true},
 			[]string{"idle CPUs:         halt at once", "guest_halt_poll_ns"}, []string{"hypervisor:"}},
 		{"steal unknown", bench.Machine{}, nil, []string{"hypervisor:"}},
