@@ -32,13 +32,69 @@ type BotStats struct {
 
 // Summary is a whole match.
 type Summary struct {
-	Game    string          `json:"game"`
-	Games   int             `json:"games"`
-	Seed    uint64          `json:"seed"`
-	Out     string          `json:"out"`
-	Bots    []BotStats      `json:"bots"`
-	Records []ledger.Record `json:"-"`
-	index   map[string]int
+	Game  string     `json:"game"`
+	Games int        `json:"games"`
+	Seed  uint64     `json:"seed"`
+	Out   string     `json:"out"`
+	Bots  []BotStats `json:"bots"`
+	index map[string]int
+	// elo is bot 0's score against bot 1 game by game, tallied as the
+	// games come (EloEstimate): a summary keeps no record, so a run of a
+	// million games holds what one of ten does.
+	elo eloTally
+}
+
+// eloTally counts bot 0's scores against bot 1 in the order the games
+// were added, every way EloEstimate may count them: by games (wdl), and by
+// consecutive pairs (penta), with what decides between the two: the
+// blocks of consecutive games on one deal (the same Seed).
+type eloTally struct {
+	wdl     stats.WDL
+	penta   stats.Penta
+	scores  int     // games scored
+	pending float64 // a game's score waiting for its partner in penta
+	// blocks so far; cur, the size of the last one (still open); uneven:
+	// a block before it that was not a pair.
+	blocks, cur int
+	uneven      bool
+	lastSeed    uint64 // of the last game added, scored or not
+}
+
+// add counts one game: sc is bot 0's score, if both bots played it.
+func (t *eloTally) add(seed uint64, sc float64, scored bool) {
+	sameDeal := seed == t.lastSeed // as the game added before, scored or not
+	t.lastSeed = seed
+	if !scored {
+		return
+	}
+	switch sc {
+	case 1:
+		t.wdl.W++
+	case 0:
+		t.wdl.L++
+	default:
+		t.wdl.D++
+	}
+	if t.scores%2 == 1 {
+		t.penta.Add(t.pending, sc)
+	}
+	t.pending = sc
+	t.scores++
+	switch {
+	case t.blocks > 0 && sameDeal:
+		t.cur++
+	default:
+		if t.blocks > 0 && t.cur != 2 {
+			t.uneven = true
+		}
+		t.blocks, t.cur = t.blocks+1, 1
+	}
+}
+
+// paired reports whether the games came in pairs on one deal: every block
+// of two, but for a lone last game after the first pair.
+func (t *eloTally) paired() bool {
+	return t.blocks > 0 && !t.uneven && (t.cur == 2 || t.cur == 1 && t.blocks > 1)
 }
 
 func newSummary(cfg Config, bots []bot.Spec) *Summary {
@@ -66,7 +122,7 @@ func (s *Summary) Add(r ledger.Record) { s.add(r) }
 
 func (s *Summary) add(r ledger.Record) {
 	s.Games++
-	s.Records = append(s.Records, r)
+	s.tallyElo(r)
 	n := len(r.Ranks)
 	for seat, rank := range r.Ranks {
 		st := &s.Bots[s.index[r.Bots[seat]]]
@@ -142,71 +198,45 @@ type EloEstimate struct {
 	Games, Left int
 }
 
-// EloEstimate estimates bot 0 against bot 1 from the recorded games; ok
-// is false unless the match has exactly two bots and a game. Consecutive
-// games that share a deal (the same Seed) form a block; when the blocks
+// EloEstimate estimates bot 0 against bot 1 from the games added; ok is
+// false unless the match has exactly two bots and a game. Games added one
+// after the other that share a deal (the same Seed) form a block; when the blocks
 // are pairs, the complete pairs are counted pentanomially and a lone last
 // game is left out, else every game counts on its own (trinomially). The
 // conventions for the figures are stats.Estimate's.
 func (s *Summary) EloEstimate() (e EloEstimate, ok bool) {
-	if len(s.Bots) != 2 || len(s.Records) == 0 {
+	t := &s.elo
+	if len(s.Bots) != 2 || t.scores == 0 {
 		return e, false
 	}
-	var scores []float64 // bot 0's score per game
-	var blocks []int     // block sizes, in order
-	for i, r := range s.Records {
-		a, b := -1, -1
-		for seat, name := range r.Bots {
-			switch s.index[name] {
-			case 0:
-				a = seat
-			case 1:
-				b = seat
-			}
-		}
-		if a < 0 || b < 0 {
-			continue
-		}
-		sc := 0.5
-		if r.Ranks[a] < r.Ranks[b] {
-			sc = 1
-		} else if r.Ranks[a] > r.Ranks[b] {
-			sc = 0
-		}
-		scores = append(scores, sc)
-		if i > 0 && len(blocks) > 0 && r.Seed == s.Records[i-1].Seed {
-			blocks[len(blocks)-1]++
-		} else {
-			blocks = append(blocks, 1)
+	if t.paired() {
+		return EloEstimate{Estimate: stats.EstimatePenta(t.penta), Paired: true, Units: t.penta.Pairs(),
+			Games: t.penta.Games(), Left: t.scores - t.penta.Games()}, true
+	}
+	return EloEstimate{Estimate: stats.EstimateTri(t.wdl), Units: t.wdl.Games(), Games: t.wdl.Games()}, true
+}
+
+// tallyElo adds game r to the Elo tally of a two-bot summary: bot 0's
+// score, if both bots played it.
+func (s *Summary) tallyElo(r ledger.Record) {
+	if len(s.Bots) != 2 {
+		return
+	}
+	a, b := -1, -1
+	for seat, name := range r.Bots {
+		switch i, ok := s.index[name]; {
+		case ok && i == 0:
+			a = seat
+		case ok && i == 1:
+			b = seat
 		}
 	}
-	if len(scores) == 0 {
-		return e, false
+	scored := a >= 0 && b >= 0 && a < len(r.Ranks) && b < len(r.Ranks)
+	sc := 0.5
+	if scored && r.Ranks[a] < r.Ranks[b] {
+		sc = 1
+	} else if scored && r.Ranks[a] > r.Ranks[b] {
+		sc = 0
 	}
-	paired := len(blocks) > 0 && blocks[0] == 2
-	for k, n := range blocks {
-		if n != 2 && (k != len(blocks)-1 || n != 1) {
-			paired = false // not a match of game pairs: count games
-		}
-	}
-	if paired {
-		var p stats.Penta
-		for k := 0; k+1 < len(scores); k += 2 {
-			p.Add(scores[k], scores[k+1])
-		}
-		return EloEstimate{Estimate: stats.EstimatePenta(p), Paired: true, Units: p.Pairs(),
-			Games: p.Games(), Left: len(scores) - p.Games()}, true
-	}
-	var w stats.WDL
-	for _, sc := range scores {
-		switch sc {
-		case 1:
-			w.W++
-		case 0:
-			w.L++
-		default:
-			w.D++
-		}
-	}
-	return EloEstimate{Estimate: stats.EstimateTri(w), Units: w.Games(), Games: w.Games()}, true
+	s.elo.add(r.Seed, sc, scored)
 }

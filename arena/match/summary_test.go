@@ -2,6 +2,8 @@ package match
 
 import (
 	"reflect"
+	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/arena-dev/arena/arena/deal"
@@ -100,6 +102,13 @@ func TestSummaryEloEstimate(t *testing.T) {
 		{"pairs", paired[:6], EloEstimate{Estimate: stats.EstimatePenta(stats.Penta{0, 0, 1, 1, 1}), Paired: true, Units: 3, Games: 6}},
 		{"pairs and a lone game", paired, EloEstimate{Estimate: stats.EstimatePenta(stats.Penta{0, 0, 1, 1, 1}), Paired: true, Units: 3, Games: 6, Left: 1}},
 		{"fresh deals", fresh, EloEstimate{Estimate: stats.EstimateTri(stats.WDL{W: 5, D: 1, L: 1}), Units: 7, Games: 7}},
+		{"a lone game", paired[:1], EloEstimate{Estimate: stats.EstimateTri(stats.WDL{W: 1}), Units: 1, Games: 1}},
+		{"a deal played three times", append(slices.Clone(paired[:4]), game(4, 8, "a", 2, 1)),
+			EloEstimate{Estimate: stats.EstimateTri(stats.WDL{W: 2, D: 1, L: 2}), Units: 5, Games: 5}},
+		{"pairs finished out of order", []ledger.Record{paired[0], paired[2], paired[1], paired[3]},
+			EloEstimate{Estimate: stats.EstimateTri(stats.WDL{W: 2, D: 1, L: 1}), Units: 4, Games: 4}},
+		{"pairs, then a deal played three times", append(slices.Clone(paired[:4]), game(4, 9, "a", 1, 2), game(5, 9, "b", 1, 2), game(6, 9, "a", 1, 2)),
+			EloEstimate{Estimate: stats.EstimateTri(stats.WDL{W: 4, D: 1, L: 2}), Units: 7, Games: 7}},
 	}
 	for _, tc := range cases {
 		s := NewSummary([]string{"a", "b"})
@@ -116,5 +125,29 @@ func TestSummaryEloEstimate(t *testing.T) {
 	}
 	if _, ok := NewSummary([]string{"a", "b"}).EloEstimate(); ok {
 		t.Error("no games: want no estimate")
+	}
+}
+
+// A summary keeps no record of the games it counted: its memory is the
+// same after a million games as after ten.
+func TestSummaryHoldsNoRecords(t *testing.T) {
+	s := NewSummary([]string{"a", "b"})
+	rec := func(i int) ledger.Record {
+		return ledger.Record{Index: i, GameID: "g", Seed: uint64(i / 2), Bots: []string{"a", "b"}, Ranks: []int{1 + i%2, 2 - i%2}}
+	}
+	s.Add(rec(0))
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	const games = 100_000
+	for i := 1; i < games; i++ {
+		s.Add(rec(i))
+	}
+	runtime.ReadMemStats(&after)
+	// A record kept is well over 100 bytes: 100k of them, over 10 MB.
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<20 {
+		t.Errorf("%d games allocated %d bytes: the summary keeps what it counted", games, grew)
+	}
+	if e, ok := s.EloEstimate(); !ok || !e.Paired || e.Games != games-games%2 || s.Games != games {
+		t.Errorf("estimate %+v, %v over %d games", e, ok, s.Games)
 	}
 }
