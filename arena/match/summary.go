@@ -80,15 +80,14 @@ func (t *eloTally) add(seed uint64, sc float64, scored bool) {
 	}
 	t.pending = sc
 	t.scores++
-	switch {
-	case t.blocks > 0 && sameDeal:
+	if t.blocks > 0 && sameDeal {
 		t.cur++
-	default:
-		if t.blocks > 0 && t.cur != 2 {
-			t.uneven = true
-		}
-		t.blocks, t.cur = t.blocks+1, 1
+		return
 	}
+	if t.blocks > 0 && t.cur != 2 {
+		t.uneven = true
+	}
+	t.blocks, t.cur = t.blocks+1, 1
 }
 
 // paired reports whether the games came in pairs on one deal: every block
@@ -200,10 +199,10 @@ type EloEstimate struct {
 
 // EloEstimate estimates bot 0 against bot 1 from the games added; ok is
 // false unless the match has exactly two bots and a game. Games added one
-// after the other that share a deal (the same Seed) form a block; when the blocks
-// are pairs, the complete pairs are counted pentanomially and a lone last
-// game is left out, else every game counts on its own (trinomially). The
-// conventions for the figures are stats.Estimate's.
+// after the other that share a deal (the same Seed) form a block; when
+// the blocks are pairs, the complete pairs are counted pentanomially and a
+// lone last game is left out, else every game counts on its own
+// (trinomially). The conventions for the figures are stats.Estimate's.
 func (s *Summary) EloEstimate() (e EloEstimate, ok bool) {
 	t := &s.elo
 	if len(s.Bots) != 2 || t.scores == 0 {
