@@ -22,7 +22,6 @@ import (
 // Arguments of the wrapper's other roles.
 const (
 	argProbe       = "--probe"        // Detect: can a bot's root be made here?
-	argStage2      = "--stage2"       // the isolated bot's second stage
 	argProbeStage2 = "--probe-stage2" // the probe's second stage
 	argFingerprint = "--fingerprint"  // print Fingerprint (checkWrapper)
 )
@@ -52,8 +51,6 @@ func Main(args []string) int {
 		switch args[0] {
 		case argProbe:
 			return probeMain(&sp)
-		case argStage2:
-			return stage2(&sp, args[1:])
 		case argProbeStage2:
 			return probeStage2(&sp)
 		case "--":
@@ -159,19 +156,15 @@ func stage1(sp *spec, args []string) int {
 	if err := setRlimits(sp); err != nil {
 		return fail("%v", err)
 	}
-	cmd, err := stage2Command(sp, exe, append([]string{argStage2, "--"}, args...))
-	if err != nil {
-		return fail("%v", err)
-	}
+	exe.Close() // the second stage is a fork (startBot), not the executable run again
 	// Signals the arena sends the bot's process group are the bot's to
 	// answer: the wrapper outlives it only by its exit, never by itself.
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT,
 		syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGPIPE, syscall.SIGALRM)
-	pid, err := forkExec(cmd)
+	pid, err := startBot(sp, args)
 	if err != nil {
-		return fail("starting the bot: %v", err)
+		return fail("%v", err)
 	}
-	exe.Close()
 	// The bot's stdin, stdout and stderr are its own: a bot that closes
 	// stdout must be seen to (EOF), not kept open by the wrapper.
 	if err := detachStdio(); err != nil {
@@ -209,10 +202,12 @@ func enterRoot(sp *spec) (*os.File, error) {
 	return exe, nil
 }
 
-// stage2Command is the second stage: the arena executable (from exe,
-// opened before the host's files went out of reach) in a user namespace of
-// its own, mapping only the bot's uid and gid, and a cgroup namespace
-// rooted at the bot's cgroups.
+// stage2Command is Detect's probe's second stage: the arena executable
+// (from exe, opened before the host's files went out of reach) in a user
+// namespace of its own, mapping only the bot's uid and gid, and a cgroup
+// namespace rooted at the bot's cgroups, which checks there that it can
+// take the bot's uid and drop everything (probeStage2, enterBot). A bot's
+// own second stage is a fork that runs system calls only (startBot).
 func stage2Command(sp *spec, exe *os.File, args []string) (*exec.Cmd, error) {
 	runtime.LockOSThread() // the child inherits this thread's credentials
 	uid, gid := sp.UID, sp.GID
@@ -264,19 +259,6 @@ func stage2Command(sp *spec, exe *os.File, args []string) (*exec.Cmd, error) {
 	}, nil
 }
 
-// forkExec starts the second stage, cmd (whose standard files are the
-// wrapper's own), and returns its pid. It is cmd.Start less what os/exec
-// adds for every new process, which a wrapper that reaps its child with
-// wait4 has no use for: the pidfd, and a trial fork to check the kernel
-// gives one.
-func forkExec(cmd *exec.Cmd) (int, error) {
-	fds := []uintptr{0, 1, 2}
-	for _, f := range cmd.ExtraFiles {
-		fds = append(fds, f.Fd())
-	}
-	return syscall.ForkExec(cmd.Path, cmd.Args, &syscall.ProcAttr{Dir: cmd.Dir, Env: cmd.Env, Files: fds, Sys: cmd.SysProcAttr})
-}
-
 // detachStdio points the wrapper's stdin, stdout and stderr at /dev/null.
 func detachStdio() error {
 	null, err := os.OpenFile("/dev/null", os.O_RDWR, 0)
@@ -311,33 +293,8 @@ func reap(pid int) (syscall.WaitStatus, error) {
 	}
 }
 
-// stage2 runs in the bot's own user namespace as the bot's uid, with
-// CAP_SETPCAP of that namespace (and nothing outside): it joins a session
-// keyring of its own, gives up every capability and the means to regain
-// one, installs the seccomp filter and execs the bot.
-func stage2(sp *spec, args []string) int {
-	if len(args) > 0 && args[0] == "--" {
-		args = args[1:]
-	}
-	if len(args) == 0 {
-		return fail("no command")
-	}
-	if err := enterBot(sp); err != nil {
-		return fail("%v", err)
-	}
-	if err := os.Chdir(sp.Work); err != nil {
-		return fail("working directory: %v", err)
-	}
-	path, err := lookPath(args[0], sp.Env)
-	if err != nil {
-		return fail("%v", err)
-	}
-	err = syscall.Exec(path, args, sp.Env)
-	return fail("exec %s: %v", args[0], err)
-}
-
-// enterBot is what the second stage does before the exec, on the thread
-// that execs.
+// enterBot is what the probe's second stage does, what startBot's child
+// does for a bot with raw system calls: on the thread that would exec.
 func enterBot(sp *spec) error {
 	runtime.LockOSThread()
 	syscall.CloseOnExec(exeFD)
