@@ -54,6 +54,16 @@ func unescapeMount(s string) string {
 	return b.String()
 }
 
+// lockedSecurebits are the securebits a bot's process runs with: NOROOT,
+// NO_SETUID_FIXUP, KEEP_CAPS off and NO_CAP_AMBIENT_RAISE, each with its
+// lock bit, so none can be changed back.
+const lockedSecurebits = 1<<0 | 1<<1 | 1<<2 | 1<<3 | 1<<5 | 1<<6 | 1<<7
+
+// maxCapabilities bounds the capability numbers tried when the bounding
+// set is emptied: the drop fails with EINVAL past the last one the kernel
+// knows, well below it.
+const maxCapabilities = 64
+
 // lockPrivileges takes from this thread (and what it execs) every way
 // back to privileges, while it still may: the capability bounding set is
 // emptied, securebits locked (exec gives root no capabilities, a change of
@@ -73,13 +83,10 @@ func lockPrivileges() error {
 	if data[0].Effective&(1<<unix.CAP_SETPCAP) == 0 {
 		return nil // nothing to drop, nothing to drop with
 	}
-	// NOROOT, NO_SETUID_FIXUP, KEEP_CAPS off, NO_CAP_AMBIENT_RAISE: each
-	// with its lock bit.
-	const secure = 1<<0 | 1<<1 | 1<<2 | 1<<3 | 1<<5 | 1<<6 | 1<<7
-	if err := unix.Prctl(unix.PR_SET_SECUREBITS, secure, 0, 0, 0); err != nil {
+	if err := unix.Prctl(unix.PR_SET_SECUREBITS, lockedSecurebits, 0, 0, 0); err != nil {
 		return fmt.Errorf("securebits: %w", err)
 	}
-	for c := 0; c < 64; c++ {
+	for c := 0; c < maxCapabilities; c++ {
 		if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); errors.Is(err, unix.EINVAL) {
 			break // past the last capability this kernel knows
 		} else if err != nil {

@@ -43,30 +43,18 @@ var devices = []struct {
 //   - /proc of its PID namespace, over the scratch tmpfs of the build,
 //     which it hides.
 //
-// Every mount is nosuid, and nodev but /dev's. It returns the arena
-// executable, opened before the host's files go out of reach: the second
-// stage runs from it.
-func buildRoot(sp *spec) (*os.File, error) {
+// Every mount is nosuid, and nodev but /dev's.
+func buildRoot(sp *spec) error {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-		return nil, fmt.Errorf("making mounts private: %w", err)
+		return fmt.Errorf("making mounts private: %w", err)
 	}
-	self, err := os.Open("/proc/self/exe")
-	if err != nil {
-		return nil, fmt.Errorf("opening the arena executable: %w", err)
-	}
-	ok := false
-	defer func() {
-		if !ok {
-			self.Close()
-		}
-	}()
 	submounts, err := readMounts()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	root := sp.Tmp
 	if err := unix.Mount("tmpfs", root, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=0755,size=4m,nr_inodes=8192"); err != nil {
-		return nil, fmt.Errorf("mounting the bot's root: %w", err)
+		return fmt.Errorf("mounting the bot's root: %w", err)
 	}
 	// A scratch tmpfs for the overlays' empty lower layer and the empty
 	// file of covers, where the bot's /proc goes: the proc mounted on it
@@ -76,14 +64,14 @@ func buildRoot(sp *spec) (*os.File, error) {
 	// 0.8 ms, and up to 4 ms, on a loaded 2-core machine.
 	scratch := filepath.Join(root, "proc")
 	if err := mkdirMount(scratch, "tmpfs", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=0755,size=16k"); err != nil {
-		return nil, err
+		return err
 	}
 	empty, emptyFile := filepath.Join(scratch, "empty"), filepath.Join(scratch, "file")
 	if err := os.Mkdir(empty, 0o555); err != nil {
-		return nil, err
+		return err
 	}
 	if err := os.WriteFile(emptyFile, nil, 0o444); err != nil {
-		return nil, err
+		return err
 	}
 	b := &builder{root: root, empty: empty, emptyFile: emptyFile, overlay: sp.Plan.Overlay, submounts: submounts}
 	// The bot's /tmp first: shown paths under /tmp go into it.
@@ -92,39 +80,38 @@ func buildRoot(sp *spec) (*os.File, error) {
 		tmpOpts += fmt.Sprintf(",size=%d", sp.Limits.Disk)
 	}
 	if err := mkdirMount(b.at("/tmp"), "tmpfs", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, tmpOpts); err != nil {
-		return nil, fmt.Errorf("the bot's /tmp: %w", err)
+		return fmt.Errorf("the bot's /tmp: %w", err)
 	}
 	inner := b.at(sp.Inner)
 	if err := os.MkdirAll(inner, 0o700); err != nil {
-		return nil, fmt.Errorf("the bot's directory: %w", err)
+		return fmt.Errorf("the bot's directory: %w", err)
 	}
 	if sp.UID >= 0 {
 		if err := os.Chown(inner, sp.UID, sp.GID); err != nil {
-			return nil, fmt.Errorf("the bot's directory: %w", err)
+			return fmt.Errorf("the bot's directory: %w", err)
 		}
 	}
 	for _, e := range sp.Root {
 		if err := b.entry(e); err != nil {
-			return nil, fmt.Errorf("the bot's root: %s: %w", e.Path, err)
+			return fmt.Errorf("the bot's root: %s: %w", e.Path, err)
 		}
 	}
 	if err := b.dev(sp.Plan.Mknod, inner); err != nil {
-		return nil, fmt.Errorf("the bot's /dev: %w", err)
+		return fmt.Errorf("the bot's /dev: %w", err)
 	}
 	if err := unix.Mount("", scratch, "", unix.MS_REMOUNT|unix.MS_BIND|roFlags|unix.MS_NOEXEC, ""); err != nil {
-		return nil, fmt.Errorf("making the scratch directory read-only: %w", err)
+		return fmt.Errorf("making the scratch directory read-only: %w", err)
 	}
 	if err := unix.Mount("proc", scratch, "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
-		return nil, fmt.Errorf("mounting /proc: %w", err)
+		return fmt.Errorf("mounting /proc: %w", err)
 	}
 	if err := unix.Mount("", root, "", unix.MS_REMOUNT|unix.MS_BIND|roFlags, ""); err != nil {
-		return nil, fmt.Errorf("making the bot's root read-only: %w", err)
+		return fmt.Errorf("making the bot's root read-only: %w", err)
 	}
 	if err := pivot(root); err != nil {
-		return nil, err
+		return err
 	}
-	ok = true
-	return self, nil
+	return nil
 }
 
 // pivot makes dir the root of the mount namespace and detaches the old

@@ -64,18 +64,27 @@ func seccompFilter() []unix.SockFilter {
 // installSeccomp filters the calling thread's system calls, and those of
 // everything it execs and starts. It needs no_new_privs (lockPrivileges).
 func installSeccomp() error {
+	prog, err := seccompProgram()
+	if err != nil {
+		return err
+	}
+	if err := unix.Prctl(unix.PR_SET_SECCOMP, unix.SECCOMP_MODE_FILTER, uintptr(unsafe.Pointer(&prog)), 0, 0); err != nil {
+		return fmt.Errorf("seccomp: %w", err)
+	}
+	return nil
+}
+
+// seccompProgram is the filter as PR_SET_SECCOMP takes it (installSeccomp,
+// and a bot's second stage, which installs it with a raw call).
+func seccompProgram() (unix.SockFprog, error) {
 	if nativeArch == 0 {
-		return errors.New("no seccomp filter for this architecture")
+		return unix.SockFprog{}, errors.New("no seccomp filter for this architecture")
 	}
 	if len(deniedSyscalls) > 250 {
 		panic("seccomp filter jumps overflow") // a build-time fact, checked by the tests
 	}
 	filter := seccompFilter()
-	prog := unix.SockFprog{Len: uint16(len(filter)), Filter: &filter[0]}
-	if err := unix.Prctl(unix.PR_SET_SECCOMP, unix.SECCOMP_MODE_FILTER, uintptr(unsafe.Pointer(&prog)), 0, 0); err != nil {
-		return fmt.Errorf("seccomp: %w", err)
-	}
-	return nil
+	return unix.SockFprog{Len: uint16(len(filter)), Filter: &filter[0]}, nil
 }
 
 // seccompAvailable tells whether this kernel has seccomp filters that can

@@ -3,9 +3,9 @@
 package sandbox
 
 import (
+	"encoding/binary"
 	"fmt"
 	"os"
-	"runtime"
 	"strconv"
 	"syscall"
 	"unsafe"
@@ -52,12 +52,7 @@ type botChild struct {
 	report     int // write end: the step and errno of a failure
 }
 
-// childSteps name what the child was doing when it failed (its report's
-// first byte), for the wrapper's message.
-var childSteps = [...]string{"waiting for the id maps", "setresgid", "setresuid", "securebits",
-	"dropping the bounding set", "ambient capabilities", "capset", "parent-death signal", "seccomp",
-	"working directory", "exec"}
-
+// The child's steps, in order: a failure's report names its step.
 const (
 	stepGoAhead = iota
 	stepSetgid
@@ -72,6 +67,13 @@ const (
 	stepExec
 )
 
+// childSteps name the steps for the wrapper's message (exec's names the
+// command too).
+var childSteps = [...]string{stepGoAhead: "waiting for the id maps", stepSetgid: "setresgid", stepSetuid: "setresuid",
+	stepSecurebits: "securebits", stepBounding: "dropping the bounding set", stepAmbient: "ambient capabilities",
+	stepCapset: "capset", stepPdeathsig: "parent-death signal", stepSeccomp: "seccomp",
+	stepChdir: "working directory", stepExec: "exec"}
+
 // startBot starts the bot, args, as stage 1's child in a user namespace of
 // its own that maps only the bot's uid and gid, and a cgroup namespace
 // rooted at the bot's cgroups; the child takes the bot's uid, joins the
@@ -79,22 +81,11 @@ const (
 // to regain one, installs the seccomp filter and execs the bot from its
 // working directory. It returns the child's pid once the exec succeeded.
 func startBot(sp *spec, args []string) (int, error) {
-	// The child inherits this thread's credentials: the supplementary
-	// groups, no_new_privs and the session keyring are set on it alone.
-	runtime.LockOSThread()
-	uid, gid := sp.UID, sp.GID
-	if uid < 0 {
-		uid, gid = os.Getuid(), os.Getgid()
-	}
-	if !sp.Plan.UserNS {
-		// As root: no supplementary group of the arena's reaches the bot
-		// (in the bot's user namespace setgroups is not allowed).
-		if _, _, e := syscall.RawSyscall(syscall.SYS_SETGROUPS, 0, 0, 0); e != 0 {
-			return 0, fmt.Errorf("setgroups: %w", e)
-		}
-	}
-	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
-		return 0, fmt.Errorf("no_new_privs: %w", err)
+	// The child inherits this thread's credentials, the session keyring
+	// among them.
+	uid, gid, err := secondStageThread(sp)
+	if err != nil {
+		return 0, err
 	}
 	if err := newSessionKeyring(); err != nil {
 		return 0, err
@@ -120,21 +111,18 @@ func startBot(sp *spec, args []string) (int, error) {
 	if c.envv, err = syscall.SlicePtrFromStrings(sp.Env); err != nil {
 		return 0, fmt.Errorf("exec %s: environment: %w", args[0], err)
 	}
-	var filter []unix.SockFilter
 	if c.seccomp {
-		if nativeArch == 0 {
-			return 0, fmt.Errorf("no seccomp filter for this architecture")
+		if c.prog, err = seccompProgram(); err != nil {
+			return 0, err
 		}
-		filter = seccompFilter()
-		c.prog = unix.SockFprog{Len: uint16(len(filter)), Filter: &filter[0]}
 	}
 	var goAhead, report [2]int
 	if err := syscall.Pipe2(goAhead[:], syscall.O_CLOEXEC); err != nil {
 		return 0, err
 	}
-	defer syscall.Close(goAhead[1])
 	if err := syscall.Pipe2(report[:], syscall.O_CLOEXEC); err != nil {
 		syscall.Close(goAhead[0])
+		syscall.Close(goAhead[1])
 		return 0, err
 	}
 	defer syscall.Close(report[0])
@@ -142,21 +130,25 @@ func startBot(sp *spec, args []string) (int, error) {
 	syscall.ForkLock.Lock() // no descriptor is being made without O_CLOEXEC meanwhile
 	pid, errno := forkBot(c)
 	syscall.ForkLock.Unlock()
-	runtime.KeepAlive(filter)
 	syscall.Close(goAhead[0])
 	syscall.Close(report[1])
 	if errno != 0 {
+		syscall.Close(goAhead[1])
 		return 0, fmt.Errorf("clone: %w", errno)
 	}
-	if err := writeIDMaps(pid, uid, gid); err != nil {
-		// The child reads the end of the pipe, not a go-ahead, and exits.
-		syscall.Close(goAhead[1])
+	err = writeIDMaps(pid, uid, gid)
+	if err == nil {
+		if _, werr := syscall.Write(goAhead[1], []byte{1}); werr != nil {
+			err = fmt.Errorf("starting the bot: %w", werr)
+		}
+	}
+	// The child goes on after its go-ahead, or exits at the end of the
+	// pipe without one.
+	syscall.Close(goAhead[1])
+	if err != nil {
 		var ws syscall.WaitStatus
 		_, _ = syscall.Wait4(pid, &ws, 0, nil)
 		return 0, err
-	}
-	if _, err := syscall.Write(goAhead[1], []byte{1}); err != nil {
-		return 0, fmt.Errorf("starting the bot: %w", err)
 	}
 	// The report pipe closes on the exec (success) or carries a failure.
 	var buf [5]byte
@@ -164,7 +156,7 @@ func startBot(sp *spec, args []string) (int, error) {
 	if n == len(buf) {
 		var ws syscall.WaitStatus
 		_, _ = syscall.Wait4(pid, &ws, 0, nil)
-		step, e := int(buf[0]), syscall.Errno(uint32(buf[1])|uint32(buf[2])<<8|uint32(buf[3])<<16|uint32(buf[4])<<24)
+		step, e := int(buf[0]), syscall.Errno(binary.LittleEndian.Uint32(buf[1:]))
 		name := "starting the bot"
 		if step < len(childSteps) {
 			name = childSteps[step]
@@ -238,14 +230,12 @@ func botChildMain(c *botChild) {
 	if _, _, e = syscall.RawSyscall(syscall.SYS_SETRESUID, c.uid, c.uid, c.uid); e != 0 {
 		goto fail
 	}
-	// NOROOT, NO_SETUID_FIXUP, KEEP_CAPS off, NO_CAP_AMBIENT_RAISE: each
-	// with its lock bit (as lockPrivileges).
 	step = stepSecurebits
-	if _, _, e = syscall.RawSyscall(syscall.SYS_PRCTL, unix.PR_SET_SECUREBITS, 1<<0|1<<1|1<<2|1<<3|1<<5|1<<6|1<<7, 0); e != 0 {
+	if _, _, e = syscall.RawSyscall(syscall.SYS_PRCTL, unix.PR_SET_SECUREBITS, lockedSecurebits, 0); e != 0 {
 		goto fail
 	}
 	step = stepBounding
-	for capN = 0; capN < 64; capN++ {
+	for capN = 0; capN < maxCapabilities; capN++ {
 		if _, _, e = syscall.RawSyscall(syscall.SYS_PRCTL, unix.PR_CAPBSET_DROP, capN, 0); e == syscall.EINVAL {
 			break // past the last capability this kernel knows
 		} else if e != 0 {
@@ -281,7 +271,7 @@ fail:
 	if e == 0 {
 		e = syscall.EPIPE // the go-ahead pipe closed without a byte
 	}
-	b[0], b[1], b[2], b[3], b[4] = step, byte(e), byte(e>>8), byte(e>>16), byte(e>>24)
+	b[0], b[1], b[2], b[3], b[4] = step, byte(e), byte(e>>8), byte(e>>16), byte(e>>24) // little-endian, as startBot reads it
 	syscall.RawSyscall(syscall.SYS_WRITE, uintptr(c.report), uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)))
 	for {
 		syscall.RawSyscall(syscall.SYS_EXIT_GROUP, 127, 0, 0)

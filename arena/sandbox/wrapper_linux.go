@@ -149,14 +149,12 @@ func direct(sp *spec, args []string) int {
 func stage1(sp *spec, args []string) int {
 	syscall.CloseOnExec(statusFD)
 	status := os.NewFile(statusFD, "status")
-	exe, err := enterRoot(sp)
-	if err != nil {
+	if err := enterRoot(sp); err != nil {
 		return fail("%v", err)
 	}
 	if err := setRlimits(sp); err != nil {
 		return fail("%v", err)
 	}
-	exe.Close() // the second stage is a fork (startBot), not the executable run again
 	// Signals the arena sends the bot's process group are the bot's to
 	// answer: the wrapper outlives it only by its exit, never by itself.
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT,
@@ -187,19 +185,17 @@ func stage1(sp *spec, args []string) int {
 }
 
 // enterRoot builds the bot's root, makes it the wrapper's and brings up
-// the bot's loopback: the arena executable, for the second stage.
-func enterRoot(sp *spec) (*os.File, error) {
-	exe, err := buildRoot(sp)
-	if err != nil {
-		return nil, fmt.Errorf("isolation: %w", err)
+// the bot's loopback.
+func enterRoot(sp *spec) error {
+	if err := buildRoot(sp); err != nil {
+		return fmt.Errorf("isolation: %w", err)
 	}
 	if sp.Plan.Network == NetworkLoopback {
 		if err := loopbackUp(); err != nil {
-			exe.Close()
-			return nil, fmt.Errorf("network: %w", err)
+			return fmt.Errorf("network: %w", err)
 		}
 	}
-	return exe, nil
+	return nil
 }
 
 // stage2Command is Detect's probe's second stage: the arena executable
@@ -209,23 +205,9 @@ func enterRoot(sp *spec) (*os.File, error) {
 // take the bot's uid and drop everything (probeStage2, enterBot). A bot's
 // own second stage is a fork that runs system calls only (startBot).
 func stage2Command(sp *spec, exe *os.File, args []string) (*exec.Cmd, error) {
-	runtime.LockOSThread() // the child inherits this thread's credentials
-	uid, gid := sp.UID, sp.GID
-	if uid < 0 {
-		uid, gid = os.Getuid(), os.Getgid()
-	}
-	if !sp.Plan.UserNS {
-		// As root: no supplementary group of the arena's reaches the bot
-		// (in the bot's user namespace setgroups is not allowed). On this
-		// thread alone, which the child's credentials come from:
-		// syscall.Setgroups would stop every thread of the wrapper to set
-		// them all.
-		if _, _, e := syscall.RawSyscall(syscall.SYS_SETGROUPS, 0, 0, 0); e != 0 {
-			return nil, fmt.Errorf("setgroups: %w", e)
-		}
-	}
-	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
-		return nil, fmt.Errorf("no_new_privs: %w", err)
+	uid, gid, err := secondStageThread(sp)
+	if err != nil {
+		return nil, err
 	}
 	sp2 := *sp
 	sp2.UID, sp2.GID = uid, gid
@@ -257,6 +239,30 @@ func stage2Command(sp *spec, exe *os.File, args []string) (*exec.Cmd, error) {
 			Pdeathsig:   syscall.SIGKILL,
 		},
 	}, nil
+}
+
+// secondStageThread locks the calling goroutine to its thread and makes
+// that thread's credentials the ones a second stage forked from it
+// inherits: no supplementary group of the arena's (as root; in the bot's
+// user namespace setgroups is not allowed), and no_new_privs. It returns
+// the bot's uid and gid: the spec's, or the wrapper's own when it has none.
+func secondStageThread(sp *spec) (uid, gid int, err error) {
+	runtime.LockOSThread()
+	uid, gid = sp.UID, sp.GID
+	if uid < 0 {
+		uid, gid = os.Getuid(), os.Getgid()
+	}
+	if !sp.Plan.UserNS {
+		// On this thread alone: syscall.Setgroups would stop every thread
+		// of the wrapper to set them all.
+		if _, _, e := syscall.RawSyscall(syscall.SYS_SETGROUPS, 0, 0, 0); e != 0 {
+			return 0, 0, fmt.Errorf("setgroups: %w", e)
+		}
+	}
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return 0, 0, fmt.Errorf("no_new_privs: %w", err)
+	}
+	return uid, gid, nil
 }
 
 // detachStdio points the wrapper's stdin, stdout and stderr at /dev/null.
@@ -406,8 +412,14 @@ func probeMain(sp *spec) int {
 		f.Mknod = tryMknod(sp.Tmp) == nil
 	}
 	sp.Plan.Overlay, sp.Plan.Mknod = f.Overlay, f.Mknod
-	exe, err := enterRoot(sp)
+	// The second stage runs from the arena executable, opened before the
+	// host's files go out of reach.
+	exe, err := os.Open("/proc/self/exe")
 	if err != nil {
+		return fail("opening the arena executable: %v", err)
+	}
+	defer exe.Close()
+	if err := enterRoot(sp); err != nil {
 		return fail("%v", err)
 	}
 	if !sp.Plan.UserNS {
