@@ -10,6 +10,7 @@ import (
 
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/run"
+	"github.com/arena-dev/arena/internal/testkit"
 )
 
 // BenchmarkRestartBots measures what restarting the bots for every game
@@ -25,6 +26,12 @@ import (
 // played and closes the finished one in the background
 // (pool.Pool.OneGame), so a game as long as a start (a few ms of plies)
 // hides it; a shorter one cannot.
+//
+// Confined bots start through arena-sandbox, built for the run, as they
+// do for a user who builds the arena as the README says (go build -o bin/
+// ./cmd/arena ./cmd/arena-sandbox); restart-reexec/plain-per-process is
+// the same restart with no wrapper beside the arena, which then runs
+// itself again as the wrapper (go run ./cmd/arena; here the test binary).
 // ARENA_BENCH_GAMES (default 200) sets the games, ARENA_BENCH_MAX_ACTIONS
 // (default: none, a whole Uno hand) cuts them short.
 //
@@ -45,7 +52,11 @@ func BenchmarkRestartBots(b *testing.B) {
 	}
 	// setup is how the bots are run: a fresh process per game or not, in
 	// the sandbox or as plain processes.
-	type setup struct{ restart, confine bool }
+	type setup struct {
+		restart, confine bool
+		wrapper          string // the sandbox wrapper: "" for the executable itself
+	}
+	wrapper := testkit.Build(b, "./cmd/arena-sandbox")
 	measure := func(how setup) result {
 		seed := uint64(9)
 		f := File{Name: "restart-bench", Game: "uno", Options: options, GamesPerEncounter: 2, Rounds: games / 2, Seed: &seed,
@@ -59,6 +70,7 @@ func BenchmarkRestartBots(b *testing.B) {
 		}
 		out := b.TempDir()
 		if how.confine {
+			c.BotOptions.Wrapper = how.wrapper
 			if _, err := c.Confine("bench", out); err != nil {
 				b.Fatal(err)
 			}
@@ -82,26 +94,31 @@ func BenchmarkRestartBots(b *testing.B) {
 		return result{elapsed / n, st.Waited / n, float64(st.Started) / float64(len(recs))}
 	}
 	for range b.N {
-		kept := measure(setup{confine: true})
-		fresh := measure(setup{restart: true, confine: true})
+		kept := measure(setup{confine: true, wrapper: wrapper})
+		fresh := measure(setup{restart: true, confine: true, wrapper: wrapper})
+		reexec := measure(setup{restart: true, confine: true})
 		plain := measure(setup{restart: true})
 		ratio := float64(fresh.perGame) / float64(kept.perGame)
 		// What one more process costs a game, confined and isolated as a
 		// tournament runs bots, and as a plain spawn with no sandbox (the
 		// issue-16 figure: isolated <= 3x plain).
 		perProcess := (fresh.perGame - kept.perGame) / 2
+		reexecPerProcess := (reexec.perGame - kept.perGame) / 2
 		plainPerProcess := (plain.perGame - kept.perGame) / 2
 		b.Logf("processes kept: %v per game, %.2f started per game; restarted: %v per game (%.2fx), %.2f started per game, waited %v per game for them; %v more per bot process; "+
-			"plain spawns, no sandbox: %v per game, %v more per bot process",
+			"no wrapper beside the arena: %v per game, %v more per bot process; plain spawns, no sandbox: %v per game, %v more per bot process",
 			kept.perGame.Round(time.Microsecond), kept.started, fresh.perGame.Round(time.Microsecond), ratio, fresh.started,
 			fresh.waited.Round(time.Microsecond), perProcess.Round(time.Microsecond),
+			reexec.perGame.Round(time.Microsecond), reexecPerProcess.Round(time.Microsecond),
 			plain.perGame.Round(time.Microsecond), plainPerProcess.Round(time.Microsecond))
 		b.ReportMetric(ratio, "restart/kept")
 		b.ReportMetric(float64(kept.perGame.Microseconds()), "kept-us/game")
 		b.ReportMetric(float64(fresh.perGame.Microseconds()), "restart-us/game")
+		b.ReportMetric(float64(reexec.perGame.Microseconds()), "reexec-restart-us/game")
 		b.ReportMetric(float64(plain.perGame.Microseconds()), "plain-restart-us/game")
 		if plainPerProcess > 0 {
 			b.ReportMetric(float64(perProcess)/float64(plainPerProcess), "restart/plain-per-process")
+			b.ReportMetric(float64(reexecPerProcess)/float64(plainPerProcess), "restart-reexec/plain-per-process")
 		}
 	}
 }
