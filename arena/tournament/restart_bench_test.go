@@ -102,9 +102,8 @@ func BenchmarkRestartBots(b *testing.B) {
 		// What one more process costs a game, confined and isolated as a
 		// tournament runs bots, and as a plain spawn with no sandbox (the
 		// issue-16 figure: isolated <= 3x plain).
-		perProcess := (fresh.perGame - kept.perGame) / 2
-		reexecPerProcess := (reexec.perGame - kept.perGame) / 2
-		plainPerProcess := (plain.perGame - kept.perGame) / 2
+		overKept := func(r result) time.Duration { return (r.perGame - kept.perGame) / 2 } // two seats, a process each
+		perProcess, reexecPerProcess, plainPerProcess := overKept(fresh), overKept(reexec), overKept(plain)
 		b.Logf("processes kept: %v per game, %.2f started per game; restarted: %v per game (%.2fx), %.2f started per game, waited %v per game for them; %v more per bot process; "+
 			"no wrapper beside the arena: %v per game, %v more per bot process; plain spawns, no sandbox: %v per game, %v more per bot process",
 			kept.perGame.Round(time.Microsecond), kept.started, fresh.perGame.Round(time.Microsecond), ratio, fresh.started,

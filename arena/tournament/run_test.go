@@ -16,6 +16,7 @@ import (
 	"github.com/arena-dev/arena/arena/schedule"
 	"github.com/arena-dev/arena/bots"
 	_ "github.com/arena-dev/arena/engine/boon"
+	"github.com/arena-dev/arena/internal/testkit"
 	"github.com/arena-dev/arena/replays"
 	"github.com/arena-dev/arena/sdk"
 )
@@ -35,7 +36,9 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	testkit.RemoveBuilds() // the arena-sandbox of BenchmarkRestartBots
+	os.Exit(code)
 }
 
 func testConfig(t *testing.T, n int, concurrency int) *Config {
