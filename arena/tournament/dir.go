@@ -256,6 +256,8 @@ func (c *Config) ReadLedger(path string) (*Ledger, error) {
 		}
 	}
 	slices.Sort(counted)
+	l.Records = make([]ledger.Record, 0, len(counted))
+	l.Lines, l.Games = make([]int, 0, len(counted)), make([]schedule.Game, 0, len(counted))
 	for _, i := range counted {
 		l.Records = append(l.Records, entries[i].Record)
 		l.Lines = append(l.Lines, entries[i].Line)

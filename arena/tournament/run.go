@@ -103,14 +103,15 @@ func Run(ctx context.Context, c *Config, out string, opt Options) (*match.Summar
 	for _, p := range led.Problems {
 		fmt.Fprintf(opt.Warn, "arena: warning: %v\n", p)
 	}
-	records := led.Records
-	secret, err := c.dealSecret(out, records)
+	secret, err := c.dealSecret(out, led)
 	if err != nil {
 		return sum, err
 	}
-	finished := map[string]ledger.Record{}
-	for _, r := range records {
-		finished[r.GameID] = r
+	// Pointers into the ledger's records, not copies: a resume of a long
+	// tournament holds each recorded game once.
+	finished := make(map[string]*ledger.Record, len(led.Records))
+	for i := range led.Records {
+		finished[led.Records[i].GameID] = &led.Records[i]
 	}
 	files, err := dir.Sink(nil)
 	if err != nil {
@@ -179,7 +180,7 @@ type games struct {
 	out      string
 	sched    schedule.Scheduler
 	secret   *deal.Secret
-	finished map[string]ledger.Record // recorded before this run, by game id
+	finished map[string]*ledger.Record // recorded before this run, by game id
 	sum      *match.Summary
 	index    int // tables played so far
 }
@@ -191,7 +192,7 @@ func (s *games) Next() (run.Table, schedule.Status) {
 	}
 	gameID := s.c.Name + "-" + g.ID
 	if r, ok := s.finished[gameID]; ok {
-		return run.Table{Game: g, GameID: gameID, Recorded: &r}, schedule.Ready
+		return run.Table{Game: g, GameID: gameID, Recorded: r}, schedule.Ready
 	}
 	t := run.Table{Game: g, Index: s.index, GameID: gameID, Seed: s.c.dealSeed(s.secret, g)}
 	s.index++
@@ -234,11 +235,11 @@ func (c *Config) dealSeed(secret *deal.Secret, g schedule.Game) uint64 {
 // there. Whichever it is must deal every recorded game as it was dealt,
 // or the rest of a duplicate deal would be other cards: a resume whose
 // secret is lost, damaged or another fails and changes nothing.
-func (c *Config) dealSecret(out string, records []ledger.Record) (*deal.Secret, error) {
+func (c *Config) dealSecret(out string, led *Ledger) (*deal.Secret, error) {
 	if c.Secret != nil {
 		// Checked before it is stored: a wrong secret must not take the
 		// place of a lost one.
-		if err := c.checkSecret(c.Secret, records); err != nil {
+		if err := c.checkSecret(c.Secret, led); err != nil {
 			return nil, fmt.Errorf("%s: %w", c.secretName(), err)
 		}
 		secret, err := deal.InDir(out, c.Secret)
@@ -247,16 +248,16 @@ func (c *Config) dealSecret(out string, records []ledger.Record) (*deal.Secret, 
 		}
 		return secret, nil
 	}
-	if len(records) == 0 {
+	if len(led.Records) == 0 {
 		return deal.InDir(out, nil)
 	}
 	path := filepath.Join(out, deal.FileName)
 	secret, err := deal.Read(path)
 	if err != nil {
 		return nil, fmt.Errorf("cannot resume %s: %w; the %d games recorded are kept, but without the secret they were dealt with "+
-			"the rest of their deals cannot be reproduced: restore the file, or give a copy of it with --deal-secret (a tournament file's deal_secret)", out, err, len(records))
+			"the rest of their deals cannot be reproduced: restore the file, or give a copy of it with --deal-secret (a tournament file's deal_secret)", out, err, len(led.Records))
 	}
-	if err := c.checkSecret(secret, records); err != nil {
+	if err := c.checkSecret(secret, led); err != nil {
 		return nil, fmt.Errorf("cannot resume %s: %s: %w", out, path, err)
 	}
 	return secret, nil
@@ -270,17 +271,14 @@ func (c *Config) secretName() string {
 	return c.Secret.String()
 }
 
-// checkSecret: secret deals every recorded game with the seed recorded.
-func (c *Config) checkSecret(secret *deal.Secret, records []ledger.Record) error {
-	if len(records) == 0 {
-		return nil
-	}
-	_, err := c.replay(records, func(g schedule.Game, r ledger.Record) error {
-		if got := c.dealSeed(secret, g); got != r.Seed {
+// checkSecret: secret deals every game counted in led with the seed
+// recorded (each paired with its game of the schedule by ReadLedger).
+func (c *Config) checkSecret(secret *deal.Secret, led *Ledger) error {
+	for i, r := range led.Records {
+		if got := c.dealSeed(secret, led.Games[i]); got != r.Seed {
 			return fmt.Errorf("%w than the one its games were dealt with (game %s was dealt seed %d; this secret deals it %d)",
 				deal.ErrMismatch, r.GameID, r.Seed, got)
 		}
-		return nil
-	})
-	return err
+	}
+	return nil
 }
