@@ -27,33 +27,21 @@ const BracketFile = "bracket.json"
 // Rebuild feeds the recorded results through a fresh scheduler, exactly as
 // a resume does, so the format's state can be shown without playing.
 func (c *Config) Rebuild(records []ledger.Record) (schedule.Scheduler, error) {
-	return c.replay(records, nil)
-}
-
-// replay is Rebuild; visit, if not nil, sees each recorded game with its
-// place in the schedule before its result is fed, and an error from it
-// stops the replay.
-func (c *Config) replay(records []ledger.Record, visit func(schedule.Game, ledger.Record) error) (schedule.Scheduler, error) {
 	s, err := c.NewScheduler()
 	if err != nil {
 		return nil, err
 	}
-	finished := map[string]ledger.Record{}
+	ranks := make(map[string][]int, len(records))
 	for _, r := range records {
-		finished[r.GameID] = r
+		ranks[r.GameID] = r.Ranks
 	}
 	for {
 		g, st := s.Next()
 		if st != schedule.Ready {
 			return s, nil
 		}
-		if r, ok := finished[c.Name+"-"+g.ID]; ok {
-			if visit != nil {
-				if err := visit(g, r); err != nil {
-					return s, err
-				}
-			}
-			s.Result(g, r.Ranks)
+		if r, ok := ranks[c.Name+"-"+g.ID]; ok {
+			s.Result(g, r)
 		}
 	}
 }
