@@ -21,6 +21,7 @@ import (
 	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/arena/transport"
 	"github.com/arena-dev/arena/internal/proctest"
+	"github.com/arena-dev/arena/internal/testkit"
 )
 
 // The test binary is also the misbehaving bot: with SANDBOX_TEST_MODE set
@@ -35,7 +36,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv("SANDBOX_TEST_USERNS") != "" {
 		sandbox.ForceUserNS()
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	testkit.RemoveBuilds() // the arena-sandbox and bots that tests built
+	os.Exit(code)
 }
 
 func misbehave(mode string) int {
