@@ -44,9 +44,7 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	code := m.Run()
-	testkit.RemoveBuilds() // the arena binary of BenchmarkPerMove
-	os.Exit(code)
+	os.Exit(testkit.Main(m)) // removes what testkit.Build made
 }
 
 func botConfig() transport.ProcessConfig {

@@ -36,9 +36,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv("SANDBOX_TEST_USERNS") != "" {
 		sandbox.ForceUserNS()
 	}
-	code := m.Run()
-	testkit.RemoveBuilds() // the arena-sandbox and bots that tests built
-	os.Exit(code)
+	os.Exit(testkit.Main(m)) // removes what testkit.Build made
 }
 
 func misbehave(mode string) int {

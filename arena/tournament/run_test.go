@@ -36,9 +36,7 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	code := m.Run()
-	testkit.RemoveBuilds() // the arena-sandbox of BenchmarkRestartBots
-	os.Exit(code)
+	os.Exit(testkit.Main(m)) // removes what testkit.Build made
 }
 
 func testConfig(t *testing.T, n int, concurrency int) *Config {

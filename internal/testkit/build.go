@@ -28,17 +28,25 @@ var builds struct {
 	dir  string
 	made map[string]string // package -> executable, or the build's failure
 	errs map[string]string
+	// removing is set by Main: its TestMain removes the directory after
+	// the tests, so Build may make one.
+	removing bool
 }
 
 // Build compiles the main package pkg (a path from the module root, such
 // as "./cmd/arena") once per test binary, and returns its executable. The
 // directory is open to every user: the bots of an arena run as root run
 // as uids of their own, and "arena bot NAME" re-runs the arena binary.
-// RemoveBuilds, from TestMain after m.Run, removes what Build made.
+// The package's TestMain must run its tests with Main, which removes
+// what Build made; Build fails the test where it does not, rather than
+// leave programs behind in the temporary directory on every run.
 func Build(tb testing.TB, pkg string) string {
 	tb.Helper()
 	builds.Lock()
 	defer builds.Unlock()
+	if !builds.removing {
+		tb.Fatalf("testkit.Build(%s): the package's TestMain must run its tests with testkit.Main, which removes the builds afterwards", pkg)
+	}
 	if path, ok := builds.made[pkg]; ok {
 		return path
 	}
@@ -73,12 +81,19 @@ func Build(tb testing.TB, pkg string) string {
 	return path
 }
 
-// RemoveBuilds removes the programs Build made.
-func RemoveBuilds() {
+// Main runs the tests of m and then removes the programs Build made; it
+// returns m.Run's exit code. A package whose tests call Build ends its
+// TestMain with os.Exit(testkit.Main(m)).
+func Main(m *testing.M) int {
+	builds.Lock()
+	builds.removing = true
+	builds.Unlock()
+	code := m.Run()
 	builds.Lock()
 	defer builds.Unlock()
 	if builds.dir != "" {
 		os.RemoveAll(builds.dir)
 		builds.dir, builds.made, builds.errs = "", nil, nil
 	}
+	return code
 }

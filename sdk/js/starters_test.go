@@ -14,9 +14,7 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	code := m.Run()
-	testkit.RemoveBuilds()
-	os.Exit(code)
+	os.Exit(testkit.Main(m)) // removes what testkit.Build made
 }
 
 // arena is the arena binary, built once per test run.

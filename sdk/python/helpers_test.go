@@ -147,9 +147,7 @@ func moduleRoot(t testing.TB) string { return testkit.ModuleRoot(t) }
 func arena(t testing.TB) string { return testkit.Build(t, "./cmd/arena") }
 
 func TestMain(m *testing.M) {
-	code := m.Run()
-	testkit.RemoveBuilds()
-	os.Exit(code)
+	os.Exit(testkit.Main(m)) // removes what testkit.Build made
 }
 
 // lastLines is the end of a long output, for failure messages.

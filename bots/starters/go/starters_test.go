@@ -26,9 +26,7 @@ var starters = []struct {
 }
 
 func TestMain(m *testing.M) {
-	code := m.Run()
-	testkit.RemoveBuilds()
-	os.Exit(code)
+	os.Exit(testkit.Main(m)) // removes what testkit.Build made
 }
 
 // TestStarters: every starter passes arena check and plays a match
