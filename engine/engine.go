@@ -114,7 +114,15 @@ type Outcome struct {
 	// Scores per seat in the game's own units (points, captured pieces...).
 	Scores []float64 `json:"scores"`
 	// Reason says in words why the game ended ("red has no legal move").
+	// Seats are "seat N" (a list: "seats 0, 1 and 3"), which NameSeats
+	// names for a reader.
 	Reason string `json:"reason"`
+	// Formerly are the reasons earlier arenas recorded for this same
+	// outcome, worded otherwise ("after 1 hands" before "after 1
+	// hand"): replays.Verify accepts them, so that rewording a reason
+	// does not fail the replays recorded before. Empty for most
+	// outcomes.
+	Formerly []string `json:"-"`
 }
 
 // RanksFromScores ranks seats by score, higher is better, ties shared
@@ -155,7 +163,7 @@ func (o Outcome) WithForfeits(forfeited []bool) Outcome {
 			key[i] = -float64(n + 1)
 		}
 	}
-	out := Outcome{Ranks: RanksFromScores(key), Scores: append([]float64(nil), o.Scores...), Reason: o.Reason}
+	out := Outcome{Ranks: RanksFromScores(key), Scores: append([]float64(nil), o.Scores...), Reason: o.Reason, Formerly: o.Formerly}
 	return out
 }
 

@@ -2,7 +2,7 @@ package protocol
 
 import "slices"
 
-// Reason classifies a bot's failure: one of the five reasons of
+// Reason classifies a bot's failure: one of the reasons of
 // docs/protocol.md §5, the same names in the end message's forfeit list,
 // a replay's strike and forfeit lines and results.jsonl. The type lives
 // here, with the messages, because it is part of the contract with bots,
@@ -17,10 +17,11 @@ const (
 	ReasonIllegalAction Reason = "illegal_action" // a well-formed reply naming an action that is not legal
 	ReasonBadMessage    Reason = "bad_message"    // not JSON, wrong type or id, oversize line, or an error message
 	ReasonCrash         Reason = "crash"          // exited, closed stdout, or could not be written to
+	ReasonLeft          Reason = "left"           // a person playing the seat (arena play) left the game: never a bot
 )
 
 // Reasons lists every reason, in the order docs/protocol.md gives them.
-var Reasons = []Reason{ReasonStartup, ReasonTimeout, ReasonIllegalAction, ReasonBadMessage, ReasonCrash}
+var Reasons = []Reason{ReasonStartup, ReasonTimeout, ReasonIllegalAction, ReasonBadMessage, ReasonCrash, ReasonLeft}
 
 // Valid reports whether r is one of Reasons (a replay read from a file
 // may name any).

@@ -219,6 +219,15 @@ type Replay struct {
 func (r *Replay) resultLine() int { return len(r.Events) + 2 }
 
 // seatName is "seat 1 (bob)".
+// Bots are the bots' names by seat, as the header lists them.
+func (r *Replay) Bots() []string {
+	bots := make([]string, len(r.Header.Seats))
+	for i, si := range r.Header.Seats {
+		bots[i] = si.Bot
+	}
+	return bots
+}
+
 func (r *Replay) seatName(seat int) string {
 	if seat >= 0 && seat < len(r.Header.Seats) {
 		return fmt.Sprintf("seat %d (%s)", seat, r.Header.Seats[seat].Bot)

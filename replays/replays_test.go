@@ -484,7 +484,7 @@ func TestShow(t *testing.T) {
 		"--- ply 2: seat 2 (carol): ",
 		"[by referee]",
 		"! forfeit at ply 5: seat 1 (bob) timeout: no reply within 100ms\n",
-		"--- result after " + itoa(rp.Result.Plies) + " plies: " + rp.Result.Reason,
+		"--- result after " + itoa(rp.Result.Plies) + " plies: " + engine.NameSeats(rp.Result.Reason, []string{"alice", "bob", "carol"}),
 		"seat 1 (bob)  (forfeit: timeout)",
 	} {
 		if !strings.Contains(spec, want) {

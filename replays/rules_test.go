@@ -11,6 +11,7 @@ import (
 
 	"github.com/arena-dev/arena/engine"
 	_ "github.com/arena-dev/arena/engine/uno" // the fixture's game
+	"github.com/arena-dev/arena/internal/replaytest"
 	"github.com/arena-dev/arena/replays"
 )
 
@@ -82,4 +83,29 @@ func verifyFile(t *testing.T, path string) error {
 		t.Fatal(err)
 	}
 	return replays.Verify(rp)
+}
+
+// TestFormerReasonVerifies: a Uno game won in one hand was recorded
+// "after 1 hands" before the wording was mended to "after 1 hand"; such a
+// replay still verifies, and a reason the engine never gave still fails.
+func TestFormerReasonVerifies(t *testing.T) {
+	rec, res := replaytest.Play(t, replaytest.Game{Name: "uno", Seats: 3, Seed: 4, Options: map[string]string{"target": "1"}})
+	if !strings.HasSuffix(res.Reason, " points after 1 hand") {
+		t.Fatalf("reason %q: want a game won in its first hand", res.Reason)
+	}
+	rp, _ := replaytest.ReadBack(t, rec)
+	for _, tc := range []struct {
+		reason string
+		ok     bool
+	}{
+		{res.Reason, true},
+		{res.Reason + "s", true}, // as arenas before the mend recorded it
+		{strings.Replace(res.Reason, "after 1 hand", "after 2 hands", 1), false},
+	} {
+		rp.Result.Reason = tc.reason
+		err := replays.Verify(rp)
+		if (err == nil) != tc.ok {
+			t.Errorf("reason %q: Verify says %v, want it accepted: %v", tc.reason, err, tc.ok)
+		}
+	}
 }

@@ -61,7 +61,7 @@ func Show(w io.Writer, r *Replay, seat int) error {
 		return err
 	}
 	res := &r.Result
-	p.f("\n--- result after %d plies: %s ---\n", res.Plies, orNone(res.Reason))
+	p.f("\n--- result after %d plies: %s ---\n", res.Plies, orNone(engine.NameSeats(res.Reason, r.Bots())))
 	for i, si := range r.Header.Seats {
 		if i >= len(res.Ranks) || i >= len(res.Scores) {
 			break

@@ -4,44 +4,54 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"hash"
 	"io"
 	"os"
-	"path/filepath"
-	"strings"
+
+	"github.com/arena-dev/arena/arena/fileargs"
 )
 
 // Build identifies the build of a command's bot, so that a distributed
 // worker plays exactly the bot the coordinator means, or refuses: a hash
-// of the command line in which every argument that names a file (the
-// program given by a path, a script, a model) stands for that file's
-// content, followed by the variables the bot is given (Env). Arguments
-// that name no file (flags, "python3" found on PATH) count as written,
-// so the same files at another path on another machine are the same
-// build, while an edited script is not.
+// of the command line in which every word that names a file by
+// arena/fileargs's rule (the program given by a path, a script, a model,
+// "--model=m.bin", relative paths against Dir) stands for that file's
+// content, followed by the variables the bot is given (Env). Words that
+// name no file (flags, "python3" found on PATH, a directory) count as
+// written, so the same files at another path on another machine are the
+// same build, while an edited script or a retrained model is not.
 func (c Command) Build() (string, error) {
 	h := sha256.New()
+	files, _ := fileargs.Files(c.Argv, c.Dir)
+	named := make(map[int]fileargs.File, len(files))
+	for _, f := range files {
+		named[f.Index] = f
+	}
 	for i, arg := range c.Argv {
-		path := arg
-		if !filepath.IsAbs(path) && c.Dir != "" {
-			path = filepath.Join(c.Dir, path)
-		}
-		named := strings.ContainsRune(arg, '/') || i > 0
-		info, err := os.Stat(path)
-		if !named || err != nil || !info.Mode().IsRegular() {
-			if i == 0 && strings.ContainsRune(arg, '/') {
-				return "", fmt.Errorf("bot %s: %s: %w", c.Name, arg, errOrNotFile(err))
+		if i == 0 {
+			prog, ok := fileargs.Program(arg, c.Dir)
+			if !ok {
+				fmt.Fprintf(h, "arg %q\n", arg)
+				continue
 			}
+			info, err := os.Stat(prog)
+			if err == nil && !info.Mode().IsRegular() {
+				err = fmt.Errorf("not a regular file")
+			}
+			if err != nil {
+				return "", fmt.Errorf("bot %s: %s: %w", c.Name, arg, err)
+			}
+			if err := hashFile(h, "", prog, info.Size()); err != nil {
+				return "", fmt.Errorf("bot %s: %w", c.Name, err)
+			}
+			continue
+		}
+		f, ok := named[i]
+		if !ok || !f.Info.Mode().IsRegular() {
 			fmt.Fprintf(h, "arg %q\n", arg)
 			continue
 		}
-		f, err := os.Open(path)
-		if err != nil {
-			return "", fmt.Errorf("bot %s: %w", c.Name, err)
-		}
-		fmt.Fprintf(h, "file %d\n", info.Size())
-		_, err = io.Copy(h, f)
-		f.Close()
-		if err != nil {
+		if err := hashFile(h, f.Prefix, f.Abs, f.Info.Size()); err != nil {
 			return "", fmt.Errorf("bot %s: %w", c.Name, err)
 		}
 	}
@@ -51,9 +61,19 @@ func (c Command) Build() (string, error) {
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))[:16], nil
 }
 
-func errOrNotFile(err error) error {
+// hashFile adds the file at path, of size bytes, named after prefix
+// ("--model=", or "" for a path on its own), to h.
+func hashFile(h hash.Hash, prefix, path string, size int64) error {
+	f, err := os.Open(path)
 	if err != nil {
 		return err
 	}
-	return fmt.Errorf("not a regular file")
+	defer f.Close()
+	if prefix == "" {
+		fmt.Fprintf(h, "file %d\n", size)
+	} else {
+		fmt.Fprintf(h, "file %q %d\n", prefix, size)
+	}
+	_, err = io.Copy(h, f)
+	return err
 }

@@ -1,9 +1,11 @@
 package bot
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +15,7 @@ import (
 
 	"github.com/google/shlex"
 
+	"github.com/arena-dev/arena/arena/fileargs"
 	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/arena/transport"
 	"github.com/arena-dev/arena/bots"
@@ -102,13 +105,18 @@ var ErrBundledBot = errors.New("`arena bot NAME` takes one bundled bot's name an
 // bots.ErrUnknown, which lists them, or ErrBundledBot), since such a bot
 // would exit at once and forfeit every game; a bot with a strength
 // (bots.Tunable) may be followed by its flags, which must parse
-// (bots.ParseOptions) and suit the bot. The program must exist: on
-// PATH, or as a path (relative to dir when dir is set).
+// (bots.ParseOptions) and suit the bot.
+//
+// The program must exist: on PATH, or as a path (relative to dir when dir
+// is set), which must be runnable (else a *NotRunnableError). Arguments
+// that name files follow arena/fileargs's rule; one that must name a file
+// and does not ("nope/bot.py") is a *MissingFileError, so that a mistyped
+// script is refused before a game rather than forfeiting every one.
 //
 // Without dir the bot runs in a directory of its own (see arena/sandbox),
-// so a relative program path, and every argument naming an existing file
-// relative to the arena's directory ("bots/x.py", "bot.py"), are made
-// absolute.
+// so a relative program path, and every argument naming a file by a path
+// relative to the arena's directory ("bots/x.py", "bot.py",
+// "--model=data/m.bin"), are made absolute.
 func ParseCommand(cmdline, dir string) ([]string, error) {
 	argv, err := shlex.Split(cmdline)
 	if err != nil {
@@ -118,85 +126,167 @@ func ParseCommand(cmdline, dir string) ([]string, error) {
 		return nil, fmt.Errorf("empty command")
 	}
 	if argv[0] == "arena" {
-		if len(argv) > 1 && argv[1] == "bot" {
-			switch {
-			case len(argv) == 2:
-				return nil, fmt.Errorf("%w: %q names none (bundled bots: %s)", ErrBundledBot, cmdline, strings.Join(bots.Names(), ", "))
-			case len(argv) > 3 && !bots.Tunable(argv[2]):
-				return nil, fmt.Errorf("%w: %q has %q after it", ErrBundledBot, cmdline, strings.Join(argv[3:], " "))
-			}
-			if err := bots.Check(argv[2]); err != nil {
-				return nil, err
-			}
-			if len(argv) > 3 {
-				// A bot with a strength takes its flags: checked here, so
-				// that a bad one is refused before a game starts.
-				o, err := bots.ParseOptions(argv[3:])
-				if err == nil {
-					_, err = bots.NewWith(argv[2], o)
-				}
-				if err != nil {
-					return nil, fmt.Errorf("%q: %w", cmdline, err)
-				}
-			}
-		}
-		self, err := os.Executable()
-		if err != nil {
-			return nil, fmt.Errorf("finding the arena executable: %w", err)
-		}
-		argv[0] = self
-		return argv, nil
+		return bundledCommand(cmdline, argv)
 	}
-	prog := argv[0]
-	if strings.Contains(prog, "/") {
-		if dir != "" && !filepath.IsAbs(prog) {
-			prog = filepath.Join(dir, prog)
-		}
-		if st, err := os.Stat(prog); err != nil || st.IsDir() {
+	if prog, ok := fileargs.Program(argv[0], dir); ok {
+		st, err := os.Stat(prog)
+		if err != nil || st.IsDir() {
 			return nil, fmt.Errorf("command %q not found", argv[0])
 		}
-		return absArgs(argv, dir), nil
-	}
-	if _, err := exec.LookPath(prog); err != nil {
+		if err := checkRunnable(argv[0], prog, dir, st); err != nil {
+			return nil, err
+		}
+	} else if _, err := exec.LookPath(argv[0]); err != nil {
 		return nil, fmt.Errorf("command %q not found", argv[0])
 	}
-	return absArgs(argv, dir), nil
+	files, missing := fileargs.Files(argv, dir)
+	if len(missing) > 0 {
+		m := missing[0]
+		return nil, &MissingFileError{Arg: argv[m.Index], Path: m.Path, Abs: m.Abs, Dir: dir}
+	}
+	return absArgs(argv, dir, files), nil
 }
 
-// absArgs makes paths relative to the arena's directory absolute when the
-// bot runs elsewhere (no dir): the program if it is a path, and arguments
-// that name an existing file (or directory) and look like paths (a slash
-// or an extension, so "greedy" in "arena bot greedy" stays a word).
-func absArgs(argv []string, dir string) []string {
+// bundledCommand is the command of a bundled bot, "arena bot NAME [FLAGS]",
+// with this executable as its program.
+func bundledCommand(cmdline string, argv []string) ([]string, error) {
+	if len(argv) > 1 && argv[1] == "bot" {
+		switch {
+		case len(argv) == 2:
+			return nil, fmt.Errorf("%w: %q names none (bundled bots: %s)", ErrBundledBot, cmdline, strings.Join(bots.Names(), ", "))
+		case len(argv) > 3 && !bots.Tunable(argv[2]):
+			return nil, fmt.Errorf("%w: %q has %q after it", ErrBundledBot, cmdline, strings.Join(argv[3:], " "))
+		}
+		if err := bots.Check(argv[2]); err != nil {
+			return nil, err
+		}
+		if len(argv) > 3 {
+			// A bot with a strength takes its flags: checked here, so
+			// that a bad one is refused before a game starts.
+			o, err := bots.ParseOptions(argv[3:])
+			if err == nil {
+				_, err = bots.NewWith(argv[2], o)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("%q: %w", cmdline, err)
+			}
+		}
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("finding the arena executable: %w", err)
+	}
+	argv[0] = self
+	return argv, nil
+}
+
+// absArgs makes the paths of argv relative to the arena's directory
+// absolute when the bot runs elsewhere (no dir): the program if it is a
+// path, and the arguments that name files (files, by fileargs's rule),
+// keeping what precedes a path ("--model=").
+func absArgs(argv []string, dir string, files []fileargs.File) []string {
 	if dir != "" {
 		return argv
 	}
 	out := append([]string(nil), argv...)
-	for i, a := range out {
-		if a == "" || filepath.IsAbs(a) || strings.HasPrefix(a, "-") {
-			continue
-		}
-		if i > 0 && !strings.Contains(a, "/") && filepath.Ext(a) == "" {
-			continue
-		}
-		if i == 0 && !strings.Contains(a, "/") {
-			continue // found on PATH
-		}
-		st, err := os.Stat(a)
-		if err != nil || (i > 0 && st.IsDir() && !strings.Contains(a, "/")) {
-			continue
-		}
-		if abs, err := filepath.Abs(a); err == nil {
-			out[i] = abs
+	if prog, ok := fileargs.Program(out[0], ""); ok {
+		out[0] = prog
+	}
+	for _, f := range files {
+		if !filepath.IsAbs(f.Path) {
+			out[f.Index] = f.Prefix + f.Abs
 		}
 	}
 	return out
 }
 
+// MissingFileError is a bot command's argument that must name a file
+// (fileargs.Missing: a script, a model, a path whose directory is not
+// there) and names none. It wraps fs.ErrNotExist.
+type MissingFileError struct {
+	Arg  string // the argument as written ("nope/bot.py", "--model=m.onnx")
+	Path string // the path in it, as written
+	Abs  string // where it was looked for
+	Dir  string // the bot's directory relative paths resolve against; "" for the arena's
+}
+
+func (e *MissingFileError) Error() string {
+	where := "relative to the directory the arena runs in"
+	if e.Dir != "" {
+		where = "relative to the bot's dir " + e.Dir
+	}
+	return fmt.Sprintf("argument %q names no file (there is no %s): give the path of an existing file, %s, or an absolute one",
+		e.Arg, e.Abs, where)
+}
+
+func (e *MissingFileError) Unwrap() error { return fs.ErrNotExist }
+
+// NotRunnableError is a program, given as a path, that the kernel will not
+// run: it has no execute bit, or it is a script without a #! line naming
+// its interpreter.
+type NotRunnableError struct {
+	Prog string      // as the user wrote it (made absolute when relative to a bot's dir)
+	Mode fs.FileMode // its permissions
+	// NoExec: no execute bit at all; NoShebang: a script (by its
+	// extension, or text) that does not start with "#!".
+	NoExec, NoShebang bool
+	// Interpreter runs scripts of its extension ("python3"), or "".
+	Interpreter string
+}
+
+func (e *NotRunnableError) Error() string {
+	var what, fix string
+	switch {
+	case e.NoExec && !e.NoShebang:
+		what, fix = "is not executable", "chmod +x "+e.Prog
+	case e.NoExec:
+		what, fix = "is not executable and has no #! line", "chmod +x "+e.Prog+" and add a #! line naming its interpreter"
+	default:
+		what, fix = "has no #! line, so it cannot run as a program", "add a #! line naming its interpreter"
+	}
+	if e.NoShebang && e.Interpreter != "" {
+		fix = fmt.Sprintf("run it as `%s %s`", e.Interpreter, e.Prog)
+		if !strings.Contains(e.Interpreter, " ") {
+			chmod := ""
+			if e.NoExec {
+				chmod = " and chmod +x " + e.Prog
+			}
+			fix += fmt.Sprintf(", or add `#!/usr/bin/env %s` as its first line%s", e.Interpreter, chmod)
+		}
+	}
+	return fmt.Sprintf("%s (mode %v) %s: %s", e.Prog, e.Mode.Perm(), what, fix)
+}
+
+// checkRunnable refuses a program file the kernel will not run (given as
+// the user wrote it, found at path), with a fix that works: a file with no
+// execute bit for anyone, or a script that does not start with "#!" (a
+// script by its extension, or any text file: a binary has NUL bytes in its
+// head). A file executable by its owner only is left to the sandbox, which
+// knows who runs it.
+func checkRunnable(given, path, dir string, st fs.FileInfo) error {
+	noExec := st.Mode().Perm()&0o111 == 0
+	interp := fileargs.Interpreter(path)
+	head := make([]byte, 512)
+	if f, err := os.Open(path); err == nil {
+		n, _ := io.ReadFull(f, head)
+		head = head[:n]
+		f.Close()
+	}
+	text := len(head) > 0 && !bytes.ContainsRune(head, 0)
+	noShebang := !bytes.HasPrefix(head, []byte("#!")) && (interp != "" || text)
+	if !noExec && !noShebang {
+		return nil
+	}
+	if dir != "" {
+		given = path
+	}
+	return &NotRunnableError{Prog: given, Mode: st.Mode(), NoExec: noExec, NoShebang: noShebang, Interpreter: interp}
+}
+
 // CheckOutside refuses bots that need something in dir, a directory
 // isolated bots may not see (it holds a deal secret): the first bot whose
-// working directory, program or a file argument given as an absolute path
-// (ParseCommand makes relative ones absolute) lies in dir.
+// working directory, program or a file argument (by fileargs's rule) lies
+// in dir.
 func CheckOutside(bots []Command, dir string) error {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
@@ -204,10 +294,14 @@ func CheckOutside(bots []Command, dir string) error {
 	}
 	for _, b := range bots {
 		paths := []string{b.Dir}
-		for _, a := range b.Argv {
-			if filepath.IsAbs(a) {
-				paths = append(paths, a)
+		if len(b.Argv) > 0 {
+			if prog, ok := fileargs.Program(b.Argv[0], b.Dir); ok {
+				paths = append(paths, prog)
 			}
+		}
+		files, _ := fileargs.Files(b.Argv, b.Dir)
+		for _, f := range files {
+			paths = append(paths, f.Abs)
 		}
 		for _, p := range paths {
 			if p == "" {

@@ -93,6 +93,20 @@ var shortClock = tournament.ClockFile{
 	Margin:  tournament.Duration(150 * time.Millisecond),
 }
 
+// lenientClock is the clock of the suite's bots that misbehave by what
+// they send or do (or do not misbehave at all): one that none of them
+// reaches by accident, so that each game records the bot's own
+// misbehaviour, not the machine's. On a busy machine a bot that writes
+// 4 MiB of JSON, or the bundled bot beside it, can take longer than
+// shortClock's 350 ms; only the bots whose misbehaviour is to be slow
+// (they time out) play under shortClock. Its startup limit is
+// shortClock's: the bots that never start cost it whatever the clock.
+var lenientClock = tournament.ClockFile{
+	Move:    tournament.Duration(10 * time.Second),
+	Startup: shortClock.Startup,
+	Margin:  tournament.Duration(time.Second),
+}
+
 // Forfeit reasons as recorded in results.jsonl.
 const (
 	startup = "startup"
@@ -269,9 +283,11 @@ func vmHWM() int {
 	return 0
 }
 
-// run is one tournament run and what the test needs from it.
+// run is one tournament run and what the test needs from it, or the
+// runs of a suite's gauntlets merged (runSuite).
 type run struct {
 	out      string
+	more     []*run // the suite's other gauntlets, merged into this run
 	cfg      *tournament.Config
 	recs     []ledger.Record
 	peak     int // bot processes alive at once (sampled)
@@ -279,6 +295,15 @@ type run struct {
 	hwmKiB   [2]int
 	elapsed  time.Duration
 	survived []string
+}
+
+// outs are the run's output directories.
+func (r *run) outs() []string {
+	outs := []string{r.out}
+	for _, m := range r.more {
+		outs = append(outs, m.out)
+	}
+	return outs
 }
 
 // runTournament plays f (bots get the run's token in their environment)
@@ -377,7 +402,17 @@ func checkStderrLogs(t *testing.T, r *run) int {
 	t.Helper()
 	marker := fmt.Sprintf("\n[arena: stderr truncated at %d bytes]\n", r.cfg.StderrCap)
 	truncated := 0
-	filepath.WalkDir(filepath.Join(r.out, "logs"), func(path string, d os.DirEntry, err error) error {
+	for _, out := range r.outs() {
+		truncated += checkStderrLogsIn(t, out, marker, r.cfg.StderrCap)
+	}
+	return truncated
+}
+
+// checkStderrLogsIn is checkStderrLogs for one output directory.
+func checkStderrLogsIn(t *testing.T, out, marker string, stderrCap int64) int {
+	t.Helper()
+	truncated := 0
+	filepath.WalkDir(filepath.Join(out, "logs"), func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
@@ -385,10 +420,10 @@ func checkStderrLogs(t *testing.T, r *run) int {
 		if err != nil {
 			return err
 		}
-		if info.Size() > r.cfg.StderrCap+int64(len(marker)) {
-			t.Errorf("%s: %d bytes, over the %d cap", path, info.Size(), r.cfg.StderrCap)
+		if info.Size() > stderrCap+int64(len(marker)) {
+			t.Errorf("%s: %d bytes, over the %d cap", path, info.Size(), stderrCap)
 		}
-		if info.Size() == r.cfg.StderrCap+int64(len(marker)) {
+		if info.Size() == stderrCap+int64(len(marker)) {
 			truncated++
 		}
 		return nil
@@ -522,30 +557,84 @@ func TestChaos(t *testing.T) {
 	}
 }
 
-// suiteGauntlet is the suite's tournament: a gauntlet in which every
+// suiteGauntlets are the suite's tournaments: gauntlets in which every
 // chaos bot plays both seats of a Banqi game against the bundled random
-// bot, four games at a time, under short clocks. command is a chaos
-// bot's command in the file (its own, or how it is reached).
-func suiteGauntlet(name string, bots []chaosBot, command func(chaosBot) string) tournament.File {
-	seed := uint64(20240607)
-	f := tournament.File{
-		Name: name, Game: "banqi", Options: map[string]string{"max_plies": "80"},
-		Format: "gauntlet", GamesPerEncounter: 2, Seed: &seed, Concurrency: 4,
-		Clock:     shortClock,
-		StderrCap: 256 << 10,
-		Bots:      []tournament.BotFile{{Name: "random", Command: randomBin}},
-	}
+// bot; the bots expected to time out under shortClock, the others under
+// lenientClock (a clock is a tournament's). The bots that never start
+// have a gauntlet of their own, all their games at once: each costs the
+// startup limit, sleeping. command is a chaos bot's command in the file
+// (its own, or how it is reached).
+func suiteGauntlets(name string, bots []chaosBot, command func(chaosBot) string) []tournament.File {
+	var sleepers, slow, others []chaosBot
 	for _, b := range bots {
-		f.Gauntlet = append(f.Gauntlet, b.name)
-		f.Bots = append(f.Bots, tournament.BotFile{Name: b.name, Command: command(b)})
+		switch {
+		case slices.Equal(b.want, []string{startup}):
+			sleepers = append(sleepers, b)
+		case slices.Contains(b.want, timeout):
+			slow = append(slow, b)
+		default:
+			others = append(others, b)
+		}
 	}
-	return f
+	var files []tournament.File
+	for _, g := range []struct {
+		name        string
+		bots        []chaosBot
+		clock       tournament.ClockFile
+		concurrency int
+	}{
+		{name, others, lenientClock, 4},
+		{name + "-slow", slow, shortClock, 4},
+		{name + "-unstarted", sleepers, shortClock, 2 * len(sleepers)},
+	} {
+		if len(g.bots) == 0 {
+			continue
+		}
+		seed := uint64(20240607)
+		f := tournament.File{
+			Name: g.name, Game: "banqi", Options: map[string]string{"max_plies": "80"},
+			Format: "gauntlet", GamesPerEncounter: 2, Seed: &seed, Concurrency: g.concurrency,
+			Clock:     g.clock,
+			StderrCap: 256 << 10,
+			Bots:      []tournament.BotFile{{Name: "random", Command: randomBin}},
+		}
+		for _, b := range g.bots {
+			f.Gauntlet = append(f.Gauntlet, b.name)
+			f.Bots = append(f.Bots, tournament.BotFile{Name: b.name, Command: command(b)})
+		}
+		files = append(files, f)
+	}
+	return files
+}
+
+// runSuite plays the suite's gauntlets one after another, as runWith
+// plays one, and merges their runs into the first: the records of all,
+// the peaks of each, the referee's memory before the first and after the
+// last.
+func runSuite(t *testing.T, files []tournament.File, deadline time.Duration, confined bool, opt tournament.Options) *run {
+	t.Helper()
+	var r *run
+	for _, f := range files {
+		one := runWith(t, f, deadline, confined, opt)
+		t.Logf("%s: %d games in %v", f.Name, len(one.recs), one.elapsed.Round(time.Millisecond))
+		if r == nil {
+			r = one
+			continue
+		}
+		r.more = append(r.more, one)
+		r.recs = append(r.recs, one.recs...)
+		r.peak, r.load = max(r.peak, one.peak), max(r.load, one.load)
+		r.hwmKiB[1] = one.hwmKiB[1]
+		r.elapsed += one.elapsed
+		r.survived = append(r.survived, one.survived...)
+	}
+	return r
 }
 
 func testChaos(t *testing.T, confined bool) {
 	bots := suite(t)
-	f := suiteGauntlet("chaos", bots, func(b chaosBot) string { return b.cmd })
-	r := runConfined(t, f, 3*time.Minute, confined)
+	files := suiteGauntlets("chaos", bots, func(b chaosBot) string { return b.cmd })
+	r := runSuite(t, files, 3*time.Minute, confined, tournament.Options{})
 	got := checkGames(t, r, bots, map[string]bool{"random": true})
 	truncated := checkStderrLogs(t, r)
 	if want := 2 * countNoForfeit(bots, "stderr-flood"); truncated < want {

@@ -40,7 +40,7 @@ func TestChaosOverNATS(t *testing.T) {
 			t.Errorf("bot process survived: %s", s)
 		}
 	}()
-	f := suiteGauntlet("chaos-nats", bots, func(b chaosBot) string { return bot.RemotePrefix + b.name })
+	files := suiteGauntlets("chaos-nats", bots, func(b chaosBot) string { return bot.RemotePrefix + b.name })
 	for _, b := range bots {
 		argv, err := bot.ParseCommand(b.cmd, "")
 		if err != nil {
@@ -55,7 +55,7 @@ func TestChaosOverNATS(t *testing.T) {
 		}()
 	}
 	ref := dial()
-	r := runWith(t, f, 3*time.Minute, false, tournament.Options{Remote: func(id string) bot.Launcher {
+	r := runSuite(t, files, 3*time.Minute, false, tournament.Options{Remote: func(id string) bot.Launcher {
 		return &remote.Launcher{NC: ref, ID: id, Wait: 4 * time.Second}
 	}})
 	got := checkGames(t, r, bots, map[string]bool{"random": true})

@@ -92,9 +92,11 @@ type Config struct {
 	// Startup, Move and Margin as in a match (clock.Limits); Move must be
 	// positive.
 	Startup, Move, Margin time.Duration
-	// ByeGrace is how long the bot may take to exit after bye (1 s if 0).
-	// Its stdin is closed a quarter of it (at most byeOpenWait) after the
-	// bye: a bot that exits only then is warned.
+	// ByeGrace is how long the bot may take to exit after bye (1 s if 0),
+	// plus, under the fair clock, the time it waited for a CPU meanwhile
+	// (up to clock.Limits.WallCap of it). Its stdin is closed a quarter
+	// of it (at most byeOpenWait) after the bye: a bot that exits only
+	// then is warned.
 	ByeGrace time.Duration
 	// MaxLine limits one line from the bot (protocol.DefaultMaxLine if 0).
 	MaxLine int

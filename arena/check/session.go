@@ -589,7 +589,6 @@ func (s *session) bye() {
 	s.completed = true
 	s.report(Progress{Stage: StageBye})
 	grace := s.cfg.ByeGrace
-	end := sent.Add(grace)
 	exited := func() bool {
 		select {
 		case <-s.p.Exited():
@@ -609,32 +608,43 @@ func (s *session) bye() {
 	// waited moves the close of its stdin on, by the fair clock's rule
 	// (clock.Forgiven), up to the grace, so that it is not taken for a
 	// bot that waits for the end of its input.
+	// The grace moves on alike, up to the wall cap a move of that
+	// allowance would have (clock.Limits.WallCap): a bot's exit that
+	// waits for a CPU is not a bot that does not exit.
 	fairFrom, metered := s.p.Usage()
 	forgiven := time.Duration(0)
-	closeAt := func() time.Time {
+	lastEnd := sent.Add(clock.Limits{}.WallCap(grace))
+	end := func() time.Time {
 		if metered {
 			if u, ok := s.p.Usage(); ok {
 				d := u.Since(fairFrom)
 				forgiven = max(forgiven, clock.Forgiven(time.Since(sent), d.Ran, d.Waited, d.Throttled, d.Rate))
 			}
 		}
-		if t := openUntil.Add(forgiven); t.Before(end) {
+		if t := sent.Add(grace + forgiven); t.Before(lastEnd) {
 			return t
 		}
-		return end
+		return lastEnd
+	}
+	closeAt := func() time.Time {
+		until := end()
+		if t := openUntil.Add(forgiven); t.Before(until) {
+			return t
+		}
+		return until
 	}
 	inputClosed := false
 	// Read what the bot writes until it exits (or closes stdout, or the
 	// grace is over), in short slices: a child that keeps stdout open must
 	// not hide the exit.
-	for !exited() && time.Now().Before(end) {
+	for !exited() && time.Now().Before(end()) {
 		if !inputClosed && !time.Now().Before(closeAt()) {
 			s.p.CloseInput()
 			inputClosed = true
 		}
 		slice := time.Now().Add(10 * time.Millisecond)
-		if end.Before(slice) {
-			slice = end
+		if e := end(); e.Before(slice) {
+			slice = e
 		}
 		line, err := s.c.receive(slice)
 		if err == nil {
@@ -681,11 +691,18 @@ func (s *session) bye() {
 			s.p.CloseInput()
 			inputClosed = true
 		}
-		waitExit(end)
+		// In slices, the end read again: it moves with the time forgiven.
+		for !exited() && time.Now().Before(end()) {
+			until := time.Now().Add(10 * time.Millisecond)
+			if e := end(); e.Before(until) {
+				until = e
+			}
+			waitExit(until)
+		}
 	}
 	took := time.Since(sent)
 	if !exited() {
-		s.fail(CheckBye, "still running %v after bye (its process group was killed): exit as soon as you read bye", grace)
+		s.fail(CheckBye, "still running %v after bye (its process group was killed): exit as soon as you read bye", fmtDur(took))
 		s.rec.skip(CheckProcessGroup, "not judged: the bot did not exit by itself")
 		return
 	}
@@ -726,6 +743,23 @@ func (s *session) processGroup() {
 	s.rec.pass(CheckProcessGroup, "nothing left in process group %d after the bot exited", pgid)
 }
 
+// readyNames is how the bot named itself in its ready, for the ready
+// check's line: " (name "x", version "1.2")", what of the two it gave, or
+// nothing.
+func readyNames(name, version string) string {
+	var given []string
+	if name != "" {
+		given = append(given, fmt.Sprintf("name %q", name))
+	}
+	if version != "" {
+		given = append(given, fmt.Sprintf("version %q", version))
+	}
+	if len(given) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(given, ", ") + ")"
+}
+
 // finish turns the counts into verdicts for the checks that did not fail.
 func (s *session) finish() {
 	r := s.rec
@@ -740,11 +774,7 @@ func (s *session) finish() {
 		return fmt.Sprintf("%d hellos", n)
 	}
 	if s.readies > 0 {
-		who := ""
-		if s.name != "" || s.version != "" {
-			who = fmt.Sprintf(" (name %q, version %q)", s.name, s.version)
-		}
-		r.pass(CheckReady, "%s answered with ready%s%s", hellos(s.readies), who, early)
+		r.pass(CheckReady, "%s answered with ready%s%s", hellos(s.readies), readyNames(s.name, s.version), early)
 		tm := timing(s.readyTimes)
 		r.pass(CheckStartupTime, "first ready after %s (process start included), slowest %s; limit %v + %v margin",
 			fmtDur(s.readyTimes[0]), fmtDur(time.Duration(tm.Max*float64(time.Millisecond))), s.cfg.Startup, s.cfg.Margin)

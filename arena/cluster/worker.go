@@ -46,6 +46,11 @@ type Worker struct {
 	mu     sync.Mutex
 	locals map[string]*runLocal // by run
 	banned map[string]string    // runs (as subject tokens) whose coordinator banned this worker, and why
+	// back ends when the server comes back after an outage (and is
+	// replaced then): a request for a job made before may be lost with
+	// the server that had it, and is made again at once.
+	back       context.Context
+	backCancel context.CancelFunc
 }
 
 // refuseBackoff bounds how long a slot waits after refusing jobs in a
@@ -55,10 +60,29 @@ const refuseBackoff = 30 * time.Second
 
 // Run pulls and plays jobs until ctx ends. Games running then are cut
 // short and their jobs handed back at once (played again elsewhere).
+// While the NATS server is away (the run that embedded it ended, or it
+// restarts) the worker says so once and waits for it; if the connection
+// gives up reconnecting (nats.MaxReconnects), Run ends with
+// ErrServerGone.
 func (w *Worker) Run(ctx context.Context) error {
 	if w.Log == nil {
 		w.Log = io.Discard
 	}
+	outer := ctx
+	ctx, gone := context.WithCancelCause(ctx)
+	defer gone(nil)
+	w.serverBack()
+	defer w.watchServer(ctx, gone)()
+	err := w.run(ctx)
+	if outer.Err() == nil && ctx.Err() != nil {
+		return context.Cause(ctx)
+	}
+	return err
+}
+
+// run is Run's work, on a context that also ends if the server is gone
+// for good.
+func (w *Worker) run(ctx context.Context) error {
 	js, err := jetstream.New(w.NC)
 	if err != nil {
 		return err
@@ -117,6 +141,75 @@ func (w *Worker) Run(ctx context.Context) error {
 	wg.Wait()
 	w.closeIdle(0)
 	return ctx.Err()
+}
+
+// ErrServerGone ends a worker whose connection to the NATS server gave
+// up reconnecting.
+var ErrServerGone = errors.New("the connection to the NATS server closed: it gave up reconnecting")
+
+// watchServer says once when the connection to the NATS server is lost,
+// and once when it is back: a worker whose coordinator ended (with the
+// server it embedded) or restarts waits for it, and its slots are
+// quiet meanwhile (slotEnv.loop). A connection that closes for good
+// ends the worker (gone). stop ends the watch.
+func (w *Worker) watchServer(ctx context.Context, gone context.CancelCauseFunc) (stop func()) {
+	changes := w.NC.StatusChanged(nats.CONNECTED, nats.RECONNECTING, nats.DISCONNECTED, nats.CLOSED)
+	url := w.NC.ConnectedUrlRedacted()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		away := false
+		for {
+			var st nats.Status
+			var ok bool
+			select {
+			case <-ctx.Done():
+				return
+			case st, ok = <-changes:
+				if !ok {
+					return // stopped
+				}
+			}
+			switch {
+			case st == nats.CLOSED:
+				gone(fmt.Errorf("%w (%s)", ErrServerGone, url))
+				return
+			case st == nats.CONNECTED && away:
+				away = false
+				w.serverBack()
+				fmt.Fprintf(w.Log, "arena worker: the NATS server at %s is back: taking jobs again\n", url)
+			case st != nats.CONNECTED && !away:
+				away = true
+				fmt.Fprintf(w.Log, "arena worker: the NATS server at %s went away (the run that served it ended, or it is restarting): "+
+					"waiting for it to come back (Ctrl-C or SIGTERM stops this worker)\n", url)
+			}
+		}
+	}()
+	return func() {
+		w.NC.RemoveStatusListener(changes)
+		<-done
+		w.mu.Lock()
+		w.backCancel()
+		w.mu.Unlock()
+	}
+}
+
+// serverBack ends the slots' requests for jobs made before (w.back), and
+// starts the next wait for the server's return.
+func (w *Worker) serverBack() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.backCancel != nil {
+		w.backCancel()
+	}
+	w.back, w.backCancel = context.WithCancel(context.Background())
+}
+
+// backContext is w.back, ended when the server comes back.
+func (w *Worker) backContext() context.Context {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.back
 }
 
 // runLocal is the executor of one run on this worker, and how it is
@@ -206,10 +299,21 @@ func (s *slotEnv) loop(ctx context.Context, cons jetstream.Consumer) {
 	var lastLogged time.Time // of a fetch error: at most one line per fetchLogEvery
 	for ctx.Err() == nil {
 		fetch, cancel := context.WithTimeout(ctx, fetchWait)
+		unhook := context.AfterFunc(s.w.backContext(), cancel) // a request the server that went away had is lost
 		m, err := cons.Next(jetstream.FetchContext(fetch))
+		unhook()
 		cancel()
 		if err != nil {
-			if ctx.Err() == nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, nats.ErrTimeout) && !errors.Is(err, jetstream.ErrNoMessages) {
+			switch {
+			case ctx.Err() != nil:
+			case !s.w.NC.IsConnected() || errors.Is(err, jetstream.ErrServerShutdown):
+				// The server is away: watchServer has said so once, and
+				// the slot waits for it.
+				sleep(ctx, queuePoll)
+			case errors.Is(err, context.Canceled):
+				// The server is back (serverBack): ask it at once.
+			case errors.Is(err, context.DeadlineExceeded), errors.Is(err, nats.ErrTimeout), errors.Is(err, jetstream.ErrNoMessages):
+			default:
 				if time.Since(lastLogged) >= fetchLogEvery {
 					fmt.Fprintf(s.w.Log, "arena worker: fetching a job: %v (trying again)\n", err)
 					lastLogged = time.Now()
@@ -462,4 +566,23 @@ func (w *Worker) index(name string) int {
 		}
 	}
 	return -1
+}
+
+// Shares splits a run's concurrency among workers of one machine (arena
+// tournament run --distributed --workers N): a distributed run has at
+// most concurrency jobs in flight across all its workers, so slots
+// beyond it would wait, and one worker with all of them could take
+// every job while the others idle. Each worker gets an even share, the
+// first ones one more, and at least one: with fewer jobs in flight than
+// workers, some idle whatever they are given.
+func Shares(concurrency, workers int) []int {
+	out := make([]int, workers)
+	for i := range out {
+		out[i] = concurrency / workers
+		if i < concurrency%workers {
+			out[i]++
+		}
+		out[i] = max(out[i], 1)
+	}
+	return out
 }

@@ -6,248 +6,164 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/arena-dev/arena/engine"
 )
 
-// Render draws a seat's view of game for a person at a terminal: the
-// Banqi board, the Uno table and hand, the Boon hand and trick; any other
-// game's view as indented JSON. It reads the view only, so it shows
-// nothing the seat may not know.
-func Render(game string, view json.RawMessage) string {
-	var text string
-	var err error
-	switch game {
+// game is one game as a person sees and plays it: drawn from the seat's
+// view only (so it shows nothing the seat may not know), read in the
+// game's own notation.
+type game interface {
+	// show draws the view of a turn with its legal actions, or of the
+	// end of the game (legal nil), and keeps the turn for read.
+	show(view json.RawMessage, legal []json.RawMessage) page
+	// read finds the legal action the person typed, or says what is
+	// wrong with it and what to type instead (a *badEntry).
+	read(entry string) (int, error)
+	// chose is told the action the person chose, by its position.
+	chose(i int)
+	// legend is the help: the notation, the pieces or cards, the
+	// commands; a few lines, so that the page still fits under it.
+	legend() []string
+	// prompt asks for the move, with the shortest reminder of how.
+	prompt() string
+	// result says how the game ended for the person.
+	result(ranks []int, scores []float64, reason string) string
+}
+
+// newGame is the drawing and reading of the game named name; a game
+// without its own is shown as JSON, its actions numbered.
+func newGame(name string, seats names) game {
+	switch name {
 	case "banqi":
-		text, err = renderBanqi(view)
+		return &banqiGame{names: seats}
 	case "uno", "bounce":
-		text, err = renderUno(view)
+		return &unoGame{names: seats}
 	case "boon":
-		text, err = renderBoon(view)
-	default:
-		err = fmt.Errorf("no drawing for %s", game)
+		return &boonGame{names: seats}
 	}
-	if err != nil {
-		var b bytes.Buffer
-		if json.Indent(&b, view, "", "  ") != nil {
-			return string(view)
-		}
-		return b.String()
-	}
-	return text
+	return &jsonGame{names: seats}
 }
 
-func renderBanqi(raw json.RawMessage) (string, error) {
-	var v struct {
-		You *struct {
-			Seat   int     `json:"seat"`
-			Colour *string `json:"colour"`
-		} `json:"you"`
-		Board    []string          `json:"board"`
-		ToMove   int               `json:"to_move"`
-		Chain    *string           `json:"chain"`
-		Captured map[string]string `json:"captured"`
-		Facedown map[string]string `json:"facedown"`
-		Ply      int               `json:"ply"`
-		Last     string            `json:"last"`
+// badEntry is a move the person typed that is not one: what is wrong and
+// what to type instead, shown to them before the prompt comes again.
+type badEntry struct{ msg string }
+
+func (e *badEntry) Error() string { return e.msg }
+
+func bad(format string, a ...any) error { return &badEntry{fmt.Sprintf(format, a...)} }
+
+// decoded reads a turn into a game's own types: the view as V (valid
+// says it is one), each legal action with parse. ok is false if any of
+// it cannot be read.
+func decoded[V, A any](view json.RawMessage, legal []json.RawMessage, valid func(*V) bool, parse func(json.RawMessage) (A, error)) (v V, actions []A, ok bool) {
+	if json.Unmarshal(view, &v) != nil || !valid(&v) {
+		return v, nil, false
 	}
-	if err := json.Unmarshal(raw, &v); err != nil || len(v.Board) != 8 {
-		return "", fmt.Errorf("not a banqi view")
-	}
-	var b strings.Builder
-	b.WriteString("     a b c d\n")
-	for i, row := range v.Board {
-		fmt.Fprintf(&b, "  %d  %s\n", 8-i, strings.Join(strings.Split(row, ""), " "))
-	}
-	b.WriteString("  (upper case red, lower case black, X face down, - empty;\n")
-	b.WriteString("   K King, G Guard, M Minister, R Rook, N Knight, C Cannon, P Pawn)\n")
-	if v.You != nil {
-		colour := "not yet known (no piece flipped)"
-		if v.You.Colour != nil {
-			colour = *v.You.Colour
+	for _, raw := range legal {
+		a, err := parse(raw)
+		if err != nil {
+			return v, nil, false
 		}
-		fmt.Fprintf(&b, "you: seat %d, %s", v.You.Seat, colour)
-		if v.ToMove == v.You.Seat {
-			b.WriteString(", to move")
-		}
-		b.WriteString("\n")
+		actions = append(actions, a)
 	}
-	fmt.Fprintf(&b, "ply %d", v.Ply)
-	if v.Last != "" {
-		fmt.Fprintf(&b, ", last move %s", v.Last)
-	}
-	if v.Chain != nil {
-		fmt.Fprintf(&b, ", capture chain at %s", *v.Chain)
-	}
-	fmt.Fprintf(&b, "\ncaptured: red %q, black %q; face down: red %q, black %q",
-		v.Captured["red"], v.Captured["black"], v.Facedown["red"], v.Facedown["black"])
-	return b.String(), nil
+	return v, actions, true
 }
 
-func renderUno(raw json.RawMessage) (string, error) {
-	var v struct {
-		You       *int              `json:"you"`
-		Hand      []string          `json:"hand"`
-		Top       string            `json:"top"`
-		Colour    *string           `json:"colour"`
-		Direction int               `json:"direction"`
-		HandNo    int               `json:"hand_no"`
-		ToMove    int               `json:"to_move"`
-		Counts    []int             `json:"counts"`
-		Scores    []int             `json:"scores"`
-		DrawPile  int               `json:"draw_pile"`
-		Events    []json.RawMessage `json:"events"`
-		Decision  json.RawMessage   `json:"decision"`
-	}
-	if err := json.Unmarshal(raw, &v); err != nil || v.Top == "" {
-		return "", fmt.Errorf("not an uno view")
-	}
-	var b strings.Builder
-	colour := "none yet"
-	if v.Colour != nil {
-		colour = *v.Colour
-	}
-	dir := "clockwise (seat+1 next)"
-	if v.Direction < 0 {
-		dir = "counter-clockwise (seat-1 next)"
-	}
-	fmt.Fprintf(&b, "hand %d; top card %s, colour %s, %s; draw pile %d\n", v.HandNo, v.Top, colour, dir, v.DrawPile)
-	for s, n := range v.Counts {
-		mark := ""
-		if v.You != nil && s == *v.You {
-			mark = " (you)"
-		}
-		if s == v.ToMove {
-			mark += " to move"
-		}
-		score := 0
-		if s < len(v.Scores) {
-			score = v.Scores[s]
-		}
-		fmt.Fprintf(&b, "  seat %d%s: %d cards, score %d\n", s, mark, n, score)
-	}
-	if len(v.Events) > 0 {
-		b.WriteString("since your last move:\n")
-		for _, e := range v.Events {
-			fmt.Fprintf(&b, "  %s\n", ActionText(e))
-		}
-	}
-	if v.You != nil {
-		fmt.Fprintf(&b, "your hand: %s", strings.Join(v.Hand, " "))
-	}
-	if len(v.Decision) > 0 && string(v.Decision) != "null" {
-		fmt.Fprintf(&b, "\ndecision: %s", ActionText(v.Decision))
-	}
-	return b.String(), nil
+// unreadable is a game's way out for a turn it cannot read: shown as
+// JSON, its actions chosen by number.
+type unreadable struct {
+	raw []json.RawMessage // the turn's legal actions, while it is one
 }
 
-func renderBoon(raw json.RawMessage) (string, error) {
-	var v struct {
-		Seat      int               `json:"seat"`
-		Round     int               `json:"round"`
-		Dealer    int               `json:"dealer"`
-		VC        []int             `json:"vc"`
-		Phase     string            `json:"phase"`
-		ToMove    int               `json:"to_move"`
-		Decision  string            `json:"decision"`
-		Mode      string            `json:"mode"`
-		Picker    int               `json:"picker"`
-		Team      string            `json:"team"`
-		Hand      []string          `json:"hand"`
-		HandSizes []int             `json:"hand_sizes"`
-		Boon      []string          `json:"boon"`
-		Buried    []string          `json:"buried"`
-		BuryLeft  int               `json:"bury_left"`
-		TrickNo   int               `json:"trick_no"`
-		Trick     *boonTrick        `json:"trick"`
-		Tricks    []boonTrick       `json:"tricks"`
-		Points    []int             `json:"trick_points"`
-		Won       []int             `json:"tricks_won"`
-		Events    []json.RawMessage `json:"events"`
-	}
-	if err := json.Unmarshal(raw, &v); err != nil || v.Phase == "" {
-		return "", fmt.Errorf("not a boon view")
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "round %d, dealer seat %d, phase %s, mode %s", v.Round, v.Dealer, v.Phase, v.Mode)
-	if v.Picker >= 0 {
-		fmt.Fprintf(&b, ", picker seat %d", v.Picker)
-	}
-	b.WriteString("\n")
-	for s := range v.HandSizes {
-		mark := ""
-		if s == v.Seat {
-			mark = " (you, " + v.Team + ")"
-		}
-		if s == v.ToMove {
-			mark += " to move"
-		}
-		fmt.Fprintf(&b, "  seat %d%s: %d VC, %d cards, %d tricks, %d points\n", s, mark, at(v.VC, s), v.HandSizes[s], at(v.Won, s), at(v.Points, s))
-	}
-	for i, t := range v.Tricks {
-		fmt.Fprintf(&b, "trick %d: led by seat %d: %s, won by seat %d (%d points)\n", i+1, t.Leader, strings.Join(t.Cards, " "), t.Winner, t.Points)
-	}
-	if v.Trick != nil && v.Phase == "play" {
-		cards := strings.Join(v.Trick.Cards, " ")
-		if cards == "" {
-			cards = "(no card yet)"
-		}
-		fmt.Fprintf(&b, "trick %d: led by seat %d: %s\n", v.TrickNo, v.Trick.Leader, cards)
-	}
-	if len(v.Events) > 0 {
-		b.WriteString("since your last decision:\n")
-		for _, e := range v.Events {
-			fmt.Fprintf(&b, "  %s\n", ActionText(e))
-		}
-	}
-	if v.Boon != nil {
-		fmt.Fprintf(&b, "the boon you took: %s\n", strings.Join(v.Boon, " "))
-	}
-	if v.Buried != nil {
-		fmt.Fprintf(&b, "you buried: %s\n", strings.Join(v.Buried, " "))
-	}
-	if v.BuryLeft > 0 && v.Decision == "bury" {
-		fmt.Fprintf(&b, "cards still to bury: %d\n", v.BuryLeft)
-	}
-	fmt.Fprintf(&b, "your hand: %s", strings.Join(v.Hand, " "))
-	return b.String(), nil
+// asJSON shows the turn as JSON, and keeps it for numbersOnly.
+func (u *unreadable) asJSON(view json.RawMessage, legal []json.RawMessage) page {
+	u.raw = legal
+	return jsonPage(view, legal)
 }
 
-type boonTrick struct {
-	Leader int      `json:"leader"`
-	Cards  []string `json:"cards"`
-	Winner int      `json:"winner"`
-	Points int      `json:"points"`
+// numbersOnly refuses anything but a number at a turn shown as JSON;
+// nil at a turn the game read.
+func (u *unreadable) numbersOnly(entry string) error {
+	if u.raw == nil {
+		return nil
+	}
+	return bad("%q is not a choice: type its number, 1 to %d.", entry, len(u.raw))
 }
 
-func at(xs []int, i int) int {
-	if i < len(xs) {
-		return xs[i]
-	}
-	return 0
+// commandsLine is the line of the legend common to every game.
+const commandsLine = "Also: a number picks that choice, ? this help, v the view as JSON, q leave."
+
+// jsonGame shows a view as indented JSON and numbers every legal action,
+// for a game without a drawing of its own (and a view a game could not
+// decode).
+type jsonGame struct {
+	unreadable
+	names names
 }
 
-// actionText is an action of game in words for the numbered list:
-// Banqi's in its move notation (flip b3, move b3-b4, capture b3xb5),
-// any other as ActionText.
-func actionText(game string, raw json.RawMessage) string {
-	if game == "banqi" {
-		var a struct{ Type, Square, From, To string }
-		if json.Unmarshal(raw, &a) == nil {
-			switch a.Type {
-			case "flip":
-				return "flip " + a.Square
-			case "move":
-				return "move " + a.From + "-" + a.To
-			case "capture":
-				return "capture " + a.From + "x" + a.To
-			}
-		}
+func (g *jsonGame) show(view json.RawMessage, legal []json.RawMessage) page {
+	return g.asJSON(view, legal)
+}
+
+// jsonPage is the view as indented JSON, the actions numbered.
+func jsonPage(view json.RawMessage, legal []json.RawMessage) page {
+	var b bytes.Buffer
+	text := string(view)
+	if json.Indent(&b, view, "", "  ") == nil {
+		text = b.String()
 	}
-	return ActionText(raw)
+	var p page
+	for _, l := range strings.Split(text, "\n") {
+		p.table = append(p.table, clipLine(l))
+	}
+	for i, a := range legal {
+		p.choices = append(p.choices, clipLine(fmt.Sprintf("  %2d  %s", i+1, ActionText(a))))
+	}
+	return p
+}
+
+func (g *jsonGame) read(entry string) (int, error) {
+	if err := g.numbersOnly(entry); err != nil {
+		return 0, err
+	}
+	return 0, bad("%q is not a choice: type a number.", entry)
+}
+
+func (g *jsonGame) chose(int) {}
+
+func (g *jsonGame) legend() []string {
+	return []string{"Type the number of your choice.", commandsLine}
+}
+
+func (g *jsonGame) prompt() string { return "Your choice (a number; ? help, q leave): " }
+
+func (g *jsonGame) result(ranks []int, scores []float64, reason string) string {
+	return resultText(g.names, ranks, scores, reason)
+}
+
+// resultText is "game over, you ranked 2 of 3: REASON. Ranks (1 is
+// best): ...; scores: ...".
+func resultText(n names, ranks []int, scores []float64, reason string) string {
+	if n.me >= len(ranks) {
+		return "game over: " + reason
+	}
+	rk := make([]string, len(ranks))
+	for s, r := range ranks {
+		rk[s] = fmt.Sprintf("%s %d", n.of(s), r)
+	}
+	sc := make([]string, len(scores))
+	for s, v := range scores {
+		sc[s] = fmt.Sprintf("%s %g", n.of(s), v)
+	}
+	return fmt.Sprintf("game over, you ranked %d of %d: %s. Ranks (1 is best): %s; scores: %s.",
+		ranks[n.me], len(ranks), strings.TrimSuffix(engine.NameSeats(reason, n.players), "."), strings.Join(rk, ", "), strings.Join(sc, ", "))
 }
 
 // ActionText is an action (or event) object in words for a list: its
 // type, then its other fields as name=value in name order, e.g.
-// `capture from=d4 to=d5` or `play card=WD4 colour=blue`.
+// `capture from=d4 to=d5` or `play card=WD4 colour=blue`: for a game
+// without a drawing of its own.
 func ActionText(raw json.RawMessage) string {
 	var m map[string]any
 	if json.Unmarshal(raw, &m) != nil {
@@ -255,9 +171,6 @@ func ActionText(raw json.RawMessage) string {
 	}
 	var parts []string
 	head := "type"
-	if _, ok := m[head].(string); !ok {
-		head = "kind" // Uno's decision
-	}
 	if h, ok := m[head].(string); ok {
 		parts = append(parts, h)
 	}

@@ -2,12 +2,15 @@
 // one JSON object per line, appended and synced before a game counts. A run
 // that dies mid-write leaves at most one torn last line, which Read detects
 // and drops with a warning, so a resumed run never double-counts or loses
-// a recorded game.
+// a recorded game. Every line ends with a checksum of itself (sum), so a
+// line edited afterwards is told apart from one the arena wrote.
 package ledger
 
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -32,7 +35,19 @@ var (
 	ErrLineTooLong = errors.New("line too long")
 	// ErrDamaged: a line, not the last, that is not a record.
 	ErrDamaged = errors.New("not a ledger record")
+	// ErrEdited: a line changed after the arena wrote it (Entry.Edited).
+	ErrEdited = errors.New("edited after the arena wrote it")
 )
+
+// EditedError is the error of an entry whose line was edited (wrapping
+// ErrEdited), nil if it was not: what a reader tells its user, and what
+// to do.
+func (e Entry[T]) EditedError() error {
+	if e.Edited == "" {
+		return nil
+	}
+	return fmt.Errorf("%w (%s): it counts as it reads now, which need not be how the game ended", ErrEdited, e.Edited)
+}
 
 // LineError is a problem with one line of a ledger file.
 type LineError struct {
@@ -83,6 +98,7 @@ func (w *Writer) AppendUnsynced(v any) error {
 	if err != nil {
 		return fmt.Errorf("ledger: encoding: %w", err)
 	}
+	line = sealLine(line)
 	if len(line) > MaxLine {
 		return fmt.Errorf("ledger %s: a record of %d bytes: %w: longer than %s, the most a ledger line may hold", w.f.Name(), len(line), ErrLineTooLong, sizeText(MaxLine))
 	}
@@ -121,6 +137,12 @@ func (t *Torn) String() string {
 type Entry[T any] struct {
 	Line   int
 	Record T
+	// Edited says why the line is not as the arena wrote it ("" if it
+	// is): its checksum does not match it, or it has none where the
+	// lines before it had one. The record is decoded all the same: only
+	// a check against the game's replay (tournament verify) can say what
+	// the line said.
+	Edited string
 }
 
 // Read decodes every complete line of the ledger at path into a T in file
@@ -155,6 +177,7 @@ func ReadEntries[T any](path string) (entries []Entry[T], torn *Torn, err error)
 	}
 	defer f.Close()
 	br := bufio.NewReaderSize(f, 64<<10)
+	sealedFrom := 0 // the first line with a checksum
 	for lineNo := 1; ; lineNo++ {
 		raw, complete, err := readLine(br)
 		if errors.Is(err, ErrLineTooLong) {
@@ -178,8 +201,97 @@ func ReadEntries[T any](path string) (entries []Entry[T], torn *Torn, err error)
 		if err := json.Unmarshal(raw, &rec); err != nil {
 			return nil, nil, &LineError{Path: path, Line: lineNo, Err: fmt.Errorf("%w: %v", ErrDamaged, err)}
 		}
-		entries = append(entries, Entry[T]{Line: lineNo, Record: rec})
+		e := Entry[T]{Line: lineNo, Record: rec}
+		switch sealedLine(raw) {
+		case sealOK:
+			if sealedFrom == 0 {
+				sealedFrom = lineNo
+			}
+		case sealBroken:
+			e.Edited = "its checksum (sum) does not match it"
+		case sealNone:
+			// Lines written before checksums have none; a line without
+			// one after a line with one was not appended by the arena.
+			if sealedFrom > 0 {
+				e.Edited = fmt.Sprintf("it has no checksum (sum), as every line from line %d has", sealedFrom)
+			}
+		}
+		entries = append(entries, e)
 	}
+}
+
+// sumKey ends every line a Writer appends: `,"sum":"` and sumDigits hex
+// digits of the SHA-256 of the line without it, then `"}`. The checksum
+// catches a line edited by hand or by a tool that does not know it; it is
+// no seal against someone who recomputes it (the arena keeps no secret
+// for it): only re-simulating the game's replay (tournament verify) is.
+const (
+	sumKey    = `"sum":"`
+	sumDigits = 16
+)
+
+// sumOf is the checksum of a JSON object's encoding without its sum.
+func sumOf(object []byte) string {
+	h := sha256.Sum256(object)
+	return hex.EncodeToString(h[:])[:sumDigits]
+}
+
+// sealLine appends its checksum to the encoding of a JSON object. Other
+// JSON values (a test's numbers) are left as they are.
+func sealLine(object []byte) []byte {
+	n := len(object)
+	if n < 2 || object[0] != '{' || object[n-1] != '}' {
+		return object
+	}
+	sum := sumOf(object)
+	sep := ","
+	if n == 2 {
+		sep = "" // {}
+	}
+	out := make([]byte, 0, n+len(sep)+len(sumKey)+sumDigits+2)
+	out = append(out, object[:n-1]...)
+	out = append(out, sep...)
+	out = append(out, sumKey...)
+	out = append(out, sum...)
+	return append(out, `"}`...)
+}
+
+type seal int
+
+const (
+	sealNone   seal = iota // no checksum: a line written before them, or not by the arena
+	sealOK                 // the checksum matches
+	sealBroken             // a checksum that does not match: the line was edited
+)
+
+// sealedLine checks a ledger line's checksum: the line must end exactly
+// as sealLine ends it, and its checksum be that of the rest.
+func sealedLine(raw []byte) seal {
+	raw = bytes.TrimRight(raw, " \t\r")
+	if !bytes.Contains(raw, []byte(sumKey)) {
+		return sealNone
+	}
+	// A key "sum" appears in no record but as the checksum, and its
+	// quotes cannot be a string's (they would be escaped): from here the
+	// line had a checksum, which must be where sealLine put it.
+	tail := len(sumKey) + sumDigits + 2 // "sum":"…"}
+	at := len(raw) - tail
+	if at < 1 || !bytes.HasSuffix(raw, []byte(`"}`)) || !bytes.Equal(raw[at:at+len(sumKey)], []byte(sumKey)) {
+		return sealBroken
+	}
+	var object []byte
+	switch raw[at-1] {
+	case ',':
+		object = append(append(object, raw[:at-1]...), '}')
+	case '{':
+		object = []byte("{}")
+	default:
+		return sealBroken
+	}
+	if string(raw[at+len(sumKey):len(raw)-2]) != sumOf(object) {
+		return sealBroken
+	}
+	return sealOK
 }
 
 // readLine reads one line without its newline; complete is false for a

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -96,5 +97,67 @@ func TestAppendRefusesWhatReadWouldNot(t *testing.T) {
 	}
 	if after, _ := os.ReadFile(path); !bytes.Equal(after, before) {
 		t.Fatal("a refused record changed the ledger")
+	}
+}
+
+// TestEditedLines: every line a Writer appends carries a checksum of
+// itself, so that a line edited afterwards (other ranks, say) is told
+// apart from one the arena wrote, while a ledger written before
+// checksums reads as it always did.
+func TestEditedLines(t *testing.T) {
+	path := filepath.Join(t.TempDir(), FileName)
+	w, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id := 1; id <= 3; id++ {
+		if err := w.Append(rec{ID: id, S: `a "quoted" sum":"x`}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.Close()
+	written, _ := os.ReadFile(path)
+	lines := strings.SplitAfter(string(written), "\n")[:3]
+	if !strings.Contains(lines[0], `,"sum":"`) {
+		t.Fatalf("line %q has no checksum", lines[0])
+	}
+	edit := func(i int, from, to string) []string {
+		out := slices.Clone(lines)
+		if !strings.Contains(out[i], from) {
+			t.Fatalf("line %q has no %q", out[i], from)
+		}
+		out[i] = strings.Replace(out[i], from, to, 1)
+		return out
+	}
+	noSum := func(line string) string {
+		at := strings.Index(line, `,"sum":"`)
+		return line[:at] + "}\n"
+	}
+	for _, tc := range []struct {
+		name   string
+		lines  []string
+		edited []string // per entry: "" or a piece of the reason
+	}{
+		{"as written", lines, []string{"", "", ""}},
+		{"a value changed", edit(1, `"id":2`, `"id":7`), []string{"", "does not match", ""}},
+		{"a field added after the checksum", edit(2, `"}`+"\n", `","x":1}`+"\n"), []string{"", "", "does not match"}},
+		{"the checksum removed after lines that have one", []string{lines[0], noSum(lines[1]), lines[2]}, []string{"", "no checksum (sum), as every line from line 1", ""}},
+		{"a ledger written before checksums", []string{noSum(lines[0]), noSum(lines[1])}, []string{"", ""}},
+		{"an old ledger resumed by this version", []string{noSum(lines[0]), lines[1], lines[2]}, []string{"", "", ""}},
+		{"the checksum of an empty object", []string{string(sealLine([]byte("{}"))) + "\n"}, []string{""}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), FileName)
+			os.WriteFile(p, []byte(strings.Join(tc.lines, "")), 0o644)
+			got, torn, err := ReadEntries[rec](p)
+			if err != nil || torn != nil || len(got) != len(tc.edited) {
+				t.Fatalf("got %+v torn %v err %v", got, torn, err)
+			}
+			for i, e := range got {
+				if (e.Edited == "") != (tc.edited[i] == "") || !strings.Contains(e.Edited, tc.edited[i]) {
+					t.Errorf("line %d: edited %q, want %q", e.Line, e.Edited, tc.edited[i])
+				}
+			}
+		})
 	}
 }

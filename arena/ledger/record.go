@@ -65,6 +65,14 @@ type SeatFailure struct {
 	// Log is the game's stderr log of the bot ("" without an output
 	// directory), for progress output.
 	Log string `json:"-"`
+	// Absent says the bot took no part in the game (suspended after
+	// failing to start, or withdrawn): Detail says which, and no hint
+	// about writing a bot applies. For progress output only.
+	Absent bool `json:"-"`
+	// Advice is what usually fixes this failure when its cause knows
+	// better than its reason (transport.HintOf: a remote bot that no one
+	// serves); "" leaves the reason's hint. For progress output only.
+	Advice string `json:"-"`
 }
 
 // FailureOf is the results.jsonl entry of f, the failure of bot.
@@ -72,8 +80,18 @@ func FailureOf(f protocol.Failure, bot string) SeatFailure {
 	return SeatFailure{Seat: f.Seat, Bot: bot, Reason: f.Reason, Detail: f.Detail}
 }
 
-// Hint is f.Reason.Hint: what usually causes a failure of f's kind.
-func (f SeatFailure) Hint() string { return f.Reason.Hint() }
+// Hint is what usually fixes f: its Advice, else f.Reason.Hint (what
+// usually causes a failure of f's kind); "" for a bot that took no part
+// (Absent).
+func (f SeatFailure) Hint() string {
+	switch {
+	case f.Absent:
+		return ""
+	case f.Advice != "":
+		return f.Advice
+	}
+	return f.Reason.Hint()
+}
 
 // ErrNoGame is wrapped by FindReplay's error for a game the ledger does
 // not hold, or that its name does not pick out alone.

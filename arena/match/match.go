@@ -115,13 +115,19 @@ func Run(ctx context.Context, cfg Config, bots []bot.Spec) (*Summary, error) {
 		Settings: cfg.Settings, Game: cfg.Game, Options: cfg.Options, MatchID: cfg.MatchID, Version: cfg.Version,
 		Bots: bots, Rotation: Rotation(n), // the games of a block share a deal
 		Warn: cfg.Warn,
+		OnSuspend: func(s run.Suspension) error {
+			if cfg.Warn != nil {
+				fmt.Fprintf(cfg.Warn, "arena: bot %s %s: its remaining games are forfeits, recorded without starting it\n", s.Name, s.Why)
+			}
+			return nil
+		},
 	}, games, nil, sink)
 	var ge *run.GameError
 	switch {
 	case errors.Is(err, run.ErrInterrupted) && res.Abandoned > 0:
-		return sum, fmt.Errorf("match interrupted during game %d (not recorded; %d games are): %w", res.Done+1, res.Done, ctx.Err())
+		return sum, fmt.Errorf("match interrupted (%w) during game %d (not recorded; %d games are)", context.Cause(ctx), res.Done+1, res.Done)
 	case errors.Is(err, run.ErrInterrupted):
-		return sum, fmt.Errorf("match interrupted after %d of %d games: %w", res.Done, cfg.Games, ctx.Err())
+		return sum, fmt.Errorf("match interrupted (%w) after %d of %d games", context.Cause(ctx), res.Done, cfg.Games)
 	case errors.As(err, &ge):
 		return sum, fmt.Errorf("game %d: %w", ge.Table.Index, ge.Err)
 	}

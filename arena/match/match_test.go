@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -437,8 +438,9 @@ func TestMatchInterrupt(t *testing.T) {
 	out := filepath.Join(fx.dir, "out")
 	cfg := config(t, 2, 9, out)
 	cfg.Limits.Move = time.Minute // without the interrupt, game 0 would end only by timeout
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	stop := errors.New("the test's stop") // the cause the error must carry (a signal's, in arena match)
 	// Interrupt once both bots are in game 0 (their hellos are logged).
 	go func() {
 		for range 5000 {
@@ -449,11 +451,11 @@ func TestMatchInterrupt(t *testing.T) {
 			}
 			time.Sleep(time.Millisecond)
 		}
-		cancel()
+		cancel(stop)
 	}()
 	sum, err := match.Run(ctx, cfg, fx.bots)
-	if err == nil || !strings.Contains(err.Error(), "interrupted during game 1") {
-		t.Fatalf("error %v, want an interruption during game 1", err)
+	if !errors.Is(err, stop) || !strings.Contains(err.Error(), "interrupted (the test's stop) during game 1") {
+		t.Fatalf("error %v, want an interruption by the test's stop during game 1", err)
 	}
 	if sum.Games != 0 {
 		t.Errorf("summary counts %d games, want 0", sum.Games)

@@ -28,6 +28,50 @@ type BotStats struct {
 	// single figure with more than 2 seats.
 	MeanRank float64 `json:"mean_rank"`
 	rankSum  int
+	// score is Score as a fraction, summed exactly: each game adds a
+	// multiple of 1/(2(seats-1)), which a float sum of thirds would round
+	// (20.999999999999996 for 21); Score is its one division.
+	score fraction
+}
+
+// fraction is num/den, exactly, for scores: den is the least common
+// multiple of the denominators added, 2(seats-1) of the games' seats.
+type fraction struct{ num, den int64 }
+
+// add adds n/d (d > 0).
+func (f *fraction) add(n, d int64) {
+	if f.den == 0 {
+		f.den = d
+	}
+	if f.den%d != 0 {
+		l := f.den / gcd(f.den, d) * d
+		f.num *= l / f.den
+		f.den = l
+	}
+	f.num += n * (f.den / d)
+}
+
+// ScorePct is Score as a percentage of the bot's games (0 without
+// games), from the exact sum with one rounding.
+func (b BotStats) ScorePct() float64 {
+	if b.Games == 0 || b.score.den == 0 {
+		return 0
+	}
+	return float64(100*b.score.num) / float64(b.score.den*int64(b.Games))
+}
+
+func (f fraction) float() float64 {
+	if f.den == 0 {
+		return 0
+	}
+	return float64(f.num) / float64(f.den)
+}
+
+func gcd(a, b int64) int64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
 }
 
 // Summary is a whole match.
@@ -67,14 +111,7 @@ func (t *eloTally) add(seed uint64, sc float64, scored bool) {
 	if !scored {
 		return
 	}
-	switch sc {
-	case 1:
-		t.wdl.W++
-	case 0:
-		t.wdl.L++
-	default:
-		t.wdl.D++
-	}
+	addScore(&t.wdl, sc, 1)
 	if t.scores%2 == 1 {
 		t.penta.Add(t.pending, sc)
 	}
@@ -88,6 +125,19 @@ func (t *eloTally) add(seed uint64, sc float64, scored bool) {
 		t.uneven = true
 	}
 	t.blocks, t.cur = t.blocks+1, 1
+}
+
+// addScore adds n games (n -1 takes one away) in which the bot scored sc
+// to r.
+func addScore(r *stats.WDL, sc float64, n int) {
+	switch sc {
+	case 1:
+		r.W += n
+	case 0:
+		r.L += n
+	default:
+		r.D += n
+	}
 }
 
 // paired reports whether the games came in pairs on one deal: every block
@@ -150,7 +200,8 @@ func (s *Summary) add(r ledger.Record) {
 			st.Losses++
 		}
 		if n > 1 {
-			st.Score += (float64(beaten) + 0.5*float64(tied)) / float64(n-1)
+			st.score.add(int64(2*beaten+tied), int64(2*(n-1)))
+			st.Score = st.score.float()
 		}
 		st.rankSum += rank
 		st.MeanRank = float64(st.rankSum) / float64(st.Games)
@@ -195,6 +246,9 @@ type EloEstimate struct {
 	// left out of it: an incomplete last block, whose partner game was not
 	// played.
 	Games, Left int
+	// WDL is bot 0's record in those games (the Estimate's LOS is
+	// stats.LOS of it).
+	WDL stats.WDL
 }
 
 // EloEstimate estimates bot 0 against bot 1 from the games added; ok is
@@ -209,10 +263,14 @@ func (s *Summary) EloEstimate() (e EloEstimate, ok bool) {
 		return e, false
 	}
 	if t.paired() {
-		return EloEstimate{Estimate: stats.EstimatePenta(t.penta), Paired: true, Units: t.penta.Pairs(),
-			Games: t.penta.Games(), Left: t.scores - t.penta.Games()}, true
+		games := t.wdl // the pairs' games: without a lone last game
+		if t.scores > t.penta.Games() {
+			addScore(&games, t.pending, -1)
+		}
+		return EloEstimate{Estimate: stats.EstimatePenta(t.penta, games), Paired: true, Units: t.penta.Pairs(),
+			Games: t.penta.Games(), Left: t.scores - t.penta.Games(), WDL: games}, true
 	}
-	return EloEstimate{Estimate: stats.EstimateTri(t.wdl), Units: t.wdl.Games(), Games: t.wdl.Games()}, true
+	return EloEstimate{Estimate: stats.EstimateTri(t.wdl), Units: t.wdl.Games(), Games: t.wdl.Games(), WDL: t.wdl}, true
 }
 
 // tallyElo adds game r to the Elo tally of a two-bot summary: bot 0's

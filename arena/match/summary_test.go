@@ -1,9 +1,11 @@
 package match
 
 import (
+	"encoding/json"
 	"reflect"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/arena-dev/arena/arena/deal"
@@ -43,6 +45,38 @@ func TestSummaryTally(t *testing.T) {
 	}
 	if w := two.WDL(1); w != (stats.WDL{W: 0, D: 1, L: 1}) {
 		t.Errorf("y WDL %+v", w)
+	}
+}
+
+// Scores are sums of fractions of opponents; they are summed exactly, so
+// the JSON shows 21, not 20.999999999999993 (63 thirds summed as floats),
+// and the percentage is the exact one, rounded once.
+func TestSummaryScoreExact(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		seats     int
+		ranks     []int // bot 0 in seat 0, every game
+		games     int
+		wantScore float64
+		wantJSON  string
+		wantPct   float64
+	}{
+		{"4 seats, a third a game", 4, []int{3, 1, 2, 4}, 63, 21, `"score":21,`, 100.0 / 3},
+		{"4 seats, two thirds a game", 4, []int{2, 1, 3, 4}, 63, 42, `"score":42,`, 200.0 / 3},
+		{"4 seats, a tie", 4, []int{1, 1, 2, 3}, 30, 25, `"score":25,`, 250.0 / 3},
+		{"3 seats, a quarter a game", 3, []int{2, 2, 1}, 10, 2.5, `"score":2.5,`, 25},
+		{"2 seats, draws", 2, []int{1, 1}, 7, 3.5, `"score":3.5,`, 50},
+	} {
+		names := []string{"a", "b", "c", "d"}[:tc.seats]
+		s := NewSummary(names)
+		for g := range tc.games {
+			s.Add(ledger.Record{Index: g, Seed: uint64(g), Bots: names, Ranks: tc.ranks})
+		}
+		a := s.Bots[0]
+		data, _ := json.Marshal(a)
+		if a.Score != tc.wantScore || !strings.Contains(string(data), tc.wantJSON) || a.ScorePct() != tc.wantPct {
+			t.Errorf("%s: score %v, %v%%, JSON %s; want %v, %v%%", tc.name, a.Score, a.ScorePct(), data, tc.wantScore, tc.wantPct)
+		}
 	}
 }
 
@@ -89,6 +123,10 @@ func TestSummaryEloEstimate(t *testing.T) {
 		game(4, 9, "a", 1, 2), game(5, 9, "b", 2, 1),
 		game(6, 10, "a", 1, 2),
 	}
+	pairsWDL := stats.WDL{W: 4, D: 1, L: 1} // a's record in the three pairs
+	triEstimate := func(r stats.WDL) EloEstimate {
+		return EloEstimate{Estimate: stats.EstimateTri(r), Units: r.Games(), Games: r.Games(), WDL: r}
+	}
 	fresh := make([]ledger.Record, len(paired))
 	for i, r := range paired {
 		r.Seed = uint64(100 + i)
@@ -99,16 +137,15 @@ func TestSummaryEloEstimate(t *testing.T) {
 		records []ledger.Record
 		want    EloEstimate
 	}{
-		{"pairs", paired[:6], EloEstimate{Estimate: stats.EstimatePenta(stats.Penta{0, 0, 1, 1, 1}), Paired: true, Units: 3, Games: 6}},
-		{"pairs and a lone game", paired, EloEstimate{Estimate: stats.EstimatePenta(stats.Penta{0, 0, 1, 1, 1}), Paired: true, Units: 3, Games: 6, Left: 1}},
-		{"fresh deals", fresh, EloEstimate{Estimate: stats.EstimateTri(stats.WDL{W: 5, D: 1, L: 1}), Units: 7, Games: 7}},
-		{"a lone game", paired[:1], EloEstimate{Estimate: stats.EstimateTri(stats.WDL{W: 1}), Units: 1, Games: 1}},
-		{"a deal played three times", append(slices.Clone(paired[:4]), game(4, 8, "a", 2, 1)),
-			EloEstimate{Estimate: stats.EstimateTri(stats.WDL{W: 2, D: 1, L: 2}), Units: 5, Games: 5}},
-		{"pairs finished out of order", []ledger.Record{paired[0], paired[2], paired[1], paired[3]},
-			EloEstimate{Estimate: stats.EstimateTri(stats.WDL{W: 2, D: 1, L: 1}), Units: 4, Games: 4}},
+		{"pairs", paired[:6], EloEstimate{Estimate: stats.EstimatePenta(stats.Penta{0, 0, 1, 1, 1}, pairsWDL), Paired: true, Units: 3, Games: 6, WDL: pairsWDL}},
+		// The lone win is left out of LOS too: the record is the pairs'.
+		{"pairs and a lone game", paired, EloEstimate{Estimate: stats.EstimatePenta(stats.Penta{0, 0, 1, 1, 1}, pairsWDL), Paired: true, Units: 3, Games: 6, Left: 1, WDL: pairsWDL}},
+		{"fresh deals", fresh, triEstimate(stats.WDL{W: 5, D: 1, L: 1})},
+		{"a lone game", paired[:1], triEstimate(stats.WDL{W: 1})},
+		{"a deal played three times", append(slices.Clone(paired[:4]), game(4, 8, "a", 2, 1)), triEstimate(stats.WDL{W: 2, D: 1, L: 2})},
+		{"pairs finished out of order", []ledger.Record{paired[0], paired[2], paired[1], paired[3]}, triEstimate(stats.WDL{W: 2, D: 1, L: 1})},
 		{"pairs, then a deal played three times", append(slices.Clone(paired[:4]), game(4, 9, "a", 1, 2), game(5, 9, "b", 1, 2), game(6, 9, "a", 1, 2)),
-			EloEstimate{Estimate: stats.EstimateTri(stats.WDL{W: 4, D: 1, L: 2}), Units: 7, Games: 7}},
+			triEstimate(stats.WDL{W: 4, D: 1, L: 2})},
 	}
 	for _, tc := range cases {
 		s := NewSummary([]string{"a", "b"})

@@ -5,17 +5,16 @@
 package referee
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"strconv"
 	"time"
 	"unicode/utf8"
 
 	"github.com/arena-dev/arena/arena/clock"
+	"github.com/arena-dev/arena/arena/judge"
 	"github.com/arena-dev/arena/arena/seed"
 	"github.com/arena-dev/arena/arena/transport"
 	"github.com/arena-dev/arena/engine"
@@ -40,22 +39,21 @@ const (
 	StrikeIllegal Policy = "strike_illegal"
 )
 
-// Problem says what was wrong with a line a bot sent, for a caller that
-// explains a failure rather than only records it (arena check); Detail
-// words the same for a log.
-type Problem string
+// Problem says what was wrong with a line a bot sent (judge.Problem: the
+// judging of a reply lives in package judge, with sdk/sdktest's).
+type Problem = judge.Problem
 
 // Problems, in the order the referee looks for them.
 const (
-	NotUTF8          Problem = "not_utf8"           // the line is not valid UTF-8
-	NotJSON          Problem = "not_json"           // not a JSON object, or a field of the wrong type (Err says which)
-	ErrorSent        Problem = "error_sent"         // the bot sent an error message
-	WrongType        Problem = "wrong_type"         // a message of another type than expected, or of none
-	WrongID          Problem = "wrong_id"           // an action whose id is not its turn's
-	NoChoice         Problem = "no_choice"          // an action with neither "action" nor "index"
-	IndexOutOfRange  Problem = "index_out_of_range" // an index outside legal
-	UnreadableAction Problem = "unreadable_action"  // an action object the game cannot read (Err says why)
-	NotLegal         Problem = "not_legal"          // an action object that is not among legal
+	NotUTF8          = judge.NotUTF8
+	NotJSON          = judge.NotJSON
+	ErrorSent        = judge.ErrorSent
+	WrongType        = judge.WrongType
+	WrongID          = judge.WrongID
+	NoChoice         = judge.NoChoice
+	IndexOutOfRange  = judge.IndexOutOfRange
+	UnreadableAction = judge.UnreadableAction
+	NotLegal         = judge.NotLegal
 )
 
 // DefaultMaxStrikes is how many strikes a bot may take under the Random
@@ -93,6 +91,25 @@ func (f Failure) Error() string {
 type Player struct {
 	Name string
 	Conn transport.Conn
+	// Absent, if set, says why the seat's bot takes no part in the game
+	// (suspended after failing to start, withdrawn by the organiser): it
+	// forfeits at startup with this as the detail and is sent nothing;
+	// its Conn is not used (nil).
+	Absent string
+}
+
+// Walkover reports whether a game between players is decided before it
+// starts: fewer than two seats have a bot that takes part (Absent), so
+// no bot is sent anything and the one present, if any, wins by forfeit.
+// Its Conn is not used either (nil): a caller need not start it.
+func Walkover(players []Player) bool {
+	present := 0
+	for _, p := range players {
+		if p.Absent == "" {
+			present++
+		}
+	}
+	return present < 2
 }
 
 // Recorder receives the game's events as they happen (a replay writer).
@@ -143,7 +160,9 @@ func Play(ctx context.Context, cfg Config, players []Player) (*Result, error) {
 	}
 	stop := context.AfterFunc(ctx, func() {
 		for _, p := range players {
-			p.Conn.Close()
+			if p.Conn != nil {
+				p.Conn.Close()
+			}
 		}
 	})
 	res, err := play(cfg, players)
@@ -188,6 +207,7 @@ func play(cfg Config, players []Player) (*Result, error) {
 
 type game struct {
 	cfg       Config
+	walkover  bool  // Walkover: no bot is sent anything
 	fault     error // the transport failed (transport.ErrFault): the game is the arena's to replay
 	players   []Player
 	state     engine.State
@@ -231,9 +251,20 @@ func (g *game) startup() {
 	for i, p := range g.players {
 		names[i] = p.Name
 	}
+	for seat, p := range g.players {
+		if p.Absent != "" {
+			g.fail(seat, Failure{Reason: protocol.ReasonStartup, Detail: p.Absent}, true)
+		}
+	}
+	if g.walkover = Walkover(g.players); g.walkover {
+		return
+	}
 	deadline := time.Now().Add(g.cfg.Limits.Startup + g.cfg.Limits.Margin)
 	sent := make([]bool, g.n)
 	for seat, p := range g.players {
+		if p.Absent != "" {
+			continue
+		}
 		if err := p.Conn.Send(protocol.Line(g.cfg.Hello(seat, names)), deadline); err != nil {
 			g.fail(seat, Failure{Reason: classifyIO(err, protocol.ReasonStartup), Detail: "sending hello: " + err.Error(), Err: err}, true)
 			continue
@@ -326,10 +357,11 @@ func (g *game) loop() error {
 			return g.fault
 		}
 		if fail != nil {
-			// Crashes cannot be struck, and after an oversize line the
-			// stream is out of step for good: those always forfeit.
+			// Crashes and a player who left cannot be struck, and after an
+			// oversize line the stream is out of step for good: those
+			// always forfeit.
 			struck := g.cfg.Policy == Random || g.cfg.Policy == StrikeIllegal && fail.Reason == protocol.ReasonIllegalAction
-			forfeit := !struck || fail.Reason == protocol.ReasonCrash || fail.Reason == protocol.ReasonStartup || fail.fatal
+			forfeit := !struck || fail.Reason == protocol.ReasonCrash || fail.Reason == protocol.ReasonLeft || fail.Reason == protocol.ReasonStartup || fail.fatal
 			g.fail(seat, *fail, forfeit)
 			if !g.forfeited[seat] || g.active() >= 2 {
 				if err := g.refereeMove(seat, legal, think); err != nil {
@@ -405,7 +437,9 @@ func (g *game) fail(seat int, f Failure, forfeit bool) {
 	if g.cfg.Recorder != nil {
 		g.cfg.Recorder.Forfeit(f.Recorded())
 	}
-	g.players[seat].Conn.Close()
+	if c := g.players[seat].Conn; c != nil {
+		c.Close()
+	}
 }
 
 // ask sends seat its turn and reads a valid, legal reply. On success it
@@ -518,77 +552,34 @@ func (g *game) ask(seat int, legal []engine.Action) (engine.Action, json.RawMess
 	}
 }
 
-// JudgeReply judges a bot's reply to turn id as the referee does, legalJSON
-// being the turn's legal actions as it sent them: the position in
-// legalJSON of the action chosen, or the failure. (A late answer to an
-// earlier turn, which the random policy skips, is judged like any other.)
+// JudgeReply judges a bot's reply to turn id as the referee does (judge.Reply),
+// legalJSON being the turn's legal actions as it sent them: the position in
+// legalJSON of the action chosen, or the failure.
 func JudgeReply(game engine.Game, reply []byte, id int64, legalJSON []json.RawMessage) (int, *Failure) {
-	msg, fail := readReply(reply, id)
-	if fail != nil {
-		return -1, fail
-	}
-	return decide(game, msg, reply, id, legalJSON)
+	i, fault := judge.Reply(game, reply, id, legalJSON)
+	return i, turnFailure(fault, id)
 }
 
 // readReply decodes a reply to turn id.
 func readReply(reply []byte, id int64) (protocol.Action, *Failure) {
-	if msg, ok := protocol.DecodeIndexAction(reply); ok {
-		return msg, nil // the common reply, past encoding/json
-	}
-	var msg protocol.Action
-	f := &Failure{Reason: protocol.ReasonBadMessage, Turn: id, Line: reply}
-	if !utf8.Valid(reply) {
-		f.Problem, f.Detail = NotUTF8, fmt.Sprintf("reply is not valid UTF-8: %s", clip(reply))
-		return msg, f
-	}
-	if err := json.Unmarshal(reply, &msg); err != nil {
-		f.Problem, f.Err, f.Detail = NotJSON, err, fmt.Sprintf("not a JSON object (%v): %s", err, clip(reply))
-		return msg, f
-	}
-	return msg, nil
+	msg, fault := judge.Decode(reply)
+	return msg, turnFailure(fault, id)
 }
 
 // decide turns a decoded reply to turn id into the position of a legal
-// action, without changing the state on failure: the engine's Apply is
-// the judge of legality.
+// action, without changing the state on failure.
 func decide(game engine.Game, msg protocol.Action, reply []byte, id int64, legalJSON []json.RawMessage) (int, *Failure) {
-	fail := func(reason protocol.Reason, p Problem, err error, format string, args ...any) (int, *Failure) {
-		return -1, &Failure{Reason: reason, Detail: fmt.Sprintf(format, args...), Turn: id, Problem: p, Line: reply, Err: err}
+	i, fault := judge.Decide(game, msg, reply, id, legalJSON)
+	return i, turnFailure(fault, id)
+}
+
+// turnFailure is the failure of the reply to turn id that fault judged;
+// nil for none.
+func turnFailure(fault *judge.Fault, id int64) *Failure {
+	if fault == nil {
+		return nil
 	}
-	switch {
-	case msg.Type == protocol.TypeError:
-		return fail(protocol.ReasonBadMessage, ErrorSent, nil, "bot sent an error: %s", protocol.ErrorText(reply, clipLen))
-	case msg.Type != protocol.TypeAction:
-		return fail(protocol.ReasonBadMessage, WrongType, nil, "expected an action message, got type %q", msg.Type)
-	case msg.ID != id:
-		return fail(protocol.ReasonBadMessage, WrongID, nil, "reply id %d, expected %d", msg.ID, id)
-	}
-	if msg.Index != nil {
-		i := *msg.Index
-		if i < 0 || i >= len(legalJSON) {
-			return fail(protocol.ReasonIllegalAction, IndexOutOfRange, nil, "index %d out of range 0..%d", i, len(legalJSON)-1)
-		}
-		return i, nil
-	}
-	if len(msg.Action) == 0 || string(msg.Action) == "null" {
-		return fail(protocol.ReasonBadMessage, NoChoice, nil, `action message has neither "action" nor "index"`)
-	}
-	a, err := game.ParseAction(msg.Action)
-	if err != nil {
-		return fail(protocol.ReasonIllegalAction, UnreadableAction, err, "unreadable action %s: %v", clip(msg.Action), err)
-	}
-	// Compare through the canonical encoding: the engine's legal list is the
-	// single source of truth, and the state is never touched on a miss.
-	canon, err := engine.AppendJSON(nil, a)
-	if err != nil {
-		return fail(protocol.ReasonIllegalAction, UnreadableAction, err, "%v", err)
-	}
-	for i := range legalJSON {
-		if bytes.Equal(canon, legalJSON[i]) {
-			return i, nil
-		}
-	}
-	return fail(protocol.ReasonIllegalAction, NotLegal, nil, "%s (%s) is not a legal action", a, clip(msg.Action))
+	return &Failure{Reason: fault.Reason, Detail: fault.Detail, Turn: id, Problem: fault.Problem, Line: fault.Line, Err: fault.Err}
 }
 
 // encodeTurn builds the turn line in a buffer reused across moves; the
@@ -601,12 +592,12 @@ func (g *game) encodeTurn(id int64, seat int, legal []engine.Action, move, bank 
 	} else {
 		view = g.state.View(seat)
 	}
-	b, offsets, err := AppendTurn(g.buf[:0], g.offsets[:0], id, view, legal, move, bank)
+	b, offsets, err := judge.AppendTurn(g.buf[:0], g.offsets[:0], id, view, legal, move, bank)
 	if err != nil {
 		return nil, nil, err
 	}
 	g.buf, g.offsets = b, offsets
-	g.legalJSON = LegalJSON(g.legalJSON[:0], b, offsets)
+	g.legalJSON = judge.LegalJSON(g.legalJSON[:0], b, offsets)
 	return b, g.legalJSON, nil
 }
 
@@ -618,47 +609,6 @@ type appendedView struct {
 }
 
 func (v appendedView) AppendJSON(dst []byte) []byte { return v.state.AppendView(dst, v.seat) }
-
-// AppendTurn appends to b the turn line the referee sends (without its
-// newline): turn id, the seat's view, its legal actions and the move's
-// clock (bank 0: no bank_ms). offsets receives the start and end in b of
-// each legal action's JSON, two per action (LegalJSON slices them).
-func AppendTurn(b []byte, offsets []int, id int64, view any, legal []engine.Action, move, bank time.Duration) ([]byte, []int, error) {
-	b = append(b, `{"type":"turn","id":`...)
-	b = strconv.AppendInt(b, id, 10)
-	b = append(b, `,"view":`...)
-	b, err := engine.AppendJSON(b, view)
-	if err != nil {
-		return nil, nil, err
-	}
-	b = append(b, `,"legal":[`...)
-	for i, a := range legal {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		start := len(b)
-		if b, err = engine.AppendJSON(b, a); err != nil {
-			return nil, nil, err
-		}
-		offsets = append(offsets, start, len(b))
-	}
-	b = append(b, `],"clock":{"move_ms":`...)
-	b = strconv.AppendInt(b, move.Milliseconds(), 10)
-	if bank > 0 {
-		b = append(b, `,"bank_ms":`...)
-		b = strconv.AppendInt(b, bank.Milliseconds(), 10)
-	}
-	return append(b, `}}`...), offsets, nil
-}
-
-// LegalJSON appends to dst the legal actions of the turn line AppendTurn
-// made, by its offsets: slices of line, valid as long as it is.
-func LegalJSON(dst []json.RawMessage, line []byte, offsets []int) []json.RawMessage {
-	for i := 0; i+1 < len(offsets); i += 2 {
-		dst = append(dst, line[offsets[i]:offsets[i+1]:offsets[i+1]])
-	}
-	return dst
-}
 
 // finish computes the outcome and tells every seat still in how it ended.
 func (g *game) finish() {
@@ -676,8 +626,8 @@ func (g *game) finish() {
 	}
 	deadline := time.Now().Add(time.Second)
 	for seat, p := range g.players {
-		if g.forfeited[seat] {
-			continue
+		if g.forfeited[seat] || g.walkover {
+			continue // a walkover's bot was sent no hello
 		}
 		view, _ := engine.AppendJSON(nil, g.state.View(seat)) // the bytes the turns sent
 		line := protocol.Line(protocol.End{
@@ -712,6 +662,8 @@ func classifyIO(err error, def protocol.Reason) protocol.Reason {
 			return protocol.ReasonStartup
 		}
 		return protocol.ReasonTimeout
+	case errors.Is(err, transport.ErrLeft):
+		return protocol.ReasonLeft
 	case errors.Is(err, transport.ErrClosed):
 		return protocol.ReasonCrash
 	}
@@ -719,7 +671,7 @@ func classifyIO(err error, def protocol.Reason) protocol.Reason {
 }
 
 // clip shows a bot's bytes in a message.
-func clip(b []byte) string { return protocol.Excerpt(b, clipLen) }
+func clip(b []byte) string { return judge.Clip(b) }
 
 // clipLen is how much of a bot's line a message shows.
-const clipLen = 120
+const clipLen = judge.ClipLen

@@ -65,6 +65,14 @@ func (l *Launcher) Capacity() int { return int(l.capacity.Load()) }
 // as it does a bot that never answers hello.
 var ErrNotServed = fmt.Errorf("no one serves this bot (%w)", transport.ErrTimeout)
 
+// notServedHint is the hint of ErrNotServed (transport.HintOf): what
+// serves a remote bot, where the hint for a bot on stdio would say to
+// flush its ready line.
+func notServedHint(id string) string {
+	return fmt.Sprintf("no arena connect --bot %s is serving it: on the bot's machine run arena connect --nats URL --bot %s -- CMD "+
+		"(the URL of the server this arena printed) before its games start", id, id)
+}
+
 // retry is how often Launch asks again while nobody serves the bot, and
 // openWait how long one request waits for an answer (a server that got
 // it answers at once).
@@ -95,7 +103,7 @@ func (l *Launcher) Launch(_ string, opt bot.LaunchOptions) (bot.Endpoint, error)
 			continue
 		case errors.Is(err, nats.ErrNoResponders), errors.Is(err, nats.ErrTimeout):
 			c.Close()
-			return nil, fmt.Errorf("nats:%s: %w within %v (serve it with arena connect --bot %s)", l.ID, ErrNotServed, l.Wait, l.ID)
+			return nil, transport.WithHint(fmt.Errorf("nats:%s: %w within %v", l.ID, ErrNotServed, l.Wait), notServedHint(l.ID))
 		case err != nil:
 			c.Close()
 			return nil, fmt.Errorf("asking nats:%s for a session: %w", l.ID, err)
@@ -153,6 +161,17 @@ type Server struct {
 	// no other connection serves it, and the referee's requests are
 	// answered from then on.
 	Claimed func()
+	// OnEvent, if set, is told as sessions start and end and as their
+	// games end, from the sessions' goroutines (at once: it must be safe
+	// for concurrent use).
+	OnEvent func(Event)
+}
+
+// tell passes e to OnEvent, if set.
+func (srv *Server) tell(e Event) {
+	if srv.OnEvent != nil {
+		srv.OnEvent(e)
+	}
 }
 
 // Serve serves the bot until ctx ends. It returns ctx's error, or why it
@@ -166,6 +185,7 @@ func (srv *Server) Serve(ctx context.Context) error {
 	sessions := max(srv.Sessions, 1)
 	var mu sync.Mutex
 	served := map[string]bool{} // session ids running
+	numbered := 0               // sessions started, for their numbers in events
 	var wg sync.WaitGroup
 	// One server per bot: a second (a copy left running, or someone
 	// claiming the id) would answer the referee's requests too. A new
@@ -204,28 +224,37 @@ func (srv *Server) Serve(ctx context.Context) error {
 			return
 		}
 		served[req.Session] = true
+		numbered++
+		n := numbered
 		mu.Unlock()
-		release := func() { mu.Lock(); delete(served, req.Session); mu.Unlock() }
+		// running counts the sessions running; release ends this one's,
+		// and counts the rest.
+		running := func() int { mu.Lock(); defer mu.Unlock(); return len(served) }
+		release := func() int { mu.Lock(); defer mu.Unlock(); delete(served, req.Session); return len(served) }
 		// Starting the bot takes a process start: off the subscription's
 		// goroutine, which must answer claims and other requests at once.
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			defer release()
 			s := Session{Bot: id, ID: req.Session}
 			end, err := NewBotEnd(nc, s, req.MaxLine)
 			if err != nil {
+				release()
 				reply(openReply{Error: err.Error()})
 				return
 			}
 			local, err := srv.Start(bot.LaunchOptions{MaxLine: end.maxLine})
 			if err != nil {
+				release()
 				end.Exit()
 				reply(openReply{Error: "starting the bot: " + err.Error()})
 				return
 			}
 			reply(openReply{Sessions: sessions})
-			bridge(ctx, end, local)
+			srv.tell(Event{Kind: SessionStarted, Session: n, Running: running()})
+			watch := &gameWatch{onEnd: func(g *Game) { srv.tell(Event{Kind: GameEnded, Session: n, Running: running(), Game: g}) }}
+			why := bridge(ctx, end, local, watch)
+			srv.tell(Event{Kind: SessionEnded, Session: n, Running: release(), Game: watch.playing(), Why: why})
 		}()
 	})
 	if err != nil {
@@ -330,14 +359,18 @@ const claimWait = 250 * time.Millisecond
 const lineWait = time.Hour
 
 // bridge carries one session between the referee (end) and the local
-// bot until either side ends.
-func bridge(ctx context.Context, end *BotEnd, local bot.Endpoint) {
+// bot until either side ends, and says why it ended ("the bot ended:
+// exited with status 1", "the arena closed it; the bot: killed by
+// signal 9"); watch follows the session's games.
+func bridge(ctx context.Context, end *BotEnd, local bot.Endpoint, watch *gameWatch) (why string) {
 	stop := context.AfterFunc(ctx, func() { local.Close() })
 	defer stop()
 	// A session does not survive its connection being lost: what was
 	// sent meanwhile may be gone, and the referee has ended the game as
 	// its own fault. The session ends, freeing its place for new ones.
 	reconnects := end.nc.Stats().Reconnects
+	// closed: the referee closed the session; bye: it said bye first.
+	var closed, bye atomic.Bool
 	go func() { // referee -> bot
 		for {
 			line, err := end.Receive(time.Now().Add(lineWait))
@@ -345,8 +378,12 @@ func bridge(ctx context.Context, end *BotEnd, local bot.Endpoint) {
 				continue
 			}
 			if err != nil {
+				closed.Store(true)
 				local.Close() // the referee closed the session
 				return
+			}
+			if watch.saw(line) == protocol.TypeBye {
+				bye.Store(true)
 			}
 			if err := local.Send(line, time.Now().Add(lineWait)); err != nil {
 				return // the bot is gone: the other direction reports it
@@ -362,17 +399,29 @@ func bridge(ctx context.Context, end *BotEnd, local bot.Endpoint) {
 			local.Close()
 			<-local.Done()
 			end.ExitWith("the connection was lost")
-			return
+			return "the connection to the NATS server was lost"
 		}
 		line, err := local.Receive(time.Now().Add(bridgeRead))
 		switch {
 		case err == nil:
 			if _, err := end.Write(append(line, '\n')); err != nil {
 				local.Close()
-				return
+				return "passing the bot's line on: " + err.Error()
 			}
 		case errors.Is(err, transport.ErrTimeout):
 		default:
+			// Who ended it: a bot that ends after bye, or after the
+			// referee closed its session (a forfeit, a run that stops),
+			// or here, did not end of its own.
+			ended := "the bot ended: "
+			switch {
+			case ctx.Err() != nil:
+				ended = "stopped here; the bot: "
+			case bye.Load():
+				ended = "the arena needs it no more (bye); the bot: "
+			case closed.Load():
+				ended = "the arena closed it; the bot: "
+			}
 			if errors.Is(err, protocol.ErrLineTooLong) {
 				end.oversize()
 			}
@@ -387,7 +436,7 @@ func bridge(ctx context.Context, end *BotEnd, local bot.Endpoint) {
 				detail = "stdout closed (EOF), " + exitText(local, err)
 			}
 			end.exitDetail(detail)
-			return
+			return ended + detail
 		}
 	}
 }

@@ -37,15 +37,22 @@ func inMemory(policy membot.Policy) func(bot.LaunchOptions) (bot.Endpoint, error
 // bot is claimed.
 func serveOn(t testing.TB, nc *nats.Conn, id string, sessions int, start func(bot.LaunchOptions) (bot.Endpoint, error)) {
 	t.Helper()
+	serveServer(t, &remote.Server{NC: nc, ID: id, Sessions: sessions, Start: start})
+}
+
+// serveServer runs srv (its Claimed set here) until the test ends, and
+// returns once the bot is claimed.
+func serveServer(t testing.TB, srv *remote.Server) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	claimed, done := make(chan struct{}), make(chan error, 1)
-	srv := remote.Server{NC: nc, ID: id, Sessions: sessions, Start: start, Claimed: func() { close(claimed) }}
+	srv.Claimed = func() { close(claimed) }
 	go func() { done <- srv.Serve(ctx) }()
 	select {
 	case <-claimed:
 	case err := <-done:
 		cancel()
-		t.Fatalf("serving %s: %v", id, err)
+		t.Fatalf("serving %s: %v", srv.ID, err)
 	}
 	t.Cleanup(func() {
 		cancel()
@@ -106,6 +113,11 @@ func TestLaunchFailures(t *testing.T) {
 		_, err := l.Launch("ghost", bot.LaunchOptions{})
 		if !errors.Is(err, remote.ErrNotServed) || time.Since(start) > 2*time.Second {
 			t.Fatalf("got %v after %v, want ErrNotServed after the wait", err, time.Since(start))
+		}
+		// What fixes it is an arena connect, not a flushed ready line (the
+		// hint of a bot on stdio that does not start).
+		if h := transport.HintOf(err); !strings.Contains(h, "no arena connect --bot ghost is serving it") || strings.Contains(h, "flush") {
+			t.Errorf("hint %q, want one that names arena connect --bot ghost", h)
 		}
 	})
 	t.Run("a bot at its session limit", func(t *testing.T) {

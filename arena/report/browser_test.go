@@ -275,6 +275,11 @@ func TestReportInBrowser(t *testing.T) {
 		if got := eval[string](t, ctx, `document.getElementById('verdict').textContent`); got != string(sum.Verdict) {
 			t.Fatalf("verdict %q, want %q", got, sum.Verdict)
 		}
+		// A finished test counts its games without a "?".
+		summary := eval[string](t, ctx, `document.getElementById('summary').textContent`)
+		if want := fmt.Sprintf(": %d games.", sum.Played); !strings.Contains(summary, want) || strings.Contains(summary, "?") {
+			t.Errorf("summary %q, want %q and no \"?\"", summary, want)
+		}
 		bounds := eval[[]string](t, ctx, `Array.from(document.querySelectorAll('#llr text.bound')).map(t => t.textContent)`)
 		want := []string{fmt.Sprintf("H1 %.2f (nElo ≥ 10)", sum.UpperBound), fmt.Sprintf("H0 %.2f (nElo ≤ 0)", sum.LowerBound)}
 		if fmt.Sprint(bounds) != fmt.Sprint(want) {
@@ -307,6 +312,11 @@ func TestReportInBrowser(t *testing.T) {
 		if got := eval[string](t, ctx, `(document.getElementById('running') || {textContent: ''}).textContent`); !strings.Contains(got, "still running") {
 			t.Fatalf("the page does not say the test is running: %q", got)
 		}
+		// The summary says in words that more games may come.
+		if summary := eval[string](t, ctx, `document.getElementById('summary').textContent`); !strings.Contains(summary, "games so far") ||
+			!strings.Contains(summary, "still running") || strings.Contains(summary, "?") {
+			t.Errorf("summary %q, want \"games so far\", \"still running\" and no \"?\"", summary)
+		}
 		lo, hi := cfg.SPRT.Bounds()
 		bounds := eval[[]string](t, ctx, `Array.from(document.querySelectorAll('#llr text.bound')).map(t => t.textContent)`)
 		if want := []string{fmt.Sprintf("H1 %.2f (nElo ≥ 5)", hi), fmt.Sprintf("H0 %.2f (nElo ≤ -5)", lo)}; fmt.Sprint(bounds) != fmt.Sprint(want) {
@@ -333,6 +343,10 @@ func TestReportInBrowser(t *testing.T) {
 			t.Errorf("warning: %s", w)
 		}
 	})
+
+	t.Run("four seats", func(t *testing.T) { fourSeats(t, ctx) })
+	t.Run("rank and rating", func(t *testing.T) { rankAndRating(t, ctx) })
+	t.Run("double-elimination", func(t *testing.T) { doubleElimination(t, ctx) })
 
 	t.Run("10 kB bot name", func(t *testing.T) {
 		// A name the ledger allows but no layout plans for: shown in

@@ -163,6 +163,19 @@ func syntheticRoundRobin(t testing.TB, n int) string {
 	for i := range n {
 		f.Bots = append(f.Bots, tournament.BotFile{Name: fmt.Sprintf("bot%03d", i), Command: "true"})
 	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	return syntheticTournament(t, f, func(seats []int) bool {
+		// The lower-numbered bot wins 60% of the time: a gradient to see.
+		return (seats[0] < seats[1]) != (rng.Float64() < 0.4)
+	})
+}
+
+// syntheticTournament writes the directory of the 2-seat tournament f
+// whose games were not played: seat 0 of each game the schedule hands
+// out wins if first says so (seats are bot indexes), in the schedule's
+// own seats and ids, so tournament.Open reads it as a real run's.
+func syntheticTournament(t testing.TB, f tournament.File, first func(seats []int) bool) string {
+	t.Helper()
 	c, err := f.Resolve("test", ".")
 	if err != nil {
 		t.Fatal(err)
@@ -184,7 +197,6 @@ func syntheticRoundRobin(t testing.TB, n int) string {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	rng := rand.New(rand.NewPCG(1, 2))
 	for i := 0; ; i++ {
 		g, st := s.Next()
 		if st != schedule.Ready {
@@ -194,13 +206,8 @@ func syntheticRoundRobin(t testing.TB, n int) string {
 		for _, b := range g.Seats {
 			rec.Bots = append(rec.Bots, c.Bots[b].Name)
 		}
-		// The lower-numbered bot wins 60% of the time: a gradient to see.
-		first := g.Seats[0] < g.Seats[1]
-		if rng.Float64() < 0.4 {
-			first = !first
-		}
 		rec.Ranks = []int{1, 2}
-		if !first {
+		if !first(g.Seats) {
 			rec.Ranks = []int{2, 1}
 		}
 		if err := w.AppendUnsynced(rec); err != nil {

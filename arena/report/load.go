@@ -170,6 +170,10 @@ func loadRun(dir string) (*Report, error) {
 	}
 	var lines []runLine
 	for _, e := range entries {
+		if err := e.EditedError(); err != nil {
+			r.Warnings = append(r.Warnings, fmt.Sprintf("%s: line %d: game %s: %v; its replay shows how it ended (arena replay show DIR --game ID)",
+				path, e.Line, e.Record.GameID, err))
+		}
 		if len(e.Record.Ranks) != len(e.Record.Bots) || len(e.Record.Bots) < 2 {
 			r.Warnings = append(r.Warnings, fmt.Sprintf("%s: line %d: game %s: %d bots and %d ranks: this line is not counted",
 				path, e.Line, e.Record.GameID, len(e.Record.Bots), len(e.Record.Ranks)))

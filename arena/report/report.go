@@ -227,9 +227,11 @@ var pageJS string
 // at start, a third of a millisecond (GODEBUG=inittrace=1).
 var page = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("report").Funcs(template.FuncMap{
-		"css":  func() template.CSS { return template.CSS(pageCSS) },
-		"clip": clip,
-		"js":   func() template.JS { return template.JS(pageJS) },
+		"css":       func() template.CSS { return template.CSS(pageCSS) },
+		"clip":      clip,
+		"long":      long,
+		"longSeats": longSeats,
+		"js":        func() template.JS { return template.JS(pageJS) },
 	}).Parse(pageTemplate))
 })
 

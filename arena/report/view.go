@@ -7,10 +7,12 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/arena-dev/arena/arena/schedule"
 	"github.com/arena-dev/arena/arena/sprt"
 	"github.com/arena-dev/arena/arena/tournament"
+	"github.com/arena-dev/arena/engine"
 	"github.com/arena-dev/arena/protocol"
 )
 
@@ -19,30 +21,35 @@ import (
 // with "…" there, and shown whole in the tables and on hover.
 const MaxLabel = 24
 
+// MaxDetail is the most characters of a forfeit's or strike's detail
+// the forfeits table shows; the whole of it is on hover.
+const MaxDetail = 90
+
 // clip is name as a chart label shows it (MaxLabel).
-func clip(name string) string {
-	if r := []rune(name); len(r) > MaxLabel {
-		return string(r[:MaxLabel-1]) + "…"
-	}
-	return name
-}
+func clip(name string) string { return clipText(name, MaxLabel) }
 
 // view is what the page template shows: every figure formatted, every
 // chart laid out.
 type view struct {
 	Title, Kind, Game, Format, Generated, Dir string
-	Games                                     int
-	Total                                     string
-	Warnings                                  []string
-	RatingLabel                               string
-	Rated, Elim, KSeats, Struck               bool
-	Rows                                      []rowView
-	Matrix                                    matrixData
-	Progression                               *chart
-	Bracket                                   *bracketView
-	Tables                                    *tablesView
-	LLR                                       *chart
-	Verdict, LLRUnit                          string
+	// GamesText says how many games there are, and of how many
+	// (gamesText).
+	GamesText   string
+	Warnings    []string
+	RatingLabel string
+	// RankedBy is what the ranks follow: "score", "bracket", "tables".
+	RankedBy                    string
+	Rated, Elim, KSeats, Struck bool
+	// RankVsRating are the bots ranked above a neighbour with a higher
+	// rating (rankVsRating), for the sentence saying why.
+	RankVsRating     []inversion
+	Rows             []rowView
+	Matrix           matrixData
+	Progression      *chart
+	Bracket          *bracketView
+	Tables           *tablesView
+	LLR              *chart
+	Verdict, LLRUnit string
 	// Running: the SPRT has no verdict yet (its sprt.json is the one
 	// written as it started); LLRCounted is the units counted so far.
 	Running    bool
@@ -87,8 +94,13 @@ type matrixData struct {
 
 type failRow struct {
 	Bot, Kind, Reason string
-	Count             int
-	Games             []gameLink
+	// Detail is the detail most of the row's failures give, clipped to
+	// MaxDetail characters; DetailFull the whole of it; OtherDetails how
+	// many other details its games give (each on its game's link).
+	Detail, DetailFull string
+	OtherDetails       int
+	Count              int
+	Games              []gameLink
 }
 
 // gameLink is a game with a failure, Times times over.
@@ -102,9 +114,10 @@ type gameRow struct {
 	ID, Href string
 	// Missing is why the game has no link (its replay is missing, its
 	// viewer page could not be written).
-	Missing       string
-	Round         int
-	Seats         []seatView
+	Missing string
+	Round   int
+	Seats   []seatView
+	// Reason is the engine's, each seat it mentions named.
 	Reason, Notes string
 	Plies         int
 }
@@ -117,11 +130,9 @@ type seatView struct {
 func (r *Report) view(links pageLinks, now time.Time) view {
 	st := r.Standings
 	v := view{Title: st.Name, Kind: string(r.Kind), Game: st.Game, Format: st.Format, Dir: r.Dir,
-		Generated: now.UTC().Format(time.RFC3339), Games: st.Games, Total: "?", Warnings: r.Warnings,
-		RatingLabel: "Elo (Bradley-Terry)", OpenGames: openGames, GamePage: "replay", KSeats: st.Seats > 2, Elim: st.RankedBy == "bracket" || st.RankedBy == "tables"}
-	if st.Total >= 0 {
-		v.Total = strconv.Itoa(st.Total)
-	}
+		Generated: now.UTC().Format(time.RFC3339), GamesText: r.gamesText(), Warnings: r.Warnings,
+		RatingLabel: "Elo (Bradley-Terry)", OpenGames: openGames, GamePage: "replay", KSeats: st.Seats > 2,
+		RankedBy: st.RankedBy, Elim: st.RankedBy == "bracket" || st.RankedBy == "tables", RankVsRating: rankVsRating(st)}
 	if v.KSeats {
 		v.RatingLabel = "Plackett-Luce ordinal"
 	}
@@ -176,7 +187,16 @@ func (r *Report) view(links pageLinks, now time.Time) view {
 		}
 		v.Running = r.LLR.Verdict == sprt.Running
 	}
-	for _, f := range failuresOf(st.Bots, r.Records, r.Lines) {
+	v.Failures = failRows(failuresOf(st.Bots, r.Records, r.Lines), links)
+	v.GameRows = r.gameRows(links)
+	return v
+}
+
+// failRows are the forfeits table's rows: per bot, per kind and reason,
+// its games linked once each.
+func failRows(per []failures, links pageLinks) []failRow {
+	var rows []failRow
+	for _, f := range per {
 		for _, kind := range []struct {
 			name string
 			m    map[protocol.Reason][]failure
@@ -184,6 +204,8 @@ func (r *Report) view(links pageLinks, now time.Time) view {
 			for _, reason := range reasons(kind.m) {
 				fs := kind.m[reason]
 				row := failRow{Bot: f.Bot, Kind: kind.name, Reason: string(reason), Count: len(fs)}
+				row.DetailFull, row.OtherDetails = commonDetail(fs)
+				row.Detail = clipText(row.DetailFull, MaxDetail)
 				// A game is linked once, however often it struck the bot.
 				for k, g := range fs {
 					if k > 0 && fs[k-1].Game == g.Game {
@@ -193,13 +215,41 @@ func (r *Report) view(links pageLinks, now time.Time) view {
 					row.Games = append(row.Games, gameLink{ID: g.Game, Href: links.Href[g.Game], Times: 1,
 						Title: fmt.Sprintf("results.jsonl line %d: %s", g.Line, g.Detail)})
 				}
-				v.Failures = append(v.Failures, row)
+				rows = append(rows, row)
 			}
 		}
 	}
+	return rows
+}
+
+// commonDetail is the detail fs give most often (the first of those
+// given as often), and how many other details they give.
+func commonDetail(fs []failure) (string, int) {
+	count := map[string]int{}
+	best := ""
+	for _, f := range fs {
+		count[f.Detail]++
+		if count[f.Detail] > count[best] {
+			best = f.Detail
+		}
+	}
+	return best, len(count) - 1
+}
+
+// clipText is s cut to max characters, the last one "…" when cut.
+func clipText(s string, max int) string {
+	if r := []rune(s); len(r) > max {
+		return string(r[:max-1]) + "…"
+	}
+	return s
+}
+
+// gameRows are the games table's rows, in ledger order.
+func (r *Report) gameRows(links pageLinks) []gameRow {
+	rows := make([]gameRow, 0, len(r.Records))
 	for k, rec := range r.Records {
 		g := gameRow{Line: r.Lines[k], ID: rec.GameID, Href: links.Href[rec.GameID], Missing: links.Missing[rec.GameID],
-			Round: rec.Round, Reason: rec.Reason, Plies: rec.Plies}
+			Round: rec.Round, Reason: engine.NameSeats(rec.Reason, rec.Bots), Plies: rec.Plies}
 		for s, b := range rec.Bots {
 			g.Seats = append(g.Seats, seatView{Name: b, Rank: rec.Ranks[s]})
 		}
@@ -211,9 +261,79 @@ func (r *Report) view(links pageLinks, now time.Time) view {
 			notes = append(notes, fmt.Sprintf("%s struck (%s)", f.Bot, f.Reason))
 		}
 		g.Notes = strings.Join(notes, "; ")
-		v.GameRows = append(v.GameRows, g)
+		rows = append(rows, g)
 	}
-	return v
+	return rows
+}
+
+// gamesText says how many games the directory holds: "68 of 120 games"
+// when the total is known; when it is not (an elimination's ties add
+// games, an SPRT stops at a bound), "68 games" once the run is finished,
+// and in words that more may come while it is not. A match's directory
+// does not say how many games were asked for: "68 games".
+func (r *Report) gamesText() string {
+	st := r.Standings
+	n := st.Games
+	switch {
+	case st.Total >= 0:
+		return fmt.Sprintf("%d of %d games", n, st.Total)
+	case r.Kind == SPRT && (r.Summary == nil || r.Summary.Verdict == sprt.Running):
+		text := fmt.Sprintf("%s so far: the test is still running (or was stopped before its verdict), until the LLR crosses a bound", count(n, "game"))
+		if r.Summary != nil && r.Summary.MaxGames > 0 {
+			text += fmt.Sprintf(" or %d games are played", r.Summary.MaxGames)
+		}
+		return text
+	case r.Kind == Tournament && !st.Details.Decided():
+		return fmt.Sprintf("%s so far: still running, and how many more depends on the results (a tied match adds games)", count(n, "game"))
+	}
+	return count(n, "game")
+}
+
+// count is n with its unit: "1 game", "68 games".
+func count(n int, unit string) string {
+	if n == 1 {
+		return "1 " + unit
+	}
+	return strconv.Itoa(n) + " " + unit + "s"
+}
+
+// inversion is a bot ranked above the next one in the table, whose
+// rating is higher.
+type inversion struct{ Above, Below string }
+
+// maxInversions is how many inversions the standings' note names.
+const maxInversions = 3
+
+// rankVsRating are the bots that rank above the next bot in the table
+// although its rating is higher (the first maxInversions): the ranks
+// follow the score (or the bracket), the rating weighs every game by
+// the opponent's strength, and the two can disagree.
+func rankVsRating(st *tournament.Standings) []inversion {
+	var out []inversion
+	rows := st.Standings
+	for i := 0; i+1 < len(rows) && len(out) < maxInversions; i++ {
+		a, b := rows[i], rows[i+1]
+		if a.Rank < b.Rank && a.Rating != nil && b.Rating != nil && *a.Rating < *b.Rating {
+			out = append(out, inversion{Above: a.Name, Below: b.Name})
+		}
+	}
+	return out
+}
+
+// MaxWord is the longest word (a run without spaces) of a name that the
+// tables keep whole, breaking lines only between words; a name with a
+// longer one (a name the ledger allows but no layout plans for) may break
+// anywhere rather than widen the page.
+const MaxWord = 40
+
+// long says name has a word longer than MaxWord characters.
+func long(name string) bool {
+	return slices.ContainsFunc(strings.Fields(name), func(w string) bool { return utf8.RuneCountInString(w) > MaxWord })
+}
+
+// longSeats says a name of seats is long.
+func longSeats(seats []seatView) bool {
+	return slices.ContainsFunc(seats, func(s seatView) bool { return long(s.Name) })
 }
 
 // fixed writes x with decimals decimals, "" when it is not finite, and
@@ -259,16 +379,39 @@ func bracketViewOf(b *schedule.BracketView, bots []string) *bracketView {
 		sec := &v.Sections[len(v.Sections)-1]
 		round := bracketRound{Name: r.Name}
 		for _, m := range r.Matches {
-			bm := bracketMatch{ID: m.ID, Status: m.Status, Games: m.Games, Decided: m.Decided}
-			for s := range 2 {
-				bm.Slots[s] = slot{Name: nameOf(m.Bots[s], bots, m.From[s]), Seed: m.Seeds[s], Bye: m.Bots[s] == -1,
-					Known: m.Bots[s] >= 0, Points: fixed(m.Points[s], 1), Won: m.Winner >= 0 && m.Winner == m.Bots[s]}
-			}
-			round.Matches = append(round.Matches, bm)
+			round.Matches = append(round.Matches, bracketMatchOf(m, bots))
 		}
 		sec.Rounds = append(sec.Rounds, round)
 	}
 	return v
+}
+
+// matchNotes say why a match was not played, or how it was decided
+// when its points do not show it, by its status (schedule.BracketMatch).
+var matchNotes = map[string]string{
+	"not needed": "not played: the winners' champion won the grand final",
+	"empty":      "not played: two byes",
+	"walkover":   "walkover: no opponent",
+	"tie-break":  "level: the higher seed goes through",
+}
+
+// bracketMatchOf is m as the bracket draws it: a winner only for a match
+// won (played or by walkover), points only once games were played.
+func bracketMatchOf(m schedule.BracketMatch, bots []string) bracketMatch {
+	bm := bracketMatch{ID: m.ID, Status: m.Status, Class: strings.ReplaceAll(m.Status, " ", "-"), Games: m.Games, Decided: m.Decided,
+		Note: matchNotes[m.Status]}
+	if m.Decided == "tie-break" {
+		bm.Note = matchNotes[m.Decided]
+	}
+	won := m.Status == "done" || m.Status == "walkover"
+	for s := range 2 {
+		bm.Slots[s] = slot{Name: nameOf(m.Bots[s], bots, m.From[s]), Seed: m.Seeds[s], Bye: m.Bots[s] == -1,
+			Known: m.Bots[s] >= 0, Won: won && m.Winner >= 0 && m.Winner == m.Bots[s]}
+		if m.Games > 0 {
+			bm.Slots[s].Points = fixed(m.Points[s], 1)
+		}
+	}
+	return bm
 }
 
 // nameOf is bot index b's name; -1 is a bye, and an index not known yet
@@ -300,8 +443,13 @@ type bracketRound struct {
 
 type bracketMatch struct {
 	ID, Status, Decided string
-	Games               int
-	Slots               [2]slot
+	// Class is Status as a CSS class ("not-needed").
+	Class string
+	// Note says why the match was not played, or how it was decided
+	// when its points do not show it ("" if they do).
+	Note  string
+	Games int
+	Slots [2]slot
 }
 
 type slot struct {

@@ -14,6 +14,7 @@ import (
 	"github.com/arena-dev/arena/arena/referee"
 	"github.com/arena-dev/arena/arena/schedule"
 	"github.com/arena-dev/arena/arena/seed"
+	"github.com/arena-dev/arena/arena/transport"
 	"github.com/arena-dev/arena/replays"
 )
 
@@ -31,6 +32,38 @@ type Table struct {
 	// a table whose Seats index another list of bots than the run's (a
 	// distributed worker's own).
 	BotSeeds []uint64 `json:",omitempty"`
+	// Absent, if set, says by seat why the seat's bot takes no part
+	// ("" for one that plays): it was suspended (Settings.
+	// MaxStartupFailures) or withdrawn (Config.Absent). It forfeits at
+	// startup without being started (referee.Player.Absent); a game with
+	// fewer than two bots taking part starts none (referee.Walkover).
+	Absent []string `json:",omitempty"`
+}
+
+// players are t's seats as the referee sees them before any process is
+// given them: each bot's name, and why it takes no part, if it does not.
+func (t Table) players(bots []bot.Spec) []referee.Player {
+	players := make([]referee.Player, len(t.Seats))
+	for s, b := range t.Seats {
+		players[s].Name = bots[b].Name
+		if s < len(t.Absent) {
+			players[s].Absent = t.Absent[s]
+		}
+	}
+	return players
+}
+
+// started are the seats of players whose bot is started for the game:
+// those taking part, none in a walkover.
+func started(players []referee.Player) []bool {
+	out := make([]bool, len(players))
+	if referee.Walkover(players) {
+		return out
+	}
+	for s, p := range players {
+		out[s] = p.Absent == ""
+	}
+	return out
 }
 
 // ErrAbandoned: the game was cut short (its context ended) and is not
@@ -81,9 +114,18 @@ func NewLocal(cfg Config, logs Sink) *Local {
 	return l
 }
 
-// Claim reports whether every seat of t has an idle process of its bot
-// that may play t's deal, and if so holds them for t's Play (Claimer).
-func (l *Local) Claim(t Table) bool { return l.pool.Claim(t.Seats, t.Seed) }
+// Claim reports whether every seat of t whose bot is started (none that
+// takes no part, Table.Absent) has an idle process of its bot that may
+// play t's deal, and if so holds them for t's Play (Claimer).
+func (l *Local) Claim(t Table) bool {
+	var bots []int
+	for s, on := range started(t.players(l.cfg.Bots)) {
+		if on {
+			bots = append(bots, t.Seats[s])
+		}
+	}
+	return l.pool.Claim(bots, t.Seed)
+}
 
 // PoolStats is the accounting of the run's bot processes (pool.Stats).
 func (l *Local) PoolStats() pool.Stats { return l.pool.Stats() }
@@ -115,24 +157,28 @@ func (l *Local) Close(done bool) {
 // and the result is ErrAbandoned: the game is not kept.
 func (l *Local) Play(ctx context.Context, t Table) (ledger.Record, Replay, error) {
 	n := len(t.Seats)
-	players := make([]referee.Player, n)
+	players := t.players(l.cfg.Bots)
 	seats := make([]replays.SeatInfo, n)
 	botSeeds := t.SeatSeeds()
-	var acquired []func(failed bool)
+	// acquired[s] gives seat s's process back (nil: none was started).
+	acquired := make([]func(failed bool), n)
 	procs := make([]bot.Endpoint, n)
 	// marks are the processes' stderr tails as this game began: what
 	// differs at its end was written during it.
 	marks := make([]string, n)
 	logs := make([]string, n)
+	start := started(players)
 	for s, b := range t.Seats {
+		name := players[s].Name
+		seats[s] = replays.SeatInfo{Seat: s, Bot: name}
+		if !start[s] {
+			continue
+		}
 		// The pool hands out no process that has played this deal before.
 		conn, proc := l.pool.Get(b, t.Seed)
 		procs[s], marks[s] = proc, l.pool.StderrMark(proc)
-		name := l.cfg.Bots[b].Name
-		players[s] = referee.Player{Name: name, Conn: conn}
-		seats[s] = replays.SeatInfo{Seat: s, Bot: name}
-		b := b
-		acquired = append(acquired, func(failed bool) { l.pool.Put(b, proc, failed) })
+		players[s].Conn = conn
+		acquired[s] = func(failed bool) { l.pool.Put(b, proc, failed) }
 		if rt, ok := proc.(bot.RoundTripper); ok {
 			// Measured as the game begins, so organisers see who is far
 			// away (its clock runs at the referee, network included). At
@@ -159,21 +205,22 @@ func (l *Local) Play(ctx context.Context, t Table) (ledger.Record, Replay, error
 		Game: c.Game, Options: c.Options, Seed: t.Seed, Match: c.MatchID, GameID: t.GameID, BotSeeds: botSeeds,
 		Limits: c.Limits, Policy: c.Policy, MaxStrikes: c.MaxStrikes, Recorder: rec,
 	}, players)
-	if ctx.Err() != nil {
-		for _, put := range acquired {
-			put(true)
+	giveBack := func(failed func(seat int) bool) {
+		for s, put := range acquired {
+			if put != nil {
+				put(failed(s))
+			}
 		}
+	}
+	if ctx.Err() != nil {
+		giveBack(func(int) bool { return true })
 		return ledger.Record{}, nil, ErrAbandoned // the bots were closed under it
 	}
 	if err != nil {
-		for _, put := range acquired {
-			put(true)
-		}
+		giveBack(func(int) bool { return true })
 		return ledger.Record{}, nil, err
 	}
-	for s, put := range acquired {
-		put(res.Failed[s]) // with RestartBots the pool retires every process (pool.OneGame)
-	}
+	giveBack(func(s int) bool { return res.Failed[s] }) // with RestartBots the pool retires every process (pool.OneGame)
 	out := ledger.Record{
 		Index: t.Index, GameID: t.GameID, Round: t.Round, Seed: t.Seed, Ranks: res.Outcome.Ranks, Scores: res.Outcome.Scores,
 		Reason: res.Outcome.Reason, Plies: res.Plies, Forfeits: []ledger.SeatFailure{}, RoundTripUS: roundTripsOf(seats),
@@ -183,7 +230,7 @@ func (l *Local) Play(ctx context.Context, t Table) (ledger.Record, Replay, error
 	}
 	for _, f := range res.Forfeits {
 		sf := ledger.FailureOf(f.Recorded(), out.Bots[f.Seat])
-		sf.Log = logs[f.Seat]
+		sf.Log, sf.Advice = logs[f.Seat], transport.HintOf(f.Err)
 		// A forfeiting process has been closed (put above), which waits
 		// for the last of its stderr: the tail is complete.
 		if p := procs[f.Seat]; p != nil {

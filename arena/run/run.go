@@ -57,6 +57,25 @@ type Settings struct {
 	// are at most those the running games hold plus this (pool.Pool).
 	// 0: DefaultSpare of the run's concurrency and rotation.
 	SpareProcesses int
+	// MaxStartupFailures is how many of its games in a row a bot may fail
+	// to start (no ready within the startup limit: each costs the whole
+	// limit) before it is suspended for the rest of the run: its
+	// remaining games are forfeits, recorded without starting it
+	// (Config.OnSuspend, Table.Absent). NeverSuspend: never; 0: Defaults'.
+	MaxStartupFailures int
+}
+
+// NeverSuspend is Settings.MaxStartupFailures for a run that suspends
+// no bot, however often it fails to start.
+const NeverSuspend = -1
+
+// SuspendAfter is Settings.MaxStartupFailures for n as people give it
+// (--max-startup-failures, a tournament file's key): 0 never suspends.
+func SuspendAfter(n int) int {
+	if n == 0 {
+		return NeverSuspend
+	}
+	return n
 }
 
 // Defaults are the settings a run takes for what it is not given: the one
@@ -68,6 +87,9 @@ var Defaults = Settings{
 	MaxLine:    protocol.DefaultMaxLine,
 	StderrCap:  transport.DefaultStderrCap,
 	ByeGrace:   time.Second,
+	// Small: a bot that has not started three times running will not
+	// start the fourth, and each try costs its game the startup limit.
+	MaxStartupFailures: 3,
 }
 
 // DefaultSpare is the spare budget of a run given none
@@ -99,6 +121,9 @@ func (s Settings) WithDefaults() Settings {
 	}
 	if s.ByeGrace <= 0 {
 		s.ByeGrace = Defaults.ByeGrace
+	}
+	if s.MaxStartupFailures == 0 {
+		s.MaxStartupFailures = Defaults.MaxStartupFailures
 	}
 	return s
 }
@@ -139,6 +164,16 @@ type Config struct {
 	// Executor plays the games (nil: NewLocal of this config). Run
 	// closes it.
 	Executor Executor
+	// Absent are the bots that take no part from the run's start (by
+	// index into Bots), with why: a tournament's withdrawn bots, and those
+	// suspended in an earlier run. Their games are played without them
+	// (Table.Absent): forfeits, recorded without starting them.
+	Absent map[int]string
+	// OnSuspend (nil: none) is told of each bot this run suspends
+	// (Settings.MaxStartupFailures), from Run's goroutine, before any
+	// game is played without it: a tournament makes it durable. An error
+	// stops the run.
+	OnSuspend func(Suspension) error
 }
 
 // Source is the stream of games a run plays: a schedule.Scheduler, or a
@@ -262,6 +297,8 @@ type Progress struct {
 	Last          ledger.Record
 	// LostLogs counts the stderr logs that could not be written.
 	LostLogs int
+	// Suspended are the bots this game's result suspended, if any.
+	Suspended []Suspension
 }
 
 // Result is how a run ended.
@@ -303,6 +340,8 @@ type finished struct {
 	rec  ledger.Record
 	err  error
 	unit int // of Run's units
+	// suspended are the bots this game's result suspended.
+	suspended []Suspension
 }
 
 // syncDone is a group of games the syncer recorded, or why it could not.
@@ -393,6 +432,7 @@ func Run(ctx context.Context, cfg Config, src Source, stop StopRule, sink Sink) 
 	defer stopWatch()
 
 	res := &Result{}
+	watch := newStartupWatch(cfg)
 	start := time.Now()
 	results := make(chan finished)
 	stopping := false // no more games are started, none more counted
@@ -434,10 +474,15 @@ func Run(ctx context.Context, cfg Config, src Source, stop StopRule, sink Sink) 
 		if held != nil {
 			t := *held
 			held = nil
+			watch.mark(&t)
 			return t, schedule.Ready
 		}
 		if claimer == nil {
-			return src.Next()
+			t, st := src.Next()
+			if st == schedule.Ready && t.Recorded == nil {
+				watch.mark(&t)
+			}
+			return t, st
 		}
 		st := schedule.Ready
 		for len(window) < Lookahead {
@@ -454,9 +499,13 @@ func Run(ctx context.Context, cfg Config, src Source, stop StopRule, sink Sink) 
 			return Table{}, st
 		}
 		pick := 0 // none has its processes waiting: the first starts
+		watch.mark(&window[0].t)
 		if window[0].passed < Lookahead {
-			for i, w := range window {
-				if claimer.Claim(w.t) {
+			for i := range window {
+				// Marked as it is claimed for: the processes held are
+				// those of the bots that take part now.
+				watch.mark(&window[i].t)
+				if claimer.Claim(window[i].t) {
 					pick = i
 					break
 				}
@@ -473,12 +522,13 @@ func Run(ctx context.Context, cfg Config, src Source, stop StopRule, sink Sink) 
 	// turn); InFlight counts their games.
 	running, unitLeft, unitCount := 0, map[int]int{}, 0
 	keep := func(unit int, t Table, rec ledger.Record, replay Replay, err error) {
+		markAbsentForfeits(t, &rec)
 		if err == nil {
 			if rec.Replay, rec.ReplayAt, err = sink.Replay(t, replay); err != nil {
 				err = &sinkError{err}
 			}
 		}
-		results <- finished{t, rec, err, unit}
+		results <- finished{t: t, rec: rec, err: err, unit: unit}
 	}
 	// recorded counts a game whose ledger line is durable.
 	indexed := 0
@@ -488,6 +538,7 @@ func Run(ctx context.Context, cfg Config, src Source, stop StopRule, sink Sink) 
 			return // recorded, not counted
 		}
 		count(d.t, d.rec)
+		res.Suspended = d.suspended
 		if stop != nil && stop.Stop(d.t, res.Last) {
 			res.Stopped = true
 			stopping = true
@@ -562,6 +613,7 @@ func Run(ctx context.Context, cfg Config, src Source, stop StopRule, sink Sink) 
 					held = &u
 					break
 				}
+				watch.mark(&u)
 				unit = append(unit, u)
 			}
 			unitCount++
@@ -613,6 +665,17 @@ func Run(ctx context.Context, cfg Config, src Source, stop StopRule, sink Sink) 
 				// is its own).
 				d.rec.Index = res.Resumed + indexed
 				indexed++
+				// Startup failures count as games finish, before the next
+				// game starts, rather than once recorded: no game is then
+				// started with a bot this one suspends.
+				d.suspended = watch.saw(d.t, d.rec)
+				for _, s := range d.suspended {
+					if cfg.OnSuspend != nil {
+						if err := cfg.OnSuspend(s); err != nil {
+							fail(err)
+						}
+					}
+				}
 				if group == nil {
 					if err := sink.Record(d.t, d.rec); err != nil {
 						fail(&GameError{Table: d.t, Err: err})
@@ -648,7 +711,7 @@ func Run(ctx context.Context, cfg Config, src Source, stop StopRule, sink Sink) 
 	case runErr != nil:
 		return res, runErr
 	case ctx.Err() != nil:
-		return res, fmt.Errorf("%w: %w", ErrInterrupted, ctx.Err())
+		return res, fmt.Errorf("%w (%w)", ErrInterrupted, context.Cause(ctx))
 	case status != schedule.Done:
 		return res, ErrStalled
 	}

@@ -11,7 +11,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -38,7 +37,7 @@ type Box struct {
 	v1Acct  string // the v1 cpuacct cgroup: CPU time of every process
 	v1CPU   string // the v1 cpu cgroup (the rate limit), or ""
 	v1Mem   string // the v1 memory cgroup (the memory limit), or ""
-	tmp     string // removed at Release
+	dir     boxDir // removed at Release
 	pid     atomic.Int64
 	release sync.Once
 	done    chan struct{} // closed at Release: stops the CPU watchdog
@@ -59,6 +58,17 @@ type Box struct {
 	statusOK         bool
 }
 
+// dirOwners are the users whose box directories a killed arena like
+// this one would have left: the arena's, and the bot user's it gives
+// them to (sweepBoxDirs).
+func (s *Sandbox) dirOwners() []int {
+	owners := []int{os.Geteuid()}
+	if s.uid >= 0 {
+		owners = append(owners, s.uid)
+	}
+	return owners
+}
+
 // Prepare makes the confinement for one process of bot name, whose
 // command argv is to run in dir ("" = a fresh directory of its own,
 // removed when the process ends) with Env(name, extraEnv) as its
@@ -72,6 +82,7 @@ func (s *Sandbox) Prepare(name string, argv []string, dir string, extraEnv []str
 	}
 	sp := s.spec(name, dir, extraEnv)
 	sweepOnce.Do(func() { go sweep() })
+	sweepBoxDirsOnce(s.dirOwners())
 	b := &Box{spec: sp, done: make(chan struct{})}
 	id := boxID(sp.Name)
 	ok := false
@@ -80,13 +91,13 @@ func (s *Sandbox) Prepare(name string, argv []string, dir string, extraEnv []str
 			b.Release()
 		}
 	}()
-	tmp, err := os.MkdirTemp("", id+"-")
-	if err != nil {
+	var err error
+	if b.dir, err = makeBoxDir(id); err != nil {
 		return nil, fmt.Errorf("bot directory: %w", err)
 	}
-	b.tmp = tmp
+	tmp := b.dir.path
 	if sp.UID >= 0 {
-		if err := os.Chown(tmp, sp.UID, sp.GID); err != nil {
+		if err := b.dir.lock.Chown(sp.UID, sp.GID); err != nil { // the directory's own descriptor
 			return nil, fmt.Errorf("bot directory: %w", err)
 		}
 	}
@@ -457,9 +468,7 @@ func (b *Box) Release() {
 			b.Kill()
 			removeCgroups(dirs, 2*time.Second)
 		}
-		if b.tmp != "" {
-			_ = os.RemoveAll(b.tmp)
-		}
+		b.dir.remove()
 		if b.uidRelease != nil {
 			b.uidRelease() // every process of that uid is gone
 		}
@@ -527,10 +536,7 @@ func eventCount(path, key string) int64 {
 	return -1
 }
 
-var (
-	sweepOnce sync.Once
-	stale     = regexp.MustCompile(`^arena-(\d+)-\d+-`)
-)
+var sweepOnce sync.Once
 
 // sweep removes the cgroups of arenas that died without cleaning up (a
 // SIGKILL), killing whatever still runs in them.
@@ -542,7 +548,7 @@ func sweep() {
 		}
 		ents, _ := os.ReadDir(parent)
 		for _, e := range ents {
-			m := stale.FindStringSubmatch(e.Name())
+			m := boxIDPattern.FindStringSubmatch(e.Name())
 			if m == nil || !e.IsDir() {
 				continue
 			}

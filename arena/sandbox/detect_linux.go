@@ -328,12 +328,12 @@ func probe(self string, p plan) (features, error) {
 	}
 	sp := spec{UID: -1, GID: -1, Plan: p, Limits: Limits{Disk: 1 << 20}}
 	if p.Isolate {
-		tmp, err := os.MkdirTemp("", "arena-probe-")
+		dir, err := makeBoxDir(boxID("probe"))
 		if err != nil {
 			return features{}, err
 		}
-		defer os.RemoveAll(tmp)
-		sp.Tmp, sp.Inner = tmp, "/tmp/"+filepath.Base(tmp)
+		defer dir.remove()
+		sp.Tmp, sp.Inner = dir.path, "/tmp/"+filepath.Base(dir.path)
 		sp.Work = sp.Inner
 		sp.Plan.Overlay, sp.Plan.Mknod = true, !p.UserNS
 		sp.Root = systemEntries()

@@ -3,6 +3,7 @@
 package sandbox
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -160,22 +161,47 @@ func TestCheckReadable(t *testing.T) {
 	inClosed := write(filepath.Join(closedDir, "bot.py"), 0o644)
 	inTmp := write(filepath.Join(os.TempDir(), "arena-readable-"+filepath.Base(base)+".py"), 0o644)
 	defer os.Remove(inTmp)
+	ownerRuns := write(filepath.Join(base, "owner-runs"), 0o744)
 	for _, tc := range []struct {
 		argv []string
 		bad  string // the path named in the refusal, "" for none
+		fix  string // the chmod that opens it
 	}{
-		{[]string{"python3", open}, ""},
-		{[]string{"python3", inTmp}, ""},
-		{[]string{"python3", private}, private},
-		{[]string{"python3", inClosed}, closedDir},
+		{[]string{"python3", open}, "", ""},
+		{[]string{"python3", inTmp}, "", ""},
+		{[]string{"python3", private}, private, "chmod o+r " + private},
+		{[]string{"python3", inClosed}, closedDir, "chmod o+x " + closedDir},
+		{[]string{ownerRuns}, ownerRuns, "chmod o+rx " + ownerRuns},
+		{[]string{"python3", "--script=" + private}, private, "chmod o+r " + private},
 	} {
 		s := &Sandbox{Options: Options{Programs: []Program{{Argv: tc.argv}}}}
 		err := s.checkReadable()
+		var closed *ClosedError
 		switch {
 		case tc.bad == "" && err != nil:
 			t.Errorf("%v: refused: %v", tc.argv, err)
-		case tc.bad != "" && (err == nil || !strings.Contains(err.Error(), tc.bad+" (mode")):
-			t.Errorf("%v: %v, want a refusal naming %s", tc.argv, err, tc.bad)
+		case tc.bad != "" && (!errors.As(err, &closed) || !strings.Contains(err.Error(), tc.bad+" (mode") || !strings.Contains(err.Error(), tc.fix+",")):
+			t.Errorf("%v: %v, want a refusal naming %s and %q", tc.argv, err, tc.bad, tc.fix)
+		}
+	}
+}
+
+// TestProgramPathsRelativeToTheBotsDir: an argument naming a file by a
+// path relative to the bot's dir, whole or after "=", is shown and named
+// as the file there, like an absolute one.
+func TestProgramPathsRelativeToTheBotsDir(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "models"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	model := filepath.Join(dir, "models", "m.bin")
+	if err := os.WriteFile(model, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, arg := range []string{"models/m.bin", "--model=models/m.bin", "MODEL=./models/m.bin", "--model=" + model} {
+		show, named := programPaths([]string{"/bin/sh", arg}, dir, nil)
+		if !slices.Contains(show, filepath.Join(dir, "models")) || !slices.Contains(named, model) {
+			t.Errorf("%s: show %v, named %v; want %s shown and %s named", arg, show, named, filepath.Join(dir, "models"), model)
 		}
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/arena-dev/arena/arena/fileargs"
 )
 
 // mountEntry is one thing an isolated bot's root holds, at Path: the same
@@ -196,10 +198,12 @@ func shownAt(plan []mountEntry, path, kind string) (string, bool) {
 // the bin directory of one (a directory beside bin named lib, lib64,
 // libexec, share or versions: a Python virtual environment, pyenv, nvm,
 // a JDK), both for the path as given and for the file a link leads to;
-// for every argument that is an absolute path (or NAME=PATH) to an
-// existing file, the file's directory; to a directory, the directory.
-// Named: the program itself when given as a path, and those arguments.
-// A directory that would be /, /tmp, /dev or /proc shows only the file.
+// for every argument that names a file by arena/fileargs's rule (a path,
+// or a file name with an extension, whole or after "=": "--model=m.bin";
+// relative ones against dir, else the arena's directory), the file's
+// directory; for one naming a directory, the directory. Named: the
+// program itself when given as a path, and those arguments. A directory
+// that would be /, /tmp, /dev or /proc shows only the file.
 func programPaths(argv []string, dir string, env []string) (show, named []string) {
 	if len(argv) == 0 {
 		return nil, nil
@@ -214,20 +218,11 @@ func programPaths(argv []string, dir string, env []string) (show, named []string
 			addShow(installation(p))
 		}
 	}
-	prog := argv[0]
-	if strings.Contains(prog, "/") {
-		if !filepath.IsAbs(prog) {
-			base := dir
-			if base == "" {
-				base, _ = os.Getwd()
-			}
-			prog = filepath.Join(base, prog)
-		}
+	prog, ok := fileargs.Program(argv[0], dir)
+	if ok {
 		named = append(named, prog)
-	} else if found, err := lookPath(prog, env); err == nil && filepath.IsAbs(found) {
+	} else if found, err := lookPath(argv[0], env); err == nil && filepath.IsAbs(found) {
 		prog = found
-	} else {
-		prog = ""
 	}
 	if prog != "" {
 		executable(prog)
@@ -240,21 +235,11 @@ func programPaths(argv []string, dir string, env []string) (show, named []string
 			}
 		}
 	}
-	for _, a := range argv[1:] {
-		if _, v, ok := strings.Cut(a, "="); ok && strings.HasPrefix(v, "/") {
-			a = v
-		}
-		if !filepath.IsAbs(a) {
-			continue
-		}
-		a = filepath.Clean(a)
-		st, err := os.Stat(a)
-		if err != nil {
-			continue
-		}
-		named = append(named, a)
-		if d := filepath.Dir(a); st.IsDir() || wholeOnly(d) {
-			addShow(a)
+	files, _ := fileargs.Files(argv, dir)
+	for _, f := range files {
+		named = append(named, f.Abs)
+		if d := filepath.Dir(f.Abs); f.Info.IsDir() || wholeOnly(d) {
+			addShow(f.Abs)
 		} else {
 			addShow(d)
 		}
@@ -345,7 +330,10 @@ func (s *Sandbox) checkReadable() error {
 			need[n] |= 0o004
 			need[filepath.Dir(n)] |= 0o001
 		}
-		if len(p.Argv) > 0 && strings.Contains(p.Argv[0], "/") && len(named) > 0 {
+		if len(p.Argv) == 0 {
+			continue
+		}
+		if _, ok := fileargs.Program(p.Argv[0], p.Dir); ok && len(named) > 0 {
 			need[named[0]] |= 0o001 // executed
 		}
 		for _, d := range append(show, p.Dir) {
@@ -366,9 +354,29 @@ func (s *Sandbox) checkReadable() error {
 				bits |= 0o001
 			}
 			if st.Mode().Perm()&bits != bits {
-				return optionErr("UIDs", "%s (mode %v) is not open to other users, and bots run as uids of their own: make it readable (chmod o+rX), or run every bot as one user with --bot-user", path, st.Mode().Perm())
+				return &ClosedError{Path: path, Mode: st.Mode().Perm(), Need: bits}
 			}
 		}
 	}
 	return nil
+}
+
+// ClosedError is a file or directory a bot needs that other users may not
+// read (or enter, or run), where bots run as uids of their own.
+type ClosedError struct {
+	Path string
+	Mode os.FileMode // its permissions
+	Need os.FileMode // what others need: 0o004 read, 0o001 execute (enter)
+}
+
+func (e *ClosedError) Error() string {
+	chmod := "o+"
+	if e.Need&0o004 != 0 {
+		chmod += "r"
+	}
+	if e.Need&0o001 != 0 {
+		chmod += "x"
+	}
+	return fmt.Sprintf("%s (mode %v) is not open to other users, and each bot runs as a uid of its own (the arena runs as root): chmod %s %s, or run every bot as one user with --bot-user NAME",
+		e.Path, e.Mode, chmod, e.Path)
 }

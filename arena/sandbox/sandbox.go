@@ -194,8 +194,10 @@ type Sandbox struct {
 
 // New checks that what is asked can be done here. It fails with an
 // *OptionError naming the option this machine cannot provide (another
-// user, no network, isolation) or a bad value, and with a *ContestError
-// when Options.Contest is set and a protection is missing.
+// user, no network, isolation) or a bad value, with a *ClosedError (on
+// Linux) when bots run as uids of their own and a file of a program is
+// closed to them, and with a *ContestError when Options.Contest is set and
+// a protection is missing.
 func New(l Limits, o Options) (*Sandbox, error) {
 	if !wrapperReady.Load() {
 		return nil, errNoWrapper

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"strings"
 	"sync"
 	"syscall"
 )
@@ -76,11 +77,25 @@ func (s *Sandbox) Protections() []Protection {
 	return out
 }
 
-// Describe is the one-line warning that nothing is enforced here.
+// Summary is the short warning that nothing is enforced here.
+func (s *Sandbox) Summary() string {
+	return "warning: bots run unconfined, with no limit: the sandbox needs Linux"
+}
+
+// Details say what running unconfined means.
+func (s *Sandbox) Details() []string {
+	return []string{
+		"the sandbox is " + unavailable + " (it needs Linux)",
+		"limits: none is enforced (memory, processes, CPU, files, disk)",
+		"isolation: none: bots see the arena's files, processes and network as its user",
+		"kill: only a bot's process group is killed when it ends",
+		"clock: wall time (time a loaded machine makes a bot wait is charged to it)",
+	}
+}
+
+// Describe is the warning on one line.
 func (s *Sandbox) Describe() string {
-	return "warning: bots run unconfined: the sandbox is " + unavailable + " (it needs Linux), so no limit is enforced " +
-		"(memory, processes, CPU, files, disk), bots see the arena's files, processes and network as its user, " +
-		"and only a bot's process group is killed when it ends; clocks are wall time (time a loaded machine makes a bot wait is charged to it)"
+	return "warning: bots run unconfined: " + strings.Join(s.Details(), "; ")
 }
 
 // Box is one bot process's directory (there is nothing else to hold
@@ -90,7 +105,7 @@ type Box struct {
 	Argv, Env []string
 	Dir       string
 
-	tmp     string // removed at Release
+	dir     boxDir // removed at Release
 	release sync.Once
 }
 
@@ -104,15 +119,16 @@ func (s *Sandbox) Prepare(name string, argv []string, dir string, extraEnv []str
 	if len(argv) == 0 {
 		return nil, errors.New("empty bot command")
 	}
-	tmp, err := os.MkdirTemp("", boxID(name)+"-")
+	sweepBoxDirsOnce([]int{os.Geteuid()})
+	own, err := makeBoxDir(boxID(name))
 	if err != nil {
 		return nil, fmt.Errorf("bot directory: %w", err)
 	}
 	work := dir
 	if work == "" {
-		work = tmp
+		work = own.path
 	}
-	return &Box{Argv: argv, Env: withDirs(s.Env(name, extraEnv), work, tmp), Dir: work, tmp: tmp}, nil
+	return &Box{Argv: argv, Env: withDirs(s.Env(name, extraEnv), work, own.path), Dir: work, dir: own}, nil
 }
 
 // Configure adds nothing: the bot starts as the transport starts it.
@@ -130,11 +146,7 @@ func (b *Box) Kill() {}
 
 // Release removes the bot's directory.
 func (b *Box) Release() {
-	b.release.Do(func() {
-		if b.tmp != "" {
-			_ = os.RemoveAll(b.tmp)
-		}
-	})
+	b.release.Do(b.dir.remove)
 }
 
 // Explain names no limit: none is enforced here.

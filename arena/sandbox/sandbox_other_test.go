@@ -30,6 +30,9 @@ func TestUnconfinedSaysSo(t *testing.T) {
 	if d := sb.Describe(); !strings.HasPrefix(d, "warning: bots run unconfined: the sandbox is not available on "+runtime.GOOS) {
 		t.Errorf("Describe() = %q, want the warning", d)
 	}
+	if sum := sb.Summary(); !strings.HasPrefix(sum, "warning: bots run unconfined") || len(sum) > 120 {
+		t.Errorf("Summary() = %q (%d characters), want a short warning", sum, len(sum))
+	}
 	for _, p := range sb.Protections() {
 		if p.Missing == "" {
 			t.Errorf("protection %s is said to be in place", p.Name)

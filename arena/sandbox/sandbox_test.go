@@ -104,6 +104,13 @@ func misbehave(mode string) int {
 	case "cgroup":
 		data, _ := os.ReadFile("/proc/self/cgroup")
 		out.Write(data)
+	case "fds": // the descriptors it was started with
+		inherited, _, err := proctest.Descriptors()
+		if err != nil {
+			fmt.Fprintln(out, err)
+			return 1
+		}
+		fmt.Fprintln(out, "inherited", strings.Join(inherited, " "))
 	case "pagecache": // on a line, write SANDBOX_TEST_MIB MiB into a file of its directory, through the page cache
 		in := bufio.NewScanner(os.Stdin)
 		fmt.Fprintln(out, "ready")

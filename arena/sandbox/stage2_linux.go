@@ -11,6 +11,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/arena-dev/arena/internal/fds"
 )
 
 // The isolated bot's second stage is a fork of the first that runs system
@@ -127,13 +129,26 @@ func startBot(sp *spec, args []string) (int, error) {
 	}
 	defer syscall.Close(report[0])
 	c.goAhead, c.report = goAhead[0], report[1]
-	syscall.ForkLock.Lock() // no descriptor is being made without O_CLOEXEC meanwhile
-	pid, errno := forkBot(c)
+	// The child inherits every descriptor of this process, and its exec
+	// keeps those not marked close-on-exec: what the wrapper inherited
+	// from the arena (its status pipe) and from the arena's own parent (a
+	// shell's 7<>notes.txt). Marked under the lock, no descriptor is made
+	// without the mark before the fork.
+	syscall.ForkLock.Lock()
+	var pid int
+	var errno syscall.Errno
+	err = fds.CloseOnExec(3)
+	if err == nil {
+		pid, errno = forkBot(c)
+	}
 	syscall.ForkLock.Unlock()
 	syscall.Close(goAhead[0])
 	syscall.Close(report[1])
-	if errno != 0 {
+	if err != nil || errno != 0 {
 		syscall.Close(goAhead[1])
+		if err != nil {
+			return 0, fmt.Errorf("closing inherited descriptors: %w", err)
+		}
 		return 0, fmt.Errorf("clone: %w", errno)
 	}
 	err = writeIDMaps(pid, uid, gid)

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
 	"sync/atomic"
 
@@ -25,10 +26,14 @@ func (s *Sandbox) Start(name string, cfg transport.ProcessConfig) (*transport.Pr
 var seq atomic.Int64
 
 // boxID names one bot process's box (its directory, its cgroups): the
-// arena's pid first, so that what a dead arena left is found (sweep).
+// arena's pid first, so that what a dead arena left is found (sweep,
+// sweepBoxDirs).
 func boxID(name string) string {
 	return fmt.Sprintf("arena-%d-%d-%s", os.Getpid(), seq.Add(1), name)
 }
+
+// boxIDPattern matches what boxID names, the arena's pid its group.
+var boxIDPattern = regexp.MustCompile(`^arena-(\d+)-\d+-`)
 
 // withDirs adds HOME and TMPDIR to a bot's environment, unless it sets
 // them itself.

@@ -96,8 +96,14 @@ func TestUsageReportsWaitingForACPU(t *testing.T) {
 		if f := clock.Forgiven(wall, u.Ran, u.Waited, u.Throttled, u.Rate); f > max(0, wall-own)+readSlack {
 			t.Errorf("forgiven %v of %v: it ran %v, which took it %v at its own 0.2-CPU limit", f, wall, u.Ran, own)
 		}
-		if u.Ran >= 50*time.Millisecond && u.Throttled <= 0 {
-			t.Errorf("ran %v at 0.2 CPU (over its 20 ms a period) and was never throttled", u.Ran)
+		// A bot that never reaches its 20 ms in a period is never
+		// throttled: on a loaded machine it may not get the CPU for that.
+		// One that ran (nearly) its whole share did reach it, period
+		// after period, and must have been.
+		if share := time.Duration(0.2 * float64(wall)); u.Ran >= share*9/10 && u.Throttled <= 0 {
+			t.Errorf("ran %v in %v at 0.2 CPU (%v, its 20 ms a period, nearly all) and was never throttled", u.Ran, wall, share)
+		} else if u.Throttled <= 0 {
+			t.Logf("ran %v in %v, short of its 0.2 CPU (the machine was busy): not throttled, as it never reached its limit", u.Ran, wall)
 		}
 	})
 }

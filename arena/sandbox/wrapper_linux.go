@@ -17,6 +17,8 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/arena-dev/arena/internal/fds"
 )
 
 // Arguments of the wrapper's other roles.
@@ -101,6 +103,13 @@ func direct(sp *spec, args []string) int {
 	if err != nil {
 		return fail("%v", err)
 	}
+	// What the wrapper was started with beyond 0-2 is not the bot's (the
+	// exec closes it). Marked before the uid changes, which makes
+	// /proc/self/fd unreadable (the fallback where close_range lacks its
+	// flag), and before the seccomp filter.
+	if err := fds.CloseOnExec(3); err != nil {
+		return fail("closing inherited descriptors: %v", err)
+	}
 	// Capabilities, securebits and no_new_privs are per thread: all on the
 	// one that execs.
 	runtime.LockOSThread()
@@ -159,13 +168,20 @@ func stage1(sp *spec, args []string) int {
 	// answer: the wrapper outlives it only by its exit, never by itself.
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT,
 		syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGPIPE, syscall.SIGALRM)
+	// Opened before the bot starts: an open of the bot's /dev/null once it
+	// runs would be an event on a watch the bot holds on it, which it
+	// could not tell from another process's.
+	null, err := os.OpenFile("/dev/null", os.O_RDWR, 0)
+	if err != nil {
+		return fail("%v", err)
+	}
 	pid, err := startBot(sp, args)
 	if err != nil {
 		return fail("%v", err)
 	}
 	// The bot's stdin, stdout and stderr are its own: a bot that closes
 	// stdout must be seen to (EOF), not kept open by the wrapper.
-	if err := detachStdio(); err != nil {
+	if err := detachStdio(null); err != nil {
 		return fail("%v", err)
 	}
 	ws, err := reap(pid)
@@ -265,12 +281,9 @@ func secondStageThread(sp *spec) (uid, gid int, err error) {
 	return uid, gid, nil
 }
 
-// detachStdio points the wrapper's stdin, stdout and stderr at /dev/null.
-func detachStdio() error {
-	null, err := os.OpenFile("/dev/null", os.O_RDWR, 0)
-	if err != nil {
-		return err
-	}
+// detachStdio points the wrapper's stdin, stdout and stderr at null, an
+// open /dev/null, and closes it.
+func detachStdio(null *os.File) error {
 	defer null.Close()
 	for fd := 0; fd <= 2; fd++ {
 		if err := unix.Dup3(int(null.Fd()), fd, 0); err != nil {

@@ -105,7 +105,8 @@ func (p pendings) claim(id string, seats []int) ([]int, bool) {
 //     caught); a 6-game match won 4-0 in its first two pairs stops there;
 //   - once the planned games are played it is decided by any lead; on a
 //     tie one more game pair is played, and so on;
-//   - if MaxGames is set and reached while tied, the higher seed wins.
+//   - at MaxGames games (TieCapFactor times the planned games if not
+//     set) while tied, the higher seed wins.
 //
 // A pair is handed out only when it is needed whatever the games still in
 // flight turn out to be (every pair of a 4-game match at once, the first
@@ -484,7 +485,7 @@ func (x *Elimination) decided(m *ematch) (int, string, bool) {
 		return 0, "score", true
 	case b > a:
 		return 1, "score", true
-	case x.c.MaxGames > 0 && played >= x.c.MaxGames:
+	case played >= x.c.maxGames():
 		if x.seedOf[m.bots[1]] < x.seedOf[m.bots[0]] {
 			return 1, "tie-break", true
 		}
@@ -499,7 +500,7 @@ func (x *Elimination) needMore(m *ematch) bool {
 	a, b, _, open := m.tally()
 	gpe := x.c.GamesPerEncounter
 	drawn := len(m.games)
-	if x.c.MaxGames > 0 && drawn >= x.c.MaxGames {
+	if drawn >= x.c.maxGames() {
 		return false
 	}
 	if drawn < gpe {

@@ -199,6 +199,10 @@ func TestEliminationEncounter(t *testing.T) {
 		// higher seed.
 		{"g2-cap", Config{GamesPerEncounter: 2, MaxGames: 6}, seat0Wins, []int{2, 2, 2}, 0, [2]float64{3, 3}, "tie-break"},
 		{"g2-cap-seeded", Config{GamesPerEncounter: 2, MaxGames: 4, Seeding: []int{1}}, seat0Wins, []int{2, 2}, 1, [2]float64{2, 2}, "tie-break"},
+		// Every game drawn and no cap given: TieCapFactor times the
+		// planned games, then the higher seed (it played on for ever).
+		{"g2-always-drawn", Config{GamesPerEncounter: 2}, drawsFirst(1 << 30), []int{2, 2, 2, 2, 2, 2, 2, 2, 2, 2}, 0, [2]float64{10, 10}, "tie-break"},
+		{"g4-always-drawn", Config{GamesPerEncounter: 4}, drawsFirst(1 << 30), append([]int{4}, slices.Repeat([]int{2}, 18)...), 0, [2]float64{20, 20}, "tie-break"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

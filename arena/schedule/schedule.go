@@ -85,9 +85,24 @@ type Config struct {
 	Advance int
 	// MaxGames caps an elimination encounter that is still tied after its
 	// GamesPerEncounter games and is being extended game pair by game
-	// pair: at MaxGames games the higher seed goes through. 0 means no
-	// cap; otherwise an even number of at least GamesPerEncounter.
+	// pair: at MaxGames games the higher seed goes through. 0 means
+	// TieCapFactor times GamesPerEncounter; otherwise an even number of
+	// at least GamesPerEncounter.
 	MaxGames int
+}
+
+// TieCapFactor is how many times its planned games an elimination
+// encounter still tied is played to when Config.MaxGames is 0: a cap
+// there must be, or two bots that always draw (deterministic bots at a
+// ply cap, two that fail alike) would play one encounter for ever.
+const TieCapFactor = 10
+
+// maxGames is the cap on an elimination encounter (Config.MaxGames).
+func (c Config) maxGames() int {
+	if c.MaxGames > 0 {
+		return c.MaxGames
+	}
+	return TieCapFactor * c.GamesPerEncounter
 }
 
 // Validate checks the parts every format shares.

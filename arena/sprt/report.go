@@ -16,15 +16,19 @@ import (
 	"github.com/arena-dev/arena/arena/stats"
 )
 
-// Num is a float that encodes as JSON null when it is not finite (an Elo
-// estimate is infinite when every pair went one way).
+// Num is a figure of the summary, rounded to 4 decimals in JSON; one that
+// is not finite is written as stats.JSONFloat writes it: "Infinity" or
+// "-Infinity" (an Elo estimate or an interval's end when every pair went
+// one way, or the data do not bound it), "NaN" where it is undefined
+// (normalized Elo when every pair scored 1/2; every figure of a run with
+// no games).
 type Num float64
 
 // MarshalJSON implements json.Marshaler.
 func (n Num) MarshalJSON() ([]byte, error) {
 	f := float64(n)
 	if math.IsInf(f, 0) || math.IsNaN(f) {
-		return []byte("null"), nil
+		return stats.JSONFloat(f).MarshalJSON()
 	}
 	return json.Marshal(math.Round(f*1e4) / 1e4)
 }
@@ -55,7 +59,8 @@ func WriteSummary(dir string, s *Summary) error {
 // when no run has written it (none started there, or one of an arena
 // older than the start summary is still going). Its Verdict is Running
 // while the run goes on, and after a run that was killed.
-// Numbers written as null (not finite) read as NaN.
+// Figures read as stats.JSONFloat reads them (null, from older arenas, is
+// NaN).
 func ReadSummary(dir string) (*Summary, error) {
 	path := filepath.Join(dir, SummaryFile)
 	data, err := os.ReadFile(path)
@@ -69,18 +74,9 @@ func ReadSummary(dir string) (*Summary, error) {
 	return s, nil
 }
 
-// UnmarshalJSON implements json.Unmarshaler: null is NaN.
+// UnmarshalJSON implements json.Unmarshaler, as stats.JSONFloat.
 func (n *Num) UnmarshalJSON(b []byte) error {
-	if string(b) == "null" {
-		*n = Num(math.NaN())
-		return nil
-	}
-	var f float64
-	if err := json.Unmarshal(b, &f); err != nil {
-		return err
-	}
-	*n = Num(f)
-	return nil
+	return (*stats.JSONFloat)(n).UnmarshalJSON(b)
 }
 
 // Summary is the JSON summary of a run (arena sprt --json, DIR/sprt.json).
@@ -103,24 +99,30 @@ type Summary struct {
 	UpperBound float64 `json:"upper_bound"`
 	// Verdict is H1, H0, inconclusive or aborted, or running in the
 	// summary written as the run starts; ExitCode is the command's exit
-	// code for it, nil (null) while running.
-	Verdict  Verdict `json:"verdict"`
-	ExitCode *int    `json:"exit_code"`
+	// code for it, nil (null) while running. StoppedBy says what ended
+	// the run: a bound, or the limit an inconclusive run reached
+	// (max_games, max_time); "" while running and for an aborted run.
+	Verdict   Verdict    `json:"verdict"`
+	ExitCode  *int       `json:"exit_code"`
+	StoppedBy StopReason `json:"stopped_by"`
 	// Pairs and Games counted; Played every game finished (counted or
 	// not), Abandoned the games cut short at the stop.
-	Pairs     int         `json:"pairs"`
-	Games     int         `json:"games"`
-	Played    int         `json:"played"`
-	Abandoned int         `json:"abandoned"`
-	MaxGames  int         `json:"max_games"`
-	Penta     stats.Penta `json:"penta"`
-	WDL       stats.WDL   `json:"wdl"` // the test's game results among counted games
-	Score     Num         `json:"score"`
-	Elo       Interval    `json:"elo"`
-	NElo      Interval    `json:"nelo"`
-	LOS       Num         `json:"los"`
-	Seconds   float64     `json:"seconds"`
-	Out       string      `json:"out"`
+	Pairs     int `json:"pairs"`
+	Games     int `json:"games"`
+	Played    int `json:"played"`
+	Abandoned int `json:"abandoned"`
+	MaxGames  int `json:"max_games"`
+	// MaxSeconds is the time budget in effect (0: none).
+	MaxSeconds float64     `json:"max_seconds"`
+	Penta      stats.Penta `json:"penta"`
+	WDL        stats.WDL   `json:"wdl"` // the test's game results among counted games
+	Score      Num         `json:"score"`
+	Elo        Interval    `json:"elo"`
+	NElo       Interval    `json:"nelo"`
+	// LOS is unrounded: its distance from 0 or 1 is what it says.
+	LOS     stats.JSONFloat `json:"los"`
+	Seconds float64         `json:"seconds"`
+	Out     string          `json:"out"`
 }
 
 // NewSummary describes a run of cfg: a finished one, or one starting
@@ -137,18 +139,18 @@ func NewSummary(cfg *Config, res *Result) *Summary {
 		Paired: cfg.Paired, Seed: cfg.Seed,
 		Elo0: cfg.SPRT.Elo0, Elo1: cfg.SPRT.Elo1, Alpha: cfg.SPRT.Alpha, Beta: cfg.SPRT.Beta,
 		LLR: round(res.LLR), LowerBound: round(lo), UpperBound: round(hi),
-		Verdict: res.Verdict, Pairs: res.Pairs, Games: res.Games, Played: res.Played, Abandoned: res.Abandoned,
-		MaxGames: maxGames, Penta: res.Penta, WDL: res.WDL,
+		Verdict: res.Verdict, StoppedBy: res.StoppedBy, Pairs: res.Pairs, Games: res.Games, Played: res.Played, Abandoned: res.Abandoned,
+		MaxGames: maxGames, MaxSeconds: cfg.MaxTime.Seconds(), Penta: res.Penta, WDL: res.WDL,
 		Score: Num(e.Score),
 		Elo:   Interval{Num(e.Elo), Num(e.EloLow), Num(e.EloHigh)},
 		NElo:  Interval{Num(e.NElo), Num(e.NEloLow), Num(e.NEloHigh)},
-		LOS:   Num(e.LOS), Seconds: math.Round(res.Elapsed.Seconds()*1000) / 1000, Out: cfg.OutDir,
+		LOS:   stats.JSONFloat(e.LOS), Seconds: math.Round(res.Elapsed.Seconds()*1000) / 1000, Out: cfg.OutDir,
 	}
 	if s.Fillers == nil {
 		s.Fillers = []string{}
 	}
 	if res.Games == 0 {
-		s.Score, s.LOS = Num(math.NaN()), Num(math.NaN())
+		s.Score, s.LOS = Num(math.NaN()), stats.JSONFloat(math.NaN())
 		s.Elo = Interval{Num(math.NaN()), Num(math.NaN()), Num(math.NaN())}
 		s.NElo = s.Elo
 	}
@@ -174,8 +176,8 @@ func (s Status) Line() string {
 		fmt.Fprintf(&b, "games %d [W %d D %d L %d]", s.Games, s.WDL.W, s.WDL.D, s.WDL.L)
 	}
 	e := s.Estimate
-	fmt.Fprintf(&b, " LLR %.2f [%.2f, %.2f] Elo %s nElo %s LOS %.1f%%", s.LLR, s.Lower, s.Upper,
-		PlusMinus(e.Elo, e.EloLow, e.EloHigh), PlusMinus(e.NElo, e.NEloLow, e.NEloHigh), 100*e.LOS)
+	fmt.Fprintf(&b, " LLR %.2f [%.2f, %.2f] Elo %s nElo %s LOS %s", s.LLR, s.Lower, s.Upper,
+		PlusMinus(e.Elo, e.EloLow, e.EloHigh), PlusMinus(e.NElo, e.NEloLow, e.NEloHigh), stats.FormatLOS(e.LOS))
 	return b.String()
 }
 
@@ -202,11 +204,20 @@ func (s *Summary) Describe() string {
 	case H0:
 		return fmt.Sprintf("H0 accepted: the games favour %s being at most %g nElo stronger than %s over at least %g (LLR %.2f reached the lower bound %.2f)", s.Test, s.Elo0, s.Base, s.Elo1, s.LLR, s.LowerBound)
 	case Inconclusive:
+		if s.StoppedBy == StoppedByMaxTime {
+			return fmt.Sprintf("inconclusive: the time budget (--max-time %v) ran out after %d counted games, no bound crossed (LLR %.2f within [%.2f, %.2f])",
+				s.maxTime(), s.Games, s.LLR, s.LowerBound, s.UpperBound)
+		}
 		return fmt.Sprintf("inconclusive: %d games played, no bound crossed (LLR %.2f within [%.2f, %.2f])", s.Games, s.LLR, s.LowerBound, s.UpperBound)
 	case Running:
 		return fmt.Sprintf("running: no bound crossed yet (LLR bounds [%.2f, %.2f])", s.LowerBound, s.UpperBound)
 	}
 	return fmt.Sprintf("aborted after %d counted games (LLR %.2f within [%.2f, %.2f])", s.Games, s.LLR, s.LowerBound, s.UpperBound)
+}
+
+// maxTime is the time budget as a duration.
+func (s *Summary) maxTime() time.Duration {
+	return time.Duration(s.MaxSeconds * float64(time.Second)).Round(time.Millisecond)
 }
 
 func (s *Summary) counts() string {
@@ -236,7 +247,7 @@ func (s *Summary) Text(w io.Writer) error {
   LOS  %s
 `, s.Describe(), s.Test, s.Base, s.Game, s.Seats, s.Elo0, s.Elo1, s.Alpha, s.Beta, s.Seed,
 		s.counts(), s.WDL.W, s.WDL.D, s.WDL.L, fnum(s.Score*100, "%.1f%%"),
-		s.LLR, s.LowerBound, s.UpperBound, s.Elo.text(), s.NElo.text(), fnum(s.LOS*100, "%.1f%%"))
+		s.LLR, s.LowerBound, s.UpperBound, s.Elo.text(), s.NElo.text(), stats.FormatLOS(float64(s.LOS)))
 	return err
 }
 
@@ -279,9 +290,13 @@ func (s *Summary) Markdown(w io.Writer) error {
 	row("score", fnum(s.Score*100, "%.1f%%"))
 	row("Elo", s.Elo.text())
 	row("nElo", s.NElo.text())
-	row("LOS", fnum(s.LOS*100, "%.1f%%"))
+	row("LOS", stats.FormatLOS(float64(s.LOS)))
 	row("set-up", fmt.Sprintf("%s, %d seats%s, %s, seed %d", s.Game, s.Seats, fillers, pairing, s.Seed))
-	row("time", (time.Duration(s.Seconds * float64(time.Second))).Round(time.Millisecond).String())
+	spent := (time.Duration(s.Seconds * float64(time.Second))).Round(time.Millisecond).String()
+	if s.MaxSeconds > 0 {
+		spent += fmt.Sprintf(" (budget %v)", s.maxTime())
+	}
+	row("time", spent)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -382,7 +397,7 @@ func (s *Summary) JUnit(w io.Writer) error {
 		{"elo0", fmt.Sprint(s.Elo0)}, {"elo1", fmt.Sprint(s.Elo1)}, {"alpha", fmt.Sprint(s.Alpha)}, {"beta", fmt.Sprint(s.Beta)},
 		{"llr", fmt.Sprintf("%.4f", s.LLR)}, {"lower_bound", fmt.Sprintf("%.4f", s.LowerBound)}, {"upper_bound", fmt.Sprintf("%.4f", s.UpperBound)},
 		{"verdict", string(s.Verdict)}, {"pairs", fmt.Sprint(s.Pairs)}, {"games", fmt.Sprint(s.Games)},
-		{"elo", fnum(s.Elo.Value, "%.2f")}, {"nelo", fnum(s.NElo.Value, "%.2f")}, {"los", fnum(s.LOS, "%.4f")},
+		{"elo", fnum(s.Elo.Value, "%.2f")}, {"nelo", fnum(s.NElo.Value, "%.2f")}, {"los", fnum(Num(s.LOS), "%.4f")},
 	}...)
 	doc := junitSuites{Name: "arena sprt", Tests: 1, Failures: suite.Failures, Errors: suite.Errors, Skipped: suite.Skipped, Time: secs, Suites: []junitSuite{suite}}
 	if _, err := io.WriteString(w, xml.Header); err != nil {

@@ -1,7 +1,8 @@
 // Package sprt runs a sequential probability ratio test between two bots: a
 // base (the bot as it is) and a test (the bot with a change), playing until
 // the log-likelihood ratio of "the change is worth at least Elo1" against
-// "the change is worth at most Elo0" crosses a bound, or a game cap is hit.
+// "the change is worth at most Elo0" crosses a bound, or a game cap or a
+// time budget is reached.
 //
 // The unit is the game pair: one deal played twice with base and test in
 // swapped seats, so the luck of the deal and of the seat cancels within the
@@ -54,7 +55,13 @@ type Config struct {
 	SPRT stats.SPRT
 	// MaxGames caps the games played (0: no cap). Paired, it is rounded
 	// down to whole pairs.
-	MaxGames    int
+	MaxGames int
+	// MaxTime is the run's wall-clock budget (0: none): when it runs out
+	// the run stops as at MaxGames, inconclusive unless a bound was
+	// crossed, with the games still running abandoned (their bots killed,
+	// nothing of them recorded) and a pair with one game done left
+	// uncounted.
+	MaxTime     time.Duration
 	Concurrency int // games at once (< 1: 1)
 	// Paired plays game pairs (pentanomial); off, independent games
 	// (trinomial), each on a fresh deal with the seats alternating: what
@@ -89,11 +96,22 @@ type Verdict string
 const (
 	H1           Verdict = "H1"           // accepted H1: the test is at least Elo1 better
 	H0           Verdict = "H0"           // accepted H0: the test is at most Elo0 better
-	Inconclusive Verdict = "inconclusive" // MaxGames played, no bound crossed
+	Inconclusive Verdict = "inconclusive" // MaxGames played or MaxTime spent, no bound crossed
 	Aborted      Verdict = "aborted"      // an arena error or an interrupt
 	// Running: no bound crossed yet, the run goes on (a Tally's verdict
 	// until it decides, and the Summary a run writes as it starts).
 	Running Verdict = "running"
+)
+
+// StopReason is what ended a run that has a verdict: a bound (H1, H0), or
+// for an inconclusive one the limit it reached.
+type StopReason string
+
+// Stop reasons.
+const (
+	StoppedByBound    StopReason = "bound"     // H1 or H0
+	StoppedByMaxGames StopReason = "max_games" // inconclusive: MaxGames played
+	StoppedByMaxTime  StopReason = "max_time"  // inconclusive: MaxTime spent
 )
 
 // Status is the state of a run after a counted pair (or game, unpaired).
@@ -114,6 +132,8 @@ type Status struct {
 type Result struct {
 	Status
 	Verdict Verdict
+	// StoppedBy says what ended the run: "" when it was aborted.
+	StoppedBy StopReason
 	// Played is every game that finished, counted or not; Abandoned the
 	// games cut short when the run stopped.
 	Played, Abandoned int
@@ -151,6 +171,9 @@ func (c *Config) Check() error {
 	}
 	if c.MaxGames < 0 {
 		return fmt.Errorf("max games %d: want 0 (no cap) or more", c.MaxGames)
+	}
+	if c.MaxTime < 0 {
+		return fmt.Errorf("max time %v: want 0 (no budget) or more", c.MaxTime)
 	}
 	if c.Paired && c.MaxGames == 1 {
 		return fmt.Errorf("max games 1: a pair is 2 games")
@@ -268,15 +291,23 @@ func TestHalves(ranks []int, testSeat, baseSeat int) int {
 	return 0
 }
 
-// Run plays until a bound is crossed, MaxGames are played, ctx is done or
-// the arena fails. It calls progress (if not nil) after every counted
-// pair (game, unpaired), from Run's goroutine. The Result is never nil;
-// its Verdict is Aborted when the error is not nil.
+// Run plays until a bound is crossed, MaxGames are played, MaxTime is
+// spent, ctx is done or the arena fails. It calls progress (if not nil)
+// after every counted pair (game, unpaired), from Run's goroutine. The
+// Result is never nil; its Verdict is Aborted when the error is not nil.
 func Run(ctx context.Context, cfg Config, progress func(Status)) (*Result, error) {
 	res := &Result{Seed: cfg.Seed, Verdict: Aborted}
 	res.Paired = cfg.Paired
 	if err := cfg.Check(); err != nil {
 		return res, err
+	}
+	// The games run under runCtx, which the time budget ends too, with a
+	// cause of its own that tells it from the caller's interrupt.
+	runCtx := ctx
+	if cfg.MaxTime > 0 {
+		var cancel context.CancelFunc
+		runCtx, cancel = context.WithTimeoutCause(ctx, cfg.MaxTime, errMaxTime)
+		defer cancel()
 	}
 	res.Lower, res.Upper = cfg.SPRT.Bounds()
 	if cfg.MatchID == "" {
@@ -341,23 +372,29 @@ func Run(ctx context.Context, cfg Config, progress func(Status)) (*Result, error
 			return res, err
 		}
 	}
-	out, err := run.Run(ctx, rc, src, test, sink)
+	out, err := run.Run(runCtx, rc, src, test, sink)
 	res.Status = test.tally.Status
 	res.Played, res.Abandoned = out.Played, out.Abandoned
 	res.Elapsed = out.Elapsed
 	res.InFlight = 0
 	switch {
 	case test.tally.Verdict != Running:
-		res.Verdict = test.tally.Verdict
+		res.Verdict, res.StoppedBy = test.tally.Verdict, StoppedByBound
+	case errors.Is(err, run.ErrInterrupted) && errors.Is(context.Cause(runCtx), errMaxTime):
+		res.Verdict, res.StoppedBy = Inconclusive, StoppedByMaxTime
 	case errors.Is(err, run.ErrInterrupted):
-		return res, fmt.Errorf("sprt interrupted after %d games (%d counted): %w", res.Played, res.Games, ctx.Err())
+		return res, fmt.Errorf("sprt interrupted (%w) after %d games (%d counted)", context.Cause(ctx), res.Played, res.Games)
 	case err != nil:
 		return res, err
 	default:
-		res.Verdict = Inconclusive
+		res.Verdict, res.StoppedBy = Inconclusive, StoppedByMaxGames
 	}
 	return res, nil
 }
+
+// errMaxTime is the cause of the end of a run's context when its time
+// budget (Config.MaxTime) runs out.
+var errMaxTime = errors.New("the time budget ran out")
 
 // games is the SPRT's Source: pairs of games on one deal with test and
 // base swapped (or, unpaired, games on deals of their own), up to max
@@ -456,7 +493,7 @@ func (t *Tally) Add(unit, halves int) (counted bool) {
 		}
 		t.Games += 2
 		t.LLR = t.SPRT.LLRPenta(t.Penta)
-		t.Estimate = stats.EstimatePenta(t.Penta)
+		t.Estimate = stats.EstimatePenta(t.Penta, t.WDL)
 	} else {
 		addGame(&t.WDL, halves)
 		t.Games++

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -128,7 +130,7 @@ func TestSummaryOutputs(t *testing.T) {
 		res.WDL = stats.WDL{W: 24}
 		res.LLR = cfgLLR(c, res.Penta)
 		res.Lower, res.Upper = c.SPRT.Bounds()
-		res.Estimate = stats.EstimatePenta(res.Penta)
+		res.Estimate = stats.EstimatePenta(res.Penta, res.WDL)
 		res.Elapsed = 1500 * time.Millisecond
 		s := NewSummary(c, res)
 		data, err := json.Marshal(s)
@@ -140,8 +142,8 @@ func TestSummaryOutputs(t *testing.T) {
 		if m["verdict"] != string(v) || m["pairs"].(float64) != 12 {
 			t.Errorf("%s: %s", v, data)
 		}
-		if math.IsInf(res.Estimate.Elo, 1) && m["elo"].(map[string]any)["value"] != nil {
-			t.Errorf("an infinite Elo must be null in JSON: %s", data)
+		if math.IsInf(res.Estimate.Elo, 1) && m["elo"].(map[string]any)["value"] != "Infinity" {
+			t.Errorf("an infinite Elo must be \"Infinity\" in JSON: %s", data)
 		}
 		var md bytes.Buffer
 		if err := s.Markdown(&md); err != nil || !strings.Contains(md.String(), "| LLR |") || !strings.Contains(md.String(), verdictWords(v)) {
@@ -201,15 +203,18 @@ func TestStatusLine(t *testing.T) {
 // +3600 as a symmetric ±), and nElo is undefined while every pair split.
 func TestStatusLineOpenIntervals(t *testing.T) {
 	for _, tc := range []struct {
-		p    stats.Penta
-		want string
+		p     stats.Penta
+		games stats.WDL
+		want  string
 	}{
 		// Mean 0.95: the score interval passes 1, the Elo one is open.
-		{stats.Penta{0, 0, 0, 1, 4}, "Elo +511.5 [+318.8, +Inf]"},
-		{stats.Penta{0, 0, 0, 0, 10}, "Elo +Inf [+277.4, +Inf] nElo +Inf [+Inf, +Inf]"},
-		{stats.Penta{0, 0, 7, 0, 0}, "Elo +0.0 ±0.0 nElo - LOS 50.0%"},
+		{stats.Penta{0, 0, 0, 1, 4}, stats.WDL{W: 9, D: 1}, "Elo +511.5 [+318.8, +Inf]"},
+		{stats.Penta{0, 0, 0, 0, 10}, stats.WDL{W: 20}, "Elo +Inf [+277.4, +Inf] nElo +Inf [+Inf, +Inf] LOS >99.9999%"},
+		{stats.Penta{0, 0, 7, 0, 0}, stats.WDL{W: 5, D: 4, L: 5}, "Elo +0.0 ±0.0 nElo - LOS 50.0%"},
+		// 5 pairs won, 10 games: LOS is exact, 1 - 2^-11, not 100%.
+		{stats.Penta{0, 0, 0, 0, 5}, stats.WDL{W: 10}, "LOS 99.95%"},
 	} {
-		e := stats.EstimatePenta(tc.p)
+		e := stats.EstimatePenta(tc.p, tc.games)
 		s := Status{Paired: true, Pairs: tc.p.Pairs(), Penta: tc.p, Estimate: e}
 		if got := s.Line(); !strings.Contains(got, tc.want) {
 			t.Errorf("%v: %s\nwant it to contain %s", tc.p, got, tc.want)
@@ -238,5 +243,72 @@ func TestStartSummary(t *testing.T) {
 	}
 	if d := s.Describe(); !strings.HasPrefix(d, "running") {
 		t.Fatalf("Describe: %q", d)
+	}
+}
+
+// TestSummaryJSONFigures: the JSON summary tells an infinite figure
+// ("Infinity", "-Infinity") from an undefined one ("NaN"), where both
+// were null, reads back what it wrote, and carries the exact LOS.
+func TestSummaryJSONFigures(t *testing.T) {
+	c := testConfig(t, "banqi", 2)
+	type figures struct {
+		Score   any `json:"score"`
+		Elo     struct{ Value, Low, High any }
+		NElo    struct{ Value, Low, High any } `json:"nelo"`
+		LOS     any                            `json:"los"`
+		Verdict string                         `json:"verdict"`
+	}
+	for _, tc := range []struct {
+		name  string
+		penta stats.Penta
+		games stats.WDL
+		check func(f figures) bool
+	}{
+		{"every pair won", stats.Penta{0, 0, 0, 0, 5}, stats.WDL{W: 10}, func(f figures) bool {
+			low, ok := f.Elo.Low.(float64)
+			return f.Elo.Value == "Infinity" && ok && low > 0 && f.Elo.High == "Infinity" &&
+				f.NElo.Value == "Infinity" && f.NElo.Low == "Infinity" && f.LOS == 2047.0/2048 && f.Score == 1.0
+		}},
+		{"every pair lost", stats.Penta{5, 0, 0, 0, 0}, stats.WDL{L: 10}, func(f figures) bool {
+			high, ok := f.Elo.High.(float64)
+			return f.Elo.Value == "-Infinity" && f.Elo.Low == "-Infinity" && ok && high < 0 &&
+				f.NElo.High == "-Infinity" && f.LOS == 1.0/2048
+		}},
+		{"every pair split: nElo undefined", stats.Penta{0, 0, 6, 0, 0}, stats.WDL{W: 4, D: 4, L: 4}, func(f figures) bool {
+			return f.Elo.Value == 0.0 && f.NElo.Value == "NaN" && f.NElo.Low == "NaN" && f.NElo.High == "NaN" && f.LOS == 0.5
+		}},
+		{"no games", stats.Penta{}, stats.WDL{}, func(f figures) bool {
+			return f.Score == "NaN" && f.Elo.Value == "NaN" && f.NElo.Value == "NaN" && f.LOS == "NaN"
+		}},
+	} {
+		res := &Result{Verdict: Inconclusive}
+		res.Paired, res.Penta, res.WDL = true, tc.penta, tc.games
+		res.Pairs, res.Games = tc.penta.Pairs(), tc.games.Games()
+		res.Estimate = stats.EstimatePenta(tc.penta, tc.games)
+		dir := t.TempDir()
+		if err := WriteSummary(dir, NewSummary(c, res)); err != nil {
+			t.Fatal(err)
+		}
+		data, _ := os.ReadFile(filepath.Join(dir, SummaryFile))
+		var f figures
+		if err := json.Unmarshal(data, &f); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if !tc.check(f) {
+			t.Errorf("%s: figures %+v in\n%s", tc.name, f, data)
+		}
+		back, err := ReadSummary(dir)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		want := NewSummary(c, res)
+		for _, p := range [][2]float64{
+			{float64(back.Elo.Value), float64(want.Elo.Value)}, {float64(back.Elo.Low), math.Round(float64(want.Elo.Low)*1e4) / 1e4},
+			{float64(back.NElo.High), float64(want.NElo.High)}, {float64(back.LOS), float64(want.LOS)}, {float64(back.Score), float64(want.Score)},
+		} {
+			if !(p[0] == p[1] || math.IsNaN(p[0]) && math.IsNaN(p[1])) {
+				t.Errorf("%s: read back %v, wrote %v", tc.name, p[0], p[1])
+			}
+		}
 	}
 }

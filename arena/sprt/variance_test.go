@@ -475,7 +475,7 @@ func TestVarianceMeasurement(t *testing.T) {
 			x := sum[sc]
 			var e stats.Estimate
 			if sc == paired {
-				e = stats.EstimatePenta(x.penta)
+				e = stats.EstimatePenta(x.penta, stats.WDL{}) // no LOS in the table: it needs the games
 			} else {
 				e = stats.EstimateTri(x.wdl)
 			}
@@ -531,7 +531,7 @@ func TestVarianceCalibrate(t *testing.T) {
 				}
 			}
 		}
-		ep, et := stats.EstimatePenta(p), stats.EstimateTri(w)
+		ep, et := stats.EstimatePenta(p, w), stats.EstimateTri(w)
 		t.Logf("%s %v: %v/game; penta %v Elo %+.1f nElo(penta) %+.1f  W/D/L %+v nElo(tri) %+.1f",
 			s, s.options, time.Since(start)/time.Duration(2*pairs), p, ep.Elo, ep.NElo, w, et.NElo)
 	}

@@ -100,7 +100,7 @@ func TestEloIntervalOpenEnds(t *testing.T) {
 	// The same for the SPRT's estimates: pairs 3/4 and 1 only, mean 0.95.
 	p := Penta{0, 0, 0, 1, 4}
 	v := (0.2*0.2*0.2 + 0.8*0.05*0.05) // pair-score variance about 0.95
-	e := EstimatePenta(p)
+	e := EstimatePenta(p, WDL{W: 9, D: 1})
 	if want := elo(0.95 - 1.959963984540054*math.Sqrt(v/5)); !near(e.EloLow, want, 1e-9) || !math.IsInf(e.EloHigh, 1) {
 		t.Errorf("penta %v: Elo interval [%v, %v], want [%v, +Inf]", p, e.EloLow, e.EloHigh, want)
 	}

@@ -58,11 +58,12 @@ func ExamplePlackettLuce() {
 	// bot 3: mu 22.094 sigma 5.946 ordinal 4.257
 }
 
-// The likelihood of superiority of a 60-40 score with 20 draws: the mean
-// score is 0.5833 with standard error 0.0410 (trinomial variance
-// 0.2014 over 120 games), so LOS = Phi(2.034).
+// The likelihood of superiority of 60 wins and 40 losses (the 20 draws do
+// not count): the chance that a bot that wins a decisive game with
+// probability p, p uniform a priori, has p > 1/2, P(X > 40) for X ~
+// Binomial(101, 1/2).
 func ExampleLOS() {
 	fmt.Printf("%.4f\n", stats.LOS(stats.WDL{W: 60, D: 20, L: 40}))
 	// Output:
-	// 0.9790
+	// 0.9770
 }

@@ -485,8 +485,8 @@ func (sv *secularSolver) solve() bool {
 //     0: nElo and its interval are +/-Inf if that score is above or below
 //     1/2, and NaN (undefined, shown as "-" and JSON null) if it is 1/2,
 //     as fastchess's 0/0.
-//   - LOS is Phi((mu - 1/2)/SE) with SE from the units' variance (see LOS
-//     for the zero-variance conventions).
+//   - LOS is LOS of the games' wins and losses (paired too: the games of
+//     the counted pairs), exact at any count; draws do not count.
 //
 // With no games at all every figure is 0 except LOS and Score, which are
 // 1/2.
@@ -501,10 +501,12 @@ func emptyEstimate() Estimate { return Estimate{LOS: 0.5, Score: 0.5} }
 
 // EstimatePenta estimates from game pairs counted pentanomially, as
 // fastchess reports them: the score's standard error comes from the
-// variance of the pair scores, normalized Elo is (mu - 1/2)/sqrt(2 var) *
-// 800/ln 10 with var the pair-score variance, and LOS is Phi((mu -
-// 1/2)/SE).
-func EstimatePenta(p Penta) Estimate {
+// variance of the pair scores, and normalized Elo is (mu - 1/2)/sqrt(2
+// var) * 800/ln 10 with var the pair-score variance. games are the same
+// pairs' games as wins, draws and losses, for LOS (which counts decisive
+// games, and a pair's score does not tell a won and a lost game from two
+// draws).
+func EstimatePenta(p Penta, games WDL) Estimate {
 	n := 0.0
 	for _, c := range p {
 		n += float64(max(c, 0))
@@ -517,7 +519,7 @@ func EstimatePenta(p Penta) Estimate {
 		probs[i] = float64(max(c, 0)) / n
 	}
 	mu, variance := meanVar(pentaScores, probs)
-	return estimate(mu, variance, n, math.Sqrt(2*variance), 2*n)
+	return estimate(mu, variance, n, math.Sqrt(2*variance), 2*n, games)
 }
 
 // EstimateTri estimates from unpaired games: Elo and its interval are
@@ -531,15 +533,16 @@ func EstimateTri(r WDL) Estimate {
 	}
 	probs := []float64{float64(r.L) / n, float64(r.D) / n, float64(r.W) / n}
 	mu, variance := meanVar(triScores, probs)
-	return estimate(mu, variance, n, math.Sqrt(variance), n)
+	return estimate(mu, variance, n, math.Sqrt(variance), n, r)
 }
 
 // estimate fills an Estimate from the mean score mu of n units (games or
 // pairs) with per-unit variance variance; nEloScale is the per-game
-// standard deviation normalized Elo divides by and games the number of
-// games, for the exact bound when one side scored everything.
-func estimate(mu, variance, n, nEloScale, games float64) Estimate {
-	e := Estimate{Score: mu, LOS: normalLOS(mu, variance/n)}
+// standard deviation normalized Elo divides by, games the number of
+// games, for the exact bound when one side scored everything, and
+// results their wins, draws and losses, for LOS.
+func estimate(mu, variance, n, nEloScale, games float64, results WDL) Estimate {
+	e := Estimate{Score: mu, LOS: LOS(results)}
 	se := math.Sqrt(variance / n)
 	e.Elo, e.EloLow, e.EloHigh = scoreElo(mu, se, games)
 	if nEloScale > 0 {

@@ -394,32 +394,35 @@ func TestEstimate(t *testing.T) {
 	// 0.5375, pair variance sum f (a - mu)^2 = 0.04234375.
 	mu2, v2 := 0.5375, 0.2*0.2875*0.2875+0.5*0.0375*0.0375+0.25*0.2125*0.2125+0.05*0.4625*0.4625
 	se2 := math.Sqrt(v2 / 100)
+	// Its games: the 1/4 pairs a draw and a loss each, the 1/2 pairs half
+	// a win and a loss, half two draws, the 3/4 pairs a win and a draw.
+	skewedGames := WDL{W: 25 + 25 + 10, D: 20 + 50 + 25, L: 20 + 25}
 	for _, tc := range []struct {
 		name string
 		got  Estimate
 		want Estimate
 	}{
-		{"penta even draws", EstimatePenta(Penta{0, 0, 100, 0, 0}), Estimate{NElo: math.NaN(), NEloLow: math.NaN(), NEloHigh: math.NaN(), LOS: 0.5, Score: 0.5}},
-		{"penta symmetric", EstimatePenta(Penta{10, 20, 40, 20, 10}), Estimate{
+		{"penta even draws", EstimatePenta(Penta{0, 0, 100, 0, 0}, WDL{W: 60, D: 80, L: 60}), Estimate{NElo: math.NaN(), NEloLow: math.NaN(), NEloHigh: math.NaN(), LOS: 0.5, Score: 0.5}},
+		{"penta symmetric", EstimatePenta(Penta{10, 20, 40, 20, 10}, WDL{W: 80, D: 40, L: 80}), Estimate{
 			EloLow: EloFromScore(0.5 - z95*math.Sqrt(0.075/100)), EloHigh: EloFromScore(0.5 + z95*math.Sqrt(0.075/100)),
 			NEloLow: -z95 * c / math.Sqrt(200), NEloHigh: z95 * c / math.Sqrt(200),
 			LOS: 0.5, Score: 0.5}},
-		{"penta skewed", EstimatePenta(Penta{0, 20, 50, 25, 5}), Estimate{
+		{"penta skewed", EstimatePenta(Penta{0, 20, 50, 25, 5}, skewedGames), Estimate{
 			Elo: EloFromScore(mu2), EloLow: EloFromScore(mu2 - z95*se2), EloHigh: EloFromScore(mu2 + z95*se2),
 			NElo: 0.0375 / math.Sqrt(2*v2) * c, NEloLow: (0.0375 - z95*se2) / math.Sqrt(2*v2) * c,
 			NEloHigh: (0.0375 + z95*se2) / math.Sqrt(2*v2) * c,
-			LOS:      phi(0.0375 / se2), Score: mu2}},
-		{"penta all won", EstimatePenta(Penta{0, 0, 0, 0, 10}), Estimate{
+			LOS:      LOS(skewedGames), Score: mu2}},
+		{"penta all won", EstimatePenta(Penta{0, 0, 0, 0, 10}, WDL{W: 20}), Estimate{
 			Elo: math.Inf(1), EloLow: EloFromScore(math.Pow(0.025, 1.0/20)), EloHigh: math.Inf(1),
-			NElo: math.Inf(1), NEloLow: math.Inf(1), NEloHigh: math.Inf(1), LOS: 1, Score: 1}},
-		{"penta empty", EstimatePenta(Penta{}), Estimate{LOS: 0.5, Score: 0.5}},
+			NElo: math.Inf(1), NEloLow: math.Inf(1), NEloHigh: math.Inf(1), LOS: 1 - 1.0/(1<<21), Score: 1}},
+		{"penta empty", EstimatePenta(Penta{}, WDL{}), Estimate{LOS: 0.5, Score: 0.5}},
 		// 60 wins, 40 losses: score 0.6, Elo 400 log10(1.5) = 70.437,
 		// variance 0.24, nElo 0.1/sqrt(0.24) * 800/ln 10 = 70.920.
 		{"tri 60/0/40", EstimateTri(WDL{W: 60, L: 40}), Estimate{
 			Elo: 70.43650362448, EloLow: EloDiff(WDL{W: 60, L: 40}).Low, EloHigh: EloDiff(WDL{W: 60, L: 40}).High,
 			NElo: 0.1 / math.Sqrt(0.24) * c, NEloLow: (0.1 - z95*math.Sqrt(0.0024)) / math.Sqrt(0.24) * c,
 			NEloHigh: (0.1 + z95*math.Sqrt(0.0024)) / math.Sqrt(0.24) * c,
-			LOS:      phi(0.1 / math.Sqrt(0.0024)), Score: 0.6}},
+			LOS:      LOS(WDL{W: 60, L: 40}), Score: 0.6}},
 		{"tri all lost", EstimateTri(WDL{L: 20}), Estimate{
 			Elo: math.Inf(-1), EloLow: math.Inf(-1), EloHigh: EloDiff(WDL{L: 20}).High,
 			NElo: math.Inf(-1), NEloLow: math.Inf(-1), NEloHigh: math.Inf(-1), LOS: LOS(WDL{L: 20}), Score: 0}},
@@ -439,9 +442,10 @@ func TestEstimate(t *testing.T) {
 			}
 		}
 	}
-	// LOS of the trinomial estimate is the package's LOS: Phi(0.1/0.04899)
-	// = Phi(2.0412) here.
-	if got := EstimateTri(WDL{W: 60, L: 40}).LOS; math.Abs(got-0.979387) > 1e-6 {
+	// LOS of the estimates is the package's LOS of the games: P(X > 40)
+	// for X ~ Binomial(101, 1/2) = 0.97698 for 60-40 (the normal
+	// approximation Phi(2.0412) said 0.97939).
+	if got := EstimateTri(WDL{W: 60, L: 40}).LOS; math.Abs(got-0.976978) > 1e-6 {
 		t.Errorf("LOS 60/0/40 = %v", got)
 	}
 }
@@ -470,19 +474,23 @@ func ExampleSPRT() {
 	}
 	lower, upper := test.Bounds()
 	fmt.Printf("bounds %.3f %.3f\n", lower, upper)
-	for _, p := range []Penta{
-		{12, 70, 230, 72, 16},      // too early to tell
-		{120, 680, 2300, 700, 200}, // clearly stronger
-		{210, 700, 2300, 690, 100}, // weaker
+	for _, run := range []struct {
+		p     Penta
+		games WDL // the same games as wins, draws and losses, for LOS
+	}{
+		{Penta{12, 70, 230, 72, 16}, WDL{W: 334, D: 142, L: 324}},         // too early to tell
+		{Penta{120, 680, 2300, 700, 200}, WDL{W: 3400, D: 1380, L: 3220}}, // clearly stronger
+		{Penta{210, 700, 2300, 690, 100}, WDL{W: 3190, D: 1390, L: 3420}}, // weaker
 	} {
+		p := run.p
 		llr := test.LLRPenta(p)
-		e := EstimatePenta(p)
+		e := EstimatePenta(p, run.games)
 		fmt.Printf("%d pairs: LLR %.2f verdict %d, Elo %+.1f [%+.1f, %+.1f], nElo %+.1f, LOS %.3f\n",
 			p.Pairs(), llr, test.Verdict(llr), e.Elo, e.EloLow, e.EloHigh, e.NElo, e.LOS)
 	}
 	// Output:
 	// bounds -2.944 2.944
-	// 400 pairs: LLR 0.17 verdict 0, Elo +4.3 [-9.2, +17.9], nElo +7.7, LOS 0.735
-	// 4000 pairs: LLR 3.68 verdict 1, Elo +7.8 [+3.4, +12.2], nElo +13.6, LOS 1.000
-	// 4000 pairs: LLR -6.63 verdict -1, Elo -10.0 [-14.4, -5.6], nElo -17.5, LOS 0.000
+	// 400 pairs: LLR 0.17 verdict 0, Elo +4.3 [-9.2, +17.9], nElo +7.7, LOS 0.652
+	// 4000 pairs: LLR 3.68 verdict 1, Elo +7.8 [+3.4, +12.2], nElo +13.6, LOS 0.987
+	// 4000 pairs: LLR -6.63 verdict -1, Elo -10.0 [-14.4, -5.6], nElo -17.5, LOS 0.002
 }

@@ -76,7 +76,14 @@ type Config struct {
 	// "nats:BOTID") has no Argv and its id in Remote, by index.
 	Bots   []bot.Command
 	Remote map[int]string
+	// Absent are the bots that take no part (File.Withdrawn and
+	// File.Suspended), by index, with why: they are never started (nor
+	// their programs looked for), and forfeit their games.
+	Absent map[int]string
 }
+
+// WithdrawnWhy is the detail of a withdrawn bot's forfeits.
+const WithdrawnWhy = "withdrawn from the tournament by its organiser"
 
 // FieldError is a setting that cannot be used: the field of a
 // tournament file (or the flag over it) and what is wrong with it. Src
@@ -155,6 +162,7 @@ func (f *File) resolve(src, baseDir string, programs bool) (*Config, error) {
 	if len(f.Bots) == 0 {
 		return nil, fieldErr(src, "bots", "no bots")
 	}
+	absent := f.absent()
 	index := map[string]int{}
 	for i, b := range f.Bots {
 		field := fmt.Sprintf("bots[%d]", i)
@@ -187,7 +195,7 @@ func (f *File) resolve(src, baseDir string, programs bool) (*Config, error) {
 				c.Remote = map[int]string{}
 			}
 			c.Remote[i] = id
-		} else if programs {
+		} else if _, out := absent[b.Name]; programs && !out {
 			if dir != "" {
 				if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 					return nil, fieldErr(src, field+".dir", "%q is not a directory", b.Dir)
@@ -207,6 +215,16 @@ func (f *File) resolve(src, baseDir string, programs bool) (*Config, error) {
 			env = append(env, k+"="+b.Env[k])
 		}
 		c.Bots = append(c.Bots, bot.Command{Name: b.Name, Argv: argv, Dir: dir, Env: env})
+	}
+	for name, why := range absent {
+		i, ok := index[name]
+		if !ok {
+			return nil, fieldErr(src, "bots", "%s is %s, but not one of the bots", name, why)
+		}
+		if c.Absent == nil {
+			c.Absent = map[int]string{}
+		}
+		c.Absent[i] = why
 	}
 	names := func(field string, list []string) ([]int, error) {
 		var out []int
@@ -300,6 +318,12 @@ func (f *File) resolve(src, baseDir string, programs bool) (*Config, error) {
 		return nil, fieldErr(src, "failure.policy", "%q: want forfeit or random", f.Failure.Policy)
 	}
 	c.MaxStrikes = f.Failure.MaxStrikes
+	if n := f.Failure.MaxStartupFailures; n != nil {
+		if *n < 0 {
+			return nil, fieldErr(src, "failure.max_startup_failures", "%d: want 0 (never suspend a bot) or more", *n)
+		}
+		c.MaxStartupFailures = run.SuspendAfter(*n)
+	}
 	c.Concurrency = f.Concurrency
 	if c.Concurrency == 0 {
 		c.Concurrency = max(1, runtime.NumCPU()/c.Seats)
@@ -325,6 +349,19 @@ func (f *File) resolve(src, baseDir string, programs bool) (*Config, error) {
 	}
 	c.BotOptions = f.Limits.Options(baseDir)
 	return c, nil
+}
+
+// absent are the bots f takes out, with why: withdrawn ones, and
+// suspended ones (withdrawal says more).
+func (f *File) absent() map[string]string {
+	out := map[string]string{}
+	for name, why := range f.Suspended {
+		out[name] = why
+	}
+	for _, name := range f.Withdrawn {
+		out[name] = WithdrawnWhy
+	}
+	return out
 }
 
 // Resolve reads the limits, defaults filled in. A mistake is a

@@ -21,6 +21,12 @@ type Details struct {
 	Tables  *schedule.TableView   `json:"tables,omitempty"`
 }
 
+// Decided says the elimination of d has its winner: its games are all
+// played, though how many there were could not be known beforehand.
+func (d Details) Decided() bool {
+	return d.Bracket != nil && d.Bracket.Champion >= 0 || d.Tables != nil && d.Tables.Winner >= 0
+}
+
 // BracketFile is where elimination formats store their bracket.
 const BracketFile = "bracket.json"
 

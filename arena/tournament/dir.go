@@ -63,7 +63,7 @@ func (p Problem) Error() string {
 func (p Problem) Unwrap() error { return p.Err }
 
 // errEdited says what ErrEdited means and what to do.
-var errEdited = fmt.Errorf("%w: its checksum (over every field but concurrency: name, game, options, seats, format, rounds, "+
+var errEdited = fmt.Errorf("%w: its checksum (over every field but concurrency, spare_processes, withdrawn and suspended: name, game, options, seats, format, rounds, "+
 	"games_per_encounter, gauntlet, seeding, advance, max_games, clock, failure, seed, fresh_deals, share_deals, restart_bots, max_line, "+
 	"stderr_cap, limits, bots) no longer matches, and the games recorded belong to the tournament as it began: "+
 	"restore the file, or start a new tournament in another directory (--concurrency and --spare-processes may change on any run)", ErrEdited)
@@ -71,11 +71,13 @@ var errEdited = fmt.Errorf("%w: its checksum (over every field but concurrency: 
 // sealed is what of a tournament must not change once it has begun, the
 // part its checksum covers: every saved field but concurrency and
 // spare_processes (a resume may use other cores, and keep other bot
-// processes: neither changes a game) and the checksum itself. Fields added to File
-// later must be omitempty, so that the checksums of older directories
-// still hold.
+// processes: neither changes a game), the bots withdrawn and suspended
+// (they change as it runs, and every game they forfeit is recorded as
+// such) and the checksum itself. Fields added to File later must be
+// omitempty, so that the checksums of older directories still hold.
 func sealed(f File) File {
 	f.Concurrency, f.SpareProcesses, f.Checksum = 0, 0, ""
+	f.Withdrawn, f.Suspended = nil, nil
 	return f
 }
 
@@ -145,8 +147,8 @@ func saveConfig(c *Config, out string) error {
 		if !sameTournament(*theirs, mine) {
 			return fmt.Errorf("%s holds a different tournament (%s); use another output directory, or `arena tournament run %s` to resume that one", out, diffField(sealed(*theirs), sealed(mine)), out)
 		}
-		if theirs.Concurrency == mine.Concurrency && theirs.SpareProcesses == mine.SpareProcesses && theirs.Checksum == mine.Checksum {
-			return nil
+		if string(jsonOf(*theirs)) == string(jsonOf(mine)) {
+			return nil // nothing changed
 		}
 	case errors.Is(err, ErrEdited):
 		return err
@@ -157,8 +159,17 @@ func saveConfig(c *Config, out string) error {
 	return atomicfile.Write(path, append(data, '\n'))
 }
 
-// diffField names the first top-level field that differs.
+func jsonOf(f File) []byte {
+	data, _ := json.Marshal(f)
+	return data
+}
+
+// diffField names the first top-level field that differs: the bots by
+// what changed of them (botsDiff), any other field with both values.
 func diffField(a, b File) string {
+	if d := botsDiff(a.Bots, b.Bots); d != "" {
+		return d + "; a bot may be removed from a tournament under way, which withdraws it, but not added or changed"
+	}
 	var ma, mb map[string]json.RawMessage
 	ja, _ := json.Marshal(a)
 	jb, _ := json.Marshal(b)
@@ -198,6 +209,9 @@ type Ledger struct {
 	// Torn is a last line cut short by a crash (dropped; the game is
 	// played again), nil if none.
 	Torn *ledger.Torn
+	// Edited are the lines changed after the arena wrote them (wrapping
+	// ledger.ErrEdited): they count as they read, with a warning.
+	Edited []Problem
 	// Sched is the schedule with every counted result fed.
 	Sched schedule.Scheduler
 }
@@ -214,6 +228,10 @@ func (c *Config) ReadLedger(path string) (*Ledger, error) {
 	byID := map[string][]int{}
 	for i, e := range entries {
 		byID[e.Record.GameID] = append(byID[e.Record.GameID], i)
+		if err := e.EditedError(); err != nil {
+			l.Edited = append(l.Edited, Problem{File: path, Line: e.Line, GameID: e.Record.GameID,
+				Err: fmt.Errorf("%w; arena tournament verify checks it against the game's replay", err)})
+		}
 	}
 	s, err := c.NewScheduler()
 	if err != nil {
@@ -317,7 +335,8 @@ func Open(dir string) (*Dir, error) {
 }
 
 // Warnings are what a reader of the directory should be told: an edited
-// tournament.json, a torn last line, the lines that do not count.
+// tournament.json, a torn last line, edited lines, the lines that do not
+// count.
 func (d *Dir) Warnings() []string {
 	var out []string
 	if d.Edited != nil {
@@ -325,6 +344,9 @@ func (d *Dir) Warnings() []string {
 	}
 	if d.Ledger.Torn != nil {
 		out = append(out, d.Ledger.Path+": "+d.Ledger.Torn.String())
+	}
+	for _, p := range d.Ledger.Edited {
+		out = append(out, p.Error())
 	}
 	for _, p := range d.Ledger.Problems {
 		out = append(out, p.Error())

@@ -47,6 +47,15 @@ type File struct {
 	StderrCap      int64      `yaml:"stderr_cap,omitempty" json:"stderr_cap,omitempty"`
 	Limits         LimitsFile `yaml:"limits,omitempty" json:"limits"`
 	Bots           []BotFile  `yaml:"bots" json:"bots"`
+	// Withdrawn are the bots the organiser took out of the tournament
+	// once it had begun (removed from its file, or --withdraw), and
+	// Suspended those the arena took out for failing to start, with why
+	// (failure.max_startup_failures). They stay in the schedule, and
+	// forfeit their remaining games without being started. Saved in
+	// tournament.json, not in a tournament file, and not sealed: a resume
+	// keeps them (Plan.Settle) until --readmit.
+	Withdrawn []string          `yaml:"-" json:"withdrawn,omitempty"`
+	Suspended map[string]string `yaml:"-" json:"suspended,omitempty"`
 	// Checksum seals the saved copy (tournament.json): a sha256 of every
 	// field but concurrency and spare_processes, checked when the directory is read, so that
 	// an edited seed or bot list cannot resume as if it had been there
@@ -88,6 +97,10 @@ type ClockFile struct {
 type FailureFile struct {
 	Policy     string `yaml:"policy,omitempty" json:"policy,omitempty"`
 	MaxStrikes int    `yaml:"max_strikes,omitempty" json:"max_strikes,omitempty"`
+	// MaxStartupFailures is how many games in a row a bot may fail to
+	// start before it is suspended (run.Settings.MaxStartupFailures); 0
+	// never suspends, absent is run.Defaults'.
+	MaxStartupFailures *int `yaml:"max_startup_failures,omitempty" json:"max_startup_failures,omitempty"`
 }
 
 // BotFile is one bot.

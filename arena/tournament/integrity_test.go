@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -294,6 +295,63 @@ func TestEliminationRanksByTheBracket(t *testing.T) {
 	}
 }
 
+// TestStandingsTableSaysWhatItShows: the table's first line says how many
+// games an elimination has played (all of them once it has its winner,
+// where its total could not be known, and that more may come before),
+// and under the table a legend says what the columns are and, where the
+// ranks and the ratings order two bots otherwise, which two and why.
+func TestStandingsTableSaysWhatItShows(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		c      func(t *testing.T) *Config
+		decide outcome
+		stop   int
+		want   []string
+		not    []string
+	}{
+		{"a finished bracket", func(t *testing.T) *Config { return knockout(t, "double-elimination", 4, 2, 2) }, lowerWins, -1,
+			[]string{"ko: banqi double-elimination, 12 games, all played\n", "Elo (BT): the Bradley-Terry rating", "rank: how far the bot went"},
+			[]string{"?", "placements:"}},
+		{"a bracket half played", func(t *testing.T) *Config { return knockout(t, "single-elimination", 8, 2, 2) }, lowerWins, 5,
+			[]string{"5 games so far; how many more depends on the results (a tied encounter adds games)"}, []string{"?"}},
+		{"ranks against ratings", func(t *testing.T) *Config { return knockout(t, "single-elimination", 8, 2, 2) }, drawishFavourites, -1,
+			[]string{"ranks above", "whose rating is higher: the rank follows the bracket, the rating every game"}, nil},
+		{"tables of four", func(t *testing.T) *Config { return knockout(t, "table-elimination", 8, 4, 4) }, lowerWins, -1,
+			[]string{"placements: games finished 1st/2nd/.../4th", "PL ordinal: the Plackett-Luce (Weng-Lin) rating"}, []string{"Elo (BT):"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, st := openStandings(t, simulate(t, tc.c(t), tc.decide, tc.stop))
+			var b bytes.Buffer
+			if err := st.Table(&b); err != nil {
+				t.Fatal(err)
+			}
+			text := strings.ReplaceAll(b.String(), "\n", " ")
+			for _, w := range tc.want {
+				if !strings.Contains(b.String(), w) && !strings.Contains(text, strings.ReplaceAll(w, "\n", " ")) {
+					t.Errorf("the table lacks %q:\n%s", w, b.String())
+				}
+			}
+			for _, w := range tc.not {
+				if strings.Contains(b.String(), w) {
+					t.Errorf("the table holds %q:\n%s", w, b.String())
+				}
+			}
+		})
+	}
+}
+
+// TestProgressLineNamesTheReasonsSeats: the last game's reason, which the
+// engine words in seats, names their bots in a progress line.
+func TestProgressLineNamesTheReasonsSeats(t *testing.T) {
+	p := Progress{Done: 3, Total: 8}
+	p.Last.GameID, p.Last.Bots, p.Last.Reason = "cup-g3", []string{"alice", "crash5"}, "seat 1 reached 248 points after 1 hand"
+	if line := p.Line(); !strings.Contains(line, "last cup-g3: seat 1 (crash5) reached 248 points after 1 hand") {
+		t.Errorf("progress line %q does not name seat 1's bot", line)
+	}
+}
+
 // TestProgressOfAKnockout: progress names the round in play and an
 // estimate of the games in all, where a knockout's total is unknown.
 func TestProgressOfAKnockout(t *testing.T) {
@@ -430,6 +488,57 @@ func TestSavedTournamentIsSealed(t *testing.T) {
 	v, err := Verify(out)
 	if err != nil || len(v.Problems) == 0 || !errors.Is(v.Problems[0], ErrEdited) || v.Problems[0].File != path {
 		t.Fatalf("verify: %+v, %v; want ErrEdited first, on %s", v, err, path)
+	}
+}
+
+// TestEditedLedgerLineIsSaid: a ledger line edited to other valid ranks
+// (its checksum left as it was) still counts, but standings, a resume and
+// verify each say which line was edited, and that verify checks it; an
+// intact ledger draws no such word.
+func TestEditedLedgerLineIsSaid(t *testing.T) {
+	t.Parallel()
+	out, _ := played(t, 2)
+	path := filepath.Join(out, ledger.FileName)
+	if _, st := openStandings(t, out); slices.ContainsFunc(st.Warnings, func(w string) bool { return strings.Contains(w, "edited") }) {
+		t.Fatalf("an intact ledger: warnings %q", st.Warnings)
+	}
+	data, _ := os.ReadFile(path)
+	lines := strings.SplitAfter(string(data), "\n")
+	var r ledger.Record
+	if err := json.Unmarshal([]byte(lines[1]), &r); err != nil {
+		t.Fatal(err)
+	}
+	from, to := `"ranks":[1,2]`, `"ranks":[2,1]`
+	if r.Ranks[0] != 1 || r.Ranks[1] != 2 {
+		from, to = fmt.Sprintf(`"ranks":[%d,%d]`, r.Ranks[0], r.Ranks[1]), `"ranks":[1,2]`
+	}
+	lines[1] = strings.Replace(lines[1], from, to, 1)
+	os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644)
+	want := fmt.Sprintf("%s: line 2: game %s: edited after the arena wrote it", path, r.GameID)
+
+	d, st := openStandings(t, out)
+	if st.Games != 2 || len(d.Ledger.Edited) != 1 || !errors.Is(d.Ledger.Edited[0], ledger.ErrEdited) ||
+		!strings.Contains(strings.Join(st.Warnings, "\n"), want) || !strings.Contains(strings.Join(st.Warnings, "\n"), "arena tournament verify") {
+		t.Fatalf("standings of %d games, edited %v, warnings %q; want both games counted and %q", st.Games, d.Ledger.Edited, st.Warnings, want)
+	}
+	var warn bytes.Buffer
+	if _, err := Run(context.Background(), testConfig(t, 2, 1), out, Options{Warn: &warn}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(warn.String(), want) {
+		t.Fatalf("the resume did not warn of the edit:\n%s", warn.String())
+	}
+	v, err := Verify(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var edited, replay bool
+	for _, p := range v.Problems {
+		edited = edited || (errors.Is(p, ledger.ErrEdited) && p.Line == 2)
+		replay = replay || (errors.Is(p, ErrReplay) && p.Line == 2)
+	}
+	if !edited || !replay {
+		t.Fatalf("verify: %v; want the edit and the replay's other ranks, on line 2", v.Problems)
 	}
 }
 

@@ -23,6 +23,9 @@ type Overrides struct {
 	// Bots, if not nil, replace the file's.
 	Bots []BotFile
 	Seed *uint64
+	// MaxStartupFailures, if set, replaces the file's
+	// failure.max_startup_failures.
+	MaxStartupFailures *int
 	// DealSecret is a secret file, relative to the working directory
 	// (a file's deal_secret is relative to the file).
 	DealSecret string
@@ -88,6 +91,10 @@ func (f *File) Apply(o Overrides) error {
 	if o.Seed != nil {
 		seed := *o.Seed
 		f.Seed = &seed
+	}
+	if o.MaxStartupFailures != nil {
+		n := *o.MaxStartupFailures
+		f.Failure.MaxStartupFailures = &n
 	}
 	if o.DealSecret != "" {
 		abs, err := filepath.Abs(o.DealSecret)
@@ -157,6 +164,13 @@ type Plan struct {
 	BaseDir string
 	// Out is the output directory.
 	Out string
+	// Withdraw and Readmit name bots to take out of the tournament, and
+	// to let play again (withdrawn or suspended ones): --withdraw and
+	// --readmit, applied by Settle.
+	Withdraw, Readmit []string
+	// Notes say, for people, what Settle changed of who plays ("bot
+	// sleeper withdrawn: its remaining games are forfeits").
+	Notes []string
 }
 
 // ErrNothingToResume is Settle's error when resume is asked for and the
@@ -205,8 +219,11 @@ func Locate(arg, out string, gameGiven bool) (*Plan, error) {
 // Settle picks the output directory once the overrides are laid over the
 // file (out/NAME unless given) and, when it holds this tournament
 // already, takes the seed saved there: the same command again resumes
-// it, where a new random seed would make it another tournament. With
-// resume it insists there is one to resume.
+// it, where a new random seed would make it another tournament. It also
+// takes who plays from there: the bots withdrawn and suspended, and bots
+// removed from the file since are withdrawn (File.inheritRoster); then
+// Withdraw and Readmit are applied. With resume it insists there is one
+// to resume.
 func (p *Plan) Settle(resume bool) error {
 	if p.Out == "" {
 		if p.File.Name == "" {
@@ -215,9 +232,11 @@ func (p *Plan) Settle(resume bool) error {
 		p.Out = filepath.Join("out", p.File.Name)
 	}
 	saved, err := LoadSaved(p.Out)
+	var removed []string
 	switch {
 	case err == nil:
 		p.File.InheritDeals(saved)
+		removed = p.File.inheritRoster(saved, &p.Notes)
 	case resume:
 		if errors.Is(err, ErrEdited) {
 			return err
@@ -227,5 +246,5 @@ func (p *Plan) Settle(resume bool) error {
 		}
 		return fmt.Errorf("--resume: %w", err)
 	}
-	return nil
+	return p.File.changeRoster(p.Withdraw, p.Readmit, removed, &p.Notes)
 }

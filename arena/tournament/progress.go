@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/arena-dev/arena/arena/schedule"
+	"github.com/arena-dev/arena/engine"
 )
 
 // stageOf describes where an elimination stands, for progress lines: the
@@ -119,6 +120,25 @@ func (p Progress) Headline() string {
 	return fmt.Sprintf("leader %s (%.0f%%)", leader, 100*best)
 }
 
+// Count is where the run is, as progress lines begin: "[34/192]", or
+// for brackets "[34/~60]".
+func (p Progress) Count() string {
+	total, _ := p.total()
+	return fmt.Sprintf("[%d/%s]", p.Done, total)
+}
+
+// total is the games in all as progress lines write it ("192", "~60" for
+// a bracket's estimate, "?"), and the games still to play (-1: unknown).
+func (p Progress) total() (string, int) {
+	switch {
+	case p.Total >= 0:
+		return fmt.Sprint(p.Total), p.Total - p.Done
+	case p.Estimate > 0:
+		return fmt.Sprintf("~%d", p.Estimate), p.Estimate - p.Done
+	}
+	return "?", -1
+}
+
 // Line is one progress line: games done of scheduled (or of about so
 // many, for brackets), rate, ETA, the headline, the last result.
 func (p Progress) Line() string {
@@ -127,14 +147,8 @@ func (p Progress) Line() string {
 	if p.Elapsed > 0 {
 		rate = float64(played) / p.Elapsed.Seconds()
 	}
-	total, eta := "?", ""
-	remaining := -1
-	switch {
-	case p.Total >= 0:
-		total, remaining = fmt.Sprint(p.Total), p.Total-p.Done
-	case p.Estimate > 0:
-		total, remaining = fmt.Sprintf("~%d", p.Estimate), p.Estimate-p.Done
-	}
+	eta := ""
+	_, remaining := p.total()
 	if remaining >= 0 && rate > 0 {
 		approx := ""
 		if p.Total < 0 {
@@ -142,7 +156,7 @@ func (p Progress) Line() string {
 		}
 		eta = fmt.Sprintf(", ETA %s%v", approx, (time.Duration(float64(remaining)/rate) * time.Second).Round(time.Second))
 	}
-	line := fmt.Sprintf("[%d/%s] %.1f games/s%s, %s, last %s: %s", p.Done, total, rate, eta, p.Headline(), p.Last.GameID, p.Last.Reason)
+	line := fmt.Sprintf("%s %.1f games/s%s, %s, last %s: %s", p.Count(), rate, eta, p.Headline(), p.Last.GameID, engine.NameSeats(p.Last.Reason, p.Last.Bots))
 	if p.LostLogs > 0 {
 		line += fmt.Sprintf(" (%d stderr logs lost)", p.LostLogs)
 	}

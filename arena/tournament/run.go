@@ -10,7 +10,6 @@ import (
 	"hash/fnv"
 	"io"
 	"path/filepath"
-	"runtime"
 	"time"
 
 	"github.com/arena-dev/arena/arena/bot"
@@ -37,6 +36,9 @@ type Progress struct {
 	Stage string
 	// LostLogs counts the stderr logs that could not be written.
 	LostLogs int
+	// Suspended are the bots the last game's result suspended, if any:
+	// their remaining games are forfeits (Config.Absent).
+	Suspended []run.Suspension
 }
 
 // Options tune a run.
@@ -100,7 +102,7 @@ func Run(ctx context.Context, c *Config, out string, opt Options) (*match.Summar
 	if led.Torn != nil {
 		fmt.Fprintf(opt.Warn, "arena: warning: %s: %s\n", ledgerPath, led.Torn)
 	}
-	for _, p := range led.Problems {
+	for _, p := range append(led.Edited, led.Problems...) {
 		fmt.Fprintf(opt.Warn, "arena: warning: %v\n", p)
 	}
 	secret, err := c.dealSecret(out, led)
@@ -117,12 +119,11 @@ func Run(ctx context.Context, c *Config, out string, opt Options) (*match.Summar
 	if err != nil {
 		return sum, err
 	}
-	// Bots may think on their opponents' turns too, so every seat of every
-	// running game may want a core. At concurrency 1 there is nothing to
-	// lower, so no warning.
-	if cores := runtime.NumCPU(); c.Concurrency > 1 && c.Concurrency*c.Seats > cores {
-		fmt.Fprintf(opt.Warn, "arena: warning: concurrency %d x %d seats = up to %d bot processes busy at once on %d cores: clocks are not fair under that load (try --concurrency %d)\n",
-			c.Concurrency, c.Seats, c.Concurrency*c.Seats, cores, max(1, cores/c.Seats))
+	// Games played here only: an executor plays them elsewhere (a
+	// distributed run's workers; its local ones are warned of by whoever
+	// starts them).
+	if w := run.LoadWarning(c.Concurrency, c.Seats); w != "" && opt.Executor == nil {
+		fmt.Fprintf(opt.Warn, "arena: warning: %s\n", w)
 	}
 	sched, err := c.NewScheduler()
 	if err != nil {
@@ -146,9 +147,11 @@ func Run(ctx context.Context, c *Config, out string, opt Options) (*match.Summar
 		// those games are left for the resume.
 		AbandonAfter: opt.AbandonAfter,
 		Warn:         opt.Warn,
+		Absent:       c.Absent,
+		OnSuspend:    func(s run.Suspension) error { return c.suspend(s, out) },
 		OnGame: func(p run.Progress) {
 			progress.Done, progress.Resumed, progress.InFlight, progress.Elapsed = p.Done, p.Resumed, p.InFlight, p.Elapsed
-			progress.Last, progress.LostLogs = p.Last, p.LostLogs
+			progress.Last, progress.LostLogs, progress.Suspended = p.Last, p.LostLogs, p.Suspended
 			progress.Stage, progress.Estimate = stageOf(sched, c.Schedule.GamesPerEncounter, p.Done)
 			if opt.OnGame != nil {
 				opt.OnGame(progress)
@@ -164,13 +167,30 @@ func Run(ctx context.Context, c *Config, out string, opt Options) (*match.Summar
 	var ge *run.GameError
 	switch {
 	case errors.Is(err, run.ErrInterrupted):
-		return sum, fmt.Errorf("%w after %d games: %w", ErrInterrupted, res.Done, ctx.Err())
+		return sum, fmt.Errorf("%w (%w) after %d games", ErrInterrupted, context.Cause(ctx), res.Done)
 	case errors.Is(err, run.ErrStalled):
 		return sum, fmt.Errorf("the %s schedule is waiting for results but no game is running", c.Format)
 	case errors.As(err, &ge):
 		return sum, fmt.Errorf("game %s: %w", ge.Table.ID, ge.Err)
 	}
 	return sum, err
+}
+
+// suspend records in out's tournament.json that s's bot is suspended,
+// before any game is played without it: a resume keeps it out.
+func (c *Config) suspend(s run.Suspension, out string) error {
+	if c.File.Suspended == nil {
+		c.File.Suspended = map[string]string{}
+	}
+	c.File.Suspended[s.Name] = s.Why
+	if c.Absent == nil {
+		c.Absent = map[int]string{}
+	}
+	c.Absent[s.Bot] = s.Why
+	if err := saveConfig(c, out); err != nil {
+		return fmt.Errorf("recording that bot %s is suspended: %w", s.Name, err)
+	}
+	return nil
 }
 
 // games is a tournament's Source: its scheduler's games as tables, those

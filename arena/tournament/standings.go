@@ -37,8 +37,12 @@ type Row struct {
 	// Out is, in elimination formats, the round the bot went out in
 	// ("w2", "l3", "gf1", "round 2", "final table"); "" while it is
 	// still in, and for the winner.
-	Out      string `json:"out,omitempty"`
-	Forfeits int    `json:"forfeits"`
+	Out string `json:"out,omitempty"`
+	// Withdrawn says why the bot plays no more games of the tournament
+	// (withdrawn by the organiser, or suspended after failing to start):
+	// its remaining games are forfeits. "" for a bot that plays on.
+	Withdrawn string `json:"withdrawn,omitempty"`
+	Forfeits  int    `json:"forfeits"`
 	// ForfeitsBy counts forfeits per reason (timeout, crash, ...).
 	ForfeitsBy map[protocol.Reason]int `json:"forfeits_by_reason"`
 	// Rating is Elo-scale: Bradley-Terry over all games with 2 seats (mean
@@ -83,17 +87,20 @@ type Standings struct {
 	Details Details `json:"details"`
 }
 
-// Pair is one pairing's record in a 2-seat tournament.
+// Pair is one pairing's record in a 2-seat tournament. An Elo figure the
+// games do not bound (one side won everything, an open end of the
+// interval) is infinite: "Infinity" or "-Infinity" in JSON
+// (stats.JSONFloat).
 type Pair struct {
-	A       string  `json:"a"`
-	B       string  `json:"b"`
-	Wins    int     `json:"wins"`
-	Draws   int     `json:"draws"`
-	Losses  int     `json:"losses"`
-	Elo     float64 `json:"elo"`
-	EloLow  float64 `json:"elo_low"`
-	EloHigh float64 `json:"elo_high"`
-	LOS     float64 `json:"los"`
+	A       string          `json:"a"`
+	B       string          `json:"b"`
+	Wins    int             `json:"wins"`
+	Draws   int             `json:"draws"`
+	Losses  int             `json:"losses"`
+	Elo     stats.JSONFloat `json:"elo"`
+	EloLow  stats.JSONFloat `json:"elo_low"`
+	EloHigh stats.JSONFloat `json:"elo_high"`
+	LOS     float64         `json:"los"` // stats.LOS, exact
 }
 
 // rater computes 2-seat ratings (stats.BradleyTerry); a seam for tests.
@@ -127,8 +134,12 @@ func (d *Dir) standings(rate rater) (*Standings, error) {
 	for i, b := range c.File.Bots {
 		names[i] = b.Name
 	}
+	absent := map[string]string{}
+	for i, why := range c.Absent {
+		absent[names[i]] = why
+	}
 	st, err := compute(standingsInput{name: c.Name, game: c.Game.Info().Name, format: c.Format, seats: c.Seats,
-		total: d.Ledger.Sched.Total(), bots: names, records: d.Ledger.Records, details: DetailsOf(d.Ledger.Sched)}, rate)
+		total: d.Ledger.Sched.Total(), bots: names, records: d.Ledger.Records, details: DetailsOf(d.Ledger.Sched), absent: absent}, rate)
 	if err != nil {
 		return nil, err
 	}
@@ -142,6 +153,7 @@ type standingsInput struct {
 	bots               []string
 	records            []ledger.Record
 	details            Details
+	absent             map[string]string // bot -> why it plays no more (Row.Withdrawn)
 }
 
 // ratingDecimals, scoreDecimals and meanRankDecimals are how the table
@@ -171,7 +183,7 @@ func compute(in standingsInput, rate rater) (*Standings, error) {
 		HeadToHead: square[float64](n), HeadToHeadGames: square[int](n), Details: in.details}
 	rows := make([]Row, n)
 	for i := range rows {
-		rows[i] = Row{Name: bots[i], ForfeitsBy: map[protocol.Reason]int{}}
+		rows[i] = Row{Name: bots[i], ForfeitsBy: map[protocol.Reason]int{}, Withdrawn: in.absent[bots[i]]}
 		if seats > 2 {
 			rows[i].Placements = make([]int, seats)
 		}
@@ -236,7 +248,7 @@ func compute(in standingsInput, rate rater) (*Standings, error) {
 		row.Games, row.Wins, row.Draws, row.Losses = b.Games, b.Wins, b.Draws, b.Losses
 		row.Score, row.MeanRank, row.Forfeits = b.Score, b.MeanRank, b.Forfeits
 		if b.Games > 0 {
-			row.ScorePct = 100 * b.Score / float64(b.Games)
+			row.ScorePct = b.ScorePct()
 		}
 	}
 	if seats == 2 {
@@ -268,7 +280,7 @@ func compute(in standingsInput, rate rater) (*Standings, error) {
 				}
 				e := stats.EloDiff(*r)
 				st.Pairs = append(st.Pairs, Pair{A: bots[a], B: bots[b], Wins: r.W, Draws: r.D, Losses: r.L,
-					Elo: jsonSafe(e.Diff), EloLow: jsonSafe(e.Low), EloHigh: jsonSafe(e.High), LOS: stats.LOS(*r)})
+					Elo: stats.JSONFloat(e.Diff), EloLow: stats.JSONFloat(e.Low), EloHigh: stats.JSONFloat(e.High), LOS: stats.LOS(*r)})
 			}
 		}
 		st.RatingKind = "bradley-terry"
@@ -476,11 +488,7 @@ func square[T any](n int) [][]T {
 // head-to-head matrix (for more it says where to find it). Rating columns
 // are left out when the ratings could not be computed (Warnings says why).
 func (s *Standings) Table(w io.Writer) error {
-	total := "?"
-	if s.Total >= 0 {
-		total = strconv.Itoa(s.Total)
-	}
-	fmt.Fprintf(w, "%s: %s %s, %d of %s games\n", s.Name, s.Game, s.Format, s.Games, total)
+	fmt.Fprintf(w, "%s: %s %s, %s\n", s.Name, s.Game, s.Format, s.gamesText())
 	t := tablewriter.NewWriter(w)
 	record := "W/D/L"
 	if s.Seats > 2 {
@@ -527,6 +535,12 @@ func (s *Standings) Table(w io.Writer) error {
 	if err := t.Render(); err != nil {
 		return err
 	}
+	for _, r := range s.Standings {
+		if r.Withdrawn != "" {
+			fmt.Fprintf(w, "%s plays no more: %s; its remaining games are forfeits\n", r.Name, r.Withdrawn)
+		}
+	}
+	fmt.Fprint(w, s.legend(rated))
 	if text := s.Details.Text(s.Bots); text != "" {
 		fmt.Fprint(w, text)
 	}
@@ -556,6 +570,96 @@ func (s *Standings) Table(w io.Writer) error {
 		h.Append(cells...)
 	}
 	return h.Render()
+}
+
+// gamesText is "68 of 120 games" when the total is known; an
+// elimination's total is not (a tied encounter adds games): "68 games"
+// once it has its winner, and in words that more may come before.
+func (s *Standings) gamesText() string {
+	switch {
+	case s.Total >= 0:
+		return fmt.Sprintf("%d of %d games", s.Games, s.Total)
+	case s.Details.Decided():
+		return fmt.Sprintf("%d games, all played", s.Games)
+	}
+	return fmt.Sprintf("%d games so far; how many more depends on the results (a tied encounter adds games)", s.Games)
+}
+
+// legend says what the table's columns are, and why its ranks and its
+// ratings may order the bots differently, naming a pair that they do.
+func (s *Standings) legend(rated bool) string {
+	var b strings.Builder
+	if s.Seats > 2 {
+		fmt.Fprintf(&b, "placements: games finished 1st/2nd/.../%s. ", ordinalSeat(s.Seats))
+	}
+	b.WriteString("score: 1 a game for finishing above every other seat, shared on ties (2 seats: win 1, draw 1/2).")
+	if rated {
+		if s.Seats > 2 {
+			b.WriteString(" PL ordinal: the Plackett-Luce (Weng-Lin) rating, mu - 3 sigma on the Elo scale, a cautious figure that rises with games played.")
+		} else {
+			b.WriteString(" Elo (BT): the Bradley-Terry rating of every game, with its 95% interval: it weighs whom each bot met.")
+		}
+	}
+	why := "the rank is the score per game, which does not ask whom a bot met; the rating does"
+	switch s.RankedBy {
+	case "bracket", "tables":
+		b.WriteString(" rank: how far the bot went (out in: the round it went out in), then score.")
+		why = "the rank follows the bracket, the rating every game and whom it was against"
+	default:
+		b.WriteString(" rank: score per game, then rating.")
+	}
+	if rated {
+		if hi, lo, ok := s.inversion(); ok {
+			fmt.Fprintf(&b, " Here %s ranks above %s, whose rating is higher: %s.", hi, lo, why)
+		}
+	}
+	return wrap(b.String(), 80) + "\n\n"
+}
+
+// inversion is a pair of bots the ranks put one way and the ratings the
+// other, the first such pair in rank order.
+func (s *Standings) inversion() (above, below string, ok bool) {
+	for i, r := range s.Standings {
+		for _, q := range s.Standings[i+1:] {
+			if q.Rank > r.Rank && r.Rating != nil && q.Rating != nil && *q.Rating > *r.Rating {
+				return r.Name, q.Name, true
+			}
+		}
+	}
+	return "", "", false
+}
+
+// ordinalSeat is "2nd", "3rd", "4th", ...: the last place of n seats.
+func ordinalSeat(n int) string {
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+		return strconv.Itoa(n) + "th"
+	case n%10 == 1:
+		return strconv.Itoa(n) + "st"
+	case n%10 == 2:
+		return strconv.Itoa(n) + "nd"
+	case n%10 == 3:
+		return strconv.Itoa(n) + "rd"
+	}
+	return strconv.Itoa(n) + "th"
+}
+
+// wrap breaks text into lines of at most width, at spaces.
+func wrap(text string, width int) string {
+	var b strings.Builder
+	n := 0
+	for _, word := range strings.Fields(text) {
+		if n > 0 && n+1+len(word) > width {
+			b.WriteByte('\n')
+			n = 0
+		} else if n > 0 {
+			b.WriteByte(' ')
+			n++
+		}
+		b.WriteString(word)
+		n += len(word)
+	}
+	return b.String()
 }
 
 // matrixCell is "score/games" of row i against column j.
@@ -627,16 +731,4 @@ func rounded(x float64, decimals int) string {
 		r = 0 // no "-0"
 	}
 	return strconv.FormatFloat(r, 'f', -1, 64)
-}
-
-// jsonSafe keeps infinite Elo (a side that won everything) encodable: it
-// is written as +/-9999.
-func jsonSafe(x float64) float64 {
-	switch {
-	case math.IsInf(x, 1):
-		return 9999
-	case math.IsInf(x, -1):
-		return -9999
-	}
-	return x
 }

@@ -51,6 +51,7 @@ func Verify(dir string) (*Verified, error) {
 		v.Problems = append(v.Problems, Problem{File: l.Path, Line: l.Torn.Line,
 			Err: fmt.Errorf("%s; a resume plays that game again", l.Torn)})
 	}
+	v.Problems = append(v.Problems, l.Edited...)
 	v.Problems = append(v.Problems, l.Problems...)
 	v.Problems = append(v.Problems, d.checkDeals()...)
 	v.Problems = append(v.Problems, d.checkReplays()...)

@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/arena-dev/arena/internal/fds"
 	"github.com/arena-dev/arena/protocol"
 )
 
@@ -109,6 +110,15 @@ func Start(cfg ProcessConfig) (*Process, error) {
 		cmd.Env = append(cmd.Env[:len(cmd.Env):len(cmd.Env)], marker)
 	}
 	attr, err := processAttr()
+	if err == nil {
+		// os/exec gives the child stdin, stdout, stderr and ExtraFiles,
+		// but the kernel gives it every descriptor not marked
+		// close-on-exec: those this process inherited (a shell's
+		// 7<>notes.txt, a CI runner's log pipe) would reach the bot.
+		if err = fds.CloseOnExec(3); err != nil {
+			err = fmt.Errorf("closing inherited descriptors: %w", err)
+		}
+	}
 	if err != nil {
 		if cfg.Confine != nil {
 			cfg.Confine.Release()
@@ -343,13 +353,14 @@ func (p *Process) Receive(deadline time.Time) ([]byte, error) {
 		// status ("exited with status 2", a sandbox limit) is what gets
 		// recorded. On a loaded machine reaping a sandboxed process takes
 		// more than a few milliseconds, and the record would depend on
-		// the load; so wait up to the read's own deadline (never less
-		// than exitGrace, never more than eofWait): what is decided, a
-		// crash, stays the same, only its words become the same too.
-		wait := min(max(time.Until(deadline), exitGrace), eofWait)
+		// the load; so wait up to eofWait whatever the read's deadline
+		// (a poll, such as arena connect's, has a short one): what is
+		// decided, a crash, stays the same, only its words become the
+		// same too, over stdio and through arena connect alike. Only a
+		// bot that closes its stdout and runs on costs the whole wait.
 		select {
 		case <-p.exited:
-		case <-time.After(wait):
+		case <-time.After(eofWait):
 		}
 		return nil, closedError(fmt.Sprintf("stdout closed (%v), %s", err, p.ExitStatus()))
 	}
@@ -522,8 +533,10 @@ func (p *Process) killDescendants() {
 const exitGrace = 50 * time.Millisecond
 
 // eofWait bounds how long Receive waits, after the bot closed its stdout,
-// for the process to exit, so the failure can say how it ended.
-const eofWait = time.Second
+// for the process to exit, so the failure can say how it ended: far more
+// than reaping takes on a quiet machine (well under a millisecond), and
+// enough for it on a 2-core machine at load 30.
+const eofWait = 3 * time.Second
 
 // Confinement returns the process's confinement (nil without one).
 func (p *Process) Confinement() Confinement { return p.confine }

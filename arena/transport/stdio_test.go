@@ -58,6 +58,12 @@ func helper(mode string) int {
 	case "one-line-exit":
 		os.Stdout.WriteString("last words\n")
 		return 5
+	case "close-then-exit":
+		// Its stdout closed, an exit that takes a while: as a loaded
+		// machine's reaping of a sandboxed bot does.
+		os.Stdout.Close()
+		time.Sleep(time.Duration(n) * time.Millisecond)
+		return 4
 	case "long":
 		os.Stdout.WriteString(strings.Repeat("a", n) + "\nafter\n")
 		time.Sleep(time.Hour)
@@ -216,6 +222,26 @@ func TestExitStatus(t *testing.T) {
 	err = p.Send([]byte("x"), in(10*time.Second))
 	if !errors.Is(err, transport.ErrClosed) || !strings.Contains(err.Error(), "exited with status 3") {
 		t.Errorf("Send to an exited bot: %v", err)
+	}
+}
+
+// TestEOFSaysHowTheBotEnded: a read that meets the end of a bot's output
+// waits for its exit to say how it ended, however short the read's own
+// deadline (arena connect polls its bot's output every 50 ms): a crash
+// is worded the same whatever the load and whoever reads.
+func TestEOFSaysHowTheBotEnded(t *testing.T) {
+	t.Parallel()
+	p := start(t, "close-then-exit:300", transport.ProcessConfig{})
+	var err error
+	for {
+		_, err = p.Receive(in(20 * time.Millisecond))
+		if !errors.Is(err, transport.ErrTimeout) {
+			break
+		}
+	}
+	var ce *transport.ClosedError
+	if !errors.As(err, &ce) || !strings.Contains(ce.Detail, "exited with status 4") {
+		t.Fatalf("Receive with a 20 ms deadline from a bot that closed its stdout 300 ms before exiting: %v; want its exit status", err)
 	}
 }
 

@@ -129,4 +129,8 @@ var (
 	// connection to a remote bot was lost): the game cannot be decided
 	// fairly, and is not charged to the bot.
 	ErrFault = errors.New("the arena's connection failed, not the bot")
+	// ErrLeft: the player left the game of their own accord (a person at
+	// arena play typed q or ended their input). The seat is gone, as with
+	// ErrClosed, but nothing crashed: the referee records it as such.
+	ErrLeft = errors.New("the player left the game")
 )

@@ -1,7 +1,10 @@
 // Package starters holds the starter kits: for each language and game, a
 // minimal bot a student copies and edits, with a README of three commands.
-// A kit is one directory, the bot beside its SDK (a sandboxed bot sees
-// only its own directory): arena new writes one (Kit, Write).
+// A kit is one directory that works where it is written, with no clone of
+// this repository and no network: the bot beside its SDK (a sandboxed bot
+// sees only its own directory), the docs its README links to, and for Go
+// a module of its own with the SDK's source. arena new writes one (Kit,
+// Write).
 package starters
 
 import (
@@ -23,9 +26,12 @@ import (
 //go:embed python js go
 var files embed.FS
 
+// templateDir is where the kits' files are in this repository: links in
+// their READMEs are relative to it, so that they work here too.
+const templateDir = "bots/starters"
+
 // sdks is each language's SDK file, written into its kits beside the bot.
-// A Go kit has none: it is a package of the module that holds the SDK
-// (a clone of this repository, or a module requiring it).
+// A Go kit's SDK is a module of its own (goSDK).
 var sdks = map[string]struct {
 	name   string
 	source []byte
@@ -34,11 +40,51 @@ var sdks = map[string]struct {
 	"js":     {jssdk.FileName, jssdk.Source},
 }
 
-// Languages are the kits' languages.
+// languageNames are the names people type for each kit's language,
+// matched case-insensitively: the kit's own name first.
+var languageNames = map[string][]string{
+	"go":     {"go", "golang"},
+	"js":     {"js", "javascript", "node", "nodejs"},
+	"python": {"python", "py", "python3"},
+}
+
+// Languages are the kits' languages, by their own names.
 func Languages() []string { return dirs(".") }
 
+// LanguageNames lists the languages with the other names each is known
+// by: "go (or golang), js (or javascript, node, nodejs), ...".
+func LanguageNames() string {
+	var out []string
+	for _, l := range Languages() {
+		if others := languageNames[l][1:]; len(others) > 0 {
+			l += " (or " + strings.Join(others, ", ") + ")"
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, ", ")
+}
+
+// Language is the kit language name stands for ("py", "Python3" and
+// "python" are all "python").
+func Language(name string) (string, error) {
+	for _, l := range Languages() {
+		for _, n := range languageNames[l] {
+			if strings.EqualFold(name, n) {
+				return l, nil
+			}
+		}
+	}
+	return "", fmt.Errorf("%w for language %q (there are: %s)", ErrNoKit, name, LanguageNames())
+}
+
 // Games are the games language has a kit for.
-func Games(language string) []string { return dirs(language) }
+func Games(language string) []string {
+	l, err := Language(language)
+	if err != nil {
+		return nil
+	}
+	return dirs(l)
+}
 
 func dirs(dir string) []string {
 	entries, _ := fs.ReadDir(files, dir)
@@ -62,16 +108,18 @@ var (
 	ErrNotDir = errors.New("is a file: a kit goes into a new directory")
 )
 
-// Kit is the files of language's kit for game, by name.
+// Kit is the files of language's kit for game (language as Language
+// reads it), by slash-separated path in the kit.
 func Kit(language, game string) (map[string][]byte, error) {
-	if !slices.Contains(Languages(), language) {
-		return nil, fmt.Errorf("%w for language %q (there are: %s)", ErrNoKit, language, strings.Join(Languages(), ", "))
+	lang, err := Language(language)
+	if err != nil {
+		return nil, err
 	}
-	if !slices.Contains(Games(language), game) {
-		return nil, fmt.Errorf("%w for %s in %s (there are: %s)", ErrNoKit, game, language, strings.Join(Games(language), ", "))
+	if !slices.Contains(Games(lang), game) {
+		return nil, fmt.Errorf("%w for %s in %s (there are: %s)", ErrNoKit, game, lang, strings.Join(Games(lang), ", "))
 	}
 	out := map[string][]byte{}
-	dir := path.Join(language, game)
+	dir := path.Join(lang, game)
 	entries, err := fs.ReadDir(files, dir)
 	if err != nil {
 		return nil, err
@@ -86,14 +134,22 @@ func Kit(language, game string) (map[string][]byte, error) {
 		}
 		out[e.Name()] = data
 	}
-	if sdk, ok := sdks[language]; ok {
+	if sdk, ok := sdks[lang]; ok {
 		out[sdk.name] = sdk.source
+	}
+	if lang == "go" {
+		if err := addGoSDK(out); err != nil {
+			return nil, err
+		}
+	}
+	if err := addDocs(out, path.Join(templateDir, dir)); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
 
 // Write writes language's kit for game into dir, which must not exist or
-// be empty; it names the files written.
+// be empty; it names the files written, by slash-separated path.
 func Write(dir, language, game string) ([]string, error) {
 	kit, err := Kit(language, game)
 	if err != nil {
@@ -118,7 +174,11 @@ func Write(dir, language, game string) ([]string, error) {
 		if strings.HasPrefix(string(kit[name]), "#!") {
 			mode = 0o755
 		}
-		if err := os.WriteFile(filepath.Join(dir, name), kit[name], mode); err != nil {
+		file := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(file, kit[name], mode); err != nil {
 			return nil, err
 		}
 	}

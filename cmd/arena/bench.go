@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -69,13 +67,16 @@ func runBench(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(c.App.ErrWriter, "arena: %s\n", sb.Describe())
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+	sayConfinement(c, c.App.ErrWriter, "arena: ", sb)
+	ctx, release := stopContext()
+	defer release()
 	rep, err := bench.Measure(ctx, bench.Config{Bot: cmds[0], Game: game, Options: opts, Move: duration(c, "move-time"),
 		Games: c.Int("games"), MaxConcurrency: c.Int("max-concurrency")}, func(line string) {
 		fmt.Fprintf(c.App.ErrWriter, "arena: bench: %s\n", line)
 	})
+	if ctx.Err() != nil {
+		return fmt.Errorf("bench interrupted (%v) before it finished measuring", context.Cause(ctx))
+	}
 	if err != nil {
 		return err
 	}

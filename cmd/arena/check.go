@@ -112,7 +112,7 @@ func runCheck(c *cli.Context) error {
 	if !c.Bool("json") {
 		fmt.Fprintf(c.App.Writer, "arena check: %s, %d seats, %d games, seed %d, move %v, startup %v, margin %v\n",
 			game.Info().Name, seats, c.Int("games"), seed, move, startup, margin)
-		fmt.Fprintf(c.App.Writer, "arena check: %s\n", sb.Describe())
+		sayConfinement(c, c.App.Writer, "arena check: ", sb)
 	}
 	cfg := check.Config{
 		Game: game, Options: opts, Seats: seats, Argv: argv, Games: c.Int("games"), Seed: seed,

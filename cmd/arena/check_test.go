@@ -112,7 +112,14 @@ func checkBot(mode string) int {
 				// gone without a word.
 				return 3
 			}
-			send(`{"type":"ready","name":"check-` + mode + `","version":"1"}`)
+			switch mode {
+			case "no-version":
+				send(`{"type":"ready","name":"check-no-version"}`)
+			case "anonymous":
+				send(`{"type":"ready"}`)
+			default:
+				send(`{"type":"ready","name":"check-` + mode + `","version":"1"}`)
+			}
 		case protocol.TypeTurn:
 			var t protocol.Turn
 			if err := json.Unmarshal(line, &t); err != nil {
@@ -320,7 +327,7 @@ func TestCheckMisbehavingBots(t *testing.T) {
 		{mode: "close-stdout", fails: []string{check.CheckNoCrash}, why: "stdout closed (EOF), process still running"},
 		{mode: "exit-after-end", fails: []string{check.CheckKeepAlive}, why: "keep running after end until bye"},
 		{mode: "answers-end", fails: []string{check.CheckHygiene}, why: `before ready: "ok"`},
-		{mode: "ignore-bye", fails: []string{check.CheckBye}, why: "still running 1s after bye"},
+		{mode: "ignore-bye", fails: []string{check.CheckBye}, why: "s after bye (its process group was killed)"},
 		{mode: "bye-exit-1", fails: []string{check.CheckBye}, why: "exited with status 1 after bye"},
 		{mode: "close-then-exit", why: "exited with status 0 within"},
 		{mode: "fork", extra: []string{"--bot-isolate", "no"}, fails: []string{check.CheckProcessGroup}, why: "still running in the bot's process group"},
@@ -357,6 +364,30 @@ func TestCheckMisbehavingBots(t *testing.T) {
 				t.Fatalf("output lacks %q:\n%s", tc.why, out)
 			}
 			t.Logf("%s in %v", tc.mode, time.Since(start).Round(time.Millisecond))
+		})
+	}
+}
+
+// TestCheckReadyLineNamesWhatTheBotGave: the ready check's line quotes
+// the name and version the bot's ready gave, and says nothing of one it
+// did not give (no `version ""`).
+func TestCheckReadyLineNamesWhatTheBotGave(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ mode, want string }{
+		{"ok", `PASS ready: 2 hellos answered with ready (name "check-ok", version "1")` + "\n"},
+		{"no-version", `PASS ready: 2 hellos answered with ready (name "check-no-version")` + "\n"},
+		{"anonymous", "PASS ready: 2 hellos answered with ready\n"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.mode, func(t *testing.T) {
+			t.Parallel()
+			got, out, code := checkOutcome(t, append(slices.Clone(fastCheck), checkBotCommand(t, tc.mode))...)
+			if code != 0 || len(got["PASS"]) != len(check.Checks) {
+				t.Fatalf("exit %d, %d of %d checks passed:\n%s", code, len(got["PASS"]), len(check.Checks), out)
+			}
+			if !strings.Contains(out, tc.want) {
+				t.Fatalf("output lacks %q:\n%s", tc.want, out)
+			}
 		})
 	}
 }

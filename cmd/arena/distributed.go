@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/nats-io/nats.go"
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-dev/arena/arena/bot"
@@ -50,8 +52,9 @@ func jetStreamDir(c *cli.Context, out string) (dir string, remove func(), err er
 // natsRun opens what a run with remote bots or --distributed needs: the
 // NATS link (with an embedded server, its JetStream store by out) and,
 // with --distributed, the executor maker and its local workers (maker is
-// nil without). done undoes it all, in order; it is set even on error.
-func natsRun(c *cli.Context, out string, concurrency int) (link *natsLink, maker func(run.Config) (run.Executor, error), done func(), err error) {
+// nil without), which share the run's concurrency, of games of seats.
+// done undoes it all, in order; it is set even on error.
+func natsRun(c *cli.Context, out string, concurrency, seats int) (link *natsLink, maker func(run.Config) (run.Executor, error), done func(), err error) {
 	var undo []func()
 	done = func() {
 		for i := len(undo) - 1; i >= 0; i-- {
@@ -74,7 +77,7 @@ func natsRun(c *cli.Context, out string, concurrency int) (link *natsLink, maker
 	undo = append(undo, func() { link.Close() })
 	if c.Bool("distributed") {
 		var stopWorkers func()
-		if maker, stopWorkers, err = distributed(c, link, concurrency); err != nil {
+		if maker, stopWorkers, err = distributed(c, link, concurrency, seats); err != nil {
 			return nil, nil, done, err
 		}
 		undo = append(undo, stopWorkers)
@@ -96,13 +99,23 @@ func checkDistributed(c *cli.Context) error {
 	return nil
 }
 
-// distributed is the executor maker of a distributed run on link, with
-// its local workers (--workers), which play the run's own bots; stop
-// ends them.
-func distributed(c *cli.Context, link *natsLink, concurrency int) (maker func(run.Config) (run.Executor, error), stop func(), err error) {
+// distributed is the executor maker of a distributed run of games of
+// seats on link, with its local workers (--workers), which play the
+// run's own bots and share its concurrency (cluster.Shares); stop ends
+// them.
+func distributed(c *cli.Context, link *natsLink, concurrency, seats int) (maker func(run.Config) (run.Executor, error), stop func(), err error) {
 	workers := c.Int("workers") // checked by natsRun (checkDistributed)
 	if !c.IsSet("workers") && link.Embedded {
 		workers = 1
+	}
+	shares := cluster.Shares(concurrency, workers)
+	warn := c.App.ErrWriter
+	if workers > concurrency {
+		fmt.Fprintf(warn, "arena: warning: --workers %d at concurrency %d: a distributed run has at most concurrency jobs (a deal's games each) in flight, "+
+			"so %d local worker(s) will idle; give --concurrency %d\n", workers, concurrency, workers-concurrency, workers)
+	}
+	if w := run.LoadWarning(concurrency, seats); w != "" && workers > 0 { // the local workers play here
+		fmt.Fprintf(warn, "arena: warning: %s\n", w)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
@@ -113,7 +126,7 @@ func distributed(c *cli.Context, link *natsLink, concurrency int) (maker func(ru
 		if err != nil {
 			return nil, err
 		}
-		fmt.Fprintf(c.App.ErrWriter, "arena: distributed: %d local worker(s); more join with: arena worker --nats %s --bots FILE\n", workers, link.URL)
+		fmt.Fprintf(c.App.ErrWriter, "arena: distributed: %d local worker(s)%s; more join with: arena worker --nats %s --bots FILE\n", workers, sharesText(shares), link.URL)
 		for i := range workers {
 			nc, err := link.Dial()
 			if err != nil {
@@ -121,7 +134,7 @@ func distributed(c *cli.Context, link *natsLink, concurrency int) (maker func(ru
 				return nil, err
 			}
 			w := &cluster.Worker{NC: nc, Name: fmt.Sprintf("%s-local%d", workerName(), i+1), Bots: rc.Bots,
-				Concurrency: concurrency, Version: Version, Log: c.App.ErrWriter}
+				Concurrency: shares[i], Version: Version, Log: c.App.ErrWriter}
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -133,6 +146,22 @@ func distributed(c *cli.Context, link *natsLink, concurrency int) (maker func(ru
 		return coord, nil
 	}
 	return maker, stop, nil
+}
+
+// sharesText says how many games at once each local worker plays: ", 1
+// game at a time each", ", 2, 1 games at a time"; "" for none.
+func sharesText(shares []int) string {
+	switch {
+	case len(shares) == 0:
+		return ""
+	case slices.Min(shares) == slices.Max(shares):
+		return fmt.Sprintf(", %d game(s) at a time each", shares[0])
+	}
+	parts := make([]string, len(shares))
+	for i, n := range shares {
+		parts[i] = strconv.Itoa(n)
+	}
+	return fmt.Sprintf(", %s games at a time", strings.Join(parts, ", "))
 }
 
 // workerName names this machine's workers: its host name.
@@ -177,7 +206,10 @@ func runWorker(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	nc, err := clientConnect(c, url, "")
+	// A worker outlives the servers it works for: it waits for a
+	// coordinator that restarts, however long that takes
+	// (docs/distributed.md), where NATS would give up after 60 tries.
+	nc, err := clientConnect(c, url, "", nats.MaxReconnects(-1))
 	if err != nil {
 		return err
 	}
@@ -193,14 +225,14 @@ func runWorker(c *cli.Context) error {
 	for _, s := range specs {
 		names = append(names, s.Name)
 	}
+	ctx, release := stopContext() // before it says it works
+	defer release()
 	fmt.Fprintf(c.App.ErrWriter, "arena: worker %s at %s, %d game(s) at once, bots: %s\n", name, url, c.Int("concurrency"), strings.Join(names, ", "))
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	w := &cluster.Worker{NC: nc, Name: name, Bots: specs, Concurrency: c.Int("concurrency"), Version: Version, Log: c.App.ErrWriter}
 	if err := w.Run(ctx); ctx.Err() == nil {
 		return err
 	}
-	fmt.Fprintf(c.App.ErrWriter, "arena: worker %s stopped; the games it was playing go to other workers\n", name)
+	fmt.Fprintf(c.App.ErrWriter, "arena: worker %s stopped (%v); the games it was playing go to other workers\n", name, context.Cause(ctx))
 	return nil
 }
 
@@ -222,7 +254,7 @@ func workerBots(c *cli.Context) ([]bot.Spec, map[int]string, error) {
 		if err != nil {
 			return nil, nil, usageError{err}
 		}
-		fmt.Fprintf(c.App.ErrWriter, "arena: %s: %s\n", path, sb.Describe())
+		sayConfinement(c, c.App.ErrWriter, "arena: "+path+": ", sb)
 		specs = bot.Specs(cfg.Bots)
 		for i, id := range cfg.Remote {
 			remoteIDs[i] = id
@@ -247,7 +279,7 @@ func workerBots(c *cli.Context) ([]bot.Spec, map[int]string, error) {
 			if err != nil {
 				return nil, nil, err
 			}
-			fmt.Fprintf(c.App.ErrWriter, "arena: --bot: %s\n", sb.Describe())
+			sayConfinement(c, c.App.ErrWriter, "arena: --bot: ", sb)
 			specs = append(specs, bot.Specs(local)...)
 		}
 	}

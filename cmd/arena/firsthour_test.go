@@ -564,7 +564,7 @@ func TestDocsQuoteTheArena(t *testing.T) {
 
 	_, row, _ := strings.Cut(tournaments, "| `pairs[]` |")
 	row, _, _ = strings.Cut(row, "\n")
-	for _, w := range []string{"Φ((μ−½)/SE)", "passes score 0 or 1"} {
+	for _, w := range []string{"Beta(wins+1, losses+1)", "passes score 0 or 1"} {
 		if !strings.Contains(row, w) {
 			t.Errorf("docs/tournaments.md's pairs[] row lacks %q:\n%s", w, row)
 		}

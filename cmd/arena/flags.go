@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/arena/seed"
 	"github.com/arena-dev/arena/arena/tournament"
 	"github.com/arena-dev/arena/engine"
@@ -129,4 +130,27 @@ func jsonFlag(usage string) cli.Flag { return &cli.BoolFlag{Name: "json", Usage:
 // quietFlag is --quiet (-q), no progress lines.
 func quietFlag(usage string) cli.Flag {
 	return &cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: usage}
+}
+
+// maxStartupFailuresFlag is --max-startup-failures (run.Settings.
+// MaxStartupFailures), whose value is value: run.Defaults' in match and
+// sprt, 0 in tournament run, where a flag not given keeps the file's
+// failure.max_startup_failures (the help shows the default all the same).
+func maxStartupFailuresFlag(value int) cli.Flag {
+	return &cli.IntFlag{Name: "max-startup-failures", Value: value, DefaultText: strconv.Itoa(run.Defaults.MaxStartupFailures),
+		Usage: "suspend a bot after this many of its games in a row without starting (no ready within the startup time, which each of them costs): " +
+			"its remaining games are forfeits, recorded without starting it; 0: never"}
+}
+
+// maxStartupFailures reads --max-startup-failures: nil when not given,
+// run.NeverSuspend for 0.
+func maxStartupFailures(c *cli.Context) (*int, error) {
+	if !c.IsSet("max-startup-failures") {
+		return nil, nil
+	}
+	n := c.Int("max-startup-failures")
+	if n < 0 {
+		return nil, usagef("--max-startup-failures %d: want 0 (never suspend a bot) or more", n)
+	}
+	return &n, nil
 }

@@ -41,7 +41,15 @@ func TestMain(m *testing.M) {
 // arena runs the CLI as a subprocess and returns stdout, stderr, exit code.
 func arena(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
+	return arenaIn(t, "", args...)
+}
+
+// arenaIn is arena run in dir ("" for the test's own directory), where a
+// user's relative paths lie.
+func arenaIn(t *testing.T, dir string, args ...string) (string, string, int) {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], args...)
+	cmd.Dir = dir
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

@@ -1,15 +1,14 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
-	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -123,10 +122,10 @@ func runMatch(c *cli.Context) error {
 		return err
 	}
 	fmt.Fprintf(progress, "arena: %s, %d games, seed %d, %s, %s\n", game.Info().Name, games, seed, secretNote(secretFile, out), limits)
-	fmt.Fprintf(progress, "arena: %s\n", sb.Describe())
+	sayConfinement(c, progress, "arena: ", sb)
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+	ctx, release := stopContext()
+	defer release()
 	start := time.Now()
 	specs := bot.Specs(botList)
 	closeNATS, err := remoteSpecs(c, specs, remoteIDs, limits.Startup)
@@ -166,28 +165,51 @@ func runMatch(c *cli.Context) error {
 // what it last wrote to stderr, and where its whole log is: kept is true
 // with --out), and for each bot struck (--on-timeout random) its strikes.
 func gameLine(r ledger.Record, total int, kept bool) string {
+	line := fmt.Sprintf("game %d/%d %s: %s, %d plies, %s", r.Index+1, total, r.GameID, placesText(r.Bots, r.Ranks), r.Plies, engine.NameSeats(r.Reason, r.Bots))
+	return line + failuresText(r, kept)
+}
+
+// placesText lists a game's bots by finishing place, best first, seat
+// order among equals: "random 1st, me 2nd"; bots sharing a place are
+// named together: "me and random tied 1st", "a 1st, b, c and d tied 2nd".
+func placesText(bots []string, ranks []int) string {
+	order := make([]int, len(bots))
+	for s := range order {
+		order[s] = s
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return ranks[a] - ranks[b] })
 	var parts []string
-	for s, b := range r.Bots {
-		parts = append(parts, fmt.Sprintf("%s#%d", b, r.Ranks[s]))
-	}
-	line := fmt.Sprintf("game %d/%d %s: %s, %d plies, %s", r.Index+1, total, r.GameID, strings.Join(parts, " "), r.Plies, r.Reason)
-	for _, f := range r.Forfeits {
-		line += fmt.Sprintf(" [%s forfeited: %s: %s", f.Bot, f.Reason, f.Detail)
-		if h := f.Hint(); h != "" {
-			line += "; " + h
+	for i := 0; i < len(order); {
+		var names []string
+		j := i
+		for ; j < len(order) && ranks[order[j]] == ranks[order[i]]; j++ {
+			names = append(names, bots[order[j]])
 		}
-		if f.StderrLast != "" {
-			line += fmt.Sprintf("; its stderr ends with %q", f.StderrLast)
-			switch {
-			case f.Log != "":
-				line += "; whole log: " + f.Log
-			case !kept:
-				line += " (--out DIR keeps each bot's whole stderr)"
-			}
+		place := ordinal(ranks[order[i]])
+		if len(names) == 1 {
+			parts = append(parts, names[0]+" "+place)
+		} else {
+			last := len(names) - 1
+			parts = append(parts, strings.Join(names[:last], ", ")+" and "+names[last]+" tied "+place)
 		}
-		line += "]"
+		i = j
 	}
-	return line + strikesText(r.Strikes)
+	return strings.Join(parts, ", ")
+}
+
+// ordinal is n as a place: 1st, 2nd, 3rd, 4th, ... 11th, 12th, 13th, 21st.
+func ordinal(n int) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return strconv.Itoa(n) + suffix
 }
 
 // strikesText describes a game's strikes, per bot in the order they
@@ -243,19 +265,16 @@ func printSummary(w io.Writer, sum *match.Summary, took time.Duration) {
 	}
 	t.Header(append(header, "score", "score %", "mean rank")...)
 	for _, b := range sum.Bots {
-		pct := 0.0
-		if b.Games > 0 {
-			pct = 100 * b.Score / float64(b.Games)
-		}
 		row := []any{b.Name, b.Games, b.Wins, b.Draws, b.Losses, b.Forfeits}
 		if struck {
 			row = append(row, b.Strikes)
 		}
-		t.Append(append(row, fmt.Sprintf("%.1f", b.Score), fmt.Sprintf("%.1f", pct), fmt.Sprintf("%.2f", b.MeanRank))...)
+		t.Append(append(row, fmt.Sprintf("%.1f", b.Score), fmt.Sprintf("%.1f", b.ScorePct()), fmt.Sprintf("%.2f", b.MeanRank))...)
 	}
 	t.Render()
 	if e, ok := sum.EloEstimate(); ok {
 		fmt.Fprintln(w, eloLine(sum.Bots[0].Name, sum.Bots[1].Name, e))
+		fmt.Fprintln(w, losLine(sum.Bots[0].Name, sum.Bots[1].Name, e))
 	}
 	fmt.Fprintf(w, "%d games in %v", sum.Games, took.Round(time.Millisecond))
 	if sum.Out != "" {
@@ -315,6 +334,15 @@ func eloLine(a, b string, e match.EloEstimate) string {
 		return fmt.Sprintf("%s%+.1f, at most %+.1f (95%%; %s)", head, e.Elo, hi, basis)
 	}
 	return fmt.Sprintf("%s%+.1f, not bounded either way at 95%% (%s: too few games)", head, e.Elo, basis)
+}
+
+// losLine is the match's likelihood of superiority of a over b, exact
+// from the decisive games of the Elo estimate (stats.LOS): "LOS a vs b:
+// 99.95% (the chance that a is the stronger, from the decisive games: 10
+// won, 0 lost; draws do not count)".
+func losLine(a, b string, e match.EloEstimate) string {
+	return fmt.Sprintf("LOS %s vs %s: %s (the chance that %s is the stronger, from the decisive games: %d won, %d lost; draws do not count)",
+		a, b, stats.FormatLOS(e.LOS), a, e.WDL.W, e.WDL.L)
 }
 
 // parseBots reads --bot NAME=CMD flags. A CMD nats:BOTID seats a remote
@@ -436,6 +464,7 @@ func refereeFlags() []cli.Flag {
 		durationFlag("margin", "grace added to every deadline for OS jitter", clock.Defaults.Margin, ""),
 		&cli.StringFlag{Name: "on-timeout", Value: string(referee.Forfeit), Usage: "what a failed move costs: forfeit, or random (a random move and a strike)"},
 		&cli.IntFlag{Name: "max-strikes", Value: run.Defaults.MaxStrikes, Usage: "with --on-timeout random: strikes before a forfeit"},
+		maxStartupFailuresFlag(run.Defaults.MaxStartupFailures),
 		&cli.IntFlag{Name: "max-line", Value: run.Defaults.MaxLine, Usage: "longest line a bot may send, in bytes"},
 		&cli.Int64Flag{Name: "stderr-cap", Value: run.Defaults.StderrCap, Usage: "bytes of a bot's stderr kept per game"},
 		&cli.BoolFlag{Name: "restart-bots", Usage: "fresh bot processes for every game, so no memory carries over; each bot's next one starts while a game is played (see docs/security.md)"},
@@ -475,6 +504,13 @@ func runSettings(c *cli.Context) (run.Settings, error) {
 	}
 	if s.Policy, err = parsePolicy(c); err != nil {
 		return s, err
+	}
+	n, err := maxStartupFailures(c)
+	if err != nil {
+		return s, err
+	}
+	if n != nil {
+		s.MaxStartupFailures = run.SuspendAfter(*n)
 	}
 	return s, nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -63,7 +64,7 @@ func TestMatchEloLine(t *testing.T) {
 	// independent games (22-18) the error bar is much wider.
 	seatLuck := append(repeat(16, 1, 0), repeat(3, 1, 1)...)
 	seatLuck = append(seatLuck, 0, 0)
-	pe := stats.EstimatePenta(stats.Penta{1, 0, 16, 0, 3})
+	pe := stats.EstimatePenta(stats.Penta{1, 0, 16, 0, 3}, stats.WDL{W: 22, L: 18})
 	te := stats.EstimateTri(stats.WDL{W: 22, L: 18})
 	if !(pe.EloHigh-pe.EloLow < 0.7*(te.EloHigh-te.EloLow)) {
 		t.Fatalf("the example should make pairs narrower: paired %+v, independent %+v", pe, te)
@@ -108,5 +109,51 @@ func TestMatchEloLine(t *testing.T) {
 		if got := eloLineOf(tc.sum); got != tc.want {
 			t.Errorf("%s:\ngot  %s\nwant %s", tc.name, got, tc.want)
 		}
+	}
+}
+
+// The match's LOS line is the exact LOS of the decisive games (draws do
+// not count): 99.95% for 10-0, not the normal approximation's 100%, and
+// 0.6% (0.0059) for 1-9, not 1.2e-05.
+func TestMatchLOSLine(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		sum  *match.Summary
+		want string
+	}{
+		{"10-0 in 5 pairs", matchOf("js", "py", repeat(10, 1), true),
+			"LOS js vs py: 99.95% (the chance that js is the stronger, from the decisive games: 10 won, 0 lost; draws do not count)"},
+		{"1-9, fresh deals", matchOf("a", "b", append([]float64{1}, repeat(9, 0)...), false),
+			"LOS a vs b: 0.6% (the chance that a is the stronger, from the decisive games: 1 won, 9 lost; draws do not count)"},
+		{"draws do not count", matchOf("a", "b", append(repeat(10, 1), repeat(4, 0.5)...), true),
+			"LOS a vs b: 99.95% (the chance that a is the stronger, from the decisive games: 10 won, 0 lost; draws do not count)"},
+		{"a lone last game is left out", matchOf("a", "b", append(repeat(10, 1), 0), true),
+			"LOS a vs b: 99.95% (the chance that a is the stronger, from the decisive games: 10 won, 0 lost; draws do not count)"},
+		{"even", matchOf("a", "b", repeat(6, 1, 0), false),
+			"LOS a vs b: 50.0% (the chance that a is the stronger, from the decisive games: 6 won, 6 lost; draws do not count)"},
+	} {
+		var b strings.Builder
+		printSummary(&b, tc.sum, time.Second)
+		if !strings.Contains(b.String(), tc.want+"\n") {
+			t.Errorf("%s: want the line\n%s\nin\n%s", tc.name, tc.want, b.String())
+		}
+	}
+}
+
+// A real 10-game match that one bot wins every game of (the other exits
+// at once and forfeits): the summary shows the exact LOS, 99.95%.
+func TestMatchLOSTenGames(t *testing.T) {
+	t.Parallel()
+	falseCmd, err := exec.LookPath("false")
+	if err != nil {
+		t.Skip("no false(1)")
+	}
+	stdout, stderr, code := arena(t, "match", "--game", "banqi", "--bot", "random=arena bot random", "--bot", "dead="+falseCmd,
+		"--games", "10", "--seed", "3", "-q")
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s\n%s", code, stdout, stderr)
+	}
+	if want := "LOS random vs dead: 99.95% (the chance that random is the stronger, from the decisive games: 10 won, 0 lost"; !strings.Contains(stdout, want) {
+		t.Errorf("want %q in the summary:\n%s", want, stdout)
 	}
 }

@@ -25,14 +25,19 @@ and a README of the next commands:
    arena check --game uno 'python3 mybot/bot.py'
    arena match --game uno --bot me='python3 mybot/bot.py' --bot random='arena bot random' --games 20
 
-Languages: ` + strings.Join(starters.Languages(), ", ") + `.`,
+A kit builds and runs where it is written, with no clone of this
+repository and no network: it carries the docs its README links to, and a
+Go kit is a module of its own with a copy of the SDK's source
+(arena-sdk/, which its go.mod points to).
+
+Languages (in upper or lower case): ` + starters.LanguageNames() + `.`,
 		Action: runNew,
 	}
 }
 
 func runNew(c *cli.Context) error {
 	if c.NArg() != 3 {
-		return usagef("want LANGUAGE GAME DIR, e.g. arena new python uno mybot (languages: %s)", strings.Join(starters.Languages(), ", "))
+		return usagef("want LANGUAGE GAME DIR, e.g. arena new python uno mybot (languages: %s)", starters.LanguageNames())
 	}
 	lang, game, dir := c.Args().Get(0), c.Args().Get(1), c.Args().Get(2)
 	if _, err := engine.Lookup(game); err != nil {
@@ -45,7 +50,31 @@ func runNew(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(c.App.Writer, "wrote %s: %s\n", dir, strings.Join(names, ", "))
+	fmt.Fprintf(c.App.Writer, "wrote %s: %s\n", dir, strings.Join(topLevel(names), ", "))
 	fmt.Fprintf(c.App.Writer, "next: read %s, then run its commands\n", filepath.Join(dir, "README.md"))
 	return nil
+}
+
+// topLevel names a kit's files as ls would show the kit's directory: a
+// subdirectory once, with the count of files it holds ("docs/ (3 files)").
+func topLevel(names []string) []string {
+	var out []string
+	count := map[string]int{}
+	for _, name := range names {
+		top, _, inDir := strings.Cut(name, "/")
+		if !inDir {
+			out = append(out, name)
+			continue
+		}
+		if count[top] == 0 {
+			out = append(out, top+"/")
+		}
+		count[top]++
+	}
+	for i, name := range out {
+		if n := count[strings.TrimSuffix(name, "/")]; n > 0 {
+			out[i] = fmt.Sprintf("%s (%d files)", name, n)
+		}
+	}
+	return out
 }

@@ -2,57 +2,53 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/arena-dev/arena/bots/starters"
 	"github.com/arena-dev/arena/internal/testkit"
 )
 
-// Every kit arena new writes is the kit's files, whole, and its bot
-// passes arena check as the README says to run it.
-func TestNewWritesKitsThatPassCheck(t *testing.T) {
-	run := map[string]func(dir string) string{
-		"python": func(dir string) string { return "python3 " + filepath.Join(dir, "bot.py") },
-		"js":     func(dir string) string { return "node " + filepath.Join(dir, "bot.js") },
-	}
+// shortGames keeps the matches of TestNewKitsWorkWhereWritten short.
+var shortGames = map[string]string{
+	"banqi": " --option max_plies=300", "uno": " --option scoring=single_hand", "bounce": " --option scoring=single_hand",
+}
+
+// TestNewKitsWorkWhereWritten: every kit, written by arena new into a
+// directory outside this repository, is the kit's files, whole, its
+// README's links work there, and its README's commands run there as a
+// student types them (a shorter match): the Go kit builds, passes go vet
+// and its own test with no network and an empty module cache (its SDK is
+// in the kit), and every bot passes arena check and plays a match
+// against the bundled random bot without a forfeit or a strike.
+func TestNewKitsWorkWhereWritten(t *testing.T) {
 	interpreter := map[string]string{"python": "python3", "js": "node", "go": "go"}
-	// A Go kit is a package of a module that requires the SDK: here, a
-	// module of its own pointed at this clone, built offline.
-	root := testkit.ModuleRoot(t)
-	run["go"] = func(dir string) string {
-		gomod := "module mybot\n\ngo 1.26\n\nrequire github.com/arena-dev/arena v0.0.0\n\nreplace github.com/arena-dev/arena => " + root + "\n"
-		sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		build := exec.Command("go", "build", "-o", "bot", ".")
-		build.Dir = dir
-		build.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off")
-		if out, err := build.CombinedOutput(); err != nil {
-			t.Fatalf("go build: %v\n%s", err, out)
-		}
-		return filepath.Join(dir, "bot")
+	bin := filepath.Join(t.TempDir(), "bin")
+	if err := os.Mkdir(bin, 0o755); err != nil {
+		t.Fatal(err)
 	}
+	if err := os.Symlink(os.Args[0], filepath.Join(bin, "arena")); err != nil {
+		t.Fatal(err)
+	}
+	env := append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"),
+		// Offline, and nothing from this machine's module cache or this
+		// clone. -trimpath lets the four Go kits, whose SDK copies are
+		// alike, share the build cache (resolution is the same without).
+		"GOFLAGS=-mod=mod -trimpath -count=1", "GOPROXY=off", "GOTOOLCHAIN=local", "GOWORK=off", "GOMODCACHE="+t.TempDir())
 	for _, lang := range starters.Languages() {
 		for _, game := range starters.Games(lang) {
 			t.Run(lang+"/"+game, func(t *testing.T) {
 				t.Parallel()
-				cmdline, ok := run[lang]
-				if !ok {
-					t.Fatalf("no way to run a %s kit here: add it to this test", lang)
-				}
 				testkit.Tool(t, interpreter[lang])
-				dir := filepath.Join(t.TempDir(), "mybot")
+				work := t.TempDir()
+				dir := filepath.Join(work, "mybot")
 				if _, stderr, code := arena(t, "new", lang, game, dir); code != 0 {
 					t.Fatalf("new: exit %d: %s", code, stderr)
 				}
@@ -61,21 +57,113 @@ func TestNewWritesKitsThatPassCheck(t *testing.T) {
 					t.Fatal(err)
 				}
 				for name, want := range kit {
-					got, err := os.ReadFile(filepath.Join(dir, name))
+					got, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
 					if err != nil || !bytes.Equal(got, want) {
 						t.Errorf("%s: %v, or not the kit's", name, err)
 					}
 				}
-				readme, _ := os.ReadFile(filepath.Join(dir, "README.md"))
-				if !strings.Contains(string(readme), "arena check --game "+game) {
-					t.Errorf("README.md does not say how to check the bot")
+				readme, err := os.ReadFile(filepath.Join(dir, "README.md"))
+				if err != nil {
+					t.Fatal(err)
 				}
-				stdout, stderr, code := arena(t, "check", "--game", game, cmdline(dir))
-				if code != 0 {
-					t.Fatalf("check: exit %d\n%s\n%s", code, stdout, stderr)
+				for _, target := range regexp.MustCompile(`\]\(([^)#:]+)[^)]*\)`).FindAllSubmatch(readme, -1) {
+					if _, err := os.Stat(filepath.Join(dir, string(target[1]))); err != nil {
+						t.Errorf("README.md links %s: %v", target[1], err)
+					}
+				}
+				var ran []string
+				for _, cmdline := range readmeCommands(readme) {
+					if strings.HasPrefix(cmdline, "arena new ") {
+						continue // done above
+					}
+					cmdline = strings.Replace(cmdline, " --games 20", " --games 2 --json"+shortGames[game], 1)
+					start := time.Now()
+					cmd := exec.Command("sh", "-c", cmdline)
+					var stderr bytes.Buffer
+					cmd.Dir, cmd.Env, cmd.Stderr = work, env, &stderr
+					out, err := cmd.Output()
+					if err != nil {
+						t.Fatalf("README.md: %s: %v\n%s%s", cmdline, err, out, stderr.Bytes())
+					}
+					if strings.HasPrefix(cmdline, "arena match ") {
+						var sum struct {
+							Games int `json:"games"`
+							Bots  []struct {
+								Name              string `json:"name"`
+								Forfeits, Strikes int
+							} `json:"bots"`
+						}
+						if err := json.Unmarshal(out, &sum); err != nil {
+							t.Fatalf("README.md: %s: %v\n%s", cmdline, err, out)
+						}
+						if sum.Games != 2 || len(sum.Bots) == 0 || sum.Bots[0].Name != "me" {
+							t.Errorf("README.md: %s: %d games, bots %+v; want 2 games of me:\n%s%s", cmdline, sum.Games, sum.Bots, out, stderr.Bytes())
+						}
+						for _, b := range sum.Bots {
+							if b.Forfeits+b.Strikes > 0 {
+								t.Errorf("README.md: %s: %s forfeited %d, struck %d:\n%s", cmdline, b.Name, b.Forfeits, b.Strikes, stderr.Bytes())
+							}
+						}
+					}
+					t.Logf("README.md: %s: %v", cmdline, time.Since(start).Round(time.Millisecond))
+					ran = append(ran, strings.Fields(cmdline)[0]+" "+strings.Fields(cmdline)[1])
+				}
+				want := []string{"arena check", "arena match"}
+				if lang == "go" {
+					want = []string{"go -C", "go -C", "arena check", "arena match"}
+				}
+				if !slices.Equal(ran, want) {
+					t.Errorf("README.md's commands: %v, want %v", ran, want)
+				}
+				if lang == "go" {
+					vet := exec.Command("go", "vet", "./...")
+					vet.Dir, vet.Env = dir, env
+					if out, err := vet.CombinedOutput(); err != nil {
+						t.Errorf("go vet: %v\n%s", err, out)
+					}
 				}
 			})
 		}
+	}
+}
+
+// readmeCommands are the command lines of a README's ```sh blocks.
+func readmeCommands(readme []byte) []string {
+	var cmds []string
+	inSh := false
+	for _, line := range strings.Split(string(readme), "\n") {
+		line = strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(line, "```"):
+			inSh = !inSh && line == "```sh"
+		case inSh && line != "" && !strings.HasPrefix(line, "#"):
+			cmds = append(cmds, line)
+		}
+	}
+	return cmds
+}
+
+// TestNewTakesTheNamesPeopleType: arena new takes a language by the
+// names people type for it, in any case, and writes that language's kit.
+func TestNewTakesTheNamesPeopleType(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ name, file string }{
+		{"javascript", "bot.js"}, {"JS", "bot.js"}, {"node", "bot.js"},
+		{"py", "bot.py"}, {"Python3", "bot.py"},
+		{"golang", "main.go"}, {"Go", "main.go"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := filepath.Join(t.TempDir(), "mybot")
+			stdout, stderr, code := arena(t, "new", tc.name, "uno", dir)
+			if code != 0 {
+				t.Fatalf("arena new %s uno: exit %d: %s", tc.name, code, stderr)
+			}
+			if _, err := os.Stat(filepath.Join(dir, tc.file)); err != nil {
+				t.Errorf("arena new %s uno wrote no %s: %v\n%s", tc.name, tc.file, err, stdout)
+			}
+		})
 	}
 }
 
@@ -85,7 +173,7 @@ func TestNewRefusesBadArguments(t *testing.T) {
 		t.Fatal(err)
 	}
 	runUsageCases(t, []usageCase{
-		{"language", []string{"new", "cobol", "uno", t.TempDir() + "/a"}, `no starter kit for language "cobol"`},
+		{"language", []string{"new", "cobol", "uno", t.TempDir() + "/a"}, `no starter kit for language "cobol" (there are: go (or golang), js (or javascript, node, nodejs), python (or py, python3))`},
 		{"game", []string{"new", "python", "chess", t.TempDir() + "/a"}, `unknown game "chess"`},
 		{"not empty", []string{"new", "python", "uno", full}, "not empty: a kit goes into a new directory"},
 		{"a file", []string{"new", "python", "uno", filepath.Join(full, "x")}, "x is a file: a kit goes into a new directory"},

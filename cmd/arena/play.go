@@ -1,12 +1,11 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
-	"os/signal"
 	"slices"
 
+	"github.com/mattn/go-isatty"
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-dev/arena/arena/bot"
@@ -25,10 +24,15 @@ func playCommand() *cli.Command {
 		Usage: "take a seat yourself, against bots, in the terminal",
 		Description: `You take --seat (default 0) in the first game; the --bot flags fill the
 other seats in order, and seats rotate from one game to the next. Each turn
-shows your seat's view (the Banqi board, the Uno table and your hand, the
-Boon hand and trick) and numbers your legal actions: type the number. The
-referee is the one of arena match, with the bots' clocks; yours has none
-unless --timed.
+fits an 80x24 terminal: your seat's view (the Banqi board, the Uno table
+and your hand, the Boon table and hand), what the others did since, what
+you are asked, and your choices. Type your move in the game's notation:
+Banqi b3 (flip) or b3-b4 (move, capture); Uno r7, wd4 green, draw (d),
+challenge (c), accept (a); Boon take (t), pass (p), a card (b5, au14). A
+number picks a listed choice (scripts may pipe numbers in). ? shows the
+legend, v the view as JSON, q (or the end of input) leaves the game: a
+forfeit, recorded as "left". The referee is the one of arena match, with
+the bots' clocks; yours has none unless --timed.
 
    arena play --game banqi --bot greedy='arena bot greedy'
    arena play --game uno --seat 1 --bot a='arena bot random' --bot b='arena bot greedy'`,
@@ -40,6 +44,7 @@ unless --timed.
 			optionFlag(),
 			&cli.IntFlag{Name: "games", Value: 1, Usage: "games to play (each deals new cards; seats rotate from one game to the next)"},
 			newSeedFlag("match seed", "random, printed"),
+			dealSecretFlag(),
 			&cli.StringFlag{Name: "out", Usage: "directory for results.jsonl, replays/ and logs/"},
 		}, append(refereeFlags(), sandboxFlags()...)...),
 		Action: runPlay,
@@ -100,12 +105,14 @@ func runPlay(c *cli.Context) error {
 	}
 	w := c.App.ErrWriter
 	fmt.Fprintf(w, "arena: %s, %d game(s), seed %d, you at seat %d; bots: %s\n", game.Info().Name, games, seed, seat, settings.Limits)
-	fmt.Fprintf(w, "arena: %s\n", sb.Describe())
+	sayConfinement(c, w, "arena: ", sb)
 	specs := bot.Specs(botList)
-	specs = slices.Insert(specs, seat, bot.Spec{Name: humanName, Launcher: &human.Seat{In: os.Stdin, Out: c.App.Writer, Timed: c.Bool("timed")}})
+	specs = slices.Insert(specs, seat, bot.Spec{Name: humanName, Launcher: &human.Seat{
+		In: os.Stdin, Out: c.App.Writer, Timed: c.Bool("timed"), DropTypeahead: isatty.IsTerminal(os.Stdin.Fd()),
+	}})
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+	ctx, release := stopContext()
+	defer release()
 	sum, err := match.Run(ctx, match.Config{
 		Settings: settings, Game: game, Options: opts, Games: games, Seed: seed, Secret: secret, OutDir: out, Version: Version,
 		OnGame: func(r ledger.Record) { fmt.Fprintln(c.App.Writer, gameLine(r, games, out != "")) },

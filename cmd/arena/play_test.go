@@ -5,32 +5,43 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/creack/pty"
+
+	"github.com/arena-dev/arena/arena/deal"
+	"github.com/arena-dev/arena/protocol"
 )
 
-// terminal is arena play running on a pty, read as a person reads it.
+// terminal is arena play running on an 80x24 pty, read as a person
+// reads it.
 type terminal struct {
 	t    *testing.T
 	tty  *os.File
 	cmd  *exec.Cmd
 	mu   sync.Mutex
 	text strings.Builder
-	seen int           // how far Expect has consumed text
+	seen int           // how far expect has consumed text
 	more chan struct{} // a signal after each read
 	done chan struct{} // closed at the end of output
 }
 
+// The terminal a person plays on.
+const (
+	termRows = 24
+	termCols = 80
+)
+
 func startTerminal(t *testing.T, args ...string) *terminal {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], args...)
-	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 50, Cols: 120})
+	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: termRows, Cols: termCols})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,6 +111,35 @@ func (term *terminal) expect(re *regexp.Regexp) []string {
 	}
 }
 
+// screen waits for re and returns what was printed from the line after
+// the one the cursor was on (what the person typed) to the end of re's
+// match, failing unless it fits the terminal: no line wider than it, at
+// most as many lines as it has. first starts at the game's banner
+// instead (the arena's own lines before it are not the game's).
+func (term *terminal) screen(re *regexp.Regexp, first bool) string {
+	term.t.Helper()
+	term.mu.Lock()
+	start := term.seen
+	term.mu.Unlock()
+	term.expect(re)
+	term.mu.Lock()
+	chunk := strings.ReplaceAll(term.text.String()[start:term.seen], "\r", "")
+	term.mu.Unlock()
+	if first {
+		chunk = chunk[strings.Index(chunk, "\n=== "):]
+	}
+	lines := strings.Split(chunk, "\n")[1:]
+	if len(lines) > termRows {
+		term.t.Fatalf("%d lines, more than a %dx%d terminal shows:\n%s", len(lines), termCols, termRows, strings.Join(lines, "\n"))
+	}
+	for _, l := range lines {
+		if utf8.RuneCountInString(l) > termCols {
+			term.t.Fatalf("a line of %d columns, wider than the terminal:\n%s\nin:\n%s", utf8.RuneCountInString(l), l, strings.Join(lines, "\n"))
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
 func (term *terminal) typeLine(s string) {
 	term.t.Helper()
 	if _, err := io.WriteString(term.tty, s+"\r"); err != nil {
@@ -120,35 +160,101 @@ func (term *terminal) wait() int {
 	return 0
 }
 
+// mustContain fails unless screen holds each of want, read as wrapped
+// text (a sentence may be broken across lines).
+func mustContain(t *testing.T, screen string, want ...string) {
+	t.Helper()
+	flat := strings.Join(strings.Fields(screen), " ")
+	for _, w := range want {
+		if !strings.Contains(flat, strings.Join(strings.Fields(w), " ")) {
+			t.Fatalf("no %q on the screen:\n%s", w, screen)
+		}
+	}
+}
+
+// leftRecorded checks results.jsonl in out: the game's one forfeit is
+// the person's, for leaving, as how says.
+func leftRecorded(t *testing.T, out, how string) {
+	t.Helper()
+	recs := ledgerOf(t, out)
+	if len(recs) != 1 || len(recs[0].Forfeits) != 1 {
+		t.Fatalf("want one game with one forfeit, got %+v", recs)
+	}
+	f := recs[0].Forfeits[0]
+	if f.Bot != humanName || f.Reason != protocol.ReasonLeft || !strings.Contains(f.Detail, how) {
+		t.Fatalf("forfeit %+v, want %s's, %q, saying %q", f, humanName, protocol.ReasonLeft, how)
+	}
+}
+
+// playSecret is a deal secret in a directory of its own, so that a
+// test's --seed deals the same cards every run (--deal-secret).
+func playSecret(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), deal.FileName)
+	if err := os.WriteFile(path, []byte(strings.Repeat("0", 62)+"24\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 var (
-	promptRE = regexp.MustCompile(`choose 1-(\d+) \(v: the view as JSON, q: leave the game\): `)
-	overRE   = regexp.MustCompile(`=== game over, you ranked (\d) of (\d): ([^\n]*)`)
+	banqiPrompt = regexp.MustCompile(`Your move \(b3 flips, b3-b4 moves; \? help, q leave\): `)
+	unoPrompt   = regexp.MustCompile(`Your move \(r7, w green, d; \? help, q leave\): `)
+	boonPrompt  = regexp.MustCompile(`Your move \(t, p, or a card: b5, au14; \? help, q leave\): `)
+	gameOverRE  = regexp.MustCompile(`=== game over, you ranked \d of \d: [^\n]*(\r?\n  [^\n]*)*`)
+	// A move or capture listed in a choice, and a square to flip.
+	listedMoveRE = regexp.MustCompile(`(?:\d\) |Move: |Capture: )([a-d][1-8])-([a-d][1-8])`)
+	listedFlipRE = regexp.MustCompile(`\d\) ([a-d][1-8]) +flip|e\.g\. ([a-d][1-8])\)|Flip: ([a-d][1-8])`)
 )
 
-// A person plays a whole Banqi game on a terminal: the board is drawn with
-// its coordinates, the choices are numbered, a wrong entry is refused and
-// asked again, and the game ends with the person's rank.
+// A person plays a whole Banqi game on an 80x24 terminal: every turn's
+// screen fits it, with the board and its coordinates; moves are typed
+// as squares (flip b3, b3 b4); a bad one is refused saying why, and
+// asked again; ? shows the legend over the board; the end fits too.
 func TestPlayBanqiOnATerminal(t *testing.T) {
-	term := startTerminal(t, "play", "--game", "banqi", "--option", "max_plies=8", "--seed", "5", "--bot", "g=arena bot greedy")
-	term.expect(regexp.MustCompile(`you are seat 0 of 2 \(players by seat: you, g\)`))
-	term.expect(regexp.MustCompile(`     a b c d\r?\n  8  X X X X`))
-	term.expect(regexp.MustCompile(` 1  flip a8`))
-	term.expect(promptRE)
-	term.typeLine("0") // not a choice
-	term.expect(regexp.MustCompile(`"0" is not a choice`))
-	m := term.expect(promptRE)
-	for turn := 1; ; turn++ {
-		n, _ := strconv.Atoi(m[1])
-		term.typeLine(strconv.Itoa(n)) // the last choice
-		if turn == 4 {
-			break // 8 plies: the person's fourth move ends the game
+	term := startTerminal(t, "play", "--game", "banqi", "--option", "max_plies=16", "--seed", "5", "--deal-secret", playSecret(t),
+		"--bot", "g=arena bot greedy")
+	screen := term.screen(banqiPrompt, true)
+	mustContain(t, screen, "You are seat 0 of 2. Players by seat: 0 you, 1 g.",
+		"   a  b  c  d", "8  X  X  X  X  8", "1  X  X  X  X  1", "Flip: any of the 32 face-down squares")
+	term.typeLine("e5")
+	mustContain(t, term.screen(banqiPrompt, false), "e5 is not a square: the board runs from a1 to d8.")
+	term.typeLine("?")
+	mustContain(t, term.screen(banqiPrompt, false), "Captures: an adjacent enemy", "   a  b  c  d", "8  X  X  X  X  8")
+	term.typeLine("flip b3")
+	screen = term.screen(banqiPrompt, false)
+	mustContain(t, screen, "You flipped b3: a ", "g flipped ")
+	term.typeLine("b3")
+	mustContain(t, term.screen(banqiPrompt, false), "b3 is face up")
+	// max_plies 16: the person's eighth action is their last. They flip
+	// until a move is listed, type it as two squares, and see it made.
+	const last = 8
+	moved, seen := "", false
+	for turn := 2; turn <= last; turn++ {
+		if m := listedMoveRE.FindStringSubmatch(screen); m != nil && moved == "" {
+			term.typeLine(m[1] + " " + m[2])
+			moved = m[1] + "-" + m[2]
+		} else if m := listedFlipRE.FindStringSubmatch(screen); m != nil {
+			term.typeLine("flip " + m[1] + m[2] + m[3])
+		} else {
+			t.Fatalf("neither a move nor a flip listed:\n%s", screen)
 		}
-		term.expect(regexp.MustCompile(`last move [a-d][1-8]`)) // the bot's move, shown
-		m = term.expect(promptRE)
+		if turn == last {
+			break
+		}
+		screen = term.screen(banqiPrompt, false)
+		if moved != "" && !seen {
+			mustContain(t, screen, "Your ", " moved "+moved)
+			seen = true
+		}
 	}
-	over := term.expect(overRE)
-	if !strings.Contains(over[3], "max_plies 8") {
-		t.Errorf("the end reads %q", over[0])
+	if moved == "" {
+		t.Fatalf("no move was listed in %d turns", last)
+	}
+	end := term.screen(gameOverRE, false)
+	mustContain(t, end, "draw: max_plies 16 reached", "   a  b  c  d")
+	if !seen {
+		mustContain(t, end, "Your ", " moved "+moved)
 	}
 	term.expect(regexp.MustCompile(`=== the match is over`))
 	if code := term.wait(); code != 0 {
@@ -156,40 +262,99 @@ func TestPlayBanqiOnATerminal(t *testing.T) {
 	}
 }
 
-// In Uno the person sees their hand, as many cards as the table says they
-// hold (what a seat may see is the referee's, tested with the views
-// themselves); q leaves the game, a forfeit, and the bots play on.
-func TestPlayUnoShowsYourHandAndLeaves(t *testing.T) {
-	term := startTerminal(t, "play", "--game", "uno", "--seat", "1", "--seed", "9",
+// In Uno the person reads the table, their hand and what the others did
+// in words, with the codes to type; plays a card by name; a card they do
+// not hold, or one that does not match, is refused; ? shows the card
+// notation; the end of their input (Ctrl-D) leaves the game, recorded
+// as "left", and the bots play on.
+func TestPlayUnoOnATerminal(t *testing.T) {
+	out := t.TempDir()
+	term := startTerminal(t, "play", "--game", "uno", "--seat", "1", "--seed", "9", "--deal-secret", playSecret(t), "--out", out,
 		"--bot", "a=arena bot random", "--bot", "b=arena bot greedy")
-	term.expect(regexp.MustCompile(`you are seat 1 of 3 \(players by seat: a, you, b\)`))
-	for range 3 {
-		counts := term.expect(regexp.MustCompile(`seat 1 \(you\) to move: (\d+) cards`))
-		hand := term.expect(regexp.MustCompile(`your hand: ([^\r\n]*)`))
-		if n, _ := strconv.Atoi(counts[1]); len(strings.Fields(hand[1])) != n {
-			t.Errorf("hand %q for %s cards", hand[1], counts[1])
-		}
-		term.expect(promptRE)
-		term.typeLine("1")
+	screen := term.screen(unoPrompt, true)
+	mustContain(t, screen, "Players by seat: 0 a, 1 you, 2 b", "Hand 1 · top card: green 8 · colour: green",
+		"In order of play: you 7 cards, b 7, a 7.", "Hand 1: a deals.", "The first card is a green 8.",
+		"Your hand (7 cards): red: 8 (r8) · yellow: 5 (y5), reverse (yr)",
+		"Your turn: play a green card, an 8 or a wild, or draw (d).", "1) r8  red 8", "4) d   draw a card")
+	term.typeLine("y9")
+	mustContain(t, term.screen(unoPrompt, false), "You hold no yellow 9. Your turn: play a green card")
+	term.typeLine("y5")
+	mustContain(t, term.screen(unoPrompt, false), "Yellow 5 cannot be played now.")
+	term.typeLine("?")
+	mustContain(t, term.screen(unoPrompt, false), "Cards: colour (r y g b) and face", "Your hand (7 cards)", "1) r8  red 8")
+	term.typeLine("green 9")
+	mustContain(t, term.screen(unoPrompt, false), "You played green 9.", "Your hand (6 cards)")
+	if _, err := io.WriteString(term.tty, "\x04"); err != nil { // Ctrl-D: the end of input
+		t.Fatal(err)
 	}
-	term.expect(promptRE)
-	term.typeLine("q")
-	term.expect(regexp.MustCompile(`=== you left the game: that is a forfeit`))
-	// The result line of the game, once the bots have played it out.
-	term.expect(regexp.MustCompile(`you#3 .*\[you forfeited: crash: [^\]]*the person at the terminal left the game\]`))
+	term.expect(regexp.MustCompile(`=== your input ended: you left the game, a forfeit \(recorded as "left"\)`))
+	term.expect(regexp.MustCompile(`\[you forfeited: left: the player left the game \(their input ended\)\]`))
 	if code := term.wait(); code != 0 {
 		t.Fatalf("exit %d", code)
 	}
+	leftRecorded(t, out, "their input ended")
+}
+
+// In Boon the person reads the table (victory cards, cards, tricks and
+// points by seat) and their hand; takes the Boon and buries a card by
+// name; a card when none is asked for is refused; ? shows the cards and
+// their points; q leaves, recorded as "left".
+func TestPlayBoonOnATerminal(t *testing.T) {
+	out := t.TempDir()
+	term := startTerminal(t, "play", "--game", "boon", "--seat", "1", "--seed", "9", "--deal-secret", playSecret(t), "--out", out,
+		"--bot", "a=arena bot random", "--bot", "b=arena bot greedy", "--bot", "c=arena bot greedy")
+	screen := term.screen(boonPrompt, true)
+	mustContain(t, screen, "Round 1 · a dealt · who takes the Boon (4 cards)?", "VC  cards  tricks  points",
+		"Your hand (7 cards): blue: 4 (b4) · green: 2 (g2), 3 (g3), 6 (g6)",
+		"Take the Boon (4 cards, unseen) and play alone against the others (t), or pass (p)?", "1) t  take the Boon")
+	term.typeLine("au2")
+	mustContain(t, term.screen(boonPrompt, false), "No card is asked for now. Take the Boon")
+	term.typeLine("take")
+	mustContain(t, term.screen(boonPrompt, false), "you picked and play alone", "You took the Boon.",
+		"The Boon you took: b3 r6 au7 au9.", "Bury 4 more card(s)", "Bury any of: b3 b4 g2")
+	term.typeLine("?")
+	mustContain(t, term.screen(boonPrompt, false), "Cards: b blue, g green, r red 1-6", "Round 1 ·", "Your hand (11 cards)")
+	term.typeLine("bury blue 4")
+	mustContain(t, term.screen(boonPrompt, false), "you buried: b4.", "You buried a card.", "Bury 3 more card(s)")
+	term.typeLine("q")
+	term.expect(regexp.MustCompile(`=== you left the game: a forfeit \(recorded as "left"\); the others play on`))
+	if code := term.wait(); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	leftRecorded(t, out, "typed q")
 }
 
 // With --timed the person is on the bots' clock: a choice not made by the
 // deadline is a timeout, here a forfeit.
 func TestPlayTimedIsOnTheClock(t *testing.T) {
 	term := startTerminal(t, "play", "--game", "banqi", "--timed", "--move-time", "200ms", "--seed", "5", "--bot", "g=arena bot greedy")
-	term.expect(promptRE) // and nothing is typed
+	term.expect(banqiPrompt) // and nothing is typed
 	term.expect(regexp.MustCompile(`=== out of time for turn 1`))
 	term.expect(regexp.MustCompile(`you forfeited: timeout: no reply within 200ms`))
 	if code := term.wait(); code != 0 {
 		t.Fatalf("exit %d", code)
+	}
+}
+
+// Piped in (a script, not a terminal), every line is read in order,
+// none dropped as typed ahead: a move in notation, a bad one, a number;
+// the end of the input leaves the game.
+func TestPlayPipedReadsEveryLine(t *testing.T) {
+	out := t.TempDir()
+	cmd := exec.Command(os.Args[0], "play", "--game", "banqi", "--seed", "5", "--deal-secret", playSecret(t), "--out", out,
+		"--bot", "g=arena bot greedy")
+	cmd.Stdin = strings.NewReader("b3\nzz\n1\n")
+	stdout, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	text := string(stdout)
+	mustContain(t, text, "You flipped b3: a ", `Cannot read "zz".`, "You flipped a8: a ", "=== your input ended: you left the game")
+	if strings.Contains(text, "dropped") {
+		t.Fatalf("piped lines were dropped:\n%s", text)
+	}
+	leftRecorded(t, out, "their input ended")
+	if _, err := os.Stat(filepath.Join(out, "results.jsonl")); err != nil {
+		t.Fatal(err)
 	}
 }

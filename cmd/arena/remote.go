@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -47,14 +46,14 @@ func clientFlags(credsUsage string) []cli.Flag {
 }
 
 // clientConnect connects to url as clientFlags say (botID: as that
-// bot, with its inbox prefix).
-func clientConnect(c *cli.Context, url, botID string) (*nats.Conn, error) {
+// bot, with its inbox prefix), with more options if given.
+func clientConnect(c *cli.Context, url, botID string, more ...nats.Option) (*nats.Conn, error) {
 	opts, err := remote.ConnectOptions(remote.Client{Creds: c.String("creds"), BotID: botID,
 		CA: c.String("tls-ca"), Cert: c.String("tls-cert"), Key: c.String("tls-key")})
 	if err != nil {
 		return nil, usageError{fmt.Errorf("--creds/--tls-ca/--tls-cert/--tls-key: %w", err)}
 	}
-	nc, err := nats.Connect(url, opts...)
+	nc, err := nats.Connect(url, append(opts, more...)...)
 	if err != nil {
 		return nil, fmt.Errorf("--nats %s: %w", url, err)
 	}
@@ -193,6 +192,7 @@ over NATS. The arena seats it as --bot NAME=nats:BOTID.
 		Flags: append(append(clientFlags("the bot's key: an nkey seed file from the organiser (BOTID.nk) or a .creds file"),
 			&cli.StringFlag{Name: "bot", Usage: "the bot id the arena seats as nats:BOTID; required"},
 			&cli.IntFlag{Name: "sessions", Value: 1, Usage: "sessions (bot processes) served at once"},
+			quietFlag("no line per session and game"),
 		), sandboxFlags()...),
 		Action: runConnect,
 	})
@@ -218,7 +218,7 @@ func runConnect(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(c.App.ErrWriter, "arena: %s\n", sb.Describe())
+	sayConfinement(c, c.App.ErrWriter, "arena: ", sb)
 	return serveBot(c, url, id, strings.Join(argv, " "), func(opt bot.LaunchOptions) (bot.Endpoint, error) {
 		return cmds[0].Launch(id, opt)
 	})
@@ -230,21 +230,56 @@ func serveBot(c *cli.Context, url, id, what string, start func(bot.LaunchOptions
 	if c.Int("sessions") < 1 {
 		return usagef("--sessions %d: want at least 1", c.Int("sessions"))
 	}
+	ctx, release := stopContext() // before it connects, and says it serves
+	defer release()
 	nc, err := clientConnect(c, url, id)
 	if err != nil {
 		return err
 	}
 	defer nc.Close()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	srv := remote.Server{NC: nc, ID: id, Sessions: c.Int("sessions"), Start: start, Claimed: func() {
 		fmt.Fprintf(c.App.ErrWriter, "arena: serving bot %s (%s) at %s, %d session(s) at once\n", id, what, url, c.Int("sessions"))
 	}}
+	if !c.Bool("quiet") {
+		srv.OnEvent = func(e remote.Event) { fmt.Fprintln(c.App.ErrWriter, "arena: "+eventLine(e)) }
+	}
 	err = srv.Serve(ctx)
 	if ctx.Err() != nil {
+		fmt.Fprintf(c.App.ErrWriter, "arena: stopped serving bot %s (%v)\n", id, context.Cause(ctx))
 		return nil
 	}
 	return err
+}
+
+// eventLine is the line arena connect (and arena bot --nats) prints for
+// e, so that whoever serves a bot sees it play: "session 2 started (2
+// running)", "session 2: game cup-c1-r01-0-1-g1 as far (seat 1): 1st of 2
+// (far 1st, r1 2nd), all 16 red pieces captured", "session 2 ended: the
+// arena needs it no more (bye) (1 running)".
+func eventLine(e remote.Event) string {
+	switch e.Kind {
+	case remote.SessionStarted:
+		return fmt.Sprintf("session %d started (%d running)", e.Session, e.Running)
+	case remote.GameEnded:
+		g := e.Game
+		place, tied := g.Place()
+		if place == 0 {
+			return fmt.Sprintf("session %d: game %s ended: %s", e.Session, g.End.GameID, g.End.Reason)
+		}
+		word := ordinal(place)
+		if tied {
+			word = "tied " + word
+		}
+		return fmt.Sprintf("session %d: game %s as %s (seat %d): %s of %d (%s), %s", e.Session, g.Hello.GameID,
+			g.Hello.Players[g.Hello.Seat], g.Hello.Seat, word, len(g.End.Ranks), placesText(g.Hello.Players, g.End.Ranks), g.End.Reason)
+	}
+	in := ""
+	if e.Game != nil {
+		// The referee tells a bot that fails no result: it closes its
+		// session, as it does every session when a run is stopped.
+		in = fmt.Sprintf(" in game %s, before its end (the bot forfeited it, or the run stopped)", e.Game.Hello.GameID)
+	}
+	return fmt.Sprintf("session %d ended%s: %s (%d running)", e.Session, in, e.Why, e.Running)
 }
 
 // quoteArgs quotes arguments for bot.ParseCommand, which splits like a
@@ -305,6 +340,8 @@ func runServe(c *cli.Context) error {
 			return usagef("--keys %s: no %s%s, the arenas' key (arena nats add-bot makes it)", keysDir, remote.ArenaKey, remote.PublicExt)
 		}
 	}
+	ctx, release := stopContext() // before the server is up, and said to be
+	defer release()
 	ns, err := remote.StartServer(o)
 	if err != nil {
 		return err
@@ -322,9 +359,8 @@ func runServe(c *cli.Context) error {
 		fmt.Fprintf(c.App.ErrWriter, "arena: bots:  arena connect --nats %s --creds BOTID%s --bot BOTID -- CMD\n", url, remote.SeedExt)
 		fmt.Fprintf(c.App.ErrWriter, "arena: games: arena match --nats %s --nats-creds %s --bot NAME=nats:BOTID ...\n", url, filepath.Join(keysDir, remote.ArenaKey+remote.SeedExt))
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	<-ctx.Done()
+	fmt.Fprintf(c.App.ErrWriter, "arena: NATS server stopped (%v)\n", context.Cause(ctx))
 	return nil
 }
 

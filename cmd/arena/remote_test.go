@@ -28,7 +28,17 @@ func startArena(t *testing.T, want *regexp.Regexp, args ...string) string {
 // startArenaCmd is startArena returning the process too.
 func startArenaCmd(t *testing.T, want *regexp.Regexp, args ...string) (string, *exec.Cmd) {
 	t.Helper()
+	return startArenaCmdWith(t, want, nil, args...)
+}
+
+// startArenaCmdWith is startArenaCmd with setup, if not nil, applied to
+// the command before it starts.
+func startArenaCmdWith(t *testing.T, want *regexp.Regexp, setup func(*exec.Cmd), args ...string) (string, *exec.Cmd) {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], args...)
+	if setup != nil {
+		setup(cmd)
+	}
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -102,15 +112,7 @@ func TestRemoteMatchServeConnectMatch(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
-			recs := records(t, dir)
-			if len(recs) != 3 {
-				t.Fatalf("%d games recorded, want 3", len(recs))
-			}
-			for _, r := range recs {
-				if len(r.Forfeits) != 0 || r.Plies == 0 {
-					t.Errorf("game %s: %d plies, forfeits %+v", r.GameID, r.Plies, r.Forfeits)
-				}
-			}
+			playedWithoutForfeit(t, dir, 3)
 		})
 	}
 }
@@ -303,7 +305,9 @@ func TestTournamentResumesAfterServerRestart(t *testing.T) {
 }
 
 // A remote bot nobody serves fails at startup, as a bot that never
-// answers hello does, and the other seat wins.
+// answers hello does, and the other seat wins. Its progress line says
+// what serves a remote bot (arena connect), not what a bot on stdio
+// does wrong when it does not start (flush stdout).
 func TestUnservedRemoteBotFailsAtStartup(t *testing.T) {
 	dir := t.TempDir()
 	_, stderr, code := arena(t, "match", "--game", "banqi", "--bot", "ghost=nats:ghost", "--bot", "r=arena bot random",
@@ -316,6 +320,10 @@ func TestUnservedRemoteBotFailsAtStartup(t *testing.T) {
 		t.Fatalf("forfeits %+v, want ghost's startup failure", r.Forfeits)
 	}
 	t.Log(r.Forfeits[0].Detail)
+	line := regexp.MustCompile(`\[ghost forfeited: [^\]]*\]`).FindString(stderr)
+	if !strings.Contains(line, "no arena connect --bot ghost is serving it") || strings.Contains(line, "flush stdout") {
+		t.Errorf("progress line %q: want the hint to serve ghost with arena connect, not the stdio one", line)
+	}
 }
 
 // Bad remote settings are usage errors naming the thing at fault,
@@ -361,6 +369,21 @@ func records(t *testing.T, dir string) []ledger.Record {
 		out = append(out, r)
 	}
 	return out
+}
+
+// playedWithoutForfeit checks that dir records games games, each played
+// (some plies) and none forfeited.
+func playedWithoutForfeit(t *testing.T, dir string, games int) {
+	t.Helper()
+	recs := records(t, dir)
+	if len(recs) != games {
+		t.Fatalf("%d games recorded, want %d", len(recs), games)
+	}
+	for _, r := range recs {
+		if len(r.Forfeits) != 0 || r.Plies == 0 {
+			t.Errorf("game %s: %d plies, forfeits %+v", r.GameID, r.Plies, r.Forfeits)
+		}
+	}
 }
 
 // remoteCup writes a banqi round-robin file of rounds cycles in dir: the

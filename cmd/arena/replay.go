@@ -118,7 +118,7 @@ not there or is a directory (without --game):
 							fmt.Fprintf(c.App.ErrWriter, "FAIL %s: %v\n", it.name, err)
 							continue
 						}
-						fmt.Fprintf(c.App.Writer, "ok   %s (%s, %d plies: %s)\n", it.name, it.rp.Header.Game, it.rp.Result.Plies, it.rp.Result.Reason)
+						fmt.Fprintf(c.App.Writer, "ok   %s (%s, %d plies: %s)\n", it.name, it.rp.Header.Game, it.rp.Result.Plies, engine.NameSeats(it.rp.Result.Reason, it.rp.Bots()))
 					}
 					if bad > 0 {
 						return fmt.Errorf("%d of %d replays failed verification", bad, len(items))

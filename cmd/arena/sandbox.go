@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -38,6 +39,55 @@ func sandboxFlags() []cli.Flag {
 		// variable is a list, split at commas, for the environment the
 		// arena is started from (a test harness, a CI job).
 		&cli.StringSliceFlag{Name: "bot-env", Usage: "add NAME=VALUE to the bots' scrubbed environment; a bare NAME passes the arena's value (repeatable, one variable each; the arena's ARENA_BOT_ENV adds a comma-separated list)"},
+		&cli.BoolFlag{Name: "verbose", Usage: "say at start how bots are confined in full: what enforces each limit and protection here, and why one is missing (by default one line)"},
+	}
+}
+
+// sandboxCommand says how bots would be confined here: a run's summary
+// line, then the details.
+func sandboxCommand() *cli.Command {
+	return withUsage(&cli.Command{
+		Name:  "sandbox",
+		Usage: "say how bots are confined on this machine: what enforces each limit and protection, what is missing and why",
+		Description: `Prints the line a run starts with (match, tournament run, sprt, check, play,
+connect, worker), then the details that run --verbose prints: which mechanism
+enforces each limit and protection here, and why one is not. The sandbox
+flags are the runs' own, so a run's settings can be tried first:
+
+   arena sandbox
+   arena sandbox --bot-memory 512MiB --bot-cpus 1
+   sudo arena sandbox --contest`,
+		Flags:  sandboxFlags(),
+		Action: runSandbox,
+	})
+}
+
+func runSandbox(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return usagef("arena sandbox takes no arguments, only the sandbox flags: arena sandbox --bot-memory 512MiB")
+	}
+	sb, err := confineBots(c, nil, "", "")
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(c.App.Writer, sb.Summary())
+	for _, d := range sb.Details() {
+		fmt.Fprintf(c.App.Writer, "  %s\n", d)
+	}
+	return nil
+}
+
+// sayConfinement is how a run starts: one line saying how bots are
+// confined, and with --verbose the details after it, one aspect a line;
+// prefix begins each line ("arena: ").
+func sayConfinement(c *cli.Context, w io.Writer, prefix string, sb *sandbox.Sandbox) {
+	if !c.Bool("verbose") {
+		fmt.Fprintf(w, "%s%s (details: --verbose)\n", prefix, sb.Summary())
+		return
+	}
+	fmt.Fprintf(w, "%s%s\n", prefix, sb.Summary())
+	for _, d := range sb.Details() {
+		fmt.Fprintf(w, "%ssandbox: %s\n", prefix, d)
 	}
 }
 

@@ -34,8 +34,14 @@ func init() {
 
 // badBot plays the first legal action, except: mode "env" prints its
 // environment and directory to stderr at hello; mode "alloc" touches 2 GiB
-// of memory at its first turn.
+// of memory at its first turn; mode "fds" lists its open descriptors
+// first thing (fdsInherited) and, if it inherited any beyond stdin,
+// stdout and stderr, answers its first turn with a line naming them.
 func badBot(mode string) int {
+	var inherited []string
+	if mode == "fds" {
+		inherited = fdsInherited()
+	}
 	lr := protocol.NewLineReader(os.Stdin, protocol.DefaultMaxLine)
 	out := bufio.NewWriter(os.Stdout)
 	for {
@@ -60,6 +66,10 @@ func badBot(mode string) int {
 			var t protocol.Turn
 			if err := json.Unmarshal(line, &t); err != nil {
 				return 1
+			}
+			if len(inherited) > 0 {
+				fmt.Fprintln(out, "inherited descriptors:", strings.Join(inherited, " "))
+				break
 			}
 			if mode == "alloc" {
 				var keep [][]byte
@@ -133,11 +143,11 @@ func TestMatchMemoryHogCrashes(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	_, stderr, code := arena(t, "match", "--game", "banqi", "--bot", "hog="+os.Args[0], "--bot", "r=arena bot random",
-		"--games", "2", "--seed", "4", "--out", dir, "--startup-time", "60s", "--bot-memory", "64MiB", "--bot-env", "ARENA_SANDBOX_TEST_BOT=hog:alloc")
+		"--games", "2", "--seed", "4", "--out", dir, "--startup-time", "60s", "--bot-memory", "64MiB", "--bot-env", "ARENA_SANDBOX_TEST_BOT=hog:alloc", "--verbose")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if !strings.Contains(stderr, "arena: sandbox: memory 64MiB (") {
+	if !strings.Contains(stderr, "arena: sandbox: limits: memory 64MiB (") {
 		t.Errorf("no sandbox line naming the memory limit:\n%s", stderr)
 	}
 	recs := results(t, dir)
@@ -219,9 +229,9 @@ func TestMatchBotEnvironmentAndDirectory(t *testing.T) {
 // runCup writes dir/cup.yaml, a tournament of two banqi games an
 // encounter named name, from seed, one game at a time with a minute to
 // start, whose remaining sections (limits, bots) are rest; it runs it
-// quietly into dir/out, which it returns with the run's stderr. The run
-// must succeed.
-func runCup(t *testing.T, dir, name string, seed int, rest string) (string, string) {
+// quietly (with more flags, if given) into dir/out, which it returns with
+// the run's stderr. The run must succeed.
+func runCup(t *testing.T, dir, name string, seed int, rest string, flags ...string) (string, string) {
 	t.Helper()
 	file := filepath.Join(dir, "cup.yaml")
 	head := fmt.Sprintf("name: %s\ngame: banqi\ngames_per_encounter: 2\nseed: %d\nconcurrency: 1\nclock: {startup: 60s}\n", name, seed)
@@ -229,7 +239,7 @@ func runCup(t *testing.T, dir, name string, seed int, rest string) (string, stri
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "out")
-	_, stderr, code := arena(t, "tournament", "run", file, "--out", out, "-q")
+	_, stderr, code := arena(t, append([]string{"tournament", "run", file, "--out", out, "-q"}, flags...)...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -251,7 +261,7 @@ func TestTournamentFileLimits(t *testing.T) {
 bots:
   - {name: hog, command: %s}
   - {name: r, command: arena bot random}
-`, os.Args[0]))
+`, os.Args[0]), "--verbose")
 	for _, want := range []string{"memory 64MiB (", "procs 64 (", "cpu 30s/game (", "files 256 (rlimit)", "file size 1MiB (rlimit)"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("sandbox line lacks %q:\n%s", want, stderr)
@@ -340,4 +350,75 @@ bots:
 	if _, ok := read[file]; !ok {
 		t.Errorf("the spy did not even try the tournament file: %v", read)
 	}
+}
+
+// TestSandboxLineIsShort: a run says in one short line how bots are
+// confined, the reason isolation is off first; --verbose and arena sandbox
+// give the details, one aspect a line, the reason among them.
+func TestSandboxLineIsShort(t *testing.T) {
+	t.Parallel()
+	sandboxLines := func(out string) []string {
+		var lines []string
+		for _, l := range strings.Split(out, "\n") {
+			if strings.HasPrefix(l, "arena: sandbox: ") || strings.HasPrefix(l, "arena check: sandbox: ") {
+				lines = append(lines, l)
+			}
+		}
+		return lines
+	}
+	noIsolation := "sandbox: bots NOT isolated (--bot-isolate no)"
+	for _, tc := range []struct {
+		name    string
+		args    []string
+		stdout  bool // the line is on stdout (check), not stderr
+		verbose bool
+	}{
+		{"match", []string{"match", "--game", "banqi", "--bot", "a=arena bot random", "--bot", "b=arena bot random", "--games", "2", "--bot-isolate", "no"}, false, false},
+		{"check", []string{"check", "--game", "banqi", "--games", "1", "--bot-isolate", "no", "arena bot random"}, true, false},
+		{"match --verbose", []string{"match", "--game", "banqi", "--bot", "a=arena bot random", "--bot", "b=arena bot random", "--games", "2", "--bot-isolate", "no", "--verbose"}, false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			stdout, stderr, code := arena(t, tc.args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			out := stderr
+			if tc.stdout {
+				out = stdout
+			}
+			lines := sandboxLines(out)
+			if len(lines) == 0 {
+				t.Fatalf("no sandbox line:\n%s", out)
+			}
+			summary := lines[0]
+			if len(summary) >= 200 || !strings.Contains(summary, noIsolation) || strings.Index(summary, noIsolation) > len("arena check: ") {
+				t.Errorf("the sandbox line (%d characters) does not start by saying isolation is off, and why, in under 200:\n%s", len(summary), summary)
+			}
+			if !tc.verbose {
+				if len(lines) != 1 || !strings.HasSuffix(summary, "(details: --verbose)") {
+					t.Errorf("want one line pointing at --verbose, got:\n%s", strings.Join(lines, "\n"))
+				}
+				return
+			}
+			details := strings.Join(lines[1:], "\n")
+			for _, w := range []string{"arena: sandbox: limits: memory 1GiB (", "arena: sandbox: isolation: none", "isolation (--bot-isolate no)"} {
+				if !strings.Contains(details, w) {
+					t.Errorf("the details lack %q:\n%s", w, details)
+				}
+			}
+		})
+	}
+	t.Run("arena sandbox", func(t *testing.T) {
+		t.Parallel()
+		stdout, stderr, code := arena(t, "sandbox", "--bot-isolate", "no", "--bot-memory", "300MiB")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		lines := strings.Split(strings.TrimSpace(stdout), "\n")
+		if len(lines) < 5 || !strings.HasPrefix(lines[0], noIsolation) || !strings.Contains(stdout, "\n  limits: memory 300MiB (") ||
+			!strings.Contains(stdout, "isolation (--bot-isolate no)") {
+			t.Errorf("arena sandbox:\n%s", stdout)
+		}
+	})
 }

@@ -1,13 +1,11 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -19,6 +17,7 @@ import (
 	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/outdir"
 	"github.com/arena-dev/arena/arena/remote"
+	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/arena/sprt"
 	"github.com/arena-dev/arena/arena/stats"
 	"github.com/arena-dev/arena/engine"
@@ -28,7 +27,7 @@ import (
 // exitUsage. docs/ci.md documents them.
 const (
 	exitH0           = 3 // H0 accepted: the change is not an improvement (a regression, for non-regression bounds)
-	exitInconclusive = 4 // --max-games played without crossing a bound
+	exitInconclusive = 4 // --max-games played or --max-time spent without crossing a bound
 )
 
 // sprtExitCode maps a verdict to the command's exit code.
@@ -51,12 +50,12 @@ func sprtCommand() *cli.Command {
 		Description: `Plays game pairs (one deal, base and test in swapped seats) between --base and
 --test until a sequential probability ratio test decides between H0 (the test
 is at most --elo0 normalized Elo better than the base) and H1 (at least
---elo1 better), or --max-games are played. More than 2 seats: the other seats
-are taken by --filler bots.
+--elo1 better), or --max-games are played, or --max-time is spent. More than
+2 seats: the other seats are taken by --filler bots.
 
    arena sprt --game banqi --base old='./old-bot' --test new='./new-bot' --elo0 -5 --elo1 0
 
-Exit codes: 0 H1 accepted, 3 H0 accepted, 4 inconclusive at --max-games,
+Exit codes: 0 H1 accepted, 3 H0 accepted, 4 inconclusive (--max-games, --max-time),
 1 the arena failed, 2 bad usage. See docs/ci.md.
 
 Every bot (fillers too) runs confined as in arena match (docs/security.md).`,
@@ -72,6 +71,7 @@ Every bot (fillers too) runs confined as in arena match (docs/security.md).`,
 			&cli.Float64Flag{Name: "alpha", Value: 0.05, Usage: "chance of accepting H1 when H0 holds"},
 			&cli.Float64Flag{Name: "beta", Value: 0.05, Usage: "chance of accepting H0 when H1 holds"},
 			&cli.IntFlag{Name: "max-games", Value: 20000, Usage: "stop, inconclusive, after this many games (0: no cap; paired: rounded down to whole pairs)"},
+			&cli.DurationFlag{Name: "max-time", Usage: "stop, inconclusive (exit 4), after this much wall time (e.g. 100m), with every report written: keep it below a CI job's timeout (0: no budget)"},
 			concurrencyFlag(),
 			// --fresh-deals (a new deal for every game, as in arena match and
 			// tournaments) is exactly what --no-pairs does here: a pair is
@@ -201,6 +201,9 @@ func sprtConfig(c *cli.Context, remoteIDs map[string]string) (*sprt.Config, erro
 	if cfg.MaxGames < 0 || (cfg.Paired && cfg.MaxGames == 1) {
 		return nil, usagef("--max-games %d: want 0 (no cap) or at least 2 (one pair)", cfg.MaxGames)
 	}
+	if cfg.MaxTime = c.Duration("max-time"); cfg.MaxTime < 0 {
+		return nil, usagef("--max-time %v: want a duration such as 100m, or 0 (no budget)", cfg.MaxTime)
+	}
 	if cfg.Settings, err = runSettings(c); err != nil {
 		return nil, err
 	}
@@ -245,7 +248,7 @@ func runSPRT(c *cli.Context) error {
 		return err
 	}
 	if len(remoteIDs) > 0 || c.Bool("distributed") {
-		link, maker, done, err := natsRun(c, cfg.OutDir, cfg.Concurrency)
+		link, maker, done, err := natsRun(c, cfg.OutDir, cfg.Concurrency, cfg.Seats)
 		defer done()
 		if err != nil {
 			return err
@@ -282,9 +285,8 @@ func runSPRT(c *cli.Context) error {
 	if c.Bool("quiet") {
 		progress = io.Discard
 	}
-	if cores := runtime.NumCPU(); cfg.Concurrency > 1 && cfg.Concurrency*cfg.Seats > cores {
-		fmt.Fprintf(warn, "arena: warning: concurrency %d x %d seats = up to %d bot processes busy at once on %d cores: clocks are not fair under that load (try --concurrency %d)\n",
-			cfg.Concurrency, cfg.Seats, cfg.Concurrency*cfg.Seats, cores, max(1, cores/cfg.Seats))
+	if w := run.LoadWarning(cfg.Concurrency, cfg.Seats); w != "" && cfg.Executor == nil { // played here, not by workers
+		fmt.Fprintf(warn, "arena: warning: %s\n", w)
 	}
 	lo, hi := cfg.SPRT.Bounds()
 	mode := "game pairs (pentanomial)"
@@ -295,13 +297,16 @@ func runSPRT(c *cli.Context) error {
 	if cfg.MaxGames > 0 {
 		maxText = fmt.Sprintf("at most %d games", cfg.MaxGames)
 	}
+	if cfg.MaxTime > 0 {
+		maxText += fmt.Sprintf(", at most %v", cfg.MaxTime)
+	}
 	fmt.Fprintf(progress, "arena: sprt %s (test) vs %s (base), %s, %d seats, %s, nElo H0 <= %g H1 >= %g, alpha %g beta %g, LLR bounds [%.2f, %.2f], %s, concurrency %d, seed %d, %s, %s\n",
 		cfg.Test.Name, cfg.Base.Name, cfg.Game.Info().Name, cfg.Seats, mode, cfg.SPRT.Elo0, cfg.SPRT.Elo1, cfg.SPRT.Alpha, cfg.SPRT.Beta,
 		lo, hi, maxText, cfg.Concurrency, cfg.Seed, secretNote(secretFile, cfg.OutDir), cfg.Limits)
-	fmt.Fprintf(progress, "arena: %s\n", sb.Describe())
+	sayConfinement(c, progress, "arena: ", sb)
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+	ctx, release := stopContext()
+	defer release()
 	var last time.Time
 	printed := 0 // games counted at the last line printed
 	res, runErr := sprt.Run(ctx, *cfg, func(s sprt.Status) {

@@ -18,7 +18,7 @@ func sprtJSON(t *testing.T, out string) map[string]any {
 		t.Fatalf("stdout is not one JSON object: %v\n%s", err, out)
 	}
 	for _, k := range []string{"game", "seats", "test", "base", "fillers", "paired", "seed", "elo0", "elo1", "alpha", "beta",
-		"llr", "lower_bound", "upper_bound", "verdict", "exit_code", "pairs", "games", "played", "abandoned", "max_games",
+		"llr", "lower_bound", "upper_bound", "verdict", "exit_code", "stopped_by", "pairs", "games", "played", "abandoned", "max_games", "max_seconds",
 		"penta", "wdl", "score", "elo", "nelo", "los", "seconds", "out"} {
 		if _, ok := m[k]; !ok {
 			t.Errorf("JSON summary lacks %q", k)
@@ -284,6 +284,7 @@ func TestSPRTUsageErrors(t *testing.T) {
 		{"beta one", append([]string{"--game", "banqi", "--beta", "1"}, bots...), "--beta"},
 		{"bad elo", append([]string{"--game", "banqi", "--elo1", "lots"}, bots...), "elo1"},
 		{"one game", append([]string{"--game", "banqi", "--max-games", "1"}, bots...), "--max-games"},
+		{"negative max time", append([]string{"--game", "banqi", "--max-time", "-5m"}, bots...), "--max-time"},
 		{"seats", append([]string{"--game", "banqi", "--seats", "3"}, bots...), "--seats"},
 		{"filler clash", append([]string{"--game", "uno", "--seats", "3", "--filler", "a=arena bot random"}, "--test", "a1=arena bot random", "--base", "b=arena bot random"), "--filler"},
 		{"bad option", append([]string{"--game", "banqi", "--option", "colour=blue"}, bots...), `no option "colour"`},
@@ -307,5 +308,70 @@ func TestSPRTArenaErrorExit1(t *testing.T) {
 		"--out", filepath.Join(file, "out"), "-q")
 	if code != exitFail {
 		t.Fatalf("exit %d, want %d:\n%s", code, exitFail, stderr)
+	}
+}
+
+// TestSPRTMaxTime: a run that cannot decide within its time budget (equal
+// bots, bounds 2 nElo apart at alpha = beta = 0.001: tens of thousands
+// of games before a bound, on any machine) stops at --max-time with exit
+// 4 and every report written, saying the budget ran out; the games cut
+// short are not recorded.
+func TestSPRTMaxTime(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	md, junit := filepath.Join(dir, "summary.md"), filepath.Join(dir, "junit.xml")
+	stdout, stderr, code := arena(t, "sprt", "--game", "banqi", "--test", "a=arena bot random", "--base", "b=arena bot random",
+		"--elo0", "-1", "--elo1", "1", "--alpha", "0.001", "--beta", "0.001", "--max-games", "0", "--max-time", "1s",
+		"--concurrency", "2", "--seed", "5", "--out", out, "--json", "--summary-md", md, "--junit", junit, "-q")
+	if code != exitInconclusive {
+		t.Fatalf("exit %d, want %d (inconclusive):\n%s\n%s", code, exitInconclusive, stdout, stderr)
+	}
+	for _, src := range []string{"stdout", "sprt.json"} {
+		data := stdout
+		if src == "sprt.json" {
+			b, err := os.ReadFile(filepath.Join(out, "sprt.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			data = string(b)
+		}
+		m := sprtJSON(t, data)
+		if m["verdict"] != "inconclusive" || m["stopped_by"] != "max_time" || num(m, "exit_code") != exitInconclusive ||
+			num(m, "max_seconds") != 1 || num(m, "max_games") != 0 {
+			t.Errorf("%s: %s", src, data)
+		}
+		if games, pairs, played := num(m, "games"), num(m, "pairs"), num(m, "played"); games != 2*pairs || played < games {
+			t.Errorf("%s: %v games counted in %v pairs, %v played", src, games, pairs, played)
+		}
+	}
+	// Every recorded game is whole; the games the budget cut short are in
+	// abandoned, not in results.jsonl.
+	m := sprtJSON(t, stdout)
+	lines := readLines(t, filepath.Join(out, "results.jsonl"))
+	if len(lines) != int(num(m, "played")) {
+		t.Errorf("results.jsonl has %d lines, played %v", len(lines), m["played"])
+	}
+	for _, l := range lines {
+		var r struct {
+			Ranks     []int    `json:"ranks"`
+			Pair      *int     `json:"pair"`
+			TestScore *float64 `json:"test_score"`
+			Replay    string   `json:"replay"`
+		}
+		if err := json.Unmarshal([]byte(l), &r); err != nil || len(r.Ranks) != 2 || r.Pair == nil || r.TestScore == nil || r.Replay == "" {
+			t.Errorf("not a whole game (%v): %s", err, l)
+		}
+	}
+	b, err := os.ReadFile(md)
+	if err != nil || !strings.Contains(string(b), "inconclusive") || !strings.Contains(string(b), "the time budget (--max-time 1s) ran out") {
+		t.Errorf("--summary-md (%v):\n%s", err, b)
+	}
+	doc := readJUnit(t, junit)
+	if c := doc.Suites[0].Cases[0]; c.Skipped == nil || c.Failure != nil || c.Error != nil || doc.Skipped != 1 {
+		t.Errorf("an inconclusive run must be a skipped test: %+v", doc)
+	}
+	if data, _ := os.ReadFile(junit); !strings.Contains(string(data), "time budget") {
+		t.Errorf("the JUnit report does not say the budget ran out:\n%s", data)
 	}
 }

@@ -1,12 +1,11 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -20,6 +19,7 @@ import (
 	"github.com/arena-dev/arena/arena/deal"
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/remote"
+	"github.com/arena-dev/arena/arena/schedule"
 	"github.com/arena-dev/arena/arena/tournament"
 )
 
@@ -106,13 +106,17 @@ func tournamentFlags() []cli.Flag {
 		&cli.StringSliceFlag{Name: "seeding", Usage: "bot names in seed order, best first (repeatable)"},
 		&cli.StringFlag{Name: "seeding-from", Usage: "seed by the ratings of an earlier tournament's results directory"},
 		&cli.IntFlag{Name: "advance", Usage: "table-elimination: how many of each table advance", DefaultText: "half the seats"},
-		&cli.IntFlag{Name: "max-games", Usage: "elimination: cap on an encounter extended by ties", DefaultText: "no cap"},
+		&cli.IntFlag{Name: "max-games", Usage: "elimination: cap on an encounter extended by ties, then the higher seed goes through", DefaultText: fmt.Sprintf("%d x --games-per-encounter", schedule.TieCapFactor)},
 		durationFlag("move-time", "limit per move", 0, moveDefault(d.Limits.Move)),
 		&cli.StringFlag{Name: "tc", Usage: "Fischer clock BASE+INC"},
 		durationFlag("startup-time", "time from hello to ready", 0, d.Limits.Startup.String()),
 		durationFlag("margin", "grace added to every deadline", 0, d.Limits.Margin.String()),
 		&cli.StringFlag{Name: "on-timeout", Usage: "forfeit or random", DefaultText: string(d.Policy)},
 		&cli.IntFlag{Name: "max-strikes", Usage: "strikes before a forfeit with --on-timeout random", DefaultText: strconv.Itoa(d.MaxStrikes)},
+		maxStartupFailuresFlag(0),
+		&cli.StringSliceFlag{Name: "withdraw", Usage: "take bot `NAME` out of a tournament under way: its remaining games are forfeits, recorded without starting it " +
+			"(repeatable; removing it from the tournament file does the same)"},
+		&cli.StringSliceFlag{Name: "readmit", Aliases: []string{"unsuspend"}, Usage: "let bot `NAME`, withdrawn or suspended after failing to start, play its remaining games (repeatable)"},
 		newSeedFlag("tournament seed; the deals follow from it and the deal secret", "random, saved for resume"),
 		dealSecretFlag(),
 		&cli.BoolFlag{Name: "fresh-deals", Usage: "a new deal for every game instead of replaying one deal with seats rotated"},
@@ -144,6 +148,7 @@ func tournamentPlan(c *cli.Context) (*tournament.Plan, error) {
 	if err != nil {
 		return nil, usageError{err}
 	}
+	plan.Withdraw, plan.Readmit = c.StringSlice("withdraw"), c.StringSlice("readmit")
 	if err := plan.File.Apply(over); err != nil {
 		return nil, usageError{err}
 	}
@@ -226,6 +231,9 @@ func tournamentOverrides(c *cli.Context) (tournament.Overrides, error) {
 		}
 		o.Seed = &seed
 	}
+	if o.MaxStartupFailures, err = maxStartupFailures(c); err != nil {
+		return o, err
+	}
 	o.DealSecret = c.String("deal-secret")
 	o.Limits = limitsOverrides(c)
 	return o, nil
@@ -260,22 +268,29 @@ func runTournament(c *cli.Context) error {
 	}
 	progress := c.App.ErrWriter
 	quiet := c.Bool("quiet")
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+	ctx, release := stopContext()
+	defer release()
 	fmt.Fprintf(progress, "arena: tournament %s: %s %s, %d bots, %d seats, concurrency %d, seed %d, %s, results in %s\n",
 		cfg.Name, cfg.Game.Info().Name, cfg.Format, len(cfg.Bots), cfg.Seats, cfg.Concurrency, cfg.Seed, secretNote(cfg.SecretFile, out), out)
-	fmt.Fprintf(progress, "arena: %s\n", sb.Describe())
+	sayConfinement(c, progress, "arena: ", sb)
+	printRoster(progress, sp, cfg)
 	var last time.Time
 	onGame := func(p tournament.Progress) {
-		if quiet || (time.Since(last) < time.Second && p.Done != p.Total) {
+		if quiet {
+			return
+		}
+		for _, line := range tournamentEvents(p) {
+			fmt.Fprintln(progress, line)
+		}
+		if time.Since(last) < time.Second && p.Done != p.Total {
 			return
 		}
 		last = time.Now()
-		fmt.Fprintln(progress, p.Line()+strikeTotals(p.Summary))
+		fmt.Fprintln(progress, p.Line()+forfeitTotals(p.Summary)+strikeTotals(p.Summary))
 	}
 	// On a terminal, a live bar; in CI logs, plain lines at most once a second.
+	var bar *progressbar.ProgressBar
 	if f, ok := progress.(*os.File); ok && !quiet && isatty.IsTerminal(f.Fd()) {
-		var bar *progressbar.ProgressBar
 		onGame = func(p tournament.Progress) {
 			if bar == nil {
 				bar = progressbar.NewOptions(p.Total, progressbar.OptionSetWriter(f), progressbar.OptionShowCount(),
@@ -286,13 +301,16 @@ func runTournament(c *cli.Context) error {
 			if p.Total < 0 && p.Estimate > 0 {
 				bar.ChangeMax(p.Estimate) // a bracket: about so many games
 			}
-			bar.Describe(p.Headline() + strikeTotals(p.Summary))
+			for _, line := range tournamentEvents(p) {
+				progressbar.Bprintln(bar, line) // above the bar, at its next drawing
+			}
+			bar.Describe(p.Headline() + forfeitTotals(p.Summary) + strikeTotals(p.Summary))
 			bar.Set(p.Done)
 		}
 	}
 	topts := tournament.Options{Version: Version, Warn: c.App.ErrWriter, OnGame: onGame}
 	if len(cfg.Remote) > 0 || c.Bool("distributed") {
-		link, maker, done, err := natsRun(c, out, cfg.Concurrency)
+		link, maker, done, err := natsRun(c, out, cfg.Concurrency, cfg.Seats)
 		defer done()
 		if err != nil {
 			return err
@@ -303,8 +321,11 @@ func runTournament(c *cli.Context) error {
 		topts.Executor = maker
 	}
 	_, err = tournament.Run(ctx, cfg, out, topts)
+	if bar != nil && !bar.IsFinished() {
+		bar.Exit() // ends the bar's line: what follows starts a line of its own
+	}
 	if errors.Is(err, tournament.ErrInterrupted) {
-		fmt.Fprintf(c.App.ErrWriter, "arena: %v\narena: every finished game is recorded; resume with: arena tournament run %s\n", err, out)
+		fmt.Fprintf(c.App.ErrWriter, "arena: %v; every finished game is recorded; resume with: arena tournament run %s\n", err, out)
 		return cli.Exit("", exitFail)
 	}
 	if err != nil {
@@ -321,6 +342,24 @@ func runTournament(c *cli.Context) error {
 		return err
 	}
 	return st.Table(c.App.Writer)
+}
+
+// printRoster says what the run changed of who plays (sp.Notes), and
+// which bots take no part in it.
+func printRoster(w io.Writer, sp *tournament.Plan, cfg *tournament.Config) {
+	for _, n := range sp.Notes {
+		fmt.Fprintf(w, "arena: %s\n", n)
+	}
+	var out []string
+	for i, b := range cfg.Bots {
+		if why, ok := cfg.Absent[i]; ok {
+			out = append(out, fmt.Sprintf("%s (%s)", b.Name, why))
+		}
+	}
+	if len(out) > 0 {
+		fmt.Fprintf(w, "arena: not playing: %s; their remaining games are forfeits, recorded without starting them (--readmit NAME lets one play again)\n",
+			strings.Join(out, ", "))
+	}
 }
 
 // standingsOf reads a results directory as a resume reads it, and

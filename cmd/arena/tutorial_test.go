@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -78,14 +79,18 @@ func tutorialSteps(t *testing.T, path string) []tutorialStep {
 	return steps
 }
 
+// fewerGames finds the game counts of the tutorial's commands.
+var fewerGames = regexp.MustCompile(`(--games|--max-games) \d+`)
+
 // The tutorial's files and commands, run in order in a fresh directory as
 // a reader would, with this test binary as the arena on PATH: each command
 // must succeed (or end with a status its block allows), and each bot the
 // tutorial writes must pass arena check (the tutorial runs it).
+//
+// The tutorial plays some hundred Uno games with Python bots: in the
+// quick form (testkit.Quick) each match plays 4 games and the SPRT 20 at
+// most, the commands otherwise as written.
 func TestTutorialRuns(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plays some hundred Uno games with Python bots")
-	}
 	testkit.Tool(t, "python3")
 	steps := tutorialSteps(t, "../../docs/tutorial.md")
 	var files, commands int
@@ -115,6 +120,9 @@ func TestTutorialRuns(t *testing.T) {
 				continue
 			}
 			commands++
+			if testkit.Quick() {
+				cmdline = fewerGames.ReplaceAllString(cmdline, "$1 4")
+			}
 			cmd := exec.Command("sh", "-c", cmdline)
 			cmd.Dir = work
 			cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))

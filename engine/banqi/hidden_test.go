@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/arena-dev/arena/engine"
+
+	"github.com/arena-dev/arena/internal/testkit"
 )
 
 // observed is everything a bot or spectator can receive at this point:
@@ -101,7 +103,7 @@ func TestHiddenViewsIndependentOfSeed(t *testing.T) {
 func TestHiddenViewsIndependentOfRNGState(t *testing.T) {
 	rng := rand.New(rand.NewPCG(31, 32))
 	total := 0
-	for g := range 120 {
+	for g := range testkit.Pick(30, 120) {
 		s := NewState(uint64(g), randomRules(rng))
 		for !s.Over() {
 			if rng.IntN(12) == 0 {

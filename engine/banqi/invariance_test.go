@@ -6,6 +6,8 @@ import (
 
 	"github.com/arena-dev/arena/engine"
 	"github.com/arena-dev/arena/engine/enginetest"
+
+	"github.com/arena-dev/arena/internal/testkit"
 )
 
 // twins is what enginetest.CheckTwins needs to know about Banqi: the twins
@@ -33,7 +35,7 @@ var twins = enginetest.Twins{
 // games onwards in the same way for everything observable.
 func TestViewInvarianceEveryTurn(t *testing.T) {
 	games := 1000
-	if testing.Short() {
+	if testkit.Quick() {
 		games = 200
 	}
 	rng := rand.New(rand.NewPCG(71, 72))

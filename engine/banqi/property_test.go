@@ -8,6 +8,8 @@ import (
 
 	"github.com/arena-dev/arena/engine"
 	"github.com/arena-dev/arena/engine/enginetest"
+
+	"github.com/arena-dev/arena/internal/testkit"
 )
 
 // checkConservation: face-down multiset + captured + face-up on the board
@@ -50,7 +52,7 @@ func checkConservation(t *testing.T, s *State) {
 
 func TestRandomGamesEnd(t *testing.T) {
 	games := 3000
-	if testing.Short() {
+	if testkit.Quick() {
 		games = 300
 	}
 	rng := rand.New(rand.NewPCG(11, 12))

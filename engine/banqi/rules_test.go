@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/arena-dev/arena/engine"
+
+	"github.com/arena-dev/arena/internal/testkit"
 )
 
 // pos builds board rows from "sq:letter" pairs, e.g. "b4:R b5:h"; every
@@ -460,7 +462,7 @@ func randomRules(rng *rand.Rand) Rules {
 func TestIllegalActionRejected(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	all := allActions()
-	for g := range 10 {
+	for g := range testkit.Pick(4, 10) {
 		s := NewState(uint64(g), randomRules(rng))
 		for !s.Over() {
 			legal := s.AppendLegal(nil)

@@ -8,6 +8,8 @@ import (
 
 	"github.com/arena-dev/arena/engine"
 	"github.com/arena-dev/arena/engine/enginetest"
+
+	"github.com/arena-dev/arena/internal/testkit"
 )
 
 // schemaInts are the int option values the schema tests play besides
@@ -26,7 +28,7 @@ func TestSchemaRandomGames(t *testing.T) {
 		plans = append(plans, enginetest.RandomOptions(rng, Game{}, schemaInts))
 	}
 	games := 40
-	if testing.Short() {
+	if testkit.Quick() {
 		games = 10
 	}
 	var n enginetest.SchemaCounts

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/arena-dev/arena/engine"
+
+	"github.com/arena-dev/arena/internal/testkit"
 )
 
 // observed is everything seat may receive now: its view and, when it is
@@ -84,7 +86,7 @@ func permuteUnknown(s *State, seat int, rng *rand.Rand) *State {
 func TestViewsIndependentOfUnknownCards(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
 	games := 1500
-	if testing.Short() {
+	if testkit.Quick() {
 		games = 200
 	}
 	points := 0
@@ -119,7 +121,7 @@ func TestViewsIndependentOfUnknownCards(t *testing.T) {
 func TestViewCardsAllowed(t *testing.T) {
 	rng := rand.New(rand.NewPCG(31, 32))
 	games := 400
-	if testing.Short() {
+	if testkit.Quick() {
 		games = 50
 	}
 	for g := range games {

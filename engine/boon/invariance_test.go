@@ -7,6 +7,8 @@ import (
 
 	"github.com/arena-dev/arena/engine"
 	"github.com/arena-dev/arena/engine/enginetest"
+
+	"github.com/arena-dev/arena/internal/testkit"
 )
 
 // twins is what enginetest.CheckTwins needs to know about Boon: the twins
@@ -38,7 +40,7 @@ var twins = enginetest.Twins{
 // permutation for every seat at one turn in four, without re-seeding.
 func TestViewInvarianceEveryTurn(t *testing.T) {
 	games := 1000
-	if testing.Short() {
+	if testkit.Quick() {
 		games = 150
 	}
 	rng := rand.New(rand.NewPCG(91, 92))

@@ -8,6 +8,8 @@ import (
 
 	"github.com/arena-dev/arena/engine"
 	"github.com/arena-dev/arena/engine/enginetest"
+
+	"github.com/arena-dev/arena/internal/testkit"
 )
 
 func randomRules(rng *rand.Rand) Rules {
@@ -127,7 +129,7 @@ func checkRoundResult(t *testing.T, s *State) {
 // actions.
 func TestRandomGames(t *testing.T) {
 	games := map[int]int{3: 2500, 4: 2500, 5: 600}
-	if testing.Short() {
+	if testkit.Quick() {
 		games = map[int]int{3: 300, 4: 300, 5: 100}
 	}
 	rng := rand.New(rand.NewPCG(11, 12))

@@ -7,6 +7,8 @@ import (
 
 	"github.com/arena-dev/arena/engine"
 	"github.com/arena-dev/arena/engine/enginetest"
+
+	"github.com/arena-dev/arena/internal/testkit"
 )
 
 // Random games of every seat count, every option value and random
@@ -22,7 +24,7 @@ func TestSchemaRandomGames(t *testing.T) {
 		plans = append(plans, enginetest.RandomOptions(rng, Game{}, ints))
 	}
 	games := 8
-	if testing.Short() {
+	if testkit.Quick() {
 		games = 3
 	}
 	var n enginetest.SchemaCounts

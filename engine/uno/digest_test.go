@@ -8,6 +8,8 @@ import (
 	"hash"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/arena-dev/arena/internal/testkit"
 )
 
 // digestRules are rule sets that between them reach every phase, action
@@ -79,7 +81,15 @@ func traceGame(t testing.TB, h hash.Hash, s *State, rng *rand.Rand, views bool) 
 	for seat := -1; seat < s.Seats(); seat++ {
 		h.Write(s.ViewOf(seat).AppendJSON(nil))
 	}
-	o, err := json.Marshal(s.Outcome())
+	// The outcome as the engine worded it when the digests were taken:
+	// a reason worded otherwise since (Formerly) is hashed as it was, so
+	// the pinned digests also show that Formerly gives back, game for
+	// game, the reasons replays of those days recorded.
+	out := s.Outcome()
+	if len(out.Formerly) > 0 {
+		out.Reason = out.Formerly[0]
+	}
+	o, err := json.Marshal(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +104,9 @@ func traceGame(t testing.TB, h hash.Hash, s *State, rng *rand.Rand, views bool) 
 // the new values.
 func TestTraceDigest(t *testing.T) {
 	for name, r := range digestRules() {
-		for _, seats := range []int{2, 3, 4, 7, 10} {
+		// Quick: the fewest and the most seats but one (a digest is 40
+		// games); thorough: every seat count.
+		for _, seats := range testkit.Pick([]int{2, 7}, []int{2, 3, 4, 7, 10}) {
 			key := fmt.Sprintf("%s/%d", name, seats)
 			t.Run(key, func(t *testing.T) {
 				got := traceDigest(t, r, seats, 40)

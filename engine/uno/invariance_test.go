@@ -9,6 +9,8 @@ import (
 
 	"github.com/arena-dev/arena/engine"
 	"github.com/arena-dev/arena/engine/enginetest"
+
+	"github.com/arena-dev/arena/internal/testkit"
 )
 
 // redeal returns a copy of s in which every card seat cannot see (the
@@ -152,10 +154,7 @@ func sameLearnt(a, b *State, seat int) bool {
 // property_test.go's perturbed check is weaker: one card swapped between
 // one other hand and the draw pile, at one turn in 150.
 func TestViewInvarianceEveryTurn(t *testing.T) {
-	games := 800
-	if testing.Short() {
-		games = 150
-	}
+	games := testkit.Pick(60, 800) // 60: three of each rule set and seat count
 	rng := rand.New(rand.NewPCG(81, 82))
 	points, decisions := 0, 0
 	for g := range games {

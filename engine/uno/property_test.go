@@ -12,6 +12,8 @@ import (
 	"github.com/arena-dev/arena/engine"
 	"github.com/arena-dev/arena/engine/enginetest"
 	"github.com/arena-dev/arena/replays"
+
+	"github.com/arena-dev/arena/internal/testkit"
 )
 
 // configs are the rule sets the property tests run: both presets and two
@@ -219,11 +221,8 @@ func playRandom(t testing.TB, s *State, rng *rand.Rand, playful bool, viewEvery 
 // conserved after every action, views never show hidden cards, every game
 // ends, and the registry path replays each game exactly.
 func TestRandomGames(t *testing.T) {
-	games := 1000 // per config and seat count, single hands
-	fullGames := 12
-	if testing.Short() {
-		games, fullGames = 100, 2
-	}
+	// per config and seat count: single hands, and games to a target
+	games, fullGames := testkit.Pick(100, 1000), testkit.Pick(2, 12)
 	for ci, cf := range configs {
 		for _, n := range seatCounts {
 			n := seatsFor(cf.game, n)

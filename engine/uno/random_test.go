@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"testing"
+
+	"github.com/arena-dev/arena/internal/testkit"
 )
 
 // PlayRandom plays the game the loop in its comment plays, move by move:
@@ -21,7 +23,7 @@ func TestPlayRandomMatchesListedLoop(t *testing.T) {
 				// A state is compared after every action of single hands,
 				// and every 64th of games to a target (whose growing event
 				// log makes each comparison dearer), and at the end.
-				games, every := 12, 1
+				games, every := testkit.Pick(3, 12), 1
 				if !r.SingleHandGame() {
 					games, every = 1, 64
 				}

@@ -2,6 +2,7 @@ package uno
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 
@@ -424,8 +425,12 @@ func TestScoringTo500(t *testing.T) {
 	s.scores[0] = 490
 	mustPlay(t, s, pl("R3"))
 	if o := s.Outcome(); !s.Over() || o.Scores[0] != 515 || o.Ranks[0] != 1 || o.Ranks[1] != 2 ||
-		o.Reason != "seat 0 reached 515 points after 1 hands" {
+		o.Reason != "seat 0 reached 515 points after 1 hand" {
 		t.Fatalf("outcome %+v", o)
+	}
+	// Replays recorded before the wording was mended still verify.
+	if o := s.Outcome(); !slices.Equal(o.Formerly, []string{"seat 0 reached 515 points after 1 hands"}) {
+		t.Fatalf("former reasons %q", o.Formerly)
 	}
 	// Below the target: the next hand is dealt by the next seat.
 	s = setup(t, DefaultRules(), table{hands: []string{"R3", "R5 GS"}, top: "R9", colour: -1})

@@ -8,6 +8,8 @@ import (
 
 	"github.com/arena-dev/arena/engine"
 	"github.com/arena-dev/arena/engine/enginetest"
+
+	"github.com/arena-dev/arena/internal/testkit"
 )
 
 // schemaInts are the int option values the schema tests play besides
@@ -45,13 +47,10 @@ func TestSchemaRandomGames(t *testing.T) {
 			s := enginetest.CompileSchema(t, g)
 			plans := enginetest.OptionValues(g, schemaInts)
 			rng := rand.New(rand.NewPCG(3, 4))
-			for range 30 {
+			for range testkit.Pick(10, 30) {
 				plans = append(plans, enginetest.RandomOptions(rng, g, map[string][]string{"max_actions": {"300", "100000"}}))
 			}
-			games := 16
-			if testing.Short() {
-				games = 4
-			}
+			games := testkit.Pick(4, 16)
 			var n enginetest.SchemaCounts
 			seed := uint64(0)
 			run := func(seats, games int, given map[string]string) {

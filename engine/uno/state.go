@@ -1372,13 +1372,39 @@ func (s *State) endHand() {
 	s.newHand()
 }
 
-func (s *State) singleHandReason(hr HandResult) string {
+// wording writes a count with its unit in a reason: n and unit "hand"
+// give "1 hand" or "7 hands" (rightly), or "1 hands" (formerly).
+type wording func(n int, unit string) string
+
+// rightly is the count singular for one, plural otherwise.
+func rightly(n int, unit string) string {
+	if n == 1 {
+		return "1 " + unit
+	}
+	return fmt.Sprintf("%d %ss", n, unit)
+}
+
+// formerly is every count plural, as arenas before the mend recorded
+// it ("after 1 hands"): the outcome's Formerly, for replays.Verify.
+func formerly(n int, unit string) string { return fmt.Sprintf("%d %ss", n, unit) }
+
+// reasonOf is the reason reason words rightly, with how it was formerly
+// worded if that differs.
+func reasonOf(reason func(wording) string) (string, []string) {
+	now, before := reason(rightly), reason(formerly)
+	if before == now {
+		return now, nil
+	}
+	return now, []string{before}
+}
+
+func (s *State) singleHandReason(hr HandResult, count wording) string {
 	w := hr.Winner
 	var b strings.Builder
-	fmt.Fprintf(&b, "seat %d went out after %d actions", w, s.public)
+	fmt.Fprintf(&b, "seat %d went out after %s", w, count(s.public, "action"))
 	switch s.rules.Scoring {
 	case WinnerCollects:
-		fmt.Fprintf(&b, ", scoring %d points", hr.Points[w])
+		fmt.Fprintf(&b, ", scoring %s", count(hr.Points[w], "point"))
 	case PenaltyLowWins:
 		b.WriteString("; penalty points")
 		for i, p := range hr.Points {
@@ -1397,7 +1423,7 @@ func (s *State) singleHandReason(hr HandResult) string {
 	return b.String()
 }
 
-func (s *State) targetReason() string {
+func (s *State) targetReason(count wording) string {
 	hands := len(s.hands)
 	if s.rules.Scoring == PenaltyLowWins {
 		hi, lo := 0, 0
@@ -1409,7 +1435,7 @@ func (s *State) targetReason() string {
 				lo = i
 			}
 		}
-		return fmt.Sprintf("seat %d reached %d penalty points after %d hands; seat %d has the fewest (%d)", hi, s.scores[hi], hands, lo, s.scores[lo])
+		return fmt.Sprintf("seat %d reached %s after %s; seat %d has the fewest (%d)", hi, count(s.scores[hi], "penalty point"), count(hands, "hand"), lo, s.scores[lo])
 	}
 	hi := 0
 	for i := range s.n {
@@ -1417,7 +1443,7 @@ func (s *State) targetReason() string {
 			hi = i
 		}
 	}
-	return fmt.Sprintf("seat %d reached %d points after %d hands", hi, s.scores[hi], hands)
+	return fmt.Sprintf("seat %d reached %s after %s", hi, count(s.scores[hi], "point"), count(hands, "hand"))
 }
 
 // endGame ends the game; the outcome is built by Outcome.
@@ -1452,7 +1478,7 @@ func (s *State) buildOutcome() engine.Outcome {
 	switch s.end {
 	case endSingleHand:
 		hr := s.hands[len(s.hands)-1]
-		o.Reason = s.singleHandReason(hr)
+		o.Reason, o.Formerly = reasonOf(func(count wording) string { return s.singleHandReason(hr, count) })
 		switch {
 		case s.rules.PlayToLast:
 			for place, q := range hr.Finish {
@@ -1465,7 +1491,7 @@ func (s *State) buildOutcome() engine.Outcome {
 			key[hr.Winner] = 1
 		}
 	case endTarget:
-		o.Reason = s.targetReason()
+		o.Reason, o.Formerly = reasonOf(s.targetReason)
 	default:
 		o.Reason = fmt.Sprintf("max_actions %d reached during hand %d; ranked by the scores so far", s.rules.MaxActions, s.handNo)
 	}

@@ -79,7 +79,19 @@ func FileURL(tb testing.TB, path string) string {
 func Screenshot(tb testing.TB, ctx context.Context, path string) {
 	tb.Helper()
 	// Quality 100 is chromedp's way of asking for PNG rather than JPEG.
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	save(tb, ctx, chromedp.FullScreenshot(100), path)
+}
+
+// WindowScreenshot saves a PNG of what the window shows (the page as
+// scrolled, not the whole of it) to path, or fails tb.
+func WindowScreenshot(tb testing.TB, ctx context.Context, path string) {
+	tb.Helper()
+	save(tb, ctx, chromedp.CaptureScreenshot(), path)
+}
+
+func save(tb testing.TB, ctx context.Context, shot chromedp.Action[[]byte], path string) {
+	tb.Helper()
+	png, err := chromedp.Run(ctx, shot)
 	if err != nil {
 		tb.Fatalf("screenshot: %v", err)
 	}

@@ -46,6 +46,9 @@ type Stat struct {
 	Pgrp  int
 	// UTime and STime are the user and system CPU time.
 	UTime, STime time.Duration
+	// Start is when the process started, since the machine booted
+	// (BootTime).
+	Start time.Duration
 }
 
 // Gone reports a process that has exited and only waits to be reaped
@@ -74,8 +77,8 @@ func parseStat(pid int, b []byte) (Stat, error) {
 	}
 	f := bytes.Fields(b[close+1:])
 	// After comm: state is field 3 of the line (f[0]), ppid 4, pgrp 5,
-	// utime 14 (f[11]) and stime 15 (f[12]).
-	if len(f) < 13 || len(f[0]) != 1 {
+	// utime 14 (f[11]), stime 15 (f[12]) and starttime 22 (f[19]).
+	if len(f) < 20 || len(f[0]) != 1 {
 		return Stat{}, fmt.Errorf("%w: %d", ErrBadStat, pid)
 	}
 	s := Stat{Pid: pid, Comm: string(b[open+1 : close]), State: f[0][0]}
@@ -83,9 +86,33 @@ func parseStat(pid int, b []byte) (Stat, error) {
 	s.Pgrp, _ = strconv.Atoi(string(f[2]))
 	ut, _ := strconv.ParseInt(string(f[11]), 10, 64)
 	st, _ := strconv.ParseInt(string(f[12]), 10, 64)
+	start, _ := strconv.ParseInt(string(f[19]), 10, 64)
 	s.UTime, s.STime = time.Duration(ut)*time.Second/clkTck, time.Duration(st)*time.Second/clkTck
+	s.Start = time.Duration(start) * time.Second / clkTck
 	return s, nil
 }
+
+// BootTime is when the machine booted, on the wall clock, as far as
+// /proc/uptime tells (to 10 ms): a Stat's Start is counted from it.
+func BootTime() (time.Time, error) {
+	now := time.Now()
+	b, err := os.ReadFile(filepath.Join(Root, "uptime"))
+	if err != nil {
+		return time.Time{}, err
+	}
+	f := bytes.Fields(b)
+	if len(f) == 0 {
+		return time.Time{}, fmt.Errorf("%w: %q", ErrBadUptime, b)
+	}
+	up, err := time.ParseDuration(string(f[0]) + "s")
+	if err != nil {
+		return time.Time{}, fmt.Errorf("%w: %q", ErrBadUptime, b)
+	}
+	return now.Add(-up), nil
+}
+
+// ErrBadUptime is a /proc/uptime that does not parse.
+var ErrBadUptime = errors.New("procfs: malformed /proc/uptime")
 
 // HasEnv reports whether process pid's environment holds the exact entry
 // kv ("NAME=value"). A zombie's environment is empty.

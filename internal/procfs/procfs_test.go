@@ -3,6 +3,7 @@ package procfs
 import (
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -17,11 +18,12 @@ func TestParseStat(t *testing.T) {
 		bad  bool
 	}{
 		{line: "42 (bot) S 1 42 42 0 -1 4194560 100 0 0 0 250 50 0 0 20 0 1 0 100 0 0",
-			want: Stat{Pid: 42, Comm: "bot", State: 'S', PPid: 1, Pgrp: 42, UTime: 2500 * time.Millisecond, STime: 500 * time.Millisecond}},
-		{line: "7 (a) b) (c) Z 3 5 5 0 -1 0 0 0 0 0 1 2 0 0 20 0 1 0 100 0 0",
-			want: Stat{Pid: 7, Comm: "a) b) (c", State: 'Z', PPid: 3, Pgrp: 5, UTime: 10 * time.Millisecond, STime: 20 * time.Millisecond}},
+			want: Stat{Pid: 42, Comm: "bot", State: 'S', PPid: 1, Pgrp: 42, UTime: 2500 * time.Millisecond, STime: 500 * time.Millisecond, Start: time.Second}},
+		{line: "7 (a) b) (c) Z 3 5 5 0 -1 0 0 0 0 0 1 2 0 0 20 0 1 0 12345 0 0",
+			want: Stat{Pid: 7, Comm: "a) b) (c", State: 'Z', PPid: 3, Pgrp: 5, UTime: 10 * time.Millisecond, STime: 20 * time.Millisecond, Start: 123450 * time.Millisecond}},
 		{line: "9 no parens S 1 1", bad: true},
 		{line: "9 (short) S 1 1", bad: true},
+		{line: "9 (no start) S 1 1 1 0 -1 0 0 0 0 0 1 2 0 0 20 0 1 0", bad: true},
 	}
 	for _, tc := range tests {
 		got, err := parseStat(tc.want.Pid, []byte(tc.line))
@@ -60,6 +62,34 @@ func TestSelf(t *testing.T) {
 	}
 	if HasEnv(os.Getpid(), "PROCFS_NO_SUCH=1") {
 		t.Error("HasEnv found an entry that is not there")
+	}
+}
+
+// A process's Start, counted from BootTime, is when it started on the
+// wall clock: a child started between two readings of the clock started
+// between them (to the 10 ms of both files).
+func TestStartIsWhenAProcessStarted(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("no /proc here")
+	}
+	before := time.Now()
+	child := exec.Command("sleep", "60")
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	after := time.Now()
+	defer func() { child.Process.Kill(); child.Wait() }()
+	st, err := ReadStat(child.Process.Pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	boot, err := BootTime()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const tick = 20 * time.Millisecond // a tick of each file
+	if started := boot.Add(st.Start); started.Before(before.Add(-tick)) || started.After(after.Add(tick)) {
+		t.Errorf("started at %v, between %v and %v", started, before, after)
 	}
 }
 

@@ -70,3 +70,43 @@ func (p *Process) Kill() {
 	unix.PidfdSendSignal(p.fd, unix.SIGKILL, nil, 0)
 	unix.Close(p.fd)
 }
+
+// Descriptors lists this process's open descriptors (/proc/self/fd, but
+// for the one that reads it), each as "N=what it refers to", in order, in
+// two lists: those it inherited, and those it opened itself. Every
+// descriptor Go opens is close-on-exec (the runtime's poller, the cgroup
+// files it reads the CPU limit from), and an exec closes every such
+// descriptor, so one without the flag came through the exec that started
+// the program: called first thing, it tells a bot what it was handed.
+func Descriptors() (inherited, own []string, err error) {
+	dir, err := os.Open("/proc/self/fd")
+	if err != nil {
+		return nil, nil, err
+	}
+	defer dir.Close()
+	names, err := dir.Readdirnames(-1)
+	if err != nil {
+		return nil, nil, err
+	}
+	var fds []int
+	for _, name := range names {
+		if fd, err := strconv.Atoi(name); err == nil && uintptr(fd) != dir.Fd() {
+			fds = append(fds, fd)
+		}
+	}
+	slices.Sort(fds)
+	for _, fd := range fds {
+		target, _ := os.Readlink(filepath.Join("/proc/self/fd", strconv.Itoa(fd)))
+		flags, err := unix.FcntlInt(uintptr(fd), unix.F_GETFD, 0)
+		if err != nil {
+			return nil, nil, err
+		}
+		d := strconv.Itoa(fd) + "=" + target
+		if flags&unix.FD_CLOEXEC != 0 {
+			own = append(own, d)
+		} else {
+			inherited = append(inherited, d)
+		}
+	}
+	return inherited, own, nil
+}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/arena-dev/arena/internal/browsertest"
 	"github.com/arena-dev/arena/protocol"
+	"github.com/arena-dev/arena/replays"
 	"github.com/arena-dev/arena/replays/viewer"
 )
 
@@ -213,6 +214,7 @@ func TestBanqi(t *testing.T) {
 	})
 	t.Run("outcome and moves", func(t *testing.T) {
 		b := browser{t, b.ctx}
+		b.keys(kb.End)
 		if got := b.text("#reason"); got != r.Result.Reason {
 			t.Errorf("outcome reason %q, want %q", got, r.Result.Reason)
 		}
@@ -226,6 +228,8 @@ func TestBanqi(t *testing.T) {
 		}
 		b.screenshot("viewer-banqi.png")
 	})
+	t.Run("a link to ply 60", func(t *testing.T) { linkToPly(t, b.ctx, path, len(ps)) })
+	t.Run("the outcome at the end only", func(t *testing.T) { outcomeAtTheEnd(t, b.ctx, r, len(ps)) })
 	t.Run("play", func(t *testing.T) {
 		b := browser{t, b.ctx}
 		b.jump(len(ps) - 4)
@@ -342,6 +346,7 @@ func TestUno(t *testing.T) {
 		if refs != moves || refs < 2 {
 			t.Errorf("%d moves marked by the referee, the replay has %d", refs, moves)
 		}
+		b.keys(kb.End)
 		if got := b.text("#ranks"); !strings.Contains(got, "forfeit: timeout") {
 			t.Errorf("outcome %q does not show the forfeit", got)
 		}
@@ -398,9 +403,28 @@ func TestUno(t *testing.T) {
 				}
 			}
 		}
-		if got := b.text("#reason"); got != r.Result.Reason {
-			t.Errorf("outcome reason %q, want %q", got, r.Result.Reason)
+		b.keys(kb.End)
+		if got, want := b.text("#reason"), namedReason(t, r); got != want {
+			t.Errorf("outcome reason %q, want %q", got, want)
 		}
+	})
+}
+
+// seatRef is how an engine's reason names a seat.
+var seatRef = regexp.MustCompile(`\bseat (\d+)\b`)
+
+// namedReason is r's reason as the page should show it, each seat it
+// mentions followed by its bot's name; it fails t if the reason names no
+// seat (the check would check nothing).
+func namedReason(t *testing.T, r *replays.Replay) string {
+	t.Helper()
+	if !seatRef.MatchString(r.Result.Reason) {
+		t.Fatalf("reason %q names no seat", r.Result.Reason)
+	}
+	return seatRef.ReplaceAllStringFunc(r.Result.Reason, func(m string) string {
+		var s int
+		fmt.Sscan(strings.TrimPrefix(m, "seat "), &s)
+		return fmt.Sprintf("%s (%s)", m, r.Header.Seats[s].Bot)
 	})
 }
 

@@ -58,11 +58,13 @@ type page struct {
 	Bots    []string `json:"bots"`
 	// For is the seat a one-seat page is written for, -1 for a page of
 	// every view.
-	For    int            `json:"for"`
-	Stored []int          `json:"stored"`
-	Frames [][]*delta     `json:"frames"`
-	Moves  []move         `json:"moves"`
-	Notes  []note         `json:"notes"`
+	For    int        `json:"for"`
+	Stored []int      `json:"stored"`
+	Frames [][]*delta `json:"frames"`
+	Moves  []move     `json:"moves"`
+	Notes  []note     `json:"notes"`
+	// Result is the replay's, its reason with each seat it mentions
+	// named (engine.NameSeats).
 	Result replays.Result `json:"result"`
 	Clock  protocol.Clock `json:"clock"`
 }
@@ -116,9 +118,8 @@ func build(r *replays.Replay, opts Options) (*page, error) {
 	if !h.Started.IsZero() {
 		p.Started = h.Started.Format(time.RFC3339)
 	}
-	for _, s := range h.Seats {
-		p.Bots = append(p.Bots, s.Bot)
-	}
+	p.Bots = r.Bots()
+	p.Result.Reason = engine.NameSeats(r.Result.Reason, p.Bots)
 	if opts.OneSeat {
 		p.For = opts.Seat
 		p.Stored = []int{opts.Seat}

@@ -156,9 +156,15 @@
 
   // ---- outcome and moves (always visible) --------------------------------
 
+  // The outcome (who won, and why) shows at the last ply only, where the
+  // game ended: before it, a line says where it is, so a game watched
+  // from the start keeps its end.
+  const result = el("div", { id: "result" });
+  const later = el("div", { id: "outcome-later", class: "dim", text: "shown at the end of the game, ply " + (N - 1) + " (End)" });
   (function drawOutcome() {
     const r = D.result;
-    outcome.append(el("h2", { text: "outcome" }), el("div", { id: "reason", text: r.reason || "-" }));
+    outcome.append(el("h2", { text: "outcome" }), later, result);
+    result.append(el("div", { id: "reason", text: r.reason || "-" }));
     const forfeit = {};
     for (const f of r.forfeits || []) forfeit[f.seat] = f;
     const tb = el("table", { id: "ranks" }, el("tr", null, el("th", { text: "rank" }), el("th", { text: "score" }), el("th", { text: "seat" })));
@@ -169,8 +175,8 @@
         el("td", { text: r.ranks[s] }), el("td", { text: r.scores[s] }),
         el("td", null, seatName(s), f ? el("span", { class: "forfeit", text: " forfeit: " + f.reason + (f.detail ? " (" + f.detail + ")" : "") }) : null)));
     }
-    outcome.append(tb);
-    if (r.plies) outcome.append(el("div", { class: "dim", text: r.plies + " plies" }));
+    result.append(tb);
+    if (r.plies) result.append(el("div", { class: "dim", text: r.plies + " plies" }));
   })();
 
   // The move list of a long game (tens of thousands of entries) is built
@@ -216,9 +222,16 @@
   function markMove(p) {
     const old = movesList.querySelector("li.current");
     if (old) old.classList.remove("current");
-    if (!moveItems[p]) return;
-    moveItems[p].classList.add("current");
-    moveItems[p].scrollIntoView({ block: "nearest" });
+    const li = moveItems[p];
+    if (!li) return;
+    li.classList.add("current");
+    // Only the list scrolls to the move: scrollIntoView would scroll the
+    // page too, and a link to a ply (#ply=60) would open with the title
+    // scrolled away under the toolbar.
+    const box = li.getBoundingClientRect(), list = movesList.getBoundingClientRect();
+    const top = list.top + movesList.clientTop, bottom = top + movesList.clientHeight;
+    if (box.top < top) movesList.scrollTop -= top - box.top;
+    else if (box.bottom > bottom) movesList.scrollTop += box.bottom - bottom;
   }
 
   // ---- drawing the position ----------------------------------------------
@@ -249,6 +262,8 @@
     const draw = renderers[D.game] || renderJSON;
     board.replaceChildren(draw(ctx));
     drawStatus(p);
+    result.hidden = p !== N - 1;
+    later.hidden = !result.hidden;
     posText.textContent = "ply " + p + " / " + (N - 1);
     jump.value = p;
     scrub.value = p;

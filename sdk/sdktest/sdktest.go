@@ -23,7 +23,7 @@ import (
 	"time"
 
 	"github.com/arena-dev/arena/arena/clock"
-	"github.com/arena-dev/arena/arena/referee"
+	"github.com/arena-dev/arena/arena/judge"
 	"github.com/arena-dev/arena/arena/seed"
 	"github.com/arena-dev/arena/engine"
 	_ "github.com/arena-dev/arena/engine/all" // every game, by name
@@ -303,17 +303,17 @@ func (m *match) play(k int, deal uint64) (Result, error) {
 		ids[seat]++
 		// The turn as the referee sends it, and its reply judged as the
 		// referee judges it.
-		line, offsets, err = referee.AppendTurn(line[:0], offsets[:0], ids[seat], state.View(seat), legal, m.clock.Move, 0)
+		line, offsets, err = judge.AppendTurn(line[:0], offsets[:0], ids[seat], state.View(seat), legal, m.clock.Move, 0)
 		if err != nil {
 			return r, err
 		}
-		legalJSON = referee.LegalJSON(legalJSON[:0], line, offsets)
+		legalJSON = judge.LegalJSON(legalJSON[:0], line, offsets)
 		b := r.Players[seat]
 		reply, err := m.players[b].send(line)
 		if err != nil {
 			return r, err
 		}
-		i, fail := referee.JudgeReply(m.game, reply, ids[seat], legalJSON)
+		i, fail := judge.Reply(m.game, reply, ids[seat], legalJSON)
 		if fail != nil {
 			return r, fmt.Errorf("%s (seat %d), turn %d: %w", m.names[b], seat, ids[seat], fail)
 		}

@@ -1,0 +1,445 @@
+package human
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/arena-dev/arena/engine/banqi"
+)
+
+// banqiGame draws the Banqi board with its coordinates, and reads moves
+// as squares: b3 (or flip b3) flips, b3-b4 (b3 b4, b3xb4) moves or
+// captures, stop ends a capture chain.
+type banqiGame struct {
+	unreadable
+	names names
+	v     banqi.View
+	prev  *banqi.View // at the person's previous turn
+	mine  banqi.Action
+	legal []banqi.Action
+}
+
+func (g *banqiGame) show(view json.RawMessage, legal []json.RawMessage) page {
+	v, actions, ok := decoded(view, legal, func(v *banqi.View) bool { return v.Board[7] != "" }, banqi.ParseAction)
+	if !ok {
+		g.legal = nil
+		return g.asJSON(view, legal)
+	}
+	g.v, g.legal, g.raw = v, actions, nil
+	p := page{table: g.board(), events: g.events()}
+	if legal != nil {
+		p.ask, p.choices = g.ask(), g.choices()
+		prev := g.v
+		g.prev = &prev
+	}
+	return p
+}
+
+// board is the board with its coordinates, the last move's squares in
+// brackets, and beside it the colours, the captures and the pieces'
+// letters.
+func (g *banqiGame) board() []string {
+	v := &g.v
+	marked := map[int]bool{}
+	for _, sq := range squareRE.FindAllString(v.Last, -1) {
+		n, _ := banqi.ParseSquare(sq)
+		marked[n] = true
+	}
+	other := 1 - g.names.me
+	side := []string{
+		"",
+		fmt.Sprintf("you: %s (seat %d)", g.colourText(g.names.me), g.names.me),
+		fmt.Sprintf("%s: %s (seat %d)", g.names.of(other), g.colourText(other), other),
+		fmt.Sprintf("ply %d; %d moves since a flip or capture", v.Ply, v.PliesSinceProgress),
+		fmt.Sprintf("captured: red %s, black %s", orNone(v.Captured.Red), orNone(v.Captured.Black)),
+		fmt.Sprintf("face down: %d red, %d black", len(v.FaceDown.Red), len(v.FaceDown.Black)),
+		"",
+		"K King  G Guard  M Minister  R Rook",
+		"N Knight  C Cannon  P Pawn",
+		"upper case red, lower black, X face down",
+	}
+	lines := []string{"   a  b  c  d"}
+	for r, row := range v.Board {
+		cells := ""
+		for c := range 4 {
+			l := string(row[c])
+			if marked[r*4+c] {
+				cells += "[" + l + "]"
+			} else {
+				cells += " " + l + " "
+			}
+		}
+		lines = append(lines, fmt.Sprintf("%d %s %d", 8-r, cells, 8-r))
+	}
+	lines = append(lines, "   a  b  c  d")
+	for i := range lines {
+		if i < len(side) && side[i] != "" {
+			lines[i] = clipLine(fmt.Sprintf("%-20s%s", lines[i], side[i]))
+		}
+	}
+	return lines
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+// colourText is a seat's colour, or when it is decided.
+func (g *banqiGame) colourText(seat int) string {
+	if c := g.v.Colours[seat]; c != nil {
+		return *c
+	}
+	return "colour from the first flip"
+}
+
+// myColour is the person's colour letter case: 'R' red, 'B' black, 0
+// before the first flip.
+func (g *banqiGame) myColour() banqi.Colour {
+	if c := g.v.Colours[g.names.me]; c != nil && *c == "black" {
+		return banqi.Black
+	} else if c != nil {
+		return banqi.Red
+	}
+	return banqi.NoColour
+}
+
+var (
+	squareRE = regexp.MustCompile(`[a-d][1-8]`)
+	lastRE   = regexp.MustCompile(`^([a-d][1-8])(?:-([a-d][1-8]))?(?:\(([A-Za-z])\))?$`)
+	// notSquareRE is what a person may mean as a square that is not one.
+	notSquareRE = regexp.MustCompile(`^[a-z][0-9]+$`)
+)
+
+// events says what happened since the person's last turn: the result
+// of their own move, then the last action (the other seat's, or theirs
+// in a capture chain or at the end).
+func (g *banqiGame) events() []string {
+	v := &g.v
+	if v.Last == "" {
+		return nil
+	}
+	lastMine := g.prev != nil && v.Ply == g.prev.Ply+1
+	var out []string
+	if g.prev != nil && !lastMine {
+		out = append(out, g.mineText()...)
+	}
+	actor := 1 - g.names.me
+	if lastMine {
+		actor = g.names.me
+	}
+	return append(out, say(g.lastText(actor))...)
+}
+
+// mineText is what the person's own last move did, when another action
+// came after it.
+func (g *banqiGame) mineText() []string {
+	from := banqi.SquareName(int(g.mine.From))
+	switch g.mine.Kind {
+	case banqi.KindFlip:
+		// The piece is still on the square, or the other seat moved it
+		// on (it was theirs), or took it there.
+		sq := int(g.mine.From)
+		if m := lastRE.FindStringSubmatch(g.v.Last); m != nil && m[2] != "" {
+			switch from {
+			case m[1]:
+				sq, _ = banqi.ParseSquare(m[2])
+			case m[2]:
+				return say("You flipped " + from + ".")
+			}
+		}
+		text := fmt.Sprintf("You flipped %s: %s.", from, pieceName(g.v.Board[sq/4][sq%4], true))
+		return say(text + g.colourDecided(g.names.me))
+	case banqi.KindMove, banqi.KindCapture:
+		to := banqi.SquareName(int(g.mine.To))
+		took := g.newlyCaptured(g.theirColour(g.names.me))
+		if g.prev.Board[g.mine.To/4][g.mine.To%4] == 'X' { // capture_facedown: an attack
+			text := fmt.Sprintf("You attacked the face-down piece on %s from %s", to, from)
+			if took != "" {
+				return say(fmt.Sprintf("%s and took %s.", text, pieceName(took[0], true)))
+			}
+			return say(text + ": it stays, revealed.")
+		}
+		return say(g.moveText(g.names.me, from, to, took))
+	}
+	return say("You ended the capture chain.")
+}
+
+// lastText is the view's last action in a sentence, made by actor.
+func (g *banqiGame) lastText(actor int) string {
+	who := g.names.subject(actor)
+	m := lastRE.FindStringSubmatch(g.v.Last)
+	switch {
+	case g.v.Last == "stop":
+		return who + " ended the capture chain."
+	case m == nil:
+		return who + " played " + g.v.Last + "."
+	case m[2] == "":
+		return fmt.Sprintf("%s flipped %s: %s.", who, m[1], pieceName(m[3][0], true)) + g.colourDecided(actor)
+	case m[3] != "":
+		return fmt.Sprintf("%s attacked the face-down piece on %s from %s: it was %s.", who, m[2], m[1], pieceName(m[3][0], true))
+	}
+	return g.moveText(actor, m[1], m[2], g.newlyCaptured(g.theirColour(actor)))
+}
+
+// colourDecided is " You play black." when a flip of flipper's was the
+// game's first, which gave the seats their colours.
+func (g *banqiGame) colourDecided(flipper int) string {
+	first := g.prev == nil || g.prev.Colours[0] == nil
+	if flipper != g.names.me {
+		first = g.v.Ply == 1
+	}
+	if c := g.v.Colours[g.names.me]; first && c != nil {
+		return " You play " + *c + "."
+	}
+	return ""
+}
+
+// moveText is "g's Rook moved b4-b3 and took your Knight."
+func (g *banqiGame) moveText(actor int, from, to string, took string) string {
+	sq, _ := banqi.ParseSquare(to)
+	piece := pieceName(g.v.Board[sq/4][sq%4], false)
+	text := fmt.Sprintf("%s %s moved %s-%s", g.names.whose(actor), piece, from, to)
+	if took == "" {
+		return text + "."
+	}
+	var names []string
+	for i := range len(took) {
+		names = append(names, pieceName(took[i], false))
+	}
+	victim := g.names.possessive(1 - actor)
+	return fmt.Sprintf("%s and took %s %s.", text, victim, listed(names))
+}
+
+// theirColour is the colour of actor's opponent, by the board letters'
+// case: upper case red.
+func (g *banqiGame) theirColour(actor int) banqi.Colour {
+	if c := g.v.Colours[actor]; c != nil && *c == "red" {
+		return banqi.Black
+	}
+	return banqi.Red
+}
+
+// newlyCaptured is the pieces of colour captured since the person's
+// previous turn.
+func (g *banqiGame) newlyCaptured(colour banqi.Colour) string {
+	before, now := "", g.v.Captured.Red
+	if colour == banqi.Black {
+		now = g.v.Captured.Black
+	}
+	if g.prev != nil {
+		before = g.prev.Captured.Red
+		if colour == banqi.Black {
+			before = g.prev.Captured.Black
+		}
+	}
+	for i := range len(before) {
+		now = strings.Replace(now, before[i:i+1], "", 1)
+	}
+	return now
+}
+
+// pieceName is "red King" for K (with article: "a red King"), "a
+// face-down piece" for X.
+func pieceName(letter byte, article bool) string {
+	p, err := banqi.PieceFromLetter(letter)
+	name := "piece"
+	switch {
+	case err == nil && p.Up():
+		name = p.Colour().Name() + " " + p.Type().Name()
+	case p == banqi.FaceDown:
+		name = "face-down piece"
+	case err == nil:
+		name = "empty square"
+	}
+	if article {
+		return "a " + name
+	}
+	return name
+}
+
+// ask says what the person is to do.
+func (g *banqiGame) ask() []string {
+	if g.v.Chain != nil {
+		return say(fmt.Sprintf("Your piece on %s may capture again: type the capture, or stop.", *g.v.Chain))
+	}
+	if g.myColour() == banqi.NoColour {
+		return say("Your move: flip a piece. Its colour becomes yours.")
+	}
+	return say(fmt.Sprintf("Your move (you are %s): flip a piece, or move or capture with one of yours.", *g.v.Colours[g.names.me]))
+}
+
+// choices lists the actions, or sums them up when there are many.
+func (g *banqiGame) choices() []string {
+	typed, words := make([]string, len(g.legal)), make([]string, len(g.legal))
+	for i, a := range g.legal {
+		typed[i], words[i] = a.String(), kindWord(a.Kind)
+	}
+	return choiceLines(typed, words, g.summary)
+}
+
+// summary sums the choices up: the flips, the moves, the captures.
+func (g *banqiGame) summary() []string {
+	var flips, moves, captures, from []string
+	for _, a := range g.legal {
+		switch a.Kind {
+		case banqi.KindFlip:
+			flips = append(flips, a.String())
+		case banqi.KindMove:
+			moves = append(moves, a.String())
+			sq := banqi.SquareName(int(a.From))
+			if len(from) == 0 || from[len(from)-1] != sq {
+				from = append(from, sq)
+			}
+		case banqi.KindCapture:
+			captures = append(captures, a.String())
+		}
+	}
+	var out []string
+	switch {
+	case len(flips) > 6:
+		out = append(out, say(fmt.Sprintf("Flip: any of the %d face-down squares (e.g. %s).", len(flips), flips[0]))...)
+	case len(flips) > 0:
+		out = append(out, say("Flip: "+strings.Join(flips, " ")+".")...)
+	}
+	switch {
+	case len(moves) > 0 && len(moves) <= 10:
+		out = append(out, say("Move: "+strings.Join(moves, " ")+".")...)
+	case len(moves) > 0:
+		out = append(out, say(fmt.Sprintf("Move: a piece on %s (e.g. %s).", strings.Join(from, " "), moves[0]))...)
+	}
+	if len(captures) > 0 {
+		c := wrap("Capture: "+strings.Join(captures, " ")+".", screenCols, "  ")
+		if len(c) > 2 {
+			c = append(c[:1], clipLine(c[1]+" ..."))
+		}
+		out = append(out, c...)
+	}
+	return out
+}
+
+func kindWord(k banqi.Kind) string {
+	switch k {
+	case banqi.KindFlip:
+		return "flip"
+	case banqi.KindMove:
+		return "move"
+	case banqi.KindCapture:
+		return "capture"
+	}
+	return "end the capture chain"
+}
+
+func (g *banqiGame) chose(i int) {
+	if i < len(g.legal) {
+		g.mine = g.legal[i]
+	}
+}
+
+func (g *banqiGame) prompt() string { return "Your move (b3 flips, b3-b4 moves; ? help, q leave): " }
+
+// banqiWords are the words a move may carry besides its squares.
+var banqiWords = map[string]bool{"flip": true, "f": true, "move": true, "m": true, "capture": true, "c": true, "take": true, "to": true}
+
+func (g *banqiGame) read(entry string) (int, error) {
+	if err := g.numbersOnly(entry); err != nil {
+		return 0, err
+	}
+	e := strings.ToLower(strings.TrimSpace(entry))
+	if e == "stop" || e == "s" {
+		return g.find(banqi.Stop(), "There is no capture chain to stop.")
+	}
+	squares := squareRE.FindAllString(e, -1)
+	for _, w := range strings.FieldsFunc(squareRE.ReplaceAllString(e, " "), func(r rune) bool { return strings.ContainsRune(" -x,>", r) }) {
+		if notSquareRE.MatchString(w) {
+			return 0, bad("%s is not a square: the board runs from a1 to d8.", w)
+		}
+		if !banqiWords[w] {
+			return 0, bad("Cannot read %q. Type a square to flip it (b3), or two to move or capture (b3-b4); ? for help.", entry)
+		}
+	}
+	switch len(squares) {
+	case 1:
+		sq, _ := banqi.ParseSquare(squares[0])
+		return g.find(banqi.Flip(sq), g.whyNoFlip(sq))
+	case 2:
+		from, _ := banqi.ParseSquare(squares[0])
+		to, _ := banqi.ParseSquare(squares[1])
+		if i, err := g.find(banqi.Move(from, to), ""); err == nil {
+			return i, nil
+		}
+		return g.find(banqi.Capture(from, to), g.whyNoMove(from, to))
+	}
+	return 0, bad("Cannot read %q. Type a square to flip it (b3), or two to move or capture (b3-b4); ? for help.", entry)
+}
+
+// find is the position of a in the legal actions, or why as the error.
+func (g *banqiGame) find(a banqi.Action, why string) (int, error) {
+	for i, l := range g.legal {
+		if l == a {
+			return i, nil
+		}
+	}
+	return 0, &badEntry{why}
+}
+
+// whyNoFlip says why sq cannot be flipped.
+func (g *banqiGame) whyNoFlip(sq int) string {
+	name := banqi.SquareName(sq)
+	if g.v.Chain != nil {
+		return fmt.Sprintf("You are capturing with the piece on %s: capture again or stop.", *g.v.Chain)
+	}
+	l := g.v.Board[sq/4][sq%4]
+	if l == '-' {
+		return name + " is empty: flip a face-down square (X)."
+	}
+	p, _ := banqi.PieceFromLetter(l)
+	if !p.Up() || p.Colour() != g.myColour() {
+		return fmt.Sprintf("%s is face up (%s): flip a face-down square (X).", name, pieceName(l, true))
+	}
+	for _, a := range g.legal {
+		if a.Kind != banqi.KindFlip && int(a.From) == sq {
+			return fmt.Sprintf("%s is face up: to move your %s type e.g. %s.", name, p.Type().Name(), a)
+		}
+	}
+	return fmt.Sprintf("%s is face up, and your %s there cannot move now: flip a face-down square (X).", name, p.Type().Name())
+}
+
+// whyNoMove says why from-to is not legal, and what the piece may do.
+func (g *banqiGame) whyNoMove(from, to int) string {
+	move := banqi.SquareName(from) + "-" + banqi.SquareName(to)
+	l := g.v.Board[from/4][from%4]
+	p, _ := banqi.PieceFromLetter(l)
+	if !p.Up() || p.Colour() != g.myColour() {
+		return fmt.Sprintf("%s is not a move: there is no face-up piece of yours on %s.", move, banqi.SquareName(from))
+	}
+	var can []string
+	for _, a := range g.legal {
+		if a.Kind != banqi.KindFlip && int(a.From) == from {
+			can = append(can, a.String())
+		}
+	}
+	if len(can) == 0 {
+		return fmt.Sprintf("%s is not a move: your %s on %s cannot move now.", move, p.Type().Name(), banqi.SquareName(from))
+	}
+	return fmt.Sprintf("%s is not a move: your %s on %s can play %s.", move, p.Type().Name(), banqi.SquareName(from), listed(can))
+}
+
+// legend explains the letters, the captures and what to type.
+func (g *banqiGame) legend() []string {
+	order := "K>G>M>R>N>C>P; a Cannon takes any rank by jumping over one piece."
+	if g.v.Ranks == "hk" {
+		order = "K>R>N>C>G>M>P."
+	}
+	out := say("Captures: an adjacent enemy of equal or lower rank (but a King not a Pawn, and a Pawn takes the King), " + order)
+	out = append(out, say("Type b3 (or flip b3) to flip, b3-b4 (or b3 b4) to move or capture, stop to end a capture chain. [ ] marks the last move, - an empty square.")...)
+	return append(out, commandsLine)
+}
+
+func (g *banqiGame) result(ranks []int, scores []float64, reason string) string {
+	return resultText(g.names, ranks, scores, reason)
+}

@@ -1,0 +1,327 @@
+package human
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/arena-dev/arena/engine"
+)
+
+// table is one of the tables the tests seat a person at.
+type table struct {
+	game    string
+	seats   int
+	options map[string]string
+}
+
+// tables are the tables the tests seat a person at; the safety limits
+// (max_plies, max_actions) end random games within a few hundred turns.
+var tables = []table{
+	{"banqi", 2, map[string]string{"max_plies": "200"}},
+	{"banqi", 2, map[string]string{"chain_capture": "true", "capture_facedown": "true", "ranks": "hk", "max_plies": "200"}},
+	{"uno", 2, map[string]string{"max_actions": "200"}},
+	{"uno", 4, map[string]string{"seven_zero": "true", "jump_in": "true", "stack_draws": "true", "uno_call": "catch_window", "max_actions": "200"}},
+	{"uno", 10, map[string]string{"play_to_last": "true", "reverse_deflects_draw": "true", "draw_until_playable": "true", "max_actions": "200"}},
+	{"bounce", 8, map[string]string{"max_actions": "200"}},
+	{"boon", 3, map[string]string{"rounds": "3"}},
+	{"boon", 5, map[string]string{"must_trump": "true"}},
+}
+
+// fits fails unless every line is at most screenCols wide and there are
+// at most rows of them.
+func fits(t *testing.T, what string, lines []string, rows int) {
+	t.Helper()
+	if len(lines) > rows {
+		t.Fatalf("%s: %d lines, want at most %d:\n%s", what, len(lines), rows, strings.Join(lines, "\n"))
+	}
+	for _, l := range lines {
+		if utf8.RuneCountInString(l) > screenCols {
+			t.Fatalf("%s: a line of %d columns:\n%s", what, utf8.RuneCountInString(l), l)
+		}
+	}
+}
+
+// At every turn of random games (every game, from 2 to 10 seats, house
+// rules on), for the seat to move: the page fits under its prompt on an
+// 80x24 terminal, with the legend above it too; every legal action,
+// typed as the page lists it, is read back as that action; nonsense is
+// refused with a message; the end fits with its result.
+func TestEveryTurnFitsAndEveryChoiceReadsBack(t *testing.T) {
+	for _, tb := range tables {
+		t.Run(fmt.Sprintf("%s/%d/%v", tb.game, tb.seats, tb.options), func(t *testing.T) {
+			t.Parallel()
+			g, err := engine.Lookup(tb.game)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts, err := engine.Setup(g, tb.seats, tb.options)
+			if err != nil {
+				t.Fatal(err)
+			}
+			players := make([]string, tb.seats)
+			for i := range players {
+				players[i] = fmt.Sprintf("bot%d", i)
+			}
+			for seed := range uint64(2) {
+				playRandom(t, g, opts, players, seed)
+			}
+		})
+	}
+}
+
+func playRandom(t *testing.T, g engine.Game, opts engine.Options, players []string, seed uint64) {
+	t.Helper()
+	st, err := g.New(len(players), seed, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seats := make([]game, len(players))
+	for i := range seats {
+		seats[i] = newGame(g.Info().Name, names{players: players, me: i})
+	}
+	rng := rand.New(rand.NewPCG(seed, 1))
+	for turn := 0; !st.Over(); turn++ {
+		if turn == 1000 {
+			t.Fatalf("no end after %d turns: the options should end the game sooner", turn)
+		}
+		seat := st.ToMove()
+		view, _ := json.Marshal(st.View(seat))
+		legal := st.Legal()
+		raw := make([]json.RawMessage, len(legal))
+		for i, a := range legal {
+			raw[i], _ = json.Marshal(a)
+		}
+		p := seats[seat].show(view, raw)
+		if _, ok := seats[seat].(*jsonGame); ok || len(p.table) == 0 {
+			t.Fatalf("turn %d: no drawing of %s", turn, view)
+		}
+		// A turn: a blank line, the page, the prompt.
+		fits(t, fmt.Sprintf("turn %d, seat %d", turn, seat), p.lines(screenRows-2, true), screenRows-2)
+		legend := seats[seat].legend()
+		fits(t, "the legend and the page", append(legend, p.lines(screenRows-1-len(legend), false)...), screenRows-1)
+		if n := utf8.RuneCountInString(seats[seat].prompt()); n > screenCols-10 {
+			t.Fatalf("a prompt of %d columns leaves no room to type", n)
+		}
+		for i := range legal {
+			typed := typedAs(seats[seat], i)
+			got, err := seats[seat].read(typed)
+			if err != nil || got != i {
+				t.Fatalf("turn %d: %s typed as %q reads as %d, %v; want %d\n%s", turn, raw[i], typed, got, err, i, strings.Join(p.lines(99, true), "\n"))
+			}
+		}
+		for _, nonsense := range []string{"zz", "e9", "b9-b10", "play", "wd4 purple", "r7>12", "au15", "flip", "!"} {
+			if i, err := seats[seat].read(nonsense); err == nil && typedAs(seats[seat], i) != nonsense {
+				t.Fatalf("turn %d: %q was read as %s", turn, nonsense, raw[i])
+			} else if err != nil {
+				fits(t, "a refusal", say(err.Error()), 3)
+			}
+		}
+		k := rng.IntN(len(legal))
+		seats[seat].chose(k)
+		if err := st.Apply(legal[k]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	o := st.Outcome()
+	for seat := range players {
+		view, _ := json.Marshal(st.View(seat))
+		p := seats[seat].show(view, nil)
+		result := say("=== " + seats[seat].result(o.Ranks, o.Scores, o.Reason))
+		fits(t, "the end", append(p.lines(screenRows-2-len(result), true), result...), screenRows-2)
+	}
+}
+
+// typedAs is legal action i as the page tells the person to type it.
+func typedAs(g game, i int) string {
+	switch g := g.(type) {
+	case *banqiGame:
+		return g.legal[i].String()
+	case *unoGame:
+		typed, _ := g.typed(g.legal[i])
+		return typed
+	case *boonGame:
+		typed, _ := g.typed(g.legal[i])
+		return typed
+	}
+	return ""
+}
+
+// A person types moves as they would say them; each reads as the
+// action meant, or is refused saying why and what to type.
+func TestReadsWhatPeopleType(t *testing.T) {
+	for _, tc := range []struct {
+		name, game, view, legal string
+		me                      int
+		entry                   string
+		want                    string // the action read, as JSON; or
+		refused                 string // a part of the message
+	}{
+		// Banqi (docs/games/banqi.md's view: seat 0, black, after b4-b3).
+		{name: "banqi flip", game: "banqi", view: banqiRed, legal: banqiLegal, me: 1, entry: "a1", want: `{"type":"flip","square":"a1"}`},
+		{name: "banqi flip word", game: "banqi", view: banqiRed, legal: banqiLegal, me: 1, entry: "Flip A1", want: `{"type":"flip","square":"a1"}`},
+		{name: "banqi move dash", game: "banqi", view: banqiRed, legal: banqiLegal, me: 1, entry: "b3-b4", want: `{"type":"move","from":"b3","to":"b4"}`},
+		{name: "banqi move space", game: "banqi", view: banqiRed, legal: banqiLegal, me: 1, entry: "b3 b4", want: `{"type":"move","from":"b3","to":"b4"}`},
+		{name: "banqi move word", game: "banqi", view: banqiRed, legal: banqiLegal, me: 1, entry: "move b3 to b4", want: `{"type":"move","from":"b3","to":"b4"}`},
+		{name: "banqi face up", game: "banqi", view: banqiRed, legal: banqiLegal, me: 1, entry: "b3", refused: "b3 is face up: to move your Minister type e.g. b3-b4."},
+		{name: "banqi empty", game: "banqi", view: banqiRed, legal: banqiLegal, me: 1, entry: "b4", refused: "b4 is empty"},
+		{name: "banqi theirs", game: "banqi", view: banqiRed, legal: banqiLegal, me: 1, entry: "c3", refused: "c3 is face up, and your Guard there cannot move now"},
+		{name: "banqi their piece", game: "banqi", view: banqiView, legal: banqiLegal, entry: "b3", refused: "b3 is face up (a red Minister): flip a face-down square (X)."},
+		{name: "banqi off the board", game: "banqi", view: banqiRed, legal: banqiLegal, me: 1, entry: "e5", refused: "e5 is not a square: the board runs from a1 to d8"},
+		{name: "banqi bad move", game: "banqi", view: banqiRed, legal: banqiLegal, me: 1, entry: "b3-b1", refused: "your Minister on b3 can play b3-b4"},
+		{name: "banqi not yours", game: "banqi", view: banqiRed, legal: banqiLegal, me: 1, entry: "a3-a4", refused: "there is no face-up piece of yours on a3"},
+		{name: "banqi stuck", game: "banqi", view: banqiRed, legal: banqiLegal, me: 1, entry: "c3-c2", refused: "your Guard on c3 cannot move now"},
+		{name: "banqi unreadable view", game: "banqi", view: `{"board":"?"}`, legal: banqiLegal, entry: "a1", refused: `"a1" is not a choice: type its number, 1 to 3.`},
+		{name: "a game without a drawing", game: "chess", view: `{}`, legal: banqiLegal, entry: "e4", refused: `"e4" is not a choice: type its number, 1 to 3.`},
+		{name: "banqi gibberish", game: "banqi", view: banqiRed, legal: banqiLegal, me: 1, entry: "hello", refused: `Cannot read "hello"`},
+
+		// Uno (docs/games/uno.md's challenge: seat 0 played WD4 on seat 1).
+		{name: "uno challenge", game: "uno", view: unoChallenge, legal: `[{"type":"challenge"},{"type":"accept"}]`, me: 1, entry: "c", want: `{"type":"challenge"}`},
+		{name: "uno challenge word", game: "uno", view: unoChallenge, legal: `[{"type":"challenge"},{"type":"accept"}]`, me: 1, entry: "Challenge", want: `{"type":"challenge"}`},
+		{name: "uno accept", game: "uno", view: unoChallenge, legal: `[{"type":"challenge"},{"type":"accept"}]`, me: 1, entry: "accept", want: `{"type":"accept"}`},
+		{name: "uno no draw now", game: "uno", view: unoChallenge, legal: `[{"type":"challenge"},{"type":"accept"}]`, me: 1, entry: "draw", refused: "You cannot draw now. bot0 played a wild draw four"},
+		// Uno (the docs' example view: seat 1 to play on R2).
+		{name: "uno code", game: "uno", view: unoView, legal: unoLegal, me: 1, entry: "r8", want: `{"type":"play","card":"R8"}`},
+		{name: "uno words", game: "uno", view: unoView, legal: unoLegal, me: 1, entry: "red 8", want: `{"type":"play","card":"R8"}`},
+		{name: "uno wild", game: "uno", view: unoView, legal: unoLegal, me: 1, entry: "wd4 green", want: `{"type":"play","card":"WD4","colour":"green"}`},
+		{name: "uno wild words", game: "uno", view: unoView, legal: unoLegal, me: 1, entry: "wild draw four g", want: `{"type":"play","card":"WD4","colour":"green"}`},
+		{name: "uno wild +4", game: "uno", view: unoView, legal: unoLegal, me: 1, entry: "w+4 blue", want: `{"type":"play","card":"WD4","colour":"blue"}`},
+		{name: "uno wild needs a colour", game: "uno", view: unoView, legal: unoLegal, me: 1, entry: "wd4", refused: "Name the colour: wd4 red, wd4 yellow, wd4 green or wd4 blue"},
+		{name: "uno draw", game: "uno", view: unoView, legal: unoLegal, me: 1, entry: "draw", want: `{"type":"draw"}`},
+		{name: "uno d", game: "uno", view: unoView, legal: unoLegal, me: 1, entry: "d", want: `{"type":"draw"}`},
+		{name: "uno not held", game: "uno", view: unoView, legal: unoLegal, me: 1, entry: "r7", refused: "You hold no red 7. Your turn: play a red card, a 2 or a wild, or draw (d)."},
+		{name: "uno no match", game: "uno", view: unoView, legal: unoLegal, me: 1, entry: "y1", refused: "Yellow 1 cannot be played now. Your turn: play a red card, a 2 or a wild"},
+		{name: "uno colour of a number", game: "uno", view: unoView, legal: unoLegal, me: 1, entry: "r8 green", refused: `Cannot read "green" in "r8 green"`},
+
+		// Boon (docs/games/boon.md: seat 1 plays to trick 2; then buries).
+		{name: "boon code", game: "boon", view: boonView, legal: boonLegal, me: 1, entry: "au1", want: `{"type":"play","card":"Au1"}`},
+		{name: "boon words", game: "boon", view: boonView, legal: boonLegal, me: 1, entry: "play gold 1", want: `{"type":"play","card":"Au1"}`},
+		{name: "boon upper case", game: "boon", view: boonView, legal: boonLegal, me: 1, entry: "G4", want: `{"type":"play","card":"G4"}`},
+		{name: "boon not held", game: "boon", view: boonView, legal: boonLegal, me: 1, entry: "b5", refused: "You hold no blue 5."},
+		{name: "boon no take now", game: "boon", view: boonView, legal: boonLegal, me: 1, entry: "take", refused: "You cannot take the Boon now."},
+		{name: "boon bury", game: "boon", view: boonBury, legal: boonBuryLegal, me: 1, entry: "bury au13", want: `{"type":"bury","card":"Au13"}`},
+		{name: "boon take", game: "boon", view: boonPick, legal: `[{"type":"take"},{"type":"pass"}]`, entry: "t", want: `{"type":"take"}`},
+		{name: "boon pass", game: "boon", view: boonPick, legal: `[{"type":"take"},{"type":"pass"}]`, entry: "pass", want: `{"type":"pass"}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g, legal, _ := seated(t, tc.game, tc.view, tc.legal, tc.me)
+			i, err := g.read(tc.entry)
+			switch {
+			case tc.refused != "" && (err == nil || !strings.Contains(err.Error(), tc.refused)):
+				t.Fatalf("%q: %v (read %d), want a refusal saying %q", tc.entry, err, i, tc.refused)
+			case tc.refused == "" && err != nil:
+				t.Fatalf("%q: %v", tc.entry, err)
+			case tc.refused == "" && string(legal[i]) != tc.want:
+				t.Fatalf("%q read as %s, want %s", tc.entry, legal[i], tc.want)
+			}
+		})
+	}
+}
+
+// seated is the person at seat me of game (its players bot0, bot1, ...)
+// shown view and legal (JSON text): the game, the legal actions, the page.
+func seated(t *testing.T, name, view, legalJSON string, me int) (game, []json.RawMessage, page) {
+	t.Helper()
+	var legal []json.RawMessage
+	if err := json.Unmarshal([]byte(legalJSON), &legal); err != nil {
+		t.Fatal(err)
+	}
+	g := newGame(name, names{players: []string{"bot0", "bot1", "bot2", "bot3"}[:seatsOf(name)], me: me})
+	return g, legal, g.show(json.RawMessage(view), legal)
+}
+
+func seatsOf(game string) int {
+	switch game {
+	case "banqi":
+		return 2
+	case "uno":
+		return 3
+	}
+	return 4
+}
+
+// What a person is asked, and what happened, are sentences naming the
+// players, not the view's fields.
+func TestDecisionsAndEventsAreSentences(t *testing.T) {
+	for _, tc := range []struct {
+		name, game, view, legal string
+		me                      int
+		want                    []string
+	}{
+		{"uno challenge", "uno", unoChallenge, `[{"type":"challenge"},{"type":"accept"}]`, 1, []string{
+			"bot0 played wild draw four and named blue.",
+			"bot0 played a wild draw four and named blue (the colour was red). Challenge it (c) or accept the 4 cards (a)?",
+			"1) c  challenge the Wild Draw Four",
+			"2) a  accept: draw 4 cards",
+			"Your hand (3 cards): green: skip (gs) · blue: 1 (b1), 2 (b2)",
+		}},
+		{"uno after a challenge", "uno", unoChallenged, `[{"type":"play","card":"B1"},{"type":"draw"}]`, 1, []string{
+			"You challenged bot0's Wild Draw Four: it was a bluff.",
+			"bot0's hand was: red 3 (r3), green 5 (g5).",
+			"1) b1  blue 1",
+			"2) d   draw a card",
+			"The discard pile was shuffled into a new draw pile.",
+			"bot0 drew 4 cards: the Wild Draw Four was a bluff.",
+		}},
+		{"uno turn", "uno", unoView, unoLegal, 1, []string{
+			"Hand 1 · top card: red 2 · colour: red · draw pile 86 · clockwise",
+			"In order of play: you 6 cards, bot2 6, bot0 6.",
+			"You played red 5.",
+			"bot2 played red 1.",
+			"Your turn: play a red card, a 2 or a wild, or draw (d).",
+		}},
+		{"banqi", "banqi", banqiView, banqiLegal, 0, []string{
+			"8  X  X  X  X  8    you: black (seat 0)",
+			"3  X [M] G  X  3",
+			"bot1's red Minister moved b4-b3 and took your black Minister.",
+			"Your move (you are black): flip a piece, or move or capture with one of yours.",
+		}},
+		{"boon", "boon", boonView, boonLegal, 1, []string{
+			"Round 1 · bot3 dealt · you picked and play alone against the others",
+			"Trick 2, now: bot3 led b2, bot0 r3; bot3 is winning, 0 points so far.",
+			"Played: you green 2, bot2 blue 1, bot3 green 3.",
+			"bot3 won the trick.",
+			"The Boon you took: g6 au1 au4 au13; you buried: au4 au10 au11 au13.",
+			"Play a card to trick 2: follow blue if you can.",
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, p := seated(t, tc.game, tc.view, tc.legal, tc.me)
+			page := strings.Join(p.lines(99, true), "\n")
+			flat := strings.Join(strings.Fields(page), " ") // a sentence may be wrapped
+			for _, w := range tc.want {
+				if !strings.Contains(flat, strings.Join(strings.Fields(w), " ")) {
+					t.Errorf("no %q in the page:\n%s", w, page)
+				}
+			}
+			for _, raw := range []string{"kind=", "pending=", "seat=", `"type"`} {
+				if strings.Contains(page, raw) {
+					t.Errorf("the page shows the view's fields (%s):\n%s", raw, page)
+				}
+			}
+		})
+	}
+}
+
+// Views from the games' docs (docs/games/*.md), as sent.
+const (
+	banqiView = `{"you":{"seat":0,"colour":"black"},"board":["XXXX","XXXX","XXXX","XXXX","X-XX","XMGX","XXXX","XXXX"],"colours":["black","red"],"to_move":0,"chain":null,"captured":{"red":"","black":"m"},"facedown":{"red":"KGMRRNNCCPPPPP","black":"kggmrrnnccppppp"},"ply":4,"plies_since_progress":0,"repeats":1,"last":"b4-b3","ranks":"taiwan"}`
+	// The same, as seat 1 (red) to move would see it.
+	banqiRed   = `{"you":{"seat":1,"colour":"red"},"board":["XXXX","XXXX","XXXX","XXXX","X-XX","XMGX","XXXX","XXXX"],"colours":["black","red"],"to_move":1,"chain":null,"captured":{"red":"","black":"m"},"facedown":{"red":"KGMRRNNCCPPPPP","black":"kggmrrnnccppppp"},"ply":4,"plies_since_progress":0,"repeats":1,"last":"b4-b3","ranks":"taiwan"}`
+	banqiLegal = `[{"type":"flip","square":"a1"},{"type":"flip","square":"a8"},{"type":"move","from":"b3","to":"b4"}]`
+
+	unoView  = `{"you":1,"hand":["R8","Y1","YR","G7","B3","B8","WD4"],"top":"R2","colour":"red","direction":1,"dealer":0,"hand_no":1,"to_move":1,"counts":[6,6,6],"scores":[0,0,0],"finished":[],"draw_pile":86,"discard":["R7","R5","R1","R2"],"events":[{"type":"play","seat":1,"card":"R5"},{"type":"play","seat":2,"card":"R1"},{"type":"play","seat":0,"card":"R2"}],"decision":{"kind":"play"},"hands":[],"actions":3,"over":false,"rules":{"rules":"official","start_card":"official","voluntary_draw":true,"draw_until_playable":false,"wd4_mode":"challenge","uno_call":"autocatch","call":"uno","scoring":"winner_collects","target":0,"stack_draws":false,"seven_zero":false,"reverse_deflects_draw":false,"play_to_last":false,"jump_in":false,"max_actions":100000}}`
+	unoLegal = `[{"type":"play","card":"R8"},{"type":"play","card":"WD4","colour":"red"},{"type":"play","card":"WD4","colour":"yellow"},{"type":"play","card":"WD4","colour":"green"},{"type":"play","card":"WD4","colour":"blue"},{"type":"draw"}]`
+
+	unoChallenge  = `{"you":1,"hand":["GS","B1","B2"],"top":"WD4","colour":"blue","direction":1,"dealer":0,"hand_no":1,"to_move":1,"counts":[2,3,6],"scores":[0,0,0],"finished":[],"draw_pile":40,"discard":["WD4"],"events":[{"type":"play","seat":0,"card":"WD4","colour":"blue"}],"decision":{"kind":"pending","pending":4,"challenge":true,"from":0,"prev_colour":"red"},"hands":[],"actions":30,"over":false,"rules":{"rules":"official","call":"uno","target":0}}`
+	unoChallenged = `{"you":1,"hand":["GS","B1","B2"],"top":"WD4","colour":"blue","direction":1,"dealer":0,"hand_no":1,"to_move":1,"counts":[6,3,2],"scores":[0,0,0],"finished":[],"draw_pile":96,"discard":["WD4"],"events":[{"type":"challenge","seat":1,"target":0,"why":"guilty"},{"type":"reveal","seat":0,"n":2,"cards":["R3","G5"]},{"type":"reshuffle","seat":-1,"n":100},{"type":"draw","seat":0,"n":4,"why":"bluff"}],"decision":{"kind":"play"},"hands":[],"actions":31,"over":false,"rules":{"rules":"official","call":"uno","target":0}}`
+
+	boonView      = `{"seat":1,"seats":4,"round":1,"dealer":3,"vc":[5,5,5,5],"phase":"play","to_move":1,"decision":"play","mode":"picker","picker":1,"team":"picker","passed":[0],"hand":["G4","G5","G6","R2","R4","Au1"],"hand_sizes":[5,6,6,5],"boon_size":4,"boon":["G6","Au1","Au4","Au13"],"buried":["Au4","Au10","Au11","Au13"],"bury_left":0,"tricks_per_round":7,"trick_no":2,"trick":{"leader":3,"led":"B","cards":["B2","R3"],"winner":3,"points":0},"tricks":[{"leader":0,"led":"G","cards":["G1","G2","B1","G3"],"winner":3,"points":0}],"trick_points":[0,0,0,0],"tricks_won":[0,0,0,1],"events":[{"type":"play","seat":1,"card":"G2"},{"type":"play","seat":2,"card":"B1"},{"type":"play","seat":3,"card":"G3"},{"type":"trick","seat":3},{"type":"play","seat":3,"card":"B2"},{"type":"play","seat":0,"card":"R3"}],"last_round":null}`
+	boonLegal     = `[{"type":"play","card":"G4"},{"type":"play","card":"G5"},{"type":"play","card":"G6"},{"type":"play","card":"R2"},{"type":"play","card":"R4"},{"type":"play","card":"Au1"}]`
+	boonBury      = `{"seat":1,"seats":4,"round":1,"dealer":3,"vc":[5,5,5,5],"phase":"bury","to_move":1,"decision":"bury","mode":"picker","picker":1,"team":"picker","passed":[0],"hand":["G2","G4","G5","G6","R2","R4","Au1","Au4","Au10","Au11","Au13"],"hand_sizes":[7,11,7,7],"boon_size":4,"boon":["G6","Au1","Au4","Au13"],"bury_left":4,"tricks_per_round":7,"trick_no":1,"trick":{"leader":0,"led":"","cards":[],"winner":-1,"points":0},"tricks":[],"trick_points":[0,0,0,0],"tricks_won":[0,0,0,0],"events":[{"type":"take","seat":1}],"last_round":null}`
+	boonBuryLegal = `[{"type":"bury","card":"G2"},{"type":"bury","card":"G4"},{"type":"bury","card":"G5"},{"type":"bury","card":"G6"},{"type":"bury","card":"R2"},{"type":"bury","card":"R4"},{"type":"bury","card":"Au1"},{"type":"bury","card":"Au4"},{"type":"bury","card":"Au10"},{"type":"bury","card":"Au11"},{"type":"bury","card":"Au13"}]`
+	boonPick      = `{"seat":0,"seats":4,"round":1,"dealer":3,"vc":[5,5,5,5],"phase":"pick","to_move":0,"decision":"take_or_pass","mode":"pick","picker":-1,"team":"undecided","passed":[],"hand":["G1","R3","Au3","Au6","Au7","Au8","Au12"],"hand_sizes":[7,7,7,7],"boon_size":4,"bury_left":0,"tricks_per_round":7,"trick_no":1,"trick":{"leader":0,"led":"","cards":[],"winner":-1,"points":0},"tricks":[],"trick_points":[0,0,0,0],"tricks_won":[0,0,0,0],"events":[{"type":"deal","seat":3}],"last_round":null}`
+)

@@ -1,0 +1,249 @@
+package human
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// The terminal a turn must fit: every line of a turn's output is at most
+// screenCols columns, and the whole of it, prompt included, at most
+// screenRows lines, so that at the prompt the board or hand, what
+// happened since and the choices are all on screen.
+const (
+	screenCols = 80
+	screenRows = 24
+	// maxNumbered is the most choices listed one by one, numbered; more
+	// are summed up in a few lines (a Banqi opening has 32 flips).
+	maxNumbered = 9
+)
+
+// page is what a turn shows, top to bottom: the table (the board, the
+// seats), what happened since the person's last turn (the last ones kept
+// when they do not all fit), their hand, what they are asked, and their
+// choices. Every line is at most screenCols wide.
+type page struct {
+	table   []string
+	events  []string
+	hand    []string
+	ask     []string
+	choices []string
+}
+
+// lines lays the page out in at most rows lines: the events are cut from
+// the front (with a line saying how many are not shown) to make room.
+// Without events (the page drawn again under the legend) the choices,
+// shown just before, give way if the rest needs their room.
+func (p page) lines(rows int, withEvents bool) []string {
+	out := append([]string(nil), p.table...)
+	room := rows - len(p.table) - len(p.hand) - len(p.ask) - len(p.choices)
+	if ev := p.events; withEvents && len(ev) > 0 && room > 0 {
+		if len(ev) > room {
+			keep := room - 1
+			out = append(out, fmt.Sprintf("(%d earlier not shown)", len(ev)-keep))
+			ev = ev[len(ev)-keep:]
+		}
+		out = append(out, ev...)
+	}
+	out = append(out, p.hand...)
+	out = append(out, p.ask...)
+	if !withEvents && room < 0 {
+		return out
+	}
+	return append(out, p.choices...)
+}
+
+// wrap breaks text into lines of at most width columns at spaces, each
+// line after the first indented by indent; a word longer than a line is
+// cut.
+func wrap(text string, width int, indent string) []string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(text) {
+		for utf8.RuneCountInString(w) > width-utf8.RuneCountInString(indent) {
+			cut := string([]rune(w)[:width-utf8.RuneCountInString(indent)])
+			if line != "" {
+				lines = append(lines, line)
+			}
+			lines = append(lines, prefix(lines, indent)+cut)
+			line, w = "", strings.TrimPrefix(w, cut)
+		}
+		switch {
+		case line == "":
+			line = prefix(lines, indent) + w
+		case utf8.RuneCountInString(line)+1+utf8.RuneCountInString(w) <= width:
+			line += " " + w
+		default:
+			lines = append(lines, line)
+			line = indent + w
+		}
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+// prefix is the indent of the next line: none for the first.
+func prefix(lines []string, indent string) string {
+	if len(lines) == 0 {
+		return ""
+	}
+	return indent
+}
+
+// groups lays out head then units separated by " · ", a unit never
+// broken across lines unless it is wider than a line.
+func groups(head string, units []string) []string {
+	var lines []string
+	line := head
+	for i, u := range units {
+		sep := " · "
+		if i == 0 {
+			sep = " "
+		}
+		if utf8.RuneCountInString(line+sep+u) <= screenCols {
+			line += sep + u
+			continue
+		}
+		lines = append(lines, line)
+		line = "  " + u
+		if utf8.RuneCountInString(line) > screenCols {
+			w := wrap(line, screenCols, "  ")
+			lines = append(lines, w[:len(w)-1]...)
+			line = w[len(w)-1]
+		}
+	}
+	return append(lines, line)
+}
+
+// say wraps sentences to the screen, continuation lines indented.
+func say(text string) []string { return wrap(text, screenCols, "  ") }
+
+// listed joins items as a list in words: "a", "a and b", "a, b and c".
+func listed(items []string) string {
+	switch len(items) {
+	case 0:
+		return ""
+	case 1:
+		return items[0]
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+}
+
+// maxChoiceLines is the most lines a list of choices takes.
+const maxChoiceLines = 5
+
+// choiceLines numbers the choices (what to type and what it does) when
+// they are few and the list is short, else sums them up.
+func choiceLines(typed, words []string, summary func() []string) []string {
+	if len(typed) <= maxNumbered {
+		if l := numbered(typed, words); len(l) <= maxChoiceLines {
+			return l
+		}
+	}
+	return summary()
+}
+
+// numbered lists the choices one per line, two columns when they fit:
+// "1) b3  flip". Each choice is what to type and what it does.
+func numbered(typed, words []string) []string {
+	col := 0
+	for _, t := range typed {
+		col = max(col, utf8.RuneCountInString(t))
+	}
+	items := make([]string, len(typed))
+	wide := 0
+	for i := range typed {
+		items[i] = fmt.Sprintf("%d) %-*s  %s", i+1, col, typed[i], words[i])
+		wide = max(wide, utf8.RuneCountInString(items[i]))
+	}
+	const gap = 3
+	if 2+2*wide+gap > screenCols || len(items) < 4 {
+		var out []string
+		for _, it := range items {
+			out = append(out, clipLine("  "+it))
+		}
+		return out
+	}
+	var out []string
+	half := (len(items) + 1) / 2
+	for r := range half {
+		line := "  " + items[r] + strings.Repeat(" ", wide-utf8.RuneCountInString(items[r])+gap)
+		if r+half < len(items) {
+			line += items[r+half]
+		}
+		out = append(out, strings.TrimRight(line, " "))
+	}
+	return out
+}
+
+// clipLine cuts a line to the screen's width.
+func clipLine(s string) string {
+	if utf8.RuneCountInString(s) <= screenCols {
+		return s
+	}
+	return string([]rune(s)[:screenCols-3]) + "..."
+}
+
+// names is who sits where, as the person reads it: "you" for their own
+// seat, the bots' names for the others.
+type names struct {
+	players []string
+	me      int
+}
+
+// of is seat's name ("you" for the person, "seat N" for a seat the hello
+// did not name).
+func (n names) of(seat int) string {
+	if seat == n.me {
+		return "you"
+	}
+	if seat >= 0 && seat < len(n.players) {
+		return n.players[seat]
+	}
+	return "seat " + strconv.Itoa(seat)
+}
+
+// subject is seat's name to begin a sentence: "You", or the bot's name
+// as it was given.
+func (n names) subject(seat int) string {
+	if seat == n.me {
+		return "You"
+	}
+	return n.of(seat)
+}
+
+// possessive is "your" or "NAME's".
+func (n names) possessive(seat int) string {
+	if seat == n.me {
+		return "your"
+	}
+	return n.of(seat) + "'s"
+}
+
+// whose is seat's possessive to begin a sentence: "Your", "NAME's".
+func (n names) whose(seat int) string {
+	if seat == n.me {
+		return "Your"
+	}
+	return n.possessive(seat)
+}
+
+// verb picks the verb's form for seat: "you draw", "a draws".
+func (n names) verb(seat int, you, other string) string {
+	if seat == n.me {
+		return you
+	}
+	return other
+}
+
+// capital is s with its first letter in upper case, for a sentence.
+func capital(s string) string {
+	if s == "" {
+		return s
+	}
+	r, size := utf8.DecodeRuneInString(s)
+	return strings.ToUpper(string(r)) + s[size:]
+}

@@ -1,0 +1,253 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/arena-dev/arena/arena/sprt"
+)
+
+// init makes this test binary, started with ARENA_STOP_PROBE, a probe of
+// stopContext: it says "ready", and once its context ends, what ended
+// it; then it waits to be killed.
+func init() {
+	if os.Getenv("ARENA_STOP_PROBE") == "" {
+		return
+	}
+	ctx, release := stopContext()
+	defer release()
+	fmt.Println("ready")
+	<-ctx.Done()
+	var s stoppedBy
+	fmt.Printf("stopped by %v (a cancellation: %v)\n", context.Cause(ctx), errors.As(context.Cause(ctx), &s) && errors.Is(context.Cause(ctx), context.Canceled))
+	select {} // only a signal ends it now
+}
+
+// The first SIGINT or SIGTERM ends the command's context, naming the
+// signal; the second kills the process at once, by the signal's default
+// action, whichever of the two each is.
+func TestSecondSignalKills(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ first, second syscall.Signal }{
+		{syscall.SIGINT, syscall.SIGINT},
+		{syscall.SIGTERM, syscall.SIGTERM},
+		{syscall.SIGTERM, syscall.SIGINT},
+	} {
+		t.Run(fmt.Sprintf("%s then %s", signalNames[tc.first], signalNames[tc.second]), func(t *testing.T) {
+			t.Parallel()
+			cmd := exec.Command(os.Args[0])
+			cmd.Env = append(os.Environ(), "ARENA_STOP_PROBE=1")
+			out, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+			lines := bufio.NewScanner(out)
+			next := func() string {
+				if !lines.Scan() {
+					t.Fatalf("the probe's output ended: %v", lines.Err())
+				}
+				return lines.Text()
+			}
+			if l := next(); l != "ready" {
+				t.Fatalf("probe: %q, want ready", l)
+			}
+			cmd.Process.Signal(tc.first)
+			if l, want := next(), fmt.Sprintf("stopped by %s (a cancellation: true)", signalNames[tc.first]); l != want {
+				t.Fatalf("after %v: %q, want %q", tc.first, l, want)
+			}
+			cmd.Process.Signal(tc.second)
+			err = cmd.Wait()
+			ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus)
+			if !ok || !ws.Signaled() || ws.Signal() != tc.second {
+				t.Fatalf("after a second signal: %v, want killed by %v", err, tc.second)
+			}
+		})
+	}
+}
+
+// SIGTERM (timeout, docker stop, CI cancel) stops every long-running
+// command as Ctrl-C does: it winds down, says it was stopped and by
+// what, in words, and exits with its code for an interrupt (0 for the
+// servers, whose way to stop it is; 1 for a run cut short).
+func TestSIGTERMStopsEveryCommand(t *testing.T) {
+	t.Parallel()
+	url := natsServer(t)
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		ready string // a stderr line (its first group) once it runs
+		code  int
+		said  string // on stderr once stopped
+	}{
+		{"serve", []string{"serve", "--listen", "127.0.0.1:0", "--store", t.TempDir()}, `(NATS server at)`, 0,
+			`NATS server stopped \(SIGTERM\)`},
+		{"connect", []string{"connect", "--nats", url, "--bot", "termed", "--", "arena", "bot", "random"}, `(serving bot termed)`, 0,
+			`stopped serving bot termed \(SIGTERM\)`},
+		{"bundled bot over NATS", []string{"bot", "random", "--nats", url, "--id", "termed2"}, `(serving bot termed2)`, 0,
+			`stopped serving bot termed2 \(SIGTERM\)`},
+		{"worker", []string{"worker", "--nats", url, "--name", "tw", "--bot", "r=arena bot random"}, `(worker tw at)`, 0,
+			`worker tw stopped \(SIGTERM\); the games it was playing go to other workers`},
+		{"match", []string{"match", "--game", "banqi", "--bot", "a=arena bot random", "--bot", "b=arena bot random", "--games", "100000"},
+			`(game 1/100000)`, exitFail, `match interrupted \(SIGTERM\) (during game|after) \d+`},
+		{"bench", []string{"bench", "--game", "banqi", "--games", "100000"}, `(bench: pipe round trip)`, exitFail,
+			`bench interrupted \(SIGTERM\) before it finished measuring`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			p := start(t, nil, tc.args...)
+			p.waitFor(t, regexp.MustCompile(tc.ready))
+			p.cmd.Process.Signal(syscall.SIGTERM)
+			code := p.wait(t)
+			stderr := p.stderr()
+			if code != tc.code || !regexp.MustCompile(tc.said).MatchString(stderr) || strings.Contains(stderr, "context canceled") {
+				t.Fatalf("exit %d, stderr:\n%s\nwant exit %d saying %s, and no Go jargon", code, stderr, tc.code, tc.said)
+			}
+		})
+	}
+}
+
+// SIGTERM to a running sprt: every report is written (sprt.json, JUnit,
+// Markdown) with the final verdict "aborted", none is left at
+// "running", and the exit code is the interrupt's (1), as for Ctrl-C.
+func TestSIGTERMStopsSPRTWithItsReports(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	out, junit, md := filepath.Join(dir, "out"), filepath.Join(dir, "sprt.xml"), filepath.Join(dir, "summary.md")
+	// Two copies of one bot, bounds no run of this length crosses.
+	p := start(t, nil, "sprt", "--game", "banqi", "--base", "a=arena bot random", "--test", "b=arena bot random",
+		"--elo0", "-5", "--elo1", "5", "--max-games", "0", "--concurrency", "1", "--out", out, "--junit", junit, "--summary-md", md)
+	p.waitFor(t, regexp.MustCompile(`^(pairs \d+) `))
+	p.cmd.Process.Signal(syscall.SIGTERM)
+	if code := p.wait(t); code != exitFail {
+		t.Fatalf("exit %d, want %d:\n%s", code, exitFail, p.stderr())
+	}
+	if !strings.Contains(p.stderr(), "sprt interrupted (SIGTERM) after") {
+		t.Errorf("stderr does not say the run was interrupted by SIGTERM:\n%s", p.stderr())
+	}
+	b, err := os.ReadFile(filepath.Join(out, sprt.SummaryFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum sprt.Summary
+	if err := json.Unmarshal(b, &sum); err != nil {
+		t.Fatal(err)
+	}
+	if sum.Verdict != sprt.Aborted || sum.ExitCode == nil || *sum.ExitCode != exitFail || sum.Games == 0 {
+		t.Errorf("sprt.json: verdict %q, exit code %v, %d games: want aborted, %d, the games played", sum.Verdict, sum.ExitCode, sum.Games, exitFail)
+	}
+	if len(records(t, out)) < sum.Games {
+		t.Errorf("%d games in results.jsonl, fewer than the %d counted", len(records(t, out)), sum.Games)
+	}
+	x, err := os.ReadFile(junit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var suites struct {
+		Errors int `xml:"errors,attr"`
+	}
+	if err := xml.Unmarshal(x, &suites); err != nil || suites.Errors != 1 || !strings.Contains(string(x), "aborted") {
+		t.Errorf("JUnit (%v): want one error, the run aborted:\n%s", err, x)
+	}
+	if m, err := os.ReadFile(md); err != nil || !strings.Contains(string(m), "**aborted** (exit code 1)") {
+		t.Errorf("Markdown summary (%v):\n%s", err, m)
+	}
+}
+
+// slowCup is a banqi round-robin of 150 games whose bot s (this test
+// binary as the spy bot, given its directory and delay on the command
+// line) thinks 10ms per turn: a game lasts a fraction of a second, the
+// run many seconds, so a signal sent once its first games are recorded
+// finds it running.
+func slowCup(out string) []string {
+	return []string{"tournament", "run", "--name", "slowcup", "--game", "banqi", "--option", "max_plies=40",
+		"--bot", "s=" + os.Args[0], "--bot", "r=arena bot random", "--bot", "g=arena bot greedy",
+		"--rounds", "25", "--games-per-encounter", "2", "--seed", "5", "--concurrency", "2", "--out", out,
+		"--bot-isolate", "no", "--bot-env", "ARENA_SPY_DIR=" + filepath.Join(out, ".."), "--bot-env", "ARENA_SPY_DELAY=10ms"}
+}
+
+// interruptedLine is what a tournament says when a signal stops it:
+// how many games it counted, and the command that resumes it.
+var interruptedLine = regexp.MustCompile(`arena: tournament interrupted \(SIGTERM\) after (\d+) games; every finished game is recorded; resume with: (arena tournament run \S+)`)
+
+// SIGTERM to a running tournament leaves a directory with nothing
+// half-recorded (no torn line, every line matching its replay), which
+// the command it prints resumes: the resumed run goes on from there
+// (stopped by SIGTERM in turn), no game recorded twice.
+func TestSIGTERMLeavesATournamentResumable(t *testing.T) {
+	t.Parallel()
+	out := filepath.Join(t.TempDir(), "cup")
+	var resume []string
+	for run := range 2 { // the first run, then its resume
+		args := slowCup(out)
+		if run > 0 {
+			args = resume
+		}
+		before := ledgerLines(out)
+		p := start(t, nil, args...)
+		// Once the run has recorded games of its own (an event, polled).
+		for deadline := time.Now().Add(60 * time.Second); ledgerLines(out) <= before; time.Sleep(5 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("run %d recorded no game in a minute:\n%s", run, p.stderr())
+			}
+		}
+		p.cmd.Process.Signal(syscall.SIGTERM)
+		if code := p.wait(t); code != exitFail {
+			t.Fatalf("run %d: exit %d, want %d:\n%s", run, code, exitFail, p.stderr())
+		}
+		said := interruptedLine.FindStringSubmatch(p.stderr())
+		if said == nil || strings.Contains(p.stderr(), "context canceled") {
+			t.Fatalf("run %d: stderr:\n%s\nwant the interruption by SIGTERM in words, and how to resume", run, p.stderr())
+		}
+		b, err := os.ReadFile(filepath.Join(out, "results.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := strings.Count(string(b), "\n")
+		if fmt.Sprint(n) != said[1] || n >= 150 || !strings.HasSuffix(string(b), "\n") {
+			t.Fatalf("run %d: results.jsonl has %d lines (ends with a newline: %v); the arena said %s games, of 150", run, n, strings.HasSuffix(string(b), "\n"), said[1])
+		}
+		ledgerOf(t, out) // no game twice
+		if _, stderr, code := arena(t, "tournament", "verify", out); code != 0 {
+			t.Fatalf("run %d: verify after SIGTERM: exit %d: %s", run, code, stderr)
+		}
+		t.Logf("run %d: %d games recorded", run, n)
+		resume = strings.Fields(said[2])[1:] // "arena tournament run DIR", as printed
+	}
+}
+
+// On a terminal the progress bar has no newline of its own: the line
+// that says the run was interrupted starts a line of its own, not the
+// end of the bar's.
+func TestInterruptStartsANewLine(t *testing.T) {
+	t.Parallel()
+	out := filepath.Join(t.TempDir(), "cup")
+	term := startTerminal(t, slowCup(out)...)
+	term.expect(regexp.MustCompile(`\(\d+/150, `)) // the bar, drawn once a game is done
+	term.cmd.Process.Signal(syscall.SIGTERM)
+	m := term.expect(regexp.MustCompile(`(?s)(.)arena: tournament interrupted \(SIGTERM\)`))
+	if m[1] != "\n" {
+		term.mu.Lock()
+		text := term.text.String()
+		term.mu.Unlock()
+		t.Fatalf("the interrupted line follows %q on its line:\n%q", m[1], text)
+	}
+	if code := term.wait(); code != exitFail {
+		t.Fatalf("exit %d, want %d", code, exitFail)
+	}
+}
