@@ -131,13 +131,19 @@ func ParseCommand(cmdline, dir string) ([]string, error) {
 	if prog, ok := fileargs.Program(argv[0], dir); ok {
 		st, err := os.Stat(prog)
 		if err != nil || st.IsDir() {
-			return nil, fmt.Errorf("command %q not found", argv[0])
+			return nil, &ProgramNotFoundError{Prog: argv[0], Abs: prog, IsDir: err == nil}
 		}
 		if err := checkRunnable(argv[0], prog, dir, st); err != nil {
 			return nil, err
 		}
 	} else if _, err := exec.LookPath(argv[0]); err != nil {
-		return nil, fmt.Errorf("command %q not found", argv[0])
+		e := &ProgramNotFoundError{Prog: argv[0]}
+		// A file of that name here is what the user meant: a name with
+		// no slash is looked up on PATH only, as a shell does.
+		if here := fileargs.Resolve(argv[0], dir); fileExists(here) {
+			e.Here = here
+		}
+		return nil, e
 	}
 	files, missing := fileargs.Files(argv, dir)
 	if len(missing) > 0 {
@@ -193,16 +199,51 @@ func absArgs(argv []string, dir string, files []fileargs.File) []string {
 		out[0] = prog
 	}
 	for _, f := range files {
-		if !filepath.IsAbs(f.Path) {
+		if !filepath.IsAbs(f.Path) && f.Kind != fileargs.Bare {
 			out[f.Index] = f.Prefix + f.Abs
 		}
 	}
 	return out
 }
 
+// ProgramNotFoundError is a bot command whose program is not there: a
+// path to nothing (or to a directory), or a name not found on PATH. It
+// wraps fs.ErrNotExist.
+type ProgramNotFoundError struct {
+	Prog  string // as written
+	Abs   string // for a path: where it was looked for
+	IsDir bool   // the path is a directory
+	// Here is, for a name not found on PATH, the file of that name in the
+	// directory the bot runs from, if there is one ("run.py" meant as
+	// "./run.py").
+	Here string
+}
+
+func (e *ProgramNotFoundError) Error() string {
+	switch {
+	case e.IsDir:
+		return fmt.Sprintf("command %q is a directory (%s), not a program: name the program in it", e.Prog, e.Abs)
+	case e.Abs != "":
+		return fmt.Sprintf("command %q not found (there is no %s): give the path of the program, or its name if it is on PATH", e.Prog, e.Abs)
+	case e.Here != "":
+		fix := "./" + e.Prog
+		if interp := fileargs.Interpreter(e.Prog); interp != "" {
+			fix += fmt.Sprintf(" (or %s %s)", interp, e.Prog)
+		}
+		return fmt.Sprintf("command %q not found on PATH; a name without a slash is looked up there only, as a shell does, but %s is here: write %s", e.Prog, e.Here, fix)
+	}
+	return fmt.Sprintf("command %q not found on PATH: give its path, or install it", e.Prog)
+}
+
+func (e *ProgramNotFoundError) Unwrap() error { return fs.ErrNotExist }
+
+func fileExists(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
+}
+
 // MissingFileError is a bot command's argument that must name a file
-// (fileargs.Missing: a script, a model, a path whose directory is not
-// there) and names none. It wraps fs.ErrNotExist.
+// (fileargs.Missing: a script) and names none. It wraps fs.ErrNotExist.
 type MissingFileError struct {
 	Arg  string // the argument as written ("nope/bot.py", "--model=m.onnx")
 	Path string // the path in it, as written
@@ -274,13 +315,80 @@ func checkRunnable(given, path, dir string, st fs.FileInfo) error {
 	}
 	text := len(head) > 0 && !bytes.ContainsRune(head, 0)
 	noShebang := !bytes.HasPrefix(head, []byte("#!")) && (interp != "" || text)
-	if !noExec && !noShebang {
-		return nil
-	}
 	if dir != "" {
 		given = path
 	}
-	return &NotRunnableError{Prog: given, Mode: st.Mode(), NoExec: noExec, NoShebang: noShebang, Interpreter: interp}
+	if noExec || noShebang {
+		return &NotRunnableError{Prog: given, Mode: st.Mode(), NoExec: noExec, NoShebang: noShebang, Interpreter: interp}
+	}
+	if line, ok := bytes.CutPrefix(head, []byte("#!")); ok {
+		return checkShebang(given, string(line), interp)
+	}
+	return nil
+}
+
+// checkShebang checks a script's #! line (line: what follows "#!"), as
+// the kernel and /usr/bin/env will read it: its interpreter must be there
+// (on PATH, through env), and the line must not end in a carriage return
+// (a file saved with Windows line endings), which both would take as part
+// of the name.
+func checkShebang(prog, line, interp string) error {
+	line, _, complete := strings.Cut(line, "\n")
+	if !complete {
+		return nil // longer than what was read: the kernel's own limit is near
+	}
+	e := &ShebangError{Prog: prog, Line: "#!" + strings.TrimRight(line, "\r"), Interpreter: interp}
+	if strings.HasSuffix(line, "\r") {
+		e.CRLF = true
+		return e
+	}
+	words := strings.Fields(line)
+	if len(words) == 0 {
+		e.Missing = "no interpreter"
+		return e
+	}
+	if !filepath.IsAbs(words[0]) {
+		return nil // resolved against the bot's working directory, when it starts
+	}
+	if !fileExists(words[0]) {
+		e.Missing = words[0]
+		return e
+	}
+	if filepath.Base(words[0]) == "env" {
+		for _, w := range words[1:] {
+			if strings.HasPrefix(w, "-") || strings.Contains(w, "=") {
+				continue
+			}
+			if _, err := exec.LookPath(w); err != nil {
+				e.Missing = w
+				return e
+			}
+			break
+		}
+	}
+	return nil
+}
+
+// ShebangError is a script whose #! line cannot run it: it ends in a
+// carriage return, or names an interpreter that is not there.
+type ShebangError struct {
+	Prog        string // as the user wrote it
+	Line        string // its #! line, without the line end
+	CRLF        bool   // the line ends in "\r\n"
+	Missing     string // the interpreter that is not there (a path, or a name not on PATH)
+	Interpreter string // what runs scripts of its extension ("python3"), or ""
+}
+
+func (e *ShebangError) Error() string {
+	if e.CRLF {
+		return fmt.Sprintf("%s has Windows line endings (its line %q ends in \\r, which becomes part of the interpreter's name): "+
+			"convert the file (dos2unix %s, or save it with LF line endings)", e.Prog, e.Line, e.Prog)
+	}
+	fix := "name one that is installed"
+	if e.Interpreter != "" && !strings.Contains(e.Interpreter, " ") {
+		fix = fmt.Sprintf("use `#!/usr/bin/env %s`, or run it as `%s %s`", e.Interpreter, e.Interpreter, e.Prog)
+	}
+	return fmt.Sprintf("%s cannot run: its line %q names the interpreter %s, which is not installed here: %s", e.Prog, e.Line, e.Missing, fix)
 }
 
 // CheckOutside refuses bots that need something in dir, a directory
@@ -312,7 +420,7 @@ func CheckOutside(bots []Command, dir string) error {
 				return err
 			}
 			if rel, err := filepath.Rel(dir, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-				return fmt.Errorf("bot %s needs %s, which lies in %s; bots may not see that directory (it holds the deal secret): keep the secret in a directory of its own", b.Name, p, dir)
+				return fmt.Errorf("bot %s needs %s, which lies in %s; bots may not see that directory (it holds the run's results and deal secret): keep the bot's files elsewhere, and the secret in a directory of its own", b.Name, p, dir)
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package bot_test
 import (
 	"errors"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -91,7 +92,49 @@ func TestParseCommandChecksFileArguments(t *testing.T) {
 	if argv, err := bot.ParseCommand("python3 bot.py", other); err != nil || argv[1] != "bot.py" {
 		t.Errorf("in a bot dir: %q, %v", argv, err)
 	}
-	if _, err := bot.ParseCommand("python3 data/m.bin", other); !errors.As(err, &mf) || mf.Dir != other {
-		t.Errorf("in a bot dir, a path there is not: %v, want a MissingFileError naming the dir", err)
+	if _, err := bot.ParseCommand("python3 data/bot.py", other); !errors.As(err, &mf) || mf.Dir != other {
+		t.Errorf("in a bot dir, a script there is not: %v, want a MissingFileError naming the dir", err)
+	}
+	// A file the bot may write, a model not there yet: passed as written.
+	if _, err := bot.ParseCommand("python3 bot.py --cache=cache/c.pkl --model=new/m.onnx", ""); err != nil {
+		t.Errorf("a file the bot writes: %v", err)
+	}
+}
+
+// TestParseCommandSaysWhyAProgramCannotStart: a program that is not there
+// (a path to nothing, a directory, a name that is not on PATH but is a
+// file here) and a script whose #! line cannot run it (an interpreter that
+// is not installed, Windows line endings) are refused before any game,
+// with what to do.
+func TestParseCommandSaysWhyAProgramCannotStart(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	write(t, dir, "run.py", "#!/usr/bin/env python3\nprint()\n", 0o755)
+	missingInterp := write(t, dir, "old.py", "#!/usr/bin/python-not-here\nprint()\n", 0o755)
+	envMissing := write(t, dir, "env.py", "#!/usr/bin/env -S python-not-here -u\nprint()\n", 0o755)
+	crlf := write(t, dir, "crlf.py", "#!/usr/bin/env python3\r\nprint()\r\n", 0o755)
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		cmd   string
+		as    any
+		wants string
+	}{
+		{"run.py", new(*bot.ProgramNotFoundError), "not found on PATH; a name without a slash is looked up there only, as a shell does, but " + filepath.Join(dir, "run.py") + " is here: write ./run.py (or python3 run.py)"},
+		{"./nope.py", new(*bot.ProgramNotFoundError), `command "./nope.py" not found (there is no ` + filepath.Join(dir, "nope.py") + ")"},
+		{"./sub", new(*bot.ProgramNotFoundError), `command "./sub" is a directory (` + filepath.Join(dir, "sub") + "), not a program"},
+		{"no-such-command-anywhere", new(*bot.ProgramNotFoundError), `command "no-such-command-anywhere" not found on PATH: give its path, or install it`},
+		{missingInterp, new(*bot.ShebangError), `names the interpreter /usr/bin/python-not-here, which is not installed here: use ` + "`#!/usr/bin/env python3`"},
+		{envMissing, new(*bot.ShebangError), "names the interpreter python-not-here, which is not installed here"},
+		{crlf, new(*bot.ShebangError), "has Windows line endings"},
+	} {
+		_, err := bot.ParseCommand(tc.cmd, "")
+		if err == nil || !errors.As(err, tc.as) || !strings.Contains(err.Error(), tc.wants) {
+			t.Errorf("%s: %v; want %T saying %q", tc.cmd, err, tc.as, tc.wants)
+		}
+	}
+	if _, err := bot.ParseCommand("./run.py", ""); err != nil {
+		t.Errorf("./run.py: %v", err)
 	}
 }

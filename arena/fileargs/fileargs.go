@@ -12,18 +12,24 @@
 //     up on PATH.
 //   - An argument after it names a file when it is a path (it holds a
 //     slash: "data/m.bin", "/srv/m.bin", "./book") or a file name with an
-//     extension ("bot.py", "weights.dat"), whole or after a "="
-//     ("--model=/srv/m.bin", "MODEL=data/m.bin"), and that file is there
-//     (a directory counts for a path, not for a bare file name). Flags
-//     ("-v", "--fast"), bare words ("greedy", "fast") and URLs name none.
+//     extension ("bot.py", "weights.dat"), whole, after a "="
+//     ("--model=/srv/m.bin", "MODEL=data/m.bin", "+model=m.bin") or after
+//     a one-letter flag ("-m/srv/m.bin", "-I./include"), and that file is
+//     there (a directory counts for a path, not for a file name). Flags
+//     ("-v", "--fast") and URLs name none.
+//   - A bare word ("weights", "book"; whole or after a "=") names a file
+//     when a regular file of that name is there, but only for the build
+//     (Bare): it is passed to the bot as written (it may be a word the bot
+//     takes, "fast", that happens to be a file's name), so it is neither
+//     made absolute nor shown to an isolated bot beyond its directory.
 //   - A relative path resolves against the bot's working directory when it
 //     has one (a tournament file's dir), else against the arena's working
 //     directory: where the bot itself would look for it.
 //   - An argument that must name a file and names none is a mistake
-//     (Missing): a script or model by its extension ("nope/bot.py",
-//     "m.onnx"), or a path whose directory is not there either. Anything
-//     else that is not there may be a file the bot writes ("/tmp/bot.log"),
-//     or no file at all, and counts as written.
+//     (Missing): a script by its extension ("nope/bot.py", "run.js"),
+//     which a bot reads and never writes. Anything else that is not there
+//     may be a file the bot writes ("/tmp/bot.log", "--cache=c.pkl"), or
+//     no file at all, and counts as written.
 //
 // A path holding characters that paths seldom hold and commands often do
 // (white space, ':', '*', '?', '[': a shell snippet for sh -c, a class
@@ -49,6 +55,9 @@ const (
 	Path
 	// Name is a file name with an extension and no slash: "bot.py".
 	Name
+	// Bare is a word with neither slash nor extension ("weights"): a file
+	// only if one of that name is there, and then for the build alone.
+	Bare
 )
 
 // Arg is one argument of a command, split into what may name a file and
@@ -64,16 +73,26 @@ type Arg struct {
 	Loose bool
 }
 
-// flagKey is what comes before a path in "--model=PATH", "-Dx.y=PATH" and
-// "MODEL=PATH": a flag's or a variable's name, with no slash (so that the
-// "=" of "data/a=b.bin" is part of the path).
-var flagKey = regexp.MustCompile(`^-{0,2}[A-Za-z_][A-Za-z0-9_.-]*=`)
+// flagKey is what comes before a path in "--model=PATH", "-Dx.y=PATH",
+// "+model=PATH" and "MODEL=PATH": a flag's or a variable's name, with no
+// slash (so that the "=" of "data/a=b.bin" is part of the path).
+var flagKey = regexp.MustCompile(`^[-+]{0,2}[A-Za-z_][A-Za-z0-9_.-]*=`)
+
+// shortFlag is a one-letter flag glued to a path: "-m/srv/m.bin",
+// "-I./include", "-L../lib".
+var shortFlag = regexp.MustCompile(`^-[A-Za-z](?:/|\./|\.\./)`)
+
+// bareWord is a word that could be a file's name: no slash, no white
+// space, not a flag.
+var bareWord = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.+-]*$`)
 
 // Parse splits one argument (not the program) by the rule.
 func Parse(arg string) Arg {
 	a := Arg{Path: arg}
 	if key := flagKey.FindString(arg); key != "" {
 		a.Prefix, a.Path = key, arg[len(key):]
+	} else if shortFlag.MatchString(arg) {
+		a.Prefix, a.Path = arg[:2], arg[2:]
 	} else if strings.HasPrefix(arg, "-") {
 		return Arg{} // a flag
 	}
@@ -85,6 +104,8 @@ func Parse(arg string) Arg {
 		a.Kind = Path
 	case len(ext) > 1 && ext != a.Path:
 		a.Kind = Name
+	case bareWord.MatchString(a.Path):
+		a.Kind = Bare
 	default:
 		return Arg{}
 	}
@@ -143,7 +164,7 @@ func Files(argv []string, dir string) (files []File, missing []Missing) {
 		st, err := os.Stat(abs)
 		switch {
 		case err == nil:
-			if a.Kind == Path || !st.IsDir() {
+			if a.Kind == Path || st.Mode().IsRegular() {
 				files = append(files, File{Index: i, Arg: a, Abs: abs, Info: st})
 			}
 		case errors.Is(err, fs.ErrNotExist) && a.mustExist(abs):
@@ -153,35 +174,22 @@ func Files(argv []string, dir string) (files []File, missing []Missing) {
 	return files, missing
 }
 
-// mustExist: a script or a model by its extension is read, never written
-// by the bot; a path whose directory is not there can be neither read nor
-// written.
-func (a Arg) mustExist(abs string) bool {
-	if a.Loose {
-		return false
-	}
-	if _, ok := readExtensions[strings.ToLower(filepath.Ext(a.Path))]; ok {
-		return true
-	}
-	if a.Kind != Path {
-		return false
-	}
-	_, err := os.Stat(filepath.Dir(abs))
-	return errors.Is(err, fs.ErrNotExist)
+// mustExist: a script, by its extension, is read and never written by
+// the bot. A model might be written (a cache, a checkpoint) and a path in
+// a directory that is not there yet might be made: those pass as written.
+func (a Arg) mustExist(string) bool {
+	return !a.Loose && a.Kind != Bare && Interpreter(a.Path) != ""
 }
 
-// readExtensions are the extensions of files a bot reads and never writes:
-// scripts, with the command that runs one, and models ("").
-var readExtensions = map[string]string{
+// scripts are the extensions of scripts, with the command that runs one.
+var scripts = map[string]string{
 	".py": "python3", ".pyz": "python3", ".js": "node", ".mjs": "node", ".cjs": "node", ".rb": "ruby",
 	".pl": "perl", ".lua": "lua", ".sh": "sh", ".bash": "bash", ".php": "php", ".r": "Rscript",
 	".jl": "julia", ".tcl": "tclsh", ".jar": "java -jar",
-	".bin": "", ".onnx": "", ".pt": "", ".pth": "", ".h5": "", ".pb": "", ".tflite": "", ".npz": "",
-	".npy": "", ".pkl": "", ".safetensors": "", ".gguf": "", ".nnue": "",
 }
 
 // Interpreter is the command that runs a script named path, by its
 // extension ("python3" for bot.py, "java -jar" for bot.jar), or "".
 func Interpreter(path string) string {
-	return readExtensions[strings.ToLower(filepath.Ext(path))]
+	return scripts[strings.ToLower(filepath.Ext(path))]
 }

@@ -15,7 +15,7 @@ import (
 // must be there but is not.
 func TestRule(t *testing.T) {
 	base := t.TempDir()
-	for _, f := range []string{"m.bin", "data/m.bin", "bot", "notes.dat"} {
+	for _, f := range []string{"m.bin", "data/m.bin", "bot", "notes.dat", "weights"} {
 		p := filepath.Join(base, f)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
@@ -41,15 +41,21 @@ func TestRule(t *testing.T) {
 		{"a relative path from here", "./bot", "", fileargs.Path, filepath.Join(base, "bot"), false},
 		{"a directory by a path", "./data", "", fileargs.Path, filepath.Join(base, "data"), false},
 		{"a file name with an extension", "notes.dat", "", fileargs.Name, filepath.Join(base, "notes.dat"), false},
-		{"a directory by a bare name is a word", "data", "", fileargs.Word, "", false},
+		{"a directory by a bare name is no file", "data", "", fileargs.Bare, "", false},
+		{"a bare word that is a file's name", "weights", "", fileargs.Bare, filepath.Join(base, "weights"), false},
+		{"a bare word after = that is a file's name", "--book=weights", "--book=", fileargs.Bare, filepath.Join(base, "weights"), false},
 		{"a flag is not a file", "--fast", "", fileargs.Word, "", false},
-		{"a flag with a value that is no path", "--depth=3", "", fileargs.Word, "", false},
-		{"a bare word is not a file", "fast", "", fileargs.Word, "", false},
+		{"a flag with a value that is no file", "--depth=3", "--depth=", fileargs.Bare, "", false},
+		{"a bare word is not a file", "fast", "", fileargs.Bare, "", false},
+		{"a one-letter flag glued to a path", "-m" + abs, "-m", fileargs.Path, abs, false},
+		{"a one-letter flag glued to a relative path", "-I./data", "-I", fileargs.Path, filepath.Join(base, "data"), false},
+		{"a flag of '+' after =", "+model=" + abs, "+model=", fileargs.Path, abs, false},
 		{"a URL is not a file", "--server=http://localhost:8080/x", "", fileargs.Word, "", false},
 		{"a missing script in a missing directory", "nope/bot.py", "", fileargs.Path, "", true},
 		{"a missing script by its name", "bot.py", "", fileargs.Name, "", true},
-		{"a missing model after =", "--model=/no/such/m.onnx", "--model=", fileargs.Path, "", true},
-		{"a missing path in a missing directory", "--book=books/open.txt", "--book=", fileargs.Path, "", true},
+		{"a model not there yet may be written", "--model=/no/such/m.onnx", "--model=", fileargs.Path, "", false},
+		{"a cache the bot writes", "--cache=" + filepath.Join(base, "c.pkl"), "--cache=", fileargs.Path, "", false},
+		{"a path in a directory not there yet", "--book=books/open.txt", "--book=", fileargs.Path, "", false},
 		{"a file the bot may write", "--log=" + filepath.Join(base, "bot.log"), "--log=", fileargs.Path, "", false},
 		{"a number is no file", "0.5", "", fileargs.Name, "", false},
 		{"a shell snippet may name no file", "cd nope && ./bot.py", "", fileargs.Path, "", false},

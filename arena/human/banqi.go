@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/arena-dev/arena/engine/banqi"
+
+	"github.com/arena-dev/arena/internal/words"
 )
 
 // banqiGame draws the Banqi board with its coordinates, and reads moves
@@ -52,14 +54,16 @@ func (g *banqiGame) board() []string {
 		"",
 		fmt.Sprintf("you: %s (seat %d)", g.colourText(g.names.me), g.names.me),
 		fmt.Sprintf("%s: %s (seat %d)", g.names.of(other), g.colourText(other), other),
-		fmt.Sprintf("ply %d; %d moves since a flip or capture", v.Ply, v.PliesSinceProgress),
-		fmt.Sprintf("captured: red %s, black %s", orNone(v.Captured.Red), orNone(v.Captured.Black)),
+		fmt.Sprintf("ply %d; %s since a flip or capture", v.Ply, words.Count(v.PliesSinceProgress, "move", "moves")),
+	}
+	side = append(side, g.lostLines(g.names.me)...)
+	side = append(side, g.lostLines(other)...)
+	side = append(side,
 		fmt.Sprintf("face down: %d red, %d black", len(v.FaceDown.Red), len(v.FaceDown.Black)),
-		"",
 		"K King  G Guard  M Minister  R Rook",
 		"N Knight  C Cannon  P Pawn",
 		"upper case red, lower black, X face down",
-	}
+	)
 	lines := []string{"   a  b  c  d"}
 	for r, row := range v.Board {
 		cells := ""
@@ -74,19 +78,52 @@ func (g *banqiGame) board() []string {
 		lines = append(lines, fmt.Sprintf("%d %s %d", 8-r, cells, 8-r))
 	}
 	lines = append(lines, "   a  b  c  d")
-	for i := range lines {
-		if i < len(side) && side[i] != "" {
-			lines[i] = clipLine(fmt.Sprintf("%-20s%s", lines[i], side[i]))
+	for i, text := range side {
+		if i == len(lines) {
+			lines = append(lines, "")
+		}
+		if text != "" {
+			lines[i] = clipLine(fmt.Sprintf("%-*s%s", boardWidth, lines[i], text))
 		}
 	}
 	return lines
 }
 
-func orNone(s string) string {
-	if s == "" {
-		return "none"
+// boardWidth is the columns of the board and its margin; the lines
+// beside it start after them.
+const boardWidth = 20
+
+// lostLines is what seat has lost, in words: "you lost: King, 2 Pawns",
+// wrapped beside the board.
+func (g *banqiGame) lostLines(seat int) []string {
+	head := g.names.of(seat) + " lost: "
+	c := g.v.Colours[seat]
+	if c == nil {
+		return []string{head + "none"}
 	}
-	return s
+	captured := g.v.Captured.Red
+	if *c == "black" {
+		captured = strings.ToUpper(g.v.Captured.Black)
+	}
+	var lost []string
+	for _, letter := range "KGMRNCP" {
+		if n := strings.Count(captured, string(letter)); n > 0 {
+			p, _ := banqi.PieceFromLetter(byte(letter))
+			lost = append(lost, pieceCount(n, p.Type()))
+		}
+	}
+	if len(lost) == 0 {
+		return []string{head + "none"}
+	}
+	return wrap(head+strings.Join(lost, ", "), screenCols-boardWidth, "  ")
+}
+
+// pieceCount is "King", "2 Pawns".
+func pieceCount(n int, t banqi.Type) string {
+	if n == 1 {
+		return t.Name()
+	}
+	return fmt.Sprintf("%d %ss", n, t.Name())
 }
 
 // colourText is a seat's colour, or when it is decided.
@@ -111,8 +148,11 @@ func (g *banqiGame) myColour() banqi.Colour {
 var (
 	squareRE = regexp.MustCompile(`[a-d][1-8]`)
 	lastRE   = regexp.MustCompile(`^([a-d][1-8])(?:-([a-d][1-8]))?(?:\(([A-Za-z])\))?$`)
-	// notSquareRE is what a person may mean as a square that is not one.
-	notSquareRE = regexp.MustCompile(`^[a-z][0-9]+$`)
+	// squareLikeRE is what a person may mean as a square (a letter and a
+	// number), on the board or not; squarePairRE two of them in one word
+	// (b3xb4, b3b4).
+	squareLikeRE = regexp.MustCompile(`^[a-z][0-9]+$`)
+	squarePairRE = regexp.MustCompile(`^([a-z][0-9]+)x?([a-z][0-9]+)$`)
 )
 
 // events says what happened since the person's last turn: the result
@@ -164,7 +204,10 @@ func (g *banqiGame) mineText() []string {
 			}
 			return say(text + ": it stays, revealed.")
 		}
-		return say(g.moveText(g.names.me, from, to, took))
+		// The piece is named from the board before the move: the other
+		// seat may have taken it on its new square since.
+		moved := g.prev.Board[g.mine.From/4][g.mine.From%4]
+		return say(g.moveText(g.names.me, moved, from, to, took))
 	}
 	return say("You ended the capture chain.")
 }
@@ -183,7 +226,9 @@ func (g *banqiGame) lastText(actor int) string {
 	case m[3] != "":
 		return fmt.Sprintf("%s attacked the face-down piece on %s from %s: it was %s.", who, m[2], m[1], pieceName(m[3][0], true))
 	}
-	return g.moveText(actor, m[1], m[2], g.newlyCaptured(g.theirColour(actor)))
+	// The last action's piece is still on its square: no move came after.
+	sq, _ := banqi.ParseSquare(m[2])
+	return g.moveText(actor, g.v.Board[sq/4][sq%4], m[1], m[2], g.newlyCaptured(g.theirColour(actor)))
 }
 
 // colourDecided is " You play black." when a flip of flipper's was the
@@ -199,11 +244,11 @@ func (g *banqiGame) colourDecided(flipper int) string {
 	return ""
 }
 
-// moveText is "g's Rook moved b4-b3 and took your Knight."
-func (g *banqiGame) moveText(actor int, from, to string, took string) string {
-	sq, _ := banqi.ParseSquare(to)
-	piece := pieceName(g.v.Board[sq/4][sq%4], false)
-	text := fmt.Sprintf("%s %s moved %s-%s", g.names.whose(actor), piece, from, to)
+// moveText is "g's red Rook moved b4-b3 and took your black Knight.":
+// moved is the letter of the piece that moved, took the letters of those
+// it took.
+func (g *banqiGame) moveText(actor int, moved byte, from, to string, took string) string {
+	text := fmt.Sprintf("%s %s moved %s-%s", g.names.whose(actor), pieceName(moved, false), from, to)
 	if took == "" {
 		return text + "."
 	}
@@ -212,7 +257,7 @@ func (g *banqiGame) moveText(actor int, from, to string, took string) string {
 		names = append(names, pieceName(took[i], false))
 	}
 	victim := g.names.possessive(1 - actor)
-	return fmt.Sprintf("%s and took %s %s.", text, victim, listed(names))
+	return fmt.Sprintf("%s and took %s %s.", text, victim, words.List(names))
 }
 
 // theirColour is the colour of actor's opponent, by the board letters'
@@ -343,7 +388,7 @@ func (g *banqiGame) chose(i int) {
 func (g *banqiGame) prompt() string { return "Your move (b3 flips, b3-b4 moves; ? help, q leave): " }
 
 // banqiWords are the words a move may carry besides its squares.
-var banqiWords = map[string]bool{"flip": true, "f": true, "move": true, "m": true, "capture": true, "c": true, "take": true, "to": true}
+var banqiWords = map[string]bool{"flip": true, "f": true, "move": true, "m": true, "capture": true, "c": true, "take": true, "to": true, "x": true}
 
 func (g *banqiGame) read(entry string) (int, error) {
 	if err := g.numbersOnly(entry); err != nil {
@@ -353,28 +398,38 @@ func (g *banqiGame) read(entry string) (int, error) {
 	if e == "stop" || e == "s" {
 		return g.find(banqi.Stop(), "There is no capture chain to stop.")
 	}
-	squares := squareRE.FindAllString(e, -1)
-	for _, w := range strings.FieldsFunc(squareRE.ReplaceAllString(e, " "), func(r rune) bool { return strings.ContainsRune(" -x,>", r) }) {
-		if notSquareRE.MatchString(w) {
-			return 0, bad("%s is not a square: the board runs from a1 to d8.", w)
+	cannot := bad("Cannot read %q. Type a square to flip it (b3), or two to move or capture (b3-b4); ? for help.", entry)
+	var squares []int
+	for _, w := range strings.FieldsFunc(e, func(r rune) bool { return strings.ContainsRune(" -,>", r) }) {
+		words := []string{w}
+		if m := squarePairRE.FindStringSubmatch(w); m != nil {
+			words = m[1:]
 		}
-		if !banqiWords[w] {
-			return 0, bad("Cannot read %q. Type a square to flip it (b3), or two to move or capture (b3-b4); ? for help.", entry)
+		for _, w := range words {
+			switch {
+			case banqiWords[w]:
+			case squareLikeRE.MatchString(w):
+				sq, err := banqi.ParseSquare(w)
+				if err != nil {
+					return 0, bad("%s is not a square: the board runs from a1 to d8.", w)
+				}
+				squares = append(squares, sq)
+			default:
+				return 0, cannot
+			}
 		}
 	}
 	switch len(squares) {
 	case 1:
-		sq, _ := banqi.ParseSquare(squares[0])
-		return g.find(banqi.Flip(sq), g.whyNoFlip(sq))
+		return g.find(banqi.Flip(squares[0]), g.whyNoFlip(squares[0]))
 	case 2:
-		from, _ := banqi.ParseSquare(squares[0])
-		to, _ := banqi.ParseSquare(squares[1])
+		from, to := squares[0], squares[1]
 		if i, err := g.find(banqi.Move(from, to), ""); err == nil {
 			return i, nil
 		}
 		return g.find(banqi.Capture(from, to), g.whyNoMove(from, to))
 	}
-	return 0, bad("Cannot read %q. Type a square to flip it (b3), or two to move or capture (b3-b4); ? for help.", entry)
+	return 0, cannot
 }
 
 // find is the position of a in the legal actions, or why as the error.
@@ -406,12 +461,15 @@ func (g *banqiGame) whyNoFlip(sq int) string {
 			return fmt.Sprintf("%s is face up: to move your %s type e.g. %s.", name, p.Type().Name(), a)
 		}
 	}
-	return fmt.Sprintf("%s is face up, and your %s there cannot move now: flip a face-down square (X).", name, p.Type().Name())
+	return fmt.Sprintf("%s is face up, and your %s there cannot move now: %s. Flip a face-down square (X).", name, p.Type().Name(), g.whyStuck(sq))
 }
 
 // whyNoMove says why from-to is not legal, and what the piece may do.
 func (g *banqiGame) whyNoMove(from, to int) string {
 	move := banqi.SquareName(from) + "-" + banqi.SquareName(to)
+	if c := g.v.Chain; c != nil && *c != banqi.SquareName(from) {
+		return fmt.Sprintf("%s is not a move now: you are capturing with the piece on %s: capture again or stop.", move, *c)
+	}
 	l := g.v.Board[from/4][from%4]
 	p, _ := banqi.PieceFromLetter(l)
 	if !p.Up() || p.Colour() != g.myColour() {
@@ -424,9 +482,79 @@ func (g *banqiGame) whyNoMove(from, to int) string {
 		}
 	}
 	if len(can) == 0 {
-		return fmt.Sprintf("%s is not a move: your %s on %s cannot move now.", move, p.Type().Name(), banqi.SquareName(from))
+		return fmt.Sprintf("%s is not a move: your %s on %s cannot move now: %s.", move, p.Type().Name(), banqi.SquareName(from), g.whyStuck(from))
 	}
-	return fmt.Sprintf("%s is not a move: your %s on %s can play %s.", move, p.Type().Name(), banqi.SquareName(from), listed(can))
+	return fmt.Sprintf("%s is not a move: your %s on %s can play %s.", move, p.Type().Name(), banqi.SquareName(from), words.List(can))
+}
+
+// whyStuck says why the person's piece on sq has no move: what the
+// squares next to it hold (none is empty, and no enemy there can be
+// taken, or it would have one).
+func (g *banqiGame) whyStuck(sq int) string {
+	var down, own, enemy []string
+	var ownPiece, enemyPiece banqi.Piece
+	for _, n := range neighbours(sq) {
+		p, _ := banqi.PieceFromLetter(g.v.Board[n/4][n%4])
+		switch {
+		case p == banqi.FaceDown:
+			down = append(down, banqi.SquareName(n))
+		case !p.Up():
+		case p.Colour() == g.myColour():
+			own, ownPiece = append(own, banqi.SquareName(n)), p
+		default:
+			enemy, enemyPiece = append(enemy, banqi.SquareName(n)), p
+		}
+	}
+	var why []string
+	switch len(down) {
+	case 0:
+	case 1:
+		why = append(why, down[0]+" is face down")
+	default:
+		why = append(why, words.List(down)+" are face down")
+	}
+	switch len(own) {
+	case 0:
+	case 1:
+		why = append(why, fmt.Sprintf("%s holds your %s", own[0], ownPiece.Type().Name()))
+	default:
+		why = append(why, words.List(own)+" hold pieces of yours")
+	}
+	other := g.names.possessive(1 - g.names.me)
+	switch len(enemy) {
+	case 0:
+	case 1:
+		why = append(why, fmt.Sprintf("%s holds %s %s, which it cannot take", enemy[0], other, enemyPiece.Type().Name()))
+	default:
+		why = append(why, fmt.Sprintf("%s hold %s pieces, which it cannot take", words.List(enemy), other))
+	}
+	text := words.List(why)
+	if p, _ := banqi.PieceFromLetter(g.v.Board[sq/4][sq%4]); p.Type() == banqi.Cannon && g.v.Ranks != "hk" {
+		text += " (a Cannon takes only by jumping over one piece)"
+	}
+	if text == "" {
+		return "it has no move"
+	}
+	return text
+}
+
+// neighbours are the squares next to sq: up, down, left, right.
+func neighbours(sq int) []int {
+	var out []int
+	r, c := sq/4, sq%4
+	if r > 0 {
+		out = append(out, sq-4)
+	}
+	if r < 7 {
+		out = append(out, sq+4)
+	}
+	if c > 0 {
+		out = append(out, sq-1)
+	}
+	if c < 3 {
+		out = append(out, sq+1)
+	}
+	return out
 }
 
 // legend explains the letters, the captures and what to type.
@@ -438,8 +566,4 @@ func (g *banqiGame) legend() []string {
 	out := say("Captures: an adjacent enemy of equal or lower rank (but a King not a Pawn, and a Pawn takes the King), " + order)
 	out = append(out, say("Type b3 (or flip b3) to flip, b3-b4 (or b3 b4) to move or capture, stop to end a capture chain. [ ] marks the last move, - an empty square.")...)
 	return append(out, commandsLine)
-}
-
-func (g *banqiGame) result(ranks []int, scores []float64, reason string) string {
-	return resultText(g.names, ranks, scores, reason)
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/arena-dev/arena/engine/boon"
+
+	"github.com/arena-dev/arena/internal/words"
 )
 
 // boonGame draws the Boon table (victory cards, tricks, the trick being
@@ -26,7 +28,7 @@ func (g *boonGame) show(view json.RawMessage, legal []json.RawMessage) page {
 		return g.asJSON(view, legal)
 	}
 	g.v, g.legal, g.raw = v, actions, nil
-	p := page{table: g.table(), events: g.events(), hand: groups(fmt.Sprintf("Your hand (%d cards):", len(v.Hand)), boonHand(v.Hand))}
+	p := page{table: g.table(), events: g.events(), hand: groups("Your hand ("+words.Count(len(v.Hand), "card", "cards")+"):", boonHand(v.Hand))}
 	if legal != nil {
 		p.ask, p.choices = g.ask(), g.choices()
 	}
@@ -69,13 +71,13 @@ func boonHand(hand []string) []string {
 	return groups
 }
 
-// codes is cards as typed, "b1 au3".
-func codes(cards []string) string {
+// boonCardList is cards in words: "blue 1, gold 3 and gold 14".
+func boonCardList(cards []string) string {
 	out := make([]string, len(cards))
 	for i, c := range cards {
-		out[i] = code(c)
+		out[i] = boonCardName(c)
 	}
-	return strings.Join(out, " ")
+	return words.List(out)
 }
 
 // table is the round and its mode, a line per seat (victory cards,
@@ -99,7 +101,7 @@ func (g *boonGame) table() []string {
 	for s := range v.HandSizes {
 		wide = max(wide, min(len(g.names.of(s)), 16))
 	}
-	out = append(out, fmt.Sprintf("  %-*s  %3s %6s %7s %7s", wide, "", "VC", "cards", "tricks", "points"))
+	out = append(out, fmt.Sprintf("  %-*s  %13s %7s %6s %6s", wide, "", "victory cards", "in hand", "tricks", "points"))
 	for s := range v.HandSizes {
 		role := ""
 		if s == v.Picker {
@@ -109,7 +111,7 @@ func (g *boonGame) table() []string {
 		if len(name) > wide {
 			name = name[:wide]
 		}
-		out = append(out, fmt.Sprintf("  %-*s  %3d %6d %7d %7d%s", wide, name, at(v.VC, s), v.HandSizes[s], at(v.TricksWon, s), at(v.TrickPoints, s), role))
+		out = append(out, fmt.Sprintf("  %-*s  %13d %7d %6d %6d%s", wide, name, at(v.VC, s), v.HandSizes[s], at(v.TricksWon, s), at(v.TrickPoints, s), role))
 	}
 	// The trick just completed, while the next has no card yet.
 	if n := len(v.Tricks); n > 0 && (v.Phase != "play" || len(v.Trick.Cards) == 0) {
@@ -125,9 +127,9 @@ func (g *boonGame) table() []string {
 		}
 	}
 	if len(v.Boon) > 0 {
-		text := "The Boon you took: " + codes(v.Boon)
+		text := "The Boon you took: " + boonCardList(v.Boon)
 		if len(v.Buried) > 0 {
-			text += "; you buried: " + codes(v.Buried)
+			text += "; you buried: " + boonCardList(v.Buried)
 		}
 		out = append(out, say(text+".")...)
 	}
@@ -141,14 +143,14 @@ func at(xs []int, i int) int {
 	return 0
 }
 
-// trickCards is "a led g1, you g2, b b1".
+// trickCards is "a led green 1, you green 2, b blue 1".
 func (g *boonGame) trickCards(t boon.Trick) string {
 	parts := make([]string, len(t.Cards))
 	for i, c := range t.Cards {
 		s := (t.Leader + i) % len(g.v.HandSizes)
-		parts[i] = g.names.of(s) + " " + code(c)
+		parts[i] = g.names.of(s) + " " + boonCardName(c)
 		if i == 0 {
-			parts[i] = g.names.of(s) + " led " + code(c)
+			parts[i] = g.names.of(s) + " led " + boonCardName(c)
 		}
 	}
 	return strings.Join(parts, ", ")
@@ -231,7 +233,7 @@ func (g *boonGame) roundText() string {
 		for _, s := range r.Winners {
 			w = append(w, g.names.of(s))
 		}
-		text += ": fewest points: " + listed(w)
+		text += ": fewest points: " + words.List(w)
 	}
 	var vc []string
 	for s, n := range r.VC {
@@ -245,17 +247,14 @@ func (g *boonGame) ask() []string {
 	v := &g.v
 	switch v.Decision {
 	case "take_or_pass":
-		text := fmt.Sprintf("Take the Boon (%d cards, unseen) and play alone against the others (t), or pass (p)?", v.BoonSize)
-		if len(v.Passed) > 0 {
-			var p []string
-			for _, s := range v.Passed {
-				p = append(p, g.names.of(s))
-			}
-			text = listed(p) + " passed. " + text
-		}
-		return say(text)
+		// Who passed before is told among the events.
+		return say(fmt.Sprintf("Take the Boon (%d cards, unseen) and play alone against the others (t), or pass (p)?", v.BoonSize))
 	case "bury":
-		return say(fmt.Sprintf("Bury %d more card(s), one at a time: their points count for you.", v.BuryLeft))
+		cards := "cards"
+		if v.BuryLeft == 1 {
+			cards = "card"
+		}
+		return say(fmt.Sprintf("Bury %d more %s, one at a time: their points count for you.", v.BuryLeft, cards))
 	case "play":
 		if len(v.Trick.Cards) == 0 {
 			return say(fmt.Sprintf("You lead trick %d: play any card.", v.TrickNo))
@@ -359,9 +358,6 @@ func (g *boonGame) find(is func(boon.Action) bool, why string) (int, error) {
 func (g *boonGame) legend() []string {
 	out := say("Cards: b blue, g green, r red 1-6; au gold 1-14, the trumps: b5, au14 (or gold 14). Points: 4s 4, 5s 10, 6s 11, gold 7-10 2 and 11-14 3, others 0.")
 	out = append(out, say("Follow the suit led if you can; the highest gold takes the trick, else the highest card of the suit led. Type t (take), p (pass), or a card.")...)
+	out = append(out, say("A round: the picker (who took the Boon) needs 61 of the 120 points to win victory cards from each other seat, else pays them; in Least, whoever took a trick with the fewest points wins 1 from each. A seat out of victory cards ends the game: the most wins.")...)
 	return append(out, commandsLine)
-}
-
-func (g *boonGame) result(ranks []int, scores []float64, reason string) string {
-	return resultText(g.names, ranks, scores, reason)
 }

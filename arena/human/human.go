@@ -25,9 +25,11 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/transport"
+	"github.com/arena-dev/arena/engine"
 	"github.com/arena-dev/arena/protocol"
 )
 
@@ -37,15 +39,86 @@ import (
 // the bots' clock: a choice not made by the move's deadline is a timeout,
 // as a bot's would be. DropTypeahead, for a terminal, drops what was
 // typed before a turn was shown, so that an extra Enter never answers a
-// turn unseen; piped input (a script) is read in order.
+// turn unseen; piped input (a script) is read in order. Results says
+// that the end of each game is told with GameOver (arena play tells it
+// from the game's record): a game's first screen then waits for the
+// games before it to be told, so that the person reads how one game
+// ended before the next begins.
 type Seat struct {
 	In            io.Reader
 	Out           io.Writer
 	Timed         bool
 	DropTypeahead bool
+	Results       bool
 
 	once  sync.Once
 	lines chan string // what the person typed, one line each
+	outMu sync.Mutex  // one writer on Out at a time: the sessions, GameOver
+
+	mu     sync.Mutex
+	untold map[string]bool // games begun whose end GameOver has not told
+	told   chan struct{}   // closed by each GameOver, then replaced
+}
+
+// Say prints each paragraph of text wrapped to the screen.
+func (s *Seat) Say(text []string) {
+	s.outMu.Lock()
+	defer s.outMu.Unlock()
+	for _, p := range text {
+		for _, l := range say(p) {
+			io.WriteString(s.Out, l+"\n")
+		}
+	}
+}
+
+// GameOver prints how game gameID ended (Say). With Results, the next
+// game's first screen waits for it.
+func (s *Seat) GameOver(gameID string, text []string) {
+	s.Say(text)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.untold, gameID)
+	if s.told != nil {
+		close(s.told)
+	}
+	s.told = make(chan struct{})
+}
+
+// begin notes that game gameID begins, first waiting (with Results) for
+// the end of every game before it to be told: until the session ends, or
+// for at most half the time left before deadline (the bots' hellos are
+// sent after this one, with the same deadline).
+func (s *Seat) begin(gameID string, deadline time.Time, ended <-chan struct{}) {
+	if !s.Results {
+		return
+	}
+	t := time.NewTimer(time.Until(deadline) / 2)
+	defer t.Stop()
+	for {
+		s.mu.Lock()
+		if s.untold == nil {
+			s.untold, s.told = map[string]bool{}, make(chan struct{})
+		}
+		untold, told := len(s.untold), s.told
+		if untold == 0 {
+			s.untold[gameID] = true
+		}
+		s.mu.Unlock()
+		if untold == 0 {
+			return
+		}
+		select {
+		case <-told:
+		case <-ended:
+			return
+		case <-t.C:
+			s.mu.Lock()
+			clear(s.untold) // told too late to come first: not waited for again
+			s.untold[gameID] = true
+			s.mu.Unlock()
+			return
+		}
+	}
 }
 
 // The session's end when the person leaves: to the referee the seat has
@@ -85,10 +158,14 @@ type session struct {
 	ended chan struct{}
 	once  sync.Once
 
-	outMu   sync.Mutex
-	printed int // lines printed since the person last typed one
+	printed int // rows printed since the person last typed a line (under seat.outMu)
+	// shown is the rows from the top of the page last drawn down to the
+	// cursor's (under seat.outMu): a refusal that would push the page's
+	// top off the screen draws the page again.
+	shown int
 
 	mu     sync.Mutex
+	seats  names // who sits where in the game being played
 	table  game  // the game being played, as drawn and read
 	page   page  // the turn as drawn
 	ready  bool  // a hello is to be answered
@@ -114,30 +191,67 @@ type message struct {
 	Reason  string            `json:"reason"`
 }
 
-// printf prints, counting the lines, so that a turn's page is cut to
-// what the screen has left.
+// printf prints, counting the screen's rows, so that a turn's page is
+// cut to what the screen has left.
 func (s *session) printf(format string, a ...any) {
 	text := fmt.Sprintf(format, a...)
-	s.outMu.Lock()
-	defer s.outMu.Unlock()
-	s.printed += strings.Count(text, "\n")
+	s.seat.outMu.Lock()
+	defer s.seat.outMu.Unlock()
+	n := rowsOf(text)
+	s.printed += n
+	s.shown += n
 	io.WriteString(s.seat.Out, text)
+}
+
+// rowsOf is the rows of the screen text takes: one a line, more for a
+// line wider than the screen; what follows the last newline (a prompt)
+// is on the cursor's row.
+func rowsOf(text string) int {
+	lines := strings.Split(text, "\n")
+	n := 0
+	for _, l := range lines[:len(lines)-1] {
+		n += 1 + max(utf8.RuneCountInString(l)-1, 0)/screenCols
+	}
+	return n
 }
 
 // rows is how many lines are left on the screen for a page and the
 // prompt under it.
 func (s *session) rows() int {
-	s.outMu.Lock()
-	defer s.outMu.Unlock()
+	s.seat.outMu.Lock()
+	defer s.seat.outMu.Unlock()
 	return screenRows - 1 - s.printed
 }
 
 // freshScreen notes that the screen starts afresh: the person typed a
-// line (the screen has scrolled to it), or a game begins.
+// line (the screen has scrolled to it, the prompt's row with it), or a
+// game begins.
 func (s *session) freshScreen() {
-	s.outMu.Lock()
-	defer s.outMu.Unlock()
+	s.seat.outMu.Lock()
+	defer s.seat.outMu.Unlock()
 	s.printed = 0
+	s.shown++
+}
+
+// drawPage prints lines, a page (with the legend above it: top lines),
+// as the top of what must stay on screen.
+func (s *session) drawPage(lines []string) {
+	s.println(lines)
+	s.seat.outMu.Lock()
+	defer s.seat.outMu.Unlock()
+	s.shown = len(lines)
+}
+
+// refuse prints why the person's line was not a move, first drawing the
+// turn's page again if the message would push its top off the screen.
+func (s *session) refuse(msg []string) {
+	s.seat.outMu.Lock()
+	full := s.shown+len(msg)+1 > screenRows // and the prompt's row
+	s.seat.outMu.Unlock()
+	if full {
+		s.drawPage(s.page.lines(screenRows-1-len(msg), true))
+	}
+	s.println(msg)
 }
 
 func (s *session) println(lines []string) {
@@ -148,7 +262,7 @@ func (s *session) println(lines []string) {
 
 // Send takes a line from the referee: a hello is to be answered ready, a
 // turn is drawn with its choices, the end of a game is shown.
-func (s *session) Send(line []byte, _ time.Time) error {
+func (s *session) Send(line []byte, deadline time.Time) error {
 	select {
 	case <-s.ended:
 		return s.err
@@ -158,12 +272,16 @@ func (s *session) Send(line []byte, _ time.Time) error {
 	if err := json.Unmarshal(line, &m); err != nil {
 		return fmt.Errorf("%w: the human seat cannot read %q: %v", transport.ErrFault, line, err)
 	}
+	if m.Type == protocol.TypeHello {
+		s.seat.begin(m.GameID, deadline, s.ended)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch m.Type {
 	case protocol.TypeHello:
 		s.ready = true
-		s.table = newGame(m.Game, names{players: m.Players, me: m.Seat})
+		s.seats = names{players: m.Players, me: m.Seat}
+		s.table = newGame(m.Game, s.seats)
 		s.freshScreen() // a new game: its first turn fits under its banner
 		s.printf("\n=== %s, game %s\n", m.Game, m.GameID)
 		s.println(say(fmt.Sprintf("You are seat %d of %d. Players by seat: %s. Type ? at any prompt for help.", m.Seat, m.Seats, seatList(m.Players, m.Seat))))
@@ -171,13 +289,16 @@ func (s *session) Send(line []byte, _ time.Time) error {
 		s.turnID, s.legal, s.view = m.ID, len(m.Legal), m.View
 		s.page = s.table.show(m.View, m.Legal)
 		s.printf("\n")
-		s.println(s.page.lines(s.rows(), true))
+		s.drawPage(s.page.lines(s.rows(), true))
 	case protocol.TypeEnd:
+		// The last page, and room under it for how the game ended:
+		// GameOver's lines, or the end's reason.
 		pg := s.table.show(m.View, nil)
-		result := say("=== " + s.table.result(m.Ranks, m.Scores, m.Reason))
 		s.printf("\n")
-		s.println(pg.lines(s.rows()-len(result), true))
-		s.println(result)
+		s.println(pg.lines(s.rows()-resultRows, true))
+		if !s.seat.Results {
+			s.println(say("=== Game over: " + engine.NameSeats(m.Reason, s.seats.players) + "."))
+		}
 	case protocol.TypeBye:
 		s.printf("=== the match is over\n")
 		s.end(nil)
@@ -244,8 +365,10 @@ func (s *session) Receive(deadline time.Time) ([]byte, error) {
 			return nil, transport.ErrTimeout
 		case t, ok := <-s.seat.lines:
 			if !ok {
-				s.printf("\n=== your input ended: you left the game, a forfeit (recorded as %q); the others play on\n", protocol.ReasonLeft)
-				s.end(errEOF)
+				s.printf("\n")
+				s.mu.Lock()
+				s.leave(errEOF, "Your input ended, so you left the game")
+				s.mu.Unlock()
 				return nil, errEOF
 			}
 			text = strings.TrimSpace(t)
@@ -280,38 +403,52 @@ func (s *session) entry(id int64, text string) (reply []byte, done bool, err err
 	defer s.mu.Unlock()
 	switch strings.ToLower(text) {
 	case "q", "quit", "exit":
-		s.printf("=== you left the game: a forfeit (recorded as %q); the others play on\n", protocol.ReasonLeft)
-		s.end(errQuit)
+		s.leave(errQuit, "You left the game")
 		return nil, true, errQuit
 	case "?", "h", "help":
 		legend := s.table.legend()
-		s.println(legend)
-		s.println(s.page.lines(s.rows(), false))
+		s.drawPage(append(legend, s.page.lines(s.rows()-len(legend), false)...))
 		return nil, false, nil
 	case "v":
 		s.printf("%s\n", s.view)
 		return nil, false, nil
 	case "":
-		s.printf("Type your move (? for help, q to leave).\n")
+		s.refuse([]string{"Type your move (? for help, q to leave)."})
 		return nil, false, nil
 	}
 	k, err := strconv.Atoi(text)
 	switch {
 	case err == nil && (k < 1 || k > s.legal):
-		s.printf("%d is not a choice: a number picks from 1 to %d.\n", k, s.legal)
+		s.refuse(say(fmt.Sprintf("%d is not a choice: a number picks from 1 to %d.", k, s.legal)))
 		return nil, false, nil
 	case err == nil:
 		k--
 	default:
 		k, err = s.table.read(text)
 		if err != nil {
-			s.println(say(err.Error()))
+			s.refuse(say(err.Error()))
 			return nil, false, nil
 		}
 	}
 	s.turnID = 0
 	s.table.chose(k)
 	return protocol.AppendIndexAction(nil, id, k), true, nil
+}
+
+// resultRows are the rows the last page of a game leaves for how it
+// ended (GameOver's lines).
+const resultRows = 3
+
+// leave ends the session as the person leaves the game, what in words,
+// saying what comes of it: a forfeit, and the other player wins or the
+// others play on. (The game's result, GameOver's, does not say it again.)
+func (s *session) leave(why error, what string) {
+	rest := "; the others play on without you."
+	if others := s.seats.others(); len(others) == 1 {
+		rest = ": " + others[0] + " wins."
+	}
+	s.println(say("=== " + what + ", a forfeit" + rest))
+	s.end(why)
 }
 
 // end ends the session, for why (nil: the referee ended it).

@@ -126,12 +126,10 @@ func playRandom(t *testing.T, g engine.Game, opts engine.Options, players []stri
 			t.Fatal(err)
 		}
 	}
-	o := st.Outcome()
 	for seat := range players {
 		view, _ := json.Marshal(st.View(seat))
 		p := seats[seat].show(view, nil)
-		result := say("=== " + seats[seat].result(o.Ranks, o.Scores, o.Reason))
-		fits(t, "the end", append(p.lines(screenRows-2-len(result), true), result...), screenRows-2)
+		fits(t, "the end", p.lines(screenRows-2-resultRows, true), screenRows-2-resultRows)
 	}
 }
 
@@ -168,12 +166,18 @@ func TestReadsWhatPeopleType(t *testing.T) {
 		{name: "banqi move word", game: "banqi", view: banqiRed, legal: banqiLegal, me: 1, entry: "move b3 to b4", want: `{"type":"move","from":"b3","to":"b4"}`},
 		{name: "banqi face up", game: "banqi", view: banqiRed, legal: banqiLegal, me: 1, entry: "b3", refused: "b3 is face up: to move your Minister type e.g. b3-b4."},
 		{name: "banqi empty", game: "banqi", view: banqiRed, legal: banqiLegal, me: 1, entry: "b4", refused: "b4 is empty"},
-		{name: "banqi theirs", game: "banqi", view: banqiRed, legal: banqiLegal, me: 1, entry: "c3", refused: "c3 is face up, and your Guard there cannot move now"},
+		{name: "banqi theirs", game: "banqi", view: banqiRed, legal: banqiLegal, me: 1, entry: "c3", refused: "c3 is face up, and your Guard there cannot move now: c4, c2 and d3 are face down and b3 holds your Minister."},
 		{name: "banqi their piece", game: "banqi", view: banqiView, legal: banqiLegal, entry: "b3", refused: "b3 is face up (a red Minister): flip a face-down square (X)."},
 		{name: "banqi off the board", game: "banqi", view: banqiRed, legal: banqiLegal, me: 1, entry: "e5", refused: "e5 is not a square: the board runs from a1 to d8"},
+		{name: "banqi off the board x", game: "banqi", view: banqiRed, legal: banqiLegal, me: 1, entry: "x1", refused: "x1 is not a square: the board runs from a1 to d8"},
+		{name: "banqi off the board z", game: "banqi", view: banqiRed, legal: banqiLegal, me: 1, entry: "z9", refused: "z9 is not a square: the board runs from a1 to d8"},
+		{name: "banqi off the board in a move", game: "banqi", view: banqiRed, legal: banqiLegal, me: 1, entry: "b3xb0", refused: "b0 is not a square"},
+		{name: "banqi move x", game: "banqi", view: banqiRed, legal: banqiLegal, me: 1, entry: "b3xb4", want: `{"type":"move","from":"b3","to":"b4"}`},
+		{name: "banqi move x spaced", game: "banqi", view: banqiRed, legal: banqiLegal, me: 1, entry: "b3 x b4", want: `{"type":"move","from":"b3","to":"b4"}`},
 		{name: "banqi bad move", game: "banqi", view: banqiRed, legal: banqiLegal, me: 1, entry: "b3-b1", refused: "your Minister on b3 can play b3-b4"},
 		{name: "banqi not yours", game: "banqi", view: banqiRed, legal: banqiLegal, me: 1, entry: "a3-a4", refused: "there is no face-up piece of yours on a3"},
-		{name: "banqi stuck", game: "banqi", view: banqiRed, legal: banqiLegal, me: 1, entry: "c3-c2", refused: "your Guard on c3 cannot move now"},
+		{name: "banqi stuck", game: "banqi", view: banqiRed, legal: banqiLegal, me: 1, entry: "c3-c2", refused: "your Guard on c3 cannot move now: c4, c2 and d3 are face down and b3 holds your Minister."},
+		{name: "banqi stuck by pieces", game: "banqi", view: banqiHemmed, legal: `[{"type":"flip","square":"a1"}]`, entry: "b2-b1", refused: "your Guard on b2 cannot move now: b1 is face down, a2 holds your Pawn and b3 and c2 hold bot1's pieces, which it cannot take."},
 		{name: "banqi unreadable view", game: "banqi", view: `{"board":"?"}`, legal: banqiLegal, entry: "a1", refused: `"a1" is not a choice: type its number, 1 to 3.`},
 		{name: "a game without a drawing", game: "chess", view: `{}`, legal: banqiLegal, entry: "e4", refused: `"e4" is not a choice: type its number, 1 to 3.`},
 		{name: "banqi gibberish", game: "banqi", view: banqiRed, legal: banqiLegal, me: 1, entry: "hello", refused: `Cannot read "hello"`},
@@ -195,6 +199,18 @@ func TestReadsWhatPeopleType(t *testing.T) {
 		{name: "uno not held", game: "uno", view: unoView, legal: unoLegal, me: 1, entry: "r7", refused: "You hold no red 7. Your turn: play a red card, a 2 or a wild, or draw (d)."},
 		{name: "uno no match", game: "uno", view: unoView, legal: unoLegal, me: 1, entry: "y1", refused: "Yellow 1 cannot be played now. Your turn: play a red card, a 2 or a wild"},
 		{name: "uno colour of a number", game: "uno", view: unoView, legal: unoLegal, me: 1, entry: "r8 green", refused: `Cannot read "green" in "r8 green"`},
+		{name: "uno number in words", game: "uno", view: unoView, legal: unoLegal, me: 1, entry: "red eight", want: `{"type":"play","card":"R8"}`},
+		{name: "uno face alone", game: "uno", view: unoView, legal: unoLegal, me: 1, entry: "eight", want: `{"type":"play","card":"R8"}`},
+		{name: "uno face alone held", game: "uno", view: unoView, legal: unoLegal, me: 1, entry: "reverse", refused: "Yellow reverse cannot be played now."},
+		{name: "uno face alone not held", game: "uno", view: unoView, legal: unoLegal, me: 1, entry: "skip", refused: "You hold no skip. Your turn: play a red card"},
+		{name: "uno zero", game: "uno", view: unoBlue, legal: unoBlueLegal, me: 1, entry: "blue zero", want: `{"type":"play","card":"B0"}`},
+		{name: "uno skip", game: "uno", view: unoBlue, legal: unoBlueLegal, me: 1, entry: "skip", want: `{"type":"play","card":"BS"}`},
+		{name: "uno colour and skip", game: "uno", view: unoBlue, legal: unoBlueLegal, me: 1, entry: "blue skip", want: `{"type":"play","card":"BS"}`},
+		{name: "uno draw two alone", game: "uno", view: unoBlue, legal: unoBlueLegal, me: 1, entry: "draw two", want: `{"type":"play","card":"BD2"}`},
+		{name: "uno colour and reverse", game: "uno", view: unoBlue, legal: unoBlueLegal, me: 1, entry: "blue reverse", refused: "You hold no blue reverse."},
+		{name: "uno which skip", game: "uno", view: unoBlue, legal: unoBlueLegal, me: 1, entry: "green skip", refused: "Green skip cannot be played now."},
+		{name: "uno ambiguous skip", game: "uno", view: unoSkips, legal: unoSkipsLegal, me: 1, entry: "skip", refused: "Which skip? You can play blue skip (bs) and green skip (gs)."},
+		{name: "uno draw after drawing", game: "uno", view: unoDrawn, legal: `[{"type":"play","card":"R7"},{"type":"keep"}]`, me: 1, entry: "d", refused: "You cannot draw now. You drew red 7: play it (r7) or keep it (k)?"},
 
 		// Boon (docs/games/boon.md: seat 1 plays to trick 2; then buries).
 		{name: "boon code", game: "boon", view: boonView, legal: boonLegal, me: 1, entry: "au1", want: `{"type":"play","card":"Au1"}`},
@@ -250,6 +266,8 @@ func TestDecisionsAndEventsAreSentences(t *testing.T) {
 		name, game, view, legal string
 		me                      int
 		want                    []string
+		once                    []string // said once, not twice
+		not                     []string
 	}{
 		{"uno challenge", "uno", unoChallenge, `[{"type":"challenge"},{"type":"accept"}]`, 1, []string{
 			"bot0 played wild draw four and named blue.",
@@ -257,7 +275,7 @@ func TestDecisionsAndEventsAreSentences(t *testing.T) {
 			"1) c  challenge the Wild Draw Four",
 			"2) a  accept: draw 4 cards",
 			"Your hand (3 cards): green: skip (gs) · blue: 1 (b1), 2 (b2)",
-		}},
+		}, nil, nil},
 		{"uno after a challenge", "uno", unoChallenged, `[{"type":"play","card":"B1"},{"type":"draw"}]`, 1, []string{
 			"You challenged bot0's Wild Draw Four: it was a bluff.",
 			"bot0's hand was: red 3 (r3), green 5 (g5).",
@@ -265,28 +283,46 @@ func TestDecisionsAndEventsAreSentences(t *testing.T) {
 			"2) d   draw a card",
 			"The discard pile was shuffled into a new draw pile.",
 			"bot0 drew 4 cards: the Wild Draw Four was a bluff.",
-		}},
+		}, nil, nil},
 		{"uno turn", "uno", unoView, unoLegal, 1, []string{
 			"Hand 1 · top card: red 2 · colour: red · draw pile 86 · clockwise",
 			"In order of play: you 6 cards, bot2 6, bot0 6.",
 			"You played red 5.",
 			"bot2 played red 1.",
 			"Your turn: play a red card, a 2 or a wild, or draw (d).",
-		}},
+		}, nil, nil},
 		{"banqi", "banqi", banqiView, banqiLegal, 0, []string{
 			"8  X  X  X  X  8    you: black (seat 0)",
 			"3  X [M] G  X  3",
 			"bot1's red Minister moved b4-b3 and took your black Minister.",
 			"Your move (you are black): flip a piece, or move or capture with one of yours.",
-		}},
+		}, nil, nil},
 		{"boon", "boon", boonView, boonLegal, 1, []string{
 			"Round 1 · bot3 dealt · you picked and play alone against the others",
-			"Trick 2, now: bot3 led b2, bot0 r3; bot3 is winning, 0 points so far.",
+			"Trick 2, now: bot3 led blue 2, bot0 red 3; bot3 is winning, 0 points so far.",
 			"Played: you green 2, bot2 blue 1, bot3 green 3.",
 			"bot3 won the trick.",
-			"The Boon you took: g6 au1 au4 au13; you buried: au4 au10 au11 au13.",
+			"The Boon you took: green 6, gold 1, gold 4 and gold 13; you buried: gold 4, gold 10, gold 11 and gold 13.",
 			"Play a card to trick 2: follow blue if you can.",
-		}},
+			"victory cards in hand tricks points",
+		}, nil, []string{"VC"}},
+		{"uno call", "uno", unoCalled, `[{"type":"draw"}]`, 1, []string{
+			"bot0 played red 2, calling Uno!",
+			"In order of play: you 1 card, bot2 6, bot0 1.",
+			"Your hand (1 card):",
+		}, nil, []string{"Uno!.", "1 cards"}},
+		{"banqi captures in words", "banqi", banqiView, banqiLegal, 0, []string{
+			"you lost: Minister", "bot1 lost: none", "ply 4; 0 moves since a flip or capture",
+		}, nil, []string{"captured:"}},
+		{"banqi one move", "banqi", strings.Replace(banqiView, `"plies_since_progress":0`, `"plies_since_progress":1`, 1), banqiLegal, 0, []string{
+			"1 move since a flip or capture",
+		}, nil, nil},
+		{"boon passes said once", "boon", boonPassed, `[{"type":"take"},{"type":"pass"}]`, 2, []string{
+			"Take the Boon (4 cards, unseen) and play alone against the others (t), or pass (p)?",
+		}, []string{"bot1 passed."}, nil},
+		{"boon last card to bury", "boon", strings.Replace(boonBury, `"bury_left":4`, `"bury_left":1`, 1), boonBuryLegal, 1, []string{
+			"Bury 1 more card, one at a time",
+		}, nil, []string{"card(s)"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, _, p := seated(t, tc.game, tc.view, tc.legal, tc.me)
@@ -295,6 +331,16 @@ func TestDecisionsAndEventsAreSentences(t *testing.T) {
 			for _, w := range tc.want {
 				if !strings.Contains(flat, strings.Join(strings.Fields(w), " ")) {
 					t.Errorf("no %q in the page:\n%s", w, page)
+				}
+			}
+			for _, w := range tc.once {
+				if n := strings.Count(flat, w); n != 1 {
+					t.Errorf("%q said %d times in the page:\n%s", w, n, page)
+				}
+			}
+			for _, w := range tc.not {
+				if strings.Contains(flat, w) {
+					t.Errorf("%q in the page:\n%s", w, page)
 				}
 			}
 			for _, raw := range []string{"kind=", "pending=", "seat=", `"type"`} {
@@ -309,12 +355,22 @@ func TestDecisionsAndEventsAreSentences(t *testing.T) {
 // Views from the games' docs (docs/games/*.md), as sent.
 const (
 	banqiView = `{"you":{"seat":0,"colour":"black"},"board":["XXXX","XXXX","XXXX","XXXX","X-XX","XMGX","XXXX","XXXX"],"colours":["black","red"],"to_move":0,"chain":null,"captured":{"red":"","black":"m"},"facedown":{"red":"KGMRRNNCCPPPPP","black":"kggmrrnnccppppp"},"ply":4,"plies_since_progress":0,"repeats":1,"last":"b4-b3","ranks":"taiwan"}`
+	// Seat 0 (red) with its Guard on b2 hemmed in (ranks hk: a Guard
+	// takes no Rook or Knight).
+	banqiHemmed = `{"you":{"seat":0,"colour":"red"},"board":["XXXX","XXXX","XXXX","XXXX","XXXX","XrXX","PGnX","XXXX"],"colours":["red","black"],"to_move":0,"chain":null,"captured":{"red":"","black":""},"facedown":{"red":"KGMMRRNNCCPPPP","black":"kggmmrnccppppp"},"ply":10,"plies_since_progress":0,"repeats":1,"last":"c2(n)","ranks":"hk"}`
 	// The same, as seat 1 (red) to move would see it.
 	banqiRed   = `{"you":{"seat":1,"colour":"red"},"board":["XXXX","XXXX","XXXX","XXXX","X-XX","XMGX","XXXX","XXXX"],"colours":["black","red"],"to_move":1,"chain":null,"captured":{"red":"","black":"m"},"facedown":{"red":"KGMRRNNCCPPPPP","black":"kggmrrnnccppppp"},"ply":4,"plies_since_progress":0,"repeats":1,"last":"b4-b3","ranks":"taiwan"}`
 	banqiLegal = `[{"type":"flip","square":"a1"},{"type":"flip","square":"a8"},{"type":"move","from":"b3","to":"b4"}]`
 
 	unoView  = `{"you":1,"hand":["R8","Y1","YR","G7","B3","B8","WD4"],"top":"R2","colour":"red","direction":1,"dealer":0,"hand_no":1,"to_move":1,"counts":[6,6,6],"scores":[0,0,0],"finished":[],"draw_pile":86,"discard":["R7","R5","R1","R2"],"events":[{"type":"play","seat":1,"card":"R5"},{"type":"play","seat":2,"card":"R1"},{"type":"play","seat":0,"card":"R2"}],"decision":{"kind":"play"},"hands":[],"actions":3,"over":false,"rules":{"rules":"official","start_card":"official","voluntary_draw":true,"draw_until_playable":false,"wd4_mode":"challenge","uno_call":"autocatch","call":"uno","scoring":"winner_collects","target":0,"stack_draws":false,"seven_zero":false,"reverse_deflects_draw":false,"play_to_last":false,"jump_in":false,"max_actions":100000}}`
 	unoLegal = `[{"type":"play","card":"R8"},{"type":"play","card":"WD4","colour":"red"},{"type":"play","card":"WD4","colour":"yellow"},{"type":"play","card":"WD4","colour":"green"},{"type":"play","card":"WD4","colour":"blue"},{"type":"draw"}]`
+
+	unoBlue       = `{"you":1,"hand":["B0","BS","BD2","GS","Y4"],"top":"B5","colour":"blue","direction":1,"dealer":0,"hand_no":1,"to_move":1,"counts":[5,5,5],"scores":[0,0,0],"finished":[],"draw_pile":80,"discard":["B5"],"events":[],"decision":{"kind":"play"},"hands":[],"actions":9,"over":false,"rules":{"rules":"official","call":"uno","target":0}}`
+	unoBlueLegal  = `[{"type":"play","card":"B0"},{"type":"play","card":"BS"},{"type":"play","card":"BD2"},{"type":"draw"}]`
+	unoSkips      = `{"you":1,"hand":["BS","GS","R1"],"top":"RS","colour":"red","direction":1,"dealer":0,"hand_no":1,"to_move":1,"counts":[5,3,5],"scores":[0,0,0],"finished":[],"draw_pile":80,"discard":["RS"],"events":[],"decision":{"kind":"play"},"hands":[],"actions":9,"over":false,"rules":{"rules":"official","call":"uno","target":0}}`
+	unoSkipsLegal = `[{"type":"play","card":"BS"},{"type":"play","card":"GS"},{"type":"play","card":"R1"},{"type":"draw"}]`
+	unoDrawn      = `{"you":1,"hand":["R7","B3"],"top":"R2","colour":"red","direction":1,"dealer":0,"hand_no":1,"to_move":1,"counts":[5,2,5],"scores":[0,0,0],"finished":[],"draw_pile":80,"discard":["R2"],"events":[{"type":"draw","seat":1,"n":1,"why":"turn","cards":["R7"]}],"decision":{"kind":"drawn","card":"R7"},"hands":[],"actions":9,"over":false,"rules":{"rules":"official","call":"uno","target":0}}`
+	unoCalled     = `{"you":1,"hand":["G5"],"top":"R2","colour":"red","direction":1,"dealer":0,"hand_no":1,"to_move":1,"counts":[1,1,6],"scores":[0,0,0],"finished":[],"draw_pile":80,"discard":["R2"],"events":[{"type":"play","seat":0,"card":"R2","uno":true}],"decision":{"kind":"play"},"hands":[],"actions":9,"over":false,"rules":{"rules":"official","call":"uno","target":0}}`
 
 	unoChallenge  = `{"you":1,"hand":["GS","B1","B2"],"top":"WD4","colour":"blue","direction":1,"dealer":0,"hand_no":1,"to_move":1,"counts":[2,3,6],"scores":[0,0,0],"finished":[],"draw_pile":40,"discard":["WD4"],"events":[{"type":"play","seat":0,"card":"WD4","colour":"blue"}],"decision":{"kind":"pending","pending":4,"challenge":true,"from":0,"prev_colour":"red"},"hands":[],"actions":30,"over":false,"rules":{"rules":"official","call":"uno","target":0}}`
 	unoChallenged = `{"you":1,"hand":["GS","B1","B2"],"top":"WD4","colour":"blue","direction":1,"dealer":0,"hand_no":1,"to_move":1,"counts":[6,3,2],"scores":[0,0,0],"finished":[],"draw_pile":96,"discard":["WD4"],"events":[{"type":"challenge","seat":1,"target":0,"why":"guilty"},{"type":"reveal","seat":0,"n":2,"cards":["R3","G5"]},{"type":"reshuffle","seat":-1,"n":100},{"type":"draw","seat":0,"n":4,"why":"bluff"}],"decision":{"kind":"play"},"hands":[],"actions":31,"over":false,"rules":{"rules":"official","call":"uno","target":0}}`
@@ -323,5 +379,59 @@ const (
 	boonLegal     = `[{"type":"play","card":"G4"},{"type":"play","card":"G5"},{"type":"play","card":"G6"},{"type":"play","card":"R2"},{"type":"play","card":"R4"},{"type":"play","card":"Au1"}]`
 	boonBury      = `{"seat":1,"seats":4,"round":1,"dealer":3,"vc":[5,5,5,5],"phase":"bury","to_move":1,"decision":"bury","mode":"picker","picker":1,"team":"picker","passed":[0],"hand":["G2","G4","G5","G6","R2","R4","Au1","Au4","Au10","Au11","Au13"],"hand_sizes":[7,11,7,7],"boon_size":4,"boon":["G6","Au1","Au4","Au13"],"bury_left":4,"tricks_per_round":7,"trick_no":1,"trick":{"leader":0,"led":"","cards":[],"winner":-1,"points":0},"tricks":[],"trick_points":[0,0,0,0],"tricks_won":[0,0,0,0],"events":[{"type":"take","seat":1}],"last_round":null}`
 	boonBuryLegal = `[{"type":"bury","card":"G2"},{"type":"bury","card":"G4"},{"type":"bury","card":"G5"},{"type":"bury","card":"G6"},{"type":"bury","card":"R2"},{"type":"bury","card":"R4"},{"type":"bury","card":"Au1"},{"type":"bury","card":"Au4"},{"type":"bury","card":"Au10"},{"type":"bury","card":"Au11"},{"type":"bury","card":"Au13"}]`
+	boonPassed    = `{"seat":2,"seats":4,"round":1,"dealer":3,"vc":[5,5,5,5],"phase":"pick","to_move":2,"decision":"take_or_pass","mode":"pick","picker":-1,"team":"undecided","passed":[0,1],"hand":["G1","R3","Au3","Au6","Au7","Au8","Au12"],"hand_sizes":[7,7,7,7],"boon_size":4,"bury_left":0,"tricks_per_round":7,"trick_no":1,"trick":{"leader":0,"led":"","cards":[],"winner":-1,"points":0},"tricks":[],"trick_points":[0,0,0,0],"tricks_won":[0,0,0,0],"events":[{"type":"deal","seat":3},{"type":"pass","seat":0},{"type":"pass","seat":1}],"last_round":null}`
 	boonPick      = `{"seat":0,"seats":4,"round":1,"dealer":3,"vc":[5,5,5,5],"phase":"pick","to_move":0,"decision":"take_or_pass","mode":"pick","picker":-1,"team":"undecided","passed":[],"hand":["G1","R3","Au3","Au6","Au7","Au8","Au12"],"hand_sizes":[7,7,7,7],"boon_size":4,"bury_left":0,"tricks_per_round":7,"trick_no":1,"trick":{"leader":0,"led":"","cards":[],"winner":-1,"points":0},"tricks":[],"trick_points":[0,0,0,0],"tricks_won":[0,0,0,0],"events":[{"type":"deal","seat":3}],"last_round":null}`
 )
+
+// A move is told with the piece that made it, read from the board
+// before it: the person's King that took a Knight on d7 is their King
+// though the other seat's Pawn has taken it there since, and the Pawn
+// is told as the other seat's; then the same for a Pawn's move.
+func TestBanqiTellsThePieceThatMoved(t *testing.T) {
+	view := func(ply int, board, capturedRed, capturedBlack, last string) json.RawMessage {
+		return json.RawMessage(fmt.Sprintf(`{"you":{"seat":0,"colour":"red"},"board":[%s],"colours":["red","black"],"to_move":0,"chain":null,`+
+			`"captured":{"red":%q,"black":%q},"facedown":{"red":"GMRRNNCPPPP","black":"kggmmrrnccppp"},"ply":%d,"plies_since_progress":0,"repeats":1,"last":%q,"ranks":"taiwan"}`,
+			board, capturedRed, capturedBlack, ply, last))
+	}
+	g := newGame("banqi", names{players: []string{"you", "greedy"}, me: 0})
+	for _, turn := range []struct {
+		view  json.RawMessage
+		legal string
+		typed string // the person's move at this turn
+		want  []string
+	}{
+		{view(8, `"XcXX","XXpn","XXXK","XXXP","XXXX","MGCX","XXXX","XXXX"`, "", "", "c7(p)"),
+			`[{"type":"flip","square":"a8"},{"type":"capture","from":"d6","to":"d7"}]`, "d6-d7", nil},
+		{view(10, `"XcXX","XX-p","XXX-","XXXP","XXXX","MGCX","XXXX","XXXX"`, "K", "n", "c7-d7"),
+			`[{"type":"flip","square":"a8"},{"type":"move","from":"d5","to":"d6"}]`, "d5-d6", []string{
+				"Your red King moved d6-d7 and took greedy's black Knight.",
+				"greedy's black Pawn moved c7-d7 and took your red King.",
+				"you lost: King", "greedy lost: Knight",
+			}},
+		{view(12, `"XcXX","XX--","XXXp","XXX-","XXXX","MGCX","XXXX","XXXX"`, "KP", "n", "d7-d6"),
+			`[{"type":"flip","square":"a8"}]`, "", []string{
+				"Your red Pawn moved d5-d6.",
+				"greedy's black Pawn moved d7-d6 and took your red Pawn.",
+				"you lost: King, Pawn",
+			}},
+	} {
+		var legal []json.RawMessage
+		if err := json.Unmarshal([]byte(turn.legal), &legal); err != nil {
+			t.Fatal(err)
+		}
+		page := strings.Join(g.show(turn.view, legal).lines(99, true), "\n")
+		flat := strings.Join(strings.Fields(page), " ")
+		for _, w := range turn.want {
+			if !strings.Contains(flat, w) {
+				t.Errorf("no %q in the page:\n%s", w, page)
+			}
+		}
+		if turn.typed != "" {
+			i, err := g.read(turn.typed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g.chose(i)
+		}
+	}
+}

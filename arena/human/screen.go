@@ -121,17 +121,6 @@ func groups(head string, units []string) []string {
 // say wraps sentences to the screen, continuation lines indented.
 func say(text string) []string { return wrap(text, screenCols, "  ") }
 
-// listed joins items as a list in words: "a", "a and b", "a, b and c".
-func listed(items []string) string {
-	switch len(items) {
-	case 0:
-		return ""
-	case 1:
-		return items[0]
-	}
-	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
-}
-
 // maxChoiceLines is the most lines a list of choices takes.
 const maxChoiceLines = 5
 
@@ -204,6 +193,17 @@ func (n names) of(seat int) string {
 		return n.players[seat]
 	}
 	return "seat " + strconv.Itoa(seat)
+}
+
+// others are the names of the seats but the person's.
+func (n names) others() []string {
+	var out []string
+	for s, p := range n.players {
+		if s != n.me {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // subject is seat's name to begin a sentence: "You", or the bot's name

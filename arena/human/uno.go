@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/arena-dev/arena/engine/uno"
+
+	"github.com/arena-dev/arena/internal/words"
 )
 
 // unoGame draws the Uno (and Bounce) table and hand, and reads moves as
@@ -27,7 +29,7 @@ func (g *unoGame) show(view json.RawMessage, legal []json.RawMessage) page {
 		return g.asJSON(view, legal)
 	}
 	g.v, g.legal, g.raw = v, actions, nil
-	p := page{table: g.table(), events: g.events(), hand: groups(fmt.Sprintf("Your hand (%d cards):", len(v.Hand)), handGroups(v.Hand))}
+	p := page{table: g.table(), events: g.events(), hand: groups("Your hand ("+words.Count(len(v.Hand), "card", "cards")+"):", handGroups(v.Hand))}
 	if legal != nil {
 		p.ask, p.choices = g.ask(), g.choices()
 	}
@@ -120,7 +122,7 @@ func (g *unoGame) table() []string {
 		s := ((g.names.me+k*v.Direction)%n + n) % n
 		item := fmt.Sprintf("%s %d", g.names.of(s), v.Counts[s])
 		if k == 0 {
-			item += " cards"
+			item = g.names.of(s) + " " + words.Count(v.Counts[s], "card", "cards")
 		}
 		for _, f := range v.Finished {
 			if f == s {
@@ -199,7 +201,7 @@ func (g *unoGame) eventText(e uno.Event) string {
 			text += ", to swap hands with " + target
 		}
 		if e.Uno {
-			text += ", calling " + g.call() + "!"
+			return text + ", calling " + g.call() + "!"
 		}
 		return text + "."
 	case "draw":
@@ -229,7 +231,7 @@ func (g *unoGame) eventText(e uno.Event) string {
 	case "out":
 		return fmt.Sprintf("%s %s out (place %d).", who, g.names.verb(e.Seat, "are", "is"), e.N)
 	case "hand_end":
-		return fmt.Sprintf("%s won the hand and %s %d points.", who, g.names.verb(e.Seat, "score", "scores"), e.N)
+		return fmt.Sprintf("%s won the hand and %s %s.", who, g.names.verb(e.Seat, "score", "scores"), words.Count(e.N, "point", "points"))
 	}
 	return who + ": " + e.Type + "."
 }
@@ -447,6 +449,12 @@ var unoWords = map[string]uno.ActionType{
 	"a": uno.ActAccept, "accept": uno.ActAccept, "catch": uno.ActCatch,
 }
 
+// unoVerbs are the one-word answers' actions in words, for a refusal.
+var unoVerbs = map[uno.ActionType]string{
+	uno.ActDraw: "draw", uno.ActKeep: "keep a card", uno.ActPass: "pass", uno.ActChallenge: "challenge",
+	uno.ActAccept: "accept cards", uno.ActCatch: "catch anyone",
+}
+
 // colourWords are the colours as typed: names and initials.
 var colourWords = map[string]int{"red": uno.Red, "r": uno.Red, "yellow": uno.Yellow, "y": uno.Yellow,
 	"green": uno.Green, "g": uno.Green, "blue": uno.Blue, "b": uno.Blue}
@@ -462,7 +470,7 @@ func (g *unoGame) read(entry string) (int, error) {
 				return i, nil
 			}
 		}
-		return 0, bad("You cannot %s now. %s", e, strings.Join(g.ask(), " "))
+		return 0, bad("You cannot %s now. %s", unoVerbs[t], strings.Join(g.ask(), " "))
 	}
 	if c, ok := colourWords[e]; ok && g.v.Decision != nil && g.v.Decision.Kind == "colour" {
 		return g.pick(uno.NameColour(c))
@@ -496,6 +504,15 @@ func (g *unoGame) parsePlay(e string) (played, error) {
 		toks = toks[1:]
 	}
 	card, rest, ok := readCard(toks)
+	if face, n := readFace(toks); !ok && face >= 0 && len(toks[0]) > 1 {
+		// A face in words without its colour (skip, draw two): the card
+		// of that face the person can play, if there is one.
+		c, err := g.cardOfFace(face)
+		if err != nil {
+			return p, err
+		}
+		card, rest, ok = c, toks[n:], true
+	}
 	if !ok {
 		return p, bad("Cannot read %q: type a card (r7, wd4 green), draw (d), or ? for help.", strings.TrimSpace(e))
 	}
@@ -518,23 +535,19 @@ func (g *unoGame) parsePlay(e string) (played, error) {
 	return p, nil
 }
 
-// readCard reads the card at the start of toks, and what follows it.
+// readCard reads the card at the start of toks, and what follows it: a
+// code (r7, rd2, r+2, wd4, w+4), a colour and a face in words (red 7,
+// blue zero, green skip, yellow draw two), or a wild in words.
 func readCard(toks []string) (uno.Card, []string, bool) {
 	if len(toks) == 0 {
 		return uno.NoCard, nil, false
 	}
-	faces := map[string]string{"skip": "S", "reverse": "R", "+2": "D2"}
 	if c, ok := colourWords[toks[0]]; ok && len(toks[0]) > 1 && len(toks) > 1 {
-		face, n := faces[toks[1]], 2
-		switch {
-		case face != "":
-		case toks[1] == "draw" && len(toks) > 2 && (toks[2] == "two" || toks[2] == "2"):
-			face, n = "D2", 3
-		default:
-			face = strings.ToUpper(toks[1])
+		face, n := readFace(toks[1:])
+		if face < 0 {
+			return uno.NoCard, nil, false
 		}
-		card, err := uno.ParseCard(string("RYGB"[c]) + face)
-		return card, toks[n:], err == nil
+		return uno.MakeCard(c, face), toks[1+n:], true
 	}
 	if toks[0] == "wild" {
 		switch {
@@ -547,6 +560,64 @@ func readCard(toks []string) (uno.Card, []string, bool) {
 	}
 	card, err := uno.ParseCard(strings.ToUpper(strings.Replace(toks[0], "+", "d", 1)))
 	return card, toks[1:], err == nil
+}
+
+// faceWords are a coloured card's faces as typed: digits, numbers in
+// words, skip, reverse, draw two (+2, d2), and their letters after a
+// colour (red s).
+var faceWords = func() map[string]int {
+	m := map[string]int{"skip": uno.FaceSkip, "s": uno.FaceSkip, "reverse": uno.FaceReverse, "r": uno.FaceReverse,
+		"+2": uno.FaceDrawTwo, "d2": uno.FaceDrawTwo}
+	for i, w := range []string{"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"} {
+		m[w], m[strconv.Itoa(i)] = i, i
+	}
+	return m
+}()
+
+// readFace reads a coloured card's face at the start of toks: the face
+// (-1 if none) and how many words it took.
+func readFace(toks []string) (face, n int) {
+	switch {
+	case len(toks) == 0:
+		return -1, 0
+	case len(toks) > 1 && toks[0] == "draw" && (toks[1] == "two" || toks[1] == "2"):
+		return uno.FaceDrawTwo, 2
+	}
+	if f, ok := faceWords[toks[0]]; ok {
+		return f, 1
+	}
+	return -1, 0
+}
+
+// cardOfFace is the card of face the person means when they type the
+// face alone: the one they can play, else the one they hold; asked which
+// when they can play several.
+func (g *unoGame) cardOfFace(face int) (uno.Card, error) {
+	var playable, held []uno.Card
+	for _, a := range g.legal {
+		if (a.Type == uno.ActPlay || a.Type == uno.ActJump) && a.Card.Face() == face && !slices.Contains(playable, a.Card) {
+			playable = append(playable, a.Card)
+		}
+	}
+	for _, h := range g.v.Hand {
+		if c, err := uno.ParseCard(h); err == nil && c.Face() == face && !slices.Contains(held, c) {
+			held = append(held, c)
+		}
+	}
+	name := strings.TrimPrefix(cardName(uno.MakeCard(uno.Red, face).String()), "red ")
+	switch {
+	case len(playable) == 1:
+		return playable[0], nil
+	case len(playable) > 1:
+		var which []string
+		for _, c := range playable {
+			which = append(which, fmt.Sprintf("%s (%s)", cardName(c.String()), code(c.String())))
+		}
+		return uno.NoCard, bad("Which %s? You can play %s.", name, words.List(which))
+	case len(held) > 0:
+		return held[0], nil
+	}
+	return uno.NoCard, bad("You hold no %s. %s", name, strings.Join(g.ask(), " "))
 }
 
 // seatNamed is the seat a word names: its number or its player's name;
@@ -626,8 +697,4 @@ func (g *unoGame) legend() []string {
 	out = append(out, say(fmt.Sprintf("Match the top card's colour or face, or play a wild and name a colour: w green. Add ! to call %s: r7!. A 7 that swaps names the seat: r7>2.", g.call()))...)
 	out = append(out, say("Words: draw (d), keep (k), pass (p), challenge (c), accept (a), catch, a colour.")...)
 	return append(out, commandsLine)
-}
-
-func (g *unoGame) result(ranks []int, scores []float64, reason string) string {
-	return resultText(g.names, ranks, scores, reason)
 }

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-
-	"github.com/arena-dev/arena/engine"
 )
 
 // game is one game as a person sees and plays it: drawn from the seat's
@@ -27,8 +25,6 @@ type game interface {
 	legend() []string
 	// prompt asks for the move, with the shortest reminder of how.
 	prompt() string
-	// result says how the game ended for the person.
-	result(ranks []int, scores []float64, reason string) string
 }
 
 // newGame is the drawing and reading of the game named name; a game
@@ -137,28 +133,6 @@ func (g *jsonGame) legend() []string {
 }
 
 func (g *jsonGame) prompt() string { return "Your choice (a number; ? help, q leave): " }
-
-func (g *jsonGame) result(ranks []int, scores []float64, reason string) string {
-	return resultText(g.names, ranks, scores, reason)
-}
-
-// resultText is "game over, you ranked 2 of 3: REASON. Ranks (1 is
-// best): ...; scores: ...".
-func resultText(n names, ranks []int, scores []float64, reason string) string {
-	if n.me >= len(ranks) {
-		return "game over: " + reason
-	}
-	rk := make([]string, len(ranks))
-	for s, r := range ranks {
-		rk[s] = fmt.Sprintf("%s %d", n.of(s), r)
-	}
-	sc := make([]string, len(scores))
-	for s, v := range scores {
-		sc[s] = fmt.Sprintf("%s %g", n.of(s), v)
-	}
-	return fmt.Sprintf("game over, you ranked %d of %d: %s. Ranks (1 is best): %s; scores: %s.",
-		ranks[n.me], len(ranks), strings.TrimSuffix(engine.NameSeats(reason, n.players), "."), strings.Join(rk, ", "), strings.Join(sc, ", "))
-}
 
 // ActionText is an action (or event) object in words for a list: its
 // type, then its other fields as name=value in name order, e.g.

@@ -12,6 +12,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
+	"strings"
 
 	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/deal"
@@ -78,6 +80,17 @@ func GameSeed(secret *deal.Secret, matchSeed uint64, g, seats int) uint64 {
 	return secret.Seed(matchSeed, "game", uint64(g/Rotation(seats)))
 }
 
+// sameKind reports whether id is the id of a game a match of cfg would
+// play: a match's (matchGame) of the same game, or one of the same
+// match id.
+func sameKind(id string, cfg Config) bool {
+	return matchGame.MatchString(id) && strings.HasPrefix(id, cfg.Game.Info().Name+"-") || strings.HasPrefix(id, cfg.MatchID+"-g")
+}
+
+// matchGame is the id of a game of arena match: GAME-DATE-TIME-HEX-gN
+// (run.NewMatchID and the game's number).
+var matchGame = regexp.MustCompile(`^[a-z0-9]+-\d{8}-\d{6}-[0-9a-f]{8}-g\d+$`)
+
 // Run plays the match: bot processes are kept across games (one per game
 // of a rotation block, so none plays a deal twice) and replaced only
 // after a failure. Bot failures are results, not errors; an error means
@@ -99,6 +112,12 @@ func Run(ctx context.Context, cfg Config, bots []bot.Spec) (*Summary, error) {
 			return sum, err
 		}
 		defer dir.Close()
+		// Another match of the same game adds to what the directory
+		// holds (it deals with its secret); anything else would mix.
+		if first, _ := run.FirstRecord(cfg.OutDir); first != nil && !sameKind(first.GameID, cfg) {
+			return sum, &run.OtherRunError{Dir: cfg.OutDir, Holds: fmt.Sprintf("the results of another run (its first game: %s)", first.GameID),
+				Run: "this match of " + cfg.Game.Info().Name}
+		}
 		files, err := dir.Sink(nil)
 		if err != nil {
 			return sum, err

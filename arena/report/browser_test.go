@@ -295,6 +295,9 @@ func TestReportInBrowser(t *testing.T) {
 		if sum.Verdict == "H1" && y[0] > y[1] || sum.Verdict == "H0" && y[0] < y[2] {
 			t.Fatalf("verdict %s, but the curve ends at y %v, bounds at %v and %v", sum.Verdict, y[0], y[1], y[2])
 		}
+		// The heat map's figures (hundreds of games) fit their cells.
+		shoot(t, ctx, "report-sprt.png")
+		checkFits(t, ctx, 1280)
 	})
 
 	t.Run("sprt running", func(t *testing.T) {
@@ -347,6 +350,10 @@ func TestReportInBrowser(t *testing.T) {
 	t.Run("four seats", func(t *testing.T) { fourSeats(t, ctx) })
 	t.Run("rank and rating", func(t *testing.T) { rankAndRating(t, ctx) })
 	t.Run("double-elimination", func(t *testing.T) { doubleElimination(t, ctx) })
+	t.Run("chart labels", func(t *testing.T) { chartLabels(t, ctx) })
+	t.Run("uno cup", func(t *testing.T) { unoCup(t, ctx) })
+	t.Run("zero tick", func(t *testing.T) { zeroTick(t, ctx) })
+	t.Run("word limit", func(t *testing.T) { wordLimit(t, ctx) })
 
 	t.Run("10 kB bot name", func(t *testing.T) {
 		// A name the ledger allows but no layout plans for: shown in

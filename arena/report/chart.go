@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/arena-dev/arena/arena/tournament"
 )
@@ -15,10 +16,14 @@ import (
 type chart struct {
 	W, H                     float64
 	Left, Right, Top, Bottom float64
-	XTicks, YTicks           []tick
-	XLabel, YLabel           string
-	Lines                    []line
-	HLines                   []hline
+	// Font is the size of its text; LabelRoom the width a line's label
+	// may take at its end, in SVG units (the page's script cuts a label
+	// wider than that with "…").
+	Font, LabelRoom float64
+	XTicks, YTicks  []tick
+	XLabel, YLabel  string
+	Lines           []line
+	HLines          []hline
 }
 
 type tick struct {
@@ -38,21 +43,42 @@ type hline struct {
 	Label, Class string
 }
 
+// MaxLabelWidth is the most room a chart gives a bot's name as a label
+// (the heat map's rows and columns, a line's end), in SVG units (CSS
+// pixels where a chart is drawn at its full size): a name fits whole up
+// to about 30 characters. The page's script measures each label in the
+// page's own font and cuts one that is wider than its room with "…" at
+// its end, the whole name on hover (and in the tables).
+const MaxLabelWidth = 240
+
 // Chart size, in SVG units (the page scales it to its width).
 const (
 	chartW, chartH = 960, 380
+	chartFont      = 11
 	marginLeft     = 56
-	marginRight    = 130 // room for the labels at the lines' ends
-	marginTop      = 16
-	marginBottom   = 40
+	// minMarginRight leaves room right of the plot for the last x tick's
+	// label; the lines' labels may take more (labelMargin).
+	minMarginRight = 40
+	// labelGap separates a line's end from its label, and the label from
+	// the chart's edge.
+	labelGap = 4
+	// labelEm is a generous average width of a label's characters, in
+	// ems, to size the room for the labels before the page can measure
+	// them.
+	labelEm      = 0.62
+	marginTop    = 16
+	marginBottom = 40
 	// labelledLines is how many lines of the progression are named at
 	// their end (the best by final rating); the others by hovering.
 	labelledLines = 12
 )
 
-func newChart(x0, x1, y0, y1 float64, xLabel, yLabel string) (*chart, func(x, y float64) (float64, float64)) {
-	c := &chart{W: chartW, H: chartH, Left: marginLeft, Right: chartW - marginRight, Top: marginTop, Bottom: chartH - marginBottom,
-		XLabel: xLabel, YLabel: yLabel}
+// newChart lays out a chart of x0..x1 by y0..y1 whose lines are labelled
+// at their ends with labels (the room right of the plot is theirs).
+func newChart(x0, x1, y0, y1 float64, xLabel, yLabel string, labels []string) (*chart, func(x, y float64) (float64, float64)) {
+	right := labelMargin(labels)
+	c := &chart{W: chartW, H: chartH, Left: marginLeft, Right: chartW - right, Top: marginTop, Bottom: chartH - marginBottom,
+		Font: chartFont, LabelRoom: right - 2*labelGap, XLabel: xLabel, YLabel: yLabel}
 	if x1 <= x0 {
 		x1 = x0 + 1
 	}
@@ -73,6 +99,16 @@ func newChart(x0, x1, y0, y1 float64, xLabel, yLabel string) (*chart, func(x, y 
 	return c, at
 }
 
+// labelMargin is the room right of a chart's plot for labels at the
+// lines' ends: the widest label's estimated width, at most MaxLabelWidth.
+func labelMargin(labels []string) float64 {
+	runes := 0
+	for _, l := range labels {
+		runes = max(runes, utf8.RuneCountInString(l))
+	}
+	return max(minMarginRight, min(MaxLabelWidth, math.Ceil(labelEm*chartFont*float64(runes)))+2*labelGap)
+}
+
 // ticks are round values in [lo, hi], about n of them.
 func ticks(lo, hi float64, n int) []float64 {
 	step := math.Pow(10, math.Floor(math.Log10((hi-lo)/float64(n))))
@@ -82,18 +118,22 @@ func ticks(lo, hi float64, n int) []float64 {
 			break
 		}
 	}
+	// Each tick a multiple of step, not a sum of steps: no rounding
+	// error piles up.
 	var out []float64
-	for t := math.Ceil(lo/step) * step; t <= hi+step*1e-9; t += step {
-		out = append(out, t)
+	for k := math.Ceil(lo / step); k*step <= hi+step*1e-9; k++ {
+		out = append(out, k*step)
 	}
 	return out
 }
 
+// tickLabel is t as an axis shows it: at most two decimals, no trailing
+// zeros, and zero as "0" (never "-0": fixed).
 func tickLabel(t float64) string {
 	if math.Abs(t-math.Round(t)) < 1e-9 {
-		return fmt.Sprintf("%.0f", t)
+		return fixed(t, 0)
 	}
-	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.2f", t), "0"), ".")
+	return strings.TrimRight(strings.TrimRight(fixed(t, 2), "0"), ".")
 }
 
 // color is bot i's line color: hues spread by the golden angle, so
@@ -123,7 +163,11 @@ func progressionChart(p Progression, st *tournament.Standings) *chart {
 	if st.Seats > 2 {
 		label = "Plackett-Luce ordinal"
 	}
-	c, at := newChart(0, float64(p.Games[len(p.Games)-1]), lo, hi, "games", label)
+	names := make([]string, len(st.Standings))
+	for k, row := range st.Standings {
+		names[k] = row.Name
+	}
+	c, at := newChart(0, float64(p.Games[len(p.Games)-1]), lo, hi, "games", label, names)
 	idx := map[string]int{}
 	for i, b := range p.Bots {
 		idx[b] = i
@@ -137,7 +181,7 @@ func progressionChart(p Progression, st *tournament.Standings) *chart {
 			if r := p.Ratings[g][i]; !math.IsNaN(r) {
 				x, y := at(float64(games), r)
 				pts = append(pts, fmt.Sprintf("%.1f,%.1f", x, y))
-				l.LabelX, l.LabelY = x+4, y+4
+				l.LabelX, l.LabelY = x+labelGap, y+4
 			}
 		}
 		l.Points = strings.Join(pts, " ")
@@ -180,15 +224,16 @@ func llrChart(t *Trajectory) *chart {
 		lo, hi = min(lo, p.LLR), max(hi, p.LLR)
 	}
 	end := t.Points[len(t.Points)-1].Games
-	c, at := newChart(0, float64(end), lo, hi, "games counted", "LLR")
+	l := line{Name: "LLR", Color: "#1f5fa8", Label: true}
+	c, at := newChart(0, float64(end), lo, hi, "games counted", "LLR", []string{l.Name})
 	var pts []string
 	for _, p := range t.Points {
 		x, y := at(float64(p.Games), p.LLR)
 		pts = append(pts, fmt.Sprintf("%.1f,%.1f", x, y))
 	}
-	l := line{Name: "LLR", Color: "#1f5fa8", Points: strings.Join(pts, " "), Label: true}
+	l.Points = strings.Join(pts, " ")
 	l.LabelX, l.LabelY = at(float64(end), t.Points[len(t.Points)-1].LLR)
-	l.LabelX += 4
+	l.LabelX += labelGap
 	c.Lines = []line{l}
 	_, up := at(0, t.Upper)
 	_, down := at(0, t.Lower)

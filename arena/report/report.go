@@ -228,9 +228,9 @@ var pageJS string
 var page = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("report").Funcs(template.FuncMap{
 		"css":       func() template.CSS { return template.CSS(pageCSS) },
-		"clip":      clip,
-		"long":      long,
-		"longSeats": longSeats,
+		"keepWords": keepWords,
+		"oneLine":   oneLine,
+		"barWidth":  func() int { return barWidth },
 		"js":        func() template.JS { return template.JS(pageJS) },
 	}).Parse(pageTemplate))
 })

@@ -7,26 +7,19 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/arena-dev/arena/arena/schedule"
 	"github.com/arena-dev/arena/arena/sprt"
 	"github.com/arena-dev/arena/arena/tournament"
 	"github.com/arena-dev/arena/engine"
 	"github.com/arena-dev/arena/protocol"
-)
 
-// MaxLabel is the most characters of a bot's name a chart label shows
-// (the heat map's rows and columns, a line's end); a longer name is cut
-// with "…" there, and shown whole in the tables and on hover.
-const MaxLabel = 24
+	"github.com/arena-dev/arena/internal/words"
+)
 
 // MaxDetail is the most characters of a forfeit's or strike's detail
 // the forfeits table shows; the whole of it is on hover.
 const MaxDetail = 90
-
-// clip is name as a chart label shows it (MaxLabel).
-func clip(name string) string { return clipText(name, MaxLabel) }
 
 // view is what the page template shows: every figure formatted, every
 // chart laid out.
@@ -78,16 +71,18 @@ type errorBar struct{ Low, X, High float64 }
 // openGames is view.OpenGames.
 const openGames = 500
 
-// barWidth is the width of the standings' error bar cells.
-const barWidth = 160
+// barWidth is the width of the standings' error bar cells: narrow
+// enough that the table fits a 1280 px window with every column and a
+// name of MaxWord characters.
+const barWidth = 120
 
 // matrixData is the head-to-head matrix in standings order, for the
 // page's script: Score[i][j] is bot i's score against bot j over
 // Games[i][j] games.
 type matrixData struct {
 	Bots []string `json:"bots"`
-	// Clip is MaxLabel, for the script's labels.
-	Clip  int         `json:"clip"`
+	// Room is MaxLabelWidth, for the script's labels.
+	Room  float64     `json:"room"`
 	Score [][]float64 `json:"score"`
 	Games [][]int     `json:"games"`
 }
@@ -278,23 +273,15 @@ func (r *Report) gamesText() string {
 	case st.Total >= 0:
 		return fmt.Sprintf("%d of %d games", n, st.Total)
 	case r.Kind == SPRT && (r.Summary == nil || r.Summary.Verdict == sprt.Running):
-		text := fmt.Sprintf("%s so far: the test is still running (or was stopped before its verdict), until the LLR crosses a bound", count(n, "game"))
+		text := fmt.Sprintf("%s so far: the test is still running (or was stopped before its verdict), until the LLR crosses a bound", words.Count(n, "game", "games"))
 		if r.Summary != nil && r.Summary.MaxGames > 0 {
 			text += fmt.Sprintf(" or %d games are played", r.Summary.MaxGames)
 		}
 		return text
 	case r.Kind == Tournament && !st.Details.Decided():
-		return fmt.Sprintf("%s so far: still running, and how many more depends on the results (a tied match adds games)", count(n, "game"))
+		return fmt.Sprintf("%s so far: still running, and how many more depends on the results (a tied match adds games)", words.Count(n, "game", "games"))
 	}
-	return count(n, "game")
-}
-
-// count is n with its unit: "1 game", "68 games".
-func count(n int, unit string) string {
-	if n == 1 {
-		return "1 " + unit
-	}
-	return strconv.Itoa(n) + " " + unit + "s"
+	return words.Count(n, "game", "games")
 }
 
 // inversion is a bot ranked above the next one in the table, whose
@@ -320,22 +307,6 @@ func rankVsRating(st *tournament.Standings) []inversion {
 	return out
 }
 
-// MaxWord is the longest word (a run without spaces) of a name that the
-// tables keep whole, breaking lines only between words; a name with a
-// longer one (a name the ledger allows but no layout plans for) may break
-// anywhere rather than widen the page.
-const MaxWord = 40
-
-// long says name has a word longer than MaxWord characters.
-func long(name string) bool {
-	return slices.ContainsFunc(strings.Fields(name), func(w string) bool { return utf8.RuneCountInString(w) > MaxWord })
-}
-
-// longSeats says a name of seats is long.
-func longSeats(seats []seatView) bool {
-	return slices.ContainsFunc(seats, func(s seatView) bool { return long(s.Name) })
-}
-
 // fixed writes x with decimals decimals, "" when it is not finite, and
 // never "-0.0".
 func fixed(x float64, decimals int) string {
@@ -355,7 +326,7 @@ func matrixOf(st *tournament.Standings) matrixData {
 		idx[b] = i
 	}
 	order := make([]int, len(st.Standings))
-	m := matrixData{Clip: MaxLabel, Bots: make([]string, len(order)), Score: make([][]float64, len(order)), Games: make([][]int, len(order))}
+	m := matrixData{Room: MaxLabelWidth, Bots: make([]string, len(order)), Score: make([][]float64, len(order)), Games: make([][]int, len(order))}
 	for k, row := range st.Standings {
 		order[k] = idx[row.Name]
 		m.Bots[k] = row.Name

@@ -330,3 +330,26 @@ func DealSecret(given *deal.Secret, outDir string) (*deal.Secret, error) {
 	}
 	return deal.New(), nil
 }
+
+// OtherRunError is an output directory that holds results a new run
+// would mix with its own: another game's, a tournament's, an earlier
+// SPRT's (which does not resume). The user's --out is the mistake.
+type OtherRunError struct {
+	Dir   string
+	Holds string // "an earlier sprt (sprt.json)", "banqi games"
+	Run   string // what this run is: "this sprt", "this match of uno"
+}
+
+func (e *OtherRunError) Error() string {
+	return fmt.Sprintf("%s holds %s, which %s would mix with its own results: give another output directory", e.Dir, e.Holds, e.Run)
+}
+
+// FirstRecord is the first game recorded in the output directory dir,
+// nil if none is.
+func FirstRecord(dir string) (*ledger.Record, error) {
+	entries, _, err := ledger.ReadEntries[ledger.Record](filepath.Join(dir, ledger.FileName))
+	if err != nil || len(entries) == 0 {
+		return nil, err
+	}
+	return &entries[0].Record, nil
+}

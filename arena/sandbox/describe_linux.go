@@ -98,19 +98,25 @@ func (s *Sandbox) Summary() string {
 			missing = append(missing, pr.Name)
 		}
 	}
+	_, limitGaps := s.limits()
+	if _, killGap := s.kill(); killGap != nil {
+		limitGaps = append(limitGaps, *killGap)
+	}
 	switch {
+	case p.Isolate && len(missing) == 0 && len(limitGaps) == 0:
+		// The line a contest wants to see, short enough for a terminal
+		// of 80 columns with its prefix and pointer to the details.
+		parts[0] += ", all protections and limits"
 	case len(missing) > 0:
 		parts = append(parts, "missing: "+strings.Join(missing, ", "))
 	case p.Isolate:
 		parts = append(parts, "every protection in place")
 	}
-	_, limitGaps := s.limits()
-	if _, killGap := s.kill(); killGap != nil {
-		limitGaps = append(limitGaps, *killGap)
-	}
-	if len(limitGaps) == 0 {
+	switch {
+	case len(limitGaps) == 0 && p.Isolate && len(missing) == 0:
+	case len(limitGaps) == 0:
 		parts = append(parts, "every limit enforced")
-	} else {
+	default:
 		var what []string
 		for _, g := range limitGaps {
 			what = append(what, g.what)

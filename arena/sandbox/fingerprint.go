@@ -28,7 +28,7 @@ const WrapperName = "arena-sandbox"
 //
 //go:embed box_linux.go boxdir_other.go boxdir_unix.go capabilities.go describe_linux.go detect_linux.go fingerprint.go isolate_linux.go
 //go:embed plan_linux.go protections.go reexec.go root_linux.go sandbox.go sandbox_linux.go sandbox_other.go
-//go:embed seccomp_linux.go seccomp_linux_amd64.go seccomp_linux_arm64.go seccomp_linux_otherarch.go
+//go:embed seccomp_linux.go seccomp_linux_amd64.go seccomp_linux_arm64.go seccomp_linux_otherarch.go shield_linux.go
 //go:embed stage2_linux.go start.go uids_linux.go usage_linux.go users_linux.go wrapper_linux.go
 //go:embed devcgroup/bpf_linux.go devcgroup/devcgroup_linux.go
 var sources embed.FS

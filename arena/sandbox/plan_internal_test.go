@@ -4,6 +4,7 @@ package sandbox
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -173,6 +174,8 @@ func TestCheckReadable(t *testing.T) {
 		{[]string{"python3", inClosed}, closedDir, "chmod o+x " + closedDir},
 		{[]string{ownerRuns}, ownerRuns, "chmod o+rx " + ownerRuns},
 		{[]string{"python3", "--script=" + private}, private, "chmod o+r " + private},
+		// A system file is not the organiser's to open to everyone.
+		{[]string{"python3", open, "--x=/etc/shadow"}, "/etc/shadow", "give the bot a copy of what it needs in a directory of your own"},
 	} {
 		s := &Sandbox{Options: Options{Programs: []Program{{Argv: tc.argv}}}}
 		err := s.checkReadable()
@@ -180,7 +183,9 @@ func TestCheckReadable(t *testing.T) {
 		switch {
 		case tc.bad == "" && err != nil:
 			t.Errorf("%v: refused: %v", tc.argv, err)
-		case tc.bad != "" && (!errors.As(err, &closed) || !strings.Contains(err.Error(), tc.bad+" (mode") || !strings.Contains(err.Error(), tc.fix+",")):
+		case strings.Contains(tc.bad, "/etc/") && strings.Contains(fmt.Sprint(err), "chmod"):
+			t.Errorf("%v: %v: advises opening a system file", tc.argv, err)
+		case tc.bad != "" && (!errors.As(err, &closed) || !strings.Contains(err.Error(), tc.bad+" (mode") || !strings.Contains(err.Error(), tc.fix)):
 			t.Errorf("%v: %v, want a refusal naming %s and %q", tc.argv, err, tc.bad, tc.fix)
 		}
 	}

@@ -237,6 +237,9 @@ func programPaths(argv []string, dir string, env []string) (show, named []string
 	}
 	files, _ := fileargs.Files(argv, dir)
 	for _, f := range files {
+		if f.Kind == fileargs.Bare {
+			continue // passed as written: a word the bot takes, for all the arena knows
+		}
 		named = append(named, f.Abs)
 		if d := filepath.Dir(f.Abs); f.Info.IsDir() || wholeOnly(d) {
 			addShow(f.Abs)
@@ -361,6 +364,17 @@ func (s *Sandbox) checkReadable() error {
 	return nil
 }
 
+// systemFile: a path in the system's own directories, whose permissions
+// are not the organiser's to open (/etc/shadow, /root/...).
+func systemFile(path string) bool {
+	for _, d := range []string{"/etc", "/root", "/var", "/boot", "/proc", "/sys", "/dev", "/run", "/usr", "/lib", "/bin", "/sbin"} {
+		if path == d || strings.HasPrefix(path, d+"/") {
+			return true
+		}
+	}
+	return false
+}
+
 // ClosedError is a file or directory a bot needs that other users may not
 // read (or enter, or run), where bots run as uids of their own.
 type ClosedError struct {
@@ -370,6 +384,10 @@ type ClosedError struct {
 }
 
 func (e *ClosedError) Error() string {
+	if systemFile(e.Path) {
+		return fmt.Sprintf("%s (mode %v) is not open to other users, and each bot runs as a uid of its own (the arena runs as root): "+
+			"it is the system's, and bots may not read it; give the bot a copy of what it needs in a directory of your own", e.Path, e.Mode)
+	}
 	chmod := "o+"
 	if e.Need&0o004 != 0 {
 		chmod += "r"

@@ -105,6 +105,10 @@ type Summary struct {
 	Verdict   Verdict    `json:"verdict"`
 	ExitCode  *int       `json:"exit_code"`
 	StoppedBy StopReason `json:"stopped_by"`
+	// Reason says why an aborted run stopped (an interrupt and its
+	// signal, a test or base bot suspended for failing to start, an
+	// arena error); absent otherwise.
+	Reason string `json:"reason,omitempty"`
 	// Pairs and Games counted; Played every game finished (counted or
 	// not), Abandoned the games cut short at the stop.
 	Pairs     int `json:"pairs"`
@@ -139,7 +143,7 @@ func NewSummary(cfg *Config, res *Result) *Summary {
 		Paired: cfg.Paired, Seed: cfg.Seed,
 		Elo0: cfg.SPRT.Elo0, Elo1: cfg.SPRT.Elo1, Alpha: cfg.SPRT.Alpha, Beta: cfg.SPRT.Beta,
 		LLR: round(res.LLR), LowerBound: round(lo), UpperBound: round(hi),
-		Verdict: res.Verdict, StoppedBy: res.StoppedBy, Pairs: res.Pairs, Games: res.Games, Played: res.Played, Abandoned: res.Abandoned,
+		Verdict: res.Verdict, StoppedBy: res.StoppedBy, Reason: res.Reason, Pairs: res.Pairs, Games: res.Games, Played: res.Played, Abandoned: res.Abandoned,
 		MaxGames: maxGames, MaxSeconds: cfg.MaxTime.Seconds(), Penta: res.Penta, WDL: res.WDL,
 		Score: Num(e.Score),
 		Elo:   Interval{Num(e.Elo), Num(e.EloLow), Num(e.EloHigh)},
@@ -185,10 +189,15 @@ func (s Status) Line() string {
 // the interval is finite and about symmetric (stats.Symmetric), else the
 // interval itself, which may be open:
 // "+45.2 [+10.1, +82.3]", "+381.7 [+159.0, +Inf]", "+Inf [+278.0, +Inf]".
-// An undefined estimate (nElo when every pair scored 1/2) is "-".
+// An undefined estimate (nElo when every pair scored 1/2) is "-"; one
+// with no spread yet (a single pair, every pair alike) says so rather
+// than "±0.0".
 func PlusMinus(v, lo, hi float64) string {
 	if math.IsNaN(v) {
 		return "-"
+	}
+	if lo == hi && !math.IsInf(v, 0) {
+		return fmt.Sprintf("%+.1f (no spread yet)", v)
 	}
 	if stats.Symmetric(v, lo, hi) {
 		return fmt.Sprintf("%+.1f ±%.1f", v, (hi-lo)/2)
@@ -212,7 +221,11 @@ func (s *Summary) Describe() string {
 	case Running:
 		return fmt.Sprintf("running: no bound crossed yet (LLR bounds [%.2f, %.2f])", s.LowerBound, s.UpperBound)
 	}
-	return fmt.Sprintf("aborted after %d counted games (LLR %.2f within [%.2f, %.2f])", s.Games, s.LLR, s.LowerBound, s.UpperBound)
+	why := ""
+	if s.Reason != "" {
+		why = ": " + s.Reason
+	}
+	return fmt.Sprintf("aborted after %d counted games%s (LLR %.2f within [%.2f, %.2f])", s.Games, why, s.LLR, s.LowerBound, s.UpperBound)
 }
 
 // maxTime is the time budget as a duration.

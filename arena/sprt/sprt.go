@@ -28,6 +28,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/arena-dev/arena/arena/bot"
@@ -138,6 +140,22 @@ type Result struct {
 	// games cut short when the run stopped.
 	Played, Abandoned int
 	Seed              uint64
+	// Reason says why an aborted run stopped ("interrupted (SIGTERM)",
+	// "the test bot new was suspended: ..."); "" otherwise.
+	Reason string
+}
+
+// SuspendedError stops an SPRT whose test or base bot was suspended for
+// failing to start (run.Settings.MaxStartupFailures): every game left
+// would be its forfeit, and the verdict they give (H0 for a test bot
+// that never starts) would say nothing of its strength.
+type SuspendedError struct {
+	Role string // "test" or "base"
+	run.Suspension
+}
+
+func (e *SuspendedError) Error() string {
+	return fmt.Sprintf("the %s bot %s was %s: its games say nothing of its strength; check that it starts (arena check)", e.Role, e.Name, e.Why)
 }
 
 // GameLine is one line of results.jsonl: the game record plus what the
@@ -322,6 +340,14 @@ func Run(ctx context.Context, cfg Config, progress func(Status)) (*Result, error
 			return res, err
 		}
 		defer dir.Close()
+		// An SPRT does not resume: results there are another run's, and
+		// its report would mix them with this one's.
+		if _, err := os.Stat(filepath.Join(cfg.OutDir, SummaryFile)); err == nil {
+			return res, &run.OtherRunError{Dir: cfg.OutDir, Holds: "an earlier sprt (" + SummaryFile + "; an sprt does not resume)", Run: "this sprt"}
+		}
+		if first, _ := run.FirstRecord(cfg.OutDir); first != nil {
+			return res, &run.OtherRunError{Dir: cfg.OutDir, Holds: fmt.Sprintf("the results of another run (its first game: %s)", first.GameID), Run: "this sprt"}
+		}
 		files, err := dir.Sink(func(t run.Table, rec ledger.Record) any {
 			line := GameLine{Record: rec, TestScore: float64(testHalves(t, rec)) / 2}
 			line.Index = t.Index // the game's number in the schedule
@@ -367,6 +393,15 @@ func Run(ctx context.Context, cfg Config, progress func(Status)) (*Result, error
 			test.counted = false
 		},
 	}
+	rc.OnSuspend = func(s run.Suspension) error {
+		switch s.Bot {
+		case testBot:
+			return &SuspendedError{Role: "test", Suspension: s}
+		case baseBot:
+			return &SuspendedError{Role: "base", Suspension: s}
+		}
+		return nil // a filler: its seats are the test's and the base's alike
+	}
 	if cfg.Executor != nil {
 		if rc.Executor, err = cfg.Executor(rc); err != nil {
 			return res, err
@@ -383,8 +418,10 @@ func Run(ctx context.Context, cfg Config, progress func(Status)) (*Result, error
 	case errors.Is(err, run.ErrInterrupted) && errors.Is(context.Cause(runCtx), errMaxTime):
 		res.Verdict, res.StoppedBy = Inconclusive, StoppedByMaxTime
 	case errors.Is(err, run.ErrInterrupted):
+		res.Reason = fmt.Sprintf("interrupted (%v)", context.Cause(ctx))
 		return res, fmt.Errorf("sprt interrupted (%w) after %d games (%d counted)", context.Cause(ctx), res.Played, res.Games)
 	case err != nil:
+		res.Reason = err.Error()
 		return res, err
 	default:
 		res.Verdict, res.StoppedBy = Inconclusive, StoppedByMaxGames

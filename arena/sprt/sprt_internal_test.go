@@ -210,7 +210,7 @@ func TestStatusLineOpenIntervals(t *testing.T) {
 		// Mean 0.95: the score interval passes 1, the Elo one is open.
 		{stats.Penta{0, 0, 0, 1, 4}, stats.WDL{W: 9, D: 1}, "Elo +511.5 [+318.8, +Inf]"},
 		{stats.Penta{0, 0, 0, 0, 10}, stats.WDL{W: 20}, "Elo +Inf [+277.4, +Inf] nElo +Inf [+Inf, +Inf] LOS >99.9999%"},
-		{stats.Penta{0, 0, 7, 0, 0}, stats.WDL{W: 5, D: 4, L: 5}, "Elo +0.0 ±0.0 nElo - LOS 50.0%"},
+		{stats.Penta{0, 0, 7, 0, 0}, stats.WDL{W: 5, D: 4, L: 5}, "Elo +0.0 (no spread yet) nElo - LOS 50.0%"},
 		// 5 pairs won, 10 games: LOS is exact, 1 - 2^-11, not 100%.
 		{stats.Penta{0, 0, 0, 0, 5}, stats.WDL{W: 10}, "LOS 99.95%"},
 	} {

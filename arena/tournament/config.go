@@ -468,6 +468,11 @@ var limitsFields = map[string]string{"User": "limits.user", "Network": "limits.n
 func (c *Config) Confine(src, out string) (*sandbox.Sandbox, error) {
 	opts := c.BotOptions
 	if out != "" {
+		// Isolated bots never see the output directory: a bot that names
+		// a file there is refused now, not forfeited in every game.
+		if err := bot.CheckOutside(c.Bots, out); err != nil {
+			return nil, fieldErr(src, "bots", "%v", err)
+		}
 		if err := os.MkdirAll(out, 0o755); err != nil {
 			return nil, fmt.Errorf("output directory: %w", err)
 		}

@@ -18,6 +18,8 @@ import (
 	"github.com/arena-dev/arena/arena/schedule"
 	"github.com/arena-dev/arena/arena/stats"
 	"github.com/arena-dev/arena/protocol"
+
+	"github.com/arena-dev/arena/internal/words"
 )
 
 // Row is one bot's line in the standings. docs/tournaments.md documents
@@ -590,7 +592,7 @@ func (s *Standings) gamesText() string {
 func (s *Standings) legend(rated bool) string {
 	var b strings.Builder
 	if s.Seats > 2 {
-		fmt.Fprintf(&b, "placements: games finished 1st/2nd/.../%s. ", ordinalSeat(s.Seats))
+		fmt.Fprintf(&b, "placements: games finished 1st/2nd/.../%s. ", words.Ordinal(s.Seats))
 	}
 	b.WriteString("score: 1 a game for finishing above every other seat, shared on ties (2 seats: win 1, draw 1/2).")
 	if rated {
@@ -627,21 +629,6 @@ func (s *Standings) inversion() (above, below string, ok bool) {
 		}
 	}
 	return "", "", false
-}
-
-// ordinalSeat is "2nd", "3rd", "4th", ...: the last place of n seats.
-func ordinalSeat(n int) string {
-	switch {
-	case n%100 >= 11 && n%100 <= 13:
-		return strconv.Itoa(n) + "th"
-	case n%10 == 1:
-		return strconv.Itoa(n) + "st"
-	case n%10 == 2:
-		return strconv.Itoa(n) + "nd"
-	case n%10 == 3:
-		return strconv.Itoa(n) + "rd"
-	}
-	return strconv.Itoa(n) + "th"
 }
 
 // wrap breaks text into lines of at most width, at spaces.

@@ -15,6 +15,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -148,13 +149,51 @@ func Kit(language, game string) (map[string][]byte, error) {
 	return out, nil
 }
 
+// TemplateDir is the directory name a kit's README and bot use in their
+// commands ("python3 mybot/bot.py"); Named puts the kit's own in its place.
+const TemplateDir = "mybot"
+
+var (
+	// templateWord is TemplateDir as a word of a kit's text.
+	templateWord = regexp.MustCompile(`\b` + TemplateDir + `\b`)
+	// plainDir is a directory that a command names as it is, unquoted.
+	plainDir = regexp.MustCompile(`^[A-Za-z0-9._+/-]+$`)
+)
+
+// Named is the kit as Write writes it into dir: in the kit's own files
+// (its README and bot, not the SDK or the docs) dir, as the user gave
+// it, stands for TemplateDir, so that the README's commands run as
+// written from where arena new ran ("python3 unobot/bot.py"). A dir that
+// a shell would need quoted is left as the templates say it.
+func Named(kit map[string][]byte, dir string) map[string][]byte {
+	dir = filepath.ToSlash(filepath.Clean(dir))
+	if !plainDir.MatchString(dir) || dir == "." || dir == TemplateDir {
+		return kit
+	}
+	program := dir // a program given by a path: "./mybot/bot"
+	if !strings.HasPrefix(dir, "/") && !strings.HasPrefix(dir, ".") {
+		program = "./" + dir
+	}
+	out := make(map[string][]byte, len(kit))
+	for name, data := range kit {
+		if !strings.Contains(name, "/") && name != pysdk.FileName && name != jssdk.FileName {
+			text := strings.ReplaceAll(string(data), "./"+TemplateDir, program)
+			data = []byte(templateWord.ReplaceAllLiteralString(text, dir))
+		}
+		out[name] = data
+	}
+	return out
+}
+
 // Write writes language's kit for game into dir, which must not exist or
-// be empty; it names the files written, by slash-separated path.
+// be empty, named for dir (Named); it names the files written, by
+// slash-separated path.
 func Write(dir, language, game string) ([]string, error) {
 	kit, err := Kit(language, game)
 	if err != nil {
 		return nil, err
 	}
+	kit = Named(kit, dir)
 	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
 		return nil, fmt.Errorf("%s %w", dir, ErrNotDir)
 	}

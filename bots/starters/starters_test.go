@@ -1,6 +1,7 @@
 package starters
 
 import (
+	"bytes"
 	"errors"
 	"io/fs"
 	"os"
@@ -189,6 +190,45 @@ func TestGoSDKIsItsOwnClosure(t *testing.T) {
 	for dir := range embedded {
 		if !needed[dir] {
 			t.Errorf("arena.GoSDK holds %s, which the SDK does not import: remove it", dir)
+		}
+	}
+}
+
+// TestNamedForItsDirectory: the kit's README and bot name the directory
+// the kit was written into, as given, in their commands; the SDK and the
+// docs are left as they are; a directory a shell would need quoted
+// leaves the templates' name.
+func TestNamedForItsDirectory(t *testing.T) {
+	kit, err := Kit("python", "uno")
+	if err != nil {
+		t.Fatal(err)
+	}
+	goKit, err := Kit("go", "uno")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		dir, check, goCheck string
+	}{
+		{"unobot", "'python3 unobot/bot.py'", "./unobot/bot"},
+		{"bots/v2", "'python3 bots/v2/bot.py'", "./bots/v2/bot"},
+		{"./v3/", "'python3 v3/bot.py'", "./v3/bot"},
+		{"../v4", "'python3 ../v4/bot.py'", "../v4/bot"},
+		{"/home/me/v5", "'python3 /home/me/v5/bot.py'", "/home/me/v5/bot"},
+		{"my bot", "'python3 mybot/bot.py'", "./mybot/bot"},
+		{".", "'python3 mybot/bot.py'", "./mybot/bot"},
+	} {
+		named, goNamed := Named(kit, tc.dir), Named(goKit, tc.dir)
+		if check := "arena check --game uno " + tc.check; !strings.Contains(string(named["README.md"]), check) {
+			t.Errorf("%s: the README lacks %q:\n%s", tc.dir, check, named["README.md"])
+		}
+		if check := "arena check --game uno " + tc.goCheck + "\n"; !strings.Contains(string(goNamed["README.md"]), check) {
+			t.Errorf("%s: the Go README lacks %q:\n%s", tc.dir, check, goNamed["README.md"])
+		}
+		for name, data := range named {
+			if (strings.HasPrefix(name, "docs/") || name == "arenabot.py") && !bytes.Equal(data, kit[name]) {
+				t.Errorf("%s: %s was changed", tc.dir, name)
+			}
 		}
 	}
 }

@@ -18,6 +18,8 @@ import (
 	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/arena/tournament"
+
+	"github.com/arena-dev/arena/internal/words"
 )
 
 // distributedFlags are the flags of a run whose games workers play.
@@ -112,7 +114,7 @@ func distributed(c *cli.Context, link *natsLink, concurrency, seats int) (maker 
 	warn := c.App.ErrWriter
 	if workers > concurrency {
 		fmt.Fprintf(warn, "arena: warning: --workers %d at concurrency %d: a distributed run has at most concurrency jobs (a deal's games each) in flight, "+
-			"so %d local worker(s) will idle; give --concurrency %d\n", workers, concurrency, workers-concurrency, workers)
+			"so %s will idle; give --concurrency %d\n", workers, concurrency, words.Count(workers-concurrency, "local worker", "local workers"), workers)
 	}
 	if w := run.LoadWarning(concurrency, seats); w != "" && workers > 0 { // the local workers play here
 		fmt.Fprintf(warn, "arena: warning: %s\n", w)
@@ -126,7 +128,8 @@ func distributed(c *cli.Context, link *natsLink, concurrency, seats int) (maker 
 		if err != nil {
 			return nil, err
 		}
-		fmt.Fprintf(c.App.ErrWriter, "arena: distributed: %d local worker(s)%s; more join with: arena worker --nats %s --bots FILE\n", workers, sharesText(shares), link.URL)
+		fmt.Fprintf(c.App.ErrWriter, "arena: distributed: %s%s; more join with: arena worker --nats %s and the same bots (--bots FILE, the tournament file, or a --bot NAME=CMD for each bot given here)\n",
+			words.Count(workers, "local worker", "local workers"), sharesText(shares), link.URL)
 		for i := range workers {
 			nc, err := link.Dial()
 			if err != nil {
@@ -155,7 +158,7 @@ func sharesText(shares []int) string {
 	case len(shares) == 0:
 		return ""
 	case slices.Min(shares) == slices.Max(shares):
-		return fmt.Sprintf(", %d game(s) at a time each", shares[0])
+		return ", " + words.Count(shares[0], "game", "games") + " at a time each"
 	}
 	parts := make([]string, len(shares))
 	for i, n := range shares {

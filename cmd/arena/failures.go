@@ -18,22 +18,30 @@ import (
 func failuresText(r ledger.Record, kept bool) string {
 	var b strings.Builder
 	for _, f := range r.Forfeits {
-		fmt.Fprintf(&b, " [%s forfeited: %s: %s", f.Bot, f.Reason, f.Detail)
-		if h := f.Hint(); h != "" {
-			b.WriteString("; " + h)
-		}
-		if f.StderrLast != "" {
-			fmt.Fprintf(&b, "; its stderr ends with %q", f.StderrLast)
-			switch {
-			case f.Log != "":
-				b.WriteString("; whole log: " + f.Log)
-			case !kept:
-				b.WriteString(" (--out DIR keeps each bot's whole stderr)")
-			}
-		}
-		b.WriteString("]")
+		b.WriteString(" [" + forfeitText(f, kept) + "]")
 	}
 	return b.String() + strikesText(r.Strikes)
+}
+
+// forfeitText is one forfeit, "BOT forfeited: REASON: DETAIL", with
+// the hint, what the bot last wrote to stderr and where its whole log is
+// (kept: with --out).
+func forfeitText(f ledger.SeatFailure, kept bool) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s forfeited: %s: %s", f.Bot, f.Reason, f.Detail)
+	if h := f.Hint(); h != "" {
+		b.WriteString("; " + h)
+	}
+	if f.StderrLast != "" {
+		fmt.Fprintf(&b, "; its stderr ends with %q", f.StderrLast)
+		switch {
+		case f.Log != "":
+			b.WriteString("; whole log: " + f.Log)
+		case !kept:
+			b.WriteString(" (--out DIR keeps each bot's whole stderr)")
+		}
+	}
+	return b.String()
 }
 
 // maxTotalsBots bounds the bots forfeitTotals names.

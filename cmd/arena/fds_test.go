@@ -147,3 +147,76 @@ func TestBotsInheritNoDescriptors(t *testing.T) {
 		})
 	}
 }
+
+// arenaReached is what badBot's mode "arena-fds" does first thing: a bot
+// not isolated, of the arena's own user, reaches for the arena (its
+// parent: the wrapper exec'd it) through /proc, and returns what it
+// could open there ("fd/7", "environ"), saying it on stderr.
+func arenaReached() []string {
+	arena := fmt.Sprintf("/proc/%d", os.Getppid())
+	var reached []string
+	fds, err := os.ReadDir(arena + "/fd")
+	fmt.Fprintf(os.Stderr, "ARENA %s: %d descriptors listed (%v)\n", arena, len(fds), err)
+	for _, fd := range fds {
+		if f, err := os.OpenFile(arena+"/fd/"+fd.Name(), os.O_RDONLY, 0); err == nil {
+			f.Close()
+			reached = append(reached, "fd/"+fd.Name())
+		}
+	}
+	if data, err := os.ReadFile(arena + "/environ"); err == nil && len(data) > 0 {
+		reached = append(reached, "environ")
+	}
+	fmt.Fprintf(os.Stderr, "REACHED %s\n", strings.Join(reached, " "))
+	return reached
+}
+
+// TestBotOfTheArenasUserCannotReachIntoIt: an arena run by an ordinary
+// user, its bots not isolated (so running as that user too), keeps its
+// descriptors and environment from them: a bot that reaches for its
+// parent's /proc/PID/fd (the ledger, the replay pack, what the arena was
+// started with) and /proc/PID/environ opens nothing there. (As root the
+// test becomes uid 65534 with setpriv; elsewhere it is skipped.)
+func TestBotOfTheArenasUserCannotReachIntoIt(t *testing.T) {
+	t.Parallel()
+	if os.Geteuid() != 0 {
+		t.Skip("needs root, to run the arena as another user")
+	}
+	setpriv, err := exec.LookPath("setpriv")
+	if err != nil {
+		t.Skip("no setpriv (util-linux)")
+	}
+	// The arena, and where it writes, where uid 65534 may reach them.
+	dir := t.TempDir()
+	os.Chmod(filepath.Dir(dir), 0o755)
+	os.Chmod(dir, 0o777)
+	self := filepath.Join(dir, "arena")
+	data, err := os.ReadFile(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(self, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	cmd := exec.Command(setpriv, "--reuid", "65534", "--regid", "65534", "--clear-groups", "--",
+		self, "match", "--game", "banqi", "--games", "2", "--seed", "5", "--out", out, "-q",
+		"--bot", "r=arena bot random", "--bot", "fd="+self, "--bot-isolate", "no", "--bot-env", "ARENA_SANDBOX_TEST_BOT=fd:arena-fds")
+	cmd.Dir = dir
+	cmd.ExtraFiles = inheritableFiles(t)[:1] // the organiser's notes, read-write
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v: %s", err, stderr.String())
+	}
+	playedWithoutForfeit(t, out, 2)
+	logs, _ := filepath.Glob(filepath.Join(out, "logs", "fd", "*.stderr.log"))
+	if len(logs) == 0 {
+		t.Fatal("the bot left no stderr log")
+	}
+	for _, log := range logs {
+		data, _ := os.ReadFile(log)
+		if !strings.Contains(string(data), "REACHED ") {
+			t.Errorf("%s: the bot did not try: %s", filepath.Base(log), data)
+		}
+	}
+}

@@ -2,9 +2,12 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/mattn/go-isatty"
 )
 
 // stopSignals are the signals that stop a long-running command cleanly:
@@ -53,6 +56,7 @@ func stopContext() (ctx context.Context, release func()) {
 			// Before the command sees the cancellation, so that a second
 			// signal already finds the default action.
 			signal.Stop(caught)
+			sayStopping(os.Stderr, stoppedBy{sig})
 			cancel(stoppedBy{sig})
 		case <-done:
 		}
@@ -62,4 +66,17 @@ func stopContext() (ctx context.Context, release func()) {
 		close(done)
 		cancel(context.Canceled)
 	}
+}
+
+// sayStopping tells the person who pressed Ctrl-C (or the log of a job
+// that was cancelled) at once that the command heard it, before the
+// seconds winding down takes: one who hears nothing presses again, and a
+// second signal stops the command without its reports. On a terminal a
+// progress bar may hold the line: the message starts a line of its own.
+func sayStopping(w *os.File, by stoppedBy) {
+	newline := ""
+	if isatty.IsTerminal(w.Fd()) {
+		newline = "\n"
+	}
+	fmt.Fprintf(w, "%sarena: %s: stopping cleanly, which may take a few seconds; a second signal stops at once, without the reports\n", newline, by)
 }

@@ -49,6 +49,10 @@ func TestSecondSignalKills(t *testing.T) {
 			t.Parallel()
 			cmd := exec.Command(os.Args[0])
 			cmd.Env = append(os.Environ(), "ARENA_STOP_PROBE=1")
+			errPipe, err := cmd.StderrPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
 			out, err := cmd.StdoutPipe()
 			if err != nil {
 				t.Fatal(err)
@@ -70,6 +74,12 @@ func TestSecondSignalKills(t *testing.T) {
 			cmd.Process.Signal(tc.first)
 			if l, want := next(), fmt.Sprintf("stopped by %s (a cancellation: true)", signalNames[tc.first]); l != want {
 				t.Fatalf("after %v: %q, want %q", tc.first, l, want)
+			}
+			// Said at once, so that nobody presses again for want of an answer.
+			errLines := bufio.NewScanner(errPipe)
+			errLines.Scan()
+			if said := fmt.Sprintf("arena: %s: stopping cleanly, which may take a few seconds; a second signal stops at once", signalNames[tc.first]); !strings.HasPrefix(errLines.Text(), said) {
+				t.Errorf("after %v the probe said %q, want %q", tc.first, errLines.Text(), said)
 			}
 			cmd.Process.Signal(tc.second)
 			err = cmd.Wait()
@@ -183,7 +193,7 @@ func slowCup(out string) []string {
 
 // interruptedLine is what a tournament says when a signal stops it:
 // how many games it counted, and the command that resumes it.
-var interruptedLine = regexp.MustCompile(`arena: tournament interrupted \(SIGTERM\) after (\d+) games; every finished game is recorded; resume with: (arena tournament run \S+)`)
+var interruptedLine = regexp.MustCompile(`arena: tournament interrupted \(SIGTERM\) after (\d+) games; every finished game is recorded; resume with: (arena tournament run [^\n]+)`)
 
 // SIGTERM to a running tournament leaves a directory with nothing
 // half-recorded (no torn line, every line matching its replay), which
@@ -191,10 +201,28 @@ var interruptedLine = regexp.MustCompile(`arena: tournament interrupted \(SIGTER
 // (stopped by SIGTERM in turn), no game recorded twice.
 func TestSIGTERMLeavesATournamentResumable(t *testing.T) {
 	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		where []string // how the run plays its games, which the resume must say again
+	}{
+		{"local", nil},
+		{"distributed", []string{"--distributed", "--workers", "1"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			sigtermAndResume(t, tc.where)
+		})
+	}
+}
+
+// sigtermAndResume runs a slow cup (with the flags where), stops it with
+// SIGTERM once it recorded games, and resumes it with the command it
+// printed, which must hold where's flags, then stops that too.
+func sigtermAndResume(t *testing.T, where []string) {
 	out := filepath.Join(t.TempDir(), "cup")
 	var resume []string
 	for run := range 2 { // the first run, then its resume
-		args := slowCup(out)
+		args := append(slowCup(out), where...)
 		if run > 0 {
 			args = resume
 		}
@@ -227,7 +255,10 @@ func TestSIGTERMLeavesATournamentResumable(t *testing.T) {
 			t.Fatalf("run %d: verify after SIGTERM: exit %d: %s", run, code, stderr)
 		}
 		t.Logf("run %d: %d games recorded", run, n)
-		resume = strings.Fields(said[2])[1:] // "arena tournament run DIR", as printed
+		resume = strings.Fields(said[2])[1:] // "arena tournament run DIR ...", as printed
+		if !strings.HasSuffix(strings.Join(resume, " "), " "+strings.Join(append([]string{out}, where...), " ")) {
+			t.Fatalf("run %d: resume with %q, want the directory and %q", run, said[2], where)
+		}
 	}
 }
 

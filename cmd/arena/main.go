@@ -56,6 +56,9 @@ func main() {
 func runMain(args []string) int {
 	if len(args) < 2 || args[1] != "bot" { // a bundled bot keeps Go's default
 		run.TuneGC()
+		if err := sandbox.ShieldArena(); err != nil {
+			fmt.Fprintln(os.Stderr, "arena: warning: bots of this user may reach into the arena's process (prctl PR_SET_DUMPABLE:", err.Error()+")")
+		}
 	}
 	app := newApp()
 	app.Setup() // adds the help command, which flagsFirst must know

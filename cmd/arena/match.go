@@ -26,6 +26,8 @@ import (
 	"github.com/arena-dev/arena/arena/stats"
 	"github.com/arena-dev/arena/arena/tournament"
 	"github.com/arena-dev/arena/engine"
+
+	"github.com/arena-dev/arena/internal/words"
 )
 
 func matchCommand() *cli.Command {
@@ -157,6 +159,10 @@ func runMatch(c *cli.Context) error {
 			printSummary(c.App.Writer, sum, time.Since(start))
 		}
 	}
+	var other *run.OtherRunError
+	if errors.As(err, &other) {
+		return usageError{err}
+	}
 	return secretUsage(err, secretFile)
 }
 
@@ -165,7 +171,7 @@ func runMatch(c *cli.Context) error {
 // what it last wrote to stderr, and where its whole log is: kept is true
 // with --out), and for each bot struck (--on-timeout random) its strikes.
 func gameLine(r ledger.Record, total int, kept bool) string {
-	line := fmt.Sprintf("game %d/%d %s: %s, %d plies, %s", r.Index+1, total, r.GameID, placesText(r.Bots, r.Ranks), r.Plies, engine.NameSeats(r.Reason, r.Bots))
+	line := fmt.Sprintf("game %d/%d %s: %s, %s, %s", r.Index+1, total, r.GameID, placesText(r.Bots, r.Ranks), words.Count(r.Plies, "ply", "plies"), engine.NameSeats(r.Reason, r.Bots))
 	return line + failuresText(r, kept)
 }
 
@@ -185,7 +191,7 @@ func placesText(bots []string, ranks []int) string {
 		for ; j < len(order) && ranks[order[j]] == ranks[order[i]]; j++ {
 			names = append(names, bots[order[j]])
 		}
-		place := ordinal(ranks[order[i]])
+		place := words.Ordinal(ranks[order[i]])
 		if len(names) == 1 {
 			parts = append(parts, names[0]+" "+place)
 		} else {
@@ -195,21 +201,6 @@ func placesText(bots []string, ranks []int) string {
 		i = j
 	}
 	return strings.Join(parts, ", ")
-}
-
-// ordinal is n as a place: 1st, 2nd, 3rd, 4th, ... 11th, 12th, 13th, 21st.
-func ordinal(n int) string {
-	suffix := "th"
-	switch {
-	case n%100 >= 11 && n%100 <= 13:
-	case n%10 == 1:
-		suffix = "st"
-	case n%10 == 2:
-		suffix = "nd"
-	case n%10 == 3:
-		suffix = "rd"
-	}
-	return strconv.Itoa(n) + suffix
 }
 
 // strikesText describes a game's strikes, per bot in the order they
@@ -276,7 +267,7 @@ func printSummary(w io.Writer, sum *match.Summary, took time.Duration) {
 		fmt.Fprintln(w, eloLine(sum.Bots[0].Name, sum.Bots[1].Name, e))
 		fmt.Fprintln(w, losLine(sum.Bots[0].Name, sum.Bots[1].Name, e))
 	}
-	fmt.Fprintf(w, "%d games in %v", sum.Games, took.Round(time.Millisecond))
+	fmt.Fprintf(w, "%s in %v", words.Count(sum.Games, "game", "games"), took.Round(time.Millisecond))
 	if sum.Out != "" {
 		fmt.Fprintf(w, "; results in %s", filepath.Join(sum.Out, "results.jsonl"))
 	}
@@ -324,6 +315,10 @@ func eloLine(a, b string, e match.EloEstimate) string {
 	}
 	lo, hi := e.EloLow, e.EloHigh
 	switch {
+	case e.Units < 2:
+		return fmt.Sprintf("%s%+.1f (%s: too few for an interval)", head, e.Elo, basis)
+	case lo == hi:
+		return fmt.Sprintf("%s%+.1f (%s, all scored alike: no spread to put an interval on)", head, e.Elo, basis)
 	case stats.Symmetric(e.Elo, lo, hi):
 		return fmt.Sprintf("%s%+.1f +/- %.1f (95%%; %s)", head, e.Elo, (hi-lo)/2, basis)
 	case !math.IsInf(lo, 0) && !math.IsInf(hi, 0):
@@ -338,10 +333,10 @@ func eloLine(a, b string, e match.EloEstimate) string {
 
 // losLine is the match's likelihood of superiority of a over b, exact
 // from the decisive games of the Elo estimate (stats.LOS): "LOS a vs b:
-// 99.95% (the chance that a is the stronger, from the decisive games: 10
+// 99.95% (the chance that the stronger is a, from the decisive games: 10
 // won, 0 lost; draws do not count)".
 func losLine(a, b string, e match.EloEstimate) string {
-	return fmt.Sprintf("LOS %s vs %s: %s (the chance that %s is the stronger, from the decisive games: %d won, %d lost; draws do not count)",
+	return fmt.Sprintf("LOS %s vs %s: %s (the chance that the stronger is %s, from the decisive games: %d won, %d lost; draws do not count)",
 		a, b, stats.FormatLOS(e.LOS), a, e.WDL.W, e.WDL.L)
 }
 
@@ -404,6 +399,11 @@ func confineBots(c *cli.Context, botList []bot.Command, out, secretFile string) 
 	if out != "" {
 		// Isolated bots must not see results and replays of finished games:
 		// a finished game of a rotation block tells the deal of the next.
+		// A bot that names a file there is refused now, before a check of
+		// who may read it would suggest opening it.
+		if err := bot.CheckOutside(botList, out); err != nil {
+			return nil, usagef("--out %s: %w", out, err)
+		}
 		if err := os.MkdirAll(out, 0o755); err != nil {
 			return nil, fmt.Errorf("output directory: %w", err)
 		}

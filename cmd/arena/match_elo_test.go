@@ -100,6 +100,12 @@ func TestMatchEloLine(t *testing.T) {
 			"Elo difference js vs py: at least +277 (95%; js won all 20 games)"},
 		{"20 of 20, winner second", matchOf("py", "js", repeat(20, 0), true),
 			"Elo difference py vs js: at most -277 (95%; js won all 20 games)"},
+		// No spread to bound: one game pair (it printed +0.0 +/- 0.0), and
+		// ten games every one of them a draw.
+		{"one game pair", matchOf("a", "b", []float64{1, 0}, true),
+			"Elo difference a vs b: +0.0 (1 game pair: too few for an interval)"},
+		{"all drawn", matchOf("a", "b", repeat(10, 0.5), false),
+			"Elo difference a vs b: +0.0 (10 games, unpaired, all scored alike: no spread to put an interval on)"},
 		// An odd number of games: the last one has no partner and is left
 		// out of the paired estimate.
 		{"a lone last game", matchOf("a", "b", append(append([]float64(nil), seatLuck...), 1), true),
@@ -122,15 +128,15 @@ func TestMatchLOSLine(t *testing.T) {
 		want string
 	}{
 		{"10-0 in 5 pairs", matchOf("js", "py", repeat(10, 1), true),
-			"LOS js vs py: 99.95% (the chance that js is the stronger, from the decisive games: 10 won, 0 lost; draws do not count)"},
+			"LOS js vs py: 99.95% (the chance that the stronger is js, from the decisive games: 10 won, 0 lost; draws do not count)"},
 		{"1-9, fresh deals", matchOf("a", "b", append([]float64{1}, repeat(9, 0)...), false),
-			"LOS a vs b: 0.6% (the chance that a is the stronger, from the decisive games: 1 won, 9 lost; draws do not count)"},
+			"LOS a vs b: 0.6% (the chance that the stronger is a, from the decisive games: 1 won, 9 lost; draws do not count)"},
 		{"draws do not count", matchOf("a", "b", append(repeat(10, 1), repeat(4, 0.5)...), true),
-			"LOS a vs b: 99.95% (the chance that a is the stronger, from the decisive games: 10 won, 0 lost; draws do not count)"},
+			"LOS a vs b: 99.95% (the chance that the stronger is a, from the decisive games: 10 won, 0 lost; draws do not count)"},
 		{"a lone last game is left out", matchOf("a", "b", append(repeat(10, 1), 0), true),
-			"LOS a vs b: 99.95% (the chance that a is the stronger, from the decisive games: 10 won, 0 lost; draws do not count)"},
+			"LOS a vs b: 99.95% (the chance that the stronger is a, from the decisive games: 10 won, 0 lost; draws do not count)"},
 		{"even", matchOf("a", "b", repeat(6, 1, 0), false),
-			"LOS a vs b: 50.0% (the chance that a is the stronger, from the decisive games: 6 won, 6 lost; draws do not count)"},
+			"LOS a vs b: 50.0% (the chance that the stronger is a, from the decisive games: 6 won, 6 lost; draws do not count)"},
 	} {
 		var b strings.Builder
 		printSummary(&b, tc.sum, time.Second)
@@ -153,7 +159,7 @@ func TestMatchLOSTenGames(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d:\n%s\n%s", code, stdout, stderr)
 	}
-	if want := "LOS random vs dead: 99.95% (the chance that random is the stronger, from the decisive games: 10 won, 0 lost"; !strings.Contains(stdout, want) {
+	if want := "LOS random vs dead: 99.95% (the chance that the stronger is random, from the decisive games: 10 won, 0 lost"; !strings.Contains(stdout, want) {
 		t.Errorf("want %q in the summary:\n%s", want, stdout)
 	}
 }

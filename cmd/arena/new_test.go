@@ -47,14 +47,21 @@ func TestNewKitsWorkWhereWritten(t *testing.T) {
 			t.Run(lang+"/"+game, func(t *testing.T) {
 				t.Parallel()
 				testkit.Tool(t, interpreter[lang])
+				// Written, as a student does, by a name of their own,
+				// relative to where they are: the README's commands name it.
 				work := t.TempDir()
-				dir := filepath.Join(work, "mybot")
-				if _, stderr, code := arena(t, "new", lang, game, dir); code != 0 {
+				name := game + "bot"
+				dir := filepath.Join(work, name)
+				if _, stderr, code := arenaIn(t, work, "new", lang, game, name); code != 0 {
 					t.Fatalf("new: exit %d: %s", code, stderr)
 				}
 				kit, err := starters.Kit(lang, game)
 				if err != nil {
 					t.Fatal(err)
+				}
+				kit = starters.Named(kit, name)
+				if readme := string(kit["README.md"]); strings.Contains(readme, starters.TemplateDir) || !strings.Contains(readme, name+"/") {
+					t.Errorf("README.md written into %s does not name it:\n%s", name, readme)
 				}
 				for name, want := range kit {
 					got, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))

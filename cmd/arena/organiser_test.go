@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/arena-dev/arena/arena/ledger"
 )
@@ -82,7 +83,41 @@ func TestTournamentProgressShowsForfeits(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
+	// Totals naming several bots with long names: the bar still fits the
+	// terminal's 80 columns, as a line that wraps leaves its first half
+	// behind at every redraw.
+	t.Run("terminal, long names", func(t *testing.T) {
+		t.Parallel()
+		out := t.TempDir()
+		term := startTerminal(t, "tournament", "run", "--name", "lcup", "--game", "uno", "--seats", "4", "--option", "target=0",
+			"--bot", "crashing_bot_number_one="+crash, "--bot", "crashing_bot_number_two="+crash,
+			"--bot", "a=arena bot random", "--bot", "b=arena bot random", "--bot", "c=arena bot random",
+			"--games-per-encounter", "4", "--seed", "3", "--concurrency", "2", "--out", out)
+		term.expect(regexp.MustCompile(`head to head`))
+		if err := term.cmd.Wait(); err != nil {
+			t.Fatal(err)
+		}
+		term.mu.Lock()
+		text := term.text.String()
+		term.mu.Unlock()
+		bars := 0
+		for _, frame := range regexp.MustCompile(`[\r\n]+`).Split(ansi.ReplaceAllString(text, ""), -1) {
+			if !strings.Contains(frame, "games/s") {
+				continue // not the bar
+			}
+			bars++
+			if n := utf8.RuneCountInString(frame); n > termCols {
+				t.Errorf("a bar of %d columns on a terminal of %d:\n%s", n, termCols, frame)
+			}
+		}
+		if bars == 0 {
+			t.Fatalf("no bar drawn:\n%q", text)
+		}
+	})
 }
+
+// ansi matches a terminal's escape sequences (colours, cursor moves).
+var ansi = regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]`)
 
 // TestMatchSuspendsABotThatNeverStarts plays a match against a bot that
 // never says ready (it sleeps): after --max-startup-failures games in a

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/arena-dev/arena/internal/words"
 )
 
 // TestPlacesText: a game's line lists the bots by finishing place, best
@@ -32,8 +34,8 @@ func TestPlacesText(t *testing.T) {
 		}
 	}
 	for n, want := range map[int]string{1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 11: "11th", 12: "12th", 13: "13th", 21: "21st", 22: "22nd", 23: "23rd", 101: "101st", 111: "111th"} {
-		if got := ordinal(n); got != want {
-			t.Errorf("ordinal(%d) = %q, want %q", n, got, want)
+		if got := words.Ordinal(n); got != want {
+			t.Errorf("words.Ordinal(%d) = %q, want %q", n, got, want)
 		}
 	}
 }

@@ -2,11 +2,13 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -16,6 +18,8 @@ import (
 	"github.com/creack/pty"
 
 	"github.com/arena-dev/arena/arena/deal"
+	"github.com/arena-dev/arena/arena/ledger"
+	"github.com/arena-dev/arena/arena/match"
 	"github.com/arena-dev/arena/protocol"
 )
 
@@ -140,6 +144,24 @@ func (term *terminal) screen(re *regexp.Regexp, first bool) string {
 	return strings.Join(lines, "\n")
 }
 
+// visible is what the terminal shows now: the last termRows rows of
+// all it printed (a line wider than the terminal takes more than one),
+// the last of them the cursor's.
+func (term *terminal) visible() string {
+	term.mu.Lock()
+	text := strings.ReplaceAll(term.text.String(), "\r", "")
+	term.mu.Unlock()
+	var rows []string
+	for _, l := range strings.Split(text, "\n") {
+		for utf8.RuneCountInString(l) > termCols {
+			rows = append(rows, string([]rune(l)[:termCols]))
+			l = string([]rune(l)[termCols:])
+		}
+		rows = append(rows, l)
+	}
+	return strings.Join(rows[max(len(rows)-termRows, 0):], "\n")
+}
+
 func (term *terminal) typeLine(s string) {
 	term.t.Helper()
 	if _, err := io.WriteString(term.tty, s+"\r"); err != nil {
@@ -201,7 +223,9 @@ var (
 	banqiPrompt = regexp.MustCompile(`Your move \(b3 flips, b3-b4 moves; \? help, q leave\): `)
 	unoPrompt   = regexp.MustCompile(`Your move \(r7, w green, d; \? help, q leave\): `)
 	boonPrompt  = regexp.MustCompile(`Your move \(t, p, or a card: b5, au14; \? help, q leave\): `)
-	gameOverRE  = regexp.MustCompile(`=== game over, you ranked \d of \d: [^\n]*(\r?\n  [^\n]*)*`)
+	// The end of a game, as arena play tells it: who won, and why (its
+	// first line).
+	gameOverRE = regexp.MustCompile(`=== Game (?:\d+ of \d+ )?over: [^\r\n]*`)
 	// A move or capture listed in a choice, and a square to flip.
 	listedMoveRE = regexp.MustCompile(`(?:\d\) |Move: |Capture: )([a-d][1-8])-([a-d][1-8])`)
 	listedFlipRE = regexp.MustCompile(`\d\) ([a-d][1-8]) +flip|e\.g\. ([a-d][1-8])\)|Flip: ([a-d][1-8])`)
@@ -219,6 +243,17 @@ func TestPlayBanqiOnATerminal(t *testing.T) {
 		"   a  b  c  d", "8  X  X  X  X  8", "1  X  X  X  X  1", "Flip: any of the 32 face-down squares")
 	term.typeLine("e5")
 	mustContain(t, term.screen(banqiPrompt, false), "e5 is not a square: the board runs from a1 to d8.")
+	// Mistakes never push the board off the screen.
+	for _, bad := range []struct{ typed, refusal string }{
+		{"x1", "x1 is not a square"}, {"zz", `Cannot read "zz"`}, {"", "Type your move"}, {"b3-b4", "b3-b4 is not a move"},
+		{"hello there", `Cannot read "hello there"`}, {"c9", "c9 is not a square"}, {"a1-a2", "a1-a2 is not a move"}, {"flip", `Cannot read "flip"`},
+	} {
+		term.typeLine(bad.typed)
+		mustContain(t, term.screen(banqiPrompt, false), bad.refusal)
+		if shown := term.visible(); !strings.Contains(shown, "   a  b  c  d\n8  X  X  X  X  8") {
+			t.Fatalf("after typing %q the board's top is off the screen:\n%s", bad.typed, shown)
+		}
+	}
 	term.typeLine("?")
 	mustContain(t, term.screen(banqiPrompt, false), "Captures: an adjacent enemy", "   a  b  c  d", "8  X  X  X  X  8")
 	term.typeLine("flip b3")
@@ -252,7 +287,7 @@ func TestPlayBanqiOnATerminal(t *testing.T) {
 		t.Fatalf("no move was listed in %d turns", last)
 	}
 	end := term.screen(gameOverRE, false)
-	mustContain(t, end, "draw: max_plies 16 reached", "   a  b  c  d")
+	mustContain(t, end, "=== Game over: a draw. Draw: max_plies 16 reached.", "   a  b  c  d")
 	if !seen {
 		mustContain(t, end, "Your ", " moved "+moved)
 	}
@@ -287,8 +322,14 @@ func TestPlayUnoOnATerminal(t *testing.T) {
 	if _, err := io.WriteString(term.tty, "\x04"); err != nil { // Ctrl-D: the end of input
 		t.Fatal(err)
 	}
-	term.expect(regexp.MustCompile(`=== your input ended: you left the game, a forfeit \(recorded as "left"\)`))
-	term.expect(regexp.MustCompile(`\[you forfeited: left: the player left the game \(their input ended\)\]`))
+	// Said once, in sentences that fit: the person left, and the game
+	// went on without them.
+	end := term.screen(gameOverRE, false)
+	mustContain(t, end, "=== Your input ended, so you left the game, a forfeit; the others play on without you.",
+		"=== Game over: b 1st, a 2nd, you 3rd.")
+	if n := strings.Count(end, "forfeit"); n != 1 {
+		t.Fatalf("the forfeit is said %d times:\n%s", n, end)
+	}
 	if code := term.wait(); code != 0 {
 		t.Fatalf("exit %d", code)
 	}
@@ -304,20 +345,20 @@ func TestPlayBoonOnATerminal(t *testing.T) {
 	term := startTerminal(t, "play", "--game", "boon", "--seat", "1", "--seed", "9", "--deal-secret", playSecret(t), "--out", out,
 		"--bot", "a=arena bot random", "--bot", "b=arena bot greedy", "--bot", "c=arena bot greedy")
 	screen := term.screen(boonPrompt, true)
-	mustContain(t, screen, "Round 1 · a dealt · who takes the Boon (4 cards)?", "VC  cards  tricks  points",
+	mustContain(t, screen, "Round 1 · a dealt · who takes the Boon (4 cards)?", "victory cards in hand tricks points",
 		"Your hand (7 cards): blue: 4 (b4) · green: 2 (g2), 3 (g3), 6 (g6)",
 		"Take the Boon (4 cards, unseen) and play alone against the others (t), or pass (p)?", "1) t  take the Boon")
 	term.typeLine("au2")
 	mustContain(t, term.screen(boonPrompt, false), "No card is asked for now. Take the Boon")
 	term.typeLine("take")
 	mustContain(t, term.screen(boonPrompt, false), "you picked and play alone", "You took the Boon.",
-		"The Boon you took: b3 r6 au7 au9.", "Bury 4 more card(s)", "Bury any of: b3 b4 g2")
+		"The Boon you took: blue 3, red 6, gold 7 and gold 9.", "Bury 4 more cards", "Bury any of: b3 b4 g2")
 	term.typeLine("?")
-	mustContain(t, term.screen(boonPrompt, false), "Cards: b blue, g green, r red 1-6", "Round 1 ·", "Your hand (11 cards)")
+	mustContain(t, term.screen(boonPrompt, false), "Cards: b blue, g green, r red 1-6", "victory cards from each other seat", "Round 1 ·", "Your hand (11 cards)")
 	term.typeLine("bury blue 4")
-	mustContain(t, term.screen(boonPrompt, false), "you buried: b4.", "You buried a card.", "Bury 3 more card(s)")
+	mustContain(t, term.screen(boonPrompt, false), "you buried: blue 4.", "You buried a card.", "Bury 3 more cards")
 	term.typeLine("q")
-	term.expect(regexp.MustCompile(`=== you left the game: a forfeit \(recorded as "left"\); the others play on`))
+	mustContain(t, term.screen(gameOverRE, false), "=== You left the game, a forfeit; the others play on without you.", "=== Game over: ")
 	if code := term.wait(); code != 0 {
 		t.Fatalf("exit %d", code)
 	}
@@ -330,7 +371,7 @@ func TestPlayTimedIsOnTheClock(t *testing.T) {
 	term := startTerminal(t, "play", "--game", "banqi", "--timed", "--move-time", "200ms", "--seed", "5", "--bot", "g=arena bot greedy")
 	term.expect(banqiPrompt) // and nothing is typed
 	term.expect(regexp.MustCompile(`=== out of time for turn 1`))
-	term.expect(regexp.MustCompile(`you forfeited: timeout: no reply within 200ms`))
+	term.expect(regexp.MustCompile(`You forfeited: timeout: no reply within 200ms`))
 	if code := term.wait(); code != 0 {
 		t.Fatalf("exit %d", code)
 	}
@@ -349,12 +390,86 @@ func TestPlayPipedReadsEveryLine(t *testing.T) {
 		t.Fatalf("%v\n%s", err, stdout)
 	}
 	text := string(stdout)
-	mustContain(t, text, "You flipped b3: a ", `Cannot read "zz".`, "You flipped a8: a ", "=== your input ended: you left the game")
+	mustContain(t, text, "You flipped b3: a ", `Cannot read "zz".`, "You flipped a8: a ", "=== Your input ended, so you left the game, a forfeit: g wins.", "=== Game over: g won.")
 	if strings.Contains(text, "dropped") {
 		t.Fatalf("piped lines were dropped:\n%s", text)
 	}
 	leftRecorded(t, out, "their input ended")
 	if _, err := os.Stat(filepath.Join(out, "results.jsonl")); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// With more games, each game's end is told before the next begins, in
+// sentences that fit the terminal; leaving a two-player game says who
+// wins, once; the match ends with a short summary, every line of it
+// within the terminal too.
+func TestPlayGamesEndInOrder(t *testing.T) {
+	// --out: each game's record is then made durable before it is told,
+	// while the next game may begin.
+	term := startTerminal(t, "play", "--game", "banqi", "--games", "2", "--seed", "5", "--deal-secret", playSecret(t),
+		"--out", t.TempDir(), "--bot", "g=arena bot greedy")
+	for game := 1; game <= 2; game++ {
+		term.screen(banqiPrompt, game == 1)
+		term.typeLine("q")
+		end := term.screen(gameOverRE, false)
+		mustContain(t, end, "=== You left the game, a forfeit: g wins.", fmt.Sprintf("=== Game %d of 2 over: g won.", game))
+		if strings.Contains(end, "=== banqi, game") || strings.Count(end, "forfeit") != 1 {
+			t.Fatalf("game %d: its end is not told once, before the next game:\n%s", game, end)
+		}
+	}
+	summary := term.screen(regexp.MustCompile(`Results: [^\r\n]*results\.jsonl`), false)
+	mustContain(t, summary, "=== After 2 games:", "you: 0 wins, 0 draws and 2 losses (2 forfeits).", "g: 2 wins, 0 draws and 0 losses.")
+	if code := term.wait(); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+}
+
+// The end of a game of arena play is a few short sentences: who won and
+// why; each forfeit but the person's leaving (said as they left), with
+// a bot's own name as given.
+func TestGameOverText(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		r     ledger.Record
+		total int
+		want  []string
+	}{
+		{"draw", ledger.Record{Bots: []string{"you", "g"}, Ranks: []int{1, 1}, Reason: "draw: max_plies 16 reached"}, 1,
+			[]string{"=== Game over: a draw. Draw: max_plies 16 reached."}},
+		{"the person left", ledger.Record{Index: 1, Bots: []string{"g", "you"}, Ranks: []int{1, 2}, Reason: "you (seat 1) forfeited: left",
+			Forfeits: []ledger.SeatFailure{{Seat: 1, Bot: "you", Reason: protocol.ReasonLeft, Detail: "the player left the game (typed q)"}}}, 3,
+			[]string{"=== Game 2 of 3 over: g won."}},
+		{"a bot crashed", ledger.Record{Bots: []string{"you", "g"}, Ranks: []int{1, 2}, Reason: "g (seat 1) forfeited: crash",
+			Forfeits: []ledger.SeatFailure{{Seat: 1, Bot: "g", Reason: protocol.ReasonCrash, Detail: "exited with status 1", StderrLast: "boom"}}}, 1,
+			[]string{"=== Game over: you won.", `g forfeited: crash: exited with status 1; its stderr ends with "boom" (--out DIR keeps each bot's whole stderr).`}},
+		{"the person timed out, the others played on", ledger.Record{Bots: []string{"a", "you", "b"}, Ranks: []int{2, 3, 1}, Reason: "seat 2 reached 500 points after 1 hand",
+			Forfeits: []ledger.SeatFailure{{Seat: 1, Bot: "you", Reason: protocol.ReasonTimeout, Detail: "no reply within 1s"}}}, 1,
+			[]string{"=== Game over: b 1st, a 2nd, you 3rd. Seat 2 (b) reached 500 points after 1 hand.", "You forfeited: timeout: no reply within 1s."}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := gameOverText(tc.r, tc.total, false); !slices.Equal(got, tc.want) {
+				t.Fatalf("got\n%q\nwant\n%q", got, tc.want)
+			}
+		})
+	}
+}
+
+// One game, one ply: no "1 games", no "1 plies", for arena match and
+// arena play alike.
+func TestOneIsSingular(t *testing.T) {
+	r := ledger.Record{GameID: "g0", Bots: []string{"a", "b"}, Ranks: []int{1, 2}, Plies: 1, Reason: "b resigned"}
+	if line := gameLine(r, 1, false); !strings.Contains(line, ", 1 ply, ") {
+		t.Errorf("progress line %q, want 1 ply", line)
+	}
+	sum := match.NewSummary([]string{"a", "b"})
+	sum.Add(r)
+	var b strings.Builder
+	printSummary(&b, sum, time.Second)
+	if !strings.Contains(b.String(), "1 game in 1s") {
+		t.Errorf("summary %q, want 1 game in", b.String())
+	}
+	if got := playSummary(sum)[0]; got != "=== After 1 game:" {
+		t.Errorf("play's summary begins %q", got)
 	}
 }

@@ -18,6 +18,8 @@ import (
 	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/arena/sandbox"
+
+	"github.com/arena-dev/arena/internal/words"
 )
 
 // natsFlags are the flags of a command that can seat remote bots.
@@ -266,7 +268,7 @@ func eventLine(e remote.Event) string {
 		if place == 0 {
 			return fmt.Sprintf("session %d: game %s ended: %s", e.Session, g.End.GameID, g.End.Reason)
 		}
-		word := ordinal(place)
+		word := words.Ordinal(place)
 		if tied {
 			word = "tied " + word
 		}

@@ -39,8 +39,11 @@ func init() {
 // stdout and stderr, answers its first turn with a line naming them.
 func badBot(mode string) int {
 	var inherited []string
-	if mode == "fds" {
+	switch mode {
+	case "fds":
 		inherited = fdsInherited()
+	case "arena-fds":
+		inherited = arenaReached()
 	}
 	lr := protocol.NewLineReader(os.Stdin, protocol.DefaultMaxLine)
 	out := bufio.NewWriter(os.Stdout)

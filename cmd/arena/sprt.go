@@ -321,6 +321,10 @@ func runSPRT(c *cli.Context) error {
 	if errors.Is(runErr, outdir.ErrBusy) {
 		return runErr // another run's directory: write nothing there, not even sprt.json (sprt.Run wrote none)
 	}
+	var other *run.OtherRunError
+	if errors.As(runErr, &other) {
+		return usageError{runErr} // the --out given is the mistake: nothing is written there
+	}
 	sum := sprt.NewSummary(cfg, res)
 	code := sprtExitCode(res.Verdict)
 	sum.ExitCode = &code

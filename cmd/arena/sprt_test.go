@@ -1,8 +1,10 @@
 package main
 
 import (
+	"crypto/sha256"
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -312,6 +314,40 @@ func TestSPRTArenaErrorExit1(t *testing.T) {
 }
 
 // TestSPRTMaxTime: a run that cannot decide within its time budget (equal
+// TestSPRTStopsWhenItsTestBotNeverStarts: a test bot that never says
+// ready is suspended after --max-startup-failures games, and the SPRT
+// stops there (exit 1), saying so in every report, rather than accepting
+// H0 from the forfeits of a bot that never played: a CI job must not
+// read a build that does not start as a weaker one.
+func TestSPRTStopsWhenItsTestBotNeverStarts(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	sleeper := filepath.Join(dir, "sleeper.sh")
+	if err := os.WriteFile(sleeper, []byte("#!/bin/sh\nexec sleep 1000\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	md, junit := filepath.Join(dir, "summary.md"), filepath.Join(dir, "junit.xml")
+	stdout, stderr, code := arena(t, "sprt", "--game", "banqi", "--test", "new="+sleeper, "--base", "old=arena bot random",
+		"--startup-time", "200ms", "--max-startup-failures", "2", "--seed", "5", "--out", out, "--summary-md", md, "--junit", junit, "-q")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1:\n%s\n%s", code, stdout, stderr)
+	}
+	const said = "the test bot new was suspended after 2 startup failures in a row"
+	if !strings.Contains(stderr, said) || !strings.Contains(stdout, "aborted after") || !strings.Contains(stdout, said) {
+		t.Errorf("the run does not say why it stopped:\n%s\n%s", stdout, stderr)
+	}
+	m := sprtJSON(t, readFile(t, filepath.Join(out, "sprt.json")))
+	if m["verdict"] != "aborted" || !strings.Contains(fmt.Sprint(m["reason"]), said) {
+		t.Errorf("sprt.json: verdict %v, reason %v", m["verdict"], m["reason"])
+	}
+	for _, f := range []string{md, junit} {
+		if b := readFile(t, f); !strings.Contains(b, said) {
+			t.Errorf("%s does not say why:\n%s", f, b)
+		}
+	}
+}
+
 // bots, bounds 2 nElo apart at alpha = beta = 0.001: tens of thousands
 // of games before a bound, on any machine) stops at --max-time with exit
 // 4 and every report written, saying the budget ran out; the games cut
@@ -374,4 +410,82 @@ func TestSPRTMaxTime(t *testing.T) {
 	if data, _ := os.ReadFile(junit); !strings.Contains(string(data), "time budget") {
 		t.Errorf("the JUnit report does not say the budget ran out:\n%s", data)
 	}
+}
+
+// readFile is the file's content, failing the test if it cannot be read.
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestRunsIntoAnotherRunsDirectoryAreRefused: an SPRT does not resume,
+// so an --out that holds an earlier SPRT, or any results, is refused
+// (exit 2) before anything is written there; a match adds to a
+// directory of matches of its game only. The directory is left as it
+// was.
+func TestRunsIntoAnotherRunsDirectoryAreRefused(t *testing.T) {
+	t.Parallel()
+	base := t.TempDir()
+	sprtOut, matchOut := filepath.Join(base, "sprt"), filepath.Join(base, "match")
+	sprtArgs := func(game, out string) []string {
+		return []string{"sprt", "--game", game, "--test", "a=arena bot random", "--base", "b=arena bot random", "--max-games", "2", "--out", out, "-q"}
+	}
+	matchArgs := func(game, out string) []string {
+		return []string{"match", "--game", game, "--bot", "a=arena bot random", "--bot", "b=arena bot random", "--games", "2", "--out", out, "-q"}
+	}
+	if _, stderr, code := arena(t, sprtArgs("banqi", sprtOut)...); code != exitInconclusive {
+		t.Fatalf("the first sprt: exit %d: %s", code, stderr)
+	}
+	if _, stderr, code := arena(t, matchArgs("banqi", matchOut)...); code != 0 {
+		t.Fatalf("the first match: exit %d: %s", code, stderr)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		dir  string
+		says string
+	}{
+		{"an sprt into an sprt's", sprtArgs("banqi", sprtOut), sprtOut, "holds an earlier sprt (sprt.json; an sprt does not resume)"},
+		{"an sprt into a match's", sprtArgs("banqi", matchOut), matchOut, "holds the results of another run (its first game: banqi-"},
+		{"a match into an sprt's", matchArgs("banqi", sprtOut), sprtOut, "holds the results of another run (its first game: sprt-banqi-"},
+		{"a match of another game", matchArgs("uno", matchOut), matchOut, "which this match of uno would mix with its own results"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := snapshotDir(t, tc.dir)
+			_, stderr, code := arena(t, tc.args...)
+			if code != exitUsage || !strings.Contains(stderr, tc.says) || !strings.Contains(stderr, "give another output directory") {
+				t.Fatalf("exit %d, want %d saying %q:\n%s", code, exitUsage, tc.says, stderr)
+			}
+			if after := snapshotDir(t, tc.dir); after != before {
+				t.Errorf("the refused run changed %s", tc.dir)
+			}
+		})
+	}
+	// Another match of the same game adds its games.
+	if _, stderr, code := arena(t, matchArgs("banqi", matchOut)...); code != 0 || len(readLines(t, filepath.Join(matchOut, "results.jsonl"))) != 4 {
+		t.Fatalf("a second match of banqi: exit %d: %s", code, stderr)
+	}
+}
+
+// snapshotDir is every file's path, size and content hash under dir
+// but the lock, as one string.
+func snapshotDir(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || d.Name() == "arena.lock" {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&b, "%s %d %x\n", path, len(data), sha256.Sum256(data))
+		return nil
+	})
+	return b.String()
 }

@@ -9,11 +9,13 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mattn/go-isatty"
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
 
 	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/deal"
@@ -304,11 +306,12 @@ func runTournament(c *cli.Context) error {
 			for _, line := range tournamentEvents(p) {
 				progressbar.Bprintln(bar, line) // above the bar, at its next drawing
 			}
-			bar.Describe(p.Headline() + forfeitTotals(p.Summary) + strikeTotals(p.Summary))
+			bar.Describe(fitBar(p.Headline()+forfeitTotals(p.Summary)+strikeTotals(p.Summary), terminalWidth(f)))
 			bar.Set(p.Done)
 		}
 	}
-	topts := tournament.Options{Version: Version, Warn: c.App.ErrWriter, OnGame: onGame}
+	warned := &recorder{w: c.App.ErrWriter} // the standings after the run say nothing twice
+	topts := tournament.Options{Version: Version, Warn: warned, OnGame: onGame}
 	if len(cfg.Remote) > 0 || c.Bool("distributed") {
 		link, maker, done, err := natsRun(c, out, cfg.Concurrency, cfg.Seats)
 		defer done()
@@ -325,7 +328,7 @@ func runTournament(c *cli.Context) error {
 		bar.Exit() // ends the bar's line: what follows starts a line of its own
 	}
 	if errors.Is(err, tournament.ErrInterrupted) {
-		fmt.Fprintf(c.App.ErrWriter, "arena: %v; every finished game is recorded; resume with: arena tournament run %s\n", err, out)
+		fmt.Fprintf(c.App.ErrWriter, "arena: %v; every finished game is recorded; resume with: %s\n", err, resumeCommand(c, out))
 		return cli.Exit("", exitFail)
 	}
 	if err != nil {
@@ -337,7 +340,7 @@ func runTournament(c *cli.Context) error {
 		}
 		return err
 	}
-	st, err := standingsOf(c, out)
+	st, err := standingsOf(c, out, warned.said)
 	if err != nil {
 		return err
 	}
@@ -356,7 +359,11 @@ func printRoster(w io.Writer, sp *tournament.Plan, cfg *tournament.Config) {
 			out = append(out, fmt.Sprintf("%s (%s)", b.Name, why))
 		}
 	}
-	if len(out) > 0 {
+	switch len(out) {
+	case 0:
+	case 1:
+		fmt.Fprintf(w, "arena: not playing: %s; its remaining games are forfeits, recorded without starting it (--readmit NAME lets it play again)\n", out[0])
+	default:
 		fmt.Fprintf(w, "arena: not playing: %s; their remaining games are forfeits, recorded without starting them (--readmit NAME lets one play again)\n",
 			strings.Join(out, ", "))
 	}
@@ -365,7 +372,7 @@ func printRoster(w io.Writer, sp *tournament.Plan, cfg *tournament.Config) {
 // standingsOf reads a results directory as a resume reads it, and
 // prints its warnings (ratings that failed, ledger lines that do not
 // count) to stderr.
-func standingsOf(c *cli.Context, dir string) (*tournament.Standings, error) {
+func standingsOf(c *cli.Context, dir string, said func(string) bool) (*tournament.Standings, error) {
 	st, err := tournament.ReadStandings(dir)
 	if err != nil {
 		// A damaged ledger is the results' fault, anything else (no such
@@ -377,9 +384,33 @@ func standingsOf(c *cli.Context, dir string) (*tournament.Standings, error) {
 		return nil, usageError{err}
 	}
 	for _, w := range st.Warnings {
-		fmt.Fprintf(c.App.ErrWriter, "arena: warning: %s\n", w)
+		if said == nil || !said(w) {
+			fmt.Fprintf(c.App.ErrWriter, "arena: warning: %s\n", w)
+		}
 	}
 	return st, nil
+}
+
+// recorder passes what is written to w on, and keeps it, so that what
+// was said (a resume's warnings) is not said again.
+type recorder struct {
+	w    io.Writer
+	mu   sync.Mutex
+	text strings.Builder
+}
+
+func (r *recorder) Write(p []byte) (int, error) {
+	r.mu.Lock()
+	r.text.Write(p)
+	r.mu.Unlock()
+	return r.w.Write(p)
+}
+
+// said reports whether text was written.
+func (r *recorder) said(text string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return strings.Contains(r.text.String(), text)
 }
 
 func showStandings(c *cli.Context) error {
@@ -389,7 +420,7 @@ func showStandings(c *cli.Context) error {
 	if c.Bool("head-to-head") && !c.Bool("csv") {
 		return usagef("--head-to-head goes with --csv (the table shows the matrix, and --json has it as head_to_head)")
 	}
-	st, err := standingsOf(c, c.Args().First())
+	st, err := standingsOf(c, c.Args().First(), nil)
 	if err != nil {
 		return err
 	}
@@ -423,4 +454,66 @@ func verifyTournament(c *cli.Context) error {
 	}
 	fmt.Fprintf(c.App.Writer, "ok %s: %d games, each matching its replay\n", dir, v.Games)
 	return nil
+}
+
+// resumeCommand is the command that resumes the tournament in out as it
+// was run: the directory holds the tournament itself, but not where its
+// games are played (workers, a NATS server, remote bots), which the flags
+// given say again.
+func resumeCommand(c *cli.Context, out string) string {
+	words := []string{"arena", "tournament", "run", shellQuote(out)}
+	for _, f := range append(distributedFlags(), natsFlags()...) {
+		name := f.Names()[0]
+		switch {
+		case !c.IsSet(name):
+		case c.Bool(name) && isBool(f):
+			words = append(words, "--"+name)
+		default:
+			words = append(words, "--"+name, shellQuote(fmt.Sprint(c.Value(name))))
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// shellQuote is s as a shell word: as it is when it needs no quotes.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=,+@") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func isBool(f cli.Flag) bool {
+	_, ok := f.(*cli.BoolFlag)
+	return ok
+}
+
+// barRoom is what a progress bar line takes beside its description: the
+// percentage, a bar of a few cells, the count, the rate and the times
+// ("  87% |███| (1234/5000, 12 games/s) [1m30s:10m0s]").
+const barRoom = 45
+
+// fitBar shortens a progress bar's description so that the whole line
+// fits a terminal of width columns: a line that wraps leaves its first
+// half behind at every redraw. What is cut is said above the bar anyway
+// (a game's forfeits, in lines of their own).
+func fitBar(desc string, width int) string {
+	room := width - barRoom
+	if room <= 0 {
+		return ""
+	}
+	r := []rune(desc)
+	if len(r) <= room {
+		return desc
+	}
+	return string(r[:room-1]) + "…"
+}
+
+// terminalWidth is the width of the terminal f is, 80 if it cannot be
+// told.
+func terminalWidth(f *os.File) int {
+	if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {
+		return w
+	}
+	return 80
 }

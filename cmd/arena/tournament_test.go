@@ -304,6 +304,21 @@ func TestDamagedResultsAreNoticed(t *testing.T) {
 				if code == 0 || !strings.Contains(stderr, tc.refused) {
 					t.Fatalf("resume: exit %d, want a refusal saying %q:\n%s", code, tc.refused, stderr)
 				}
+				return
+			}
+			// A resume warns of each problem once: the standings it
+			// prints after the run do not say it again.
+			_, stderr, code = arena(t, "tournament", "run", out, "-q")
+			if code != 0 {
+				t.Fatalf("resume: exit %d:\n%s", code, stderr)
+			}
+			seen := map[string]int{}
+			for _, l := range strings.Split(stderr, "\n") {
+				if strings.HasPrefix(l, "arena: warning: ") {
+					if seen[l]++; seen[l] == 2 {
+						t.Errorf("the resume warned twice: %s", l)
+					}
+				}
 			}
 		})
 	}

@@ -54,7 +54,7 @@ func TestReadmeDistributedExample(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("%v: exit %d:\n%s", args, code, stderr)
 	}
-	if !strings.Contains(stderr, "arena: distributed: 2 local worker(s), 1 game(s) at a time each") || strings.Contains(stderr, "will idle") {
+	if !strings.Contains(stderr, "arena: distributed: 2 local workers, 1 game at a time each") || strings.Contains(stderr, "will idle") {
 		t.Errorf("the workers' slots, want 1 each of the concurrency 2:\n%s", stderr)
 	}
 	workers := map[string]int{}
@@ -67,7 +67,7 @@ func TestReadmeDistributedExample(t *testing.T) {
 	t.Logf("games per worker: %v", workers)
 	// Fewer jobs in flight than workers: said before any game is played.
 	idle := start(t, nil, append(args, "--concurrency", "1", "--workers", "3", "--out", filepath.Join(t.TempDir(), "idle"))...)
-	idle.waitFor(t, regexp.MustCompile(`(--workers 3 at concurrency 1: .* 2 local worker\(s\) will idle; give --concurrency 3)`))
+	idle.waitFor(t, regexp.MustCompile(`(--workers 3 at concurrency 1: .* 2 local workers will idle; give --concurrency 3)`))
 	idle.cmd.Process.Signal(syscall.SIGTERM)
 	idle.wait(t)
 }

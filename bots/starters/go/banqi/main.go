@@ -1,4 +1,4 @@
-// Command mybot is a Banqi starter bot: copy it, then make it better.
+// Command bot is a Banqi starter bot: copy it, then make it better.
 //
 // It captures the most valuable piece it can, otherwise flips a random
 // face-down piece, otherwise makes a random move. The SDK does the

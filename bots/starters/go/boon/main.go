@@ -1,4 +1,4 @@
-// Command mybot is a Boon starter bot: copy it, then make it better.
+// Command bot is a Boon starter bot: copy it, then make it better.
 //
 // It takes the Boon with a hand of three Golds or more, buries its most
 // valuable plain cards, wins a trick with the cheapest card that wins

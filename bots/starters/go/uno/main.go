@@ -1,4 +1,4 @@
-// Command mybot is an Uno starter bot: copy it, then make it better.
+// Command bot is an Uno starter bot: copy it, then make it better.
 //
 // It catches a seat that forgot to call "uno", always makes the call
 // itself, and otherwise plays its most valuable card, keeping Wilds for

@@ -1,0 +1,22 @@
+package words
+
+import "testing"
+
+func TestWords(t *testing.T) {
+	for _, tc := range []struct{ got, want string }{
+		{Count(0, "game", "games"), "0 games"},
+		{Count(1, "game", "games"), "1 game"},
+		{Count(2, "ply", "plies"), "2 plies"},
+		{Ordinal(1), "1st"}, {Ordinal(2), "2nd"}, {Ordinal(3), "3rd"}, {Ordinal(4), "4th"},
+		{Ordinal(11), "11th"}, {Ordinal(12), "12th"}, {Ordinal(13), "13th"}, {Ordinal(21), "21st"}, {Ordinal(112), "112th"},
+		{List(nil), ""}, {List([]string{"a"}), "a"}, {List([]string{"a", "b"}), "a and b"}, {List([]string{"a", "b", "c"}), "a, b and c"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("got %q, want %q", tc.got, tc.want)
+		}
+	}
+}
+
+func ExampleCount() {
+	println(Count(1, "game", "games"), Count(3, "game", "games"))
+}
