@@ -218,7 +218,6 @@ type Replay struct {
 // resultLine is the line number of the result line.
 func (r *Replay) resultLine() int { return len(r.Events) + 2 }
 
-// seatName is "seat 1 (bob)".
 // Bots are the bots' names by seat, as the header lists them.
 func (r *Replay) Bots() []string {
 	bots := make([]string, len(r.Header.Seats))
@@ -228,6 +227,7 @@ func (r *Replay) Bots() []string {
 	return bots
 }
 
+// seatName is "seat 1 (bob)".
 func (r *Replay) seatName(seat int) string {
 	if seat >= 0 && seat < len(r.Header.Seats) {
 		return fmt.Sprintf("seat %d (%s)", seat, r.Header.Seats[seat].Bot)

@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"hash"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
 
 	"github.com/arena-dev/arena/arena/fileargs"
 )
@@ -18,12 +16,12 @@ import (
 // of the command line in which every word that names a file by
 // arena/fileargs's rule (the program given by a path, a script, a model,
 // "--model=m.bin", relative paths against Dir) stands for that file's
-// content (a directory: every file in it, by its path in it), followed
-// by the variables the bot is given (Env). Words that name no file
-// (flags, "python3" found on PATH) count as written, so the same files at
-// another path on another machine are the same build, while an edited
-// script, a retrained model or a directory of weights with a file
-// changed, added or removed is not.
+// content, followed by the variables the bot is given (Env). Words that
+// name no file (flags, "python3" found on PATH) and directories count as
+// written, so the same files at another path on another machine are the
+// same build, while an edited script or a retrained model is not (a
+// model spread over a directory is followed only file by file: name its
+// files, or pack them in one).
 func (c Command) Build() (string, error) {
 	h := sha256.New()
 	files, _ := fileargs.Files(c.Argv, c.Dir)
@@ -51,14 +49,11 @@ func (c Command) Build() (string, error) {
 			continue
 		}
 		f, ok := named[i]
-		switch {
-		case !ok:
+		if !ok || f.Info.IsDir() {
+			// A directory counts by its name: hashing a tree would walk
+			// whatever it holds (a directory the bot writes its logs in,
+			// "/"), and one the bot writes would never be the same build.
 			fmt.Fprintf(h, "arg %q\n", arg)
-			continue
-		case f.Info.IsDir():
-			if err := hashDir(h, f.Prefix, f.Abs); err != nil {
-				return "", fmt.Errorf("bot %s: %w", c.Name, err)
-			}
 			continue
 		}
 		if err := hashFile(h, f.Prefix, f.Abs, f.Info.Size()); err != nil {
@@ -86,27 +81,4 @@ func hashFile(h hash.Hash, prefix, path string, size int64) error {
 	}
 	_, err = io.Copy(h, f)
 	return err
-}
-
-// hashDir adds every regular file under the directory dir, named after
-// prefix, to h: its path in dir and its content, in the order WalkDir
-// gives (lexical), so that the same tree anywhere is the same hash.
-// Links are followed to files, not to directories.
-func hashDir(h hash.Hash, prefix, dir string) error {
-	fmt.Fprintf(h, "dir %q\n", prefix)
-	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			return nil
-		}
-		info, err := os.Stat(path)
-		if err != nil || !info.Mode().IsRegular() {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, path)
-		fmt.Fprintf(h, "in %q\n", filepath.ToSlash(rel))
-		return hashFile(h, "", path, info.Size())
-	})
 }

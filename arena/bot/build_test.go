@@ -26,8 +26,8 @@ func write(t *testing.T, dir, name, data string, mode os.FileMode) string {
 
 // TestBuildFollowsFilesAfterEquals: the build of "./bot --model=PATH"
 // changes when the model behind PATH does, absolute or relative to the
-// bot's dir, a bare file name or a directory of weights, and does not
-// change with the path: the same files elsewhere are the same build.
+// bot's dir or a bare file name, and does not change with the path: the
+// same files elsewhere are the same build.
 func TestBuildFollowsFilesAfterEquals(t *testing.T) {
 	t.Parallel()
 	build := func(c bot.Command) string {
@@ -48,7 +48,6 @@ func TestBuildFollowsFilesAfterEquals(t *testing.T) {
 		{"a variable, relative in a directory", "data/m.bin", func(string) string { return "MODEL=data/m.bin" }},
 		{"a bare name with no extension", "weights", func(string) string { return "weights" }},
 		{"a one-letter flag glued to the path", "m.bin", func(dir string) string { return "-m" + filepath.Join(dir, "m.bin") }},
-		{"a directory of weights", "wdir/layer1.bin", func(string) string { return "--model=./wdir" }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -27,7 +27,7 @@ func init() {
 		}
 	}
 	// starved-exit plays as greedy, and on bye moves to the spinners' CPU
-	// and needs 120 ms of CPU to exit: a runtime's teardown on a machine
+	// and needs 100 ms of CPU to exit: a runtime's teardown on a machine
 	// that other work keeps busy.
 	extraModes["starved-exit"] = func() int {
 		b, _ := bots.New("greedy")
@@ -48,19 +48,20 @@ func init() {
 			}
 			return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 		}
-		for atBye := used(); used()-atBye < 120*time.Millisecond; {
+		for atBye := used(); used()-atBye < 100*time.Millisecond; {
 		}
 		return 0
 	}
 }
 
 // TestByeGraceForgivesWaitingForACPU: a bot that exits on bye, but whose
-// exit waits for a CPU (here ten spinners share its CPU, so its 120 ms
-// of CPU take about 1.3 s), is judged by the fair clock's rule: the time
+// exit waits for a CPU (here ten spinners share its CPU, so its 100 ms
+// of CPU take about 1.1 s), is judged by the fair clock's rule: the time
 // it waited moves the grace on (up to the wall cap, 2 s), and so does the
-// time its stdin stays open (its own 120 ms are less than the 250 ms it
-// stays open for), and its exit passes. A machine whose other work adds
-// five runnable processes to that CPU would push the exit past the cap. On a machine without the fair clock nothing is forgiven and
+// time its stdin stays open (its own 100 ms are less than the 250 ms it
+// stays open for), and its exit passes. Only a machine whose other work
+// keeps nine more processes runnable on that CPU would push the exit
+// past the cap. On a machine without the fair clock nothing is forgiven and
 // the test is skipped.
 func TestByeGraceForgivesWaitingForACPU(t *testing.T) {
 	sb, err := sandbox.New(sandbox.Limits{}, sandbox.Options{})

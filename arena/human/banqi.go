@@ -45,9 +45,8 @@ func (g *banqiGame) show(view json.RawMessage, legal []json.RawMessage) page {
 func (g *banqiGame) board() []string {
 	v := &g.v
 	marked := map[int]bool{}
-	for _, sq := range squareRE.FindAllString(v.Last, -1) {
-		n, _ := banqi.ParseSquare(sq)
-		marked[n] = true
+	if last, err := banqi.ParseLast(v.Last); err == nil {
+		marked[last.From], marked[last.To] = true, true // -1 for none: no square
 	}
 	other := 1 - g.names.me
 	side := []string{
@@ -115,7 +114,7 @@ func (g *banqiGame) lostLines(seat int) []string {
 	if len(lost) == 0 {
 		return []string{head + "none"}
 	}
-	return wrap(head+strings.Join(lost, ", "), screenCols-boardWidth, "  ")
+	return words.Wrap(head+strings.Join(lost, ", "), screenCols-boardWidth, "  ")
 }
 
 // pieceCount is "King", "2 Pawns".
@@ -146,8 +145,6 @@ func (g *banqiGame) myColour() banqi.Colour {
 }
 
 var (
-	squareRE = regexp.MustCompile(`[a-d][1-8]`)
-	lastRE   = regexp.MustCompile(`^([a-d][1-8])(?:-([a-d][1-8]))?(?:\(([A-Za-z])\))?$`)
 	// squareLikeRE is what a person may mean as a square (a letter and a
 	// number), on the board or not; squarePairRE two of them in one word
 	// (b3xb4, b3b4).
@@ -184,11 +181,11 @@ func (g *banqiGame) mineText() []string {
 		// The piece is still on the square, or the other seat moved it
 		// on (it was theirs), or took it there.
 		sq := int(g.mine.From)
-		if m := lastRE.FindStringSubmatch(g.v.Last); m != nil && m[2] != "" {
-			switch from {
-			case m[1]:
-				sq, _ = banqi.ParseSquare(m[2])
-			case m[2]:
+		if last, err := banqi.ParseLast(g.v.Last); err == nil && last.To >= 0 {
+			switch sq {
+			case last.From:
+				sq = last.To
+			case last.To:
 				return say("You flipped " + from + ".")
 			}
 		}
@@ -215,20 +212,21 @@ func (g *banqiGame) mineText() []string {
 // lastText is the view's last action in a sentence, made by actor.
 func (g *banqiGame) lastText(actor int) string {
 	who := g.names.subject(actor)
-	m := lastRE.FindStringSubmatch(g.v.Last)
+	last, err := banqi.ParseLast(g.v.Last)
 	switch {
-	case g.v.Last == "stop":
-		return who + " ended the capture chain."
-	case m == nil:
+	case err != nil:
 		return who + " played " + g.v.Last + "."
-	case m[2] == "":
-		return fmt.Sprintf("%s flipped %s: %s.", who, m[1], pieceName(m[3][0], true)) + g.colourDecided(actor)
-	case m[3] != "":
-		return fmt.Sprintf("%s attacked the face-down piece on %s from %s: it was %s.", who, m[2], m[1], pieceName(m[3][0], true))
+	case last.Stop:
+		return who + " ended the capture chain."
+	case last.To < 0:
+		return fmt.Sprintf("%s flipped %s: %s.", who, banqi.SquareName(last.From), pieceName(last.Revealed.Letter(), true)) + g.colourDecided(actor)
+	case last.Revealed != banqi.Empty:
+		return fmt.Sprintf("%s attacked the face-down piece on %s from %s: it was %s.", who,
+			banqi.SquareName(last.To), banqi.SquareName(last.From), pieceName(last.Revealed.Letter(), true))
 	}
 	// The last action's piece is still on its square: no move came after.
-	sq, _ := banqi.ParseSquare(m[2])
-	return g.moveText(actor, g.v.Board[sq/4][sq%4], m[1], m[2], g.newlyCaptured(g.theirColour(actor)))
+	moved := g.v.Board[last.To/4][last.To%4]
+	return g.moveText(actor, moved, banqi.SquareName(last.From), banqi.SquareName(last.To), g.newlyCaptured(g.theirColour(actor)))
 }
 
 // colourDecided is " You play black." when a flip of flipper's was the
@@ -358,7 +356,7 @@ func (g *banqiGame) summary() []string {
 		out = append(out, say(fmt.Sprintf("Move: a piece on %s (e.g. %s).", strings.Join(from, " "), moves[0]))...)
 	}
 	if len(captures) > 0 {
-		c := wrap("Capture: "+strings.Join(captures, " ")+".", screenCols, "  ")
+		c := words.Wrap("Capture: "+strings.Join(captures, " ")+".", screenCols, "  ")
 		if len(c) > 2 {
 			c = append(c[:1], clipLine(c[1]+" ..."))
 		}

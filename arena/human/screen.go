@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/arena-dev/arena/internal/words"
 )
 
 // The terminal a turn must fit: every line of a turn's output is at most
@@ -54,45 +56,6 @@ func (p page) lines(rows int, withEvents bool) []string {
 	return append(out, p.choices...)
 }
 
-// wrap breaks text into lines of at most width columns at spaces, each
-// line after the first indented by indent; a word longer than a line is
-// cut.
-func wrap(text string, width int, indent string) []string {
-	var lines []string
-	line := ""
-	for _, w := range strings.Fields(text) {
-		for utf8.RuneCountInString(w) > width-utf8.RuneCountInString(indent) {
-			cut := string([]rune(w)[:width-utf8.RuneCountInString(indent)])
-			if line != "" {
-				lines = append(lines, line)
-			}
-			lines = append(lines, prefix(lines, indent)+cut)
-			line, w = "", strings.TrimPrefix(w, cut)
-		}
-		switch {
-		case line == "":
-			line = prefix(lines, indent) + w
-		case utf8.RuneCountInString(line)+1+utf8.RuneCountInString(w) <= width:
-			line += " " + w
-		default:
-			lines = append(lines, line)
-			line = indent + w
-		}
-	}
-	if line != "" {
-		lines = append(lines, line)
-	}
-	return lines
-}
-
-// prefix is the indent of the next line: none for the first.
-func prefix(lines []string, indent string) string {
-	if len(lines) == 0 {
-		return ""
-	}
-	return indent
-}
-
 // groups lays out head then units separated by " · ", a unit never
 // broken across lines unless it is wider than a line.
 func groups(head string, units []string) []string {
@@ -110,7 +73,7 @@ func groups(head string, units []string) []string {
 		lines = append(lines, line)
 		line = "  " + u
 		if utf8.RuneCountInString(line) > screenCols {
-			w := wrap(line, screenCols, "  ")
+			w := words.Wrap(line, screenCols, "  ")
 			lines = append(lines, w[:len(w)-1]...)
 			line = w[len(w)-1]
 		}
@@ -119,7 +82,7 @@ func groups(head string, units []string) []string {
 }
 
 // say wraps sentences to the screen, continuation lines indented.
-func say(text string) []string { return wrap(text, screenCols, "  ") }
+func say(text string) []string { return words.Wrap(text, screenCols, "  ") }
 
 // maxChoiceLines is the most lines a list of choices takes.
 const maxChoiceLines = 5

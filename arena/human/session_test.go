@@ -108,11 +108,23 @@ func send(t *testing.T, conn transport.Conn, line string) {
 // session answers ready.
 func hello(t *testing.T, conn transport.Conn, game, id string, me int, players ...string) {
 	t.Helper()
-	send(t, conn, fmt.Sprintf(`{"type":"hello","game":%q,"seat":%d,"seats":%d,"players":["%s"],"game_id":%q}`,
-		game, me, len(players), strings.Join(players, `","`), id))
-	if reply, err := conn.Receive(time.Now().Add(time.Minute)); err != nil || !strings.Contains(string(reply), "ready") {
-		t.Fatalf("hello answered %s, %v", reply, err)
+	if err := helloErr(conn, game, id, me, players...); err != nil {
+		t.Fatal(err)
 	}
+}
+
+// helloErr is hello for another goroutine than the test's: it says what
+// went wrong instead of failing the test.
+func helloErr(conn transport.Conn, game, id string, me int, players ...string) error {
+	line := fmt.Sprintf(`{"type":"hello","game":%q,"seat":%d,"seats":%d,"players":["%s"],"game_id":%q}`,
+		game, me, len(players), strings.Join(players, `","`), id)
+	if err := conn.Send([]byte(line), time.Now().Add(time.Minute)); err != nil {
+		return err
+	}
+	if reply, err := conn.Receive(time.Now().Add(time.Minute)); err != nil || !strings.Contains(string(reply), "ready") {
+		return fmt.Errorf("hello answered %s, %v", reply, err)
+	}
+	return nil
 }
 
 // Refused moves never push the board off the screen: however many the
@@ -190,9 +202,10 @@ func TestResultsComeBeforeTheNextGame(t *testing.T) {
 	hello(t, conn, "banqi", "g0", 0, "you", "bot1")
 	send(t, conn, `{"type":"end","game_id":"g0","ranks":[2,1],"scores":[0,1],"reason":"red has no legal move","view":`+banqiView+`}`)
 	began := make(chan struct{})
+	var helloFailed error
 	go func() {
 		defer close(began)
-		hello(t, conn, "banqi", "g1", 1, "bot1", "you")
+		helloFailed = helloErr(conn, "banqi", "g1", 1, "bot1", "you")
 	}()
 	select {
 	case <-began:
@@ -201,6 +214,9 @@ func TestResultsComeBeforeTheNextGame(t *testing.T) {
 	}
 	seat.GameOver("g0", []string{"=== Game 1 of 2 over: bot1 won."})
 	<-began
+	if helloFailed != nil {
+		t.Fatal(helloFailed)
+	}
 	text := term.String()
 	if over, next := strings.Index(text, "=== Game 1 of 2 over"), strings.Index(text, "=== banqi, game g1"); over < 0 || next < over {
 		t.Fatalf("g0's result is not shown before g1 begins:\n%s", text)

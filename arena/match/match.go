@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
 
 	"github.com/arena-dev/arena/arena/bot"
@@ -81,15 +80,12 @@ func GameSeed(secret *deal.Secret, matchSeed uint64, g, seats int) uint64 {
 }
 
 // sameKind reports whether id is the id of a game a match of cfg would
-// play: a match's (matchGame) of the same game, or one of the same
-// match id.
+// play: a game (its number after "-g") of a match of the same game, or
+// of the same match id.
 func sameKind(id string, cfg Config) bool {
-	return matchGame.MatchString(id) && strings.HasPrefix(id, cfg.Game.Info().Name+"-") || strings.HasPrefix(id, cfg.MatchID+"-g")
+	match, _, ok := strings.Cut(id, "-g")
+	return ok && (run.IsMatchID(match, cfg.Game.Info().Name) || match == cfg.MatchID)
 }
-
-// matchGame is the id of a game of arena match: GAME-DATE-TIME-HEX-gN
-// (run.NewMatchID and the game's number).
-var matchGame = regexp.MustCompile(`^[a-z0-9]+-\d{8}-\d{6}-[0-9a-f]{8}-g\d+$`)
 
 // Run plays the match: bot processes are kept across games (one per game
 // of a rotation block, so none plays a deal twice) and replaced only
@@ -114,7 +110,11 @@ func Run(ctx context.Context, cfg Config, bots []bot.Spec) (*Summary, error) {
 		defer dir.Close()
 		// Another match of the same game adds to what the directory
 		// holds (it deals with its secret); anything else would mix.
-		if first, _ := run.FirstRecord(cfg.OutDir); first != nil && !sameKind(first.GameID, cfg) {
+		first, err := run.FirstRecord(cfg.OutDir)
+		if err != nil {
+			return sum, err
+		}
+		if first != nil && !sameKind(first.GameID, cfg) {
 			return sum, &run.OtherRunError{Dir: cfg.OutDir, Holds: fmt.Sprintf("the results of another run (its first game: %s)", first.GameID),
 				Run: "this match of " + cfg.Game.Info().Name}
 		}
@@ -136,7 +136,7 @@ func Run(ctx context.Context, cfg Config, bots []bot.Spec) (*Summary, error) {
 		Warn: cfg.Warn,
 		OnSuspend: func(s run.Suspension) error {
 			if cfg.Warn != nil {
-				fmt.Fprintf(cfg.Warn, "arena: bot %s %s: its remaining games are forfeits, recorded without starting it\n", s.Name, s.Why)
+				fmt.Fprintf(cfg.Warn, "arena: %s\n", s)
 			}
 			return nil
 		},

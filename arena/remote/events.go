@@ -115,12 +115,17 @@ func (w *gameWatch) saw(line []byte) string {
 	return typ
 }
 
-// playing is the game under way, nil if none.
+// playing is a copy of the game under way, nil if none: the watch goes
+// on filling in its own (its end) from another goroutine.
 func (w *gameWatch) playing() *Game {
 	if w == nil {
 		return nil
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.game
+	if w.game == nil {
+		return nil
+	}
+	g := *w.game
+	return &g
 }

@@ -371,7 +371,18 @@ func bridge(ctx context.Context, end *BotEnd, local bot.Endpoint, watch *gameWat
 	reconnects := end.nc.Stats().Reconnects
 	// closed: the referee closed the session; bye: it said bye first.
 	var closed, bye atomic.Bool
+	// The session's last game ends (GameEnded, told from the reader)
+	// before the session does (SessionEnded, told once bridge returns):
+	// the reader ends with the session, or soon after, once it is gone.
+	readerDone := make(chan struct{})
+	defer func() {
+		select {
+		case <-readerDone:
+		case <-time.After(exitWait):
+		}
+	}()
 	go func() { // referee -> bot
+		defer close(readerDone)
 		for {
 			line, err := end.Receive(time.Now().Add(lineWait))
 			if errors.Is(err, transport.ErrTimeout) {

@@ -461,63 +461,7 @@ func Run(ctx context.Context, cfg Config, src Source, stop StopRule, sink Sink) 
 		// a time leaves all its processes idle for the next.
 		claimer = nil
 	}
-	var held *Table // taken from src while gathering a unit, not started yet
-	// window holds the ready games taken from src and not started yet
-	// (with a Claimer), in the Source's order, with the times each was
-	// passed over.
-	type waiting struct {
-		t      Table
-		passed int
-	}
-	var window []waiting
-	next := func() (Table, schedule.Status) {
-		if held != nil {
-			t := *held
-			held = nil
-			watch.mark(&t)
-			return t, schedule.Ready
-		}
-		if claimer == nil {
-			t, st := src.Next()
-			if st == schedule.Ready && t.Recorded == nil {
-				watch.mark(&t)
-			}
-			return t, st
-		}
-		st := schedule.Ready
-		for len(window) < Lookahead {
-			var t Table
-			if t, st = src.Next(); st != schedule.Ready {
-				break
-			}
-			if t.Recorded != nil {
-				return t, schedule.Ready // counted, not started: no process needed
-			}
-			window = append(window, waiting{t: t})
-		}
-		if len(window) == 0 {
-			return Table{}, st
-		}
-		pick := 0 // none has its processes waiting: the first starts
-		watch.mark(&window[0].t)
-		if window[0].passed < Lookahead {
-			for i := range window {
-				// Marked as it is claimed for: the processes held are
-				// those of the bots that take part now.
-				watch.mark(&window[i].t)
-				if claimer.Claim(window[i].t) {
-					pick = i
-					break
-				}
-			}
-		}
-		for i := range pick {
-			window[i].passed++
-		}
-		t := window[pick].t
-		window = slices.Delete(window, pick, pick+1)
-		return t, schedule.Ready
-	}
+	pick := &picker{src: src, claimer: claimer, watch: watch}
 	// Concurrency bounds the units running (a unit's games are played in
 	// turn); InFlight counts their games.
 	running, unitLeft, unitCount := 0, map[int]int{}, 0
@@ -588,7 +532,7 @@ func Run(ctx context.Context, cfg Config, src Source, stop StopRule, sink Sink) 
 	for {
 		for !stopping && ctx.Err() == nil && free() {
 			var t Table
-			if t, status = next(); status != schedule.Ready {
+			if t, status = pick.next(); status != schedule.Ready {
 				break
 			}
 			if t.Recorded != nil {
@@ -610,7 +554,7 @@ func Run(ctx context.Context, cfg Config, src Source, stop StopRule, sink Sink) 
 					break
 				}
 				if u.Recorded != nil || UnitKey(u) != key {
-					held = &u
+					pick.held = &u
 					break
 				}
 				watch.mark(&u)

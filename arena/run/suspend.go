@@ -19,6 +19,13 @@ type Suspension struct {
 	Why string
 }
 
+// String says it as a run's output does: "bot sleeper suspended after 3
+// startup failures in a row (the last: ...): its remaining games are
+// forfeits, recorded without starting it".
+func (s Suspension) String() string {
+	return fmt.Sprintf("bot %s %s: its remaining games are forfeits, recorded without starting it", s.Name, s.Why)
+}
+
 // startupWatch counts each bot's startup failures in a row, in the order
 // games count, and holds the bots that take no part (Config.Absent and
 // the ones it suspends), for the tables Run starts (mark).

@@ -3,6 +3,7 @@
 package sandbox
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -50,5 +51,47 @@ func TestSummaryIsShort(t *testing.T) {
 				t.Errorf("Describe() = %q, not the details on one line", d)
 			}
 		})
+	}
+}
+
+// docsQuote fails the test unless docs/security.md shows summary as a
+// run prints it.
+func docsQuote(t *testing.T, summary string) {
+	t.Helper()
+	doc, err := os.ReadFile("../../docs/security.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if line := "arena: " + summary + " (details: --verbose)\n"; !strings.Contains(string(doc), line) {
+		t.Errorf("docs/security.md does not show the line a run prints: %q", line)
+	}
+}
+
+// TestDocsQuoteThisMachinesSummary: where this machine gives bots every
+// protection and limit (as root on the CI machine), the lines it prints,
+// isolated and with isolation turned off, are the ones docs/security.md
+// and the README show.
+func TestDocsQuoteThisMachinesSummary(t *testing.T) {
+	sb, err := New(DefaultLimits, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sb.Summary()
+	if !strings.Contains(sum, ", all protections and limits") {
+		t.Skipf("this machine lacks something: %s", sum)
+	}
+	docsQuote(t, sum)
+	// And with isolation turned off, on the same machine.
+	off, err := New(DefaultLimits, Options{Isolate: IsolateNo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	docsQuote(t, off.Summary())
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), "arena: "+sum+" (details: --verbose)") {
+		t.Errorf("README.md does not show %q", sum)
 	}
 }

@@ -454,8 +454,11 @@ func TestSavedTournamentIsSealed(t *testing.T) {
 	if err != nil || f.Checksum == "" || f.Concurrency != 1 {
 		t.Fatalf("saved: %+v, %v; want a checksum and concurrency 1", f, err)
 	}
-	// Another concurrency is saved, the checksum still holds.
+	// Another concurrency (and another limit on startup failures) is
+	// saved, the checksum still holds.
 	c := testConfig(t, 2, 3)
+	five := 5
+	c.File.Failure.MaxStartupFailures = &five
 	if _, err := Run(context.Background(), c, out, Options{}); err != nil {
 		t.Fatal(err)
 	}

@@ -71,9 +71,13 @@ type Standings struct {
 	// each bot went, see Row.Out, then score).
 	RankedBy  string `json:"ranked_by"`
 	Standings []Row  `json:"standings"`
-	// Warnings are what a reader must know: ratings that could not be
-	// computed, ledger lines that do not count, a torn last line.
+	// Warnings are what a reader must know: first the directory's (an
+	// edited tournament.json, a torn last line, edited lines, lines that
+	// do not count: Dir.Warnings, which a resume has said already), then
+	// the standings' own (ratings that could not be computed).
 	Warnings []string `json:"warnings,omitempty"`
+	// DirWarnings counts the first Warnings, the directory's.
+	DirWarnings int `json:"-"`
 	// HeadToHead[i][j] is bot i's score against bot j (2 seats: points;
 	// k seats: share of the games they shared in which i finished ahead,
 	// ties half); HeadToHeadGames[i][j] counts those games. Indexed by the
@@ -145,7 +149,8 @@ func (d *Dir) standings(rate rater) (*Standings, error) {
 	if err != nil {
 		return nil, err
 	}
-	st.Warnings = append(d.Warnings(), st.Warnings...)
+	dir := d.Warnings()
+	st.Warnings, st.DirWarnings = append(dir, st.Warnings...), len(dir)
 	return st, nil
 }
 
@@ -615,7 +620,7 @@ func (s *Standings) legend(rated bool) string {
 			fmt.Fprintf(&b, " Here %s ranks above %s, whose rating is higher: %s.", hi, lo, why)
 		}
 	}
-	return wrap(b.String(), 80) + "\n\n"
+	return strings.Join(words.Wrap(b.String(), 80, ""), "\n") + "\n\n"
 }
 
 // inversion is a pair of bots the ranks put one way and the ratings the
@@ -629,24 +634,6 @@ func (s *Standings) inversion() (above, below string, ok bool) {
 		}
 	}
 	return "", "", false
-}
-
-// wrap breaks text into lines of at most width, at spaces.
-func wrap(text string, width int) string {
-	var b strings.Builder
-	n := 0
-	for _, word := range strings.Fields(text) {
-		if n > 0 && n+1+len(word) > width {
-			b.WriteByte('\n')
-			n = 0
-		} else if n > 0 {
-			b.WriteByte(' ')
-			n++
-		}
-		b.WriteString(word)
-		n += len(word)
-	}
-	return b.String()
 }
 
 // matrixCell is "score/games" of row i against column j.

@@ -111,11 +111,7 @@ func Start(cfg ProcessConfig) (*Process, error) {
 	}
 	attr, err := processAttr()
 	if err == nil {
-		// os/exec gives the child stdin, stdout, stderr and ExtraFiles,
-		// but the kernel gives it every descriptor not marked
-		// close-on-exec: those this process inherited (a shell's
-		// 7<>notes.txt, a CI runner's log pipe) would reach the bot.
-		if err = fds.CloseOnExec(3); err != nil {
+		if err = markInherited(); err != nil {
 			err = fmt.Errorf("closing inherited descriptors: %w", err)
 		}
 	}
@@ -526,6 +522,16 @@ func (p *Process) killDescendants() {
 		killMarked(p.marker)
 	}
 }
+
+// markInherited marks every descriptor above stderr close-on-exec before
+// a bot starts: os/exec gives a child stdin, stdout, stderr and
+// ExtraFiles, but the kernel gives it every descriptor not so marked:
+// those this process was started with (a shell's 7<>notes.txt, a CI
+// runner's log pipe), and any a library opened without the flag. Before
+// every start, not once: on Linux it is one close_range call (or a read
+// of /proc/self/fd); only where neither exists (macOS, where bots run
+// unconfined anyway) does it walk every descriptor number.
+func markInherited() error { return fds.CloseOnExec(3) }
 
 // exitGrace is how long Receive still reads after the bot exited: long
 // enough for lines already in the pipe, short enough that a descendant

@@ -68,7 +68,7 @@ func runBench(c *cli.Context) error {
 		return err
 	}
 	sayConfinement(c, c.App.ErrWriter, "arena: ", sb)
-	ctx, release := stopContext()
+	ctx, release := stopContext(c.App.ErrWriter)
 	defer release()
 	rep, err := bench.Measure(ctx, bench.Config{Bot: cmds[0], Game: game, Options: opts, Move: duration(c, "move-time"),
 		Games: c.Int("games"), MaxConcurrency: c.Int("max-concurrency")}, func(line string) {

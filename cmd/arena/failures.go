@@ -87,8 +87,7 @@ func tournamentEvents(p tournament.Progress) []string {
 		lines = append(lines, fmt.Sprintf("%s game %s:%s", p.Count(), r.GameID, text))
 	}
 	for _, s := range p.Suspended {
-		lines = append(lines, fmt.Sprintf("arena: bot %s %s: its remaining games are forfeits, recorded without starting it "+
-			"(a resume keeps it out; --readmit %s lets it play again)", s.Name, s.Why, s.Name))
+		lines = append(lines, fmt.Sprintf("arena: %s (a resume keeps it out; --readmit %s lets it play again)", s, s.Name))
 	}
 	return lines
 }

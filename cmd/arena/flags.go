@@ -143,7 +143,8 @@ func maxStartupFailuresFlag(value int) cli.Flag {
 }
 
 // maxStartupFailures reads --max-startup-failures: nil when not given,
-// run.NeverSuspend for 0.
+// else the count as people give it (0: never), which run.SuspendAfter
+// turns into run.Settings.MaxStartupFailures.
 func maxStartupFailures(c *cli.Context) (*int, error) {
 	if !c.IsSet("max-startup-failures") {
 		return nil, nil

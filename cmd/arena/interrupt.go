@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -37,7 +38,8 @@ func (s stoppedBy) Unwrap() error { return context.Canceled }
 
 // stopContext is the context of every long-running command (match,
 // play, tournament run, sprt, worker, connect, serve, bench): it ends at
-// the first of stopSignals, with stoppedBy as its cause. The command
+// the first of stopSignals, with stoppedBy as its cause, and says so on
+// w (the command's stderr) at once (sayStopping). The command
 // then winds down (what that takes is its own: a tournament gives
 // running games a few seconds). A second signal is not caught: it kills
 // the process at once, as the signal's default action does. Nothing
@@ -45,7 +47,7 @@ func (s stoppedBy) Unwrap() error { return context.Canceled }
 // durable (a run killed outright resumes, docs/tournaments.md), but the
 // reports of that run are not written. release stops catching the
 // signals; call it when the command ends.
-func stopContext() (ctx context.Context, release func()) {
+func stopContext(w io.Writer) (ctx context.Context, release func()) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	caught := make(chan os.Signal, 1)
 	signal.Notify(caught, stopSignals...)
@@ -56,7 +58,7 @@ func stopContext() (ctx context.Context, release func()) {
 			// Before the command sees the cancellation, so that a second
 			// signal already finds the default action.
 			signal.Stop(caught)
-			sayStopping(os.Stderr, stoppedBy{sig})
+			sayStopping(w, stoppedBy{sig})
 			cancel(stoppedBy{sig})
 		case <-done:
 		}
@@ -73,9 +75,9 @@ func stopContext() (ctx context.Context, release func()) {
 // seconds winding down takes: one who hears nothing presses again, and a
 // second signal stops the command without its reports. On a terminal a
 // progress bar may hold the line: the message starts a line of its own.
-func sayStopping(w *os.File, by stoppedBy) {
+func sayStopping(w io.Writer, by stoppedBy) {
 	newline := ""
-	if isatty.IsTerminal(w.Fd()) {
+	if f, ok := w.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
 		newline = "\n"
 	}
 	fmt.Fprintf(w, "%sarena: %s: stopping cleanly, which may take a few seconds; a second signal stops at once, without the reports\n", newline, by)

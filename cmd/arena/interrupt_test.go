@@ -26,7 +26,7 @@ func init() {
 	if os.Getenv("ARENA_STOP_PROBE") == "" {
 		return
 	}
-	ctx, release := stopContext()
+	ctx, release := stopContext(os.Stderr)
 	defer release()
 	fmt.Println("ready")
 	<-ctx.Done()

@@ -126,7 +126,7 @@ func runMatch(c *cli.Context) error {
 	fmt.Fprintf(progress, "arena: %s, %d games, seed %d, %s, %s\n", game.Info().Name, games, seed, secretNote(secretFile, out), limits)
 	sayConfinement(c, progress, "arena: ", sb)
 
-	ctx, release := stopContext()
+	ctx, release := stopContext(c.App.ErrWriter)
 	defer release()
 	start := time.Now()
 	specs := bot.Specs(botList)
@@ -195,8 +195,7 @@ func placesText(bots []string, ranks []int) string {
 		if len(names) == 1 {
 			parts = append(parts, names[0]+" "+place)
 		} else {
-			last := len(names) - 1
-			parts = append(parts, strings.Join(names[:last], ", ")+" and "+names[last]+" tied "+place)
+			parts = append(parts, words.List(names)+" tied "+place)
 		}
 		i = j
 	}

@@ -117,7 +117,7 @@ func runPlay(c *cli.Context) error {
 	}
 	specs = slices.Insert(specs, seat, bot.Spec{Name: humanName, Launcher: person})
 
-	ctx, release := stopContext()
+	ctx, release := stopContext(c.App.ErrWriter)
 	defer release()
 	sum, err := match.Run(ctx, match.Config{
 		Settings: settings, Game: game, Options: opts, Games: games, Seed: seed, Secret: secret, OutDir: out, Version: Version,

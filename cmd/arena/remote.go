@@ -211,7 +211,7 @@ func runConnect(c *cli.Context) error {
 	if c.NArg() == 0 {
 		return usagef("no bot command: arena connect --nats URL --bot %s -- CMD", id)
 	}
-	argv, err := bot.ParseCommand(strings.Join(quoteArgs(c.Args().Slice()), " "), "")
+	argv, err := bot.ParseCommand(shellWords(c.Args().Slice()), "")
 	if err != nil {
 		return usageError{err}
 	}
@@ -232,7 +232,7 @@ func serveBot(c *cli.Context, url, id, what string, start func(bot.LaunchOptions
 	if c.Int("sessions") < 1 {
 		return usagef("--sessions %d: want at least 1", c.Int("sessions"))
 	}
-	ctx, release := stopContext() // before it connects, and says it serves
+	ctx, release := stopContext(c.App.ErrWriter) // before it connects, and says it serves
 	defer release()
 	nc, err := clientConnect(c, url, id)
 	if err != nil {
@@ -284,16 +284,6 @@ func eventLine(e remote.Event) string {
 	return fmt.Sprintf("session %d ended%s: %s (%d running)", e.Session, in, e.Why, e.Running)
 }
 
-// quoteArgs quotes arguments for bot.ParseCommand, which splits like a
-// shell: what came after -- is already split.
-func quoteArgs(args []string) []string {
-	out := make([]string, len(args))
-	for i, a := range args {
-		out[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-	}
-	return out
-}
-
 func serveCommand() *cli.Command {
 	return withUsage(&cli.Command{
 		Name:  "serve",
@@ -342,7 +332,7 @@ func runServe(c *cli.Context) error {
 			return usagef("--keys %s: no %s%s, the arenas' key (arena nats add-bot makes it)", keysDir, remote.ArenaKey, remote.PublicExt)
 		}
 	}
-	ctx, release := stopContext() // before the server is up, and said to be
+	ctx, release := stopContext(c.App.ErrWriter) // before the server is up, and said to be
 	defer release()
 	ns, err := remote.StartServer(o)
 	if err != nil {
@@ -426,4 +416,14 @@ The first time it also makes KEYS/arena.nk, the arenas' key (arena match
 			},
 		}},
 	})
+}
+
+// shellWords is args as one command line, each a shell word, for
+// bot.ParseCommand to split again.
+func shellWords(args []string) string {
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		quoted[i] = words.ShellQuote(a)
+	}
+	return strings.Join(quoted, " ")
 }

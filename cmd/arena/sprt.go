@@ -305,7 +305,7 @@ func runSPRT(c *cli.Context) error {
 		lo, hi, maxText, cfg.Concurrency, cfg.Seed, secretNote(secretFile, cfg.OutDir), cfg.Limits)
 	sayConfinement(c, progress, "arena: ", sb)
 
-	ctx, release := stopContext()
+	ctx, release := stopContext(c.App.ErrWriter)
 	defer release()
 	var last time.Time
 	printed := 0 // games counted at the last line printed

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/mattn/go-isatty"
@@ -23,6 +22,8 @@ import (
 	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/arena/schedule"
 	"github.com/arena-dev/arena/arena/tournament"
+
+	"github.com/arena-dev/arena/internal/words"
 )
 
 func tournamentCommand() *cli.Command {
@@ -270,7 +271,7 @@ func runTournament(c *cli.Context) error {
 	}
 	progress := c.App.ErrWriter
 	quiet := c.Bool("quiet")
-	ctx, release := stopContext()
+	ctx, release := stopContext(c.App.ErrWriter)
 	defer release()
 	fmt.Fprintf(progress, "arena: tournament %s: %s %s, %d bots, %d seats, concurrency %d, seed %d, %s, results in %s\n",
 		cfg.Name, cfg.Game.Info().Name, cfg.Format, len(cfg.Bots), cfg.Seats, cfg.Concurrency, cfg.Seed, secretNote(cfg.SecretFile, out), out)
@@ -310,8 +311,7 @@ func runTournament(c *cli.Context) error {
 			bar.Set(p.Done)
 		}
 	}
-	warned := &recorder{w: c.App.ErrWriter} // the standings after the run say nothing twice
-	topts := tournament.Options{Version: Version, Warn: warned, OnGame: onGame}
+	topts := tournament.Options{Version: Version, Warn: c.App.ErrWriter, OnGame: onGame}
 	if len(cfg.Remote) > 0 || c.Bool("distributed") {
 		link, maker, done, err := natsRun(c, out, cfg.Concurrency, cfg.Seats)
 		defer done()
@@ -340,7 +340,7 @@ func runTournament(c *cli.Context) error {
 		}
 		return err
 	}
-	st, err := standingsOf(c, out, warned.said)
+	st, err := standingsOf(c, out, true) // the run has said the directory's warnings
 	if err != nil {
 		return err
 	}
@@ -372,7 +372,7 @@ func printRoster(w io.Writer, sp *tournament.Plan, cfg *tournament.Config) {
 // standingsOf reads a results directory as a resume reads it, and
 // prints its warnings (ratings that failed, ledger lines that do not
 // count) to stderr.
-func standingsOf(c *cli.Context, dir string, said func(string) bool) (*tournament.Standings, error) {
+func standingsOf(c *cli.Context, dir string, afterRun bool) (*tournament.Standings, error) {
 	st, err := tournament.ReadStandings(dir)
 	if err != nil {
 		// A damaged ledger is the results' fault, anything else (no such
@@ -383,34 +383,14 @@ func standingsOf(c *cli.Context, dir string, said func(string) bool) (*tournamen
 		}
 		return nil, usageError{err}
 	}
-	for _, w := range st.Warnings {
-		if said == nil || !said(w) {
-			fmt.Fprintf(c.App.ErrWriter, "arena: warning: %s\n", w)
-		}
+	warnings := st.Warnings
+	if afterRun {
+		warnings = warnings[st.DirWarnings:]
+	}
+	for _, w := range warnings {
+		fmt.Fprintf(c.App.ErrWriter, "arena: warning: %s\n", w)
 	}
 	return st, nil
-}
-
-// recorder passes what is written to w on, and keeps it, so that what
-// was said (a resume's warnings) is not said again.
-type recorder struct {
-	w    io.Writer
-	mu   sync.Mutex
-	text strings.Builder
-}
-
-func (r *recorder) Write(p []byte) (int, error) {
-	r.mu.Lock()
-	r.text.Write(p)
-	r.mu.Unlock()
-	return r.w.Write(p)
-}
-
-// said reports whether text was written.
-func (r *recorder) said(text string) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return strings.Contains(r.text.String(), text)
 }
 
 func showStandings(c *cli.Context) error {
@@ -420,7 +400,7 @@ func showStandings(c *cli.Context) error {
 	if c.Bool("head-to-head") && !c.Bool("csv") {
 		return usagef("--head-to-head goes with --csv (the table shows the matrix, and --json has it as head_to_head)")
 	}
-	st, err := standingsOf(c, c.Args().First(), nil)
+	st, err := standingsOf(c, c.Args().First(), false)
 	if err != nil {
 		return err
 	}
@@ -461,26 +441,18 @@ func verifyTournament(c *cli.Context) error {
 // games are played (workers, a NATS server, remote bots), which the flags
 // given say again.
 func resumeCommand(c *cli.Context, out string) string {
-	words := []string{"arena", "tournament", "run", shellQuote(out)}
+	cmd := []string{"arena", "tournament", "run", words.ShellQuote(out)}
 	for _, f := range append(distributedFlags(), natsFlags()...) {
 		name := f.Names()[0]
 		switch {
 		case !c.IsSet(name):
 		case c.Bool(name) && isBool(f):
-			words = append(words, "--"+name)
+			cmd = append(cmd, "--"+name)
 		default:
-			words = append(words, "--"+name, shellQuote(fmt.Sprint(c.Value(name))))
+			cmd = append(cmd, "--"+name, words.ShellQuote(fmt.Sprint(c.Value(name))))
 		}
 	}
-	return strings.Join(words, " ")
-}
-
-// shellQuote is s as a shell word: as it is when it needs no quotes.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=,+@") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	return strings.Join(cmd, " ")
 }
 
 func isBool(f cli.Flag) bool {

@@ -592,3 +592,38 @@ func TestOptions(t *testing.T) {
 		t.Error("3 seats accepted")
 	}
 }
+
+// TestParseLastReadsWhatViewsSay: ParseLast reads back the view's last
+// action of every ply of random games (its flips, moves, attacks and
+// stops), and refuses what lastNotation never writes.
+func TestParseLastReadsWhatViewsSay(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for g := range 20 {
+		s := NewState(uint64(g), randomRules(rng))
+		for !s.Over() {
+			l := s.AppendLegal(nil)
+			a := l[rng.IntN(len(l))]
+			mustPlay(t, s, a)
+			text := s.lastNotation()
+			last, err := ParseLast(text)
+			if err != nil {
+				t.Fatalf("ParseLast(%q): %v", text, err)
+			}
+			want := Last{Stop: a.Kind == KindStop, From: -1, To: -1, Revealed: s.lastReveal}
+			if a.Kind != KindStop {
+				want.From = int(a.From)
+			}
+			if a.Kind == KindMove || a.Kind == KindCapture {
+				want.To = int(a.To)
+			}
+			if last != want {
+				t.Fatalf("ParseLast(%q) = %+v, want %+v (after %v)", text, last, want, a)
+			}
+		}
+	}
+	for _, bad := range []string{"", "e5", "b3-", "b3-e9", "b3(", "b3(KK)", "b3(Z)", "b3-b4(k"} {
+		if _, err := ParseLast(bad); err == nil {
+			t.Errorf("ParseLast(%q) took it", bad)
+		}
+	}
+}

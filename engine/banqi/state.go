@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/arena-dev/arena/engine"
 )
@@ -466,8 +467,48 @@ func (s *State) drawn(reason string) {
 	s.outcome = engine.Outcome{Ranks: []int{1, 1}, Scores: []float64{0.5, 0.5}, Reason: reason}
 }
 
+// Last is a view's last action (View.Last) read back by ParseLast.
+type Last struct {
+	Stop     bool  // "stop": the player ended a capture chain
+	From, To int   // its squares; To is -1 for a flip (and both for stop)
+	Revealed Piece // what a flip or an attack on a face-down piece showed, Empty if nothing
+}
+
+// ParseLast reads a view's last action, as lastNotation writes it:
+// "b3(K)" (a flip and what it showed), "b3-b4", "b3-b4(k)" (an attack on
+// a face-down piece, and what it was), "stop".
+func ParseLast(s string) (Last, error) {
+	l := Last{From: -1, To: -1}
+	if s == "stop" {
+		l.Stop = true
+		return l, nil
+	}
+	if open := strings.IndexByte(s, '('); open >= 0 {
+		if len(s) != open+3 || s[open+2] != ')' {
+			return Last{}, fmt.Errorf("last action %q: want a piece's letter in parentheses at its end", s)
+		}
+		p, err := PieceFromLetter(s[open+1])
+		if err != nil {
+			return Last{}, fmt.Errorf("last action %q: %w", s, err)
+		}
+		l.Revealed, s = p, s[:open]
+	}
+	from, to, move := strings.Cut(s, "-")
+	var err error
+	if l.From, err = ParseSquare(from); err != nil {
+		return Last{}, fmt.Errorf("last action: %w", err)
+	}
+	if move {
+		if l.To, err = ParseSquare(to); err != nil {
+			return Last{}, fmt.Errorf("last action: %w", err)
+		}
+	}
+	return l, nil
+}
+
 // Notation of the last action with what it revealed: "b3(K)", "b3-b4",
 // "b3-b4(k)" for an attack on a face-down piece, "stop"; "" at the start.
+// ParseLast reads it back.
 func (s *State) lastNotation() string {
 	if !s.hasLast {
 		return ""

@@ -1,11 +1,12 @@
 // Package words writes counts, places and lists as people read them, for
 // every command's output alike: "1 game", "2 games"; "3rd"; "a, b and
-// c".
+// c"; text wrapped to a terminal's width; a shell word quoted.
 package words
 
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Count is n with its unit, singular or plural: "1 game", "68 games".
@@ -40,4 +41,53 @@ func List(items []string) string {
 		return items[0]
 	}
 	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+}
+
+// Wrap breaks text into lines of at most width characters (runes), at
+// spaces; a word longer than a line is cut. Lines after the first begin
+// with indent.
+func Wrap(text string, width int, indent string) []string {
+	var lines []string
+	line := ""
+	room := width - utf8.RuneCountInString(indent)
+	for _, w := range strings.Fields(text) {
+		for utf8.RuneCountInString(w) > room {
+			cut := string([]rune(w)[:room])
+			if line != "" {
+				lines = append(lines, line)
+			}
+			lines = append(lines, lead(lines, indent)+cut)
+			line, w = "", strings.TrimPrefix(w, cut)
+		}
+		switch {
+		case line == "":
+			line = lead(lines, indent) + w
+		case utf8.RuneCountInString(line)+1+utf8.RuneCountInString(w) <= width:
+			line += " " + w
+		default:
+			lines = append(lines, line)
+			line = indent + w
+		}
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+// lead is the indent of the next line: none for the first.
+func lead(lines []string, indent string) string {
+	if len(lines) == 0 {
+		return ""
+	}
+	return indent
+}
+
+// ShellQuote is s as one shell word: as it is where a shell would take it
+// so, else in single quotes.
+func ShellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=,+@") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
