@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -81,6 +82,7 @@ type Process struct {
 	stderrRaw syscall.RawConn // for what is in the pipe when the log changes
 
 	closeOnce sync.Once
+	eofWaited atomic.Bool   // Receive has waited eofWait for the exit once
 	exited    chan struct{} // closed when the process has been waited for
 	marker    string        // environment marker of its descendants (unconfined)
 	drained   chan struct{} // closed when stderr reached EOF
@@ -353,10 +355,13 @@ func (p *Process) Receive(deadline time.Time) ([]byte, error) {
 		// (a poll, such as arena connect's, has a short one): what is
 		// decided, a crash, stays the same, only its words become the
 		// same too, over stdio and through arena connect alike. Only a
-		// bot that closes its stdout and runs on costs the whole wait.
-		select {
-		case <-p.exited:
-		case <-time.After(eofWait):
+		// bot that closes its stdout and runs on costs the whole wait,
+		// and only once: a later read says at once what is known.
+		if p.eofWaited.CompareAndSwap(false, true) {
+			select {
+			case <-p.exited:
+			case <-time.After(eofWait):
+			}
 		}
 		return nil, closedError(fmt.Sprintf("stdout closed (%v), %s", err, p.ExitStatus()))
 	}
@@ -541,8 +546,9 @@ const exitGrace = 50 * time.Millisecond
 // eofWait bounds how long Receive waits, after the bot closed its stdout,
 // for the process to exit, so the failure can say how it ended: far more
 // than reaping takes on a quiet machine (well under a millisecond), and
-// enough for it on a 2-core machine at load 30.
-const eofWait = 3 * time.Second
+// enough for it on a 2-core machine at load 30 (seen to take most of a
+// second there).
+const eofWait = 2 * time.Second
 
 // Confinement returns the process's confinement (nil without one).
 func (p *Process) Confinement() Confinement { return p.confine }
