@@ -307,14 +307,9 @@ func (e *NotRunnableError) Error() string {
 func checkRunnable(given, path, dir string, st fs.FileInfo) error {
 	noExec := st.Mode().Perm()&0o111 == 0
 	interp := fileargs.Interpreter(path)
-	head := make([]byte, 512)
-	if f, err := os.Open(path); err == nil {
-		n, _ := io.ReadFull(f, head)
-		head = head[:n]
-		f.Close()
-	}
+	head := fileargs.Head(path) // nil if it cannot be read: then nothing is said of its #! line
 	text := len(head) > 0 && !bytes.ContainsRune(head, 0)
-	noShebang := !bytes.HasPrefix(head, []byte("#!")) && (interp != "" || text)
+	noShebang := head != nil && !bytes.HasPrefix(head, []byte("#!")) && (interp != "" || text)
 	if dir != "" {
 		given = path
 	}
@@ -342,31 +337,23 @@ func checkShebang(prog, line, interp string) error {
 		e.CRLF = true
 		return e
 	}
-	words := strings.Fields(line)
-	if len(words) == 0 {
+	named, cmd := fileargs.Shebang(line)
+	switch {
+	case named == "":
 		e.Missing = "no interpreter"
-		return e
-	}
-	if !filepath.IsAbs(words[0]) {
+	case !filepath.IsAbs(named):
 		return nil // resolved against the bot's working directory, when it starts
-	}
-	if !fileExists(words[0]) {
-		e.Missing = words[0]
-		return e
-	}
-	if filepath.Base(words[0]) == "env" {
-		for _, w := range words[1:] {
-			if strings.HasPrefix(w, "-") || strings.Contains(w, "=") {
-				continue
-			}
-			if _, err := exec.LookPath(w); err != nil {
-				e.Missing = w
-				return e
-			}
-			break
+	case !fileExists(named):
+		e.Missing = named
+	case cmd != "":
+		if _, err := exec.LookPath(cmd); err != nil {
+			e.Missing = cmd
 		}
 	}
-	return nil
+	if e.Missing == "" {
+		return nil
+	}
+	return e
 }
 
 // ShebangError is a script whose #! line cannot run it: it ends in a

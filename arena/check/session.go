@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/arena-dev/arena/arena/clock"
+	"github.com/arena-dev/arena/arena/judge"
 	"github.com/arena-dev/arena/arena/referee"
 	"github.com/arena-dev/arena/arena/seed"
 	"github.com/arena-dev/arena/arena/transport"
@@ -196,13 +197,13 @@ func (s *session) play(g int) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return s.judge(g, res), nil
+	return s.observe(g, res), nil
 }
 
-// judge goes through the messages of game g with what the referee made of
+// observe goes through the messages of game g with what the referee made of
 // the bot's answers (res) and what the conn saw on the wire, turning them
 // into the checks' observations; false ends the session.
-func (s *session) judge(g int, res *referee.Result) bool {
+func (s *session) observe(g int, res *referee.Result) bool {
 	var forfeit *referee.Failure
 	strikes := map[int64]*referee.Failure{}
 	for i, f := range res.Forfeits {
@@ -285,7 +286,7 @@ func (s *session) hello(g int, ex *exchange, f *referee.Failure) bool {
 	case ex.reply != nil || len(ex.aside) > 0:
 		// A wrong answer; or only actions, which the referee skips at
 		// hello but are all the bot said: the first is the answer.
-		problem, line, rest := referee.WrongType, ex.reply, ex.aside
+		problem, line, rest := judge.WrongType, ex.reply, ex.aside
 		if line != nil {
 			problem = f.Problem
 		} else {
@@ -293,7 +294,7 @@ func (s *session) hello(g int, ex *exchange, f *referee.Failure) bool {
 		}
 		s.unasked(ex, rest, "before the answer to hello")
 		detail, hint := readyProblem(problem, line)
-		if ex.err != nil && !errors.Is(ex.err, transport.ErrTimeout) && problem != referee.ErrorSent {
+		if ex.err != nil && !errors.Is(ex.err, transport.ErrTimeout) && problem != judge.ErrorSent {
 			detail += "; then " + s.goneDetail(ex.err)
 		}
 		s.protocolError(CheckReady, hint, "%s", detail)
@@ -331,7 +332,7 @@ func (s *session) turn(g int, ex *exchange, f *referee.Failure) bool {
 	}
 	// The referee took the line as the answer to this turn, even if it
 	// then found no legal choice in it.
-	taken := f == nil || f.Reason == protocol.ReasonIllegalAction || f.Problem == referee.NoChoice
+	taken := f == nil || f.Reason == protocol.ReasonIllegalAction || f.Problem == judge.NoChoice
 	if taken {
 		s.unasked(ex, ex.aside, "before the answer")
 	} else {
@@ -357,12 +358,12 @@ func (s *session) turn(g int, ex *exchange, f *referee.Failure) bool {
 		}
 		return true
 	}
-	if f.Problem == referee.WrongID && hasChoice {
+	if f.Problem == judge.WrongID && hasChoice {
 		s.wellFormedAnswer(msg)
 	}
 	check, hint, detail := s.answerProblem(*f, legalOf(ex.turn))
 	s.protocolError(check, hint, "%s", detail)
-	if ex.err != nil && f.Problem != referee.ErrorSent {
+	if ex.err != nil && f.Problem != judge.ErrorSent {
 		if errors.Is(ex.err, protocol.ErrLineTooLong) {
 			s.protocolError(CheckReplyFormat, s.tooLongHint(), "%v", ex.err)
 		} else {
@@ -431,14 +432,14 @@ const readyHint = `answer hello with one line {"type":"ready"} ("name" and "vers
 
 // readyProblem says what is wrong with an answer to hello, line, which
 // the referee refused for problem, and what to send instead.
-func readyProblem(problem referee.Problem, line []byte) (detail, hint string) {
+func readyProblem(problem judge.Problem, line []byte) (detail, hint string) {
 	switch problem {
-	case referee.NotUTF8:
+	case judge.NotUTF8:
 		return "answer to hello is not valid UTF-8: " + clip(line), "write UTF-8 only; " + readyHint
-	case referee.ErrorSent:
+	case judge.ErrorSent:
 		return "the bot refused the game: " + protocol.ErrorText(line, clipLen),
 			"refuse only a protocol version or a game you cannot play; " + readyHint
-	case referee.NotJSON:
+	case judge.NotJSON:
 		// What the decoder of a ready says of it, which the referee only
 		// looked into for its type.
 		var r protocol.Ready
@@ -468,10 +469,10 @@ func (s *session) answerProblem(f referee.Failure, legalJSON []json.RawMessage) 
 	id, line := f.Turn, f.Line
 	example := func(index int) string { return fmt.Sprintf(`{"type":"action","id":%d,"index":%d}`, id, index) }
 	switch f.Problem {
-	case referee.NotUTF8:
+	case judge.NotUTF8:
 		return CheckReplyFormat, "write UTF-8 only, one JSON object per line: " + example(0),
 			"the answer is not valid UTF-8: " + clip(line)
-	case referee.NotJSON:
+	case judge.NotJSON:
 		var te *json.UnmarshalTypeError
 		if errors.As(f.Err, &te) && te.Field != "" {
 			return CheckReplyFormat, `"id" and "index" are integers (5, not "5" or 5.0), "type" a string, "action" an object: ` + example(0),
@@ -487,10 +488,10 @@ func (s *session) answerProblem(f referee.Failure, legalJSON []json.RawMessage) 
 		send = example(*msg.Index)
 	}
 	switch f.Problem {
-	case referee.ErrorSent:
+	case judge.ErrorSent:
 		return CheckReplyFormat, "send an error only to give up, then exit; answer a turn with " + send,
 			"the bot sent an error: " + protocol.ErrorText(line, clipLen)
-	case referee.WrongType:
+	case judge.WrongType:
 		if canon, i, ok := s.bareAction(line, legalJSON); ok {
 			hint := fmt.Sprintf(`wrap the choice in an action message with the turn's id: {"type":"action","id":%d,"action":%s}`, id, canon)
 			if i >= 0 {
@@ -504,7 +505,7 @@ func (s *session) answerProblem(f referee.Failure, legalJSON []json.RawMessage) 
 		}
 		return CheckReplyFormat, `answer a turn with a message of type "action": ` + send,
 			fmt.Sprintf("expected an action message, got %s: %s", got, clip(line))
-	case referee.NoChoice:
+	case judge.NoChoice:
 		return CheckReplyFormat, fmt.Sprintf(`add "index", the position of your choice in "legal" from 0: %s`, example(0)),
 			`the action message has neither "action" nor "index"`
 	}
@@ -522,9 +523,9 @@ func (s *session) answerProblem(f referee.Failure, legalJSON []json.RawMessage) 
 // one of legalJSON.
 func illegal(f referee.Failure, msg protocol.Action, legalJSON []json.RawMessage) string {
 	switch f.Problem {
-	case referee.IndexOutOfRange:
+	case judge.IndexOutOfRange:
 		return f.Detail // "index 9999 out of range 0..31"
-	case referee.UnreadableAction:
+	case judge.UnreadableAction:
 		return fmt.Sprintf("unreadable action %s: %v", clip(msg.Action), f.Err)
 	}
 	return fmt.Sprintf("%s is not one of the %d legal actions", clip(msg.Action), len(legalJSON))
@@ -626,8 +627,8 @@ func (s *session) bye() {
 		}
 		return lastEnd
 	}
-	closeAt := func() time.Time {
-		until := end()
+	// closeAt is when the input is closed, by the end until.
+	closeAt := func(until time.Time) time.Time {
 		if t := openUntil.Add(forgiven); t.Before(until) {
 			return t
 		}
@@ -637,16 +638,16 @@ func (s *session) bye() {
 	// Read what the bot writes until it exits (or closes stdout, or the
 	// grace is over), in short slices: a child that keeps stdout open must
 	// not hide the exit.
-	for !exited() && time.Now().Before(end()) {
-		if !inputClosed && !time.Now().Before(closeAt()) {
+	for !exited() {
+		until := end()
+		if !time.Now().Before(until) {
+			break
+		}
+		if !inputClosed && !time.Now().Before(closeAt(until)) {
 			s.p.CloseInput()
 			inputClosed = true
 		}
-		slice := time.Now().Add(10 * time.Millisecond)
-		if e := end(); e.Before(slice) {
-			slice = e
-		}
-		line, err := s.c.receive(slice)
+		line, err := s.c.receive(byeSlice(until))
 		if err == nil {
 			s.fail(CheckHygiene, "an unasked line after the last end or after bye: %s", clip(line))
 			continue
@@ -660,45 +661,31 @@ func (s *session) bye() {
 	// closeAt, as in the loop, so a bot that exits on bye is never
 	// judged to have waited for the end of its input (on a loaded machine
 	// the exit can be seen well after the stdout closed).
-	waitExit := func(until time.Time) bool {
-		t := time.NewTimer(time.Until(until))
-		defer t.Stop()
-		select {
-		case <-s.p.Exited():
-			return true
-		case <-t.C:
-			return false
-		}
-	}
-	// waitOpen waits for the exit while the input is to stay open, the
-	// time forgiven read again every 10 ms.
-	waitOpen := func() bool {
+	//
+	// waitExit waits for the exit until deadline, which it reads again at
+	// every slice: it moves with the time forgiven.
+	waitExit := func(deadline func() time.Time) bool {
 		for {
-			until := closeAt()
+			until := deadline()
 			if !time.Now().Before(until) {
 				return false
 			}
-			if slice := time.Now().Add(10 * time.Millisecond); slice.Before(until) {
-				until = slice
-			}
-			if waitExit(until) {
+			t := time.NewTimer(time.Until(byeSlice(until)))
+			select {
+			case <-s.p.Exited():
+				t.Stop()
 				return true
+			case <-t.C:
 			}
 		}
 	}
-	if !exited() && (inputClosed || !waitOpen()) {
+	// First while the input is to stay open, then to the end.
+	if !exited() && (inputClosed || !waitExit(func() time.Time { return closeAt(end()) })) {
 		if !inputClosed {
 			s.p.CloseInput()
 			inputClosed = true
 		}
-		// In slices, the end read again: it moves with the time forgiven.
-		for !exited() && time.Now().Before(end()) {
-			until := time.Now().Add(10 * time.Millisecond)
-			if e := end(); e.Before(until) {
-				until = e
-			}
-			waitExit(until)
-		}
+		waitExit(end)
 	}
 	took := time.Since(sent)
 	if !exited() {
@@ -741,6 +728,16 @@ func (s *session) processGroup() {
 		return
 	}
 	s.rec.pass(CheckProcessGroup, "nothing left in process group %d after the bot exited", pgid)
+}
+
+// byeSlice is the end of the next slice of the wait after bye, at the
+// latest until: short, so that the wait's end, which moves with the time
+// forgiven, is read again often.
+func byeSlice(until time.Time) time.Time {
+	if slice := time.Now().Add(10 * time.Millisecond); slice.Before(until) {
+		return slice
+	}
+	return until
 }
 
 // readyNames is how the bot named itself in its ready, for the ready

@@ -34,10 +34,15 @@
 // A path holding characters that paths seldom hold and commands often do
 // (white space, ':', '*', '?', '[': a shell snippet for sh -c, a class
 // path, a glob) names a file only if it is there, and is never Missing.
+//
+// A script's #! line names files too, its interpreter and the command env
+// runs: Head and Shebang read it, for ParseCommand's check that it can
+// run and for the sandbox, which shows those to an isolated bot.
 package fileargs
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -167,7 +172,7 @@ func Files(argv []string, dir string) (files []File, missing []Missing) {
 			if a.Kind == Path || st.Mode().IsRegular() {
 				files = append(files, File{Index: i, Arg: a, Abs: abs, Info: st})
 			}
-		case errors.Is(err, fs.ErrNotExist) && a.mustExist(abs):
+		case errors.Is(err, fs.ErrNotExist) && a.mustExist():
 			missing = append(missing, Missing{Index: i, Arg: a, Abs: abs})
 		}
 	}
@@ -177,7 +182,7 @@ func Files(argv []string, dir string) (files []File, missing []Missing) {
 // mustExist: a script, by its extension, is read and never written by
 // the bot. A model might be written (a cache, a checkpoint) and a path in
 // a directory that is not there yet might be made: those pass as written.
-func (a Arg) mustExist(string) bool {
+func (a Arg) mustExist() bool {
 	return !a.Loose && a.Kind != Bare && Interpreter(a.Path) != ""
 }
 
@@ -192,4 +197,48 @@ var scripts = map[string]string{
 // extension ("python3" for bot.py, "java -jar" for bot.jar), or "".
 func Interpreter(path string) string {
 	return scripts[strings.ToLower(filepath.Ext(path))]
+}
+
+// headSize is how much of a program Head reads: the kernel reads no more
+// of a #! line than its first 256 bytes, and a binary shows a NUL byte
+// well within it.
+const headSize = 512
+
+// Head is the start of the program file at path, for its #! line and to
+// tell a text file from a binary; nil where it cannot be read: not a
+// regular file (opening a FIFO would wait for a writer), or closed to
+// this process's user.
+func Head(path string) []byte {
+	st, err := os.Stat(path)
+	if err != nil || !st.Mode().IsRegular() {
+		return nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	head := make([]byte, headSize)
+	n, _ := io.ReadFull(f, head)
+	return head[:n]
+}
+
+// Shebang splits a script's #! line (line: what follows "#!") into the
+// interpreter it names and, when that is env ("#!/usr/bin/env -S
+// python3 -u"), the command env runs: its first word that is neither a
+// flag nor a variable's NAME=value. interp is "" for a line naming none.
+func Shebang(line string) (interp, cmd string) {
+	words := strings.Fields(line)
+	if len(words) == 0 {
+		return "", ""
+	}
+	interp = words[0]
+	if filepath.Base(interp) == "env" {
+		for _, w := range words[1:] {
+			if !strings.HasPrefix(w, "-") && !strings.Contains(w, "=") {
+				return interp, w
+			}
+		}
+	}
+	return interp, ""
 }

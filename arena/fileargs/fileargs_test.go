@@ -113,3 +113,21 @@ func TestRelativeToTheArena(t *testing.T) {
 		t.Errorf("program %s, want %s", p, filepath.Join(here, "bot"))
 	}
 }
+
+// TestShebang: a #! line's interpreter, and the command env runs past
+// its flags and variables; nothing for a line naming none.
+func TestShebang(t *testing.T) {
+	for _, tc := range []struct{ line, interp, cmd string }{
+		{"/usr/bin/python3 -u", "/usr/bin/python3", ""},
+		{"/usr/bin/env python3", "/usr/bin/env", "python3"},
+		{" /usr/bin/env -S python3 -u\n", "/usr/bin/env", "python3"},
+		{"/usr/bin/env PYTHONHASHSEED=0 python3", "/usr/bin/env", "python3"},
+		{"/usr/bin/env", "/usr/bin/env", ""},
+		{"python3", "python3", ""},
+		{"  ", "", ""},
+	} {
+		if interp, cmd := fileargs.Shebang(tc.line); interp != tc.interp || cmd != tc.cmd {
+			t.Errorf("Shebang(%q) = %q, %q; want %q, %q", tc.line, interp, cmd, tc.interp, tc.cmd)
+		}
+	}
+}

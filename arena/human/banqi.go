@@ -15,34 +15,49 @@ import (
 // as squares: b3 (or flip b3) flips, b3-b4 (b3 b4, b3xb4) moves or
 // captures, stop ends a capture chain.
 type banqiGame struct {
-	unreadable
+	turn[banqi.View, banqi.Action]
 	names names
-	v     banqi.View
 	prev  *banqi.View // at the person's previous turn
 	mine  banqi.Action
-	legal []banqi.Action
 }
 
 func (g *banqiGame) show(view json.RawMessage, legal []json.RawMessage) page {
-	v, actions, ok := decoded(view, legal, func(v *banqi.View) bool { return v.Board[7] != "" }, banqi.ParseAction)
-	if !ok {
-		g.legal = nil
-		return g.asJSON(view, legal)
+	if p, ok := g.decode(view, legal, validBoard, banqi.ParseAction); !ok {
+		return p
 	}
-	g.v, g.legal, g.raw = v, actions, nil
-	p := page{table: g.board(), events: g.events()}
+	p := pageOf(g, legal)
 	if legal != nil {
-		p.ask, p.choices = g.ask(), g.choices()
 		prev := g.v
 		g.prev = &prev
 	}
 	return p
 }
 
-// board is the board with its coordinates, the last move's squares in
+// validBoard says that v's board is one: 8 rows of 4 letters (square
+// reads them).
+func validBoard(v *banqi.View) bool {
+	for _, row := range v.Board {
+		if len(row) != 4 {
+			return false
+		}
+	}
+	_, err := banqi.ParseBoard(v.Board[:]...)
+	return err == nil
+}
+
+// square is the piece on sq of a view's board (validBoard).
+func square(v *banqi.View, sq int) banqi.Piece {
+	p, _ := banqi.PieceFromLetter(v.Board[sq/4][sq%4])
+	return p
+}
+
+// hand is none: Banqi's pieces are all on the board.
+func (g *banqiGame) hand() []string { return nil }
+
+// table is the board with its coordinates, the last move's squares in
 // brackets, and beside it the colours, the captures and the pieces'
 // letters.
-func (g *banqiGame) board() []string {
+func (g *banqiGame) table() []string {
 	v := &g.v
 	marked := map[int]bool{}
 	if last, err := banqi.ParseLast(v.Last); err == nil {
@@ -59,8 +74,8 @@ func (g *banqiGame) board() []string {
 	side = append(side, g.lostLines(other)...)
 	side = append(side,
 		fmt.Sprintf("face down: %d red, %d black", len(v.FaceDown.Red), len(v.FaceDown.Black)),
-		"K King  G Guard  M Minister  R Rook",
-		"N Knight  C Cannon  P Pawn",
+		pieceKey(banqi.King, banqi.Rook),
+		pieceKey(banqi.Knight, banqi.Pawn),
 		"upper case red, lower black, X face down",
 	)
 	lines := []string{"   a  b  c  d"}
@@ -92,23 +107,29 @@ func (g *banqiGame) board() []string {
 // beside it start after them.
 const boardWidth = 20
 
+// pieceKey is the letters of the piece types from to to, and what they
+// stand for: "K King  G Guard".
+func pieceKey(from, to banqi.Type) string {
+	var key []string
+	for t := from; t <= to; t++ {
+		key = append(key, banqi.MakePiece(banqi.Red, t).String()+" "+t.Name())
+	}
+	return strings.Join(key, "  ")
+}
+
 // lostLines is what seat has lost, in words: "you lost: King, 2 Pawns",
 // wrapped beside the board.
 func (g *banqiGame) lostLines(seat int) []string {
 	head := g.names.of(seat) + " lost: "
-	c := g.v.Colours[seat]
-	if c == nil {
+	c := g.colourOf(seat)
+	if c == banqi.NoColour {
 		return []string{head + "none"}
 	}
-	captured := g.v.Captured.Red
-	if *c == "black" {
-		captured = strings.ToUpper(g.v.Captured.Black)
-	}
+	captured := capturedOf(&g.v, c)
 	var lost []string
-	for _, letter := range "KGMRNCP" {
-		if n := strings.Count(captured, string(letter)); n > 0 {
-			p, _ := banqi.PieceFromLetter(byte(letter))
-			lost = append(lost, pieceCount(n, p.Type()))
+	for t := range banqi.Pawn + 1 {
+		if n := strings.Count(captured, banqi.MakePiece(c, t).String()); n > 0 {
+			lost = append(lost, pieceCount(n, t))
 		}
 	}
 	if len(lost) == 0 {
@@ -133,15 +154,26 @@ func (g *banqiGame) colourText(seat int) string {
 	return "colour from the first flip"
 }
 
-// myColour is the person's colour letter case: 'R' red, 'B' black, 0
-// before the first flip.
-func (g *banqiGame) myColour() banqi.Colour {
-	if c := g.v.Colours[g.names.me]; c != nil && *c == "black" {
+// colourOf is seat's colour; banqi.NoColour before the first flip.
+func (g *banqiGame) colourOf(seat int) banqi.Colour {
+	switch c := g.v.Colours[seat]; {
+	case c == nil:
+		return banqi.NoColour
+	case *c == "black":
 		return banqi.Black
-	} else if c != nil {
-		return banqi.Red
 	}
-	return banqi.NoColour
+	return banqi.Red
+}
+
+// myColour is the person's colour; banqi.NoColour before the first flip.
+func (g *banqiGame) myColour() banqi.Colour { return g.colourOf(g.names.me) }
+
+// capturedOf is the letters of v's captured pieces of colour c.
+func capturedOf(v *banqi.View, c banqi.Colour) string {
+	if c == banqi.Black {
+		return v.Captured.Black
+	}
+	return v.Captured.Red
 }
 
 var (
@@ -189,21 +221,21 @@ func (g *banqiGame) mineText() []string {
 				return say("You flipped " + from + ".")
 			}
 		}
-		text := fmt.Sprintf("You flipped %s: %s.", from, pieceName(g.v.Board[sq/4][sq%4], true))
+		text := fmt.Sprintf("You flipped %s: %s.", from, pieceName(square(&g.v, sq), true))
 		return say(text + g.colourDecided(g.names.me))
 	case banqi.KindMove, banqi.KindCapture:
 		to := banqi.SquareName(int(g.mine.To))
 		took := g.newlyCaptured(g.theirColour(g.names.me))
-		if g.prev.Board[g.mine.To/4][g.mine.To%4] == 'X' { // capture_facedown: an attack
+		if square(g.prev, int(g.mine.To)) == banqi.FaceDown { // capture_facedown: an attack
 			text := fmt.Sprintf("You attacked the face-down piece on %s from %s", to, from)
-			if took != "" {
+			if len(took) > 0 {
 				return say(fmt.Sprintf("%s and took %s.", text, pieceName(took[0], true)))
 			}
 			return say(text + ": it stays, revealed.")
 		}
 		// The piece is named from the board before the move: the other
 		// seat may have taken it on its new square since.
-		moved := g.prev.Board[g.mine.From/4][g.mine.From%4]
+		moved := square(g.prev, int(g.mine.From))
 		return say(g.moveText(g.names.me, moved, from, to, took))
 	}
 	return say("You ended the capture chain.")
@@ -219,13 +251,13 @@ func (g *banqiGame) lastText(actor int) string {
 	case last.Stop:
 		return who + " ended the capture chain."
 	case last.To < 0:
-		return fmt.Sprintf("%s flipped %s: %s.", who, banqi.SquareName(last.From), pieceName(last.Revealed.Letter(), true)) + g.colourDecided(actor)
+		return fmt.Sprintf("%s flipped %s: %s.", who, banqi.SquareName(last.From), pieceName(last.Revealed, true)) + g.colourDecided(actor)
 	case last.Revealed != banqi.Empty:
 		return fmt.Sprintf("%s attacked the face-down piece on %s from %s: it was %s.", who,
-			banqi.SquareName(last.To), banqi.SquareName(last.From), pieceName(last.Revealed.Letter(), true))
+			banqi.SquareName(last.To), banqi.SquareName(last.From), pieceName(last.Revealed, true))
 	}
 	// The last action's piece is still on its square: no move came after.
-	moved := g.v.Board[last.To/4][last.To%4]
+	moved := square(&g.v, last.To)
 	return g.moveText(actor, moved, banqi.SquareName(last.From), banqi.SquareName(last.To), g.newlyCaptured(g.theirColour(actor)))
 }
 
@@ -243,25 +275,24 @@ func (g *banqiGame) colourDecided(flipper int) string {
 }
 
 // moveText is "g's red Rook moved b4-b3 and took your black Knight.":
-// moved is the letter of the piece that moved, took the letters of those
-// it took.
-func (g *banqiGame) moveText(actor int, moved byte, from, to string, took string) string {
+// moved is the piece that moved, took those it took.
+func (g *banqiGame) moveText(actor int, moved banqi.Piece, from, to string, took []banqi.Piece) string {
 	text := fmt.Sprintf("%s %s moved %s-%s", g.names.whose(actor), pieceName(moved, false), from, to)
-	if took == "" {
+	if len(took) == 0 {
 		return text + "."
 	}
 	var names []string
-	for i := range len(took) {
-		names = append(names, pieceName(took[i], false))
+	for _, p := range took {
+		names = append(names, pieceName(p, false))
 	}
 	victim := g.names.possessive(1 - actor)
 	return fmt.Sprintf("%s and took %s %s.", text, victim, words.List(names))
 }
 
-// theirColour is the colour of actor's opponent, by the board letters'
-// case: upper case red.
+// theirColour is the colour of actor's opponent (red while actor has
+// none).
 func (g *banqiGame) theirColour(actor int) banqi.Colour {
-	if c := g.v.Colours[actor]; c != nil && *c == "red" {
+	if g.colourOf(actor) == banqi.Red {
 		return banqi.Black
 	}
 	return banqi.Red
@@ -269,35 +300,30 @@ func (g *banqiGame) theirColour(actor int) banqi.Colour {
 
 // newlyCaptured is the pieces of colour captured since the person's
 // previous turn.
-func (g *banqiGame) newlyCaptured(colour banqi.Colour) string {
-	before, now := "", g.v.Captured.Red
-	if colour == banqi.Black {
-		now = g.v.Captured.Black
-	}
+func (g *banqiGame) newlyCaptured(colour banqi.Colour) []banqi.Piece {
+	now := capturedOf(&g.v, colour)
 	if g.prev != nil {
-		before = g.prev.Captured.Red
-		if colour == banqi.Black {
-			before = g.prev.Captured.Black
+		for _, l := range capturedOf(g.prev, colour) {
+			now = strings.Replace(now, string(l), "", 1)
 		}
 	}
-	for i := range len(before) {
-		now = strings.Replace(now, before[i:i+1], "", 1)
+	var took []banqi.Piece
+	for i := range len(now) {
+		p, _ := banqi.PieceFromLetter(now[i])
+		took = append(took, p)
 	}
-	return now
+	return took
 }
 
-// pieceName is "red King" for K (with article: "a red King"), "a
-// face-down piece" for X.
-func pieceName(letter byte, article bool) string {
-	p, err := banqi.PieceFromLetter(letter)
-	name := "piece"
+// pieceName is "red King" (with article: "a red King"), "a face-down
+// piece", "an empty square".
+func pieceName(p banqi.Piece, article bool) string {
+	name := "empty square"
 	switch {
-	case err == nil && p.Up():
+	case p.Up():
 		name = p.Colour().Name() + " " + p.Type().Name()
 	case p == banqi.FaceDown:
 		name = "face-down piece"
-	case err == nil:
-		name = "empty square"
 	}
 	if article {
 		return "a " + name
@@ -446,13 +472,12 @@ func (g *banqiGame) whyNoFlip(sq int) string {
 	if g.v.Chain != nil {
 		return fmt.Sprintf("You are capturing with the piece on %s: capture again or stop.", *g.v.Chain)
 	}
-	l := g.v.Board[sq/4][sq%4]
-	if l == '-' {
+	p := square(&g.v, sq)
+	if p == banqi.Empty {
 		return name + " is empty: flip a face-down square (X)."
 	}
-	p, _ := banqi.PieceFromLetter(l)
 	if !p.Up() || p.Colour() != g.myColour() {
-		return fmt.Sprintf("%s is face up (%s): flip a face-down square (X).", name, pieceName(l, true))
+		return fmt.Sprintf("%s is face up (%s): flip a face-down square (X).", name, pieceName(p, true))
 	}
 	for _, a := range g.legal {
 		if a.Kind != banqi.KindFlip && int(a.From) == sq {
@@ -468,8 +493,7 @@ func (g *banqiGame) whyNoMove(from, to int) string {
 	if c := g.v.Chain; c != nil && *c != banqi.SquareName(from) {
 		return fmt.Sprintf("%s is not a move now: you are capturing with the piece on %s: capture again or stop.", move, *c)
 	}
-	l := g.v.Board[from/4][from%4]
-	p, _ := banqi.PieceFromLetter(l)
+	p := square(&g.v, from)
 	if !p.Up() || p.Colour() != g.myColour() {
 		return fmt.Sprintf("%s is not a move: there is no face-up piece of yours on %s.", move, banqi.SquareName(from))
 	}
@@ -492,7 +516,7 @@ func (g *banqiGame) whyStuck(sq int) string {
 	var down, own, enemy []string
 	var ownPiece, enemyPiece banqi.Piece
 	for _, n := range neighbours(sq) {
-		p, _ := banqi.PieceFromLetter(g.v.Board[n/4][n%4])
+		p := square(&g.v, n)
 		switch {
 		case p == banqi.FaceDown:
 			down = append(down, banqi.SquareName(n))
@@ -527,7 +551,7 @@ func (g *banqiGame) whyStuck(sq int) string {
 		why = append(why, fmt.Sprintf("%s hold %s pieces, which it cannot take", words.List(enemy), other))
 	}
 	text := words.List(why)
-	if p, _ := banqi.PieceFromLetter(g.v.Board[sq/4][sq%4]); p.Type() == banqi.Cannon && g.v.Ranks != "hk" {
+	if square(&g.v, sq).Type() == banqi.Cannon && g.v.Ranks != "hk" {
 		text += " (a Cannon takes only by jumping over one piece)"
 	}
 	if text == "" {
@@ -536,21 +560,16 @@ func (g *banqiGame) whyStuck(sq int) string {
 	return text
 }
 
-// neighbours are the squares next to sq: up, down, left, right.
+// neighbours are the squares next to sq in the order a sentence names
+// them: up, down, left, right (banqi.Adjacent's is up, left, right,
+// down).
 func neighbours(sq int) []int {
+	adj := banqi.Adjacent(sq)
 	var out []int
-	r, c := sq/4, sq%4
-	if r > 0 {
-		out = append(out, sq-4)
-	}
-	if r < 7 {
-		out = append(out, sq+4)
-	}
-	if c > 0 {
-		out = append(out, sq-1)
-	}
-	if c < 3 {
-		out = append(out, sq+1)
+	for _, n := range [4]int8{adj[0], adj[3], adj[1], adj[2]} {
+		if n >= 0 {
+			out = append(out, int(n))
+		}
 	}
 	return out
 }

@@ -15,24 +15,15 @@ import (
 // played) and hand, and reads moves as cards (b5, au14, "gold 14", with
 // or without bury / play before them) and words (take, pass).
 type boonGame struct {
-	unreadable
+	turn[boon.View, boon.Action]
 	names names
-	v     boon.View
-	legal []boon.Action
 }
 
 func (g *boonGame) show(view json.RawMessage, legal []json.RawMessage) page {
-	v, actions, ok := decoded(view, legal, func(v *boon.View) bool { return v.Phase != "" }, boon.ParseAction)
-	if !ok {
-		g.legal = nil
-		return g.asJSON(view, legal)
+	if p, ok := g.decode(view, legal, func(v *boon.View) bool { return v.Phase != "" }, boon.ParseAction); !ok {
+		return p
 	}
-	g.v, g.legal, g.raw = v, actions, nil
-	p := page{table: g.table(), events: g.events(), hand: groups("Your hand ("+words.Count(len(v.Hand), "card", "cards")+"):", boonHand(v.Hand))}
-	if legal != nil {
-		p.ask, p.choices = g.ask(), g.choices()
-	}
-	return p
+	return pageOf(g, legal)
 }
 
 // boonCardName is a card in words: "blue 5", "gold 14".
@@ -44,31 +35,26 @@ func boonCardName(code string) string {
 	return c.Suit().Name() + " " + strconv.Itoa(c.Rank())
 }
 
-// boonHand is the hand by suit: "blue: 1 (b1), 4 (b4)", "gold: 3 (au3)".
-func boonHand(hand []string) []string {
-	var groups []string
-	var group []string
-	head := ""
-	for _, h := range hand {
-		c, err := boon.ParseCard(h)
-		if err != nil {
-			continue
+// hand is the hand by suit: "blue: 1 (b1), 4 (b4)", "gold: 3 (au3)".
+func (g *boonGame) hand() []string {
+	var cards []handCard
+	for _, h := range g.v.Hand {
+		if c, err := boon.ParseCard(h); err == nil {
+			cards = append(cards, handCard{c.Suit().Name(), fmt.Sprintf("%d (%s)", c.Rank(), code(h))})
 		}
-		if s := c.Suit().Name(); s != head {
-			if len(group) > 0 {
-				groups = append(groups, head+": "+strings.Join(group, ", "))
-			}
-			head, group = s, nil
+	}
+	return handLines(len(g.v.Hand), cards)
+}
+
+// boonSuit is the suit whose key is w: its name (key boon.Suit.Name:
+// "gold") or its code (boon.Suit.Code: "Au"); ok is false for none.
+func boonSuit(w string, key func(boon.Suit) string) (boon.Suit, bool) {
+	for s := range boon.Gold + 1 {
+		if key(s) == w {
+			return s, true
 		}
-		group = append(group, fmt.Sprintf("%d (%s)", c.Rank(), code(h)))
 	}
-	if len(group) > 0 {
-		groups = append(groups, head+": "+strings.Join(group, ", "))
-	}
-	if len(groups) == 0 {
-		return []string{"none"}
-	}
-	return groups
+	return 0, false
 }
 
 // boonCardList is cards in words: "blue 1, gold 3 and gold 14".
@@ -250,16 +236,15 @@ func (g *boonGame) ask() []string {
 		// Who passed before is told among the events.
 		return say(fmt.Sprintf("Take the Boon (%d cards, unseen) and play alone against the others (t), or pass (p)?", v.BoonSize))
 	case "bury":
-		cards := "cards"
-		if v.BuryLeft == 1 {
-			cards = "card"
-		}
-		return say(fmt.Sprintf("Bury %d more %s, one at a time: their points count for you.", v.BuryLeft, cards))
+		return say("Bury " + words.Count(v.BuryLeft, "more card", "more cards") + ", one at a time: their points count for you.")
 	case "play":
 		if len(v.Trick.Cards) == 0 {
 			return say(fmt.Sprintf("You lead trick %d: play any card.", v.TrickNo))
 		}
-		suit := map[string]string{"B": "blue", "G": "green", "R": "red", "Au": "gold"}[v.Trick.Led]
+		suit := ""
+		if s, ok := boonSuit(v.Trick.Led, boon.Suit.Code); ok {
+			suit = s.Name()
+		}
 		return say(fmt.Sprintf("Play a card to trick %d: follow %s if you can.", v.TrickNo, suit))
 	}
 	return nil
@@ -297,9 +282,6 @@ func (g *boonGame) chose(int) {}
 
 func (g *boonGame) prompt() string { return "Your move (t, p, or a card: b5, au14; ? help, q leave): " }
 
-// boonSuits are the suits as typed in words, and their codes.
-var boonSuits = map[string]string{"blue": "B", "green": "G", "red": "R", "gold": "Au"}
-
 func (g *boonGame) read(entry string) (int, error) {
 	if err := g.numbersOnly(entry); err != nil {
 		return 0, err
@@ -315,8 +297,10 @@ func (g *boonGame) read(entry string) (int, error) {
 		toks = toks[1:]
 	}
 	text := strings.Join(toks, "")
-	if len(toks) == 2 && boonSuits[toks[0]] != "" {
-		text = boonSuits[toks[0]] + toks[1]
+	if len(toks) == 2 {
+		if s, ok := boonSuit(toks[0], boon.Suit.Name); ok {
+			text = s.Code() + toks[1]
+		}
 	}
 	card, err := boon.ParseCard(text)
 	if err != nil || len(toks) == 0 {
@@ -335,7 +319,7 @@ func (g *boonGame) read(entry string) (int, error) {
 			can = append(can, code(a.Card.String()))
 		}
 	}
-	why := fmt.Sprintf("%s cannot be played now: you can play %s.", capital(boonCardName(card.String())), strings.Join(can, " "))
+	why := fmt.Sprintf("%s cannot be played now: you can play %s.", words.Capital(boonCardName(card.String())), strings.Join(can, " "))
 	if len(can) == 0 {
 		why = "No card is asked for now. " + strings.Join(g.ask(), " ")
 	}

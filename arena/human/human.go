@@ -55,9 +55,13 @@ type Seat struct {
 	lines chan string // what the person typed, one line each
 	outMu sync.Mutex  // one writer on Out at a time: the sessions, GameOver
 
+	// The game begun last, while its end is still to be told (one at a
+	// time: every game has the person's seat, and the seat one session):
+	// its ID, and a channel GameOver closes when it tells it. told is
+	// nil when there is none.
 	mu     sync.Mutex
-	untold map[string]bool // games begun whose end GameOver has not told
-	told   chan struct{}   // closed by each GameOver, then replaced
+	untold string
+	told   chan struct{}
 }
 
 // Say prints each paragraph of text wrapped to the screen.
@@ -77,48 +81,37 @@ func (s *Seat) GameOver(gameID string, text []string) {
 	s.Say(text)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	delete(s.untold, gameID)
-	if s.told != nil {
+	if s.told != nil && s.untold == gameID {
 		close(s.told)
+		s.told = nil
 	}
-	s.told = make(chan struct{})
 }
 
 // begin notes that game gameID begins, first waiting (with Results) for
-// the end of every game before it to be told: until the session ends, or
+// the end of the game before it to be told: until the session ends, or
 // for at most half the time left before deadline (the bots' hellos are
-// sent after this one, with the same deadline).
+// sent after this one, with the same deadline). An end told later than
+// that is not waited for again.
 func (s *Seat) begin(gameID string, deadline time.Time, ended <-chan struct{}) {
 	if !s.Results {
 		return
 	}
-	t := time.NewTimer(time.Until(deadline) / 2)
-	defer t.Stop()
-	for {
-		s.mu.Lock()
-		if s.untold == nil {
-			s.untold, s.told = map[string]bool{}, make(chan struct{})
-		}
-		untold, told := len(s.untold), s.told
-		if untold == 0 {
-			s.untold[gameID] = true
-		}
-		s.mu.Unlock()
-		if untold == 0 {
-			return
-		}
+	s.mu.Lock()
+	told := s.told
+	s.mu.Unlock()
+	if told != nil {
+		t := time.NewTimer(time.Until(deadline) / 2)
+		defer t.Stop()
 		select {
 		case <-told:
 		case <-ended:
 			return
 		case <-t.C:
-			s.mu.Lock()
-			clear(s.untold) // told too late to come first: not waited for again
-			s.untold[gameID] = true
-			s.mu.Unlock()
-			return
 		}
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.untold, s.told = gameID, make(chan struct{})
 }
 
 // The session's end when the person leaves: to the referee the seat has
@@ -135,7 +128,7 @@ func (s *Seat) Capacity() int { return 1 }
 // Launch starts a session. Typed lines are read by one goroutine for the
 // life of the Seat, so that a session's end never loses a line typed for
 // the next.
-func (s *Seat) Launch(name string, _ bot.LaunchOptions) (bot.Endpoint, error) {
+func (s *Seat) Launch(string, bot.LaunchOptions) (bot.Endpoint, error) {
 	s.once.Do(func() {
 		s.lines = make(chan string)
 		go func() {
@@ -146,7 +139,7 @@ func (s *Seat) Launch(name string, _ bot.LaunchOptions) (bot.Endpoint, error) {
 			close(s.lines)
 		}()
 	})
-	sess := &session{seat: s, name: name, ended: make(chan struct{})}
+	sess := &session{seat: s, ended: make(chan struct{})}
 	return bot.ConnSession{Conn: sess, Ended: sess.ended}, nil
 }
 
@@ -154,7 +147,6 @@ func (s *Seat) Launch(name string, _ bot.LaunchOptions) (bot.Endpoint, error) {
 // the answers it waits for are queued or asked for.
 type session struct {
 	seat  *Seat
-	name  string
 	ended chan struct{}
 	once  sync.Once
 
@@ -186,8 +178,6 @@ type message struct {
 	GameID  string            `json:"game_id"`
 	View    json.RawMessage   `json:"view"`
 	Legal   []json.RawMessage `json:"legal"`
-	Ranks   []int             `json:"ranks"`
-	Scores  []float64         `json:"scores"`
 	Reason  string            `json:"reason"`
 }
 

@@ -152,78 +152,78 @@ func typedAs(g game, i int) string {
 // action meant, or is refused saying why and what to type.
 func TestReadsWhatPeopleType(t *testing.T) {
 	for _, tc := range []struct {
-		name, game, view, legal string
-		me                      int
-		entry                   string
-		want                    string // the action read, as JSON; or
-		refused                 string // a part of the message
+		name    string
+		at      position
+		entry   string
+		want    string // the action read, as JSON; or
+		refused string // a part of the message
 	}{
 		// Banqi (docs/games/banqi.md's view: seat 0, black, after b4-b3).
-		{name: "banqi flip", game: "banqi", view: banqiRed, legal: banqiLegal, me: 1, entry: "a1", want: `{"type":"flip","square":"a1"}`},
-		{name: "banqi flip word", game: "banqi", view: banqiRed, legal: banqiLegal, me: 1, entry: "Flip A1", want: `{"type":"flip","square":"a1"}`},
-		{name: "banqi move dash", game: "banqi", view: banqiRed, legal: banqiLegal, me: 1, entry: "b3-b4", want: `{"type":"move","from":"b3","to":"b4"}`},
-		{name: "banqi move space", game: "banqi", view: banqiRed, legal: banqiLegal, me: 1, entry: "b3 b4", want: `{"type":"move","from":"b3","to":"b4"}`},
-		{name: "banqi move word", game: "banqi", view: banqiRed, legal: banqiLegal, me: 1, entry: "move b3 to b4", want: `{"type":"move","from":"b3","to":"b4"}`},
-		{name: "banqi face up", game: "banqi", view: banqiRed, legal: banqiLegal, me: 1, entry: "b3", refused: "b3 is face up: to move your Minister type e.g. b3-b4."},
-		{name: "banqi empty", game: "banqi", view: banqiRed, legal: banqiLegal, me: 1, entry: "b4", refused: "b4 is empty"},
-		{name: "banqi theirs", game: "banqi", view: banqiRed, legal: banqiLegal, me: 1, entry: "c3", refused: "c3 is face up, and your Guard there cannot move now: c4, c2 and d3 are face down and b3 holds your Minister."},
-		{name: "banqi their piece", game: "banqi", view: banqiView, legal: banqiLegal, entry: "b3", refused: "b3 is face up (a red Minister): flip a face-down square (X)."},
-		{name: "banqi off the board", game: "banqi", view: banqiRed, legal: banqiLegal, me: 1, entry: "e5", refused: "e5 is not a square: the board runs from a1 to d8"},
-		{name: "banqi off the board x", game: "banqi", view: banqiRed, legal: banqiLegal, me: 1, entry: "x1", refused: "x1 is not a square: the board runs from a1 to d8"},
-		{name: "banqi off the board z", game: "banqi", view: banqiRed, legal: banqiLegal, me: 1, entry: "z9", refused: "z9 is not a square: the board runs from a1 to d8"},
-		{name: "banqi off the board in a move", game: "banqi", view: banqiRed, legal: banqiLegal, me: 1, entry: "b3xb0", refused: "b0 is not a square"},
-		{name: "banqi move x", game: "banqi", view: banqiRed, legal: banqiLegal, me: 1, entry: "b3xb4", want: `{"type":"move","from":"b3","to":"b4"}`},
-		{name: "banqi move x spaced", game: "banqi", view: banqiRed, legal: banqiLegal, me: 1, entry: "b3 x b4", want: `{"type":"move","from":"b3","to":"b4"}`},
-		{name: "banqi bad move", game: "banqi", view: banqiRed, legal: banqiLegal, me: 1, entry: "b3-b1", refused: "your Minister on b3 can play b3-b4"},
-		{name: "banqi not yours", game: "banqi", view: banqiRed, legal: banqiLegal, me: 1, entry: "a3-a4", refused: "there is no face-up piece of yours on a3"},
-		{name: "banqi stuck", game: "banqi", view: banqiRed, legal: banqiLegal, me: 1, entry: "c3-c2", refused: "your Guard on c3 cannot move now: c4, c2 and d3 are face down and b3 holds your Minister."},
-		{name: "banqi stuck by pieces", game: "banqi", view: banqiHemmed, legal: `[{"type":"flip","square":"a1"}]`, entry: "b2-b1", refused: "your Guard on b2 cannot move now: b1 is face down, a2 holds your Pawn and b3 and c2 hold bot1's pieces, which it cannot take."},
-		{name: "banqi unreadable view", game: "banqi", view: `{"board":"?"}`, legal: banqiLegal, entry: "a1", refused: `"a1" is not a choice: type its number, 1 to 3.`},
-		{name: "a game without a drawing", game: "chess", view: `{}`, legal: banqiLegal, entry: "e4", refused: `"e4" is not a choice: type its number, 1 to 3.`},
-		{name: "banqi gibberish", game: "banqi", view: banqiRed, legal: banqiLegal, me: 1, entry: "hello", refused: `Cannot read "hello"`},
+		{name: "banqi flip", at: banqiAsRed, entry: "a1", want: `{"type":"flip","square":"a1"}`},
+		{name: "banqi flip word", at: banqiAsRed, entry: "Flip A1", want: `{"type":"flip","square":"a1"}`},
+		{name: "banqi move dash", at: banqiAsRed, entry: "b3-b4", want: `{"type":"move","from":"b3","to":"b4"}`},
+		{name: "banqi move space", at: banqiAsRed, entry: "b3 b4", want: `{"type":"move","from":"b3","to":"b4"}`},
+		{name: "banqi move word", at: banqiAsRed, entry: "move b3 to b4", want: `{"type":"move","from":"b3","to":"b4"}`},
+		{name: "banqi face up", at: banqiAsRed, entry: "b3", refused: "b3 is face up: to move your Minister type e.g. b3-b4."},
+		{name: "banqi empty", at: banqiAsRed, entry: "b4", refused: "b4 is empty"},
+		{name: "banqi theirs", at: banqiAsRed, entry: "c3", refused: "c3 is face up, and your Guard there cannot move now: c4, c2 and d3 are face down and b3 holds your Minister."},
+		{name: "banqi their piece", at: banqiAsBlack, entry: "b3", refused: "b3 is face up (a red Minister): flip a face-down square (X)."},
+		{name: "banqi off the board", at: banqiAsRed, entry: "e5", refused: "e5 is not a square: the board runs from a1 to d8"},
+		{name: "banqi off the board x", at: banqiAsRed, entry: "x1", refused: "x1 is not a square: the board runs from a1 to d8"},
+		{name: "banqi off the board z", at: banqiAsRed, entry: "z9", refused: "z9 is not a square: the board runs from a1 to d8"},
+		{name: "banqi off the board in a move", at: banqiAsRed, entry: "b3xb0", refused: "b0 is not a square"},
+		{name: "banqi move x", at: banqiAsRed, entry: "b3xb4", want: `{"type":"move","from":"b3","to":"b4"}`},
+		{name: "banqi move x spaced", at: banqiAsRed, entry: "b3 x b4", want: `{"type":"move","from":"b3","to":"b4"}`},
+		{name: "banqi bad move", at: banqiAsRed, entry: "b3-b1", refused: "your Minister on b3 can play b3-b4"},
+		{name: "banqi not yours", at: banqiAsRed, entry: "a3-a4", refused: "there is no face-up piece of yours on a3"},
+		{name: "banqi stuck", at: banqiAsRed, entry: "c3-c2", refused: "your Guard on c3 cannot move now: c4, c2 and d3 are face down and b3 holds your Minister."},
+		{name: "banqi stuck by pieces", at: position{"banqi", banqiHemmed, `[{"type":"flip","square":"a1"}]`, 0}, entry: "b2-b1", refused: "your Guard on b2 cannot move now: b1 is face down, a2 holds your Pawn and b3 and c2 hold bot1's pieces, which it cannot take."},
+		{name: "banqi unreadable view", at: position{"banqi", `{"board":"?"}`, banqiLegal, 0}, entry: "a1", refused: `"a1" is not a choice: type its number, 1 to 3.`},
+		{name: "a game without a drawing", at: position{"chess", `{}`, banqiLegal, 0}, entry: "e4", refused: `"e4" is not a choice: type its number, 1 to 3.`},
+		{name: "banqi gibberish", at: banqiAsRed, entry: "hello", refused: `Cannot read "hello"`},
 
 		// Uno (docs/games/uno.md's challenge: seat 0 played WD4 on seat 1).
-		{name: "uno challenge", game: "uno", view: unoChallenge, legal: `[{"type":"challenge"},{"type":"accept"}]`, me: 1, entry: "c", want: `{"type":"challenge"}`},
-		{name: "uno challenge word", game: "uno", view: unoChallenge, legal: `[{"type":"challenge"},{"type":"accept"}]`, me: 1, entry: "Challenge", want: `{"type":"challenge"}`},
-		{name: "uno accept", game: "uno", view: unoChallenge, legal: `[{"type":"challenge"},{"type":"accept"}]`, me: 1, entry: "accept", want: `{"type":"accept"}`},
-		{name: "uno no draw now", game: "uno", view: unoChallenge, legal: `[{"type":"challenge"},{"type":"accept"}]`, me: 1, entry: "draw", refused: "You cannot draw now. bot0 played a wild draw four"},
+		{name: "uno challenge", at: unoToChallenge, entry: "c", want: `{"type":"challenge"}`},
+		{name: "uno challenge word", at: unoToChallenge, entry: "Challenge", want: `{"type":"challenge"}`},
+		{name: "uno accept", at: unoToChallenge, entry: "accept", want: `{"type":"accept"}`},
+		{name: "uno no draw now", at: unoToChallenge, entry: "draw", refused: "You cannot draw now. bot0 played a wild draw four"},
 		// Uno (the docs' example view: seat 1 to play on R2).
-		{name: "uno code", game: "uno", view: unoView, legal: unoLegal, me: 1, entry: "r8", want: `{"type":"play","card":"R8"}`},
-		{name: "uno words", game: "uno", view: unoView, legal: unoLegal, me: 1, entry: "red 8", want: `{"type":"play","card":"R8"}`},
-		{name: "uno wild", game: "uno", view: unoView, legal: unoLegal, me: 1, entry: "wd4 green", want: `{"type":"play","card":"WD4","colour":"green"}`},
-		{name: "uno wild words", game: "uno", view: unoView, legal: unoLegal, me: 1, entry: "wild draw four g", want: `{"type":"play","card":"WD4","colour":"green"}`},
-		{name: "uno wild +4", game: "uno", view: unoView, legal: unoLegal, me: 1, entry: "w+4 blue", want: `{"type":"play","card":"WD4","colour":"blue"}`},
-		{name: "uno wild needs a colour", game: "uno", view: unoView, legal: unoLegal, me: 1, entry: "wd4", refused: "Name the colour: wd4 red, wd4 yellow, wd4 green or wd4 blue"},
-		{name: "uno draw", game: "uno", view: unoView, legal: unoLegal, me: 1, entry: "draw", want: `{"type":"draw"}`},
-		{name: "uno d", game: "uno", view: unoView, legal: unoLegal, me: 1, entry: "d", want: `{"type":"draw"}`},
-		{name: "uno not held", game: "uno", view: unoView, legal: unoLegal, me: 1, entry: "r7", refused: "You hold no red 7. Your turn: play a red card, a 2 or a wild, or draw (d)."},
-		{name: "uno no match", game: "uno", view: unoView, legal: unoLegal, me: 1, entry: "y1", refused: "Yellow 1 cannot be played now. Your turn: play a red card, a 2 or a wild"},
-		{name: "uno colour of a number", game: "uno", view: unoView, legal: unoLegal, me: 1, entry: "r8 green", refused: `Cannot read "green" in "r8 green"`},
-		{name: "uno number in words", game: "uno", view: unoView, legal: unoLegal, me: 1, entry: "red eight", want: `{"type":"play","card":"R8"}`},
-		{name: "uno face alone", game: "uno", view: unoView, legal: unoLegal, me: 1, entry: "eight", want: `{"type":"play","card":"R8"}`},
-		{name: "uno face alone held", game: "uno", view: unoView, legal: unoLegal, me: 1, entry: "reverse", refused: "Yellow reverse cannot be played now."},
-		{name: "uno face alone not held", game: "uno", view: unoView, legal: unoLegal, me: 1, entry: "skip", refused: "You hold no skip. Your turn: play a red card"},
-		{name: "uno zero", game: "uno", view: unoBlue, legal: unoBlueLegal, me: 1, entry: "blue zero", want: `{"type":"play","card":"B0"}`},
-		{name: "uno skip", game: "uno", view: unoBlue, legal: unoBlueLegal, me: 1, entry: "skip", want: `{"type":"play","card":"BS"}`},
-		{name: "uno colour and skip", game: "uno", view: unoBlue, legal: unoBlueLegal, me: 1, entry: "blue skip", want: `{"type":"play","card":"BS"}`},
-		{name: "uno draw two alone", game: "uno", view: unoBlue, legal: unoBlueLegal, me: 1, entry: "draw two", want: `{"type":"play","card":"BD2"}`},
-		{name: "uno colour and reverse", game: "uno", view: unoBlue, legal: unoBlueLegal, me: 1, entry: "blue reverse", refused: "You hold no blue reverse."},
-		{name: "uno which skip", game: "uno", view: unoBlue, legal: unoBlueLegal, me: 1, entry: "green skip", refused: "Green skip cannot be played now."},
-		{name: "uno ambiguous skip", game: "uno", view: unoSkips, legal: unoSkipsLegal, me: 1, entry: "skip", refused: "Which skip? You can play blue skip (bs) and green skip (gs)."},
-		{name: "uno draw after drawing", game: "uno", view: unoDrawn, legal: `[{"type":"play","card":"R7"},{"type":"keep"}]`, me: 1, entry: "d", refused: "You cannot draw now. You drew red 7: play it (r7) or keep it (k)?"},
+		{name: "uno code", at: unoOnRed2, entry: "r8", want: `{"type":"play","card":"R8"}`},
+		{name: "uno words", at: unoOnRed2, entry: "red 8", want: `{"type":"play","card":"R8"}`},
+		{name: "uno wild", at: unoOnRed2, entry: "wd4 green", want: `{"type":"play","card":"WD4","colour":"green"}`},
+		{name: "uno wild words", at: unoOnRed2, entry: "wild draw four g", want: `{"type":"play","card":"WD4","colour":"green"}`},
+		{name: "uno wild +4", at: unoOnRed2, entry: "w+4 blue", want: `{"type":"play","card":"WD4","colour":"blue"}`},
+		{name: "uno wild needs a colour", at: unoOnRed2, entry: "wd4", refused: "Name the colour: wd4 red, wd4 yellow, wd4 green or wd4 blue"},
+		{name: "uno draw", at: unoOnRed2, entry: "draw", want: `{"type":"draw"}`},
+		{name: "uno d", at: unoOnRed2, entry: "d", want: `{"type":"draw"}`},
+		{name: "uno not held", at: unoOnRed2, entry: "r7", refused: "You hold no red 7. Your turn: play a red card, a 2 or a wild, or draw (d)."},
+		{name: "uno no match", at: unoOnRed2, entry: "y1", refused: "Yellow 1 cannot be played now. Your turn: play a red card, a 2 or a wild"},
+		{name: "uno colour of a number", at: unoOnRed2, entry: "r8 green", refused: `Cannot read "green" in "r8 green"`},
+		{name: "uno number in words", at: unoOnRed2, entry: "red eight", want: `{"type":"play","card":"R8"}`},
+		{name: "uno face alone", at: unoOnRed2, entry: "eight", want: `{"type":"play","card":"R8"}`},
+		{name: "uno face alone held", at: unoOnRed2, entry: "reverse", refused: "Yellow reverse cannot be played now."},
+		{name: "uno face alone not held", at: unoOnRed2, entry: "skip", refused: "You hold no skip. Your turn: play a red card"},
+		{name: "uno zero", at: unoOnBlue5, entry: "blue zero", want: `{"type":"play","card":"B0"}`},
+		{name: "uno skip", at: unoOnBlue5, entry: "skip", want: `{"type":"play","card":"BS"}`},
+		{name: "uno colour and skip", at: unoOnBlue5, entry: "blue skip", want: `{"type":"play","card":"BS"}`},
+		{name: "uno draw two alone", at: unoOnBlue5, entry: "draw two", want: `{"type":"play","card":"BD2"}`},
+		{name: "uno colour and reverse", at: unoOnBlue5, entry: "blue reverse", refused: "You hold no blue reverse."},
+		{name: "uno which skip", at: unoOnBlue5, entry: "green skip", refused: "Green skip cannot be played now."},
+		{name: "uno ambiguous skip", at: position{"uno", unoSkips, unoSkipsLegal, 1}, entry: "skip", refused: "Which skip? You can play blue skip (bs) and green skip (gs)."},
+		{name: "uno draw after drawing", at: position{"uno", unoDrawn, `[{"type":"play","card":"R7"},{"type":"keep"}]`, 1}, entry: "d", refused: "You cannot draw now. You drew red 7: play it (r7) or keep it (k)?"},
 
 		// Boon (docs/games/boon.md: seat 1 plays to trick 2; then buries).
-		{name: "boon code", game: "boon", view: boonView, legal: boonLegal, me: 1, entry: "au1", want: `{"type":"play","card":"Au1"}`},
-		{name: "boon words", game: "boon", view: boonView, legal: boonLegal, me: 1, entry: "play gold 1", want: `{"type":"play","card":"Au1"}`},
-		{name: "boon upper case", game: "boon", view: boonView, legal: boonLegal, me: 1, entry: "G4", want: `{"type":"play","card":"G4"}`},
-		{name: "boon not held", game: "boon", view: boonView, legal: boonLegal, me: 1, entry: "b5", refused: "You hold no blue 5."},
-		{name: "boon no take now", game: "boon", view: boonView, legal: boonLegal, me: 1, entry: "take", refused: "You cannot take the Boon now."},
-		{name: "boon bury", game: "boon", view: boonBury, legal: boonBuryLegal, me: 1, entry: "bury au13", want: `{"type":"bury","card":"Au13"}`},
-		{name: "boon take", game: "boon", view: boonPick, legal: `[{"type":"take"},{"type":"pass"}]`, entry: "t", want: `{"type":"take"}`},
-		{name: "boon pass", game: "boon", view: boonPick, legal: `[{"type":"take"},{"type":"pass"}]`, entry: "pass", want: `{"type":"pass"}`},
+		{name: "boon code", at: boonTrick2, entry: "au1", want: `{"type":"play","card":"Au1"}`},
+		{name: "boon words", at: boonTrick2, entry: "play gold 1", want: `{"type":"play","card":"Au1"}`},
+		{name: "boon upper case", at: boonTrick2, entry: "G4", want: `{"type":"play","card":"G4"}`},
+		{name: "boon not held", at: boonTrick2, entry: "b5", refused: "You hold no blue 5."},
+		{name: "boon no take now", at: boonTrick2, entry: "take", refused: "You cannot take the Boon now."},
+		{name: "boon bury", at: boonBurying, entry: "bury au13", want: `{"type":"bury","card":"Au13"}`},
+		{name: "boon take", at: boonPicking, entry: "t", want: `{"type":"take"}`},
+		{name: "boon pass", at: boonPicking, entry: "pass", want: `{"type":"pass"}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			g, legal, _ := seated(t, tc.game, tc.view, tc.legal, tc.me)
+			g, legal, _ := seated(t, tc.at)
 			i, err := g.read(tc.entry)
 			switch {
 			case tc.refused != "" && (err == nil || !strings.Contains(err.Error(), tc.refused)):
@@ -237,16 +237,35 @@ func TestReadsWhatPeopleType(t *testing.T) {
 	}
 }
 
-// seated is the person at seat me of game (its players bot0, bot1, ...)
-// shown view and legal (JSON text): the game, the legal actions, the page.
-func seated(t *testing.T, name, view, legalJSON string, me int) (game, []json.RawMessage, page) {
+// position is a turn the tests show the person: at seat me of game
+// (its players bot0, bot1, ...), view and legal as sent (JSON text).
+type position struct {
+	game, view, legal string
+	me                int
+}
+
+// The positions most tests show (the views are below).
+var (
+	banqiAsRed     = position{"banqi", banqiRed, banqiLegal, 1}
+	banqiAsBlack   = position{"banqi", banqiView, banqiLegal, 0}
+	unoToChallenge = position{"uno", unoChallenge, `[{"type":"challenge"},{"type":"accept"}]`, 1}
+	unoOnRed2      = position{"uno", unoView, unoLegal, 1}
+	unoOnBlue5     = position{"uno", unoBlue, unoBlueLegal, 1}
+	boonTrick2     = position{"boon", boonView, boonLegal, 1}
+	boonBurying    = position{"boon", boonBury, boonBuryLegal, 1}
+	boonPicking    = position{"boon", boonPick, `[{"type":"take"},{"type":"pass"}]`, 0}
+)
+
+// seated is the person shown position at: the game, the legal actions,
+// the page.
+func seated(t *testing.T, at position) (game, []json.RawMessage, page) {
 	t.Helper()
 	var legal []json.RawMessage
-	if err := json.Unmarshal([]byte(legalJSON), &legal); err != nil {
+	if err := json.Unmarshal([]byte(at.legal), &legal); err != nil {
 		t.Fatal(err)
 	}
-	g := newGame(name, names{players: []string{"bot0", "bot1", "bot2", "bot3"}[:seatsOf(name)], me: me})
-	return g, legal, g.show(json.RawMessage(view), legal)
+	g := newGame(at.game, names{players: []string{"bot0", "bot1", "bot2", "bot3"}[:seatsOf(at.game)], me: at.me})
+	return g, legal, g.show(json.RawMessage(at.view), legal)
 }
 
 func seatsOf(game string) int {
@@ -263,20 +282,20 @@ func seatsOf(game string) int {
 // players, not the view's fields.
 func TestDecisionsAndEventsAreSentences(t *testing.T) {
 	for _, tc := range []struct {
-		name, game, view, legal string
-		me                      int
-		want                    []string
-		once                    []string // said once, not twice
-		not                     []string
+		name string
+		at   position
+		want []string
+		once []string // said once, not twice
+		not  []string
 	}{
-		{"uno challenge", "uno", unoChallenge, `[{"type":"challenge"},{"type":"accept"}]`, 1, []string{
+		{"uno challenge", unoToChallenge, []string{
 			"bot0 played wild draw four and named blue.",
 			"bot0 played a wild draw four and named blue (the colour was red). Challenge it (c) or accept the 4 cards (a)?",
 			"1) c  challenge the Wild Draw Four",
 			"2) a  accept: draw 4 cards",
 			"Your hand (3 cards): green: skip (gs) · blue: 1 (b1), 2 (b2)",
 		}, nil, nil},
-		{"uno after a challenge", "uno", unoChallenged, `[{"type":"play","card":"B1"},{"type":"draw"}]`, 1, []string{
+		{"uno after a challenge", position{"uno", unoChallenged, `[{"type":"play","card":"B1"},{"type":"draw"}]`, 1}, []string{
 			"You challenged bot0's Wild Draw Four: it was a bluff.",
 			"bot0's hand was: red 3 (r3), green 5 (g5).",
 			"1) b1  blue 1",
@@ -284,20 +303,20 @@ func TestDecisionsAndEventsAreSentences(t *testing.T) {
 			"The discard pile was shuffled into a new draw pile.",
 			"bot0 drew 4 cards: the Wild Draw Four was a bluff.",
 		}, nil, nil},
-		{"uno turn", "uno", unoView, unoLegal, 1, []string{
+		{"uno turn", unoOnRed2, []string{
 			"Hand 1 · top card: red 2 · colour: red · draw pile 86 · clockwise",
 			"In order of play: you 6 cards, bot2 6, bot0 6.",
 			"You played red 5.",
 			"bot2 played red 1.",
 			"Your turn: play a red card, a 2 or a wild, or draw (d).",
 		}, nil, nil},
-		{"banqi", "banqi", banqiView, banqiLegal, 0, []string{
+		{"banqi", banqiAsBlack, []string{
 			"8  X  X  X  X  8    you: black (seat 0)",
 			"3  X [M] G  X  3",
 			"bot1's red Minister moved b4-b3 and took your black Minister.",
 			"Your move (you are black): flip a piece, or move or capture with one of yours.",
 		}, nil, nil},
-		{"boon", "boon", boonView, boonLegal, 1, []string{
+		{"boon", boonTrick2, []string{
 			"Round 1 · bot3 dealt · you picked and play alone against the others",
 			"Trick 2, now: bot3 led blue 2, bot0 red 3; bot3 is winning, 0 points so far.",
 			"Played: you green 2, bot2 blue 1, bot3 green 3.",
@@ -306,26 +325,26 @@ func TestDecisionsAndEventsAreSentences(t *testing.T) {
 			"Play a card to trick 2: follow blue if you can.",
 			"victory cards in hand tricks points",
 		}, nil, []string{"VC"}},
-		{"uno call", "uno", unoCalled, `[{"type":"draw"}]`, 1, []string{
+		{"uno call", position{"uno", unoCalled, `[{"type":"draw"}]`, 1}, []string{
 			"bot0 played red 2, calling Uno!",
 			"In order of play: you 1 card, bot2 6, bot0 1.",
 			"Your hand (1 card):",
 		}, nil, []string{"Uno!.", "1 cards"}},
-		{"banqi captures in words", "banqi", banqiView, banqiLegal, 0, []string{
+		{"banqi captures in words", banqiAsBlack, []string{
 			"you lost: Minister", "bot1 lost: none", "ply 4; 0 moves since a flip or capture",
 		}, nil, []string{"captured:"}},
-		{"banqi one move", "banqi", strings.Replace(banqiView, `"plies_since_progress":0`, `"plies_since_progress":1`, 1), banqiLegal, 0, []string{
+		{"banqi one move", position{"banqi", strings.Replace(banqiView, `"plies_since_progress":0`, `"plies_since_progress":1`, 1), banqiLegal, 0}, []string{
 			"1 move since a flip or capture",
 		}, nil, nil},
-		{"boon passes said once", "boon", boonPassed, `[{"type":"take"},{"type":"pass"}]`, 2, []string{
+		{"boon passes said once", position{"boon", boonPassed, `[{"type":"take"},{"type":"pass"}]`, 2}, []string{
 			"Take the Boon (4 cards, unseen) and play alone against the others (t), or pass (p)?",
 		}, []string{"bot1 passed."}, nil},
-		{"boon last card to bury", "boon", strings.Replace(boonBury, `"bury_left":4`, `"bury_left":1`, 1), boonBuryLegal, 1, []string{
+		{"boon last card to bury", position{"boon", strings.Replace(boonBury, `"bury_left":4`, `"bury_left":1`, 1), boonBuryLegal, 1}, []string{
 			"Bury 1 more card, one at a time",
 		}, nil, []string{"card(s)"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, _, p := seated(t, tc.game, tc.view, tc.legal, tc.me)
+			_, _, p := seated(t, tc.at)
 			page := strings.Join(p.lines(99, true), "\n")
 			flat := strings.Join(strings.Fields(page), " ") // a sentence may be wrapped
 			for _, w := range tc.want {

@@ -81,6 +81,30 @@ func groups(head string, units []string) []string {
 	return append(lines, line)
 }
 
+// handCard is a card of the person's hand as listed: the suit (or
+// colour) it is grouped under, and its text there ("7 (r7)").
+type handCard struct{ suit, text string }
+
+// handLines is the person's hand of n cards, each run of cards of one
+// suit a group: "Your hand (7 cards): red: 7 (r7), skip (rs) · blue: 1
+// (b1)"; "none" for an empty hand.
+func handLines(n int, cards []handCard) []string {
+	var units []string
+	for i := 0; i < len(cards); {
+		var texts []string
+		j := i
+		for ; j < len(cards) && cards[j].suit == cards[i].suit; j++ {
+			texts = append(texts, cards[j].text)
+		}
+		units = append(units, cards[i].suit+": "+strings.Join(texts, ", "))
+		i = j
+	}
+	if len(units) == 0 {
+		units = []string{"none"}
+	}
+	return groups("Your hand ("+words.Count(n, "card", "cards")+"):", units)
+}
+
 // say wraps sentences to the screen, continuation lines indented.
 func say(text string) []string { return words.Wrap(text, screenCols, "  ") }
 
@@ -200,13 +224,4 @@ func (n names) verb(seat int, you, other string) string {
 		return you
 	}
 	return other
-}
-
-// capital is s with its first letter in upper case, for a sentence.
-func capital(s string) string {
-	if s == "" {
-		return s
-	}
-	r, size := utf8.DecodeRuneInString(s)
-	return strings.ToUpper(string(r)) + s[size:]
 }

@@ -16,90 +16,72 @@ import (
 // cards (r7, "red 7", wd4 green, r7! with the call, r7>2 for a swap) and
 // words (draw, keep, pass, challenge, accept, catch, a colour).
 type unoGame struct {
-	unreadable
+	turn[uno.View, uno.Action]
 	names names
-	v     uno.View
-	legal []uno.Action
 }
 
 func (g *unoGame) show(view json.RawMessage, legal []json.RawMessage) page {
-	v, actions, ok := decoded(view, legal, func(v *uno.View) bool { return v.Top != "" }, uno.ParseAction)
-	if !ok {
-		g.legal = nil
-		return g.asJSON(view, legal)
+	if p, ok := g.decode(view, legal, func(v *uno.View) bool { return v.Top != "" }, uno.ParseAction); !ok {
+		return p
 	}
-	g.v, g.legal, g.raw = v, actions, nil
-	p := page{table: g.table(), events: g.events(), hand: groups("Your hand ("+words.Count(len(v.Hand), "card", "cards")+"):", handGroups(v.Hand))}
-	if legal != nil {
-		p.ask, p.choices = g.ask(), g.choices()
-	}
-	return p
+	return pageOf(g, legal)
 }
 
 // cardName is a card in words: "red 7", "blue skip", "wild draw four".
 func cardName(code string) string {
 	c, err := uno.ParseCard(code)
-	if err != nil {
+	switch {
+	case err != nil:
 		return code
-	}
-	switch c {
-	case uno.Wild:
+	case c == uno.Wild:
 		return "wild"
-	case uno.WildDraw:
+	case c == uno.WildDraw:
 		return "wild draw four"
 	}
-	face := strconv.Itoa(c.Face())
-	switch c.Face() {
+	return uno.ColourNames[c.Colour()] + " " + faceName(c.Face())
+}
+
+// faceName is a coloured card's face in words: "7", "skip", "draw two".
+func faceName(face int) string {
+	switch face {
 	case uno.FaceSkip:
-		face = "skip"
+		return "skip"
 	case uno.FaceReverse:
-		face = "reverse"
+		return "reverse"
 	case uno.FaceDrawTwo:
-		face = "draw two"
+		return "draw two"
 	}
-	return uno.ColourNames[c.Colour()] + " " + face
+	return strconv.Itoa(face)
 }
 
 // code is a card as typed: "r7", "wd4".
 func code(card string) string { return strings.ToLower(card) }
 
-// handGroups is the hand by colour, each card in words with what to
-// type: "red: 7 (r7), skip (rs)", "wild: wild draw four (wd4)".
-func handGroups(hand []string) []string {
-	var groups []string
-	group, head := []string{}, ""
-	flush := func() {
-		if len(group) > 0 {
-			groups = append(groups, head+": "+strings.Join(group, ", "))
-		}
-		group = nil
-	}
+// hand is the hand by colour, each card in words with what to type, and
+// how many when more than one: "red: 7 (r7) x2, skip (rs)", "wild: wild
+// (w), draw four (wd4)".
+func (g *unoGame) hand() []string {
+	hand := g.v.Hand
+	var cards []handCard
 	for i := 0; i < len(hand); i++ {
 		c, err := uno.ParseCard(hand[i])
-		h := "wild"
+		colour := "wild"
 		if err == nil && !c.IsWild() {
-			h = uno.ColourNames[c.Colour()]
-		}
-		if h != head {
-			flush()
-			head = h
+			colour = uno.ColourNames[c.Colour()]
 		}
 		n := 1
 		for i+1 < len(hand) && hand[i+1] == hand[i] {
 			n, i = n+1, i+1
 		}
-		name := strings.TrimPrefix(cardName(hand[i]), h+" ")
-		item := fmt.Sprintf("%s (%s)", name, code(hand[i]))
+		// The card's name in its group: "7" among the reds, "draw
+		// four" among the wilds.
+		text := fmt.Sprintf("%s (%s)", strings.TrimPrefix(cardName(hand[i]), colour+" "), code(hand[i]))
 		if n > 1 {
-			item += fmt.Sprintf(" x%d", n)
+			text += fmt.Sprintf(" x%d", n)
 		}
-		group = append(group, item)
+		cards = append(cards, handCard{colour, text})
 	}
-	flush()
-	if len(groups) == 0 {
-		return []string{"none"}
-	}
-	return groups
+	return handLines(len(hand), cards)
 }
 
 // table is the hand number, the top card, and the seats in order of play
@@ -309,7 +291,7 @@ func (g *unoGame) turnText() string {
 	}
 	match := "a " + colour + " card"
 	if top, err := uno.ParseCard(g.v.Top); err == nil && !top.IsWild() {
-		face := strings.TrimPrefix(cardName(g.v.Top), uno.ColourNames[top.Colour()]+" ")
+		face := faceName(top.Face())
 		article := "a "
 		if face == "8" {
 			article = "an "
@@ -456,8 +438,13 @@ var unoVerbs = map[uno.ActionType]string{
 }
 
 // colourWords are the colours as typed: names and initials.
-var colourWords = map[string]int{"red": uno.Red, "r": uno.Red, "yellow": uno.Yellow, "y": uno.Yellow,
-	"green": uno.Green, "g": uno.Green, "blue": uno.Blue, "b": uno.Blue}
+var colourWords = func() map[string]int {
+	m := map[string]int{}
+	for c, name := range uno.ColourNames {
+		m[name], m[name[:1]] = c, c
+	}
+	return m
+}()
 
 func (g *unoGame) read(entry string) (int, error) {
 	if err := g.numbersOnly(entry); err != nil {
@@ -604,7 +591,7 @@ func (g *unoGame) cardOfFace(face int) (uno.Card, error) {
 			held = append(held, c)
 		}
 	}
-	name := strings.TrimPrefix(cardName(uno.MakeCard(uno.Red, face).String()), "red ")
+	name := faceName(face)
 	switch {
 	case len(playable) == 1:
 		return playable[0], nil
@@ -678,7 +665,7 @@ func (g *unoGame) whyNot(p played) error {
 	if !held {
 		return bad("You hold no %s. %s", name, strings.Join(g.ask(), " "))
 	}
-	return bad("%s cannot be played now. %s", capital(name), strings.Join(g.ask(), " "))
+	return bad("%s cannot be played now. %s", words.Capital(name), strings.Join(g.ask(), " "))
 }
 
 // pick is the position of a among the legal actions.

@@ -38,7 +38,7 @@ func newGame(name string, seats names) game {
 	case "boon":
 		return &boonGame{names: seats}
 	}
-	return &jsonGame{names: seats}
+	return &jsonGame{}
 }
 
 // badEntry is a move the person typed that is not one: what is wrong and
@@ -49,21 +49,56 @@ func (e *badEntry) Error() string { return e.msg }
 
 func bad(format string, a ...any) error { return &badEntry{fmt.Sprintf(format, a...)} }
 
-// decoded reads a turn into a game's own types: the view as V (valid
-// says it is one), each legal action with parse. ok is false if any of
-// it cannot be read.
-func decoded[V, A any](view json.RawMessage, legal []json.RawMessage, valid func(*V) bool, parse func(json.RawMessage) (A, error)) (v V, actions []A, ok bool) {
+// turn is what a game with a drawing of its own keeps of the turn it
+// shows: the view as V and the legal actions as A; or, a turn it cannot
+// read, the turn as JSON (unreadable).
+type turn[V, A any] struct {
+	unreadable
+	v     V
+	legal []A
+}
+
+// decode reads a turn (legal nil: the end of the game) into the game's
+// own types: the view as V (valid says it is one), each legal action
+// with parse. A turn it cannot read is kept to be shown as JSON, its
+// actions chosen by number: ok is false, and p is its page.
+func (t *turn[V, A]) decode(view json.RawMessage, legal []json.RawMessage, valid func(*V) bool, parse func(json.RawMessage) (A, error)) (p page, ok bool) {
+	var v V
 	if json.Unmarshal(view, &v) != nil || !valid(&v) {
-		return v, nil, false
+		t.legal = nil
+		return t.asJSON(view, legal), false
 	}
+	var actions []A
 	for _, raw := range legal {
 		a, err := parse(raw)
 		if err != nil {
-			return v, nil, false
+			t.legal = nil
+			return t.asJSON(view, legal), false
 		}
 		actions = append(actions, a)
 	}
-	return v, actions, true
+	t.v, t.legal, t.raw = v, actions, nil
+	return page{}, true
+}
+
+// drawing is what a game with a drawing of its own draws of the turn it
+// decoded, a page's parts (page).
+type drawing interface {
+	table() []string
+	events() []string
+	hand() []string
+	ask() []string
+	choices() []string
+}
+
+// pageOf is the page d draws of its turn: at the end of the game (legal
+// nil) nothing is asked.
+func pageOf(d drawing, legal []json.RawMessage) page {
+	p := page{table: d.table(), events: d.events(), hand: d.hand()}
+	if legal != nil {
+		p.ask, p.choices = d.ask(), d.choices()
+	}
+	return p
 }
 
 // unreadable is a game's way out for a turn it cannot read: shown as
@@ -93,10 +128,7 @@ const commandsLine = "Also: a number picks that choice, ? this help, v the view 
 // jsonGame shows a view as indented JSON and numbers every legal action,
 // for a game without a drawing of its own (and a view a game could not
 // decode).
-type jsonGame struct {
-	unreadable
-	names names
-}
+type jsonGame struct{ unreadable }
 
 func (g *jsonGame) show(view json.RawMessage, legal []json.RawMessage) page {
 	return g.asJSON(view, legal)
@@ -114,7 +146,7 @@ func jsonPage(view json.RawMessage, legal []json.RawMessage) page {
 		p.table = append(p.table, clipLine(l))
 	}
 	for i, a := range legal {
-		p.choices = append(p.choices, clipLine(fmt.Sprintf("  %2d  %s", i+1, ActionText(a))))
+		p.choices = append(p.choices, clipLine(fmt.Sprintf("  %2d  %s", i+1, actionText(a))))
 	}
 	return p
 }
@@ -134,11 +166,11 @@ func (g *jsonGame) legend() []string {
 
 func (g *jsonGame) prompt() string { return "Your choice (a number; ? help, q leave): " }
 
-// ActionText is an action (or event) object in words for a list: its
+// actionText is an action (or event) object in words for a list: its
 // type, then its other fields as name=value in name order, e.g.
 // `capture from=d4 to=d5` or `play card=WD4 colour=blue`: for a game
 // without a drawing of its own.
-func ActionText(raw json.RawMessage) string {
+func actionText(raw json.RawMessage) string {
 	var m map[string]any
 	if json.Unmarshal(raw, &m) != nil {
 		return string(raw)

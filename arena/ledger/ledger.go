@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sync"
 )
 
@@ -168,55 +169,101 @@ func Read[T any](path string) (records []T, torn *Torn, err error) {
 // no Writer writes. The file is read a line at a time, so a hostile file
 // costs at most MaxLine of memory beyond the records.
 func ReadEntries[T any](path string) (entries []Entry[T], torn *Torn, err error) {
+	r, err := openReader[T](path)
+	if r == nil {
+		return nil, nil, err
+	}
+	defer r.f.Close()
+	for {
+		e, torn, err := r.next()
+		switch {
+		case err != nil:
+			return nil, nil, err
+		case e == nil:
+			return entries, torn, nil
+		}
+		entries = append(entries, *e)
+	}
+}
+
+// ReadFirst decodes the first complete line of the ledger at path as
+// ReadEntries does, and reads no further: what a run checks of an output
+// directory costs a line, however many games it holds. nil when there is
+// none (no file, an empty one, only a torn line).
+func ReadFirst[T any](path string) (*Entry[T], error) {
+	r, err := openReader[T](path)
+	if r == nil {
+		return nil, err
+	}
+	defer r.f.Close()
+	e, _, err := r.next()
+	return e, err
+}
+
+// reader reads a ledger's lines in file order: the one parser of
+// ReadEntries and ReadFirst.
+type reader[T any] struct {
+	path       string
+	f          *os.File
+	br         *bufio.Reader
+	lineNo     int // the last line read
+	sealedFrom int // the first line with a checksum
+}
+
+// openReader opens the ledger at path; nil, nil if there is none.
+func openReader[T any](path string) (*reader[T], error) {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil, nil
+		return nil, nil
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("ledger: %w", err)
+		return nil, fmt.Errorf("ledger: %w", err)
 	}
-	defer f.Close()
-	br := bufio.NewReaderSize(f, 64<<10)
-	sealedFrom := 0 // the first line with a checksum
-	for lineNo := 1; ; lineNo++ {
-		raw, complete, err := readLine(br)
+	return &reader[T]{path: path, f: f, br: bufio.NewReaderSize(f, 64<<10)}, nil
+}
+
+// next decodes the next complete line; nil at the end of the file, with
+// torn set if the last line was cut short.
+func (r *reader[T]) next() (*Entry[T], *Torn, error) {
+	for {
+		r.lineNo++
+		raw, complete, err := readLine(r.br)
 		if errors.Is(err, ErrLineTooLong) {
-			return nil, nil, &LineError{Path: path, Line: lineNo, Err: err}
+			return nil, nil, &LineError{Path: r.path, Line: r.lineNo, Err: err}
 		}
 		if err != nil {
-			return nil, nil, fmt.Errorf("ledger %s: line %d: %w", path, lineNo, err)
+			return nil, nil, fmt.Errorf("ledger %s: line %d: %w", r.path, r.lineNo, err)
 		}
 		if len(bytes.TrimSpace(raw)) == 0 {
 			if !complete {
-				return entries, torn, nil
+				return nil, nil, nil
 			}
 			continue
 		}
 		if !complete {
 			// Even if it happens to parse: an append that was cut short
 			// may have lost the end of its record.
-			return entries, &Torn{Line: lineNo, Bytes: len(raw)}, nil
+			return nil, &Torn{Line: r.lineNo, Bytes: len(raw)}, nil
 		}
-		var rec T
-		if err := json.Unmarshal(raw, &rec); err != nil {
-			return nil, nil, &LineError{Path: path, Line: lineNo, Err: fmt.Errorf("%w: %v", ErrDamaged, err)}
+		e := &Entry[T]{Line: r.lineNo}
+		if err := json.Unmarshal(raw, &e.Record); err != nil {
+			return nil, nil, &LineError{Path: r.path, Line: r.lineNo, Err: fmt.Errorf("%w: %v", ErrDamaged, err)}
 		}
-		e := Entry[T]{Line: lineNo, Record: rec}
 		switch sealedLine(raw) {
 		case sealOK:
-			if sealedFrom == 0 {
-				sealedFrom = lineNo
+			if r.sealedFrom == 0 {
+				r.sealedFrom = r.lineNo
 			}
 		case sealBroken:
 			e.Edited = "its checksum (sum) does not match it"
 		case sealNone:
 			// Lines written before checksums have none; a line without
 			// one after a line with one was not appended by the arena.
-			if sealedFrom > 0 {
-				e.Edited = fmt.Sprintf("it has no checksum (sum), as every line from line %d has", sealedFrom)
+			if r.sealedFrom > 0 {
+				e.Edited = fmt.Sprintf("it has no checksum (sum), as every line from line %d has", r.sealedFrom)
 			}
 		}
-		entries = append(entries, e)
+		return e, nil, nil
 	}
 }
 
@@ -264,31 +311,22 @@ const (
 	sealBroken             // a checksum that does not match: the line was edited
 )
 
-// sealedLine checks a ledger line's checksum: the line must end exactly
-// as sealLine ends it, and its checksum be that of the rest.
+// sealedLine checks a ledger line's checksum: the line must be what
+// sealLine makes of it without its checksum, byte for byte.
 func sealedLine(raw []byte) seal {
 	raw = bytes.TrimRight(raw, " \t\r")
-	if !bytes.Contains(raw, []byte(sumKey)) {
-		return sealNone
-	}
 	// A key "sum" appears in no record but as the checksum, and its
 	// quotes cannot be a string's (they would be escaped): from here the
 	// line had a checksum, which must be where sealLine put it.
-	tail := len(sumKey) + sumDigits + 2 // "sum":"…"}
-	at := len(raw) - tail
-	if at < 1 || !bytes.HasSuffix(raw, []byte(`"}`)) || !bytes.Equal(raw[at:at+len(sumKey)], []byte(sumKey)) {
-		return sealBroken
+	at := bytes.LastIndex(raw, []byte(sumKey))
+	if at < 0 {
+		return sealNone
 	}
-	var object []byte
-	switch raw[at-1] {
-	case ',':
-		object = append(append(object, raw[:at-1]...), '}')
-	case '{':
-		object = []byte("{}")
-	default:
-		return sealBroken
-	}
-	if string(raw[at+len(sumKey):len(raw)-2]) != sumOf(object) {
+	// The object sealLine was given: the line up to the checksum, without
+	// the comma before it (none after "{", for {}), closed; a copy (Clip),
+	// so that closing it does not write over raw.
+	object := append(slices.Clip(bytes.TrimSuffix(raw[:at], []byte(","))), '}')
+	if !bytes.Equal(sealLine(object), raw) {
 		return sealBroken
 	}
 	return sealOK

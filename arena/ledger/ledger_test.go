@@ -161,3 +161,53 @@ func TestEditedLines(t *testing.T) {
 		})
 	}
 }
+
+// TestReadFirst: the first complete line, decoded and checked as
+// ReadEntries decodes it, and nothing after it read: a ledger damaged
+// further on, or too long to read, still gives its first record.
+func TestReadFirst(t *testing.T) {
+	sealed := string(sealLine([]byte(`{"id":4}`)))
+	for _, tc := range []struct {
+		name     string
+		existing *string // nil: no file
+		wantID   int     // 0: no entry
+		wantLine int
+		edited   bool
+		wantErr  error
+	}{
+		{name: "no file"},
+		{name: "empty", existing: ptr("")},
+		{name: "blank lines only", existing: ptr("\n\n")},
+		{name: "a torn line only", existing: ptr(`{"id":1}`)},
+		{name: "the first record", existing: ptr("{\"id\":1}\n{\"id\":2}\n"), wantID: 1, wantLine: 1},
+		{name: "after blank lines", existing: ptr("\n{\"id\":3}\n"), wantID: 3, wantLine: 2},
+		{name: "with its checksum", existing: ptr(sealed + "\n"), wantID: 4, wantLine: 1},
+		{name: "edited", existing: ptr(strings.Replace(sealed, `"id":4`, `"id":5`, 1) + "\n"), wantID: 5, wantLine: 1, edited: true},
+		{name: "damage further on is not read", existing: ptr("{\"id\":1}\ngarbage\n" + strings.Repeat("x", MaxLine+2)), wantID: 1, wantLine: 1},
+		{name: "a damaged first line", existing: ptr("garbage\n{\"id\":2}\n"), wantErr: ErrDamaged},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), FileName)
+			if tc.existing != nil {
+				os.WriteFile(path, []byte(*tc.existing), 0o644)
+			}
+			got, err := ReadFirst[rec](path)
+			switch {
+			case tc.wantErr != nil:
+				if !errors.Is(err, tc.wantErr) || got != nil {
+					t.Fatalf("got %+v, error %v; want %v", got, err, tc.wantErr)
+				}
+			case err != nil:
+				t.Fatal(err)
+			case tc.wantID == 0:
+				if got != nil {
+					t.Fatalf("got %+v, want none", got)
+				}
+			case got == nil || got.Record.ID != tc.wantID || got.Line != tc.wantLine || (got.Edited != "") != tc.edited:
+				t.Fatalf("got %+v, want id %d on line %d (edited %v)", got, tc.wantID, tc.wantLine, tc.edited)
+			}
+		})
+	}
+}
+
+func ptr(s string) *string { return &s }

@@ -80,11 +80,11 @@ func GameSeed(secret *deal.Secret, matchSeed uint64, g, seats int) uint64 {
 }
 
 // sameKind reports whether id is the id of a game a match of cfg would
-// play: a game (its number after "-g") of a match of the same game, or
-// of the same match id.
+// play: a game (its number after the last "-g", as Next names it) of a
+// match of the same game, or of the same match id.
 func sameKind(id string, cfg Config) bool {
-	match, _, ok := strings.Cut(id, "-g")
-	return ok && (run.IsMatchID(match, cfg.Game.Info().Name) || match == cfg.MatchID)
+	at := strings.LastIndex(id, "-g")
+	return at >= 0 && (run.IsMatchID(id[:at], cfg.Game.Info().Name) || id[:at] == cfg.MatchID)
 }
 
 // Run plays the match: bot processes are kept across games (one per game
@@ -110,13 +110,9 @@ func Run(ctx context.Context, cfg Config, bots []bot.Spec) (*Summary, error) {
 		defer dir.Close()
 		// Another match of the same game adds to what the directory
 		// holds (it deals with its secret); anything else would mix.
-		first, err := run.FirstRecord(cfg.OutDir)
-		if err != nil {
+		ours := func(id string) bool { return sameKind(id, cfg) }
+		if err := run.CheckOtherRun(cfg.OutDir, "this match of "+cfg.Game.Info().Name, ours); err != nil {
 			return sum, err
-		}
-		if first != nil && !sameKind(first.GameID, cfg) {
-			return sum, &run.OtherRunError{Dir: cfg.OutDir, Holds: fmt.Sprintf("the results of another run (its first game: %s)", first.GameID),
-				Run: "this match of " + cfg.Game.Info().Name}
 		}
 		files, err := dir.Sink(nil)
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/arena-dev/arena/arena/judge"
 	"github.com/arena-dev/arena/arena/referee"
 	"github.com/arena-dev/arena/arena/seed"
 	"github.com/arena-dev/arena/arena/transport"
@@ -21,21 +22,21 @@ func TestJudgeReply(t *testing.T) {
 		reply   string
 		index   int
 		reason  protocol.Reason
-		problem referee.Problem
+		problem judge.Problem
 		err     func(error) bool // nil: no Err expected
 	}{
 		{reply: `{"type":"action","id":7,"index":1}`, index: 1},
 		{reply: `{"type":"action","id":7,"action":{"square":"a8","type":"flip"}}`, index: 0},
-		{reply: "{\"type\":\"action\",\"id\":7,\"x\":\"\xff\"}", reason: protocol.ReasonBadMessage, problem: referee.NotUTF8},
-		{reply: "hello world", reason: protocol.ReasonBadMessage, problem: referee.NotJSON, err: isSyntax},
-		{reply: `{"type":"action","id":"7","index":0}`, reason: protocol.ReasonBadMessage, problem: referee.NotJSON, err: isTypeError},
-		{reply: `{"type":"error","message":"no"}`, reason: protocol.ReasonBadMessage, problem: referee.ErrorSent},
-		{reply: `{"type":"flip","square":"a8"}`, reason: protocol.ReasonBadMessage, problem: referee.WrongType},
-		{reply: `{"type":"action","index":0}`, reason: protocol.ReasonBadMessage, problem: referee.WrongID},
-		{reply: `{"type":"action","id":7}`, reason: protocol.ReasonBadMessage, problem: referee.NoChoice},
-		{reply: `{"type":"action","id":7,"index":2}`, reason: protocol.ReasonIllegalAction, problem: referee.IndexOutOfRange},
-		{reply: `{"type":"action","id":7,"action":{"type":"teleport"}}`, reason: protocol.ReasonIllegalAction, problem: referee.UnreadableAction, err: isSet},
-		{reply: `{"type":"action","id":7,"action":{"type":"flip","square":"c8"}}`, reason: protocol.ReasonIllegalAction, problem: referee.NotLegal},
+		{reply: "{\"type\":\"action\",\"id\":7,\"x\":\"\xff\"}", reason: protocol.ReasonBadMessage, problem: judge.NotUTF8},
+		{reply: "hello world", reason: protocol.ReasonBadMessage, problem: judge.NotJSON, err: isSyntax},
+		{reply: `{"type":"action","id":"7","index":0}`, reason: protocol.ReasonBadMessage, problem: judge.NotJSON, err: isTypeError},
+		{reply: `{"type":"error","message":"no"}`, reason: protocol.ReasonBadMessage, problem: judge.ErrorSent},
+		{reply: `{"type":"flip","square":"a8"}`, reason: protocol.ReasonBadMessage, problem: judge.WrongType},
+		{reply: `{"type":"action","index":0}`, reason: protocol.ReasonBadMessage, problem: judge.WrongID},
+		{reply: `{"type":"action","id":7}`, reason: protocol.ReasonBadMessage, problem: judge.NoChoice},
+		{reply: `{"type":"action","id":7,"index":2}`, reason: protocol.ReasonIllegalAction, problem: judge.IndexOutOfRange},
+		{reply: `{"type":"action","id":7,"action":{"type":"teleport"}}`, reason: protocol.ReasonIllegalAction, problem: judge.UnreadableAction, err: isSet},
+		{reply: `{"type":"action","id":7,"action":{"type":"flip","square":"c8"}}`, reason: protocol.ReasonIllegalAction, problem: judge.NotLegal},
 	}
 	for _, c := range cases {
 		i, f := referee.JudgeReply(banqi(t), []byte(c.reply), 7, legal)
@@ -79,14 +80,14 @@ func TestStrikeIllegalPolicy(t *testing.T) {
 		mode    string
 		forfeit bool
 		reason  protocol.Reason
-		problem referee.Problem
+		problem judge.Problem
 		line    bool // the failure carries the reply
 		err     error
 	}{
-		{mode: "index9999", reason: protocol.ReasonIllegalAction, problem: referee.IndexOutOfRange, line: true},
-		{mode: "illegal-object", reason: protocol.ReasonIllegalAction, problem: referee.NotLegal, line: true},
-		{mode: "garbage", forfeit: true, reason: protocol.ReasonBadMessage, problem: referee.NotJSON, line: true},
-		{mode: "no-choice", forfeit: true, reason: protocol.ReasonBadMessage, problem: referee.NoChoice, line: true},
+		{mode: "index9999", reason: protocol.ReasonIllegalAction, problem: judge.IndexOutOfRange, line: true},
+		{mode: "illegal-object", reason: protocol.ReasonIllegalAction, problem: judge.NotLegal, line: true},
+		{mode: "garbage", forfeit: true, reason: protocol.ReasonBadMessage, problem: judge.NotJSON, line: true},
+		{mode: "no-choice", forfeit: true, reason: protocol.ReasonBadMessage, problem: judge.NoChoice, line: true},
 		{mode: "oversize", forfeit: true, reason: protocol.ReasonBadMessage, err: protocol.ErrLineTooLong},
 		{mode: "crash", forfeit: true, reason: protocol.ReasonCrash, err: transport.ErrClosed},
 	}

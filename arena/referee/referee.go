@@ -39,23 +39,6 @@ const (
 	StrikeIllegal Policy = "strike_illegal"
 )
 
-// Problem says what was wrong with a line a bot sent (judge.Problem: the
-// judging of a reply lives in package judge, with sdk/sdktest's).
-type Problem = judge.Problem
-
-// Problems, in the order the referee looks for them.
-const (
-	NotUTF8          = judge.NotUTF8
-	NotJSON          = judge.NotJSON
-	ErrorSent        = judge.ErrorSent
-	WrongType        = judge.WrongType
-	WrongID          = judge.WrongID
-	NoChoice         = judge.NoChoice
-	IndexOutOfRange  = judge.IndexOutOfRange
-	UnreadableAction = judge.UnreadableAction
-	NotLegal         = judge.NotLegal
-)
-
 // DefaultMaxStrikes is how many strikes a bot may take under the Random
 // policy before it forfeits, when Config.MaxStrikes is not set.
 const DefaultMaxStrikes = 3
@@ -67,15 +50,16 @@ type Failure struct {
 	Reason protocol.Reason `json:"reason"`
 	Detail string          `json:"detail"`
 	// Turn is the id of the turn the failure is about (0 at startup).
-	// Problem and Line are what was wrong and the line it was wrong in,
-	// when a line was; Err is the cause as a value (a transport error,
-	// protocol.ErrLineTooLong, a JSON or a game's parse error). They are
-	// for the caller that explains failures; Detail already words them.
-	Turn    int64   `json:"-"`
-	Problem Problem `json:"-"`
-	Line    []byte  `json:"-"`
-	Err     error   `json:"-"`
-	fatal   bool    // the connection cannot carry on (oversize line)
+	// Problem and Line are what was wrong (judge.Problem) and the line it
+	// was wrong in, when a line was; Err is the cause as a value (a
+	// transport error, protocol.ErrLineTooLong, a JSON or a game's parse
+	// error). They are for the caller that explains failures; Detail
+	// already words them.
+	Turn    int64         `json:"-"`
+	Problem judge.Problem `json:"-"`
+	Line    []byte        `json:"-"`
+	Err     error         `json:"-"`
+	fatal   bool          // the connection cannot carry on (oversize line)
 }
 
 // Recorded is what of f goes into results and replays.
@@ -110,6 +94,19 @@ func Walkover(players []Player) bool {
 		}
 	}
 	return present < 2
+}
+
+// Started are the seats of players whose bot Play talks to, and so whose
+// Conn a caller must start: those taking part, none in a walkover.
+func Started(players []Player) []bool {
+	out := make([]bool, len(players))
+	if Walkover(players) {
+		return out
+	}
+	for s, p := range players {
+		out[s] = p.Absent == ""
+	}
+	return out
 }
 
 // Recorder receives the game's events as they happen (a replay writer).
@@ -299,17 +296,17 @@ func (g *game) startup() {
 		f := Failure{Reason: protocol.ReasonBadMessage, Line: line, Err: err}
 		switch {
 		case err == nil && !utf8.Valid(line):
-			f.Problem, f.Err = NotUTF8, errors.New("not valid UTF-8")
-			f.Detail = fmt.Sprintf("instead of ready: %v: %s", f.Err, clip(line))
+			f.Problem, f.Err = judge.NotUTF8, errors.New("not valid UTF-8")
+			f.Detail = fmt.Sprintf("instead of ready: %v: %s", f.Err, judge.Clip(line))
 		case err != nil:
-			f.Problem, f.Detail = NotJSON, fmt.Sprintf("instead of ready: %v: %s", err, clip(line))
+			f.Problem, f.Detail = judge.NotJSON, fmt.Sprintf("instead of ready: %v: %s", err, judge.Clip(line))
 			if !errors.Is(err, protocol.ErrNotObject) {
-				f.Problem = WrongType // an object without a "type"
+				f.Problem = judge.WrongType // an object without a "type"
 			}
 		case typ == protocol.TypeError:
-			f.Problem, f.Detail = ErrorSent, "bot refused the game: "+protocol.ErrorText(line, clipLen)
+			f.Problem, f.Detail = judge.ErrorSent, "bot refused the game: "+protocol.ErrorText(line, judge.ClipLen)
 		case typ != protocol.TypeReady:
-			f.Problem, f.Detail = WrongType, fmt.Sprintf("expected ready, got %q", typ)
+			f.Problem, f.Detail = judge.WrongType, fmt.Sprintf("expected ready, got %q", typ)
 		default:
 			continue
 		}
@@ -530,9 +527,9 @@ func (g *game) ask(seat int, legal []engine.Action) (engine.Action, json.RawMess
 			}
 			return nil, nil, t, &Failure{Reason: classifyIO(err, protocol.ReasonCrash), Detail: err.Error(), Turn: id, Err: err, fatal: errors.Is(err, protocol.ErrLineTooLong)}
 		}
-		msg, fail := readReply(reply, id)
-		if fail != nil {
-			return nil, nil, t, fail
+		msg, fault := judge.Decode(reply)
+		if fault != nil {
+			return nil, nil, t, turnFailure(fault, id)
 		}
 		if msg.Type == protocol.TypeAction && msg.ID < g.staleBelow[seat] && msg.ID != id {
 			continue // a late answer to a turn already played for it
@@ -544,9 +541,9 @@ func (g *game) ask(seat int, legal []engine.Action) (engine.Action, json.RawMess
 		// is not held against the bot.
 		t.limit(move + g.cfg.Limits.Margin)
 		clk.Charge(t.think)
-		i, fail := decide(g.cfg.Game, msg, reply, id, legalJSON)
-		if fail != nil {
-			return nil, nil, t, fail
+		i, fault := judge.Decide(g.cfg.Game, msg, reply, id, legalJSON)
+		if fault != nil {
+			return nil, nil, t, turnFailure(fault, id)
 		}
 		return legal[i], legalJSON[i], t, nil
 	}
@@ -557,19 +554,6 @@ func (g *game) ask(seat int, legal []engine.Action) (engine.Action, json.RawMess
 // legalJSON of the action chosen, or the failure.
 func JudgeReply(game engine.Game, reply []byte, id int64, legalJSON []json.RawMessage) (int, *Failure) {
 	i, fault := judge.Reply(game, reply, id, legalJSON)
-	return i, turnFailure(fault, id)
-}
-
-// readReply decodes a reply to turn id.
-func readReply(reply []byte, id int64) (protocol.Action, *Failure) {
-	msg, fault := judge.Decode(reply)
-	return msg, turnFailure(fault, id)
-}
-
-// decide turns a decoded reply to turn id into the position of a legal
-// action, without changing the state on failure.
-func decide(game engine.Game, msg protocol.Action, reply []byte, id int64, legalJSON []json.RawMessage) (int, *Failure) {
-	i, fault := judge.Decide(game, msg, reply, id, legalJSON)
 	return i, turnFailure(fault, id)
 }
 
@@ -669,9 +653,3 @@ func classifyIO(err error, def protocol.Reason) protocol.Reason {
 	}
 	return def
 }
-
-// clip shows a bot's bytes in a message.
-func clip(b []byte) string { return judge.Clip(b) }
-
-// clipLen is how much of a bot's line a message shows.
-const clipLen = judge.ClipLen

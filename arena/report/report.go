@@ -31,7 +31,7 @@ import (
 
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/internal/atomicfile"
-
+	"github.com/arena-dev/arena/internal/words"
 	"github.com/arena-dev/arena/replays"
 )
 
@@ -228,6 +228,7 @@ var pageJS string
 var page = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("report").Funcs(template.FuncMap{
 		"css":       func() template.CSS { return template.CSS(pageCSS) },
+		"count":     words.Count,
 		"keepWords": keepWords,
 		"oneLine":   oneLine,
 		"barWidth":  func() int { return barWidth },

@@ -12,9 +12,8 @@ import (
 	"github.com/arena-dev/arena/arena/sprt"
 	"github.com/arena-dev/arena/arena/tournament"
 	"github.com/arena-dev/arena/engine"
-	"github.com/arena-dev/arena/protocol"
-
 	"github.com/arena-dev/arena/internal/words"
+	"github.com/arena-dev/arena/protocol"
 )
 
 // MaxDetail is the most characters of a forfeit's or strike's detail
@@ -200,7 +199,7 @@ func failRows(per []failures, links pageLinks) []failRow {
 				fs := kind.m[reason]
 				row := failRow{Bot: f.Bot, Kind: kind.name, Reason: string(reason), Count: len(fs)}
 				row.DetailFull, row.OtherDetails = commonDetail(fs)
-				row.Detail = clipText(row.DetailFull, MaxDetail)
+				row.Detail = words.Clip(row.DetailFull, MaxDetail)
 				// A game is linked once, however often it struck the bot.
 				for k, g := range fs {
 					if k > 0 && fs[k-1].Game == g.Game {
@@ -229,14 +228,6 @@ func commonDetail(fs []failure) (string, int) {
 		}
 	}
 	return best, len(count) - 1
-}
-
-// clipText is s cut to max characters, the last one "…" when cut.
-func clipText(s string, max int) string {
-	if r := []rune(s); len(r) > max {
-		return string(r[:max-1]) + "…"
-	}
-	return s
 }
 
 // gameRows are the games table's rows, in ledger order.

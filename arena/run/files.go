@@ -359,12 +359,22 @@ func (e *OtherRunError) Error() string {
 	return fmt.Sprintf("%s holds %s, which %s would mix with its own results: give another output directory", e.Dir, e.Holds, e.Run)
 }
 
-// FirstRecord is the first game recorded in the output directory dir,
-// nil if none is.
-func FirstRecord(dir string) (*ledger.Record, error) {
-	entries, _, err := ledger.ReadEntries[ledger.Record](filepath.Join(dir, ledger.FileName))
-	if err != nil || len(entries) == 0 {
-		return nil, err
+// CheckOtherRun refuses (an *OtherRunError) an output directory whose
+// first recorded game is not one this run would add to: ours says which
+// games are (nil: none, for a run that does not resume, which refuses a
+// ledger it cannot read as well). this is what the run is, for the
+// message ("this sprt"). Only the ledger's first line is read
+// (ledger.ReadFirst), however many games it holds.
+func CheckOtherRun(dir, this string, ours func(gameID string) bool) error {
+	first, err := ledger.ReadFirst[ledger.Record](filepath.Join(dir, ledger.FileName))
+	if err != nil && ours == nil {
+		// A run that adds nothing to any other's (an sprt) refuses
+		// results it cannot read as it refuses any: it writes nothing
+		// there.
+		return &OtherRunError{Dir: dir, Holds: fmt.Sprintf("results it cannot read (%v)", err), Run: this}
 	}
-	return &entries[0].Record, nil
+	if err != nil || first == nil || ours != nil && ours(first.Record.GameID) {
+		return err
+	}
+	return &OtherRunError{Dir: dir, Holds: fmt.Sprintf("the results of another run (its first game: %s)", first.Record.GameID), Run: this}
 }

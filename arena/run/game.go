@@ -53,19 +53,6 @@ func (t Table) players(bots []bot.Spec) []referee.Player {
 	return players
 }
 
-// started are the seats of players whose bot is started for the game:
-// those taking part, none in a walkover.
-func started(players []referee.Player) []bool {
-	out := make([]bool, len(players))
-	if referee.Walkover(players) {
-		return out
-	}
-	for s, p := range players {
-		out[s] = p.Absent == ""
-	}
-	return out
-}
-
 // ErrAbandoned: the game was cut short (its context ended) and is not
 // kept. An Executor's Play returns it for a game it did not finish.
 var ErrAbandoned = errors.New("the game was cut short")
@@ -119,7 +106,7 @@ func NewLocal(cfg Config, logs Sink) *Local {
 // play t's deal, and if so holds them for t's Play (Claimer).
 func (l *Local) Claim(t Table) bool {
 	var bots []int
-	for s, on := range started(t.players(l.cfg.Bots)) {
+	for s, on := range referee.Started(t.players(l.cfg.Bots)) {
 		if on {
 			bots = append(bots, t.Seats[s])
 		}
@@ -167,7 +154,7 @@ func (l *Local) Play(ctx context.Context, t Table) (ledger.Record, Replay, error
 	// differs at its end was written during it.
 	marks := make([]string, n)
 	logs := make([]string, n)
-	start := started(players)
+	start := referee.Started(players)
 	for s, b := range t.Seats {
 		name := players[s].Name
 		seats[s] = replays.SeatInfo{Seat: s, Bot: name}

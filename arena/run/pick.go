@@ -58,13 +58,14 @@ func (p *picker) next() (Table, schedule.Status) {
 	if len(p.window) == 0 {
 		return Table{}, st
 	}
+	// Marked before any is claimed for: the processes held are those of
+	// the bots that take part now.
+	for i := range p.window {
+		p.watch.mark(&p.window[i].t)
+	}
 	pick := 0 // none has its processes waiting: the first starts
-	p.watch.mark(&p.window[0].t)
 	if p.window[0].passed < Lookahead {
 		for i := range p.window {
-			// Marked as it is claimed for: the processes held are those
-			// of the bots that take part now.
-			p.watch.mark(&p.window[i].t)
 			if p.claimer.Claim(p.window[i].t) {
 				pick = i
 				break

@@ -48,8 +48,8 @@ func newStartupWatch(cfg Config) *startupWatch {
 }
 
 // mark sets t.Absent from the bots that take no part now. A table is
-// marked once, as it is picked to start: a Claimer's processes are held
-// for the seats marked then.
+// marked as it is picked to start (and again at each pick it waits
+// through): a Claimer's processes are held for the seats marked then.
 func (w *startupWatch) mark(t *Table) {
 	t.Absent = nil
 	for s, b := range t.Seats {

@@ -102,26 +102,26 @@ func (s *Sandbox) Summary() string {
 	if _, killGap := s.kill(); killGap != nil {
 		limitGaps = append(limitGaps, *killGap)
 	}
-	switch {
-	case p.Isolate && len(missing) == 0 && len(limitGaps) == 0:
+	if p.Isolate && len(missing) == 0 && len(limitGaps) == 0 {
 		// The line a contest wants to see, short enough for a terminal
 		// of 80 columns with its prefix and pointer to the details.
 		parts[0] += ", all protections and limits"
-	case len(missing) > 0:
-		parts = append(parts, "missing: "+strings.Join(missing, ", "))
-	case p.Isolate:
-		parts = append(parts, "every protection in place")
-	}
-	switch {
-	case len(limitGaps) == 0 && p.Isolate && len(missing) == 0:
-	case len(limitGaps) == 0:
-		parts = append(parts, "every limit enforced")
-	default:
-		var what []string
-		for _, g := range limitGaps {
-			what = append(what, g.what)
+	} else {
+		switch {
+		case len(missing) > 0:
+			parts = append(parts, "missing: "+strings.Join(missing, ", "))
+		case p.Isolate:
+			parts = append(parts, "every protection in place")
 		}
-		parts = append(parts, "not enforced: "+strings.Join(what, ", "))
+		if len(limitGaps) == 0 {
+			parts = append(parts, "every limit enforced")
+		} else {
+			var what []string
+			for _, g := range limitGaps {
+				what = append(what, g.what)
+			}
+			parts = append(parts, "not enforced: "+strings.Join(what, ", "))
+		}
 	}
 	if !s.FairClock() {
 		parts = append(parts, "clock: wall time")

@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // TestProgramPaths: what a bot's command brings into its root, for the
@@ -208,5 +210,28 @@ func TestProgramPathsRelativeToTheBotsDir(t *testing.T) {
 		if !slices.Contains(show, filepath.Join(dir, "models")) || !slices.Contains(named, model) {
 			t.Errorf("%s: show %v, named %v; want %s shown and %s named", arg, show, named, filepath.Join(dir, "models"), model)
 		}
+	}
+}
+
+// TestProgramPathsDoNotReadAFIFO: a program that is a FIFO is shown
+// without its #! line being read: opening it would wait for a writer that
+// never comes, and the arena with it.
+func TestProgramPathsDoNotReadAFIFO(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "bot.py")
+	if err := syscall.Mkfifo(fifo, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan []string, 1)
+	go func() {
+		_, named := programPaths([]string{fifo}, "", nil)
+		done <- named
+	}()
+	select {
+	case named := <-done:
+		if !slices.Equal(named, []string{fifo}) {
+			t.Errorf("named %v, want the program %s", named, fifo)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("programPaths still reads the FIFO after 10 s")
 	}
 }

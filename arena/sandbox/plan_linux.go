@@ -3,7 +3,7 @@
 package sandbox
 
 import (
-	"bufio"
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -289,35 +289,19 @@ func realPath(path string) string {
 	return r
 }
 
-// shebang reads a script's interpreter line: the interpreter, and the
-// command it runs when that is env ("#!/usr/bin/env python3").
+// shebang reads a script's interpreter line (fileargs.Shebang): the
+// interpreter, when it is a path, and the command it runs when that is
+// env ("#!/usr/bin/env python3").
 func shebang(path string) (interp, cmd string) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", ""
-	}
-	defer f.Close()
-	line, err := bufio.NewReader(f).ReadString('\n')
-	if err != nil && line == "" {
-		return "", ""
-	}
-	rest, ok := strings.CutPrefix(line, "#!")
+	line, ok := bytes.CutPrefix(fileargs.Head(path), []byte("#!"))
 	if !ok {
 		return "", ""
 	}
-	words := strings.Fields(rest)
-	if len(words) == 0 || !filepath.IsAbs(words[0]) {
+	line, _, _ = bytes.Cut(line, []byte("\n"))
+	if interp, cmd = fileargs.Shebang(string(line)); !filepath.IsAbs(interp) {
 		return "", ""
 	}
-	interp = words[0]
-	if filepath.Base(interp) == "env" {
-		for _, w := range words[1:] {
-			if !strings.HasPrefix(w, "-") {
-				return interp, w
-			}
-		}
-	}
-	return interp, ""
+	return interp, cmd
 }
 
 // checkReadable: bots with a uid of their own read their programs as any

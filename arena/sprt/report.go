@@ -26,11 +26,7 @@ type Num float64
 
 // MarshalJSON implements json.Marshaler.
 func (n Num) MarshalJSON() ([]byte, error) {
-	f := float64(n)
-	if math.IsInf(f, 0) || math.IsNaN(f) {
-		return stats.JSONFloat(f).MarshalJSON()
-	}
-	return json.Marshal(math.Round(f*1e4) / 1e4)
+	return stats.JSONFloat(round(float64(n))).MarshalJSON()
 }
 
 // Interval is an estimate with its 95% interval.
@@ -161,6 +157,8 @@ func NewSummary(cfg *Config, res *Result) *Summary {
 	return s
 }
 
+// round rounds a figure of the summary to 4 decimals (one not finite
+// stays as it is).
 func round(f float64) float64 {
 	if math.IsInf(f, 0) || math.IsNaN(f) {
 		return f

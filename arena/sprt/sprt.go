@@ -345,8 +345,8 @@ func Run(ctx context.Context, cfg Config, progress func(Status)) (*Result, error
 		if _, err := os.Stat(filepath.Join(cfg.OutDir, SummaryFile)); err == nil {
 			return res, &run.OtherRunError{Dir: cfg.OutDir, Holds: "an earlier sprt (" + SummaryFile + "; an sprt does not resume)", Run: "this sprt"}
 		}
-		if first, _ := run.FirstRecord(cfg.OutDir); first != nil {
-			return res, &run.OtherRunError{Dir: cfg.OutDir, Holds: fmt.Sprintf("the results of another run (its first game: %s)", first.GameID), Run: "this sprt"}
+		if err := run.CheckOtherRun(cfg.OutDir, "this sprt", nil); err != nil {
+			return res, err
 		}
 		files, err := dir.Sink(func(t run.Table, rec ledger.Record) any {
 			line := GameLine{Record: rec, TestScore: float64(testHalves(t, rec)) / 2}

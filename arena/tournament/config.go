@@ -3,6 +3,7 @@ package tournament
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -216,7 +217,8 @@ func (f *File) resolve(src, baseDir string, programs bool) (*Config, error) {
 		}
 		c.Bots = append(c.Bots, bot.Command{Name: b.Name, Argv: argv, Dir: dir, Env: env})
 	}
-	for name, why := range absent {
+	for _, name := range slices.Sorted(maps.Keys(absent)) { // the first unknown one, always
+		why := absent[name]
 		i, ok := index[name]
 		if !ok {
 			return nil, fieldErr(src, "bots", "%s is %s, but not one of the bots", name, why)

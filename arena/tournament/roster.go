@@ -3,7 +3,6 @@ package tournament
 import (
 	"fmt"
 	"maps"
-	"reflect"
 	"slices"
 	"strings"
 )
@@ -11,12 +10,27 @@ import (
 // maxBotChanges bounds the changes botsDiff names one by one.
 const maxBotChanges = 5
 
+// sameBot says whether a and b are the same bot as the tournament's
+// checksum sees them (tournament.json leaves an empty env out: "env: {}"
+// is no env).
+func sameBot(a, b BotFile) bool {
+	return a.Name == b.Name && a.Command == b.Command && a.Dir == b.Dir && maps.Equal(a.Env, b.Env)
+}
+
+// sameBots says whether two bot lists are the same, in the same order.
+func sameBots(a, b []BotFile) bool { return slices.EqualFunc(a, b, sameBot) }
+
+// hasBot says whether bots has one named name.
+func hasBot(bots []BotFile, name string) bool {
+	return slices.ContainsFunc(bots, func(b BotFile) bool { return b.Name == name })
+}
+
 // botsDiff says in a few words how the bot list now differs from the one
 // there (a tournament's saved list): "bot sleeper removed; bot x's
 // command changed ("./x" there, "./x2" now); bot y added", or that only
 // their order changed; "" if the lists are the same.
 func botsDiff(there, now []BotFile) string {
-	if reflect.DeepEqual(there, now) {
+	if sameBots(there, now) {
 		return ""
 	}
 	nowByName := map[string]BotFile{}
@@ -41,7 +55,7 @@ func botsDiff(there, now []BotFile) string {
 		}
 	}
 	for _, b := range now {
-		if !slices.ContainsFunc(there, func(t BotFile) bool { return t.Name == b.Name }) {
+		if !hasBot(there, b.Name) {
 			parts = append(parts, fmt.Sprintf("bot %s added", b.Name))
 		}
 	}
@@ -63,16 +77,16 @@ func botsDiff(there, now []BotFile) string {
 // list is left for saveConfig to refuse (botsDiff says what changed),
 // and then nothing is taken over.
 func (f *File) inheritRoster(saved *File, notes *[]string) (removed []string) {
-	if !reflect.DeepEqual(f.Bots, saved.Bots) {
+	if !sameBots(f.Bots, saved.Bots) {
 		var kept []BotFile
 		for _, b := range saved.Bots {
-			if slices.ContainsFunc(f.Bots, func(n BotFile) bool { return n.Name == b.Name }) {
+			if hasBot(f.Bots, b.Name) {
 				kept = append(kept, b)
 			} else {
 				removed = append(removed, b.Name)
 			}
 		}
-		if len(removed) == 0 || !reflect.DeepEqual(kept, f.Bots) {
+		if len(removed) == 0 || !sameBots(kept, f.Bots) {
 			return nil
 		}
 		f.Bots = slices.Clone(saved.Bots)
@@ -105,7 +119,7 @@ func (f *File) inheritRoster(saved *File, notes *[]string) (removed []string) {
 // which only putting them back readmits.
 func (f *File) changeRoster(withdraw, readmit, removed []string, notes *[]string) error {
 	isBot := func(flag, name string) error {
-		if slices.ContainsFunc(f.Bots, func(b BotFile) bool { return b.Name == name }) {
+		if hasBot(f.Bots, name) {
 			return nil
 		}
 		names := make([]string, len(f.Bots))

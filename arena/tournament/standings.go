@@ -501,19 +501,15 @@ func (s *Standings) Table(w io.Writer) error {
 	if s.Seats > 2 {
 		record = "placements"
 	}
-	rating := "Elo (BT)"
-	if s.Seats > 2 {
-		rating = "PL ordinal"
-	}
 	rated := !slices.ContainsFunc(s.Standings, func(r Row) bool { return r.Rating == nil })
-	elim := s.RankedBy == "bracket" || s.RankedBy == "tables"
+	elim := s.rankedByPlace()
 	header := []string{"rank", "bot"}
 	if elim {
 		header = append(header, "out in")
 	}
 	header = append(header, "games", record, "score", "score %")
 	if rated {
-		header = append(header, rating, "+/- 95%")
+		header = append(header, s.ratingColumn(), "+/- 95%")
 	}
 	t.Header(append(header, "forfeits"))
 	for _, r := range s.Standings {
@@ -587,9 +583,9 @@ func (s *Standings) gamesText() string {
 	case s.Total >= 0:
 		return fmt.Sprintf("%d of %d games", s.Games, s.Total)
 	case s.Details.Decided():
-		return fmt.Sprintf("%d games, all played", s.Games)
+		return words.Count(s.Games, "game", "games") + ", all played"
 	}
-	return fmt.Sprintf("%d games so far; how many more depends on the results (a tied encounter adds games)", s.Games)
+	return words.Count(s.Games, "game", "games") + " so far; how many more depends on the results (a tied encounter adds games)"
 }
 
 // legend says what the table's columns are, and why its ranks and its
@@ -601,18 +597,17 @@ func (s *Standings) legend(rated bool) string {
 	}
 	b.WriteString("score: 1 a game for finishing above every other seat, shared on ties (2 seats: win 1, draw 1/2).")
 	if rated {
+		what := "the Bradley-Terry rating of every game, with its 95% interval: it weighs whom each bot met"
 		if s.Seats > 2 {
-			b.WriteString(" PL ordinal: the Plackett-Luce (Weng-Lin) rating, mu - 3 sigma on the Elo scale, a cautious figure that rises with games played.")
-		} else {
-			b.WriteString(" Elo (BT): the Bradley-Terry rating of every game, with its 95% interval: it weighs whom each bot met.")
+			what = "the Plackett-Luce (Weng-Lin) rating, mu - 3 sigma on the Elo scale, a cautious figure that rises with games played"
 		}
+		fmt.Fprintf(&b, " %s: %s.", s.ratingColumn(), what)
 	}
 	why := "the rank is the score per game, which does not ask whom a bot met; the rating does"
-	switch s.RankedBy {
-	case "bracket", "tables":
+	if s.rankedByPlace() {
 		b.WriteString(" rank: how far the bot went (out in: the round it went out in), then score.")
 		why = "the rank follows the bracket, the rating every game and whom it was against"
-	default:
+	} else {
 		b.WriteString(" rank: score per game, then rating.")
 	}
 	if rated {
@@ -621,6 +616,18 @@ func (s *Standings) legend(rated bool) string {
 		}
 	}
 	return strings.Join(words.Wrap(b.String(), 80, ""), "\n") + "\n\n"
+}
+
+// rankedByPlace says the ranks follow how far each bot went (RankedBy
+// "bracket" or "tables": elimination formats), not the score.
+func (s *Standings) rankedByPlace() bool { return s.RankedBy == "bracket" || s.RankedBy == "tables" }
+
+// ratingColumn is the rating's name in the table and its legend.
+func (s *Standings) ratingColumn() string {
+	if s.Seats > 2 {
+		return "PL ordinal"
+	}
+	return "Elo (BT)"
 }
 
 // inversion is a pair of bots the ranks put one way and the ratings the

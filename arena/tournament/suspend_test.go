@@ -38,11 +38,13 @@ func startLogged(t *testing.T, name, cmd string) (command string, starts func() 
 // rosterFile is a tournament of three of this test binary's random bots
 // (the caller adds more), rounds cycles (or Swiss rounds), gpe games an
 // encounter, one game at a time, with a startup limit short enough for
-// a bot that never says ready to cost little.
+// a bot that never says ready to cost little, and long enough for a
+// loaded machine to start a bot, and a sleeper to write its line, well
+// within it.
 func rosterFile(format string, rounds, gpe int) File {
 	seed := uint64(5)
 	f := File{Name: "sus", Game: "banqi", Format: format, Options: map[string]string{"max_plies": "12"}, GamesPerEncounter: gpe,
-		Rounds: rounds, Seed: &seed, Concurrency: 1, Clock: ClockFile{Startup: Duration(300 * time.Millisecond)}}
+		Rounds: rounds, Seed: &seed, Concurrency: 1, Clock: ClockFile{Startup: Duration(time.Second)}}
 	for i := range 3 {
 		f.Bots = append(f.Bots, BotFile{Name: fmt.Sprintf("r%d", i), Command: os.Args[0], Env: map[string]string{"ARENA_TOURNAMENT_BOT": "random"}})
 	}
@@ -305,6 +307,39 @@ func TestBotListChangesAreNamed(t *testing.T) {
 	_, err := Run(context.Background(), resolve(t, f), out, Options{})
 	if err == nil || !strings.Contains(err.Error(), "bot bot07's env changed") || len(err.Error()) > 400 {
 		t.Fatalf("resume with a bot changed: %v, want a short message naming bot07's env", err)
+	}
+}
+
+// TestEmptyEnvIsNoEnv: a bot written with "env: {}" in the tournament
+// file is the bot saved without env (tournament.json leaves an empty env
+// out): a resume from that file keeps a suspended bot out, and a refusal
+// names the field that did change rather than the bots.
+func TestEmptyEnvIsNoEnv(t *testing.T) {
+	t.Parallel()
+	f := rosterFile("round-robin", 1, 2)
+	f.Bots = append(f.Bots, BotFile{Name: "s", Command: os.Args[0]})
+	out := t.TempDir()
+	c, _ := settled(t, f, out, nil, nil)
+	if err := c.suspend(run.Suspension{Bot: 3, Name: "s", Why: "suspended after a startup failure (x)"}, out); err != nil {
+		t.Fatal(err)
+	}
+	edited := f
+	edited.Bots = slices.Clone(f.Bots)
+	edited.Bots[3].Env = map[string]string{}
+	p := &Plan{File: edited, Src: "test", BaseDir: ".", Out: out}
+	if err := p.Settle(false); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := p.File.Suspended["s"]; !ok {
+		t.Errorf("resumed with env {}: suspended %v, want s kept out", p.File.Suspended)
+	}
+	if got := botsDiff(f.Bots, edited.Bots); got != "" {
+		t.Errorf("botsDiff of an empty env and none: %q, want none", got)
+	}
+	seed := uint64(99)
+	edited.Seed = &seed
+	if got := diffField(sealed(f), sealed(edited)); !strings.Contains(got, `"seed" differs`) {
+		t.Errorf("a seed changed (and an empty env): %q, want the seed named", got)
 	}
 }
 

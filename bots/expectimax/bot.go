@@ -211,7 +211,11 @@ func (b *Bot) track(root *position, v *banqi.View) {
 		return
 	}
 	if q := int(root.quiet); q > 0 {
-		if from, to, ok := parseMove(v.Last); ok && root.board[to].Up() && root.board[from] == banqi.Empty {
+		// A move (not a flip, nor an attack on a face-down piece, which
+		// shows something: no repetition across it).
+		if last, err := banqi.ParseLast(v.Last); err == nil && last.To >= 0 && last.Revealed == banqi.Empty &&
+			root.board[last.To].Up() && root.board[last.From] == banqi.Empty {
+			from, to := last.From, last.To
 			prev := *root
 			prev.set(from, root.board[to])
 			prev.set(to, banqi.Empty)
@@ -224,16 +228,6 @@ func (b *Bot) track(root *position, v *banqi.View) {
 	if keep := int(root.quiet) + 1; len(b.window) > keep {
 		b.window = append(b.window[:0], b.window[len(b.window)-keep:]...)
 	}
-}
-
-// parseMove reads a move's notation "b3-b4" (no reveal in brackets).
-func parseMove(s string) (from, to int, ok bool) {
-	if len(s) != 5 || s[2] != '-' {
-		return 0, 0, false
-	}
-	f, err1 := banqi.ParseSquare(s[:2])
-	t, err2 := banqi.ParseSquare(s[3:])
-	return f, t, err1 == nil && err2 == nil
 }
 
 // Repeats is how many times the current position occurs in the bot's

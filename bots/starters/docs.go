@@ -18,7 +18,7 @@ import (
 // file the kit has points to it, any other becomes its plain text, as it
 // would be dead. The kit's files are at srcDir in this repository, where
 // their links are written to work.
-func addDocs(kit map[string][]byte, srcDir string) error {
+func addDocs(kit map[string][]byte, srcDir string) {
 	docs := map[string][]byte{}
 	var own []string
 	for name := range kit {
@@ -40,14 +40,10 @@ func addDocs(kit map[string][]byte, srcDir string) error {
 			return repoPath + anchor, true
 		})
 	}
-	names := make([]string, 0, len(docs))
-	for name := range docs {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	// Each doc is rewritten on its own: the order does not matter.
+	for name, data := range docs {
 		dir := path.Dir(name)
-		kit[name] = rewriteLinks(docs[name], func(target string) (string, bool) {
+		kit[name] = rewriteLinks(data, func(target string) (string, bool) {
 			repoPath, anchor := resolve(dir, target)
 			if docs[repoPath] == nil {
 				return "", false
@@ -56,7 +52,6 @@ func addDocs(kit map[string][]byte, srcDir string) error {
 			return filepath.ToSlash(rel) + anchor, err == nil
 		})
 	}
-	return nil
 }
 
 // resolve is the path in this repository of a relative link target in

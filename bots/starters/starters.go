@@ -143,9 +143,7 @@ func Kit(language, game string) (map[string][]byte, error) {
 			return nil, err
 		}
 	}
-	if err := addDocs(out, path.Join(templateDir, dir)); err != nil {
-		return nil, err
-	}
+	addDocs(out, path.Join(templateDir, dir))
 	return out, nil
 }
 

@@ -105,17 +105,14 @@ func checkLinks(t *testing.T, name string, md []byte, dir string) []string {
 	return linked
 }
 
-// relativeLinks are md's relative link targets outside code.
+// relativeLinks are md's relative link targets outside code: those
+// rewriteLinks would rewrite.
 func relativeLinks(md []byte) []string {
 	var out []string
-	code := codeSpans(md)
-	for _, m := range mdLink.FindAllSubmatchIndex(md, -1) {
-		target := string(md[m[4]:m[5]])
-		if inSpans(code, m[0]) || strings.Contains(target, "://") || strings.HasPrefix(target, "#") {
-			continue
-		}
+	rewriteLinks(md, func(target string) (string, bool) {
 		out = append(out, target)
-	}
+		return target, true
+	})
 	return out
 }
 

@@ -38,12 +38,7 @@ func TestCIWorkflowCommandRuns(t *testing.T) {
 	cmd := exec.Command("sh", "-c", cmdline+" -q")
 	cmd.Dir = dir
 	out, err := cmd.CombinedOutput()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
+	code := exitCode(t, err)
 	if code != 0 && code != 3 && code != exitInconclusive {
 		t.Fatalf("%s\nexit %d:\n%s", cmdline, code, out)
 	}

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
@@ -15,10 +13,7 @@ import (
 // gets no result). -q silences the lines.
 func TestConnectTellsSessionsAndGames(t *testing.T) {
 	t.Parallel()
-	crasher := filepath.Join(t.TempDir(), "crasher.sh")
-	if err := os.WriteFile(crasher, []byte("read x; echo '{\"type\":\"ready\"}'; read x; exit 3\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	crasher := script(t, "crasher.sh", `read x; echo '{"type":"ready"}'; read x; exit 3`)
 	url := natsServer(t)
 	shown := start(t, nil, "connect", "--nats", url, "--bot", "shown", "--sessions", "2", "--", "arena", "bot", "greedy")
 	hushed := start(t, nil, "connect", "--nats", url, "--bot", "hushed", "--sessions", "2", "-q", "--", "arena", "bot", "random")

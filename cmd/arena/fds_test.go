@@ -76,13 +76,8 @@ func arenaWithFiles(t *testing.T, files []*os.File, args ...string) (string, int
 	cmd.ExtraFiles = files
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
-	err := cmd.Run()
-	if ee, ok := err.(*exec.ExitError); ok {
-		return stderr.String(), ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return stderr.String(), 0
+	code := exitCode(t, cmd.Run())
+	return stderr.String(), code
 }
 
 // TestBotsInheritNoDescriptors: an arena started with descriptors 3-7

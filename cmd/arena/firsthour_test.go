@@ -437,12 +437,8 @@ func TestBashCompletionScript(t *testing.T) {
 	if err != nil {
 		t.Skip("no bash")
 	}
-	bin := t.TempDir()
-	if err := os.Symlink(os.Args[0], filepath.Join(bin, "arena")); err != nil {
-		t.Fatal(err)
-	}
 	cmd := exec.Command(bash, "-c", `source <(arena completion bash) && COMP_WORDS=(arena tourn) && COMP_CWORD=1 && _arena_complete && echo "${COMPREPLY[*]}"`)
-	cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	cmd.Env = arenaOnPath(t)
 	out, err := cmd.CombinedOutput()
 	if err != nil || strings.TrimSpace(string(out)) != "tournament" {
 		t.Fatalf("completing arena tourn: %v: %q, want tournament", err, out)

@@ -33,6 +33,10 @@ func (v *durationValue) Set(s string) error {
 
 func (v *durationValue) String() string { return v.d.String() }
 
+// Get makes it a flag.Getter, as the flag package's own values are:
+// cli.Context.Value reads a flag through it.
+func (v *durationValue) Get() any { return v.d }
+
 // durationFlag is a duration flag with value def. defaultText is what help
 // shows as its default ("" shows def); a flag whose default another
 // setting decides gives it, and def 0.

@@ -14,7 +14,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
+
+	"github.com/urfave/cli/v2"
 
 	"github.com/arena-dev/arena/arena/sprt"
 )
@@ -215,6 +216,10 @@ func TestSIGTERMLeavesATournamentResumable(t *testing.T) {
 	}
 }
 
+// gameRecorded is a tournament's progress line, "[12/150] ...", which it
+// prints once a game is recorded.
+var gameRecorded = regexp.MustCompile(`^(\[\d+/\d+\]) `)
+
 // sigtermAndResume runs a slow cup (with the flags where), stops it with
 // SIGTERM once it recorded games, and resumes it with the command it
 // printed, which must hold where's flags, then stops that too.
@@ -226,14 +231,10 @@ func sigtermAndResume(t *testing.T, where []string) {
 		if run > 0 {
 			args = resume
 		}
-		before := ledgerLines(out)
 		p := start(t, nil, args...)
-		// Once the run has recorded games of its own (an event, polled).
-		for deadline := time.Now().Add(60 * time.Second); ledgerLines(out) <= before; time.Sleep(5 * time.Millisecond) {
-			if time.Now().After(deadline) {
-				t.Fatalf("run %d recorded no game in a minute:\n%s", run, p.stderr())
-			}
-		}
+		// Once the run has recorded a game of its own: its progress
+		// lines come after a game is recorded (tournament.Options.OnGame).
+		p.waitFor(t, gameRecorded)
 		p.cmd.Process.Signal(syscall.SIGTERM)
 		if code := p.wait(t); code != exitFail {
 			t.Fatalf("run %d: exit %d, want %d:\n%s", run, code, exitFail, p.stderr())
@@ -280,5 +281,33 @@ func TestInterruptStartsANewLine(t *testing.T) {
 	}
 	if code := term.wait(); code != exitFail {
 		t.Fatalf("exit %d, want %d", code, exitFail)
+	}
+}
+
+// TestResumeCommandSaysWhereGamesArePlayed: the resume command an
+// interrupted tournament prints gives again the flags that say where its
+// games are played, as given, each a shell word; a bool flag given as
+// false is left out (not "--distributed false", whose "false" would be
+// taken for an argument).
+func TestResumeCommandSaysWhereGamesArePlayed(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "arena tournament run 'my cup'"},
+		{[]string{"--distributed", "--workers", "2", "--lease", "5s"}, "arena tournament run 'my cup' --distributed --workers 2 --lease 5s"},
+		{[]string{"--distributed=false", "--nats", "nats://h:4222"}, "arena tournament run 'my cup' --nats nats://h:4222"},
+	} {
+		var got string
+		app := &cli.App{Flags: append(distributedFlags(), natsFlags()...), Action: func(c *cli.Context) error {
+			got = resumeCommand(c, "my cup")
+			return nil
+		}}
+		if err := app.Run(append([]string{"arena"}, tc.args...)); err != nil {
+			t.Fatal(err)
+		}
+		if got != tc.want {
+			t.Errorf("%v: resume with %q, want %q", tc.args, got, tc.want)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -52,14 +53,35 @@ func arenaIn(t *testing.T, dir string, args ...string) (string, string, int) {
 	cmd.Dir = dir
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
+	code := exitCode(t, cmd.Run())
+	return out.String(), errb.String(), code
+}
+
+// exitCode is the exit code of a command whose Run (or Wait) returned
+// err: 0 for nil, the code of an *exec.ExitError; any other error (the
+// command did not run) fails t.
+func exitCode(t *testing.T, err error) int {
+	t.Helper()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ee):
+		return ee.ExitCode()
+	}
+	t.Fatal(err)
+	return -1
+}
+
+// arenaOnPath is the environment of a command that runs `arena` as a
+// user types it: this test binary, as the arena, first on PATH.
+func arenaOnPath(t *testing.T) []string {
+	t.Helper()
+	bin := t.TempDir()
+	if err := os.Symlink(os.Args[0], filepath.Join(bin, "arena")); err != nil {
 		t.Fatal(err)
 	}
-	return out.String(), errb.String(), code
+	return append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 }
 
 // usageCase is a command line (args) the arena must refuse as a usage

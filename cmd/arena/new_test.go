@@ -30,14 +30,7 @@ var shortGames = map[string]string{
 // against the bundled random bot without a forfeit or a strike.
 func TestNewKitsWorkWhereWritten(t *testing.T) {
 	interpreter := map[string]string{"python": "python3", "js": "node", "go": "go"}
-	bin := filepath.Join(t.TempDir(), "bin")
-	if err := os.Mkdir(bin, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(os.Args[0], filepath.Join(bin, "arena")); err != nil {
-		t.Fatal(err)
-	}
-	env := append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"),
+	env := append(arenaOnPath(t),
 		// Offline, and nothing from this machine's module cache or this
 		// clone. -trimpath lets the four Go kits, whose SDK copies are
 		// alike, share the build cache (resolution is the same without).

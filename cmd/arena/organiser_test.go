@@ -138,7 +138,7 @@ func TestMatchSuspendsABotThatNeverStarts(t *testing.T) {
 			sleeper := script(t, "sleeper.sh", fmt.Sprintf("echo started >> '%s'; exec sleep 60", log))
 			out := t.TempDir()
 			_, stderr, code := arena(t, "match", "--game", "banqi", "--option", "max_plies=20", "--bot", "s="+sleeper, "--bot", "r=arena bot random",
-				"--games", "4", "--startup-time", "300ms", "--max-startup-failures", fmt.Sprint(tc.max), "--bot-isolate", "no", "--out", out)
+				"--games", "4", "--startup-time", "1s", "--max-startup-failures", fmt.Sprint(tc.max), "--bot-isolate", "no", "--out", out)
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}

@@ -1,18 +1,13 @@
 package main
 
 import (
-	"bufio"
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/arena-dev/arena/internal/words"
 )
 
 // TestPlacesText: a game's line lists the bots by finishing place, best
-// first, as places people read ("1st", "12th", "22nd"), ties said.
+// first, as places people read ("1st", "12th", "22nd": words.Ordinal),
+// ties said.
 func TestPlacesText(t *testing.T) {
 	cases := []struct {
 		name  string
@@ -33,11 +28,6 @@ func TestPlacesText(t *testing.T) {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
 	}
-	for n, want := range map[int]string{1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 11: "11th", 12: "12th", 13: "13th", 21: "21st", 22: "22nd", 23: "23rd", 101: "101st", 111: "111th"} {
-		if got := words.Ordinal(n); got != want {
-			t.Errorf("words.Ordinal(%d) = %q, want %q", n, got, want)
-		}
-	}
 }
 
 // TestMatchProgressSaysPlaces: the progress lines of a real match (not a
@@ -52,21 +42,7 @@ func TestMatchProgressSaysPlaces(t *testing.T) {
 	if code != 0 || len(lines) != 3 {
 		t.Fatalf("exit %d, %d progress lines, want 3:\n%s", code, len(lines), stderr)
 	}
-	f, err := os.Open(filepath.Join(out, "results.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for i := 0; sc.Scan(); i++ {
-		var r struct {
-			GameID string   `json:"game_id"`
-			Bots   []string `json:"bots"`
-			Ranks  []int    `json:"ranks"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatal(err)
-		}
+	for i, r := range records(t, out) {
 		line := lines[i]
 		want := r.GameID + ": " + placesText(r.Bots, r.Ranks) + ", "
 		if strings.Contains(line, "#") || !strings.Contains(line, want) {

@@ -182,7 +182,7 @@ func sentence(s string) string {
 	if s == "" {
 		return s
 	}
-	return strings.ToUpper(s[:1]) + strings.TrimSuffix(s[1:], ".") + "."
+	return words.Capital(strings.TrimSuffix(s, ".")) + "."
 }
 
 // playSummary is the match's outcome for the person, after its games:

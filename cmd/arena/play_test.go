@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -130,7 +129,11 @@ func (term *terminal) screen(re *regexp.Regexp, first bool) string {
 	chunk := strings.ReplaceAll(term.text.String()[start:term.seen], "\r", "")
 	term.mu.Unlock()
 	if first {
-		chunk = chunk[strings.Index(chunk, "\n=== "):]
+		banner := strings.Index(chunk, "\n=== ")
+		if banner < 0 {
+			term.t.Fatalf("no game's banner before %v:\n%s", re, chunk)
+		}
+		chunk = chunk[banner:]
 	}
 	lines := strings.Split(chunk, "\n")[1:]
 	if len(lines) > termRows {
@@ -172,14 +175,7 @@ func (term *terminal) typeLine(s string) {
 func (term *terminal) wait() int {
 	term.t.Helper()
 	<-term.done
-	err := term.cmd.Wait()
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		return ee.ExitCode()
-	} else if err != nil {
-		term.t.Fatal(err)
-	}
-	return 0
+	return exitCode(term.t, term.cmd.Wait())
 }
 
 // mustContain fails unless screen holds each of want, read as wrapped

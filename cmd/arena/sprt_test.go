@@ -58,6 +58,38 @@ type junitDoc struct {
 	} `xml:"testsuite"`
 }
 
+// sprtOutputs are the paths a test's arena sprt writes to, in a new
+// directory: --out, --summary-md and --junit.
+func sprtOutputs(t *testing.T) (out, md, junit string) {
+	dir := t.TempDir()
+	return filepath.Join(dir, "out"), filepath.Join(dir, "summary.md"), filepath.Join(dir, "junit.xml")
+}
+
+// wholeGames checks that the results.jsonl of an sprt's out holds a line
+// for each game its summary m says was played, each a whole game (two
+// bots ranked, its pair, the test's score and its replay); it returns
+// how many lines there are.
+func wholeGames(t *testing.T, out string, m map[string]any) int {
+	t.Helper()
+	lines := readLines(t, filepath.Join(out, "results.jsonl"))
+	if len(lines) != int(num(m, "played")) {
+		t.Errorf("results.jsonl has %d lines, played %v", len(lines), m["played"])
+	}
+	for _, l := range lines {
+		var r struct {
+			Bots      []string `json:"bots"`
+			Ranks     []int    `json:"ranks"`
+			Pair      *int     `json:"pair"`
+			TestScore *float64 `json:"test_score"`
+			Replay    string   `json:"replay"`
+		}
+		if err := json.Unmarshal([]byte(l), &r); err != nil || len(r.Bots) != 2 || len(r.Ranks) != 2 || r.Pair == nil || r.TestScore == nil || r.Replay == "" {
+			t.Errorf("not a whole game (%v): %s", err, l)
+		}
+	}
+	return len(lines)
+}
+
 func readJUnit(t *testing.T, path string) junitDoc {
 	t.Helper()
 	data, err := os.ReadFile(path)
@@ -79,9 +111,7 @@ func readJUnit(t *testing.T, path string) junitDoc {
 // promised output.
 func TestSPRTAcceptsH1(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	out := filepath.Join(dir, "out")
-	md, junit := filepath.Join(dir, "summary.md"), filepath.Join(dir, "junit.xml")
+	out, md, junit := sprtOutputs(t)
 	stdout, stderr, code := arena(t, "sprt", "--game", "banqi", "--test", "greedy=arena bot greedy", "--base", "random=arena bot random",
 		"--elo0", "0", "--elo1", "20", "--max-games", "400", "--seed", "1", "--concurrency", "2",
 		"--out", out, "--json", "--summary-md", md, "--junit", junit)
@@ -110,20 +140,8 @@ func TestSPRTAcceptsH1(t *testing.T) {
 		t.Errorf("no progress lines on stderr:\n%s", stderr)
 	}
 	// Every finished game is in results.jsonl, counted or not.
-	lines := readLines(t, filepath.Join(out, "results.jsonl"))
-	if len(lines) != int(num(m, "played")) || len(lines) < int(games) {
-		t.Errorf("results.jsonl has %d lines; played %v, counted %v", len(lines), m["played"], games)
-	}
-	for _, l := range lines {
-		var r struct {
-			Bots      []string `json:"bots"`
-			Pair      *int     `json:"pair"`
-			TestScore *float64 `json:"test_score"`
-			Replay    string   `json:"replay"`
-		}
-		if err := json.Unmarshal([]byte(l), &r); err != nil || r.Pair == nil || r.TestScore == nil || len(r.Bots) != 2 || r.Replay == "" {
-			t.Fatalf("bad results line (%v): %s", err, l)
-		}
+	if played := wholeGames(t, out, m); played < int(games) {
+		t.Errorf("results.jsonl has %d lines; counted %v", played, games)
 	}
 	if _, err := os.Stat(filepath.Join(out, "sprt.json")); err != nil {
 		t.Error(err)
@@ -313,7 +331,6 @@ func TestSPRTArenaErrorExit1(t *testing.T) {
 	}
 }
 
-// TestSPRTMaxTime: a run that cannot decide within its time budget (equal
 // TestSPRTStopsWhenItsTestBotNeverStarts: a test bot that never says
 // ready is suspended after --max-startup-failures games, and the SPRT
 // stops there (exit 1), saying so in every report, rather than accepting
@@ -321,15 +338,10 @@ func TestSPRTArenaErrorExit1(t *testing.T) {
 // read a build that does not start as a weaker one.
 func TestSPRTStopsWhenItsTestBotNeverStarts(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	sleeper := filepath.Join(dir, "sleeper.sh")
-	if err := os.WriteFile(sleeper, []byte("#!/bin/sh\nexec sleep 1000\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(dir, "out")
-	md, junit := filepath.Join(dir, "summary.md"), filepath.Join(dir, "junit.xml")
+	sleeper := script(t, "sleeper.sh", "exec sleep 1000")
+	out, md, junit := sprtOutputs(t)
 	stdout, stderr, code := arena(t, "sprt", "--game", "banqi", "--test", "new="+sleeper, "--base", "old=arena bot random",
-		"--startup-time", "200ms", "--max-startup-failures", "2", "--seed", "5", "--out", out, "--summary-md", md, "--junit", junit, "-q")
+		"--startup-time", "1s", "--max-startup-failures", "2", "--seed", "5", "--out", out, "--summary-md", md, "--junit", junit, "-q")
 	if code != 1 {
 		t.Fatalf("exit %d, want 1:\n%s\n%s", code, stdout, stderr)
 	}
@@ -348,30 +360,21 @@ func TestSPRTStopsWhenItsTestBotNeverStarts(t *testing.T) {
 	}
 }
 
+// TestSPRTMaxTime: a run that cannot decide within its time budget (equal
 // bots, bounds 2 nElo apart at alpha = beta = 0.001: tens of thousands
 // of games before a bound, on any machine) stops at --max-time with exit
 // 4 and every report written, saying the budget ran out; the games cut
 // short are not recorded.
 func TestSPRTMaxTime(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	out := filepath.Join(dir, "out")
-	md, junit := filepath.Join(dir, "summary.md"), filepath.Join(dir, "junit.xml")
+	out, md, junit := sprtOutputs(t)
 	stdout, stderr, code := arena(t, "sprt", "--game", "banqi", "--test", "a=arena bot random", "--base", "b=arena bot random",
 		"--elo0", "-1", "--elo1", "1", "--alpha", "0.001", "--beta", "0.001", "--max-games", "0", "--max-time", "1s",
 		"--concurrency", "2", "--seed", "5", "--out", out, "--json", "--summary-md", md, "--junit", junit, "-q")
 	if code != exitInconclusive {
 		t.Fatalf("exit %d, want %d (inconclusive):\n%s\n%s", code, exitInconclusive, stdout, stderr)
 	}
-	for _, src := range []string{"stdout", "sprt.json"} {
-		data := stdout
-		if src == "sprt.json" {
-			b, err := os.ReadFile(filepath.Join(out, "sprt.json"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			data = string(b)
-		}
+	for src, data := range map[string]string{"stdout": stdout, "sprt.json": readFile(t, filepath.Join(out, "sprt.json"))} {
 		m := sprtJSON(t, data)
 		if m["verdict"] != "inconclusive" || m["stopped_by"] != "max_time" || num(m, "exit_code") != exitInconclusive ||
 			num(m, "max_seconds") != 1 || num(m, "max_games") != 0 {
@@ -383,22 +386,7 @@ func TestSPRTMaxTime(t *testing.T) {
 	}
 	// Every recorded game is whole; the games the budget cut short are in
 	// abandoned, not in results.jsonl.
-	m := sprtJSON(t, stdout)
-	lines := readLines(t, filepath.Join(out, "results.jsonl"))
-	if len(lines) != int(num(m, "played")) {
-		t.Errorf("results.jsonl has %d lines, played %v", len(lines), m["played"])
-	}
-	for _, l := range lines {
-		var r struct {
-			Ranks     []int    `json:"ranks"`
-			Pair      *int     `json:"pair"`
-			TestScore *float64 `json:"test_score"`
-			Replay    string   `json:"replay"`
-		}
-		if err := json.Unmarshal([]byte(l), &r); err != nil || len(r.Ranks) != 2 || r.Pair == nil || r.TestScore == nil || r.Replay == "" {
-			t.Errorf("not a whole game (%v): %s", err, l)
-		}
-	}
+	wholeGames(t, out, sprtJSON(t, stdout))
 	b, err := os.ReadFile(md)
 	if err != nil || !strings.Contains(string(b), "inconclusive") || !strings.Contains(string(b), "the time budget (--max-time 1s) ran out") {
 		t.Errorf("--summary-md (%v):\n%s", err, b)

@@ -22,7 +22,6 @@ import (
 	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/arena/schedule"
 	"github.com/arena-dev/arena/arena/tournament"
-
 	"github.com/arena-dev/arena/internal/words"
 )
 
@@ -446,8 +445,10 @@ func resumeCommand(c *cli.Context, out string) string {
 		name := f.Names()[0]
 		switch {
 		case !c.IsSet(name):
-		case c.Bool(name) && isBool(f):
-			cmd = append(cmd, "--"+name)
+		case isBool(f):
+			if c.Bool(name) { // --distributed=false is not said again
+				cmd = append(cmd, "--"+name)
+			}
 		default:
 			cmd = append(cmd, "--"+name, words.ShellQuote(fmt.Sprint(c.Value(name))))
 		}
@@ -470,15 +471,7 @@ const barRoom = 45
 // half behind at every redraw. What is cut is said above the bar anyway
 // (a game's forfeits, in lines of their own).
 func fitBar(desc string, width int) string {
-	room := width - barRoom
-	if room <= 0 {
-		return ""
-	}
-	r := []rune(desc)
-	if len(r) <= room {
-		return desc
-	}
-	return string(r[:room-1]) + "…"
+	return words.Clip(desc, width-barRoom)
 }
 
 // terminalWidth is the width of the terminal f is, 80 if it cannot be

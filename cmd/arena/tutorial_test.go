@@ -88,24 +88,14 @@ var fewerGames = regexp.MustCompile(`(--games|--max-games) \d+`)
 // tutorial writes must pass arena check (the tutorial runs it).
 //
 // The tutorial plays some hundred Uno games with Python bots: in the
-// quick form (testkit.Quick) each match plays 4 games and the SPRT 20 at
+// quick form (testkit.Quick) each match plays 4 games and the SPRT 4 at
 // most, the commands otherwise as written.
 func TestTutorialRuns(t *testing.T) {
 	testkit.Tool(t, "python3")
 	steps := tutorialSteps(t, "../../docs/tutorial.md")
 	var files, commands int
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "bin")
-	if err := os.Mkdir(bin, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(os.Args[0], filepath.Join(bin, "arena")); err != nil {
-		t.Fatal(err)
-	}
-	work := filepath.Join(dir, "work")
-	if err := os.Mkdir(work, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	env := arenaOnPath(t)
+	work := t.TempDir()
 	for _, s := range steps {
 		if s.file != "" {
 			files++
@@ -125,14 +115,9 @@ func TestTutorialRuns(t *testing.T) {
 			}
 			cmd := exec.Command("sh", "-c", cmdline)
 			cmd.Dir = work
-			cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+			cmd.Env = env
 			out, err := cmd.CombinedOutput()
-			code := 0
-			if ee, ok := err.(*exec.ExitError); ok {
-				code = ee.ExitCode()
-			} else if err != nil {
-				t.Fatal(err)
-			}
+			code := exitCode(t, err)
 			if !slices.Contains(s.exits, code) {
 				t.Fatalf("tutorial.md:%d: %s\nexit %d (want %v):\n%s", s.line, cmdline, code, s.exits, out)
 			}

@@ -1,6 +1,7 @@
 // Package words writes counts, places and lists as people read them, for
 // every command's output alike: "1 game", "2 games"; "3rd"; "a, b and
-// c"; text wrapped to a terminal's width; a shell word quoted.
+// c"; text wrapped to a terminal's width or cut with "…"; a shell word
+// quoted.
 package words
 
 import (
@@ -75,6 +76,18 @@ func Wrap(text string, width int, indent string) []string {
 	return lines
 }
 
+// Clip is s cut to at most n characters (runes), the last one "…" where
+// it is cut; "" for n below 1.
+func Clip(s string, n int) string {
+	if n < 1 {
+		return ""
+	}
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
 // lead is the indent of the next line: none for the first.
 func lead(lines []string, indent string) string {
 	if len(lines) == 0 {
@@ -90,4 +103,14 @@ func ShellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// Capital is s with its first letter a capital: "greedy wins" is
+// "Greedy wins".
+func Capital(s string) string {
+	if s == "" {
+		return s
+	}
+	r, size := utf8.DecodeRuneInString(s)
+	return strings.ToUpper(string(r)) + s[size:]
 }

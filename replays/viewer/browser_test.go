@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/arena-dev/arena/engine"
 	"github.com/arena-dev/arena/internal/browsertest"
 	"github.com/arena-dev/arena/protocol"
 	"github.com/arena-dev/arena/replays"
@@ -410,22 +411,16 @@ func TestUno(t *testing.T) {
 	})
 }
 
-// seatRef is how an engine's reason names a seat.
-var seatRef = regexp.MustCompile(`\bseat (\d+)\b`)
-
 // namedReason is r's reason as the page should show it, each seat it
-// mentions followed by its bot's name; it fails t if the reason names no
+// mentions named (engine.NameSeats); it fails t if the reason names no
 // seat (the check would check nothing).
 func namedReason(t *testing.T, r *replays.Replay) string {
 	t.Helper()
-	if !seatRef.MatchString(r.Result.Reason) {
+	named := engine.NameSeats(r.Result.Reason, r.Bots())
+	if named == r.Result.Reason {
 		t.Fatalf("reason %q names no seat", r.Result.Reason)
 	}
-	return seatRef.ReplaceAllStringFunc(r.Result.Reason, func(m string) string {
-		var s int
-		fmt.Sscan(strings.TrimPrefix(m, "seat "), &s)
-		return fmt.Sprintf("%s (%s)", m, r.Header.Seats[s].Bot)
-	})
+	return named
 }
 
 func read(t *testing.T, path string) []byte {
