@@ -40,7 +40,7 @@ func TestWindow(t *testing.T) {
 		waiting string // the games whose processes are waiting
 		// want is what each pick gives, up to the first "none": a game's
 		// id, "recorded ID", or "none STATUS".
-		want  string
+		want string
 		// asked is the times claim was asked about each game, where it
 		// matters: at every pick, about each game up to the one taken.
 		asked map[string]int
