@@ -1,8 +1,6 @@
 package run
 
-import (
-	"github.com/arena-dev/arena/arena/schedule"
-)
+import "github.com/arena-dev/arena/arena/schedule"
 
 // maxUnit bounds the games of one unit (UnitExecutor): a rotation of
 // seats has at most as many as the largest table.

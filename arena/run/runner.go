@@ -11,11 +11,12 @@ import (
 	"github.com/arena-dev/arena/arena/schedule"
 )
 
-// runner is one Run. Run's loop starts games while there is room
+// runner is one Run, whose loop starts games while there is room
 // (start), waits for games to finish or a group to be made durable
 // (wait), takes what came (collect, synced) and hands the next group to
 // the syncer (flush); a game counts (recorded, count) once its ledger
-// line is durable. Its fields are Run's goroutine's alone, but for those
+// line is durable. The state those steps share, which were closures over
+// Run's variables, is its fields. Its fields are Run's goroutine's alone, but for those
 // the games' goroutines read (keep, play), which are set once, before
 // any game starts.
 type runner struct {
@@ -244,25 +245,29 @@ func (r *runner) keep(unit int, t Table, rec ledger.Record, replay Replay, err e
 }
 
 // wait waits for a game to finish or for the syncer, and takes what
-// comes: the games finished meanwhile come along with the first, up to
-// maxBatch, so that they are recorded together.
+// comes.
 func (r *runner) wait() {
 	select {
 	case d := <-r.results:
-		batch := []finished{d}
-		for len(batch) < maxBatch {
-			select {
-			case d := <-r.results:
-				batch = append(batch, d)
-			default:
-				r.collect(batch)
-				return
-			}
-		}
-		r.collect(batch)
+		r.collect(r.gather(d))
 	case done := <-r.group.synced():
 		r.synced(done)
 	}
+}
+
+// gather is d with the games that finished meanwhile, up to maxBatch, so
+// that they are recorded together.
+func (r *runner) gather(d finished) []finished {
+	batch := []finished{d}
+	for len(batch) < maxBatch {
+		select {
+		case d := <-r.results:
+			batch = append(batch, d)
+		default:
+			return batch
+		}
+	}
+	return batch
 }
 
 // collect takes games played: a game cut short is counted as abandoned,

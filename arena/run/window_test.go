@@ -38,8 +38,8 @@ func TestWindow(t *testing.T) {
 		size    int
 		games   []string
 		waiting string // the games whose processes are waiting
-		// want is what each pick gives, up to the first "none": a game's
-		// id, "recorded ID", or "none STATUS".
+		// want is what each pick gives until the Source is done: a game's
+		// id, "recorded ID", or "none STATUS" (the window is empty).
 		want string
 		// asked is the times claim was asked about each game, where it
 		// matters: at every pick, about each game up to the one taken.
