@@ -91,14 +91,7 @@ func newRunner(ctx context.Context, cfg Config, src Source, stop StopRule, sink 
 	if l, ok := r.exec.(interface{ LostLogs() int }); ok {
 		r.lostLogs = l.LostLogs
 	}
-	r.gctx, r.abandon = context.WithCancel(context.WithoutCancel(ctx))
-	r.stopWatch = context.AfterFunc(ctx, func() {
-		if cfg.AbandonAfter > 0 {
-			time.AfterFunc(cfg.AbandonAfter, r.abandon)
-		} else {
-			r.abandon()
-		}
-	})
+	r.gctx, r.abandon, r.stopWatch = gamesContext(ctx, cfg.AbandonAfter)
 	r.res = &Result{}
 	r.watch = newStartupWatch(cfg)
 	r.began = time.Now()
@@ -121,6 +114,22 @@ func newRunner(ctx context.Context, cfg Config, src Source, stop StopRule, sink 
 		r.group = startGroups(g)
 	}
 	return r
+}
+
+// gamesContext is the context a run's games are played under: it ends
+// after (0: at once) once ctx ends, so that running games may finish and
+// be recorded, or at once by abandon (the run stops early: a stop rule,
+// an error). stopWatch undoes the watch on ctx.
+func gamesContext(ctx context.Context, after time.Duration) (gctx context.Context, abandon context.CancelFunc, stopWatch func() bool) {
+	gctx, abandon = context.WithCancel(context.WithoutCancel(ctx))
+	stopWatch = context.AfterFunc(ctx, func() {
+		if after > 0 {
+			time.AfterFunc(after, abandon)
+		} else {
+			abandon()
+		}
+	})
+	return gctx, abandon, stopWatch
 }
 
 // close ends the syncer and the watch on ctx, abandons what still runs
