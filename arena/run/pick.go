@@ -1,17 +1,16 @@
 package run
 
-import (
-	"slices"
+import "github.com/arena-dev/arena/arena/schedule"
 
-	"github.com/arena-dev/arena/arena/schedule"
-)
+// maxUnit bounds the games of one unit (UnitExecutor): a rotation of
+// seats has at most as many as the largest table.
+const maxUnit = 16
 
 // picker hands Run the game to start next: the Source's next, or with a
-// Claimer (a pool that keeps bot processes between games) the first of
-// the next Lookahead ready games whose processes are waiting, so that
-// idle processes are reused rather than new ones started; a game passed
-// over Lookahead times starts whatever is waiting. Each game it hands out
-// is marked with the bots that take no part in it now (startupWatch).
+// Claimer (a pool that keeps bot processes between games) the one its
+// claim window picks, so that idle processes are reused rather than new
+// ones started. Each game it hands out is marked with the bots that take
+// no part in it now (startupWatch).
 type picker struct {
 	src     Source
 	claimer Claimer // nil: the Source's order
@@ -20,16 +19,17 @@ type picker struct {
 	// next unit: not started yet.
 	held *Table
 	// window holds the ready games taken from src and not started yet
-	// (with a Claimer), in the Source's order.
-	window []waiting
+	// (with a Claimer).
+	window window
 }
 
-// waiting is a game of the window, with the times it was passed over.
-type waiting struct {
-	t      Table
-	passed int
+func newPicker(src Source, claimer Claimer, watch *startupWatch) *picker {
+	return &picker{src: src, claimer: claimer, watch: watch, window: window{size: Lookahead}}
 }
 
+// next is the game to start next, or why there is none (the Source's
+// status). A game already recorded comes unmarked: it is counted, not
+// started.
 func (p *picker) next() (Table, schedule.Status) {
 	if p.held != nil {
 		t := *p.held
@@ -44,38 +44,37 @@ func (p *picker) next() (Table, schedule.Status) {
 		}
 		return t, st
 	}
-	st := schedule.Ready
-	for len(p.window) < Lookahead {
-		var t Table
-		if t, st = p.src.Next(); st != schedule.Ready {
-			break
-		}
-		if t.Recorded != nil {
-			return t, schedule.Ready // counted, not started: no process needed
-		}
-		p.window = append(p.window, waiting{t: t})
-	}
-	if len(p.window) == 0 {
-		return Table{}, st
+	recorded, st := p.window.fill(p.src.Next)
+	if recorded != nil {
+		return *recorded, schedule.Ready
 	}
 	// Marked before any is claimed for: the processes held are those of
 	// the bots that take part now.
-	for i := range p.window {
-		p.watch.mark(&p.window[i].t)
+	t, ok := p.window.take(p.watch.mark, p.claimer.Claim)
+	if !ok {
+		return Table{}, st
 	}
-	pick := 0 // none has its processes waiting: the first starts
-	if p.window[0].passed < Lookahead {
-		for i := range p.window {
-			if p.claimer.Claim(p.window[i].t) {
-				pick = i
-				break
-			}
-		}
-	}
-	for i := range pick {
-		p.window[i].passed++
-	}
-	t := p.window[pick].t
-	p.window = slices.Delete(p.window, pick, pick+1)
 	return t, schedule.Ready
+}
+
+// unit is t with the games that follow it on the same deal between the
+// same bots (a pair, a rotation), up to maxUnit: played as one unit, on
+// one machine (UnitExecutor). The first game that is not of the unit is
+// held for the next.
+func (p *picker) unit(t Table) []Table {
+	unit := []Table{t}
+	key := UnitKey(t)
+	for len(unit) < maxUnit {
+		u, st := p.src.Next()
+		if st != schedule.Ready {
+			break
+		}
+		if u.Recorded != nil || UnitKey(u) != key {
+			p.held = &u
+			break
+		}
+		p.watch.mark(&u)
+		unit = append(unit, u)
+	}
+	return unit
 }
