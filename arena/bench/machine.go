@@ -25,7 +25,7 @@ type Machine struct {
 	// without polling for work first (the cpuidle driver haltpoll with
 	// guest_halt_poll_ns 0). Every reply that comes to a referee whose CPU
 	// went idle then waits for the hypervisor to run that CPU again, and
-	// a move costs both sides more (docs/architecture.md, per-move cost).
+	// a move costs both sides more (docs/performance.md, per-move cost).
 	IdleHalts bool
 }
 

@@ -78,7 +78,7 @@ const roundMoves = 250
 // And what the machine did meanwhile (reportMachine): stolen-ms/cpu, the
 // time the hypervisor held each CPU, and a line on the log where idle
 // CPUs halt at once, which raises random/referee by itself
-// (docs/architecture.md, per-move cost).
+// (docs/performance.md, per-move cost).
 //
 // Run it as:
 //
@@ -148,7 +148,7 @@ func reportMachine(b *testing.B, m Machine) {
 		b.ReportMetric(float64(m.Stolen.Milliseconds()), "stolen-ms/cpu")
 	}
 	if m.IdleHalts && !idleHaltsLogged.Swap(true) { // once, not for every b.N tried
-		b.Log("this machine's idle CPUs halt at once (cpuidle haltpoll, guest_halt_poll_ns 0): every reply that finds its reader's CPU idle waits for the hypervisor (docs/architecture.md, per-move cost)")
+		b.Log("this machine's idle CPUs halt at once (cpuidle haltpoll, guest_halt_poll_ns 0): every reply that finds its reader's CPU idle waits for the hypervisor (docs/performance.md, per-move cost)")
 	}
 }
 

@@ -36,7 +36,7 @@ import (
 // 6% of it; rename 3%; syncfs 2%) to 4%,
 // most of it the two syncs; compressing the replays is 5%, in the games'
 // goroutines. The figure that matters is a match with real bots
-// (docs/architecture.md).
+// (docs/performance.md#the-output-directory).
 func BenchmarkOutputCost(b *testing.B) {
 	cfg := config(b, &membot.Launcher{Policy: membot.First}, 4)
 	cfg.Options["max_plies"] = "2"

@@ -20,7 +20,7 @@ import (
 // wrapper and the bot. It was the arena executable re-executed in the
 // bot's user namespace (stage2Command, which Detect's probe still runs),
 // a whole runtime's start and exit per bot process: about an eighth of
-// the CPU an isolated `--restart-bots` match spent (docs/architecture.md,
+// the CPU an isolated `--restart-bots` match spent (docs/performance.md,
 // a restarted bot's process).
 //
 // A Go program cannot run Go code in a child it forks, except what the

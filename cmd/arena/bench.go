@@ -109,7 +109,7 @@ func printMachine(w io.Writer, m bench.Machine) {
 	}
 	if m.IdleHalts {
 		fmt.Fprintf(w, "idle CPUs:         halt at once (cpuidle haltpoll, guest_halt_poll_ns 0): a reply that finds the referee's CPU idle\n"+
-			"                   waits for the hypervisor to run it again, on every move (docs/architecture.md, per-move cost);\n"+
+			"                   waits for the hypervisor to run it again, on every move (docs/performance.md, per-move cost);\n"+
 			"                   as root, `echo 200000 > /sys/module/haltpoll/parameters/guest_halt_poll_ns` (the kernel's default) polls first\n")
 	}
 }
