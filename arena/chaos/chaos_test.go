@@ -18,8 +18,8 @@ import (
 	"time"
 
 	"github.com/arena-dev/arena/arena/bot"
-	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/arena/ledger"
+	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/arena/tournament"
 	_ "github.com/arena-dev/arena/engine/all"

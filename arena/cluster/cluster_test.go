@@ -20,8 +20,8 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/arena-dev/arena/arena/bot"
-	"github.com/arena-dev/arena/arena/bot/stdio"
 	"github.com/arena-dev/arena/arena/bot/membot"
+	"github.com/arena-dev/arena/arena/bot/stdio"
 	"github.com/arena-dev/arena/arena/cluster"
 	"github.com/arena-dev/arena/arena/deal"
 	"github.com/arena-dev/arena/arena/ledger"

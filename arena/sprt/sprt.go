@@ -228,7 +228,6 @@ func (c *Config) bots() []bot.Spec {
 	return out
 }
 
-
 // FillerNames are the names the filler seats play under.
 func (c *Config) FillerNames() []string {
 	var out []string

@@ -2,12 +2,12 @@ package tournament
 
 import (
 	"errors"
-	"github.com/arena-dev/arena/arena/bot/stdio"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/arena-dev/arena/arena/bot/stdio"
 	_ "github.com/arena-dev/arena/engine/banqi"
 )
 

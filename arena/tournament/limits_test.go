@@ -1,13 +1,13 @@
 package tournament
 
 import (
-	"github.com/arena-dev/arena/arena/bot/stdio"
 	"os"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/arena-dev/arena/arena/bot/stdio"
 	"github.com/arena-dev/arena/arena/sandbox"
 )
 

@@ -111,7 +111,12 @@ func runCheck(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	argv := spec.Target.(stdio.Command).Argv
+	local, ok := spec.Target.(stdio.Command)
+	if !ok {
+		// The session judges a process (its exit, its process group).
+		return usagef("arena check %s: checks a bot program run here; check a remote bot where it runs: arena check CMD", spec.Target)
+	}
+	argv := local.Argv
 	if !c.Bool("json") {
 		fmt.Fprintf(c.App.Writer, "arena check: %s, %d seats, %d games, seed %d, move %v, startup %v, margin %v\n",
 			game.Info().Name, seats, c.Int("games"), seed, move, startup, margin)

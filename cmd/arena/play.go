@@ -11,10 +11,10 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-dev/arena/arena/bot"
-	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/arena/human"
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/match"
+	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/engine"
 	"github.com/arena-dev/arena/protocol"
 
