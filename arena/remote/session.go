@@ -148,7 +148,7 @@ func (e *endpoint) RoundTrip() (time.Duration, error) {
 }
 
 // Server serves one bot over NATS: for each session the referee asks
-// for, it starts a local session (a process: bot.Command's Launch; a bot
+// for, it starts a local session (a process: stdio.Command's Launch; a bot
 // in this process: InProcess) and carries its lines both ways.
 type Server struct {
 	NC *nats.Conn
