@@ -26,7 +26,7 @@ import (
 // Config is what Measure measures: a bot (two copies of it play each
 // game), a game, and the move clock a run would give it.
 type Config struct {
-	Bot     bot.Command
+	Bot     bot.Spec // bound: its Launcher set
 	Game    engine.Game
 	Options engine.Options // resolved (engine.Setup)
 	// Move is the move clock the concurrency sweep judges fairness by.
@@ -116,7 +116,7 @@ func Measure(ctx context.Context, cfg Config, progress func(string)) (*Report, e
 
 // pipeRoundTrip times turns to one process of the bot and its replies.
 func pipeRoundTrip(cfg Config) (time.Duration, error) {
-	e, err := cfg.Bot.Launch(cfg.Bot.Name, bot.LaunchOptions{})
+	e, err := cfg.Bot.Launcher.Launch(cfg.Bot.Name, bot.LaunchOptions{})
 	if err != nil {
 		return 0, err
 	}
@@ -175,7 +175,7 @@ func sweepStep(ctx context.Context, cfg Config, c int, limits clock.Limits, pair
 	b2 := cfg.Bot
 	b2.Name += "2"
 	rc := run.Config{Settings: run.Settings{Limits: limits, Policy: referee.Forfeit}.WithDefaults(), Game: cfg.Game, Options: cfg.Options,
-		MatchID: "bench", Concurrency: c, Rotation: 2, Bots: []bot.Spec{cfg.Bot.Spec(), b2.Spec()}}
+		MatchID: "bench", Concurrency: c, Rotation: 2, Bots: []bot.Spec{cfg.Bot, b2}}
 	sink := &thinkTimes{}
 	start := time.Now()
 	res, err := run.Run(ctx, rc, &pairs{n: n, paired: paired}, nil, sink)

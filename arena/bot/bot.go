@@ -1,21 +1,22 @@
 // Package bot is the seam between the arena and a bot, wherever it runs.
-// A bot is a Spec: a name and a Launcher. Launching yields an Endpoint,
-// one session of the bot from hello to bye: a transport.Conn the referee
-// talks through, plus what the pool needs to keep it between games (its
-// end, its diagnostics, a graceful shutdown).
+// A bot is a Spec: a name, a Target (what the user wrote, parsed by the
+// scheme it names) and, once a run binds it, a Launcher. Launching yields
+// an Endpoint, one session of the bot from hello to bye: a
+// transport.Conn the referee talks through, plus what the pool needs to
+// keep it between games (its end, its diagnostics, a graceful shutdown).
 //
-// Command is the first Launcher: a local program run over stdio, confined
-// by arena/sandbox when one is set. A remote launcher (NATS) yields
-// Endpoints of the same shape; nothing above this package, the pool, the
-// runner, the referee or the engines, knows which it holds.
+// Schemes register themselves as database/sql drivers do (Register):
+// arena/bot/stdio, the default, runs a local program over stdio;
+// arena/remote ("nats:BOTID") reaches a bot served elsewhere;
+// arena/bot/membot ("mem:random") plays in memory. Parse is the one
+// parser of a bot's command, and Bind gives each bot its launcher from
+// what the run holds (a sandbox, a NATS connection). Nothing above this
+// package, the pool, the runner, the referee or the engines, knows which
+// scheme a bot has; this package imports none of them.
 package bot
 
 import (
-	"errors"
-	"fmt"
 	"io"
-	"regexp"
-	"strings"
 	"time"
 
 	"github.com/arena-dev/arena/arena/transport"
@@ -58,6 +59,14 @@ type Launcher interface {
 	Launch(name string, opt LaunchOptions) (Endpoint, error)
 }
 
+// Builder is implemented by Launchers (and Targets) whose bot a
+// distributed run can name: Build identifies what it launches (a hash of
+// a program and its files, a remote bot's id), so that a worker plays
+// exactly the bot the coordinator means, or refuses.
+type Builder interface {
+	Build() (string, error)
+}
+
 // Capacity is implemented by Launchers of bots that serve a bounded
 // number of sessions at once (a remote bot declares how many): Capacity
 // is that number, 0 while unknown. The pool then keeps no spare session
@@ -73,36 +82,6 @@ type LaunchOptions struct {
 	// StderrCap bounds what is kept of the bot's diagnostics per game
 	// (0: transport.DefaultStderrCap).
 	StderrCap int64
-}
-
-// Spec is a bot as the arena runs it.
-type Spec struct {
-	Name     string
-	Launcher Launcher
-}
-
-// RemotePrefix starts the command of a bot that runs elsewhere and is
-// reached over NATS: "nats:BOTID" (arena/remote).
-const RemotePrefix = "nats:"
-
-// RemoteID is the bot id of a remote bot's command "nats:BOTID", and
-// whether cmdline names a remote bot at all.
-func RemoteID(cmdline string) (string, bool) {
-	return strings.CutPrefix(strings.TrimSpace(cmdline), RemotePrefix)
-}
-
-var remoteID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
-
-// ErrRemoteID is a remote bot id that cannot be a subject token.
-var ErrRemoteID = errors.New("a NATS bot id holds only letters, digits, '_' and '-', and starts with a letter or digit")
-
-// CheckRemoteID validates a remote bot's id: it is a token of every NATS
-// subject of the bot.
-func CheckRemoteID(id string) error {
-	if !remoteID.MatchString(id) {
-		return fmt.Errorf("%w: %q", ErrRemoteID, id)
-	}
-	return nil
 }
 
 // ConnSession is an Endpoint made of a Conn and the channel closed when

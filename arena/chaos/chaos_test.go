@@ -19,6 +19,7 @@ import (
 
 	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/ledger"
+	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/arena/tournament"
 	_ "github.com/arena-dev/arena/engine/all"
@@ -318,16 +319,16 @@ func runTournament(t *testing.T, f tournament.File, deadline time.Duration) *run
 // sandbox `arena tournament run` gives it by default (limits, isolation).
 func runConfined(t *testing.T, f tournament.File, deadline time.Duration, confined bool) *run {
 	t.Helper()
-	return runWith(t, f, deadline, confined, tournament.Options{})
+	return runWith(t, f, deadline, confined, nil)
 }
 
-// runWith is runConfined with the tournament's options (remote bots).
-func runWith(t *testing.T, f tournament.File, deadline time.Duration, confined bool, opt tournament.Options) *run {
+// runWith is runConfined with the bindings of remote bots.
+func runWith(t *testing.T, f tournament.File, deadline time.Duration, confined bool, bind bot.Bindings) *run {
 	t.Helper()
 	kv := newToken()
 	name, value, _ := strings.Cut(kv, "=")
 	for i := range f.Bots {
-		if _, remote := bot.RemoteID(f.Bots[i].Command); remote {
+		if strings.HasPrefix(f.Bots[i].Command, remote.Prefix) {
 			continue // its server gives its processes the token
 		}
 		if f.Bots[i].Env == nil {
@@ -348,13 +349,16 @@ func runWith(t *testing.T, f tournament.File, deadline time.Duration, confined b
 		}
 		t.Log(sb.Describe())
 	}
+	if err := bot.Bind(c.Bots, bind); err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	defer cancel()
 	runtime.GC()
 	r.hwmKiB[0] = vmHWM()
 	w := watchProcs(kv)
 	start := time.Now()
-	_, err = tournament.Run(ctx, c, r.out, opt)
+	_, err = tournament.Run(ctx, c, r.out, tournament.Options{})
 	r.elapsed = time.Since(start)
 	r.hwmKiB[1] = vmHWM()
 	r.survived = survivors(kv)
@@ -611,11 +615,11 @@ func suiteGauntlets(name string, bots []chaosBot, command func(chaosBot) string)
 // plays one, and merges their runs into the first: the records of all,
 // the peaks of each, the referee's memory before the first and after the
 // last.
-func runSuite(t *testing.T, files []tournament.File, deadline time.Duration, confined bool, opt tournament.Options) *run {
+func runSuite(t *testing.T, files []tournament.File, deadline time.Duration, confined bool, bind bot.Bindings) *run {
 	t.Helper()
 	var r *run
 	for _, f := range files {
-		one := runWith(t, f, deadline, confined, opt)
+		one := runWith(t, f, deadline, confined, bind)
 		t.Logf("%s: %d games in %v", f.Name, len(one.recs), one.elapsed.Round(time.Millisecond))
 		if r == nil {
 			r = one
@@ -634,7 +638,7 @@ func runSuite(t *testing.T, files []tournament.File, deadline time.Duration, con
 func testChaos(t *testing.T, confined bool) {
 	bots := suite(t)
 	files := suiteGauntlets("chaos", bots, func(b chaosBot) string { return b.cmd })
-	r := runSuite(t, files, 3*time.Minute, confined, tournament.Options{})
+	r := runSuite(t, files, 3*time.Minute, confined, nil)
 	got := checkGames(t, r, bots, map[string]bool{"random": true})
 	truncated := checkStderrLogs(t, r)
 	if want := 2 * countNoForfeit(bots, "stderr-flood"); truncated < want {

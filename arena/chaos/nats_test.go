@@ -12,8 +12,8 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/bot/stdio"
 	"github.com/arena-dev/arena/arena/remote"
-	"github.com/arena-dev/arena/arena/tournament"
 	"github.com/arena-dev/arena/internal/natstest"
 )
 
@@ -40,13 +40,13 @@ func TestChaosOverNATS(t *testing.T) {
 			t.Errorf("bot process survived: %s", s)
 		}
 	}()
-	files := suiteGauntlets("chaos-nats", bots, func(b chaosBot) string { return bot.RemotePrefix + b.name })
+	files := suiteGauntlets("chaos-nats", bots, func(b chaosBot) string { return remote.Prefix + b.name })
 	for _, b := range bots {
-		argv, err := bot.ParseCommand(b.cmd, "")
+		argv, err := stdio.ParseCommand(b.cmd, "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		cmd := bot.Command{Name: b.name, Argv: argv, Env: []string{kv, "GOMAXPROCS=2"}}
+		cmd := stdio.Command{Name: b.name, Argv: argv, Env: []string{kv, "GOMAXPROCS=2"}}
 		go func() {
 			srv := remote.Server{NC: dial(), ID: b.name, Sessions: 4, Start: func(opt bot.LaunchOptions) (bot.Endpoint, error) {
 				return cmd.Launch(b.name, opt)
@@ -55,9 +55,7 @@ func TestChaosOverNATS(t *testing.T) {
 		}()
 	}
 	ref := dial()
-	r := runSuite(t, files, 3*time.Minute, false, tournament.Options{Remote: func(id string) bot.Launcher {
-		return &remote.Launcher{NC: ref, ID: id, Wait: 4 * time.Second}
-	}})
+	r := runSuite(t, files, 3*time.Minute, false, bot.Bindings{remote.SchemeName: &remote.Binding{NC: ref, Wait: 4 * time.Second}})
 	got := checkGames(t, r, bots, map[string]bool{"random": true})
 	var lines []string
 	for _, b := range bots {

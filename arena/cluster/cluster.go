@@ -17,7 +17,7 @@
 //     ledger. A restarted coordinator resumes from its ledger; for each
 //     game left, it looks for a result first and publishes the job only
 //     if there is none (jobs carry their id, deduplicated by the stream).
-//   - Builds: a job names each bot with its build (bot.Command.Build),
+//   - Builds: a job names each bot with its build (bot.Builder: stdio.Command.Build),
 //     fixed by the coordinator at start. A worker that lacks the bot or
 //     has another build refuses the job, says why, and leaves it for
 //     another worker.

@@ -21,6 +21,7 @@ import (
 
 	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/bot/membot"
+	"github.com/arena-dev/arena/arena/bot/stdio"
 	"github.com/arena-dev/arena/arena/cluster"
 	"github.com/arena-dev/arena/arena/deal"
 	"github.com/arena-dev/arena/arena/ledger"
@@ -77,11 +78,21 @@ func cup(t *testing.T, kinds ...string) *tournament.Config {
 
 // worker runs a worker of cmds on its own connection until the test
 // ends.
-func worker(t *testing.T, url, name string, cmds []bot.Command, log *testkit.SyncBuffer) *cluster.Worker {
+func worker(t *testing.T, url, name string, cmds []stdio.Command, log *testkit.SyncBuffer) *cluster.Worker {
 	t.Helper()
-	w := &cluster.Worker{NC: connect(t, url), Name: name, Concurrency: 2, Log: log, Bots: bot.Specs(cmds)}
+	w := &cluster.Worker{NC: connect(t, url), Name: name, Concurrency: 2, Log: log, Bots: stdio.Specs(cmds)}
 	runWorker(t, w)
 	return w
+}
+
+// commands are the stdio commands of a tournament's bots, named.
+func commands(specs []bot.Spec) []stdio.Command {
+	out := make([]stdio.Command, len(specs))
+	for i, s := range specs {
+		out[i] = s.Target.(stdio.Command)
+		out[i].Name = s.Name
+	}
+	return out
 }
 
 // runWorker runs w until the test ends.
@@ -143,8 +154,8 @@ func TestDistributedTournamentEqualsLocal(t *testing.T) {
 	local := localRun(t, c)
 	url := jetStream(t)
 	var log, warn testkit.SyncBuffer
-	worker(t, url, "w1", c.Bots, &log)
-	worker(t, url, "w2", c.Bots, &log)
+	worker(t, url, "w1", commands(c.Bots), &log)
+	worker(t, url, "w2", commands(c.Bots), &log)
 	c = cup(t, "greedy", "random", "random")
 	out := t.TempDir()
 	if _, err := tournament.Run(context.Background(), c, out, distributed(t, url, cluster.Options{}, &warn)); err != nil {
@@ -207,11 +218,11 @@ func byGame(t *testing.T, recs []ledger.Record) map[string]ledger.Record {
 func TestWorkerRefusesWhatItCannotPlay(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		edit func(cmds []bot.Command) []bot.Command
+		edit func(cmds []stdio.Command) []stdio.Command
 		want string
 	}{
-		{"missing bot", func(cmds []bot.Command) []bot.Command { return cmds[:1] }, "no bot b1 here"},
-		{"other build", func(cmds []bot.Command) []bot.Command {
+		{"missing bot", func(cmds []stdio.Command) []stdio.Command { return cmds[:1] }, "no bot b1 here"},
+		{"other build", func(cmds []stdio.Command) []stdio.Command {
 			cmds = slices.Clone(cmds)
 			cmds[1].Env = []string{"ARENA_CLUSTER_BOT=greedy"}
 			return cmds
@@ -221,7 +232,7 @@ func TestWorkerRefusesWhatItCannotPlay(t *testing.T) {
 			c := cup(t, "random", "random")
 			url := jetStream(t)
 			var log, warn testkit.SyncBuffer
-			worker(t, url, "odd", tc.edit(c.Bots), &log)
+			worker(t, url, "odd", tc.edit(commands(c.Bots)), &log)
 			_, err := tournament.Run(context.Background(), c, t.TempDir(), distributed(t, url, cluster.Options{MaxDeliver: 2}, &warn))
 			if !errors.Is(err, cluster.ErrNotPlayed) {
 				t.Fatalf("got %v, want ErrNotPlayed", err)
@@ -272,11 +283,11 @@ func TestSickWorkerIsBanned(t *testing.T) {
 	c := cup(t, "random", "random", "random", "random", "random", "random")
 	url := jetStream(t)
 	var sickLog, goodLog, warn testkit.SyncBuffer
-	sick := slices.Clone(c.Bots)
+	sick := commands(c.Bots)
 	for i := range sick {
 		sick[i].Dir = filepath.Join(t.TempDir(), "gone") // the same build, and no process starts
 	}
-	worker(t, url, "good", c.Bots, &goodLog)
+	worker(t, url, "good", commands(c.Bots), &goodLog)
 	opt := distributed(t, url, cluster.Options{}, &warn)
 	var once sync.Once
 	opt.OnGame = func(p tournament.Progress) {
@@ -311,7 +322,7 @@ func TestLargeReplaysGoThroughTheObjectStore(t *testing.T) {
 	c := cup(t, "greedy", "random")
 	url := jetStream(t)
 	var log, warn testkit.SyncBuffer
-	runWorker(t, &cluster.Worker{NC: connect(t, url), Name: "w", Concurrency: 2, Log: &log, Bots: bot.Specs(c.Bots), InlineReplay: 1})
+	runWorker(t, &cluster.Worker{NC: connect(t, url), Name: "w", Concurrency: 2, Log: &log, Bots: stdio.Specs(commands(c.Bots)), InlineReplay: 1})
 	out := t.TempDir()
 	if _, err := tournament.Run(context.Background(), c, out, distributed(t, url, cluster.Options{}, &warn)); err != nil {
 		t.Fatalf("%v\n%s\n%s", err, log.String(), warn.String())
@@ -372,7 +383,7 @@ func TestForgedResultsAreRefused(t *testing.T) {
 		}
 	}()
 	var log, warn testkit.SyncBuffer
-	worker(t, url, "honest", c.Bots, &log)
+	worker(t, url, "honest", commands(c.Bots), &log)
 	c = cup(t, "greedy", "random", "random")
 	out := t.TempDir()
 	if _, err := tournament.Run(context.Background(), c, out, distributed(t, url, cluster.Options{}, &warn)); err != nil {
@@ -420,10 +431,10 @@ func TestSkewedWorkerIsBanned(t *testing.T) {
 			}
 			var job cluster.Job
 			json.Unmarshal(m.Data(), &job)
-			l := run.NewLocal(run.Config{Settings: job.Settings, Game: g, Options: job.Options, MatchID: job.Match, Bots: bot.Specs(c.Bots)}, nil)
+			l := run.NewLocal(run.Config{Settings: job.Settings, Game: g, Options: job.Options, MatchID: job.Match, Bots: stdio.Specs(commands(c.Bots))}, nil)
 			for _, t := range job.Tables {
 				for s, b := range t.Seats {
-					t.Seats[s] = slices.IndexFunc(c.Bots, func(cmd bot.Command) bool { return cmd.Name == job.Bots[b].Name })
+					t.Seats[s] = slices.IndexFunc(c.Bots, func(s bot.Spec) bool { return s.Name == job.Bots[b].Name })
 				}
 				rec, rp, err := l.Play(ctx, t)
 				if err != nil {
@@ -441,7 +452,7 @@ func TestSkewedWorkerIsBanned(t *testing.T) {
 		}
 	}()
 	var log, warn testkit.SyncBuffer
-	w := &cluster.Worker{NC: connect(t, url), Name: "honest", Concurrency: 2, Log: &log, Bots: bot.Specs(c.Bots)}
+	w := &cluster.Worker{NC: connect(t, url), Name: "honest", Concurrency: 2, Log: &log, Bots: stdio.Specs(commands(c.Bots))}
 	started := make(chan struct{})
 	opt := distributed(t, url, cluster.Options{}, &warn)
 	maker := opt.Executor
@@ -502,13 +513,17 @@ func TestWorkerPlaysRemoteBots(t *testing.T) {
 	go func() { served <- srv.Serve(ctx) }()
 	defer func() { cancel(); <-served }()
 	wnc := connect(t, url)
-	bots := bot.Specs(c.Bots)
-	bots[0].Launcher = &remote.Launcher{NC: wnc, ID: "far", Wait: 5 * time.Second}
+	bots := slices.Clone(c.Bots)
+	if err := bot.Bind(bots, bot.Bindings{remote.SchemeName: &remote.Binding{NC: wnc, Wait: 5 * time.Second}}); err != nil {
+		t.Fatal(err)
+	}
 	var log, warn testkit.SyncBuffer
 	runWorker(t, &cluster.Worker{NC: wnc, Name: "w", Concurrency: 2, Log: &log, Bots: bots})
 	opt := distributed(t, url, cluster.Options{}, &warn)
 	cnc := connect(t, url)
-	opt.Remote = func(id string) bot.Launcher { return &remote.Launcher{NC: cnc, ID: id, Wait: 5 * time.Second} }
+	if err := bot.Bind(c.Bots, bot.Bindings{remote.SchemeName: &remote.Binding{NC: cnc, Wait: 5 * time.Second}}); err != nil {
+		t.Fatal(err)
+	}
 	out := t.TempDir()
 	if _, err := tournament.Run(context.Background(), c, out, opt); err != nil {
 		t.Fatalf("%v\n%s\n%s", err, log.String(), warn.String())
@@ -526,12 +541,13 @@ func TestWorkerPlaysRemoteBots(t *testing.T) {
 func TestWorkerEndsAnIdleRunsBots(t *testing.T) {
 	c := cup(t, "random", "random")
 	token := fmt.Sprintf("ARENA_CLUSTER_TOKEN=%d", time.Now().UnixNano())
-	for i := range c.Bots {
-		c.Bots[i].Env = append(c.Bots[i].Env, token)
+	for i, cmd := range commands(c.Bots) {
+		cmd.Env = append(cmd.Env, token)
+		c.Bots[i].Target = cmd
 	}
 	url := jetStream(t)
 	var log, warn testkit.SyncBuffer
-	runWorker(t, &cluster.Worker{NC: connect(t, url), Name: "w", Concurrency: 2, Log: &log, Bots: bot.Specs(c.Bots), IdleRun: time.Second})
+	runWorker(t, &cluster.Worker{NC: connect(t, url), Name: "w", Concurrency: 2, Log: &log, Bots: stdio.Specs(commands(c.Bots)), IdleRun: time.Second})
 	if _, err := tournament.Run(context.Background(), c, t.TempDir(), distributed(t, url, cluster.Options{}, &warn)); err != nil {
 		t.Fatalf("%v\n%s", err, warn.String())
 	}
@@ -573,7 +589,7 @@ func TestJunkOnTheQueues(t *testing.T) {
 		if _, err := js.Publish(ctx, cluster.ResultSubject(cluster.RunID(rc), "cup-c1-r01-0-1-g1"), []byte(`{"record":`)); err != nil {
 			t.Fatal(err)
 		}
-		runWorker(t, &cluster.Worker{NC: connect(t, url), Name: "w", Concurrency: 2, Log: &log, Bots: bot.Specs(c.Bots)})
+		runWorker(t, &cluster.Worker{NC: connect(t, url), Name: "w", Concurrency: 2, Log: &log, Bots: stdio.Specs(commands(c.Bots))})
 		return e, nil
 	}
 	out := t.TempDir()

@@ -53,7 +53,8 @@ type Coordinator struct {
 // NewCoordinator sets up the streams (Setup) and returns the executor of
 // cfg's run (its MatchID names the run's jobs and results: a resumed run
 // keeps it). Each bot's build is fixed now: a worker must have the same.
-// A bot's launcher is a bot.Command, or a remote bot's (remote.Launcher).
+// A bot's launcher or target must be a bot.Builder (a stdio command, a
+// remote bot).
 func NewCoordinator(ctx context.Context, nc *nats.Conn, cfg run.Config, o Options) (*Coordinator, error) {
 	js, err := jetstream.New(nc)
 	if err != nil {
@@ -163,10 +164,14 @@ func RunID(cfg run.Config) string {
 }
 
 // Build is the build of a bot as jobs name it: its launcher's, which
-// says what it launches (bot.Command.Build, remote.Launcher.Build).
+// says what it launches (bot.Builder: stdio.Command.Build, a remote bot's
+// "nats:ID"), else its target's.
 func Build(b bot.Spec) (string, error) {
-	if l, ok := b.Launcher.(interface{ Build() (string, error) }); ok {
+	if l, ok := b.Launcher.(bot.Builder); ok {
 		return l.Build()
+	}
+	if t, ok := b.Target.(bot.Builder); ok {
+		return t.Build()
 	}
 	return "", fmt.Errorf("bot %s: a distributed run plays bot commands and remote bots, not %T", b.Name, b.Launcher)
 }

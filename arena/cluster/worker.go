@@ -26,8 +26,8 @@ type Worker struct {
 	// Name identifies the worker in results and in the coordinator's
 	// messages (a host name, say).
 	Name string
-	// Bots are the bots this worker can play (bot.Command, or a remote
-	// bot's remote.Launcher).
+	// Bots are the bots this worker can play, bound (bot.Bind), each a
+	// bot.Builder (Build): a stdio command, a remote bot.
 	Bots []bot.Spec
 	// Concurrency is how many jobs it plays at once (< 1: 1).
 	Concurrency int

@@ -13,7 +13,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/bot/stdio"
 	"github.com/arena-dev/arena/arena/cluster"
 	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/arena/tournament"
@@ -100,9 +100,9 @@ func TestWorkerWaitsForItsServer(t *testing.T) {
 	}
 	var log testkit.SyncBuffer
 	patient := &cluster.Worker{NC: natstest.Dial(t, url, nats.MaxReconnects(-1), nats.ReconnectWait(20*time.Millisecond)),
-		Name: "patient", Concurrency: 1, Log: &log, Bots: bot.Specs(c.Bots)}
+		Name: "patient", Concurrency: 1, Log: &log, Bots: stdio.Specs(commands(c.Bots))}
 	runWorker(t, patient)
-	gaveUp := &cluster.Worker{NC: natstest.Dial(t, url, nats.MaxReconnects(0)), Name: "gave-up", Concurrency: 1, Bots: bot.Specs(c.Bots)}
+	gaveUp := &cluster.Worker{NC: natstest.Dial(t, url, nats.MaxReconnects(0)), Name: "gave-up", Concurrency: 1, Bots: stdio.Specs(commands(c.Bots))}
 	gaveUpErr := make(chan error, 1)
 	go func() { gaveUpErr <- gaveUp.Run(context.Background()) }()
 	waitFor(t, "worker waiting for a job", waitingOnQueue(t, url))

@@ -1,7 +1,7 @@
 // Package fileargs is the one rule for which words of a bot's command name
 // files. Everything that looks at a command's files follows it, so that
-// they agree: bot.ParseCommand (which makes such paths absolute and
-// refuses a command naming a script that is not there), bot.Command.Build
+// they agree: stdio.ParseCommand (which makes such paths absolute and
+// refuses a command naming a script that is not there), stdio.Command.Build
 // (whose hash stands for the files' contents) and the sandbox (which shows
 // them to an isolated bot).
 //

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/bot/stdio"
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/match"
 	"github.com/arena-dev/arena/bots"
@@ -13,7 +13,7 @@ import (
 
 // TestParseCommandRefusesUnknownBundledBots: "arena bot NAME" must name a
 // bundled bot, else the error wraps bots.ErrUnknown and lists them, and
-// nothing may follow the name (bot.ErrBundledBot); every bundled bot is
+// nothing may follow the name (stdio.ErrBundledBot); every bundled bot is
 // accepted.
 func TestParseCommandRefusesUnknownBundledBots(t *testing.T) {
 	t.Parallel()
@@ -24,8 +24,8 @@ func TestParseCommandRefusesUnknownBundledBots(t *testing.T) {
 		want string // in the error
 	}{
 		{"arena bot rnd", bots.ErrUnknown, `unknown bot "rnd" (bundled bots: ` + list + ")"},
-		{"arena bot", bot.ErrBundledBot, `"arena bot" names none (bundled bots: ` + list + ")"},
-		{"arena bot random --x a,b", bot.ErrBundledBot, `"arena bot random --x a,b" has "--x a,b" after it`},
+		{"arena bot", stdio.ErrBundledBot, `"arena bot" names none (bundled bots: ` + list + ")"},
+		{"arena bot random --x a,b", stdio.ErrBundledBot, `"arena bot random --x a,b" has "--x a,b" after it`},
 		{"arena games", nil, ""}, // not a bot, but not a bundled bot's name either: nothing to check
 	}
 	for _, n := range bots.Names() {
@@ -36,7 +36,7 @@ func TestParseCommandRefusesUnknownBundledBots(t *testing.T) {
 		}{"arena bot " + n, nil, ""})
 	}
 	for _, tc := range cases {
-		argv, err := bot.ParseCommand(tc.cmd, "")
+		argv, err := stdio.ParseCommand(tc.cmd, "")
 		switch {
 		case tc.is == nil && err != nil:
 			t.Errorf("%q: %v", tc.cmd, err)

@@ -23,6 +23,7 @@ import (
 	"github.com/arena-dev/arena/internal/testkit"
 
 	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/bot/stdio"
 	"github.com/arena-dev/arena/arena/clock"
 	"github.com/arena-dev/arena/arena/deal"
 	"github.com/arena-dev/arena/arena/ledger"
@@ -139,7 +140,7 @@ func newFixture(t *testing.T, names, modes []string) *fixture {
 	t.Helper()
 	fx := &fixture{dir: t.TempDir(), token: fmt.Sprintf("m%d-%d", os.Getpid(), tokenSeq.Add(1))}
 	for i, name := range names {
-		fx.bots = append(fx.bots, bot.Command{
+		fx.bots = append(fx.bots, stdio.Command{
 			Name: name,
 			Argv: []string{os.Args[0]},
 			Env: append(os.Environ(), envBot+"="+modes[i], envToken+"="+fx.token,

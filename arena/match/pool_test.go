@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/bot/stdio"
 	"github.com/arena-dev/arena/arena/pool"
 	"github.com/arena-dev/arena/internal/proctest"
 )
@@ -19,7 +20,7 @@ import (
 // is over; then it is all there, and so is what follows until the next game.
 func TestGameLogStaysInMemoryUntilTheGameEnds(t *testing.T) {
 	t.Parallel()
-	pl := pool.New([]bot.Spec{bot.Command{Name: "talker", Argv: []string{"sh", "-c", "read x; echo my hand is secret >&2; read x; echo after the game >&2; sleep 5"}}.Spec()}, bot.LaunchOptions{})
+	pl := pool.New([]bot.Spec{stdio.Command{Name: "talker", Argv: []string{"sh", "-c", "read x; echo my hand is secret >&2; read x; echo after the game >&2; sleep 5"}}.Spec()}, bot.LaunchOptions{})
 	defer pl.KillAll()
 	conn, proc := pl.Get(0, 1)
 	if proc == nil {
@@ -212,7 +213,7 @@ func TestClaimHoldsIdleProcesses(t *testing.T) {
 func TestSpareProcessWhenProcessesChurn(t *testing.T) {
 	t.Parallel()
 	token := fmt.Sprintf("ARENA_POOL_SPARE=%d-%d", os.Getpid(), time.Now().UnixNano())
-	pl := pool.New([]bot.Spec{bot.Command{Name: "churn", Argv: []string{"sh", "-c", `echo "up $$" >&2; exec cat >/dev/null`},
+	pl := pool.New([]bot.Spec{stdio.Command{Name: "churn", Argv: []string{"sh", "-c", `echo "up $$" >&2; exec cat >/dev/null`},
 		Env: []string{token}}.Spec()}, bot.LaunchOptions{})
 	pl.Spare = 2
 	defer pl.KillAll()
@@ -289,7 +290,7 @@ func pid(e bot.Endpoint) int { return e.(interface{ Pid() int }).Pid() }
 func TestOneGameStartsTheNextProcessAhead(t *testing.T) {
 	t.Parallel()
 	token := fmt.Sprintf("ARENA_POOL_ONEGAME=%d-%d", os.Getpid(), time.Now().UnixNano())
-	pl := pool.New([]bot.Spec{bot.Command{Name: "fresh", Argv: []string{"sh", "-c", `echo "up $$" >&2; exec cat >/dev/null`},
+	pl := pool.New([]bot.Spec{stdio.Command{Name: "fresh", Argv: []string{"sh", "-c", `echo "up $$" >&2; exec cat >/dev/null`},
 		Env: []string{token}}.Spec()}, bot.LaunchOptions{})
 	pl.Spare, pl.OneGame = 2, true
 	defer pl.KillAll()

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/arena-dev/arena/arena/bot"
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nkeys"
@@ -36,7 +35,7 @@ var ErrKeyExists = errors.New("a key of that name exists already")
 // mode 0600) and NAME.pub. It refuses to overwrite either.
 func AddKey(dir, name string) (seedPath string, err error) {
 	if name != ArenaKey {
-		if err := bot.CheckRemoteID(name); err != nil {
+		if err := CheckID(name); err != nil {
 			return "", err
 		}
 	}

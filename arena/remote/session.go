@@ -130,7 +130,7 @@ func (l *Launcher) Launch(_ string, opt bot.LaunchOptions) (bot.Endpoint, error)
 
 // Build names the bot as a distributed run's jobs do ("nats:ID"): a
 // remote bot is whatever serves its id.
-func (l *Launcher) Build() (string, error) { return bot.RemotePrefix + l.ID, nil }
+func (l *Launcher) Build() (string, error) { return Target{ID: l.ID}.Build() }
 
 // endpoint is a session as the pool holds it (a remote bot's
 // diagnostics stay on its own machine).
@@ -148,7 +148,7 @@ func (e *endpoint) RoundTrip() (time.Duration, error) {
 }
 
 // Server serves one bot over NATS: for each session the referee asks
-// for, it starts a local session (a process: bot.Command's Launch; a bot
+// for, it starts a local session (a process: stdio.Command's Launch; a bot
 // in this process: InProcess) and carries its lines both ways.
 type Server struct {
 	NC *nats.Conn
@@ -179,7 +179,7 @@ func (srv *Server) tell(e Event) {
 // bot already or claims it at the same moment.
 func (srv *Server) Serve(ctx context.Context) error {
 	id, nc := srv.ID, srv.NC
-	if err := bot.CheckRemoteID(id); err != nil {
+	if err := CheckID(id); err != nil {
 		return err
 	}
 	sessions := max(srv.Sessions, 1)

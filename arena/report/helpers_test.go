@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/bot/stdio"
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/match"
 	"github.com/arena-dev/arena/arena/report"
@@ -115,8 +116,8 @@ func setup(t *testing.T, seats int) (engine.Game, engine.Options) {
 	return g, opts
 }
 
-func command(name, kind string) bot.Command {
-	return bot.Command{Name: name, Argv: []string{os.Args[0]}, Env: append(os.Environ(), envBot+"="+kind)}
+func command(name, kind string) stdio.Command {
+	return stdio.Command{Name: name, Argv: []string{os.Args[0]}, Env: append(os.Environ(), envBot+"="+kind)}
 }
 
 // runMatch plays a real match of games games into a new directory.
@@ -138,7 +139,7 @@ func runSPRT(t *testing.T) (string, *sprt.Summary) {
 	t.Helper()
 	g, opts := setup(t, 2)
 	out := t.TempDir()
-	cfg := sprt.Config{Game: g, Options: opts, Test: command("new", "greedy"), Base: command("old", "random"),
+	cfg := sprt.Config{Game: g, Options: opts, Test: command("new", "greedy").Spec(), Base: command("old", "random").Spec(),
 		SPRT: stats.SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05}, MaxGames: 200, Concurrency: 2, Paired: true,
 		Seed: 3, OutDir: out, Settings: run.Settings{}}
 	res, err := sprt.Run(context.Background(), cfg, nil)
@@ -246,7 +247,7 @@ func reportDuringSPRT(t *testing.T, pairs int) (string, sprt.Config, sprt.Status
 	t.Helper()
 	g, opts := setup(t, 2)
 	out := t.TempDir()
-	cfg := sprt.Config{Game: g, Options: opts, Test: command("new", "random"), Base: command("old", "random"),
+	cfg := sprt.Config{Game: g, Options: opts, Test: command("new", "random").Spec(), Base: command("old", "random").Spec(),
 		SPRT: stats.SPRT{Elo0: -5, Elo1: 5, Alpha: 0.01, Beta: 0.01}, Concurrency: 2, Paired: true, Seed: 9, OutDir: out}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

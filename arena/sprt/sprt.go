@@ -48,8 +48,9 @@ type Config struct {
 	Seats   int            // seats per game (0: the game's minimum)
 	// Test is the candidate, Base the reference. Filler takes every seat
 	// beyond those two; each filler seat is its own process, named
-	// Filler.Name plus 1, 2... ("filler1", "filler2" when Name is "").
-	Test, Base, Filler bot.Command
+	// Filler.Name plus 1, 2... ("filler1", "filler2" when Name is "")
+	// of one Launcher. They are bound before Run (bot.Bind).
+	Test, Base, Filler bot.Spec
 	// Settings are the clocks, the failure policy, the bounds on bots
 	// and how their processes are kept (run.Settings). Its FreshDeals is
 	// not read: unpaired (Paired false) is what fresh deals mean here.
@@ -82,9 +83,6 @@ type Config struct {
 	OutDir  string
 	MatchID string // sent to bots (default: run.NewMatchID("sprt-GAME"))
 	Version string // arena version, written into replays
-	// Remote launches the bots that run elsewhere, by the name the run
-	// gives them (test's, base's, filler1...): they have no command.
-	Remote map[string]bot.Launcher
 	// Executor, if set, makes the executor that plays the games (a
 	// distributed run's coordinator, arena/cluster) from the run's
 	// configuration; nil: they are played here.
@@ -196,20 +194,16 @@ func (c *Config) Check() error {
 	if c.Paired && c.MaxGames == 1 {
 		return fmt.Errorf("max games 1: a pair is 2 games")
 	}
-	seen := map[string]string{}
-	for _, b := range c.bots() {
-		if _, remote := c.Remote[b.Name]; len(b.Argv) == 0 && !remote {
+	bots := c.bots()
+	for _, b := range bots {
+		if b.Target == nil && b.Launcher == nil {
 			return fmt.Errorf("bot %q has no command", b.Name)
 		}
 		if err := bot.CheckName(b.Name); err != nil {
 			return err
 		}
-		if _, dup := seen[b.Name]; dup {
-			return fmt.Errorf("bot name %q is used twice", b.Name)
-		}
-		seen[b.Name] = b.Name
 	}
-	return nil
+	return bot.CheckNames(bots)
 }
 
 func (c *Config) seats() int {
@@ -220,8 +214,8 @@ func (c *Config) seats() int {
 }
 
 // bots lists the run's bots: test, base, filler1...
-func (c *Config) bots() []bot.Command {
-	out := []bot.Command{c.Test, c.Base}
+func (c *Config) bots() []bot.Spec {
+	out := []bot.Spec{c.Test, c.Base}
 	prefix := c.Filler.Name
 	if prefix == "" {
 		prefix = "filler"
@@ -232,17 +226,6 @@ func (c *Config) bots() []bot.Command {
 		out = append(out, f)
 	}
 	return out
-}
-
-// specs are the run's bots as the pool runs them.
-func (c *Config) specs() []bot.Spec {
-	specs := bot.Specs(c.bots())
-	for i := range specs {
-		if l, ok := c.Remote[specs[i].Name]; ok {
-			specs[i].Launcher = l
-		}
-	}
-	return specs
 }
 
 // FillerNames are the names the filler seats play under.
@@ -378,11 +361,18 @@ func Run(ctx context.Context, cfg Config, progress func(Status)) (*Result, error
 	if cfg.Paired {
 		maxJobs -= maxJobs % 2
 	}
+	specs := cfg.bots()
+	// Bots the caller left unbound take their scheme's default (a
+	// program unconfined); a remote one without its connection is an
+	// error here.
+	if err := bot.Bind(specs, nil); err != nil {
+		return res, err
+	}
 	src := &games{cfg: &cfg, secret: secret, max: maxJobs, seats: cfg.seats()}
 	test := &test{tally: NewTally(cfg.SPRT, cfg.Paired)}
 	rc := run.Config{
 		Settings: cfg.Settings, Game: cfg.Game, Options: cfg.Options, MatchID: cfg.MatchID, Version: cfg.Version,
-		Bots: cfg.specs(), Concurrency: cfg.Concurrency,
+		Bots: specs, Concurrency: cfg.Concurrency,
 		Rotation: 2, // a pair's two games share a deal
 		OnGame: func(p run.Progress) {
 			if test.counted && progress != nil {

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/bot/stdio"
 	"github.com/arena-dev/arena/arena/stats"
 	_ "github.com/arena-dev/arena/engine/all"
 	"github.com/arena-dev/arena/internal/testkit"
@@ -82,8 +82,8 @@ func testConfig(t *testing.T, game string, seats int) *Config {
 	t.Helper()
 	g, opts := testkit.Setup(t, game, seats, nil)
 	return &Config{Game: g, Options: opts, Seats: seats, Paired: true, Seed: 9, MaxGames: 100,
-		Test: bot.Command{Name: "new", Argv: []string{"new"}}, Base: bot.Command{Name: "old", Argv: []string{"old"}},
-		Filler: bot.Command{Argv: []string{"filler"}},
+		Test: stdio.Command{Name: "new", Argv: []string{"new"}}.Spec(), Base: stdio.Command{Name: "old", Argv: []string{"old"}}.Spec(),
+		Filler: stdio.Command{Argv: []string{"filler"}}.Spec(),
 		SPRT:   stats.SPRT{Elo0: -5, Elo1: 0, Alpha: 0.05, Beta: 0.05}}
 }
 

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/bot/stdio"
 	"github.com/arena-dev/arena/arena/clock"
 	"github.com/arena-dev/arena/arena/deal"
 	"github.com/arena-dev/arena/arena/referee"
@@ -73,10 +74,10 @@ type Config struct {
 	// BotLimits and BotOptions confine the bots once Confine is called.
 	BotLimits  sandbox.Limits
 	BotOptions sandbox.Options
-	// Bots are the bots in file order; a remote bot (command
-	// "nats:BOTID") has no Argv and its id in Remote, by index.
-	Bots   []bot.Command
-	Remote map[int]string
+	// Bots are the bots in file order, parsed (bot.Parse) and not yet
+	// bound: Confine binds the local ones to the sandbox, the caller the
+	// others (bot.Bind), and Run what is left to their schemes' defaults.
+	Bots []bot.Spec
 	// Absent are the bots that take no part (File.Withdrawn and
 	// File.Suspended), by index, with why: they are never started (nor
 	// their programs looked for), and forfeit their games.
@@ -166,56 +167,13 @@ func (f *File) resolve(src, baseDir string, programs bool) (*Config, error) {
 	absent := f.absent()
 	index := map[string]int{}
 	for i, b := range f.Bots {
-		field := fmt.Sprintf("bots[%d]", i)
-		if b.Name == "" {
-			return nil, fieldErr(src, field+".name", "missing")
-		}
-		if err := bot.CheckName(b.Name); err != nil {
-			return nil, fieldErr(src, field+".name", "%v", err)
-		}
-		if _, dup := index[b.Name]; dup {
-			return nil, fieldErr(src, field+".name", "%q is used twice", b.Name)
+		_, out := absent[b.Name]
+		spec, err := resolveBot(src, i, b, baseDir, programs && !out, c.Bots)
+		if err != nil {
+			return nil, err
 		}
 		index[b.Name] = i
-		if strings.TrimSpace(b.Command) == "" {
-			return nil, fieldErr(src, field+".command", "missing (the program to run, e.g. \"python3 bot.py\")")
-		}
-		dir := b.Dir
-		if dir != "" && !filepath.IsAbs(dir) {
-			dir = filepath.Join(baseDir, dir)
-		}
-		var argv []string
-		if id, remote := bot.RemoteID(b.Command); remote {
-			if err := bot.CheckRemoteID(id); err != nil {
-				return nil, fieldErr(src, field+".command", "%v", err)
-			}
-			if b.Dir != "" || len(b.Env) > 0 {
-				return nil, fieldErr(src, field, "%s runs elsewhere (%s): it takes no dir or env here; its owner sets them where it runs", b.Name, b.Command)
-			}
-			if c.Remote == nil {
-				c.Remote = map[int]string{}
-			}
-			c.Remote[i] = id
-		} else if _, out := absent[b.Name]; programs && !out {
-			if dir != "" {
-				if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-					return nil, fieldErr(src, field+".dir", "%q is not a directory", b.Dir)
-				}
-			}
-			if argv, err = bot.ParseCommand(b.Command, dir); err != nil {
-				return nil, fieldErr(src, field+".command", "%v", err)
-			}
-		}
-		var env []string
-		keys := make([]string, 0, len(b.Env))
-		for k := range b.Env {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			env = append(env, k+"="+b.Env[k])
-		}
-		c.Bots = append(c.Bots, bot.Command{Name: b.Name, Argv: argv, Dir: dir, Env: env})
+		c.Bots = append(c.Bots, spec)
 	}
 	for _, name := range slices.Sorted(maps.Keys(absent)) { // the first unknown one, always
 		why := absent[name]
@@ -287,7 +245,7 @@ func (f *File) resolve(src, baseDir string, programs bool) (*Config, error) {
 		if c.Secret, err = deal.Read(path); err != nil {
 			return nil, fieldErr(src, "deal_secret", "%v", err)
 		}
-		if err := bot.CheckOutside(c.Bots, filepath.Dir(path)); err != nil {
+		if err := stdio.CheckOutside(c.Bots, filepath.Dir(path)); err != nil {
 			return nil, fieldErr(src, "deal_secret", "%s: %v", path, err)
 		}
 		c.SecretFile = path
@@ -459,9 +417,9 @@ var limitsFields = map[string]string{"User": "limits.user", "Network": "limits.n
 	"Env": "limits.env", "CPUs": "limits.cpus", "UIDs": "limits.uids", "ReadOnly": "limits.ro", "ReadWrite": "limits.rw",
 	"Contest": "limits.contest"}
 
-// Confine runs every bot in the sandbox the limits section describes: it
-// checks that this machine can provide it (another user and no network
-// need privileges) and rewrites the bots' commands. Their environment is
+// Confine runs every local bot in the sandbox the limits section
+// describes: it checks that this machine can provide it (another user and
+// no network need privileges) and binds the bots to it (stdio.Binding). Their environment is
 // then only the documented variables plus the bots' env fields and
 // limits.env. Isolated bots do not see the output directory out (created
 // here if need be), nor what BotOptions.Hide names (the tournament file,
@@ -472,7 +430,7 @@ func (c *Config) Confine(src, out string) (*sandbox.Sandbox, error) {
 	if out != "" {
 		// Isolated bots never see the output directory: a bot that names
 		// a file there is refused now, not forfeited in every game.
-		if err := bot.CheckOutside(c.Bots, out); err != nil {
+		if err := stdio.CheckOutside(c.Bots, out); err != nil {
 			return nil, fieldErr(src, "bots", "%v", err)
 		}
 		if err := os.MkdirAll(out, 0o755); err != nil {
@@ -480,11 +438,7 @@ func (c *Config) Confine(src, out string) (*sandbox.Sandbox, error) {
 		}
 		opts.Hide = append(opts.Hide[:len(opts.Hide):len(opts.Hide)], out)
 	}
-	for _, b := range c.Bots {
-		if len(b.Argv) > 0 { // a remote bot runs elsewhere
-			opts.Programs = append(opts.Programs, sandbox.Program{Argv: b.Argv, Dir: b.Dir})
-		}
-	}
+	opts.Programs = append(opts.Programs, stdio.Programs(c.Bots)...)
 	sb, err := sandbox.New(c.BotLimits, opts)
 	if err != nil {
 		field := "limits"
@@ -503,10 +457,62 @@ func (c *Config) Confine(src, out string) (*sandbox.Sandbox, error) {
 		}
 		return nil, fieldErr(src, field, "%v", err)
 	}
-	for i := range c.Bots {
-		c.Bots[i].Sandbox = sb
-	}
+	stdio.Confine(c.Bots, sb)
 	return sb, nil
+}
+
+// resolveBot parses bot i of a file (b) into its spec: checked
+// (programs: its program looked for), or only parsed for a bot that does
+// not run here (withdrawn, suspended, a run read for its results).
+// before are the bots before it, whose names it must not repeat.
+func resolveBot(src string, i int, b BotFile, baseDir string, programs bool, before []bot.Spec) (bot.Spec, error) {
+	field := fmt.Sprintf("bots[%d]", i)
+	if b.Name == "" {
+		return bot.Spec{}, fieldErr(src, field+".name", "missing")
+	}
+	if err := bot.CheckName(b.Name); err != nil {
+		return bot.Spec{}, fieldErr(src, field+".name", "%v", err)
+	}
+	if err := bot.CheckNames(append(before[:len(before):len(before)], bot.Spec{Name: b.Name})); err != nil {
+		return bot.Spec{}, fieldErr(src, field+".name", "%q is used twice", b.Name)
+	}
+	if strings.TrimSpace(b.Command) == "" {
+		return bot.Spec{}, fieldErr(src, field+".command", "missing (the program to run, e.g. \"python3 bot.py\")")
+	}
+	dir := b.Dir
+	if dir != "" && !filepath.IsAbs(dir) {
+		dir = filepath.Join(baseDir, dir)
+	}
+	// Parsed without looking first: whether the bot runs here decides
+	// what it may be given (a dir, env) and what is checked.
+	spec, err := bot.ParseUnchecked(b.Name, b.Command, dir)
+	if err != nil {
+		return bot.Spec{}, fieldErr(src, field+".command", "%v", err)
+	}
+	local, ok := spec.Target.(bot.Local)
+	if !ok {
+		if b.Dir != "" || len(b.Env) > 0 {
+			return bot.Spec{}, fieldErr(src, field, "%s runs elsewhere (%s): it takes no dir or env here; its owner sets them where it runs", b.Name, b.Command)
+		}
+		return spec, nil
+	}
+	if programs {
+		if dir != "" {
+			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+				return bot.Spec{}, fieldErr(src, field+".dir", "%q is not a directory", b.Dir)
+			}
+		}
+		if spec, err = bot.Parse(b.Name, b.Command, dir); err != nil {
+			return bot.Spec{}, fieldErr(src, field+".command", "%v", err)
+		}
+		local = spec.Target.(bot.Local)
+	}
+	var env []string
+	for _, k := range slices.Sorted(maps.Keys(b.Env)) {
+		env = append(env, k+"="+b.Env[k])
+	}
+	spec.Target = local.WithEnv(env)
+	return spec, nil
 }
 
 // NewScheduler builds the tournament's scheduler.

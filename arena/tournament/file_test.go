@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arena-dev/arena/arena/bot/stdio"
 	_ "github.com/arena-dev/arena/engine/banqi"
 )
 
@@ -77,8 +78,8 @@ func TestFileDefaults(t *testing.T) {
 		c.Limits.Move <= 0 || c.Policy != "forfeit" || c.Concurrency < 1 || c.File.Seed == nil {
 		t.Fatalf("defaults: %+v", c)
 	}
-	if !strings.Contains(strings.Join(c.Bots[1].Env, " "), "X=1") {
-		t.Errorf("bot env not passed: %v", c.Bots[1].Env)
+	if !strings.Contains(strings.Join(c.Bots[1].Target.(stdio.Command).Env, " "), "X=1") {
+		t.Errorf("bot env not passed: %v", c.Bots[1].Target)
 	}
 }
 

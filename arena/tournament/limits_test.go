@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arena-dev/arena/arena/bot/stdio"
 	"github.com/arena-dev/arena/arena/sandbox"
 )
 
@@ -43,12 +44,12 @@ bots:
 		t.Fatal(err)
 	}
 	for _, b := range c.Bots {
-		if b.Sandbox != sb {
+		if l, ok := b.Launcher.(stdio.Command); !ok || l.Sandbox != sb {
 			t.Fatalf("bot %s not confined", b.Name)
 		}
 	}
 	// The bot's env field and limits.env, on the scrubbed environment.
-	env := sb.Env(c.Bots[0].Name, c.Bots[0].Env)
+	env := sb.Env(c.Bots[0].Name, c.Bots[0].Target.(stdio.Command).Env)
 	if !slices.Contains(env, "X=1") || !slices.Contains(env, "A=1") || slices.Contains(env, "HOME="+os.Getenv("HOME")) {
 		t.Errorf("bot env: %s", env)
 	}

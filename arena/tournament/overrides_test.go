@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	_ "github.com/arena-dev/arena/arena/remote" // the nats: scheme, as cmd/arena links it
 )
 
 // Overrides replace what they give and keep the rest; options merge key

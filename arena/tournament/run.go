@@ -10,6 +10,7 @@ import (
 	"hash/fnv"
 	"io"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/arena-dev/arena/arena/bot"
@@ -51,18 +52,11 @@ type Options struct {
 	// AbandonAfter is how long running games may go on after an interrupt
 	// before their bots are killed (default 5s).
 	AbandonAfter time.Duration
-	// Remote launches the remote bots (Config.Remote) by id: over NATS
-	// (remote.Launcher), which this package does not know.
-	Remote func(id string) bot.Launcher
 	// Executor, if set, makes the executor that plays the games (a
 	// distributed run's coordinator, arena/cluster) from the run's
 	// configuration; nil: they are played here.
 	Executor func(run.Config) (run.Executor, error)
 }
-
-// ErrNoRemote is a tournament with remote bots run without a way to
-// reach them (Options.Remote).
-var ErrNoRemote = errors.New("the tournament has remote bots (nats:BOTID) but no NATS connection to reach them")
 
 // ErrInterrupted wraps the error of a run stopped by its context.
 var ErrInterrupted = errors.New("tournament interrupted")
@@ -130,12 +124,12 @@ func Run(ctx context.Context, c *Config, out string, opt Options) (*match.Summar
 		return sum, err
 	}
 	src := &games{c: c, out: out, sched: sched, secret: secret, finished: finished, sum: sum}
-	specs := bot.Specs(c.Bots)
-	for i, id := range c.Remote {
-		if opt.Remote == nil {
-			return sum, fmt.Errorf("bot %s: %w", c.Bots[i].Name, ErrNoRemote)
-		}
-		specs[i].Launcher = opt.Remote(id)
+	// Bots the caller left unbound take their scheme's default (a
+	// program unconfined); a remote one without its connection is a
+	// *bot.UnboundError.
+	specs := slices.Clone(c.Bots)
+	if err := bot.Bind(specs, nil); err != nil {
+		return sum, err
 	}
 	progress := Progress{Total: sched.Total(), Summary: sum}
 	rc := run.Config{

@@ -10,6 +10,7 @@ import (
 
 	"github.com/arena-dev/arena/arena/bench"
 	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/bot/stdio"
 	"github.com/arena-dev/arena/engine"
 )
 
@@ -58,11 +59,12 @@ func runBench(c *cli.Context) error {
 	if n := c.Int("max-concurrency"); n < 0 {
 		return usagef("--max-concurrency %d: want 0 (the default) or more", n)
 	}
-	argv, err := bot.ParseCommand(c.String("bot"), "")
+	// A program here: its processes are what is measured.
+	argv, err := stdio.ParseCommand(c.String("bot"), "")
 	if err != nil {
 		return usageError{fmt.Errorf("--bot: %w", err)}
 	}
-	cmds := []bot.Command{{Name: "bench", Argv: argv}}
+	cmds := []bot.Spec{{Name: "bench", Target: stdio.Command{Line: c.String("bot"), Argv: argv}}}
 	sb, err := confineBots(c, cmds, "", "")
 	if err != nil {
 		return err

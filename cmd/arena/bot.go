@@ -9,7 +9,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/bots"
 	"github.com/arena-dev/arena/sdk"
@@ -92,7 +91,7 @@ func serveBundled(c *cli.Context, url, name string, opts bots.Options) error {
 	if id == "" {
 		id = name
 	}
-	if err := bot.CheckRemoteID(id); err != nil {
+	if err := remote.CheckID(id); err != nil {
 		return usageError{fmt.Errorf("--id: %w", err)}
 	}
 	return serveBot(c, url, id, "bundled "+name, remote.InProcess(func(in io.Reader, out io.Writer) error {

@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/bot/stdio"
 	"github.com/arena-dev/arena/arena/check"
 	"github.com/arena-dev/arena/arena/clock"
 	"github.com/arena-dev/arena/engine"
@@ -100,15 +101,22 @@ func runCheck(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	argv, err := bot.ParseCommand(c.Args().First(), "")
+	spec, err := bot.Parse("bot", c.Args().First(), "")
 	if err != nil {
 		return usageError{err}
 	}
 	// Confined as in a match, so that what passes here passes there.
-	sb, err := confineBots(c, []bot.Command{{Name: "bot", Argv: argv}}, "", "")
+	specs := []bot.Spec{spec}
+	sb, err := confineBots(c, specs, "", "")
 	if err != nil {
 		return err
 	}
+	local, ok := spec.Target.(stdio.Command)
+	if !ok {
+		// The session judges a process (its exit, its process group).
+		return usagef("arena check %s: checks a bot program run here; check a remote bot where it runs: arena check CMD", spec.Target)
+	}
+	argv := local.Argv
 	if !c.Bool("json") {
 		fmt.Fprintf(c.App.Writer, "arena check: %s, %d seats, %d games, seed %d, move %v, startup %v, margin %v\n",
 			game.Info().Name, seats, c.Int("games"), seed, move, startup, margin)

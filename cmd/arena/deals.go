@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/bot/stdio"
 	"github.com/arena-dev/arena/arena/deal"
 )
 
@@ -21,7 +22,7 @@ func dealSecretFlag() cli.Flag {
 // dealSecret reads --deal-secret, if given: the secret and its file's
 // absolute path. Bots that need something in that file's directory are
 // refused, since isolated bots do not see it (hideSecret).
-func dealSecret(c *cli.Context, bots []bot.Command) (*deal.Secret, string, error) {
+func dealSecret(c *cli.Context, bots []bot.Spec) (*deal.Secret, string, error) {
 	path := c.String("deal-secret")
 	if path == "" {
 		return nil, "", nil
@@ -34,7 +35,7 @@ func dealSecret(c *cli.Context, bots []bot.Command) (*deal.Secret, string, error
 	if err != nil {
 		return nil, "", usagef("--deal-secret: %w", err)
 	}
-	if err := bot.CheckOutside(bots, filepath.Dir(abs)); err != nil {
+	if err := stdio.CheckOutside(bots, filepath.Dir(abs)); err != nil {
 		return nil, "", usagef("--deal-secret %s: %w", path, err)
 	}
 	return s, abs, nil

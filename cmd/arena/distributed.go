@@ -1,7 +1,9 @@
 package main
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,6 +16,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/bot/stdio"
 	"github.com/arena-dev/arena/arena/cluster"
 	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/arena/run"
@@ -205,7 +208,7 @@ func runWorker(c *cli.Context) error {
 	if c.Int("concurrency") < 1 {
 		return usagef("--concurrency %d: want at least 1", c.Int("concurrency"))
 	}
-	specs, remoteIDs, err := workerBots(c)
+	specs, err := workerBots(c)
 	if err != nil {
 		return err
 	}
@@ -217,8 +220,8 @@ func runWorker(c *cli.Context) error {
 		return err
 	}
 	defer nc.Close()
-	for i, id := range remoteIDs {
-		specs[i].Launcher = &remote.Launcher{NC: nc, ID: id, Wait: run.Defaults.Limits.Startup, Grace: remote.DefaultGrace}
+	if err := bot.Bind(specs, bot.Bindings{remote.SchemeName: &remote.Binding{NC: nc, Wait: run.Defaults.Limits.Startup, Grace: remote.DefaultGrace}}); err != nil {
+		return err
 	}
 	name := c.String("name")
 	if name == "" {
@@ -239,62 +242,55 @@ func runWorker(c *cli.Context) error {
 	return nil
 }
 
-// workerBots are the bots of --bots FILE and --bot NAME=CMD, confined;
-// a remote bot (nats:ID) has its id in the map, by index.
-func workerBots(c *cli.Context) ([]bot.Spec, map[int]string, error) {
+// workerBots are the bots of --bots FILE and --bot NAME=CMD, the local
+// ones confined; the remote ones (nats:ID) are left unbound.
+func workerBots(c *cli.Context) ([]bot.Spec, error) {
 	var specs []bot.Spec
-	remoteIDs := map[int]string{}
 	if path := c.String("bots"); path != "" {
 		f, err := tournament.LoadFile(path)
 		if err != nil {
-			return nil, nil, usageError{err}
+			return nil, usageError{err}
 		}
 		cfg, err := f.Resolve(path, filepath.Dir(path))
 		if err != nil {
-			return nil, nil, usageError{err}
+			return nil, usageError{err}
 		}
 		sb, err := cfg.Confine(path, "")
 		if err != nil {
-			return nil, nil, usageError{err}
+			return nil, usageError{err}
 		}
 		sayConfinement(c, c.App.ErrWriter, "arena: "+path+": ", sb)
-		specs = bot.Specs(cfg.Bots)
-		for i, id := range cfg.Remote {
-			remoteIDs[i] = id
-		}
+		specs = cfg.Bots
 	}
 	if flags := c.StringSlice("bot"); len(flags) > 0 {
-		cmds, ids, err := parseBots(flags)
+		flagged, err := parseBots(flags)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		var local []bot.Command
-		for i, cmd := range cmds {
-			if id, ok := ids[i]; ok {
-				remoteIDs[len(specs)] = id
-				specs = append(specs, bot.Spec{Name: cmd.Name})
-			} else {
-				local = append(local, cmd)
-			}
-		}
-		if len(local) > 0 {
-			sb, err := confineBots(c, local, "", "")
+		if len(stdio.Programs(flagged)) > 0 {
+			sb, err := confineBots(c, flagged, "", "")
 			if err != nil {
-				return nil, nil, err
+				return nil, err
 			}
 			sayConfinement(c, c.App.ErrWriter, "arena: --bot: ", sb)
-			specs = append(specs, bot.Specs(local)...)
 		}
+		// The order of old: the remote bots of the flags before the
+		// local ones.
+		local := func(s bot.Spec) int {
+			if s.Target.Scheme() == remote.SchemeName {
+				return 0
+			}
+			return 1
+		}
+		slices.SortStableFunc(flagged, func(a, b bot.Spec) int { return cmp.Compare(local(a), local(b)) })
+		specs = append(specs, flagged...)
 	}
 	if len(specs) == 0 {
-		return nil, nil, usagef("no bots: arena worker --bots FILE or --bot NAME=CMD")
+		return nil, usagef("no bots: arena worker --bots FILE or --bot NAME=CMD")
 	}
-	seen := map[string]bool{}
-	for _, s := range specs {
-		if seen[s.Name] {
-			return nil, nil, usagef("bot %s named twice", s.Name)
-		}
-		seen[s.Name] = true
+	var dup *bot.DuplicateNameError
+	if errors.As(bot.CheckNames(specs), &dup) {
+		return nil, usagef("bot %s named twice", dup.Name)
 	}
-	return specs, remoteIDs, nil
+	return specs, nil
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/bot/stdio"
 	"github.com/arena-dev/arena/arena/clock"
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/match"
@@ -78,7 +79,7 @@ func runMatch(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	botList, remoteIDs, err := parseBots(c.StringSlice("bot"))
+	botList, err := parseBots(c.StringSlice("bot"))
 	if err != nil {
 		return err
 	}
@@ -129,8 +130,8 @@ func runMatch(c *cli.Context) error {
 	ctx, release := stopContext(c.App.ErrWriter)
 	defer release()
 	start := time.Now()
-	specs := bot.Specs(botList)
-	closeNATS, err := remoteSpecs(c, specs, remoteIDs, limits.Startup)
+	specs := botList
+	closeNATS, err := remoteSpecs(c, specs, limits.Startup)
 	if err != nil {
 		return err
 	}
@@ -339,49 +340,51 @@ func losLine(a, b string, e match.EloEstimate) string {
 		a, b, stats.FormatLOS(e.LOS), a, e.WDL.W, e.WDL.L)
 }
 
-// parseBots reads --bot NAME=CMD flags. A CMD nats:BOTID seats a remote
-// bot: it gets no command (ids[i] is its id).
-func parseBots(specs []string) (out []bot.Command, ids map[int]string, err error) {
-	if len(specs) == 0 {
-		return nil, nil, usagef("no bots: give one --bot NAME=CMD per seat")
+// parseBots reads --bot NAME=CMD flags (botFlag), one bot each.
+func parseBots(flags []string) ([]bot.Spec, error) {
+	if len(flags) == 0 {
+		return nil, usagef("no bots: give one --bot NAME=CMD per seat")
 	}
-	seen := map[string]bool{}
-	ids = map[int]string{}
-	for _, spec := range specs {
-		name, cmdline, ok := strings.Cut(spec, "=")
-		if !ok || strings.TrimSpace(cmdline) == "" {
-			return nil, nil, usagef("--bot %q: want NAME=CMD", spec)
-		}
-		if err := bot.CheckName(name); err != nil {
-			return nil, nil, usagef("--bot %q: %v", spec, err)
-		}
-		if seen[name] {
-			return nil, nil, usagef("--bot %q: name %q is used twice", spec, name)
-		}
-		seen[name] = true
-		if id, ok := bot.RemoteID(cmdline); ok {
-			if err := bot.CheckRemoteID(id); err != nil {
-				return nil, nil, usagef("--bot %s: %v", name, err)
-			}
-			ids[len(out)] = id
-			out = append(out, bot.Command{Name: name})
-			continue
-		}
-		argv, err := bot.ParseCommand(cmdline, "")
+	var out []bot.Spec
+	for _, flag := range flags {
+		s, err := botFlag("bot", flag)
 		if err != nil {
-			return nil, nil, usagef("--bot %s: %v", name, err)
+			return nil, err
 		}
-		out = append(out, bot.Command{Name: name, Argv: argv})
+		out = append(out, s)
+		var dup *bot.DuplicateNameError
+		if errors.As(bot.CheckNames(out), &dup) {
+			return nil, usagef("--bot %q: name %q is used twice", flag, dup.Name)
+		}
 	}
-	return out, ids, nil
+	return out, nil
 }
 
-// confineBots builds the sandbox from the flags and wraps every bot in it.
+// botFlag parses the value of one --FLAG NAME=CMD (bot.ParseFlag), with
+// the flag named in its errors.
+func botFlag(flag, value string) (bot.Spec, error) {
+	s, err := bot.ParseFlag(value)
+	var se *bot.SpecError
+	switch {
+	case err == nil:
+		return s, nil
+	case errors.Is(err, bot.ErrFlag), errors.Is(err, bot.ErrNoCommand):
+		return s, usagef("--%s %q: want NAME=CMD", flag, value)
+	case errors.As(err, &se) && se.Field == bot.FieldName:
+		return s, usagef("--%s %q: %v", flag, value, err)
+	case errors.As(err, &se):
+		return s, usagef("--%s %s: %v", flag, se.Bot, err)
+	}
+	return s, usageError{err}
+}
+
+// confineBots builds the sandbox from the flags and binds every local bot
+// to it (the remote ones are left for remoteSpecs).
 // With --bot-user the output directory is made unreadable to others, so
 // bots cannot read results and replays (docs/security.md). Isolated bots
 // see neither the output directory nor the directory of a reused deal
 // secret file (secretFile, "" if none).
-func confineBots(c *cli.Context, botList []bot.Command, out, secretFile string) (*sandbox.Sandbox, error) {
+func confineBots(c *cli.Context, specs []bot.Spec, out, secretFile string) (*sandbox.Sandbox, error) {
 	var lf tournament.LimitsFile
 	if err := lf.Apply(limitsOverrides(c)); err != nil {
 		return nil, usageError{err}
@@ -400,7 +403,7 @@ func confineBots(c *cli.Context, botList []bot.Command, out, secretFile string) 
 		// a finished game of a rotation block tells the deal of the next.
 		// A bot that names a file there is refused now, before a check of
 		// who may read it would suggest opening it.
-		if err := bot.CheckOutside(botList, out); err != nil {
+		if err := stdio.CheckOutside(specs, out); err != nil {
 			return nil, usagef("--out %s: %w", out, err)
 		}
 		if err := os.MkdirAll(out, 0o755); err != nil {
@@ -409,11 +412,7 @@ func confineBots(c *cli.Context, botList []bot.Command, out, secretFile string) 
 		opts.Hide = []string{out}
 	}
 	opts.Hide = hideSecret(opts.Hide, secretFile, out)
-	for _, b := range botList {
-		if len(b.Argv) > 0 { // a remote bot runs elsewhere
-			opts.Programs = append(opts.Programs, sandbox.Program{Argv: b.Argv, Dir: b.Dir})
-		}
-	}
+	opts.Programs = append(opts.Programs, stdio.Programs(specs)...) // a remote bot runs elsewhere
 	sb, err := sandbox.New(lim, opts)
 	if err != nil {
 		return nil, usageError{sandboxFlagErr(err)}
@@ -423,9 +422,7 @@ func confineBots(c *cli.Context, botList []bot.Command, out, secretFile string) 
 			return nil, err
 		}
 	}
-	for i := range botList {
-		botList[i].Sandbox = sb
-	}
+	stdio.Confine(specs, sb)
 	return sb, nil
 }
 
@@ -545,7 +542,7 @@ func parseLimits(c *cli.Context) (clock.Limits, error) {
 
 // traceFlag is the index of the bot --trace names (by name, or by the
 // number of its --bot from 0), -1 without --trace.
-func traceFlag(c *cli.Context, bots []bot.Command) (int, error) {
+func traceFlag(c *cli.Context, bots []bot.Spec) (int, error) {
 	which := c.String("trace")
 	if which == "" {
 		return -1, nil

@@ -14,6 +14,7 @@ import (
 	"github.com/arena-dev/arena/arena/human"
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/match"
+	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/engine"
 	"github.com/arena-dev/arena/protocol"
 
@@ -67,14 +68,14 @@ func runPlay(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	botList, remoteIDs, err := parseBots(c.StringSlice("bot"))
+	botList, err := parseBots(c.StringSlice("bot"))
 	if err != nil {
 		return err
 	}
-	if len(remoteIDs) > 0 {
+	if bot.HasScheme(botList, remote.SchemeName) {
 		return usagef("--bot nats:BOTID: arena play seats local bots only")
 	}
-	if slices.ContainsFunc(botList, func(b bot.Command) bool { return b.Name == humanName }) {
+	if slices.ContainsFunc(botList, func(b bot.Spec) bool { return b.Name == humanName }) {
 		return usagef("--bot %s=...: %q is your name here", humanName, humanName)
 	}
 	seats := len(botList) + 1
@@ -111,7 +112,7 @@ func runPlay(c *cli.Context) error {
 	w := c.App.ErrWriter
 	fmt.Fprintf(w, "arena: %s, %s, seed %d, you at seat %d; bots: %s\n", game.Info().Name, words.Count(games, "game", "games"), seed, seat, settings.Limits)
 	sayConfinement(c, w, "arena: ", sb)
-	specs := bot.Specs(botList)
+	specs := botList
 	person := &human.Seat{
 		In: os.Stdin, Out: c.App.Writer, Timed: c.Bool("timed"), DropTypeahead: isatty.IsTerminal(os.Stdin.Fd()), Results: true,
 	}

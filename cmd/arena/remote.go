@@ -16,6 +16,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/bot/stdio"
 	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/arena/sandbox"
 
@@ -165,20 +166,28 @@ func natsLinkFor(c *cli.Context, jetStreamDir string) (*natsLink, error) {
 	return link, nil
 }
 
-// remoteSpecs turns the remote bots among specs (ids[i] is bot i's id) into remote launchers on a NATS connection, made when there is one
-// at least. wait is how long a game waits for a remote bot to be served.
-func remoteSpecs(c *cli.Context, specs []bot.Spec, ids map[int]string, wait time.Duration) (func(), error) {
-	if len(ids) == 0 {
+// remoteSpecs binds the remote bots among specs (bot.Bind) on a NATS
+// connection, made when there is one at least. wait is how long a game
+// waits for a remote bot to be served.
+func remoteSpecs(c *cli.Context, specs []bot.Spec, wait time.Duration) (func(), error) {
+	if !bot.HasScheme(specs, remote.SchemeName) {
 		return func() {}, nil
 	}
 	nc, closeNATS, err := natsConnect(c)
 	if err != nil {
 		return nil, err
 	}
-	for i, id := range ids {
-		specs[i].Launcher = &remote.Launcher{NC: nc, ID: id, Wait: wait, Grace: duration(c, "nats-grace")}
+	if err := bot.Bind(specs, natsBindings(c, nc, wait)); err != nil {
+		closeNATS()
+		return nil, err
 	}
 	return closeNATS, nil
+}
+
+// natsBindings bind remote bots to nc: a game waits up to wait for one
+// to be served, and --nats-grace for one unreachable.
+func natsBindings(c *cli.Context, nc *nats.Conn, wait time.Duration) bot.Bindings {
+	return bot.Bindings{remote.SchemeName: &remote.Binding{NC: nc, Wait: wait, Grace: duration(c, "nats-grace")}}
 }
 
 func connectCommand() *cli.Command {
@@ -205,24 +214,25 @@ func runConnect(c *cli.Context) error {
 	if url == "" || id == "" {
 		return usagef("--nats URL and --bot BOTID are required: arena connect --nats URL --bot BOTID -- CMD")
 	}
-	if err := bot.CheckRemoteID(id); err != nil {
+	if err := remote.CheckID(id); err != nil {
 		return usageError{fmt.Errorf("--bot: %w", err)}
 	}
 	if c.NArg() == 0 {
 		return usagef("no bot command: arena connect --nats URL --bot %s -- CMD", id)
 	}
-	argv, err := bot.ParseCommand(shellWords(c.Args().Slice()), "")
+	// A program here: what it serves is a local bot, whatever its words.
+	argv, err := stdio.ParseCommand(shellWords(c.Args().Slice()), "")
 	if err != nil {
 		return usageError{err}
 	}
-	cmds := []bot.Command{{Name: id, Argv: argv}}
-	sb, err := confineBots(c, cmds, "", "")
+	specs := []bot.Spec{{Name: id, Target: stdio.Command{Argv: argv}}}
+	sb, err := confineBots(c, specs, "", "")
 	if err != nil {
 		return err
 	}
 	sayConfinement(c, c.App.ErrWriter, "arena: ", sb)
 	return serveBot(c, url, id, strings.Join(argv, " "), func(opt bot.LaunchOptions) (bot.Endpoint, error) {
-		return cmds[0].Launch(id, opt)
+		return specs[0].Launcher.Launch(id, opt)
 	})
 }
 
@@ -397,7 +407,7 @@ The first time it also makes KEYS/arena.nk, the arenas' key (arena match
 					return usagef("give one BOTID: arena nats add-bot BOTID --keys DIR")
 				}
 				id, dir := c.Args().First(), c.String("keys")
-				if err := bot.CheckRemoteID(id); err != nil {
+				if err := remote.CheckID(id); err != nil {
 					return usageError{err}
 				}
 				if _, err := os.Stat(filepath.Join(dir, remote.ArenaKey+remote.PublicExt)); err != nil {
@@ -419,7 +429,7 @@ The first time it also makes KEYS/arena.nk, the arenas' key (arena match
 }
 
 // shellWords is args as one command line, each a shell word, for
-// bot.ParseCommand to split again.
+// stdio.ParseCommand to split again.
 func shellWords(args []string) string {
 	quoted := make([]string, len(args))
 	for i, a := range args {

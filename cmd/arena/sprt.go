@@ -89,45 +89,13 @@ Every bot (fillers too) runs confined as in arena match (docs/security.md).`,
 	})
 }
 
-// parseBotFlag reads one NAME=CMD flag. A remote bot (CMD nats:BOTID)
-// gets no command; its id goes into remote, by the flag's name.
-func parseBotFlag(c *cli.Context, flag string, remote map[string]string) (bot.Command, error) {
+// parseBotFlag reads the NAME=CMD of --flag (botFlag).
+func parseBotFlag(c *cli.Context, flag string) (bot.Spec, error) {
 	spec := c.String(flag)
 	if strings.TrimSpace(spec) == "" {
-		return bot.Command{}, usagef("--%s NAME=CMD is required", flag)
+		return bot.Spec{}, usagef("--%s NAME=CMD is required", flag)
 	}
-	name, cmdline, ok := strings.Cut(spec, "=")
-	if !ok || strings.TrimSpace(cmdline) == "" {
-		return bot.Command{}, usagef("--%s %q: want NAME=CMD", flag, spec)
-	}
-	if err := bot.CheckName(name); err != nil {
-		return bot.Command{}, usagef("--%s %q: %v", flag, spec, err)
-	}
-	if id, ok := bot.RemoteID(cmdline); ok {
-		if err := bot.CheckRemoteID(id); err != nil {
-			return bot.Command{}, usagef("--%s %s: %v", flag, name, err)
-		}
-		remote[flag] = id
-		return bot.Command{Name: name}, nil
-	}
-	argv, err := bot.ParseCommand(cmdline, "")
-	if err != nil {
-		return bot.Command{}, usagef("--%s %s: %v", flag, name, err)
-	}
-	return bot.Command{Name: name, Argv: argv}, nil
-}
-
-// sprtRemote gives the remote bots (remote: flag -> bot id) their
-// launchers, on the run's NATS connection.
-func sprtRemote(c *cli.Context, cfg *sprt.Config, remoteIDs map[string]string, nc *nats.Conn) {
-	cfg.Remote = map[string]bot.Launcher{}
-	launchers := map[string]*remote.Launcher{}
-	for name, id := range remoteNames(cfg, remoteIDs) {
-		if launchers[id] == nil {
-			launchers[id] = &remote.Launcher{NC: nc, ID: id, Wait: cfg.Limits.Startup, Grace: duration(c, "nats-grace")}
-		}
-		cfg.Remote[name] = launchers[id]
-	}
+	return botFlag(flag, spec)
 }
 
 // sprtParamHint is what to give instead, per parameter stats.ParamError
@@ -139,10 +107,9 @@ var sprtParamHint = map[string]string{
 	"beta":  "a probability such as 0.05; alpha + beta below 1",
 }
 
-// sprtConfig turns the flags into a run's Config, and the ids of its
-// remote bots by flag into remoteIDs; runSPRT checks it (sprt.Config.Check)
-// once the remote bots have their launchers.
-func sprtConfig(c *cli.Context, remoteIDs map[string]string) (*sprt.Config, error) {
+// sprtConfig turns the flags into a run's Config; runSPRT checks it
+// (sprt.Config.Check).
+func sprtConfig(c *cli.Context) (*sprt.Config, error) {
 	if c.NArg() > 0 {
 		return nil, usagef("unexpected argument %q (bots are given with --base and --test NAME=CMD)", c.Args().First())
 	}
@@ -154,10 +121,10 @@ func sprtConfig(c *cli.Context, remoteIDs map[string]string) (*sprt.Config, erro
 		return nil, err
 	}
 	cfg := &sprt.Config{Game: game, Paired: !c.Bool("no-pairs"), Version: Version, OutDir: c.String("out")}
-	if cfg.Base, err = parseBotFlag(c, "base", remoteIDs); err != nil {
+	if cfg.Base, err = parseBotFlag(c, "base"); err != nil {
 		return nil, err
 	}
-	if cfg.Test, err = parseBotFlag(c, "test", remoteIDs); err != nil {
+	if cfg.Test, err = parseBotFlag(c, "test"); err != nil {
 		return nil, err
 	}
 	if cfg.Base.Name == cfg.Test.Name {
@@ -178,7 +145,7 @@ func sprtConfig(c *cli.Context, remoteIDs map[string]string) (*sprt.Config, erro
 		return nil, usageError{err}
 	}
 	if cfg.Seats > 2 {
-		if cfg.Filler, err = parseBotFlag(c, "filler", remoteIDs); err != nil {
+		if cfg.Filler, err = parseBotFlag(c, "filler"); err != nil {
 			return nil, err
 		}
 		for _, n := range cfg.FillerNames() {
@@ -227,58 +194,47 @@ func sprtConfig(c *cli.Context, remoteIDs map[string]string) (*sprt.Config, erro
 	return cfg, nil
 }
 
-// remoteNames are the run's names of the remote bots (remoteIDs: flag ->
-// bot id), each with its bot id: every filler seat when the filler is
-// remote.
-func remoteNames(cfg *sprt.Config, remoteIDs map[string]string) map[string]string {
-	names := map[string][]string{"test": {cfg.Test.Name}, "base": {cfg.Base.Name}, "filler": cfg.FillerNames()}
-	out := map[string]string{}
-	for flag, id := range remoteIDs {
-		for _, n := range names[flag] {
-			out[n] = id
-		}
-	}
-	return out
-}
-
 func runSPRT(c *cli.Context) error {
-	remoteIDs := map[string]string{}
-	cfg, err := sprtConfig(c, remoteIDs)
+	cfg, err := sprtConfig(c)
 	if err != nil {
 		return err
 	}
-	if len(remoteIDs) > 0 || c.Bool("distributed") {
+	// The run's bots, fillers as one (they share one launcher, and so one
+	// ARENA_BOT_NAME, the --filler NAME).
+	bots := []bot.Spec{cfg.Test, cfg.Base}
+	if cfg.Seats > 2 {
+		bots = append(bots, cfg.Filler)
+	}
+	var nc *nats.Conn
+	if bot.HasScheme(bots, remote.SchemeName) || c.Bool("distributed") {
 		link, maker, done, err := natsRun(c, cfg.OutDir, cfg.Concurrency, cfg.Seats)
 		defer done()
 		if err != nil {
 			return err
 		}
-		if len(remoteIDs) > 0 {
-			sprtRemote(c, cfg, remoteIDs, link.NC)
-		}
-		cfg.Executor = maker
+		nc, cfg.Executor = link.NC, maker
 	}
 	if err := cfg.Check(); err != nil {
 		return usageError{err}
 	}
-	// Confine the bots as arena match does; fillers share one wrapped
-	// command (and so one ARENA_BOT_NAME, the --filler NAME).
-	confined := []bot.Command{cfg.Test, cfg.Base}
-	if cfg.Seats > 2 {
-		confined = append(confined, cfg.Filler)
-	}
-	secret, secretFile, err := dealSecret(c, confined)
+	// Confine the bots as arena match does.
+	secret, secretFile, err := dealSecret(c, bots)
 	if err != nil {
 		return err
 	}
 	cfg.Secret = secret
-	sb, err := confineBots(c, confined, cfg.OutDir, secretFile)
+	sb, err := confineBots(c, bots, cfg.OutDir, secretFile)
 	if err != nil {
 		return err
 	}
-	cfg.Test, cfg.Base = confined[0], confined[1]
+	if nc != nil {
+		if err := bot.Bind(bots, natsBindings(c, nc, cfg.Limits.Startup)); err != nil {
+			return err
+		}
+	}
+	cfg.Test, cfg.Base = bots[0], bots[1]
 	if cfg.Seats > 2 {
-		cfg.Filler = confined[2]
+		cfg.Filler = bots[2]
 	}
 	warn := c.App.ErrWriter
 	progress := c.App.ErrWriter

@@ -311,14 +311,14 @@ func runTournament(c *cli.Context) error {
 		}
 	}
 	topts := tournament.Options{Version: Version, Warn: c.App.ErrWriter, OnGame: onGame}
-	if len(cfg.Remote) > 0 || c.Bool("distributed") {
+	if bot.HasScheme(cfg.Bots, remote.SchemeName) || c.Bool("distributed") {
 		link, maker, done, err := natsRun(c, out, cfg.Concurrency, cfg.Seats)
 		defer done()
 		if err != nil {
 			return err
 		}
-		topts.Remote = func(id string) bot.Launcher {
-			return &remote.Launcher{NC: link.NC, ID: id, Wait: cfg.Limits.Startup, Grace: duration(c, "nats-grace")}
+		if err := bot.Bind(cfg.Bots, natsBindings(c, link.NC, cfg.Limits.Startup)); err != nil {
+			return err
 		}
 		topts.Executor = maker
 	}

@@ -1,4 +1,4 @@
-package bot_test
+package stdio_test
 
 import (
 	"errors"
@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/bot/stdio"
 )
 
 // TestParseCommandRefusesWhatCannotRun: a program the kernel will not run
@@ -33,8 +33,8 @@ func TestParseCommandRefusesWhatCannotRun(t *testing.T) {
 		{text, []string{text + " (mode -rw-r--r--) is not executable and has no #! line", "chmod +x " + text + " and add a #! line"}},
 		{binary, []string{binary + " (mode -rw-r--r--) is not executable: chmod +x " + binary}},
 	} {
-		_, err := bot.ParseCommand(tc.cmd, "")
-		var nr *bot.NotRunnableError
+		_, err := stdio.ParseCommand(tc.cmd, "")
+		var nr *stdio.NotRunnableError
 		if !errors.As(err, &nr) {
 			t.Errorf("%s: %v, want a NotRunnableError", tc.cmd, err)
 			continue
@@ -56,7 +56,7 @@ func TestParseCommandRefusesWhatCannotRun(t *testing.T) {
 	// its interpreter.
 	ok := write(t, dir, "ok.py", "#!/usr/bin/env python3\n", 0o755)
 	for _, cmd := range []string{ok, "python3 " + noLine, "sh " + text} {
-		if _, err := bot.ParseCommand(cmd, ""); err != nil {
+		if _, err := stdio.ParseCommand(cmd, ""); err != nil {
 			t.Errorf("%s: %v", cmd, err)
 		}
 	}
@@ -72,13 +72,13 @@ func TestParseCommandChecksFileArguments(t *testing.T) {
 	write(t, here, "bot.py", "", 0o644)
 	write(t, here, "data/m.bin", "", 0o644)
 
-	_, err := bot.ParseCommand("python3 nope/bot.py fast", "")
-	var mf *bot.MissingFileError
+	_, err := stdio.ParseCommand("python3 nope/bot.py fast", "")
+	var mf *stdio.MissingFileError
 	if !errors.As(err, &mf) || !errors.Is(err, fs.ErrNotExist) || mf.Arg != "nope/bot.py" ||
 		!strings.Contains(err.Error(), `"nope/bot.py"`) || !strings.Contains(err.Error(), filepath.Join(here, "nope/bot.py")) {
 		t.Errorf("missing script: %v, want a MissingFileError naming nope/bot.py", err)
 	}
-	argv, err := bot.ParseCommand("python3 bot.py fast --model=data/m.bin --depth=3", "")
+	argv, err := stdio.ParseCommand("python3 bot.py fast --model=data/m.bin --depth=3", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,14 +89,14 @@ func TestParseCommandChecksFileArguments(t *testing.T) {
 	// In a bot's dir: against it, and left relative (the bot runs there).
 	other := t.TempDir()
 	write(t, other, "bot.py", "", 0o644)
-	if argv, err := bot.ParseCommand("python3 bot.py", other); err != nil || argv[1] != "bot.py" {
+	if argv, err := stdio.ParseCommand("python3 bot.py", other); err != nil || argv[1] != "bot.py" {
 		t.Errorf("in a bot dir: %q, %v", argv, err)
 	}
-	if _, err := bot.ParseCommand("python3 data/bot.py", other); !errors.As(err, &mf) || mf.Dir != other {
+	if _, err := stdio.ParseCommand("python3 data/bot.py", other); !errors.As(err, &mf) || mf.Dir != other {
 		t.Errorf("in a bot dir, a script there is not: %v, want a MissingFileError naming the dir", err)
 	}
 	// A file the bot may write, a model not there yet: passed as written.
-	if _, err := bot.ParseCommand("python3 bot.py --cache=cache/c.pkl --model=new/m.onnx", ""); err != nil {
+	if _, err := stdio.ParseCommand("python3 bot.py --cache=cache/c.pkl --model=new/m.onnx", ""); err != nil {
 		t.Errorf("a file the bot writes: %v", err)
 	}
 }
@@ -121,20 +121,20 @@ func TestParseCommandSaysWhyAProgramCannotStart(t *testing.T) {
 		as    any
 		wants string
 	}{
-		{"run.py", new(*bot.ProgramNotFoundError), "not found on PATH; a name without a slash is looked up there only, as a shell does, but " + filepath.Join(dir, "run.py") + " is here: write ./run.py (or python3 run.py)"},
-		{"./nope.py", new(*bot.ProgramNotFoundError), `command "./nope.py" not found (there is no ` + filepath.Join(dir, "nope.py") + ")"},
-		{"./sub", new(*bot.ProgramNotFoundError), `command "./sub" is a directory (` + filepath.Join(dir, "sub") + "), not a program"},
-		{"no-such-command-anywhere", new(*bot.ProgramNotFoundError), `command "no-such-command-anywhere" not found on PATH: give its path, or install it`},
-		{missingInterp, new(*bot.ShebangError), `names the interpreter /usr/bin/python-not-here, which is not installed here: use ` + "`#!/usr/bin/env python3`"},
-		{envMissing, new(*bot.ShebangError), "names the interpreter python-not-here, which is not installed here"},
-		{crlf, new(*bot.ShebangError), "has Windows line endings"},
+		{"run.py", new(*stdio.ProgramNotFoundError), "not found on PATH; a name without a slash is looked up there only, as a shell does, but " + filepath.Join(dir, "run.py") + " is here: write ./run.py (or python3 run.py)"},
+		{"./nope.py", new(*stdio.ProgramNotFoundError), `command "./nope.py" not found (there is no ` + filepath.Join(dir, "nope.py") + ")"},
+		{"./sub", new(*stdio.ProgramNotFoundError), `command "./sub" is a directory (` + filepath.Join(dir, "sub") + "), not a program"},
+		{"no-such-command-anywhere", new(*stdio.ProgramNotFoundError), `command "no-such-command-anywhere" not found on PATH: give its path, or install it`},
+		{missingInterp, new(*stdio.ShebangError), `names the interpreter /usr/bin/python-not-here, which is not installed here: use ` + "`#!/usr/bin/env python3`"},
+		{envMissing, new(*stdio.ShebangError), "names the interpreter python-not-here, which is not installed here"},
+		{crlf, new(*stdio.ShebangError), "has Windows line endings"},
 	} {
-		_, err := bot.ParseCommand(tc.cmd, "")
+		_, err := stdio.ParseCommand(tc.cmd, "")
 		if err == nil || !errors.As(err, tc.as) || !strings.Contains(err.Error(), tc.wants) {
 			t.Errorf("%s: %v; want %T saying %q", tc.cmd, err, tc.as, tc.wants)
 		}
 	}
-	if _, err := bot.ParseCommand("./run.py", ""); err != nil {
+	if _, err := stdio.ParseCommand("./run.py", ""); err != nil {
 		t.Errorf("./run.py: %v", err)
 	}
 }

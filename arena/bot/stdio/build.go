@@ -1,4 +1,4 @@
-package bot
+package stdio
 
 import (
 	"crypto/sha256"

@@ -1,11 +1,11 @@
-package bot_test
+package stdio_test
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/bot/stdio"
 )
 
 // write makes a file of mode under dir (and its directories).
@@ -30,7 +30,7 @@ func write(t *testing.T, dir, name, data string, mode os.FileMode) string {
 // same files elsewhere are the same build.
 func TestBuildFollowsFilesAfterEquals(t *testing.T) {
 	t.Parallel()
-	build := func(c bot.Command) string {
+	build := func(c stdio.Command) string {
 		t.Helper()
 		b, err := c.Build()
 		if err != nil {
@@ -51,11 +51,11 @@ func TestBuildFollowsFilesAfterEquals(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			botIn := func(weights string) bot.Command {
+			botIn := func(weights string) stdio.Command {
 				dir := t.TempDir()
 				write(t, dir, "bot", "#!/bin/sh\n", 0o755)
 				write(t, dir, tc.file, weights, 0o644)
-				return bot.Command{Name: "m", Argv: []string{"./bot", tc.model(dir)}, Dir: dir}
+				return stdio.Command{Name: "m", Argv: []string{"./bot", tc.model(dir)}, Dir: dir}
 			}
 			c := botIn("weights v1")
 			before := build(c)

@@ -1,6 +1,6 @@
 //go:build unix
 
-package bot_test
+package stdio_test
 
 import (
 	"path/filepath"
@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/bot/stdio"
 )
 
 // TestParseCommandDoesNotReadAFIFO: a program that is a FIFO (a process
@@ -22,7 +22,7 @@ func TestParseCommandDoesNotReadAFIFO(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() {
-		_, err := bot.ParseCommand(fifo, "")
+		_, err := stdio.ParseCommand(fifo, "")
 		done <- err
 	}()
 	select {

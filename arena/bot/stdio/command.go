@@ -1,4 +1,4 @@
-package bot
+package stdio
 
 import (
 	"bytes"
@@ -9,12 +9,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/google/shlex"
 
+	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/fileargs"
 	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/arena/transport"
@@ -22,9 +22,12 @@ import (
 )
 
 // Command is a bot program run as a child process over stdio: the stdio
-// Launcher.
+// scheme's Target, and its Launcher once bound (Binding sets its Name and
+// Sandbox).
 type Command struct {
 	Name string
+	// Line is the command as written ("" for one built from Argv).
+	Line string
 	// Argv is the command, already split; no shell is involved.
 	Argv []string
 	// Dir is its working directory ("" = the arena's, or with a Sandbox a
@@ -37,20 +40,39 @@ type Command struct {
 	Sandbox *sandbox.Sandbox
 }
 
-// Spec is the bot as the pool runs it: every session a process of c.
-func (c Command) Spec() Spec { return Spec{Name: c.Name, Launcher: c} }
+// Spec is the bot as the pool runs it, bound: every session a process
+// of c.
+func (c Command) Spec() bot.Spec { return bot.Spec{Name: c.Name, Target: c, Launcher: c} }
 
 // Specs are the Specs of cmds, in order.
-func Specs(cmds []Command) []Spec {
-	out := make([]Spec, len(cmds))
+func Specs(cmds []Command) []bot.Spec {
+	out := make([]bot.Spec, len(cmds))
 	for i, c := range cmds {
 		out[i] = c.Spec()
 	}
 	return out
 }
 
+// Scheme is "stdio".
+func (Command) Scheme() string { return SchemeName }
+
+// String is the command as written, or its words.
+func (c Command) String() string {
+	if c.Line != "" || len(c.Argv) == 0 {
+		return c.Line
+	}
+	return strings.Join(c.Argv, " ")
+}
+
+// WithEnv is c with env added to its environment: a local bot takes the
+// variables its tournament file gives it (bot.Local).
+func (c Command) WithEnv(env []string) bot.Target {
+	c.Env = env
+	return c
+}
+
 // Launch starts a process of c, in c.Sandbox if set.
-func (c Command) Launch(name string, opt LaunchOptions) (Endpoint, error) {
+func (c Command) Launch(name string, opt bot.LaunchOptions) (bot.Endpoint, error) {
 	cfg := transport.ProcessConfig{Argv: c.Argv, Dir: c.Dir, Env: c.Env, MaxLine: opt.MaxLine, StderrCap: opt.StderrCap}
 	var proc *transport.Process
 	var err error
@@ -82,16 +104,6 @@ func (p processEndpoint) NewGame() {
 	if box, ok := p.Confinement().(*sandbox.Box); ok {
 		box.NewGame()
 	}
-}
-
-var botName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
-
-// CheckName validates a bot name: it becomes a directory name for logs.
-func CheckName(name string) error {
-	if !botName.MatchString(name) {
-		return fmt.Errorf("bot name %q may hold only letters, digits, '.', '_' and '-' (and must not start with '.', '_' or '-')", name)
-	}
-	return nil
 }
 
 // ErrBundledBot is the error of an "arena bot" command with no bot name,
@@ -379,15 +391,19 @@ func (e *ShebangError) Error() string {
 }
 
 // CheckOutside refuses bots that need something in dir, a directory
-// isolated bots may not see (it holds a deal secret): the first bot whose
-// working directory, program or a file argument (by fileargs's rule) lies
-// in dir.
-func CheckOutside(bots []Command, dir string) error {
+// isolated bots may not see (it holds a deal secret): the first local
+// bot (a Command among specs' targets) whose working directory, program
+// or a file argument (by fileargs's rule) lies in dir.
+func CheckOutside(specs []bot.Spec, dir string) error {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
 		return err
 	}
-	for _, b := range bots {
+	for _, s := range specs {
+		b, ok := s.Target.(Command)
+		if !ok {
+			continue // it runs elsewhere
+		}
 		paths := []string{b.Dir}
 		if len(b.Argv) > 0 {
 			if prog, ok := fileargs.Program(b.Argv[0], b.Dir); ok {
@@ -407,7 +423,7 @@ func CheckOutside(bots []Command, dir string) error {
 				return err
 			}
 			if rel, err := filepath.Rel(dir, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-				return fmt.Errorf("bot %s needs %s, which lies in %s; bots may not see that directory (it holds the run's results and deal secret): keep the bot's files elsewhere, and the secret in a directory of its own", b.Name, p, dir)
+				return fmt.Errorf("bot %s needs %s, which lies in %s; bots may not see that directory (it holds the run's results and deal secret): keep the bot's files elsewhere, and the secret in a directory of its own", s.Name, p, dir)
 			}
 		}
 	}
