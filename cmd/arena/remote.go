@@ -2,16 +2,12 @@ package main
 
 import (
 	"context"
-	"crypto/tls"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
-	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/urfave/cli/v2"
 
@@ -75,35 +71,10 @@ func natsConnect(c *cli.Context) (*nats.Conn, func(), error) {
 	return link.NC, link.Close, nil
 }
 
-// natsLink is a run's NATS: the connection, a way to make more (for
-// local workers), and the embedded server when there is one.
-type natsLink struct {
-	NC       *nats.Conn
-	URL      string
-	Embedded bool
-	dial     func() (*nats.Conn, error)
-	closers  []func()
-}
-
-// Dial makes another connection to the same server.
-func (l *natsLink) Dial() (*nats.Conn, error) {
-	nc, err := l.dial()
-	if err == nil {
-		l.closers = append(l.closers, nc.Close)
-	}
-	return nc, err
-}
-
-// Close closes every connection made, then the embedded server.
-func (l *natsLink) Close() {
-	for i := len(l.closers) - 1; i >= 0; i-- {
-		l.closers[i]()
-	}
-}
-
-// natsLinkFor is natsConnect's link; an embedded server has JetStream
-// with its store in jetStreamDir, if set (distributed runs).
-func natsLinkFor(c *cli.Context, jetStreamDir string) (*natsLink, error) {
+// natsLinkFor is natsConnect's link (remote.DialLink to --nats, else
+// remote.Embed); an embedded server has JetStream with its store in
+// jetStreamDir, if set (distributed runs).
+func natsLinkFor(c *cli.Context, jetStreamDir string) (*remote.Link, error) {
 	if g := duration(c, "nats-grace"); g <= 0 {
 		return nil, usagef("--nats-grace %v: want a positive duration, such as 2s", g)
 	}
@@ -113,56 +84,21 @@ func natsLinkFor(c *cli.Context, jetStreamDir string) (*natsLink, error) {
 		if err != nil {
 			return nil, usageError{fmt.Errorf("--nats-creds/--nats-ca/--nats-cert/--nats-key: %w", err)}
 		}
-		link := &natsLink{URL: url, dial: func() (*nats.Conn, error) { return nats.Connect(url, opts...) }}
-		if link.NC, err = link.Dial(); err != nil {
+		link, err := remote.DialLink(url, opts...)
+		if err != nil {
 			return nil, fmt.Errorf("--nats %s: %w", url, err)
 		}
 		return link, nil
 	}
-	host, port, err := splitHostPort(c.String("nats-listen"))
+	host, port, err := remote.SplitHostPort(c.String("nats-listen"))
 	if err != nil {
 		return nil, usageError{fmt.Errorf("--nats-listen: %w", err)}
 	}
-	// A distributed run's server keeps its port from one start of the run
-	// to the next, so that workers elsewhere reconnect to a restarted
-	// coordinator.
-	portFile := ""
-	if jetStreamDir != "" {
-		portFile = filepath.Join(jetStreamDir, "port")
-	}
-	remembered := 0
-	if port == server.RANDOM_PORT && portFile != "" {
-		if b, err := os.ReadFile(portFile); err == nil {
-			if remembered, err = strconv.Atoi(strings.TrimSpace(string(b))); err != nil {
-				fmt.Fprintf(c.App.ErrWriter, "arena: warning: %s holds no port (%v): the server takes a free one, and workers must be given its new URL\n", portFile, err)
-			}
-		}
-	}
-	o := remote.ServerOptions{Host: host, Port: port, StoreDir: jetStreamDir}
-	if remembered > 0 {
-		o.Port = remembered
-	}
-	ns, err := remote.StartServer(o)
-	if err != nil && remembered > 0 {
-		fmt.Fprintf(c.App.ErrWriter, "arena: warning: port %d of the run's last start is taken (%v): workers must reconnect to a new one\n", remembered, err)
-		o.Port = port
-		ns, err = remote.StartServer(o)
-	}
+	link, err := remote.Embed(remote.ServerOptions{Host: host, Port: port, StoreDir: jetStreamDir}, c.App.ErrWriter)
 	if err != nil {
 		return nil, err
 	}
-	if addr, ok := ns.Addr().(*net.TCPAddr); ok && portFile != "" {
-		if err := os.WriteFile(portFile, []byte(strconv.Itoa(addr.Port)+"\n"), 0o644); err != nil {
-			fmt.Fprintf(c.App.ErrWriter, "arena: warning: %v: workers elsewhere will not find a restarted run on port %d\n", err, addr.Port)
-		}
-	}
-	link := &natsLink{URL: ns.ClientURL(), Embedded: true, dial: func() (*nats.Conn, error) { return nats.Connect("", nats.InProcessServer(ns)) },
-		closers: []func(){func() { ns.Shutdown(); ns.WaitForShutdown() }}}
-	if link.NC, err = link.Dial(); err != nil {
-		link.Close()
-		return nil, err
-	}
-	fmt.Fprintf(c.App.ErrWriter, "arena: NATS server for remote bots at %s: serve a bot with arena connect --nats %s --bot BOTID -- CMD\n", ns.ClientURL(), ns.ClientURL())
+	fmt.Fprintf(c.App.ErrWriter, "arena: NATS server for remote bots at %s: serve a bot with arena connect --nats %s --bot BOTID -- CMD\n", link.URL, link.URL)
 	return link, nil
 }
 
@@ -276,17 +212,15 @@ arenas connect to it.
 }
 
 func runServe(c *cli.Context) error {
-	host, port, err := splitHostPort(c.String("listen"))
+	host, port, err := remote.SplitHostPort(c.String("listen"))
 	if err != nil {
 		return usageError{fmt.Errorf("--listen: %w", err)}
 	}
 	o := remote.ServerOptions{Host: host, Port: port, Violations: c.App.ErrWriter, StoreDir: c.String("store")}
 	if cert, key := c.String("tls-cert"), c.String("tls-key"); cert != "" || key != "" {
-		pair, err := tls.LoadX509KeyPair(cert, key)
-		if err != nil {
+		if o.TLS, err = remote.ServerTLS(cert, key); err != nil {
 			return usageError{fmt.Errorf("--tls-cert/--tls-key: %w", err)}
 		}
-		o.TLS = &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}
 	}
 	for flag, dst := range map[string]*int64{"max-store": &o.MaxStore, "max-memory": &o.MaxMemory} {
 		if *dst, err = sandbox.ParseSize(c.String(flag)); err != nil || *dst <= 0 {
@@ -324,22 +258,6 @@ func runServe(c *cli.Context) error {
 	<-ctx.Done()
 	fmt.Fprintf(c.App.ErrWriter, "arena: NATS server stopped (%v)\n", context.Cause(ctx))
 	return nil
-}
-
-// splitHostPort reads HOST:PORT; port 0 is a free one.
-func splitHostPort(s string) (string, int, error) {
-	host, p, err := net.SplitHostPort(s)
-	if err != nil {
-		return "", 0, fmt.Errorf("%q: want HOST:PORT", s)
-	}
-	port, err := strconv.Atoi(p)
-	if err != nil || port < 0 || port > 65535 {
-		return "", 0, fmt.Errorf("%q: want HOST:PORT with a port from 0 to 65535", s)
-	}
-	if port == 0 {
-		port = server.RANDOM_PORT
-	}
-	return host, port, nil
 }
 
 func natsCommand() *cli.Command {
