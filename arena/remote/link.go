@@ -63,8 +63,11 @@ const portFile = "port"
 // free port asked for, the server takes the port of the run's last
 // start if it can (the store's port file), so that workers elsewhere
 // reconnect to a restarted coordinator; what fails of that is a
-// warning on warn, and the server takes a free port.
+// warning on warn (nil: none), and the server takes a free port.
 func Embed(o ServerOptions, warn io.Writer) (*Link, error) {
+	if warn == nil {
+		warn = io.Discard
+	}
 	free := o.Port
 	path := ""
 	if o.StoreDir != "" {
