@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -82,36 +81,6 @@ func runBench(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	w := c.App.Writer
-	fmt.Fprintf(w, "pipe round trip:   %v per turn (the bot's stdio, no referee)\n", rep.PipeRoundTrip)
-	fmt.Fprintf(w, "referee per move:  %v (%.2fx the pipe round trip)\n", rep.PerMove, float64(rep.PerMove)/float64(rep.PipeRoundTrip))
-	fmt.Fprintf(w, "move clock %v:\n", duration(c, "move-time"))
-	for _, s := range rep.Steps {
-		verdict := "fair"
-		if !s.Fair {
-			verdict = "NOT fair"
-		}
-		fmt.Fprintf(w, "  concurrency %3d: %3d games, %d timeouts, p99 think %v: %s\n", s.Concurrency, s.Games, s.Timeouts, s.P99, verdict)
-	}
-	if rep.FairConcurrency == 0 {
-		fmt.Fprintf(w, "fair concurrency:  none: even one game at a time misses the clock here\n")
-	} else {
-		fmt.Fprintf(w, "fair concurrency:  %d (no timeout, p99 think within half the clock)\n", rep.FairConcurrency)
-	}
-	printMachine(w, rep.Machine)
+	rep.Text(c.App.Writer, duration(c, "move-time"))
 	return nil
-}
-
-// printMachine says what of the machine moved the figures: the time its
-// hypervisor took, and idle CPUs that halt at once.
-func printMachine(w io.Writer, m bench.Machine) {
-	if m.StolenKnown && m.Stolen > 0 {
-		fmt.Fprintf(w, "hypervisor:        took %v per CPU of the run (%.1f%%, steal time): the figures move with the host's load\n",
-			m.Stolen.Round(10*time.Millisecond), 100*m.StolenShare)
-	}
-	if m.IdleHalts {
-		fmt.Fprintf(w, "idle CPUs:         halt at once (cpuidle haltpoll, guest_halt_poll_ns 0): a reply that finds the referee's CPU idle\n"+
-			"                   waits for the hypervisor to run it again, on every move (docs/performance.md, per-move cost);\n"+
-			"                   as root, `echo 200000 > /sys/module/haltpoll/parameters/guest_halt_poll_ns` (the kernel's default) polls first\n")
-	}
 }

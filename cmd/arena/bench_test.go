@@ -58,7 +58,7 @@ func TestBenchPrintsTheMachine(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var b strings.Builder
-			printMachine(&b, tc.m)
+			tc.m.Text(&b)
 			for _, s := range tc.want {
 				if !strings.Contains(b.String(), s) {
 					t.Errorf("no %q in:\n%s", s, b.String())

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 
@@ -146,7 +145,7 @@ func runCheck(c *cli.Context) error {
 			return err
 		}
 	} else {
-		printCheckReport(c.App.Writer, rep)
+		rep.Text(c.App.Writer)
 	}
 	if !rep.OK {
 		return fmt.Errorf("%d of %d checks failed", rep.Failed, len(rep.Checks))
@@ -157,33 +156,3 @@ func runCheck(c *cli.Context) error {
 // checkProgressEvery is how often a progress line reports the turn
 // during a game.
 const checkProgressEvery = 5 * time.Second
-
-func printCheckReport(w io.Writer, rep *check.Report) {
-	for _, r := range rep.Checks {
-		fmt.Fprintf(w, "%s %s: %s\n", strings.ToUpper(string(r.Status)), r.Name, r.Detail)
-		if r.Hint != "" {
-			fmt.Fprintf(w, "     hint: %s\n", r.Hint)
-		}
-		if len(r.Transcript) > 0 {
-			fmt.Fprintf(w, "     the last lines exchanged (R> checker, B> bot):\n")
-			for _, l := range r.Transcript {
-				fmt.Fprintf(w, "       %s\n", l)
-			}
-		}
-	}
-	if rep.StderrTail != "" {
-		fmt.Fprintf(w, "the bot's stderr ended with:\n")
-		lines := strings.Split(strings.TrimRight(rep.StderrTail, "\n"), "\n")
-		if len(lines) > 10 {
-			lines = lines[len(lines)-10:]
-		}
-		for _, l := range lines {
-			fmt.Fprintf(w, "  | %s\n", l)
-		}
-	}
-	verdict := "compliant"
-	if !rep.OK {
-		verdict = "NOT compliant"
-	}
-	fmt.Fprintf(w, "%d passed, %d failed, %d warnings, %d skipped: %s\n", rep.Passed, rep.Failed, rep.Warnings, rep.Skipped, verdict)
-}

@@ -59,7 +59,7 @@ func jetStreamDir(c *cli.Context, out string) (dir string, remove func(), err er
 // with --distributed, the executor maker and its local workers (maker is
 // nil without), which share the run's concurrency, of games of seats.
 // done undoes it all, in order; it is set even on error.
-func natsRun(c *cli.Context, out string, concurrency, seats int) (link *natsLink, maker func(run.Config) (run.Executor, error), done func(), err error) {
+func natsRun(c *cli.Context, out string, concurrency, seats int) (link *remote.Link, maker func(run.Config) (run.Executor, error), done func(), err error) {
 	var undo []func()
 	done = func() {
 		for i := len(undo) - 1; i >= 0; i-- {
@@ -108,7 +108,7 @@ func checkDistributed(c *cli.Context) error {
 // seats on link, with its local workers (--workers), which play the
 // run's own bots and share its concurrency (cluster.Shares); stop ends
 // them.
-func distributed(c *cli.Context, link *natsLink, concurrency, seats int) (maker func(run.Config) (run.Executor, error), stop func(), err error) {
+func distributed(c *cli.Context, link *remote.Link, concurrency, seats int) (maker func(run.Config) (run.Executor, error), stop func(), err error) {
 	workers := c.Int("workers") // checked by natsRun (checkDistributed)
 	if !c.IsSet("workers") && link.Embedded {
 		workers = 1

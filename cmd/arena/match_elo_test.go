@@ -10,6 +10,7 @@ import (
 
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/match"
+	"github.com/arena-dev/arena/arena/output"
 	"github.com/arena-dev/arena/arena/stats"
 )
 
@@ -48,7 +49,7 @@ func repeat(n int, s ...float64) []float64 {
 
 func eloLineOf(sum *match.Summary) string {
 	var b strings.Builder
-	printSummary(&b, sum, time.Second)
+	output.Summary(&b, sum, time.Second)
 	for _, l := range strings.Split(b.String(), "\n") {
 		if strings.HasPrefix(l, "Elo difference") {
 			return l
@@ -139,7 +140,7 @@ func TestMatchLOSLine(t *testing.T) {
 			"LOS a vs b: 50.0% (the chance that the stronger is a, from the decisive games: 6 won, 6 lost; draws do not count)"},
 	} {
 		var b strings.Builder
-		printSummary(&b, tc.sum, time.Second)
+		output.Summary(&b, tc.sum, time.Second)
 		if !strings.Contains(b.String(), tc.want+"\n") {
 			t.Errorf("%s: want the line\n%s\nin\n%s", tc.name, tc.want, b.String())
 		}

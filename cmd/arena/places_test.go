@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/arena-dev/arena/arena/output"
 )
 
 // TestPlacesText: a game's line lists the bots by finishing place, best
@@ -24,7 +26,7 @@ func TestPlacesText(t *testing.T) {
 			"s9 1st, s8 2nd, s7 3rd, s6 4th, s5 5th, s4 6th, s3 7th, s2 8th, s1 9th, s0 10th"},
 	}
 	for _, tc := range cases {
-		if got := placesText(tc.bots, tc.ranks); got != tc.want {
+		if got := output.PlacesText(tc.bots, tc.ranks); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
 	}
@@ -44,7 +46,7 @@ func TestMatchProgressSaysPlaces(t *testing.T) {
 	}
 	for i, r := range records(t, out) {
 		line := lines[i]
-		want := r.GameID + ": " + placesText(r.Bots, r.Ranks) + ", "
+		want := r.GameID + ": " + output.PlacesText(r.Bots, r.Ranks) + ", "
 		if strings.Contains(line, "#") || !strings.Contains(line, want) {
 			t.Errorf("game %s: the line does not say %q:\n%s", r.GameID, want, line)
 		}

@@ -3,9 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/mattn/go-isatty"
 	"github.com/urfave/cli/v2"
@@ -14,9 +12,9 @@ import (
 	"github.com/arena-dev/arena/arena/human"
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/match"
+	"github.com/arena-dev/arena/arena/output"
 	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/engine"
-	"github.com/arena-dev/arena/protocol"
 
 	"github.com/arena-dev/arena/internal/words"
 )
@@ -120,91 +118,14 @@ func runPlay(c *cli.Context) error {
 
 	ctx, release := stopContext(c.App.ErrWriter)
 	defer release()
+	o := output.Play{Person: person, Name: humanName, Kept: out != ""}
 	sum, err := match.Run(ctx, match.Config{
 		Settings: settings, Game: game, Options: opts, Games: games, Seed: seed, Secret: secret, OutDir: out, Version: Version,
-		OnGame: func(r ledger.Record) { person.GameOver(r.GameID, gameOverText(r, games, out != "")) },
+		OnGame: func(r ledger.Record) { o.Game(output.Game{Record: r, Total: games}) },
 		Warn:   w,
 	}, specs)
-	if sum != nil && sum.Games > 1 {
-		person.Say(playSummary(sum))
+	if oerr := o.End(output.End{Summary: sum}); oerr != nil {
+		return oerr
 	}
 	return secretUsage(err, secretFile)
-}
-
-// gameOverText is how a game of arena play ended, for the person: who
-// finished where and why, then each forfeit (but the person's leaving,
-// said as they left) and strikes, in sentences the seat wraps to the
-// screen (not the match's progress line: one long line of codes).
-func gameOverText(r ledger.Record, total int, kept bool) []string {
-	head := "=== Game over: "
-	if total > 1 {
-		head = fmt.Sprintf("=== Game %d of %d over: ", r.Index+1, total)
-	}
-	text := head + resultWords(r) + "."
-	// A game the forfeits cut short (one seat left, or none) ended for
-	// them: the forfeits say why, and its reason would again.
-	if len(r.Bots)-len(r.Forfeits) >= 2 {
-		text += " " + sentence(engine.NameSeats(r.Reason, r.Bots))
-	}
-	out := []string{text}
-	for _, f := range r.Forfeits {
-		if f.Bot == humanName && f.Reason == protocol.ReasonLeft {
-			continue
-		}
-		text := strings.TrimSuffix(forfeitText(f, kept), ".") + "."
-		if f.Bot == humanName {
-			text = sentence(text) // "You forfeited", a bot's name as given
-		}
-		out = append(out, text)
-	}
-	if s := strikesText(r.Strikes); s != "" {
-		out = append(out, strings.TrimSpace(s))
-	}
-	return out
-}
-
-// resultWords is who won: "you won", "a draw", or the places with more
-// than two players ("b 1st, you 2nd, a 3rd").
-func resultWords(r ledger.Record) string {
-	if len(r.Ranks) != 2 {
-		return placesText(r.Bots, r.Ranks)
-	}
-	switch {
-	case r.Ranks[0] == r.Ranks[1]:
-		return "a draw"
-	case r.Ranks[0] < r.Ranks[1]:
-		return r.Bots[0] + " won"
-	}
-	return r.Bots[1] + " won"
-}
-
-// sentence is s with a capital first letter and a full stop.
-func sentence(s string) string {
-	if s == "" {
-		return s
-	}
-	return words.Capital(strings.TrimSuffix(s, ".")) + "."
-}
-
-// playSummary is the match's outcome for the person, after its games:
-// a sentence each player, and the Elo difference with two players.
-func playSummary(sum *match.Summary) []string {
-	out := []string{fmt.Sprintf("=== After %s:", words.Count(sum.Games, "game", "games"))}
-	for _, b := range sum.Bots {
-		line := fmt.Sprintf("%s: %s, %s and %s", b.Name, words.Count(b.Wins, "win", "wins"), words.Count(b.Draws, "draw", "draws"), words.Count(b.Losses, "loss", "losses"))
-		if b.Forfeits > 0 {
-			line += fmt.Sprintf(" (%s)", words.Count(b.Forfeits, "forfeit", "forfeits"))
-		}
-		if len(sum.Bots) > 2 {
-			line += fmt.Sprintf("; mean place %.2f", b.MeanRank)
-		}
-		out = append(out, line+".")
-	}
-	if e, ok := sum.EloEstimate(); ok {
-		out = append(out, eloLine(sum.Bots[0].Name, sum.Bots[1].Name, e), losLine(sum.Bots[0].Name, sum.Bots[1].Name, e))
-	}
-	if sum.Out != "" {
-		out = append(out, "Results: "+filepath.Join(sum.Out, "results.jsonl"))
-	}
-	return out
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/arena-dev/arena/arena/deal"
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/match"
+	"github.com/arena-dev/arena/arena/output"
 	"github.com/arena-dev/arena/protocol"
 )
 
@@ -444,7 +445,7 @@ func TestGameOverText(t *testing.T) {
 			[]string{"=== Game over: b 1st, a 2nd, you 3rd. Seat 2 (b) reached 500 points after 1 hand.", "You forfeited: timeout: no reply within 1s."}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := gameOverText(tc.r, tc.total, false); !slices.Equal(got, tc.want) {
+			if got := output.GameOverText(tc.r, tc.total, humanName, false); !slices.Equal(got, tc.want) {
 				t.Fatalf("got\n%q\nwant\n%q", got, tc.want)
 			}
 		})
@@ -455,17 +456,17 @@ func TestGameOverText(t *testing.T) {
 // arena play alike.
 func TestOneIsSingular(t *testing.T) {
 	r := ledger.Record{GameID: "g0", Bots: []string{"a", "b"}, Ranks: []int{1, 2}, Plies: 1, Reason: "b resigned"}
-	if line := gameLine(r, 1, false); !strings.Contains(line, ", 1 ply, ") {
+	if line := output.GameLine(r, 1, false); !strings.Contains(line, ", 1 ply, ") {
 		t.Errorf("progress line %q, want 1 ply", line)
 	}
 	sum := match.NewSummary([]string{"a", "b"})
 	sum.Add(r)
 	var b strings.Builder
-	printSummary(&b, sum, time.Second)
+	output.Summary(&b, sum, time.Second)
 	if !strings.Contains(b.String(), "1 game in 1s") {
 		t.Errorf("summary %q, want 1 game in", b.String())
 	}
-	if got := playSummary(sum)[0]; got != "=== After 1 game:" {
+	if got := output.PlaySummary(sum)[0]; got != "=== After 1 game:" {
 		t.Errorf("play's summary begins %q", got)
 	}
 }

@@ -2,21 +2,18 @@ package main
 
 import (
 	"context"
-	"crypto/tls"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
-	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/bot/stdio"
+	"github.com/arena-dev/arena/arena/output"
 	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/arena/sandbox"
 
@@ -75,35 +72,10 @@ func natsConnect(c *cli.Context) (*nats.Conn, func(), error) {
 	return link.NC, link.Close, nil
 }
 
-// natsLink is a run's NATS: the connection, a way to make more (for
-// local workers), and the embedded server when there is one.
-type natsLink struct {
-	NC       *nats.Conn
-	URL      string
-	Embedded bool
-	dial     func() (*nats.Conn, error)
-	closers  []func()
-}
-
-// Dial makes another connection to the same server.
-func (l *natsLink) Dial() (*nats.Conn, error) {
-	nc, err := l.dial()
-	if err == nil {
-		l.closers = append(l.closers, nc.Close)
-	}
-	return nc, err
-}
-
-// Close closes every connection made, then the embedded server.
-func (l *natsLink) Close() {
-	for i := len(l.closers) - 1; i >= 0; i-- {
-		l.closers[i]()
-	}
-}
-
-// natsLinkFor is natsConnect's link; an embedded server has JetStream
-// with its store in jetStreamDir, if set (distributed runs).
-func natsLinkFor(c *cli.Context, jetStreamDir string) (*natsLink, error) {
+// natsLinkFor is natsConnect's link (remote.DialLink to --nats, else
+// remote.Embed); an embedded server has JetStream with its store in
+// jetStreamDir, if set (distributed runs).
+func natsLinkFor(c *cli.Context, jetStreamDir string) (*remote.Link, error) {
 	if g := duration(c, "nats-grace"); g <= 0 {
 		return nil, usagef("--nats-grace %v: want a positive duration, such as 2s", g)
 	}
@@ -113,56 +85,21 @@ func natsLinkFor(c *cli.Context, jetStreamDir string) (*natsLink, error) {
 		if err != nil {
 			return nil, usageError{fmt.Errorf("--nats-creds/--nats-ca/--nats-cert/--nats-key: %w", err)}
 		}
-		link := &natsLink{URL: url, dial: func() (*nats.Conn, error) { return nats.Connect(url, opts...) }}
-		if link.NC, err = link.Dial(); err != nil {
+		link, err := remote.DialLink(url, opts...)
+		if err != nil {
 			return nil, fmt.Errorf("--nats %s: %w", url, err)
 		}
 		return link, nil
 	}
-	host, port, err := splitHostPort(c.String("nats-listen"))
+	host, port, err := remote.SplitHostPort(c.String("nats-listen"))
 	if err != nil {
 		return nil, usageError{fmt.Errorf("--nats-listen: %w", err)}
 	}
-	// A distributed run's server keeps its port from one start of the run
-	// to the next, so that workers elsewhere reconnect to a restarted
-	// coordinator.
-	portFile := ""
-	if jetStreamDir != "" {
-		portFile = filepath.Join(jetStreamDir, "port")
-	}
-	remembered := 0
-	if port == server.RANDOM_PORT && portFile != "" {
-		if b, err := os.ReadFile(portFile); err == nil {
-			if remembered, err = strconv.Atoi(strings.TrimSpace(string(b))); err != nil {
-				fmt.Fprintf(c.App.ErrWriter, "arena: warning: %s holds no port (%v): the server takes a free one, and workers must be given its new URL\n", portFile, err)
-			}
-		}
-	}
-	o := remote.ServerOptions{Host: host, Port: port, StoreDir: jetStreamDir}
-	if remembered > 0 {
-		o.Port = remembered
-	}
-	ns, err := remote.StartServer(o)
-	if err != nil && remembered > 0 {
-		fmt.Fprintf(c.App.ErrWriter, "arena: warning: port %d of the run's last start is taken (%v): workers must reconnect to a new one\n", remembered, err)
-		o.Port = port
-		ns, err = remote.StartServer(o)
-	}
+	link, err := remote.Embed(remote.ServerOptions{Host: host, Port: port, StoreDir: jetStreamDir}, c.App.ErrWriter)
 	if err != nil {
 		return nil, err
 	}
-	if addr, ok := ns.Addr().(*net.TCPAddr); ok && portFile != "" {
-		if err := os.WriteFile(portFile, []byte(strconv.Itoa(addr.Port)+"\n"), 0o644); err != nil {
-			fmt.Fprintf(c.App.ErrWriter, "arena: warning: %v: workers elsewhere will not find a restarted run on port %d\n", err, addr.Port)
-		}
-	}
-	link := &natsLink{URL: ns.ClientURL(), Embedded: true, dial: func() (*nats.Conn, error) { return nats.Connect("", nats.InProcessServer(ns)) },
-		closers: []func(){func() { ns.Shutdown(); ns.WaitForShutdown() }}}
-	if link.NC, err = link.Dial(); err != nil {
-		link.Close()
-		return nil, err
-	}
-	fmt.Fprintf(c.App.ErrWriter, "arena: NATS server for remote bots at %s: serve a bot with arena connect --nats %s --bot BOTID -- CMD\n", ns.ClientURL(), ns.ClientURL())
+	fmt.Fprintf(c.App.ErrWriter, "arena: NATS server for remote bots at %s: serve a bot with arena connect --nats %s --bot BOTID -- CMD\n", link.URL, link.URL)
 	return link, nil
 }
 
@@ -253,7 +190,7 @@ func serveBot(c *cli.Context, url, id, what string, start func(bot.LaunchOptions
 		fmt.Fprintf(c.App.ErrWriter, "arena: serving bot %s (%s) at %s, %d session(s) at once\n", id, what, url, c.Int("sessions"))
 	}}
 	if !c.Bool("quiet") {
-		srv.OnEvent = func(e remote.Event) { fmt.Fprintln(c.App.ErrWriter, "arena: "+eventLine(e)) }
+		srv.OnEvent = func(e remote.Event) { fmt.Fprintln(c.App.ErrWriter, "arena: "+output.EventLine(e)) }
 	}
 	err = srv.Serve(ctx)
 	if ctx.Err() != nil {
@@ -261,37 +198,6 @@ func serveBot(c *cli.Context, url, id, what string, start func(bot.LaunchOptions
 		return nil
 	}
 	return err
-}
-
-// eventLine is the line arena connect (and arena bot --nats) prints for
-// e, so that whoever serves a bot sees it play: "session 2 started (2
-// running)", "session 2: game cup-c1-r01-0-1-g1 as far (seat 1): 1st of 2
-// (far 1st, r1 2nd), all 16 red pieces captured", "session 2 ended: the
-// arena needs it no more (bye) (1 running)".
-func eventLine(e remote.Event) string {
-	switch e.Kind {
-	case remote.SessionStarted:
-		return fmt.Sprintf("session %d started (%d running)", e.Session, e.Running)
-	case remote.GameEnded:
-		g := e.Game
-		place, tied := g.Place()
-		if place == 0 {
-			return fmt.Sprintf("session %d: game %s ended: %s", e.Session, g.End.GameID, g.End.Reason)
-		}
-		word := words.Ordinal(place)
-		if tied {
-			word = "tied " + word
-		}
-		return fmt.Sprintf("session %d: game %s as %s (seat %d): %s of %d (%s), %s", e.Session, g.Hello.GameID,
-			g.Hello.Players[g.Hello.Seat], g.Hello.Seat, word, len(g.End.Ranks), placesText(g.Hello.Players, g.End.Ranks), g.End.Reason)
-	}
-	in := ""
-	if e.Game != nil {
-		// The referee tells a bot that fails no result: it closes its
-		// session, as it does every session when a run is stopped.
-		in = fmt.Sprintf(" in game %s, before its end (the bot forfeited it, or the run stopped)", e.Game.Hello.GameID)
-	}
-	return fmt.Sprintf("session %d ended%s: %s (%d running)", e.Session, in, e.Why, e.Running)
 }
 
 func serveCommand() *cli.Command {
@@ -316,17 +222,15 @@ arenas connect to it.
 }
 
 func runServe(c *cli.Context) error {
-	host, port, err := splitHostPort(c.String("listen"))
+	host, port, err := remote.SplitHostPort(c.String("listen"))
 	if err != nil {
 		return usageError{fmt.Errorf("--listen: %w", err)}
 	}
 	o := remote.ServerOptions{Host: host, Port: port, Violations: c.App.ErrWriter, StoreDir: c.String("store")}
 	if cert, key := c.String("tls-cert"), c.String("tls-key"); cert != "" || key != "" {
-		pair, err := tls.LoadX509KeyPair(cert, key)
-		if err != nil {
+		if o.TLS, err = remote.ServerTLS(cert, key); err != nil {
 			return usageError{fmt.Errorf("--tls-cert/--tls-key: %w", err)}
 		}
-		o.TLS = &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}
 	}
 	for flag, dst := range map[string]*int64{"max-store": &o.MaxStore, "max-memory": &o.MaxMemory} {
 		if *dst, err = sandbox.ParseSize(c.String(flag)); err != nil || *dst <= 0 {
@@ -364,22 +268,6 @@ func runServe(c *cli.Context) error {
 	<-ctx.Done()
 	fmt.Fprintf(c.App.ErrWriter, "arena: NATS server stopped (%v)\n", context.Cause(ctx))
 	return nil
-}
-
-// splitHostPort reads HOST:PORT; port 0 is a free one.
-func splitHostPort(s string) (string, int, error) {
-	host, p, err := net.SplitHostPort(s)
-	if err != nil {
-		return "", 0, fmt.Errorf("%q: want HOST:PORT", s)
-	}
-	port, err := strconv.Atoi(p)
-	if err != nil || port < 0 || port > 65535 {
-		return "", 0, fmt.Errorf("%q: want HOST:PORT with a port from 0 to 65535", s)
-	}
-	if port == 0 {
-		port = server.RANDOM_PORT
-	}
-	return host, port, nil
 }
 
 func natsCommand() *cli.Command {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -9,13 +8,13 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/outdir"
+	"github.com/arena-dev/arena/arena/output"
 	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/arena/sprt"
@@ -241,8 +240,14 @@ func runSPRT(c *cli.Context) error {
 	if c.Bool("quiet") {
 		progress = io.Discard
 	}
+	text := output.NewSPRT(progress, c.App.Writer)
+	text.Warnings.W = warn
+	var o output.Output = text
+	if c.Bool("json") {
+		o = output.JSON{Output: o, W: c.App.Writer}
+	}
 	if w := run.LoadWarning(cfg.Concurrency, cfg.Seats); w != "" && cfg.Executor == nil { // played here, not by workers
-		fmt.Fprintf(warn, "arena: warning: %s\n", w)
+		o.Warn(w)
 	}
 	lo, hi := cfg.SPRT.Bounds()
 	mode := "game pairs (pentanomial)"
@@ -263,17 +268,7 @@ func runSPRT(c *cli.Context) error {
 
 	ctx, release := stopContext(c.App.ErrWriter)
 	defer release()
-	var last time.Time
-	printed := 0 // games counted at the last line printed
-	res, runErr := sprt.Run(ctx, *cfg, func(s sprt.Status) {
-		// Every pair, but at most one line a second; the final status is
-		// printed below in any case.
-		if time.Since(last) < time.Second {
-			return
-		}
-		last, printed = time.Now(), s.Games
-		fmt.Fprintln(progress, s.Line())
-	})
+	res, runErr := sprt.Run(ctx, *cfg, func(s sprt.Status) { o.Game(output.Game{SPRT: &s, Done: s.Games, Total: cfg.MaxGames}) })
 	if errors.Is(runErr, outdir.ErrBusy) {
 		return runErr // another run's directory: write nothing there, not even sprt.json (sprt.Run wrote none)
 	}
@@ -284,10 +279,8 @@ func runSPRT(c *cli.Context) error {
 	sum := sprt.NewSummary(cfg, res)
 	code := sprtExitCode(res.Verdict)
 	sum.ExitCode = &code
-	if res.Games > printed {
-		fmt.Fprintln(progress, res.Line())
-	}
-	if err := writeSPRTReports(c, cfg, sum); err != nil {
+	o.Game(output.Game{SPRT: &res.Status, Done: res.Games, Total: cfg.MaxGames, Final: true})
+	if err := writeSPRTReports(c, o, cfg, sum); err != nil {
 		if runErr == nil {
 			return err
 		}
@@ -302,15 +295,9 @@ func runSPRT(c *cli.Context) error {
 	return nil
 }
 
-// writeSPRTReports prints the summary and writes the requested files.
-func writeSPRTReports(c *cli.Context, cfg *sprt.Config, sum *sprt.Summary) error {
-	if c.Bool("json") {
-		enc := json.NewEncoder(c.App.Writer)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(sum); err != nil {
-			return err
-		}
-	} else if err := sum.Text(c.App.Writer); err != nil {
+// writeSPRTReports prints the summary to o and writes the requested files.
+func writeSPRTReports(c *cli.Context, o output.Output, cfg *sprt.Config, sum *sprt.Summary) error {
+	if err := o.End(output.End{SPRT: sum}); err != nil {
 		return err
 	}
 	if cfg.OutDir != "" {

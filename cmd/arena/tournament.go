@@ -5,20 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/mattn/go-isatty"
-	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
-	"golang.org/x/term"
 
 	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/deal"
 	"github.com/arena-dev/arena/arena/ledger"
+	"github.com/arena-dev/arena/arena/output"
 	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/arena/schedule"
 	"github.com/arena-dev/arena/arena/tournament"
@@ -269,47 +266,17 @@ func runTournament(c *cli.Context) error {
 		}
 	}
 	progress := c.App.ErrWriter
-	quiet := c.Bool("quiet")
 	ctx, release := stopContext(c.App.ErrWriter)
 	defer release()
 	fmt.Fprintf(progress, "arena: tournament %s: %s %s, %d bots, %d seats, concurrency %d, seed %d, %s, results in %s\n",
 		cfg.Name, cfg.Game.Info().Name, cfg.Format, len(cfg.Bots), cfg.Seats, cfg.Concurrency, cfg.Seed, secretNote(cfg.SecretFile, out), out)
 	sayConfinement(c, progress, "arena: ", sb)
 	printRoster(progress, sp, cfg)
-	var last time.Time
-	onGame := func(p tournament.Progress) {
-		if quiet {
-			return
-		}
-		for _, line := range tournamentEvents(p) {
-			fmt.Fprintln(progress, line)
-		}
-		if time.Since(last) < time.Second && p.Done != p.Total {
-			return
-		}
-		last = time.Now()
-		fmt.Fprintln(progress, p.Line()+forfeitTotals(p.Summary)+strikeTotals(p.Summary))
+	var o output.Output = output.Discard{}
+	if !c.Bool("quiet") {
+		o = output.NewTournament(progress) // on a terminal, a live bar; in CI logs, plain lines at most once a second
 	}
-	// On a terminal, a live bar; in CI logs, plain lines at most once a second.
-	var bar *progressbar.ProgressBar
-	if f, ok := progress.(*os.File); ok && !quiet && isatty.IsTerminal(f.Fd()) {
-		onGame = func(p tournament.Progress) {
-			if bar == nil {
-				bar = progressbar.NewOptions(p.Total, progressbar.OptionSetWriter(f), progressbar.OptionShowCount(),
-					progressbar.OptionSetPredictTime(true), progressbar.OptionThrottle(100*time.Millisecond),
-					progressbar.OptionShowIts(), progressbar.OptionSetItsString("games"), progressbar.OptionFullWidth(),
-					progressbar.OptionOnCompletion(func() { fmt.Fprintln(f) }))
-			}
-			if p.Total < 0 && p.Estimate > 0 {
-				bar.ChangeMax(p.Estimate) // a bracket: about so many games
-			}
-			for _, line := range tournamentEvents(p) {
-				progressbar.Bprintln(bar, line) // above the bar, at its next drawing
-			}
-			bar.Describe(fitBar(p.Headline()+forfeitTotals(p.Summary)+strikeTotals(p.Summary), terminalWidth(f)))
-			bar.Set(p.Done)
-		}
-	}
+	onGame := func(p tournament.Progress) { o.Game(output.TournamentGame(p)) }
 	topts := tournament.Options{Version: Version, Warn: c.App.ErrWriter, OnGame: onGame}
 	if bot.HasScheme(cfg.Bots, remote.SchemeName) || c.Bool("distributed") {
 		link, maker, done, err := natsRun(c, out, cfg.Concurrency, cfg.Seats)
@@ -323,9 +290,7 @@ func runTournament(c *cli.Context) error {
 		topts.Executor = maker
 	}
 	_, err = tournament.Run(ctx, cfg, out, topts)
-	if bar != nil && !bar.IsFinished() {
-		bar.Exit() // ends the bar's line: what follows starts a line of its own
-	}
+	o.End(output.End{}) // ends a bar's line: what follows starts a line of its own
 	if errors.Is(err, tournament.ErrInterrupted) {
 		fmt.Fprintf(c.App.ErrWriter, "arena: %v; every finished game is recorded; resume with: %s\n", err, resumeCommand(c, out))
 		return cli.Exit("", exitFail)
@@ -459,26 +424,4 @@ func resumeCommand(c *cli.Context, out string) string {
 func isBool(f cli.Flag) bool {
 	_, ok := f.(*cli.BoolFlag)
 	return ok
-}
-
-// barRoom is what a progress bar line takes beside its description: the
-// percentage, a bar of a few cells, the count, the rate and the times
-// ("  87% |███| (1234/5000, 12 games/s) [1m30s:10m0s]").
-const barRoom = 45
-
-// fitBar shortens a progress bar's description so that the whole line
-// fits a terminal of width columns: a line that wraps leaves its first
-// half behind at every redraw. What is cut is said above the bar anyway
-// (a game's forfeits, in lines of their own).
-func fitBar(desc string, width int) string {
-	return words.Clip(desc, width-barRoom)
-}
-
-// terminalWidth is the width of the terminal f is, 80 if it cannot be
-// told.
-func terminalWidth(f *os.File) int {
-	if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {
-		return w
-	}
-	return 80
 }
