@@ -111,17 +111,38 @@ type Move struct {
 // Think returns ThinkUs as a Duration.
 func (m *Move) Think() time.Duration { return time.Duration(m.ThinkUs) * time.Microsecond }
 
-// SeatForfeit is one entry of the result's forfeit list: a forfeit line's
-// failure without its ply.
+// SeatForfeit is one entry of the result's forfeit list: a forfeit
+// line's failure without its ply (Ply is 0).
 type SeatForfeit struct {
+	protocol.Failure
+}
+
+// seatForfeitLine is a SeatForfeit as the result line holds it.
+type seatForfeitLine struct {
 	Seat   int             `json:"seat"`
 	Reason protocol.Reason `json:"reason"`
 	Detail string          `json:"detail,omitempty"`
 }
 
+// MarshalJSON writes f as the result line holds it.
+func (f SeatForfeit) MarshalJSON() ([]byte, error) {
+	return json.Marshal(seatForfeitLine{Seat: f.Seat, Reason: f.Reason, Detail: f.Detail})
+}
+
+// UnmarshalJSON reads f as the result line holds it.
+func (f *SeatForfeit) UnmarshalJSON(data []byte) error {
+	var l seatForfeitLine
+	if err := json.Unmarshal(data, &l); err != nil {
+		return err
+	}
+	*f = SeatForfeit{protocol.Failure{Seat: l.Seat, Reason: l.Reason, Detail: l.Detail}}
+	return nil
+}
+
 // seatForfeit is f's entry in the result's forfeit list.
 func seatForfeit(f protocol.Failure) SeatForfeit {
-	return SeatForfeit{Seat: f.Seat, Reason: f.Reason, Detail: f.Detail}
+	f.Ply = 0
+	return SeatForfeit{f}
 }
 
 // Result is the last line: the final outcome, after forfeits.

@@ -345,7 +345,7 @@ func TestForfeits(t *testing.T) {
 		if !slices.Equal(r.Ranks, []int{1, 2}) || !slices.Equal(r.Scores, []float64{1, 0}) || r.Plies != 4 {
 			t.Errorf("result %+v", r)
 		}
-		if len(r.Forfeits) != 1 || r.Forfeits[0] != (replays.SeatForfeit{Seat: 1, Reason: "timeout", Detail: "no reply within 100ms"}) {
+		if len(r.Forfeits) != 1 || r.Forfeits[0] != (replays.SeatForfeit{Failure: protocol.Failure{Seat: 1, Reason: "timeout", Detail: "no reply within 100ms"}}) {
 			t.Errorf("forfeits %+v", r.Forfeits)
 		}
 		lastEv := rp.Events[len(rp.Events)-1]

@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -49,35 +50,59 @@ func (r Record) ReplaySource(dir string) replays.Source {
 	return replays.Source{Path: filepath.Join(dir, r.Replay), At: r.ReplayAt}
 }
 
-// SeatFailure is a forfeit or strike as written to results.jsonl: the
-// referee's protocol.Failure with the bot named and without the ply.
+// SeatFailure is a forfeit or strike of a game: the referee's
+// protocol.Failure without its ply (Ply is 0: results.jsonl does not
+// record it), the bot named, and what progress output says of it, which
+// results.jsonl does not record either (MarshalJSON).
 type SeatFailure struct {
-	Seat   int             `json:"seat"`
-	Bot    string          `json:"bot"`
-	Reason protocol.Reason `json:"reason"`
-	Detail string          `json:"detail"`
+	protocol.Failure
+	Bot string
 	// StderrLast is, for a forfeit, the last line the bot wrote to stderr
 	// during the game ("" if nothing): what a crash said, such as the
 	// last line of a Python traceback, which the detail ("exited with
 	// status 1") does not. For progress output only: Log has it all, and
 	// results.jsonl and the replay keep the detail.
-	StderrLast string `json:"-"`
+	StderrLast string
 	// Log is the game's stderr log of the bot ("" without an output
 	// directory), for progress output.
-	Log string `json:"-"`
+	Log string
 	// Absent says the bot took no part in the game (suspended after
 	// failing to start, or withdrawn): Detail says which, and no hint
 	// about writing a bot applies. For progress output only.
-	Absent bool `json:"-"`
+	Absent bool
 	// Advice is what usually fixes this failure when its cause knows
 	// better than its reason (transport.HintOf: a remote bot that no one
 	// serves); "" leaves the reason's hint. For progress output only.
-	Advice string `json:"-"`
+	Advice string
 }
 
-// FailureOf is the results.jsonl entry of f, the failure of bot.
+// seatFailureLine is a SeatFailure as a results.jsonl line holds it.
+type seatFailureLine struct {
+	Seat   int             `json:"seat"`
+	Bot    string          `json:"bot"`
+	Reason protocol.Reason `json:"reason"`
+	Detail string          `json:"detail"`
+}
+
+// MarshalJSON writes f as results.jsonl records it.
+func (f SeatFailure) MarshalJSON() ([]byte, error) {
+	return json.Marshal(seatFailureLine{Seat: f.Seat, Bot: f.Bot, Reason: f.Reason, Detail: f.Detail})
+}
+
+// UnmarshalJSON reads f as results.jsonl records it.
+func (f *SeatFailure) UnmarshalJSON(data []byte) error {
+	var l seatFailureLine
+	if err := json.Unmarshal(data, &l); err != nil {
+		return err
+	}
+	*f = SeatFailure{Failure: protocol.Failure{Seat: l.Seat, Reason: l.Reason, Detail: l.Detail}, Bot: l.Bot}
+	return nil
+}
+
+// FailureOf is the failure f of bot, as a game's record holds it.
 func FailureOf(f protocol.Failure, bot string) SeatFailure {
-	return SeatFailure{Seat: f.Seat, Bot: bot, Reason: f.Reason, Detail: f.Detail}
+	f.Ply = 0
+	return SeatFailure{Failure: f, Bot: bot}
 }
 
 // Hint is what usually fixes f: its Advice, else f.Reason.Hint (what

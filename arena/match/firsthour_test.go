@@ -9,6 +9,7 @@ import (
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/match"
 	"github.com/arena-dev/arena/bots"
+	"github.com/arena-dev/arena/protocol"
 )
 
 // TestParseCommandRefusesUnknownBundledBots: "arena bot NAME" must name a
@@ -54,9 +55,9 @@ func TestSummaryCountsStrikes(t *testing.T) {
 	t.Parallel()
 	s := match.NewSummary([]string{"a", "b"})
 	s.Add(ledger.Record{Bots: []string{"a", "b"}, Ranks: []int{1, 2},
-		Strikes: []ledger.SeatFailure{{Seat: 1, Bot: "b", Reason: "timeout"}, {Seat: 1, Bot: "b", Reason: "illegal_action"}}})
+		Strikes: []ledger.SeatFailure{{Failure: protocol.Failure{Seat: 1, Reason: "timeout"}, Bot: "b"}, {Failure: protocol.Failure{Seat: 1, Reason: "illegal_action"}, Bot: "b"}}})
 	s.Add(ledger.Record{Bots: []string{"b", "a"}, Ranks: []int{1, 2},
-		Strikes: []ledger.SeatFailure{{Seat: 1, Bot: "a", Reason: "timeout"}}})
+		Strikes: []ledger.SeatFailure{{Failure: protocol.Failure{Seat: 1, Reason: "timeout"}, Bot: "a"}}})
 	if a, b := s.Bots[0].Strikes, s.Bots[1].Strikes; a != 1 || b != 2 || s.Strikes() != 3 {
 		t.Fatalf("strikes a %d, b %d, total %d; want 1, 2, 3", a, b, s.Strikes())
 	}
@@ -65,10 +66,10 @@ func TestSummaryCountsStrikes(t *testing.T) {
 // TestStartupHint: a startup failure carries the flush hint, others none.
 func TestStartupHint(t *testing.T) {
 	t.Parallel()
-	if h := (ledger.SeatFailure{Reason: "startup"}).Hint(); !strings.Contains(h, "flush stdout") {
+	if h := (ledger.SeatFailure{Failure: protocol.Failure{Reason: "startup"}}).Hint(); !strings.Contains(h, "flush stdout") {
 		t.Errorf("startup hint %q", h)
 	}
-	if h := (ledger.SeatFailure{Reason: "crash"}).Hint(); h != "" {
+	if h := (ledger.SeatFailure{Failure: protocol.Failure{Reason: "crash"}}).Hint(); h != "" {
 		t.Errorf("crash hint %q", h)
 	}
 }

@@ -518,7 +518,7 @@ func TestMatchRestartsCrashedBot(t *testing.T) {
 	}
 	// Game 0: crashy is seat 0 and exits at its second turn.
 	r0 := recs[0]
-	if len(r0.Forfeits) != 1 || r0.Forfeits[0] != (ledger.SeatFailure{Seat: 0, Bot: "crashy", Reason: "crash", Detail: r0.Forfeits[0].Detail}) {
+	if len(r0.Forfeits) != 1 || r0.Forfeits[0] != (ledger.SeatFailure{Failure: protocol.Failure{Seat: 0, Reason: "crash", Detail: r0.Forfeits[0].Detail}, Bot: "crashy"}) {
 		t.Fatalf("game 0 forfeits %+v, want crashy's crash", r0.Forfeits)
 	}
 	if !reflect.DeepEqual(r0.Ranks, []int{2, 1}) || r0.Plies != 2 {

@@ -12,6 +12,7 @@ import (
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/arena/stats"
+	"github.com/arena-dev/arena/protocol"
 )
 
 // TestSummaryTally checks the W/D/L, score and mean-rank rules documented
@@ -22,7 +23,7 @@ func TestSummaryTally(t *testing.T) {
 	s.add(ledger.Record{Index: 0, Bots: []string{"a", "b", "c", "d"}, Ranks: []int{1, 2, 3, 3}})
 	// Game 1: seats hold bots b c d a (rotated); b and c share first,
 	// a forfeited (seat 3).
-	s.add(ledger.Record{Index: 1, Bots: []string{"b", "c", "d", "a"}, Ranks: []int{1, 1, 3, 4}, Forfeits: []ledger.SeatFailure{{Seat: 3, Bot: "a", Reason: "crash"}}})
+	s.add(ledger.Record{Index: 1, Bots: []string{"b", "c", "d", "a"}, Ranks: []int{1, 1, 3, 4}, Forfeits: []ledger.SeatFailure{{Failure: protocol.Failure{Seat: 3, Reason: "crash"}, Bot: "a"}}})
 	want := []BotStats{
 		{Name: "a", Games: 2, Wins: 1, Losses: 1, Forfeits: 1, Score: 1 + 0, MeanRank: 2.5, rankSum: 5},
 		{Name: "b", Games: 2, Draws: 1, Losses: 1, Score: 2.0/3 + 2.5/3, MeanRank: 1.5, rankSum: 3},

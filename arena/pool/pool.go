@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/arena-dev/arena/arena/bot"
-	"github.com/arena-dev/arena/arena/transport"
 	"github.com/arena-dev/arena/protocol"
 )
 
@@ -182,9 +181,10 @@ func (p *Pool) Stats() Stats {
 
 // Get returns a running process of bot b for a game of deal: an idle one
 // that has not played deal yet, else a fresh one (see Pool). If the bot
-// cannot be started, the Conn is broken (the game records the failure)
-// and the process is nil. Every process Get returns goes back with Put.
-func (p *Pool) Get(b int, deal uint64) (transport.Conn, bot.Endpoint) {
+// cannot be started the error says why (the launcher's error, wrapped
+// with the bot's name): the game records it as the seat's failure
+// (transport.Broken). Every process Get returns goes back with Put.
+func (p *Pool) Get(b int, deal uint64) (bot.Endpoint, error) {
 	p.mu.Lock()
 	passed := false
 	var waitFrom time.Time // when Get began to wait for a process
@@ -201,7 +201,7 @@ func (p *Pool) Get(b int, deal uint64) (transport.Conn, bot.Endpoint) {
 			p.prestart(b)
 		}
 		newGame(m.proc)
-		return m.proc, m.proc
+		return m.proc, nil
 	}
 	for {
 		m, spare, passedHere := p.takeLocked(b, deal)
@@ -214,7 +214,7 @@ func (p *Pool) Get(b int, deal uint64) (transport.Conn, bot.Endpoint) {
 				p.prestart(b)
 			}
 			newGame(m.proc) // a spare's start-up is not this game's CPU time
-			return m.proc, m.proc
+			return m.proc, nil
 		}
 		ready := p.prestarting[b]
 		if ready == nil {
@@ -261,14 +261,14 @@ func (p *Pool) Get(b int, deal uint64) (transport.Conn, bot.Endpoint) {
 	if err != nil {
 		p.inGame--
 		p.mu.Unlock()
-		return transport.Broken(err), nil
+		return nil, err
 	}
 	p.live[proc] = &member{bot: b, proc: proc, deals: []uint64{deal}, inGame: true}
 	p.mu.Unlock()
 	if churn || p.OneGame {
 		p.prestart(b)
 	}
-	return proc, proc
+	return proc, nil
 }
 
 // waitedLocked adds the time since from (zero: Get did not wait) to

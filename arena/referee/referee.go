@@ -43,29 +43,26 @@ const (
 // policy before it forfeits, when Config.MaxStrikes is not set.
 const DefaultMaxStrikes = 3
 
-// Failure is one recorded failure of a seat.
+// Failure is one failure of a seat as the referee diagnoses it: what is
+// recorded of it (protocol.Failure, the one shape replays and results
+// hold), and what explains it but is not recorded.
 type Failure struct {
-	Seat   int             `json:"seat"`
-	Ply    int             `json:"ply"`
-	Reason protocol.Reason `json:"reason"`
-	Detail string          `json:"detail"`
+	protocol.Failure
 	// Turn is the id of the turn the failure is about (0 at startup).
 	// Problem and Line are what was wrong (judge.Problem) and the line it
 	// was wrong in, when a line was; Err is the cause as a value (a
 	// transport error, protocol.ErrLineTooLong, a JSON or a game's parse
 	// error). They are for the caller that explains failures; Detail
 	// already words them.
-	Turn    int64         `json:"-"`
-	Problem judge.Problem `json:"-"`
-	Line    []byte        `json:"-"`
-	Err     error         `json:"-"`
-	fatal   bool          // the connection cannot carry on (oversize line)
+	Turn    int64
+	Problem judge.Problem
+	Line    []byte
+	Err     error
+	fatal   bool // the connection cannot carry on (oversize line)
 }
 
 // Recorded is what of f goes into results and replays.
-func (f Failure) Recorded() protocol.Failure {
-	return protocol.Failure{Ply: f.Ply, Seat: f.Seat, Reason: f.Reason, Detail: f.Detail}
-}
+func (f Failure) Recorded() protocol.Failure { return f.Failure }
 
 func (f Failure) Error() string {
 	return fmt.Sprintf("seat %d: %s: %s", f.Seat, f.Reason, f.Detail)
@@ -250,7 +247,7 @@ func (g *game) startup() {
 	}
 	for seat, p := range g.players {
 		if p.Absent != "" {
-			g.fail(seat, Failure{Reason: protocol.ReasonStartup, Detail: p.Absent}, true)
+			g.fail(seat, Failure{Failure: protocol.Failure{Reason: protocol.ReasonStartup, Detail: p.Absent}}, true)
 		}
 	}
 	if g.walkover = Walkover(g.players); g.walkover {
@@ -263,7 +260,7 @@ func (g *game) startup() {
 			continue
 		}
 		if err := p.Conn.Send(protocol.Line(g.cfg.Hello(seat, names)), deadline); err != nil {
-			g.fail(seat, Failure{Reason: classifyIO(err, protocol.ReasonStartup), Detail: "sending hello: " + err.Error(), Err: err}, true)
+			g.fail(seat, Failure{Failure: protocol.Failure{Reason: classifyIO(err, protocol.ReasonStartup), Detail: "sending hello: " + err.Error()}, Err: err}, true)
 			continue
 		}
 		sent[seat] = true
@@ -290,10 +287,10 @@ func (g *game) startup() {
 			}
 		}
 		if line == nil && err != nil {
-			g.fail(seat, Failure{Reason: classifyIO(err, protocol.ReasonStartup), Detail: "waiting for ready: " + err.Error(), Err: err}, true)
+			g.fail(seat, Failure{Failure: protocol.Failure{Reason: classifyIO(err, protocol.ReasonStartup), Detail: "waiting for ready: " + err.Error()}, Err: err}, true)
 			continue
 		}
-		f := Failure{Reason: protocol.ReasonBadMessage, Line: line, Err: err}
+		f := Failure{Failure: protocol.Failure{Reason: protocol.ReasonBadMessage}, Line: line, Err: err}
 		switch {
 		case err == nil && !utf8.Valid(line):
 			f.Problem, f.Err = judge.NotUTF8, errors.New("not valid UTF-8")
@@ -448,7 +445,7 @@ func (g *game) ask(seat int, legal []engine.Action) (engine.Action, json.RawMess
 	move, bank := clk.Allowance()
 	line, legalJSON, err := g.encodeTurn(id, seat, legal, move, bank)
 	if err != nil {
-		return nil, nil, moveTime{}, &Failure{Reason: protocol.ReasonCrash, Detail: "engine could not encode the turn: " + err.Error(), Turn: id, Err: err}
+		return nil, nil, moveTime{}, &Failure{Failure: protocol.Failure{Reason: protocol.ReasonCrash, Detail: "engine could not encode the turn: " + err.Error()}, Turn: id, Err: err}
 	}
 
 	conn := g.players[seat].Conn
@@ -473,7 +470,7 @@ func (g *game) ask(seat int, legal []engine.Action) (engine.Action, json.RawMess
 	}
 	if err != nil {
 		// Part of the line may have gone out: the stream is out of step.
-		return nil, nil, moveTime{}, &Failure{Reason: classifyIO(err, protocol.ReasonTimeout), Detail: "sending turn: " + err.Error(), Turn: id, Err: err, fatal: true}
+		return nil, nil, moveTime{}, &Failure{Failure: protocol.Failure{Reason: classifyIO(err, protocol.ReasonTimeout), Detail: "sending turn: " + err.Error()}, Turn: id, Err: err, fatal: true}
 	}
 	if st, ok := conn.(transport.SendTimer); ok {
 		if at, ok := st.SentAt(); ok && at.After(start) {
@@ -523,9 +520,9 @@ func (g *game) ask(seat int, legal []engine.Action) (engine.Action, json.RawMess
 			if errors.Is(err, transport.ErrTimeout) {
 				clk.Charge(t.think)
 				g.staleBelow[seat] = id + 1
-				return nil, nil, t, &Failure{Reason: protocol.ReasonTimeout, Detail: fmt.Sprintf("no reply within %v (+%v margin)%s", move, g.cfg.Limits.Margin, t.cpuText()), Turn: id, Err: err}
+				return nil, nil, t, &Failure{Failure: protocol.Failure{Reason: protocol.ReasonTimeout, Detail: fmt.Sprintf("no reply within %v (+%v margin)%s", move, g.cfg.Limits.Margin, t.cpuText())}, Turn: id, Err: err}
 			}
-			return nil, nil, t, &Failure{Reason: classifyIO(err, protocol.ReasonCrash), Detail: err.Error(), Turn: id, Err: err, fatal: errors.Is(err, protocol.ErrLineTooLong)}
+			return nil, nil, t, &Failure{Failure: protocol.Failure{Reason: classifyIO(err, protocol.ReasonCrash), Detail: err.Error()}, Turn: id, Err: err, fatal: errors.Is(err, protocol.ErrLineTooLong)}
 		}
 		msg, fault := judge.Decode(reply)
 		if fault != nil {
@@ -563,7 +560,7 @@ func turnFailure(fault *judge.Fault, id int64) *Failure {
 	if fault == nil {
 		return nil
 	}
-	return &Failure{Reason: fault.Reason, Detail: fault.Detail, Turn: id, Problem: fault.Problem, Line: fault.Line, Err: fault.Err}
+	return &Failure{Failure: protocol.Failure{Reason: fault.Reason, Detail: fault.Detail}, Turn: id, Problem: fault.Problem, Line: fault.Line, Err: fault.Err}
 }
 
 // encodeTurn builds the turn line in a buffer reused across moves; the

@@ -260,7 +260,7 @@ func hostileMatch(t *testing.T) string {
 			Ranks: []int{1, 2}, Reason: "checkmate", Plies: 10}
 		if i == 3 {
 			r.Reason = "forfeit"
-			r.Forfeits = []ledger.SeatFailure{{Seat: 1, Bot: r.Bots[1], Reason: protocol.ReasonCrash, Detail: `<script>window.pwned=3</script>`}}
+			r.Forfeits = []ledger.SeatFailure{{Failure: protocol.Failure{Seat: 1, Reason: protocol.ReasonCrash, Detail: `<script>window.pwned=3</script>`}, Bot: r.Bots[1]}}
 		}
 		recs = append(recs, r)
 	}

@@ -105,9 +105,13 @@ func (l *Local) Play(ctx context.Context, t Table) (ledger.Record, Replay, error
 			continue
 		}
 		// The pool hands out no process that has played this deal before.
-		conn, proc := l.pool.Get(b, t.Seed)
+		proc, err := l.pool.Get(b, t.Seed)
+		if err != nil {
+			players[s].Conn = transport.Broken(err) // the referee records the seat's failure
+			continue
+		}
 		procs[s], marks[s] = proc, l.pool.StderrMark(proc)
-		players[s].Conn = conn
+		players[s].Conn = proc
 		acquired[s] = func(failed bool) { l.pool.Put(b, proc, failed) }
 		if rt, ok := proc.(bot.RoundTripper); ok {
 			// Measured as the game begins, so organisers see who is far

@@ -18,6 +18,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/arena-dev/arena/arena/sandbox/devcgroup"
+	"github.com/arena-dev/arena/internal/procfs"
 )
 
 // probes are what the arena finds out about isolation and networks on
@@ -221,22 +222,14 @@ func kernelAtLeast(major, minor int) bool {
 
 func cgroupMounts() []mount {
 	var out []mount
-	data, _ := os.ReadFile("/proc/self/mountinfo")
-	for _, line := range strings.Split(string(data), "\n") {
-		pre, post, ok := strings.Cut(line, " - ")
-		if !ok {
+	all, _ := procfs.Mounts()
+	for _, pm := range all {
+		if pm.FSType != "cgroup" && pm.FSType != "cgroup2" || !strings.Contains(pm.Options, "rw") {
 			continue
 		}
-		f, g := strings.Fields(pre), strings.Fields(post)
-		if len(f) < 5 || len(g) < 3 || (g[0] != "cgroup" && g[0] != "cgroup2") {
-			continue
-		}
-		m := mount{root: f[3], point: f[4], v2: g[0] == "cgroup2", opts: map[string]bool{}}
-		for _, o := range strings.Split(g[2], ",") {
+		m := mount{root: pm.Root, point: pm.Point, v2: pm.FSType == "cgroup2", opts: map[string]bool{}}
+		for _, o := range strings.Split(pm.SuperOptions, ",") {
 			m.opts[o] = true
-		}
-		if !strings.Contains(f[5], "rw") {
-			continue
 		}
 		out = append(out, m)
 	}

@@ -20,18 +20,3 @@ func TestWithin(t *testing.T) {
 		}
 	}
 }
-
-// unescapeMount reads mount points as /proc/self/mountinfo writes them
-// (used where mount_setattr is missing, before Linux 5.12).
-func TestUnescapeMount(t *testing.T) {
-	for in, want := range map[string]string{
-		`/plain`:            "/plain",
-		`/with\040space`:    "/with space",
-		`/tab\011and\134bs`: "/tab\tand\\bs",
-		`/trailing\04`:      `/trailing\04`,
-	} {
-		if got := unescapeMount(in); got != want {
-			t.Errorf("unescapeMount(%q) = %q, want %q", in, got, want)
-		}
-	}
-}

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/arena-dev/arena/internal/procfs"
 )
 
 // Flags of everything shown read-only: no device node, no set-uid program
@@ -48,7 +50,7 @@ func buildRoot(sp *spec) error {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return fmt.Errorf("making mounts private: %w", err)
 	}
-	submounts, err := readMounts()
+	submounts, err := procfs.Mounts()
 	if err != nil {
 		return err
 	}
@@ -133,7 +135,7 @@ func pivot(dir string) error {
 type builder struct {
 	root, empty, emptyFile string
 	overlay                bool
-	submounts              []hostMount
+	submounts              []procfs.Mount
 }
 
 // at is where the bot's path p lies while the root is being built.
@@ -202,12 +204,12 @@ func (b *builder) show(src, dst string, writable bool) error {
 		real = r
 	}
 	for _, m := range b.submounts {
-		if m.point == real || !within(m.point, real) || pseudoFS[m.fstype] {
+		if m.Point == real || !within(m.Point, real) || pseudoFS[m.FSType] {
 			continue
 		}
-		sub := filepath.Join(dst, strings.TrimPrefix(m.point, real))
-		if err := b.showMount(m.point, sub); err != nil {
-			return fmt.Errorf("%s: %w", m.point, err)
+		sub := filepath.Join(dst, strings.TrimPrefix(m.Point, real))
+		if err := b.showMount(m.Point, sub); err != nil {
+			return fmt.Errorf("%s: %w", m.Point, err)
 		}
 	}
 	return nil
@@ -357,14 +359,14 @@ func setRecursive(dir string, attr uint64, flags uintptr) error {
 	if !errors.Is(err, unix.ENOSYS) {
 		return err
 	}
-	mounts, err := readMounts()
+	mounts, err := procfs.Mounts()
 	if err != nil {
 		return err
 	}
 	for _, m := range mounts {
-		if within(m.point, dir) {
-			if err := unix.Mount("", m.point, "", unix.MS_BIND|unix.MS_REMOUNT|flags, ""); err != nil && !errors.Is(err, unix.EACCES) {
-				return fmt.Errorf("%s: %w", m.point, err)
+		if within(m.Point, dir) {
+			if err := unix.Mount("", m.Point, "", unix.MS_BIND|unix.MS_REMOUNT|flags, ""); err != nil && !errors.Is(err, unix.EACCES) {
+				return fmt.Errorf("%s: %w", m.Point, err)
 			}
 		}
 	}
@@ -379,26 +381,3 @@ func overlaySafe(p string) bool { return !strings.ContainsAny(p, ",:\\") }
 var pseudoFS = map[string]bool{"proc": true, "sysfs": true, "cgroup": true, "cgroup2": true, "devtmpfs": true, "devpts": true,
 	"debugfs": true, "tracefs": true, "securityfs": true, "bpf": true, "configfs": true, "fusectl": true, "mqueue": true,
 	"pstore": true, "hugetlbfs": true, "binfmt_misc": true, "autofs": true, "efivarfs": true, "nsfs": true}
-
-// hostMount is one line of /proc/self/mountinfo.
-type hostMount struct {
-	point, fstype string
-}
-
-// readMounts lists the mount points of the wrapper's namespace.
-func readMounts() ([]hostMount, error) {
-	data, err := os.ReadFile("/proc/self/mountinfo")
-	if err != nil {
-		return nil, err
-	}
-	var out []hostMount
-	for _, line := range strings.Split(string(data), "\n") {
-		pre, post, ok := strings.Cut(line, " - ")
-		f, g := strings.Fields(pre), strings.Fields(post)
-		if !ok || len(f) < 5 || len(g) < 1 {
-			continue
-		}
-		out = append(out, hostMount{point: unescapeMount(f[4]), fstype: g[0]})
-	}
-	return out, nil
-}

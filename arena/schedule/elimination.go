@@ -693,3 +693,108 @@ func (v BracketView) Text(names []string) string {
 	}
 	return sb.String()
 }
+
+// Details is the bracket as it stands.
+func (x *Elimination) Details() Details {
+	b := x.Bracket()
+	return Details{Bracket: &b}
+}
+
+// Stage names the rounds in play, and estimates the games in all: done
+// plus what the open encounters plan (GamesPerEncounter for one not
+// started, the rest of its planned games for one under way; ties add
+// more, early decisions fewer, a grand-final reset counts only once it
+// is known to be played).
+func (x *Elimination) Stage(done int) (string, int) {
+	return x.Bracket().stage(x.c.GamesPerEncounter, done)
+}
+
+func (v BracketView) stage(gpe, done int) (string, int) {
+	estimate := done
+	stage := 0 // the earliest stage with a match to be played
+	for _, r := range v.Rounds {
+		for _, m := range r.Matches {
+			switch m.Status {
+			case "ready", "playing":
+				estimate += max(gpe-m.Games, 0)
+			case "waiting":
+				if r.Bracket == "final" && r.Number == 2 {
+					continue // a reset, played only if the losers' champion wins the final
+				}
+				estimate += gpe
+			default:
+				continue
+			}
+			if m.Status != "waiting" && (stage == 0 || r.Stage < stage) {
+				stage = r.Stage
+			}
+		}
+	}
+	if stage == 0 {
+		return "", estimate
+	}
+	var parts []string
+	for _, r := range v.Rounds {
+		if r.Stage != stage {
+			continue
+		}
+		decided, all := 0, 0
+		for _, m := range r.Matches {
+			switch m.Status {
+			case "empty", "not needed":
+				continue
+			case "done", "walkover":
+				decided++
+			}
+			all++
+		}
+		parts = append(parts, fmt.Sprintf("%s %d of %d matches decided", r.title(), decided, all))
+	}
+	return strings.Join(parts, ", "), estimate
+}
+
+// title names a bracket round for people.
+func (r BracketRound) title() string {
+	switch {
+	case r.Bracket == "final" && r.Number == 2:
+		return "grand final reset"
+	case r.Bracket == "final":
+		return "grand final"
+	case r.Bracket == "losers":
+		return fmt.Sprintf("losers' round %d (%s)", r.Number, r.Name)
+	}
+	return fmt.Sprintf("round %d (%s)", r.Number, r.Name)
+}
+
+// tiers: a bot is out at its last allowed loss (the first in a single
+// elimination, the second in a double one), in that round's stage; byes
+// and walkovers are not losses.
+func (v *BracketView) tiers(n int) []Tier {
+	lives := 1
+	if v.Format == "double" {
+		lives = 2
+	}
+	t := make([]Tier, n)
+	losses := make([]int, n)
+	for i := range t {
+		t[i].Alive = true
+	}
+	for _, r := range v.Rounds { // rounds come in the order they depend on each other
+		for _, m := range r.Matches {
+			if m.Status != "done" || m.Winner < 0 {
+				continue
+			}
+			loser := m.Bots[0]
+			if loser == m.Winner {
+				loser = m.Bots[1]
+			}
+			if loser < 0 || loser >= n {
+				continue
+			}
+			if losses[loser]++; losses[loser] == lives {
+				t[loser] = Tier{Round: r.Stage, Out: r.Name}
+			}
+		}
+	}
+	return t
+}

@@ -417,6 +417,9 @@ func SwissStandings(s Scheduler) []SwissRow {
 	return nil
 }
 
+// Details are the Swiss standings, with their tie-breaks.
+func (s *SwissScheduler) Details() Details { return Details{Swiss: s.Standings()} }
+
 // Standings returns the Swiss table as it stands, best first.
 func (s *SwissScheduler) Standings() []SwissRow {
 	n := s.c.Bots

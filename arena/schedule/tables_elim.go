@@ -381,3 +381,65 @@ func (v TableView) Text(names []string) string {
 	}
 	return sb.String()
 }
+
+// Details is the elimination as it stands.
+func (x *TableKnockout) Details() Details {
+	v := x.View()
+	return Details{Tables: &v}
+}
+
+// Stage names the round in play and how many of its tables are done; no
+// estimate, since Total is known.
+func (x *TableKnockout) Stage(int) (string, int) {
+	v := x.View()
+	for _, r := range v.Rounds {
+		done := 0
+		for _, t := range r.Tables {
+			if t.Status == "done" {
+				done++
+			}
+		}
+		if len(r.Tables) == 0 || done < len(r.Tables) {
+			if r.Final {
+				return "final table", 0
+			}
+			return fmt.Sprintf("round %d of %d: %d of %d tables done", r.Round, len(v.Rounds), done, len(r.Tables)), 0
+		}
+	}
+	return "", 0
+}
+
+// tiers: a bot is out in the round whose table it did not advance from,
+// at its place there; the final table, once complete, places everyone
+// at it.
+func (v *TableView) tiers(n int) []Tier {
+	t := make([]Tier, n)
+	for i := range t {
+		t[i].Alive = true
+	}
+	for _, r := range v.Rounds {
+		for _, tb := range r.Tables {
+			if tb.Status != "done" {
+				continue
+			}
+			if r.Final {
+				for place, b := range tb.Order {
+					out := "final table"
+					if place == 0 {
+						out = ""
+					}
+					if b >= 0 && b < n {
+						t[b] = Tier{Round: r.Round, Place: place, Out: out}
+					}
+				}
+				continue
+			}
+			for place, b := range tb.Order[min(tb.Advance, len(tb.Order)):] {
+				if b >= 0 && b < n {
+					t[b] = Tier{Round: r.Round, Place: tb.Advance + place, Out: fmt.Sprintf("round %d", r.Round)}
+				}
+			}
+		}
+	}
+	return t
+}

@@ -24,16 +24,6 @@ import (
 	"github.com/arena-dev/arena/engine"
 )
 
-// Formats lists the tournament formats by name.
-var Formats = map[string]func(schedule.Config) (schedule.Scheduler, error){
-	"round-robin":        schedule.RoundRobin,
-	"gauntlet":           schedule.Gauntlet,
-	"swiss":              schedule.Swiss,
-	"single-elimination": schedule.SingleElimination,
-	"double-elimination": schedule.DoubleElimination,
-	"table-elimination":  schedule.TableElimination,
-}
-
 // The choices of File.ShareDeals: which games play the same deal (with
 // the seats rotated; fresh_deals aside, which gives every game its own).
 const (
@@ -156,8 +146,9 @@ func (f *File) resolve(src, baseDir string, programs bool) (*Config, error) {
 	if c.Format == "" {
 		c.Format = "round-robin"
 	}
-	if _, ok := Formats[c.Format]; !ok {
-		return nil, fieldErr(src, "format", "%q is not a format (known: %s)", c.Format, strings.Join(formatNames(), ", "))
+	format, ok := schedule.LookupFormat(c.Format)
+	if !ok {
+		return nil, fieldErr(src, "format", "%q is not a format (known: %s)", c.Format, strings.Join(schedule.FormatNames(), ", "))
 	}
 
 	// Bots.
@@ -250,7 +241,7 @@ func (f *File) resolve(src, baseDir string, programs bool) (*Config, error) {
 		}
 		c.SecretFile = path
 	}
-	if _, err := Formats[c.Format](sc); err != nil {
+	if _, err := format.New(sc); err != nil {
 		return nil, fieldErr(src, c.Format, "%v", err)
 	}
 	c.Schedule = sc
@@ -517,16 +508,11 @@ func resolveBot(src string, i int, b BotFile, baseDir string, programs bool, bef
 
 // NewScheduler builds the tournament's scheduler.
 func (c *Config) NewScheduler() (schedule.Scheduler, error) {
-	return Formats[c.Format](c.Schedule)
-}
-
-func formatNames() []string {
-	var out []string
-	for n := range Formats {
-		out = append(out, n)
+	format, ok := schedule.LookupFormat(c.Format)
+	if !ok {
+		return nil, fmt.Errorf("%q is not a format", c.Format)
 	}
-	slices.Sort(out)
-	return out
+	return format.New(c.Schedule)
 }
 
 // seedingFrom orders bots by their rating in an earlier tournament's

@@ -374,7 +374,7 @@ func TestProgressOfAKnockout(t *testing.T) {
 			t.Fatal(err)
 		}
 		p := Progress{Done: tc.stop, Total: d.Ledger.Sched.Total()}
-		p.Stage, p.Estimate = stageOf(d.Ledger.Sched, c.Schedule.GamesPerEncounter, tc.stop)
+		p.Stage, p.Estimate = schedule.StageOf(d.Ledger.Sched, tc.stop)
 		if p.Stage != tc.wantStage || p.Estimate != tc.estimate || !strings.Contains(p.Line(), fmt.Sprintf("[%d/~%d]", tc.stop, tc.estimate)) ||
 			strings.Contains(p.Line(), "leader") {
 			t.Errorf("after %d games: stage %q, estimate %d, line %q; want %q and ~%d", tc.stop, p.Stage, p.Estimate, p.Line(), tc.wantStage, tc.estimate)

@@ -146,7 +146,7 @@ func Run(ctx context.Context, c *Config, out string, opt Options) (*match.Summar
 		OnGame: func(p run.Progress) {
 			progress.Done, progress.Resumed, progress.InFlight, progress.Elapsed = p.Done, p.Resumed, p.InFlight, p.Elapsed
 			progress.Last, progress.LostLogs, progress.Suspended = p.Last, p.LostLogs, p.Suspended
-			progress.Stage, progress.Estimate = stageOf(sched, c.Schedule.GamesPerEncounter, p.Done)
+			progress.Stage, progress.Estimate = schedule.StageOf(sched, p.Done)
 			if opt.OnGame != nil {
 				opt.OnGame(progress)
 			}

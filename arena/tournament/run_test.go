@@ -215,27 +215,27 @@ func TestEveryFormat(t *testing.T) {
 		seats, bots  int
 		gpe          int
 		extra        func(*File)
-		check        func(*testing.T, Details)
+		check        func(*testing.T, schedule.Details)
 	}{
 		{"round-robin", "boon", 4, 6, 4, nil, nil},
 		{"gauntlet", "banqi", 2, 4, 2, func(f *File) { f.Gauntlet = []string{"b0"} }, nil},
 		{"gauntlet", "boon", 4, 6, 4, func(f *File) { f.Gauntlet = []string{"b0"} }, nil},
-		{"swiss", "banqi", 2, 5, 2, func(f *File) { f.Rounds = 3 }, func(t *testing.T, d Details) {
+		{"swiss", "banqi", 2, 5, 2, func(f *File) { f.Rounds = 3 }, func(t *testing.T, d schedule.Details) {
 			if len(d.Swiss) != 5 {
 				t.Errorf("swiss standings: %+v", d.Swiss)
 			}
 		}},
-		{"single-elimination", "banqi", 2, 5, 2, nil, func(t *testing.T, d Details) {
+		{"single-elimination", "banqi", 2, 5, 2, nil, func(t *testing.T, d schedule.Details) {
 			if d.Bracket == nil {
 				t.Error("no bracket")
 			}
 		}},
-		{"double-elimination", "banqi", 2, 4, 2, nil, func(t *testing.T, d Details) {
+		{"double-elimination", "banqi", 2, 4, 2, nil, func(t *testing.T, d schedule.Details) {
 			if d.Bracket == nil {
 				t.Error("no bracket")
 			}
 		}},
-		{"table-elimination", "boon", 4, 8, 4, func(f *File) { f.Advance = 2 }, func(t *testing.T, d Details) {
+		{"table-elimination", "boon", 4, 8, 4, func(f *File) { f.Advance = 2 }, func(t *testing.T, d schedule.Details) {
 			if d.Tables == nil {
 				t.Error("no table view")
 			}
@@ -289,7 +289,7 @@ func TestEveryFormat(t *testing.T) {
 				}
 			}
 			if tc.check != nil {
-				tc.check(t, DetailsOf(s))
+				tc.check(t, schedule.DetailsOf(s))
 			}
 		})
 	}

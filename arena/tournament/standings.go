@@ -90,7 +90,7 @@ type Standings struct {
 	// superiority of A.
 	Pairs []Pair `json:"pairs,omitempty"`
 	// Details holds what the format adds: Swiss tie-breaks, a bracket.
-	Details Details `json:"details"`
+	Details schedule.Details `json:"details"`
 }
 
 // Pair is one pairing's record in a 2-seat tournament. An Elo figure the
@@ -145,7 +145,7 @@ func (d *Dir) standings(rate rater) (*Standings, error) {
 		absent[names[i]] = why
 	}
 	st, err := compute(standingsInput{name: c.Name, game: c.Game.Info().Name, format: c.Format, seats: c.Seats,
-		total: d.Ledger.Sched.Total(), bots: names, records: d.Ledger.Records, details: DetailsOf(d.Ledger.Sched), absent: absent}, rate)
+		total: d.Ledger.Sched.Total(), bots: names, records: d.Ledger.Records, details: schedule.DetailsOf(d.Ledger.Sched), absent: absent}, rate)
 	if err != nil {
 		return nil, err
 	}
@@ -159,7 +159,7 @@ type standingsInput struct {
 	seats, total       int
 	bots               []string
 	records            []ledger.Record
-	details            Details
+	details            schedule.Details
 	absent             map[string]string // bot -> why it plays no more (Row.Withdrawn)
 }
 
@@ -310,16 +310,13 @@ func compute(in standingsInput, rate rater) (*Standings, error) {
 		}
 	}
 	st.RankedBy = "score"
-	tiers := placements(in.details, n)
-	switch {
-	case in.details.Bracket != nil:
-		st.RankedBy = "bracket"
-	case in.details.Tables != nil:
-		st.RankedBy = "tables"
+	tiers := in.details.Tiers(n)
+	if by := in.details.RankedBy(); by != "" {
+		st.RankedBy = by
 	}
 	for i := range rows {
 		if tiers != nil {
-			rows[i].Out = tiers[i].out
+			rows[i].Out = tiers[i].Out
 		}
 	}
 	order := make([]int, n)
@@ -345,7 +342,7 @@ func compute(in standingsInput, rate rater) (*Standings, error) {
 		if tiers == nil {
 			return 0
 		}
-		return tiers[a].compare(tiers[b])
+		return tiers[a].Compare(tiers[b])
 	}
 	sort.SliceStable(order, func(a, b int) bool {
 		if c := cmpTier(order[a], order[b]); c != 0 {
@@ -366,7 +363,7 @@ func compute(in standingsInput, rate rater) (*Standings, error) {
 			pp, pr := key(prev)
 			p, r := key(i)
 			sameTier := cmpTier(prev, i) == 0
-			if sameTier && (tiers != nil && !tiers[i].alive || pp == p && pr == r) {
+			if sameTier && (tiers != nil && !tiers[i].Alive || pp == p && pr == r) {
 				row.Rank = st.Standings[pos-1].Rank
 			}
 		}
@@ -376,112 +373,6 @@ func compute(in standingsInput, rate rater) (*Standings, error) {
 }
 
 func ptr(x float64) *float64 { return &x }
-
-// tier is how far a bot went in an elimination: still in, or out in a
-// round (a later one ranks higher) at a place there (lower ranks higher;
-// the final table's places, or the position at a table it left).
-type tier struct {
-	alive bool
-	round int
-	place int
-	out   string
-}
-
-// compare orders tiers best first: <0 when t ranks above o.
-func (t tier) compare(o tier) int {
-	switch {
-	case t.alive != o.alive:
-		if t.alive {
-			return -1
-		}
-		return 1
-	case t.alive:
-		return 0
-	case t.round != o.round:
-		return o.round - t.round
-	}
-	return t.place - o.place
-}
-
-// placements ranks the bots of an elimination by the bracket or the
-// tables: nil for other formats.
-func placements(d Details, n int) []tier {
-	switch {
-	case d.Bracket != nil:
-		return bracketTiers(d.Bracket, n)
-	case d.Tables != nil:
-		return tableTiers(d.Tables, n)
-	}
-	return nil
-}
-
-// bracketTiers: a bot is out at its last allowed loss (the first in a
-// single elimination, the second in a double one), in that round's stage;
-// byes and walkovers are not losses.
-func bracketTiers(v *schedule.BracketView, n int) []tier {
-	lives := 1
-	if v.Format == "double" {
-		lives = 2
-	}
-	t := make([]tier, n)
-	losses := make([]int, n)
-	for i := range t {
-		t[i].alive = true
-	}
-	for _, r := range v.Rounds { // rounds come in the order they depend on each other
-		for _, m := range r.Matches {
-			if m.Status != "done" || m.Winner < 0 {
-				continue
-			}
-			loser := m.Bots[0]
-			if loser == m.Winner {
-				loser = m.Bots[1]
-			}
-			if loser < 0 || loser >= n {
-				continue
-			}
-			if losses[loser]++; losses[loser] == lives {
-				t[loser] = tier{round: r.Stage, out: r.Name}
-			}
-		}
-	}
-	return t
-}
-
-// tableTiers: a bot is out in the round whose table it did not advance
-// from, at its place there; the final table, once complete, places
-// everyone at it.
-func tableTiers(v *schedule.TableView, n int) []tier {
-	t := make([]tier, n)
-	for i := range t {
-		t[i].alive = true
-	}
-	for _, r := range v.Rounds {
-		for _, tb := range r.Tables {
-			if tb.Status != "done" {
-				continue
-			}
-			if r.Final {
-				for place, b := range tb.Order {
-					out := "final table"
-					if place == 0 {
-						out = ""
-					}
-					if b >= 0 && b < n {
-						t[b] = tier{round: r.Round, place: place, out: out}
-					}
-				}
-				continue
-			}
-			for place, b := range tb.Order[min(tb.Advance, len(tb.Order)):] {
-				if b >= 0 && b < n {
-					t[b] = tier{round: r.Round, place: tb.Advance + place, out: fmt.Sprintf("round %d", r.Round)}
-				}
-			}
-		}
-	}
-	return t
-}
 
 func square[T any](n int) [][]T {
 	m := make([][]T, n)

@@ -435,13 +435,13 @@ func TestGameOverText(t *testing.T) {
 		{"draw", ledger.Record{Bots: []string{"you", "g"}, Ranks: []int{1, 1}, Reason: "draw: max_plies 16 reached"}, 1,
 			[]string{"=== Game over: a draw. Draw: max_plies 16 reached."}},
 		{"the person left", ledger.Record{Index: 1, Bots: []string{"g", "you"}, Ranks: []int{1, 2}, Reason: "you (seat 1) forfeited: left",
-			Forfeits: []ledger.SeatFailure{{Seat: 1, Bot: "you", Reason: protocol.ReasonLeft, Detail: "the player left the game (typed q)"}}}, 3,
+			Forfeits: []ledger.SeatFailure{{Failure: protocol.Failure{Seat: 1, Reason: protocol.ReasonLeft, Detail: "the player left the game (typed q)"}, Bot: "you"}}}, 3,
 			[]string{"=== Game 2 of 3 over: g won."}},
 		{"a bot crashed", ledger.Record{Bots: []string{"you", "g"}, Ranks: []int{1, 2}, Reason: "g (seat 1) forfeited: crash",
-			Forfeits: []ledger.SeatFailure{{Seat: 1, Bot: "g", Reason: protocol.ReasonCrash, Detail: "exited with status 1", StderrLast: "boom"}}}, 1,
+			Forfeits: []ledger.SeatFailure{{Failure: protocol.Failure{Seat: 1, Reason: protocol.ReasonCrash, Detail: "exited with status 1"}, Bot: "g", StderrLast: "boom"}}}, 1,
 			[]string{"=== Game over: you won.", `g forfeited: crash: exited with status 1; its stderr ends with "boom" (--out DIR keeps each bot's whole stderr).`}},
 		{"the person timed out, the others played on", ledger.Record{Bots: []string{"a", "you", "b"}, Ranks: []int{2, 3, 1}, Reason: "seat 2 reached 500 points after 1 hand",
-			Forfeits: []ledger.SeatFailure{{Seat: 1, Bot: "you", Reason: protocol.ReasonTimeout, Detail: "no reply within 1s"}}}, 1,
+			Forfeits: []ledger.SeatFailure{{Failure: protocol.Failure{Seat: 1, Reason: protocol.ReasonTimeout, Detail: "no reply within 1s"}, Bot: "you"}}}, 1,
 			[]string{"=== Game over: b 1st, a 2nd, you 3rd. Seat 2 (b) reached 500 points after 1 hand.", "You forfeited: timeout: no reply within 1s."}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -97,7 +97,7 @@ func tournamentFlags() []cli.Flag {
 		gameFlag("game to play"),
 		optionFlag(),
 		&cli.IntFlag{Name: "seats", Usage: "seats per game", DefaultText: "the game's minimum"},
-		&cli.StringFlag{Name: "format", Usage: "round-robin, gauntlet, swiss, single-elimination, double-elimination or table-elimination", DefaultText: d.Format},
+		&cli.StringFlag{Name: "format", Usage: schedule.FormatChoice(), DefaultText: d.Format},
 		&cli.IntFlag{Name: "rounds", Usage: "round-robin cycles, or Swiss rounds", DefaultText: strconv.Itoa(d.Schedule.Rounds)},
 		&cli.IntFlag{Name: "games-per-encounter", Usage: "games each time bots meet (a multiple of the seats)", DefaultText: "seats"},
 		&cli.StringSliceFlag{Name: "bot", Usage: "NAME=CMD (repeatable; replaces the file's bots)"},

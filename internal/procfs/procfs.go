@@ -1,9 +1,9 @@
 // Package procfs reads what the arena needs of Linux's /proc: the live
 // processes, a process's stat line (state, parent, process group, CPU
-// time), its environment and its children, and the machine's steal time
-// (/proc/stat). It is the one place that parses those files. It builds
-// everywhere; where there is no /proc (not Linux) Pids fails and the
-// readers return errors, so callers fall back.
+// time), its environment and its children, the machine's steal time
+// (/proc/stat) and the mounts (mountinfo). It is the one place that
+// parses those files. It builds everywhere; where there is no /proc (not
+// Linux) Pids fails and the readers return errors, so callers fall back.
 package procfs
 
 import (

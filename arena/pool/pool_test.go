@@ -1,4 +1,4 @@
-package match_test
+package pool_test
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -15,6 +16,50 @@ import (
 	"github.com/arena-dev/arena/internal/proctest"
 )
 
+// waiters are bots that wait for hello (read their input to its end) and
+// exit when closed: real processes, which the pool starts and closes.
+// None of them is left once the test is over.
+func waiters(t *testing.T, names ...string) []bot.Spec {
+	t.Helper()
+	token := fmt.Sprintf("ARENA_POOL_TEST=%d-%d", os.Getpid(), tokens.Add(1))
+	var out []bot.Spec
+	for _, name := range names {
+		out = append(out, bot.Command{Name: name, Argv: []string{"sh", "-c", "exec cat >/dev/null"}, Env: []string{token}}.Spec())
+	}
+	t.Cleanup(func() {
+		var left []int
+		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+			if left = proctest.WithEnv(token); len(left) == 0 {
+				return
+			}
+		}
+		t.Errorf("bot processes survived the pool: %v", left)
+	})
+	return out
+}
+
+var tokens atomic.Int64
+
+// TestGetOfABotThatCannotStart: Get says why, with the bot's name, and
+// counts no process in a game; the run records the failure (as a broken
+// connection, which the referee reads as the seat's start-up failure).
+func TestGetOfABotThatCannotStart(t *testing.T) {
+	t.Parallel()
+	missing := filepath.Join(t.TempDir(), "no-such-bot")
+	pl := pool.New([]bot.Spec{bot.Command{Name: "ghost", Argv: []string{missing}}.Spec()}, bot.LaunchOptions{})
+	defer pl.KillAll()
+	proc, err := pl.Get(0, 1)
+	if err == nil || proc != nil {
+		t.Fatalf("Get = %v, %v: want no process and an error", proc, err)
+	}
+	if !strings.Contains(err.Error(), "bot ghost") {
+		t.Errorf("error %q does not name the bot", err)
+	}
+	if st := pl.Stats(); st.InGame != 0 || st.Started != 0 {
+		t.Errorf("pool stats %+v after a failed start: want nothing in games, nothing started", st)
+	}
+}
+
 // TestGameLogStaysInMemoryUntilTheGameEnds: what a bot writes to stderr
 // during a game reaches no file an opponent could read before the game
 // is over; then it is all there, and so is what follows until the next game.
@@ -22,13 +67,13 @@ func TestGameLogStaysInMemoryUntilTheGameEnds(t *testing.T) {
 	t.Parallel()
 	pl := pool.New([]bot.Spec{stdio.Command{Name: "talker", Argv: []string{"sh", "-c", "read x; echo my hand is secret >&2; read x; echo after the game >&2; sleep 5"}}.Spec()}, bot.LaunchOptions{})
 	defer pl.KillAll()
-	conn, proc := pl.Get(0, 1)
-	if proc == nil {
-		t.Fatal("not started")
+	proc, err := pl.Get(0, 1)
+	if err != nil {
+		t.Fatal("not started:", err)
 	}
 	log := filepath.Join(t.TempDir(), "g1.stderr.log")
 	pl.AttachLog(proc, pool.File(log))
-	conn.Send([]byte("start"), time.Now().Add(time.Second))
+	proc.Send([]byte("start"), time.Now().Add(time.Second))
 	for deadline := time.Now().Add(5 * time.Second); !strings.Contains(proc.StderrTail(), "secret"); time.Sleep(time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("the bot wrote nothing")
@@ -41,7 +86,7 @@ func TestGameLogStaysInMemoryUntilTheGameEnds(t *testing.T) {
 	if b, _ := os.ReadFile(log); string(b) != "my hand is secret\n" {
 		t.Fatalf("log after the game: %q", b)
 	}
-	conn.Send([]byte("x"), time.Now().Add(time.Second))
+	proc.Send([]byte("x"), time.Now().Add(time.Second))
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
 		if b, _ := os.ReadFile(log); strings.Contains(string(b), "after the game") {
 			break
@@ -98,8 +143,7 @@ func TestPoolNeverHandsOutADealTwice(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			fx := newFixture(t, []string{"idle"}, []string{"random"}) // waits for hello
-			pl := pool.New(fx.bots, bot.LaunchOptions{})
+			pl := pool.New(waiters(t, "idle"), bot.LaunchOptions{})
 			pl.Spare = tc.spare
 			defer pl.KillAll()
 			var started []bot.Endpoint
@@ -110,9 +154,9 @@ func TestPoolNeverHandsOutADealTwice(t *testing.T) {
 					slots[s.slot] = nil
 					continue
 				}
-				_, proc := pl.Get(0, s.deal)
-				if proc == nil {
-					t.Fatalf("step %d: not started", i)
+				proc, err := pl.Get(0, s.deal)
+				if err != nil {
+					t.Fatalf("step %d: not started: %v", i, err)
 				}
 				got := slices.Index(started, proc)
 				if got < 0 {
@@ -161,15 +205,14 @@ func TestClaimHoldsIdleProcesses(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			fx := newFixture(t, []string{"a", "b"}, []string{"random", "random"})
-			pl := pool.New(fx.bots, bot.LaunchOptions{})
+			pl := pool.New(waiters(t, "a", "b"), bot.LaunchOptions{})
 			pl.Spare = 4
 			defer pl.KillAll()
 			idle := map[int]bot.Endpoint{}
 			for _, b := range tc.played {
-				_, proc := pl.Get(b, 1)
-				if proc == nil {
-					t.Fatal("not started")
+				proc, err := pl.Get(b, 1)
+				if err != nil {
+					t.Fatal("not started:", err)
 				}
 				idle[b] = proc
 			}
@@ -188,9 +231,9 @@ func TestClaimHoldsIdleProcesses(t *testing.T) {
 			}
 			var reused []int
 			for b := range 2 {
-				_, proc := pl.Get(b, tc.deal)
-				if proc == nil {
-					t.Fatal("not started")
+				proc, err := pl.Get(b, tc.deal)
+				if err != nil {
+					t.Fatal("not started:", err)
 				}
 				if proc == idle[b] {
 					reused = append(reused, b)
@@ -219,9 +262,9 @@ func TestSpareProcessWhenProcessesChurn(t *testing.T) {
 	defer pl.KillAll()
 	get := func() bot.Endpoint {
 		t.Helper()
-		_, proc := pl.Get(0, 7) // one deal, again and again
-		if proc == nil {
-			t.Fatal("not started")
+		proc, err := pl.Get(0, 7) // one deal, again and again
+		if err != nil {
+			t.Fatal("not started:", err)
 		}
 		return proc
 	}
@@ -301,9 +344,9 @@ func TestOneGameStartsTheNextProcessAhead(t *testing.T) {
 	var spare []int          // the bot's processes running before a Get, the one in a game aside
 	for g := range games {
 		deal := uint64(g / 2) // game pairs share a deal, as in a match
-		_, proc := pl.Get(0, deal)
-		if proc == nil {
-			t.Fatalf("game %d: not started", g)
+		proc, err := pl.Get(0, deal)
+		if err != nil {
+			t.Fatalf("game %d: not started: %v", g, err)
 		}
 		p := pid(proc)
 		if played[p] {
