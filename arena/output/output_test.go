@@ -24,7 +24,7 @@ import (
 var (
 	won     = ledger.Record{Index: 0, GameID: "m-g0000", Bots: []string{"a", "b"}, Ranks: []int{1, 2}, Plies: 12, Reason: "seat 1 resigned"}
 	crashed = ledger.Record{Index: 1, GameID: "m-g0001", Bots: []string{"b", "a"}, Ranks: []int{2, 1}, Plies: 1, Reason: "seat 0 forfeited: crash",
-		Forfeits: []ledger.SeatFailure{{Seat: 0, Bot: "b", Reason: protocol.ReasonCrash, Detail: "exited with status 1", StderrLast: "boom"}}}
+		Forfeits: []ledger.SeatFailure{{Failure: protocol.Failure{Seat: 0, Reason: protocol.ReasonCrash, Detail: "exited with status 1"}, Bot: "b", StderrLast: "boom"}}}
 )
 
 func summaryOf(recs ...ledger.Record) *match.Summary {
@@ -183,7 +183,7 @@ func TestSPRT(t *testing.T) {
 // forfeit totals.
 func TestTournament(t *testing.T) {
 	absent := ledger.Record{GameID: "t-g2", Bots: []string{"a", "b"}, Ranks: []int{1, 2}, Reason: "seat 1 forfeited: crash",
-		Forfeits: []ledger.SeatFailure{{Seat: 1, Bot: "b", Reason: protocol.ReasonCrash, Detail: "suspended", Absent: true}}}
+		Forfeits: []ledger.SeatFailure{{Failure: protocol.Failure{Seat: 1, Reason: protocol.ReasonCrash, Detail: "suspended"}, Bot: "b", Absent: true}}}
 	sum := summaryOf(won)
 	progress := func(done int, last ledger.Record, s ...run.Suspension) tournament.Progress {
 		sum.Add(last)
@@ -221,7 +221,7 @@ func (p *person) Say(lines []string) { p.shown = append(p.shown, strings.Join(li
 // one game only.
 func TestPlay(t *testing.T) {
 	left := ledger.Record{Index: 1, GameID: "p-g1", Bots: []string{"b", "a"}, Ranks: []int{1, 2}, Reason: "seat 1 forfeited: left",
-		Forfeits: []ledger.SeatFailure{{Seat: 1, Bot: "a", Reason: protocol.ReasonLeft, Detail: "typed q"}}}
+		Forfeits: []ledger.SeatFailure{{Failure: protocol.Failure{Seat: 1, Reason: protocol.ReasonLeft, Detail: "typed q"}, Bot: "a"}}}
 	for _, tc := range []struct {
 		name  string
 		games []ledger.Record

@@ -24,7 +24,7 @@ func waiters(t *testing.T, names ...string) []bot.Spec {
 	token := fmt.Sprintf("ARENA_POOL_TEST=%d-%d", os.Getpid(), tokens.Add(1))
 	var out []bot.Spec
 	for _, name := range names {
-		out = append(out, bot.Command{Name: name, Argv: []string{"sh", "-c", "exec cat >/dev/null"}, Env: []string{token}}.Spec())
+		out = append(out, stdio.Command{Name: name, Argv: []string{"sh", "-c", "exec cat >/dev/null"}, Env: []string{token}}.Spec())
 	}
 	t.Cleanup(func() {
 		var left []int
@@ -46,7 +46,7 @@ var tokens atomic.Int64
 func TestGetOfABotThatCannotStart(t *testing.T) {
 	t.Parallel()
 	missing := filepath.Join(t.TempDir(), "no-such-bot")
-	pl := pool.New([]bot.Spec{bot.Command{Name: "ghost", Argv: []string{missing}}.Spec()}, bot.LaunchOptions{})
+	pl := pool.New([]bot.Spec{stdio.Command{Name: "ghost", Argv: []string{missing}}.Spec()}, bot.LaunchOptions{})
 	defer pl.KillAll()
 	proc, err := pl.Get(0, 1)
 	if err == nil || proc != nil {
