@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+
+	"github.com/urfave/cli/v2"
 )
 
 // Given are the settings a command line gave, each by the key of the
@@ -139,4 +141,27 @@ func fieldAt(v reflect.Value, key string) (reflect.Value, bool) {
 		return fieldAt(v.Field(i), rest)
 	}
 	return reflect.Value{}, false
+}
+
+// Keyed reads the flags of keys that were given (flag name -> file
+// key): flags that set a field as given, with no rule of their own (a
+// tournament's name, format, rounds...). A flag is read by its type.
+func (g *Given) Keyed(c *cli.Context, keys map[string]string) {
+	for _, f := range c.Command.Flags {
+		name := f.Names()[0]
+		key, ok := keys[name]
+		if !ok || !c.IsSet(name) {
+			continue
+		}
+		switch f.(type) {
+		case *cli.StringFlag:
+			g.Set(key, c.String(name))
+		case *cli.IntFlag:
+			g.Set(key, c.Int(name))
+		case *cli.StringSliceFlag:
+			g.Set(key, c.StringSlice(name))
+		case *cli.BoolFlag:
+			g.Set(key, c.Bool(name))
+		}
+	}
 }

@@ -50,6 +50,12 @@ const (
 	savedShareDeals = ShareCycle
 )
 
+// The defaults of a tournament's format and rounds.
+const (
+	DefaultFormat = "round-robin"
+	DefaultRounds = 1
+)
+
 // Config is a validated tournament, ready to run.
 type Config struct {
 	File     File // as resolved (seed filled in): saved with the results
@@ -132,7 +138,7 @@ func (f *File) resolve(src, baseDir string, programs bool) (*Config, error) {
 	}
 	c.Format = f.Format
 	if c.Format == "" {
-		c.Format = "round-robin"
+		c.Format = DefaultFormat
 	}
 	if _, ok := Formats[c.Format]; !ok {
 		return nil, fieldErr(src, "format", "%q is not a format (known: %s)", c.Format, strings.Join(formatNames(), ", "))
@@ -222,7 +228,7 @@ func (f *File) resolve(src, baseDir string, programs bool) (*Config, error) {
 	// Schedule.
 	sc := schedule.Config{Bots: len(c.Bots), Seats: c.Seats, Rounds: f.Rounds, GamesPerEncounter: f.GamesPerEncounter}
 	if sc.Rounds == 0 {
-		sc.Rounds = 1
+		sc.Rounds = DefaultRounds
 	}
 	if sc.GamesPerEncounter == 0 {
 		sc.GamesPerEncounter = c.Seats

@@ -10,14 +10,6 @@ import (
 	"github.com/arena-dev/arena/arena/deal"
 )
 
-// dealSecretFlag reuses an earlier run's deal secret (match, sprt and
-// tournament run; docs/security.md).
-func dealSecretFlag() cli.Flag {
-	return &cli.StringFlag{Name: "deal-secret", Usage: "deal with the secret in FILE, an earlier run's OUT/" + deal.FileName +
-		" (mode 0600): the same --seed and secret deal the same cards, game for game. Without it a run into a new directory " +
-		"deals new cards even with the same --seed (docs/security.md)"}
-}
-
 // dealSecret reads --deal-secret, if given: the secret and its file's
 // absolute path. Bots that need something in that file's directory are
 // refused, since isolated bots do not see it (hideSecret).

@@ -14,6 +14,7 @@ import (
 	"github.com/arena-dev/arena/arena/human"
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/match"
+	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/engine"
 	"github.com/arena-dev/arena/protocol"
 
@@ -48,10 +49,10 @@ the bots' clocks; yours has none unless --timed.
 			&cli.StringSliceFlag{Name: "bot", Usage: "NAME=CMD, one per other seat, in seat order"},
 			optionFlag(),
 			&cli.IntFlag{Name: "games", Value: 1, Usage: "games to play (each deals new cards; seats rotate from one game to the next)"},
-			newSeedFlag("match seed", "random, printed"),
-			dealSecretFlag(),
+			options.SeedFlag("match seed", "random, printed"),
+			options.Flags(options.Own, "deal-secret")[0],
 			&cli.StringFlag{Name: "out", Usage: "directory for results.jsonl, replays/ and logs/"},
-		}, append(refereeFlags(), sandboxFlags()...)...),
+		}, append(options.Referee(), sandboxFlags()...)...),
 		Action: runPlay,
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/arena/outdir"
 	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/arena/run"
@@ -77,14 +78,14 @@ Every bot (fillers too) runs confined as in arena match (docs/security.md).`,
 			// tournaments) is exactly what --no-pairs does here: a pair is
 			// two games of one deal, so the same flag under both names.
 			&cli.BoolFlag{Name: "no-pairs", Aliases: []string{"fresh-deals"}, Usage: "independent games (a fresh deal each, seats alternating) and the trinomial statistic; --fresh-deals is the same"},
-			newSeedFlag("seed of the deals; the deals follow from it and the deal secret", "random, printed"),
-			dealSecretFlag(),
+			options.SeedFlag("seed of the deals; the deals follow from it and the deal secret", "random, printed"),
+			options.Flags(options.Own, "deal-secret")[0],
 			&cli.StringFlag{Name: "out", Usage: "directory for results.jsonl, replays/, logs/ and sprt.json"},
 			jsonFlag("print one JSON summary object to stdout"),
 			&cli.StringFlag{Name: "summary-md", Usage: "write a Markdown summary to FILE (e.g. $GITHUB_STEP_SUMMARY; appended to)"},
 			&cli.StringFlag{Name: "junit", Usage: "write the verdict as a JUnit XML test to FILE"},
 			quietFlag("no progress lines"),
-		}, append(append(append(refereeFlags(), natsFlags()...), distributedFlags()...), sandboxFlags()...)...),
+		}, append(append(append(options.Referee(), natsFlags()...), distributedFlags()...), sandboxFlags()...)...),
 		Action: runSPRT,
 	})
 }
@@ -124,7 +125,7 @@ func sprtRemote(c *cli.Context, cfg *sprt.Config, remoteIDs map[string]string, n
 	launchers := map[string]*remote.Launcher{}
 	for name, id := range remoteNames(cfg, remoteIDs) {
 		if launchers[id] == nil {
-			launchers[id] = &remote.Launcher{NC: nc, ID: id, Wait: cfg.Limits.Startup, Grace: duration(c, "nats-grace")}
+			launchers[id] = &remote.Launcher{NC: nc, ID: id, Wait: cfg.Limits.Startup, Grace: options.DurationOf(c, "nats-grace")}
 		}
 		cfg.Remote[name] = launchers[id]
 	}
