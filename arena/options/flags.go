@@ -32,6 +32,9 @@ const (
 	Check
 	// Bench: arena bench's flags, which measure a move clock.
 	Bench
+	// Match: Own, but games are played one at a time unless
+	// --concurrency says otherwise, as a match always has.
+	Match
 )
 
 // flagDef is one flag: the file key it sets and how each mode declares
@@ -116,7 +119,10 @@ var defs = map[string]flagDef{
 		return &cli.IntFlag{Name: "spare-processes", Usage: "bot processes kept outside games (idle, or started ahead), across all bots; " +
 			"the least recently used idle one is closed first", DefaultText: "max(concurrency, seats) x seats"}
 	}},
-	"concurrency": {"concurrency", func(Mode) cli.Flag {
+	"concurrency": {"concurrency", func(m Mode) cli.Flag {
+		if m == Match {
+			return &cli.IntFlag{Name: "concurrency", Value: 1, Usage: "games at once"}
+		}
 		return &cli.IntFlag{Name: "concurrency", Usage: "games at once", DefaultText: "cores / seats"}
 	}},
 	"deal-secret": {"deal_secret", func(Mode) cli.Flag {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"path/filepath"
 
 	"github.com/urfave/cli/v2"
@@ -56,14 +55,4 @@ func secretNote(secretFile, out string) string {
 		return "deal secret " + filepath.Join(out, deal.FileName)
 	}
 	return "a fresh deal secret, kept in memory only"
-}
-
-// secretUsage makes a run's error that the secret given in secretFile is
-// not the output directory's a usage error: the secret given is the
-// mistake.
-func secretUsage(err error, secretFile string) error {
-	if secretFile != "" && errors.Is(err, deal.ErrMismatch) {
-		return usagef("--deal-secret %s: %w", secretFile, err)
-	}
-	return err
 }

@@ -20,7 +20,9 @@ import (
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/match"
 	"github.com/arena-dev/arena/arena/options"
+	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/arena/run"
+	"github.com/arena-dev/arena/arena/runplan"
 	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/arena/stats"
 	"github.com/arena-dev/arena/engine"
@@ -52,6 +54,7 @@ and within --bot-memory, --bot-procs, --bot-files, --bot-file-size and
 			&cli.StringSliceFlag{Name: "bot", Usage: "NAME=CMD, one per seat, in seat order"},
 			optionFlag(),
 			&cli.IntFlag{Name: "games", Usage: "games to play", DefaultText: "one full seat rotation, as many games as seats"},
+			options.Flags(options.Match, "concurrency")[0],
 			options.SeedFlag("match seed; the deals follow from it and the deal secret", "random, printed"),
 			options.Flags(options.Own, "deal-secret")[0],
 			&cli.BoolFlag{Name: "fresh-deals", Usage: "a new deal for every game instead of replaying one deal with seats rotated (see docs/security.md)"},
@@ -59,7 +62,7 @@ and within --bot-memory, --bot-procs, --bot-files, --bot-file-size and
 			jsonFlag("print one JSON summary object to stdout"),
 			quietFlag("no per-game progress lines"),
 			&cli.StringFlag{Name: "trace", Usage: "print one bot's protocol lines to stderr as they pass (`NAME`, or the number of its --bot, from 0): > to the bot, < from it, ! what went wrong"},
-		}, append(append(options.Referee(), natsFlags()...), sandboxFlags()...)...),
+		}, append(append(append(options.Referee(), natsFlags()...), distributedFlags()...), sandboxFlags()...)...),
 		Action: runMatch,
 	})
 }
@@ -101,6 +104,10 @@ func runMatch(c *cli.Context) error {
 	if games < 1 {
 		return usagef("--games %d: want at least 1", games)
 	}
+	concurrency := c.Int("concurrency")
+	if concurrency < 1 {
+		return usagef("--concurrency %d: want at least 1", concurrency)
+	}
 	seed, err := seedFlag(c)
 	if err != nil {
 		return err
@@ -128,11 +135,14 @@ func runMatch(c *cli.Context) error {
 	defer release()
 	start := time.Now()
 	specs := bot.Specs(botList)
-	closeNATS, err := remoteSpecs(c, specs, remoteIDs, limits.Startup)
+	executor, closeNATS, err := matchExecutor(c, specs, remoteIDs, out, concurrency, limits.Startup)
 	if err != nil {
 		return err
 	}
 	defer closeNATS()
+	if w := run.LoadWarning(concurrency, seats); w != "" && executor == nil && c.IsSet("concurrency") { // played here, not by workers
+		fmt.Fprintf(c.App.ErrWriter, "arena: warning: %s\n", w)
+	}
 	var tr *bot.Tracer
 	if trace >= 0 {
 		tr = bot.Traced(specs[trace].Launcher, c.App.ErrWriter)
@@ -140,6 +150,7 @@ func runMatch(c *cli.Context) error {
 	}
 	sum, err := match.Run(ctx, match.Config{
 		Settings: settings, Game: game, Options: opts, Games: games, Seed: seed, Secret: secret, OutDir: out, Version: Version,
+		Concurrency: concurrency, Executor: executor,
 		OnGame: func(r ledger.Record) { fmt.Fprintln(progress, gameLine(r, games, out != "")) },
 		Warn:   c.App.ErrWriter, // a stale lock, leftovers removed, lost stderr logs
 	}, specs)
@@ -157,11 +168,33 @@ func runMatch(c *cli.Context) error {
 			printSummary(c.App.Writer, sum, time.Since(start))
 		}
 	}
-	var other *run.OtherRunError
-	if errors.As(err, &other) {
-		return usageError{err}
+	if u := runplan.CommandLine(err, secretFile); u != nil {
+		return usageError{u}
 	}
-	return secretUsage(err, secretFile)
+	return err
+}
+
+// matchExecutor reaches the remote bots among specs (remoteIDs) and, with
+// --distributed, makes the executor whose workers play the games (nil:
+// they are played here); done closes what it opened, and is set even on
+// error.
+func matchExecutor(c *cli.Context, specs []bot.Spec, remoteIDs map[int]string, out string, concurrency int, wait time.Duration) (
+	executor func(run.Config) (run.Executor, error), done func(), err error) {
+	if !c.Bool("distributed") {
+		done, err = remoteSpecs(c, specs, remoteIDs, wait)
+		if done == nil {
+			done = func() {}
+		}
+		return nil, done, err
+	}
+	link, maker, done, err := natsRun(c, out, concurrency, len(specs))
+	if err != nil {
+		return nil, done, err
+	}
+	for i, id := range remoteIDs {
+		specs[i].Launcher = &remote.Launcher{NC: link.NC, ID: id, Wait: wait, Grace: options.DurationOf(c, "nats-grace")}
+	}
+	return maker, done, nil
 }
 
 // gameLine is a game's progress line: the bots by seat with their ranks,

@@ -15,6 +15,7 @@ import (
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/match"
 	"github.com/arena-dev/arena/arena/options"
+	"github.com/arena-dev/arena/arena/runplan"
 	"github.com/arena-dev/arena/engine"
 	"github.com/arena-dev/arena/protocol"
 
@@ -128,7 +129,10 @@ func runPlay(c *cli.Context) error {
 	if sum != nil && sum.Games > 1 {
 		person.Say(playSummary(sum))
 	}
-	return secretUsage(err, secretFile)
+	if u := runplan.CommandLine(err, secretFile); u != nil {
+		return usageError{u}
+	}
+	return err
 }
 
 // gameOverText is how a game of arena play ended, for the person: who

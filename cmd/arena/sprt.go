@@ -19,6 +19,7 @@ import (
 	"github.com/arena-dev/arena/arena/outdir"
 	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/arena/run"
+	"github.com/arena-dev/arena/arena/runplan"
 	"github.com/arena-dev/arena/arena/sprt"
 	"github.com/arena-dev/arena/arena/stats"
 	"github.com/arena-dev/arena/engine"
@@ -339,7 +340,10 @@ func runSPRT(c *cli.Context) error {
 		fmt.Fprintf(warn, "arena: %v\n", err)
 	}
 	if runErr != nil {
-		return secretUsage(runErr, secretFile)
+		if u := runplan.CommandLine(runErr, secretFile); u != nil {
+			return usageError{u}
+		}
+		return runErr
 	}
 	if code != exitOK {
 		return cli.Exit("", code) // the verdict's own exit code
