@@ -293,7 +293,7 @@ func readLimits(c *cli.Context, g *Given) {
 	}
 }
 
-// Limits reads the sandbox flags (and ARENA_BOT_ENV) alone, over an
+// ReadLimits reads the sandbox flags (and ARENA_BOT_ENV) alone, over an
 // empty limits section: a match's, a check's, a worker's. A mistake is a
 // *FieldError naming the field within the section ("memory"); LimitFlag
 // names its flag.
