@@ -19,6 +19,7 @@ import (
 
 	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/ledger"
+	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/arena/tournament"
@@ -88,10 +89,10 @@ func TestMain(m *testing.M) {
 // shared 2-core machine under load average 20-30, a Python bot took over
 // 2 s to start and over 250 ms to answer a turn, which would turn its
 // misbehaviour into a startup failure or a timeout.
-var shortClock = tournament.ClockFile{
-	Move:    tournament.Duration(200 * time.Millisecond),
-	Startup: tournament.Duration(4 * time.Second),
-	Margin:  tournament.Duration(150 * time.Millisecond),
+var shortClock = options.Clock{
+	Move:    options.Duration(200 * time.Millisecond),
+	Startup: options.Duration(4 * time.Second),
+	Margin:  options.Duration(150 * time.Millisecond),
 }
 
 // lenientClock is the clock of the suite's bots that misbehave by what
@@ -102,10 +103,10 @@ var shortClock = tournament.ClockFile{
 // shortClock's 350 ms; only the bots whose misbehaviour is to be slow
 // (they time out) play under shortClock. Its startup limit is
 // shortClock's: the bots that never start cost it whatever the clock.
-var lenientClock = tournament.ClockFile{
-	Move:    tournament.Duration(10 * time.Second),
+var lenientClock = options.Clock{
+	Move:    options.Duration(10 * time.Second),
 	Startup: shortClock.Startup,
-	Margin:  tournament.Duration(time.Second),
+	Margin:  options.Duration(time.Second),
 }
 
 // Forfeit reasons as recorded in results.jsonl.
@@ -530,10 +531,9 @@ func TestChaosLineMemory(t *testing.T) {
 		bots := []chaosBot{goBot(mode, badMsg)}
 		seed := uint64(5)
 		f := tournament.File{
-			Name: "chaos-line", Game: "banqi", Format: "gauntlet", GamesPerEncounter: 2, Rounds: 2, Seed: &seed, Concurrency: 2,
-			Clock:    tournament.ClockFile{Move: tournament.Duration(time.Second), Startup: tournament.Duration(2 * time.Second)},
+			Name: "chaos-line", Game: "banqi", Format: "gauntlet", GamesPerEncounter: 2, Rounds: 2,
 			Bots:     []tournament.BotFile{{Name: "random", Command: randomBin}, {Name: bots[0].name, Command: bots[0].cmd}},
-			Gauntlet: []string{bots[0].name},
+			Gauntlet: []string{bots[0].name}, Settings: options.Settings{Seed: &seed, Concurrency: 2, Clock: options.Clock{Move: options.Duration(time.Second), Startup: options.Duration(2 * time.Second)}},
 		}
 		r := runTournament(t, f, time.Minute)
 		checkGames(t, r, bots, map[string]bool{"random": true})
@@ -584,7 +584,7 @@ func suiteGauntlets(name string, bots []chaosBot, command func(chaosBot) string)
 	for _, g := range []struct {
 		name        string
 		bots        []chaosBot
-		clock       tournament.ClockFile
+		clock       options.Clock
 		concurrency int
 	}{
 		{name, others, lenientClock, 4},
@@ -597,10 +597,8 @@ func suiteGauntlets(name string, bots []chaosBot, command func(chaosBot) string)
 		seed := uint64(20240607)
 		f := tournament.File{
 			Name: g.name, Game: "banqi", Options: map[string]string{"max_plies": "80"},
-			Format: "gauntlet", GamesPerEncounter: 2, Seed: &seed, Concurrency: g.concurrency,
-			Clock:     g.clock,
-			StderrCap: 256 << 10,
-			Bots:      []tournament.BotFile{{Name: "random", Command: randomBin}},
+			Format: "gauntlet", GamesPerEncounter: 2,
+			Bots: []tournament.BotFile{{Name: "random", Command: randomBin}}, Settings: options.Settings{Seed: &seed, Concurrency: g.concurrency, Clock: g.clock, StderrCap: 256 << 10},
 		}
 		for _, b := range g.bots {
 			f.Gauntlet = append(f.Gauntlet, b.name)
@@ -693,13 +691,12 @@ func TestChaosBoon(t *testing.T) {
 	seed := uint64(11)
 	f := tournament.File{
 		Name: "chaos-boon", Game: "boon", Seats: 4, Options: map[string]string{"rounds": "4"},
-		Format: "gauntlet", GamesPerEncounter: 4, Seed: &seed, Concurrency: 2,
-		Clock: shortClock,
+		Format: "gauntlet", GamesPerEncounter: 4,
 		Bots: []tournament.BotFile{
 			{Name: "random-a", Command: randomBin},
 			{Name: "random-b", Command: randomBin},
 			{Name: "random-c", Command: chaosBin + " -mode good"},
-		},
+		}, Settings: options.Settings{Seed: &seed, Concurrency: 2, Clock: shortClock},
 	}
 	for _, b := range bots {
 		f.Gauntlet = append(f.Gauntlet, b.name)
@@ -741,10 +738,9 @@ func TestChaosEscapedChild(t *testing.T) {
 	bots := []chaosBot{goBot("fork-escape", crash)}
 	seed := uint64(3)
 	f := tournament.File{
-		Name: "chaos-escape", Game: "banqi", Format: "gauntlet", GamesPerEncounter: 2, Seed: &seed, Concurrency: 2,
-		Clock:    shortClock,
+		Name: "chaos-escape", Game: "banqi", Format: "gauntlet", GamesPerEncounter: 2,
 		Bots:     []tournament.BotFile{{Name: "random", Command: randomBin}, {Name: bots[0].name, Command: bots[0].cmd}},
-		Gauntlet: []string{bots[0].name},
+		Gauntlet: []string{bots[0].name}, Settings: options.Settings{Seed: &seed, Concurrency: 2, Clock: shortClock},
 	}
 	r := runTournament(t, f, time.Minute)
 	checkGames(t, r, bots, map[string]bool{"random": true})
@@ -759,10 +755,9 @@ func TestChaosChildHoldsStdout(t *testing.T) {
 	bots := []chaosBot{goBot("fork-stdout", crash)}
 	seed := uint64(4)
 	f := tournament.File{
-		Name: "chaos-stdout", Game: "banqi", Format: "gauntlet", GamesPerEncounter: 2, Seed: &seed, Concurrency: 2,
-		Clock:    tournament.ClockFile{Move: tournament.Duration(time.Second), Startup: tournament.Duration(2 * time.Second)},
+		Name: "chaos-stdout", Game: "banqi", Format: "gauntlet", GamesPerEncounter: 2,
 		Bots:     []tournament.BotFile{{Name: "random", Command: randomBin}, {Name: bots[0].name, Command: bots[0].cmd}},
-		Gauntlet: []string{bots[0].name},
+		Gauntlet: []string{bots[0].name}, Settings: options.Settings{Seed: &seed, Concurrency: 2, Clock: options.Clock{Move: options.Duration(time.Second), Startup: options.Duration(2 * time.Second)}},
 	}
 	r := runTournament(t, f, time.Minute)
 	checkGames(t, r, bots, map[string]bool{"random": true})
@@ -827,9 +822,7 @@ func TestChaosSoak(t *testing.T) {
 	}
 	f := tournament.File{
 		Name: "soak", Game: "banqi", Options: map[string]string{"max_plies": "100"},
-		Format: "gauntlet", GamesPerEncounter: 2, Rounds: 5, Seed: &seed, Concurrency: 8,
-		Clock:     shortClock,
-		StderrCap: 256 << 10,
+		Format: "gauntlet", GamesPerEncounter: 2, Rounds: 5, Settings: options.Settings{Seed: &seed, Concurrency: 8, Clock: shortClock, StderrCap: 256 << 10},
 	}
 	// The heavy behaviours are always in the mix, at random places among
 	// the gauntlet bots; the rest is drawn at random.

@@ -25,6 +25,7 @@ import (
 	"github.com/arena-dev/arena/arena/cluster"
 	"github.com/arena-dev/arena/arena/deal"
 	"github.com/arena-dev/arena/arena/ledger"
+	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/arena/sandbox"
@@ -63,8 +64,7 @@ func connect(t *testing.T, url string) *nats.Conn { return natstest.Dial(t, url)
 func cup(t *testing.T, kinds ...string) *tournament.Config {
 	t.Helper()
 	seed := uint64(7)
-	f := tournament.File{Name: "cup", Game: "banqi", Options: map[string]string{"max_plies": "120"}, GamesPerEncounter: 2,
-		Seed: &seed, Concurrency: 4}
+	f := tournament.File{Name: "cup", Game: "banqi", Options: map[string]string{"max_plies": "120"}, GamesPerEncounter: 2, Settings: options.Settings{Seed: &seed, Concurrency: 4}}
 	for i, kind := range kinds {
 		f.Bots = append(f.Bots, tournament.BotFile{Name: fmt.Sprintf("b%d", i), Command: os.Args[0], Env: map[string]string{"ARENA_CLUSTER_BOT": kind}})
 	}
@@ -498,8 +498,8 @@ func backdate(data []byte, d time.Duration) []byte {
 // are opened on the worker's own connection.
 func TestWorkerPlaysRemoteBots(t *testing.T) {
 	seed := uint64(3)
-	f := tournament.File{Name: "mixed", Game: "banqi", Options: map[string]string{"max_plies": "60"}, GamesPerEncounter: 2, Seed: &seed, Concurrency: 2,
-		Bots: []tournament.BotFile{{Name: "far", Command: "nats:far"}, {Name: "near", Command: os.Args[0], Env: map[string]string{"ARENA_CLUSTER_BOT": "random"}}}}
+	f := tournament.File{Name: "mixed", Game: "banqi", Options: map[string]string{"max_plies": "60"}, GamesPerEncounter: 2,
+		Bots: []tournament.BotFile{{Name: "far", Command: "nats:far"}, {Name: "near", Command: os.Args[0], Env: map[string]string{"ARENA_CLUSTER_BOT": "random"}}}, Settings: options.Settings{Seed: &seed, Concurrency: 2}}
 	c, err := f.Resolve("test", ".")
 	if err != nil {
 		t.Fatal(err)

@@ -18,6 +18,7 @@ import (
 	"github.com/arena-dev/arena/arena/deal"
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/run"
+	"github.com/arena-dev/arena/arena/runplan"
 	"github.com/arena-dev/arena/arena/schedule"
 	"github.com/arena-dev/arena/engine"
 )
@@ -49,6 +50,13 @@ type Config struct {
 	Version string
 	// OnGame is called after each game (progress output).
 	OnGame func(ledger.Record)
+	// Concurrency is how many games run at once (< 1: 1, one after
+	// another).
+	Concurrency int
+	// Executor, if set, makes the executor that plays the games (a
+	// distributed run's coordinator, arena/cluster) from the run's
+	// configuration; nil: they are played here.
+	Executor func(run.Config) (run.Executor, error)
 	// Warn (nil: none) receives warning lines: a stale lock on OutDir,
 	// leftovers of a killed run removed, stderr logs lost (each, and the
 	// count at the end).
@@ -99,44 +107,35 @@ func Run(ctx context.Context, cfg Config, bots []bot.Spec) (*Summary, error) {
 		cfg.MatchID = run.NewMatchID(cfg.Game.Info().Name)
 	}
 	sum := newSummary(cfg, bots)
-	sink := run.Discard
-	if cfg.OutDir != "" {
-		// Held until the very end (deferred first, so released last):
-		// until every bot is gone and every log is written.
-		dir, err := run.OpenDir(cfg.OutDir, cfg.Warn)
-		if err != nil {
-			return sum, err
-		}
-		defer dir.Close()
-		// Another match of the same game adds to what the directory
-		// holds (it deals with its secret); anything else would mix.
-		ours := func(id string) bool { return sameKind(id, cfg) }
-		if err := run.CheckOtherRun(cfg.OutDir, "this match of "+cfg.Game.Info().Name, ours); err != nil {
-			return sum, err
-		}
-		files, err := dir.Sink(nil)
-		if err != nil {
-			return sum, err
-		}
-		sink = files
-	}
-	secret, err := run.DealSecret(cfg.Secret, cfg.OutDir) // stored before the first game
+	// Another match of the same game adds to what the directory holds
+	// (it deals with its secret); anything else would mix.
+	plan, err := runplan.Start(runplan.Plan{Out: cfg.OutDir, Warn: cfg.Warn, Secret: cfg.Secret,
+		Run: "this match of " + cfg.Game.Info().Name, Ours: func(id string) bool { return sameKind(id, cfg) }})
 	if err != nil {
 		return sum, err
 	}
-	cfg.Secret = secret
+	// Held until the very end: until every bot is gone and every log is
+	// written (run.Run returns after).
+	defer plan.Close()
+	cfg.Secret = plan.Secret
 	games := &games{cfg: cfg, seats: n, sum: sum}
-	res, err := run.Run(ctx, run.Config{
+	rc := run.Config{
 		Settings: cfg.Settings, Game: cfg.Game, Options: cfg.Options, MatchID: cfg.MatchID, Version: cfg.Version,
 		Bots: bots, Rotation: Rotation(n), // the games of a block share a deal
-		Warn: cfg.Warn,
+		Concurrency: cfg.Concurrency, Warn: cfg.Warn,
 		OnSuspend: func(s run.Suspension) error {
 			if cfg.Warn != nil {
 				fmt.Fprintf(cfg.Warn, "arena: %s\n", s)
 			}
 			return nil
 		},
-	}, games, nil, sink)
+	}
+	if cfg.Executor != nil {
+		if rc.Executor, err = cfg.Executor(rc); err != nil {
+			return sum, err
+		}
+	}
+	res, err := run.Run(ctx, rc, games, nil, plan.Sink)
 	var ge *run.GameError
 	switch {
 	case errors.Is(err, run.ErrInterrupted) && res.Abandoned > 0:

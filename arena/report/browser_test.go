@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/arena-dev/arena/arena/ledger"
+	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/arena/report"
 	"github.com/arena-dev/arena/arena/sprt"
 	"github.com/arena-dev/arena/arena/tournament"
@@ -110,8 +111,7 @@ func TestReportInBrowser(t *testing.T) {
 
 	t.Run("round-robin", func(t *testing.T) {
 		dir := runTournament(t, tournament.File{Name: "cup", Format: "round-robin",
-			Failure: tournament.FailureFile{Policy: "random", MaxStrikes: 3},
-			Bots:    []tournament.BotFile{botFile("greedy", "greedy"), botFile("random", "random"), botFile("striker", "striker"), botFile("quitter", "false")}})
+			Bots: []tournament.BotFile{botFile("greedy", "greedy"), botFile("random", "random"), botFile("striker", "striker"), botFile("quitter", "false")}, Settings: options.Settings{Failure: options.Failure{Policy: "random", MaxStrikes: 3}}})
 		_, r := open(t, ctx, dir)
 		st, err := tournament.ReadStandings(dir)
 		if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/arena-dev/arena/arena/bot/stdio"
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/match"
+	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/arena/report"
 	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/arena/sandbox"
@@ -160,7 +161,7 @@ func runSPRT(t *testing.T) (string, *sprt.Summary) {
 func syntheticRoundRobin(t testing.TB, n int) string {
 	t.Helper()
 	seed := uint64(1)
-	f := tournament.File{Name: "big", Game: "banqi", Seed: &seed, GamesPerEncounter: 2}
+	f := tournament.File{Name: "big", Game: "banqi", GamesPerEncounter: 2, Settings: options.Settings{Seed: &seed}}
 	for i := range n {
 		f.Bots = append(f.Bots, tournament.BotFile{Name: fmt.Sprintf("bot%03d", i), Command: "true"})
 	}

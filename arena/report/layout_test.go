@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/arena-dev/arena/arena/ledger"
+	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/arena/report"
 	"github.com/arena-dev/arena/arena/tournament"
 )
@@ -217,8 +218,7 @@ func unoCup(t *testing.T, ctx context.Context) {
 	for _, name := range []string{"rnd3", "rnd4", "rnd5"} {
 		bots = append(bots, botFile(name, "random"))
 	}
-	dir := runTournament(t, tournament.File{Name: "uno-cup", Game: "uno", Seats: 4, GamesPerEncounter: 4, Format: "table-elimination", Advance: 2,
-		Failure: tournament.FailureFile{Policy: "random", MaxStrikes: 3}, Bots: bots})
+	dir := runTournament(t, tournament.File{Name: "uno-cup", Game: "uno", Seats: 4, GamesPerEncounter: 4, Format: "table-elimination", Advance: 2, Bots: bots, Settings: options.Settings{Failure: options.Failure{Policy: "random", MaxStrikes: 3}}})
 	_, r := open(t, ctx, dir)
 	shoot(t, ctx, "report-uno-cup.png")
 	columns := eval[[]string](t, ctx, `Array.from(document.querySelectorAll('#standings thead th')).map(th => th.textContent)`)

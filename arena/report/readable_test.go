@@ -17,6 +17,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/arena/report"
 	"github.com/arena-dev/arena/arena/schedule"
 	"github.com/arena-dev/arena/arena/tournament"
@@ -185,7 +186,7 @@ func checkRankNote(t *testing.T, ctx context.Context, st *tournament.Standings) 
 // and the page says so.
 func rankAndRating(t *testing.T, ctx context.Context) {
 	seed := uint64(1)
-	f := tournament.File{Name: "gauntlet", Game: "banqi", Format: "gauntlet", Gauntlet: []string{"strong", "steady"}, Seed: &seed, GamesPerEncounter: 2}
+	f := tournament.File{Name: "gauntlet", Game: "banqi", Format: "gauntlet", Gauntlet: []string{"strong", "steady"}, GamesPerEncounter: 2, Settings: options.Settings{Seed: &seed}}
 	for _, name := range []string{"strong", "steady", "upset", "weak1", "weak2"} {
 		f.Bots = append(f.Bots, tournament.BotFile{Name: name, Command: "true"})
 	}

@@ -36,6 +36,7 @@ import (
 	"github.com/arena-dev/arena/arena/deal"
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/run"
+	"github.com/arena-dev/arena/arena/runplan"
 	"github.com/arena-dev/arena/arena/schedule"
 	"github.com/arena-dev/arena/arena/stats"
 	"github.com/arena-dev/arena/engine"
@@ -316,22 +317,21 @@ func Run(ctx context.Context, cfg Config, progress func(Status)) (*Result, error
 		// file names) of two runs started together must not collide.
 		cfg.MatchID = run.NewMatchID("sprt-" + cfg.Game.Info().Name)
 	}
-	sink := run.Discard
-	if cfg.OutDir != "" {
-		dir, err := run.OpenDir(cfg.OutDir, nil) // held until every bot is gone (run.Run returns after)
-		if err != nil {
-			return res, err
-		}
-		defer dir.Close()
+	// The hypotheses and bounds are in the directory from the start, so
+	// that a report made during the run draws the LLR so far against
+	// them; the caller writes the final summary over it.
+	start := *res
+	start.Verdict = Running
+	plan, err := runplan.Start(runplan.Plan{Out: cfg.OutDir, Secret: cfg.Secret, Run: "this sprt",
 		// An SPRT does not resume: results there are another run's, and
 		// its report would mix them with this one's.
-		if _, err := os.Stat(filepath.Join(cfg.OutDir, SummaryFile)); err == nil {
-			return res, &run.OtherRunError{Dir: cfg.OutDir, Holds: "an earlier sprt (" + SummaryFile + "; an sprt does not resume)", Run: "this sprt"}
-		}
-		if err := run.CheckOtherRun(cfg.OutDir, "this sprt", nil); err != nil {
-			return res, err
-		}
-		files, err := dir.Sink(func(t run.Table, rec ledger.Record) any {
+		Held: func() error {
+			if _, err := os.Stat(filepath.Join(cfg.OutDir, SummaryFile)); err == nil {
+				return &run.OtherRunError{Dir: cfg.OutDir, Holds: "an earlier sprt (" + SummaryFile + "; an sprt does not resume)", Run: "this sprt"}
+			}
+			return nil
+		},
+		Line: func(t run.Table, rec ledger.Record) any {
 			line := GameLine{Record: rec, TestScore: float64(testHalves(t, rec)) / 2}
 			line.Index = t.Index // the game's number in the schedule
 			if cfg.Paired {
@@ -339,24 +339,17 @@ func Run(ctx context.Context, cfg Config, progress func(Status)) (*Result, error
 				line.Pair = &p
 			}
 			return line
-		})
-		if err != nil {
-			return res, err
-		}
-		sink = files
-		// The hypotheses and bounds are in the directory from the start,
-		// so that a report made during the run draws the LLR so far
-		// against them; the caller writes the final summary over it.
-		start := *res
-		start.Verdict = Running
+		}})
+	if err != nil {
+		return res, err
+	}
+	defer plan.Close() // held until every bot is gone (run.Run returns after)
+	if cfg.OutDir != "" {
 		if err := WriteSummary(cfg.OutDir, NewSummary(&cfg, &start)); err != nil {
 			return res, err
 		}
 	}
-	secret, err := run.DealSecret(cfg.Secret, cfg.OutDir) // stored before the first game
-	if err != nil {
-		return res, err
-	}
+	secret, sink := plan.Secret, plan.Sink
 	maxJobs := cfg.MaxGames
 	if cfg.Paired {
 		maxJobs -= maxJobs % 2

@@ -6,17 +6,14 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/bot/stdio"
-	"github.com/arena-dev/arena/arena/clock"
 	"github.com/arena-dev/arena/arena/deal"
-	"github.com/arena-dev/arena/arena/referee"
+	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/arena/schedule"
@@ -42,6 +39,12 @@ const (
 	// savedShareDeals is what a saved tournament without the field
 	// means: it was dealt by cycle, before there was a choice.
 	savedShareDeals = ShareCycle
+)
+
+// The defaults of a tournament's format and rounds.
+const (
+	DefaultFormat = "round-robin"
+	DefaultRounds = 1
 )
 
 // Config is a validated tournament, ready to run.
@@ -77,27 +80,9 @@ type Config struct {
 // WithdrawnWhy is the detail of a withdrawn bot's forfeits.
 const WithdrawnWhy = "withdrawn from the tournament by its organiser"
 
-// FieldError is a setting that cannot be used: the field of a
-// tournament file (or the flag over it) and what is wrong with it. Src
-// names the file ("flags" for flags alone; "" where the caller adds it).
-type FieldError struct {
-	Src   string
-	Field string // "clock.tc", "bots[2].command", "limits.memory"...
-	Err   error
-}
-
-func (e *FieldError) Error() string {
-	if e.Src == "" {
-		return e.Field + ": " + e.Err.Error()
-	}
-	return e.Src + ": " + e.Field + ": " + e.Err.Error()
-}
-
-func (e *FieldError) Unwrap() error { return e.Err }
-
 // fieldErr names the file and field of a mistake.
 func fieldErr(src, field, format string, args ...any) error {
-	return &FieldError{Src: src, Field: field, Err: fmt.Errorf(format, args...)}
+	return &options.FieldError{Src: src, Field: field, Err: fmt.Errorf(format, args...)}
 }
 
 // Resolve checks every field and fills in defaults. src names the file (or
@@ -144,7 +129,7 @@ func (f *File) resolve(src, baseDir string, programs bool) (*Config, error) {
 	}
 	c.Format = f.Format
 	if c.Format == "" {
-		c.Format = "round-robin"
+		c.Format = DefaultFormat
 	}
 	format, ok := schedule.LookupFormat(c.Format)
 	if !ok {
@@ -192,7 +177,7 @@ func (f *File) resolve(src, baseDir string, programs bool) (*Config, error) {
 	// Schedule.
 	sc := schedule.Config{Bots: len(c.Bots), Seats: c.Seats, Rounds: f.Rounds, GamesPerEncounter: f.GamesPerEncounter}
 	if sc.Rounds == 0 {
-		sc.Rounds = 1
+		sc.Rounds = DefaultRounds
 	}
 	if sc.GamesPerEncounter == 0 {
 		sc.GamesPerEncounter = c.Seats
@@ -247,37 +232,16 @@ func (f *File) resolve(src, baseDir string, programs bool) (*Config, error) {
 	c.Schedule = sc
 
 	// Clocks and failures.
-	c.Limits = clock.Limits{Startup: time.Duration(f.Clock.Startup), Move: time.Duration(f.Clock.Move), Margin: time.Duration(f.Clock.Margin)}
-	if c.Limits.Startup == 0 {
-		c.Limits.Startup = clock.Defaults.Startup
-	}
-	if c.Limits.Margin == 0 {
-		c.Limits.Margin = clock.Defaults.Margin
-	}
-	if f.Clock.TC != "" {
-		if c.Limits.Base, c.Limits.Inc, err = clock.ParseTC(f.Clock.TC); err != nil {
-			return nil, fieldErr(src, "clock.tc", "%v", err)
+	if c.Settings, err = f.Settings.Resolve(nil); err != nil {
+		var fe *options.FieldError
+		if errors.As(err, &fe) {
+			fe.Src = src
 		}
-	} else if c.Limits.Move == 0 {
-		c.Limits.Move = clock.Defaults.Move
-	}
-	c.Policy = referee.Policy(f.Failure.Policy)
-	if c.Policy == "" {
-		c.Policy = run.Defaults.Policy
-	}
-	if c.Policy != referee.Forfeit && c.Policy != referee.Random {
-		return nil, fieldErr(src, "failure.policy", "%q: want forfeit or random", f.Failure.Policy)
-	}
-	c.MaxStrikes = f.Failure.MaxStrikes
-	if n := f.Failure.MaxStartupFailures; n != nil {
-		if *n < 0 {
-			return nil, fieldErr(src, "failure.max_startup_failures", "%d: want 0 (never suspend a bot) or more", *n)
-		}
-		c.MaxStartupFailures = run.SuspendAfter(*n)
+		return nil, err
 	}
 	c.Concurrency = f.Concurrency
 	if c.Concurrency == 0 {
-		c.Concurrency = max(1, runtime.NumCPU()/c.Seats)
+		c.Concurrency = options.DefaultConcurrency(c.Seats)
 	}
 	if c.Concurrency < 0 {
 		return nil, fieldErr(src, "concurrency", "must be positive")
@@ -292,9 +256,6 @@ func (f *File) resolve(src, baseDir string, programs bool) (*Config, error) {
 	if f.SpareProcesses < 0 {
 		return nil, fieldErr(src, "spare_processes", "%d: want at least 1 (or leave it out for the default; restart_bots keeps only the processes it starts ahead)", f.SpareProcesses)
 	}
-	c.MaxLine, c.StderrCap, c.SpareProcesses = f.MaxLine, f.StderrCap, f.SpareProcesses
-	c.RestartBots, c.FreshDeals = f.RestartBots, f.FreshDeals
-	c.Settings = c.Settings.WithDefaults()
 	if c.BotLimits, err = f.Limits.Resolve(); err != nil {
 		return nil, fieldErr(src, "limits", "%v", err)
 	}
@@ -313,94 +274,6 @@ func (f *File) absent() map[string]string {
 		out[name] = WithdrawnWhy
 	}
 	return out
-}
-
-// Resolve reads the limits, defaults filled in. A mistake is a
-// *FieldError naming the field within the section ("memory").
-func (l LimitsFile) Resolve() (sandbox.Limits, error) {
-	out := sandbox.DefaultLimits
-	var err error
-	size := func(field, s string, dst *int64) {
-		if s == "" || err != nil {
-			return
-		}
-		if *dst, err = sandbox.ParseSize(s); err != nil {
-			err = &FieldError{Field: field, Err: err}
-		}
-	}
-	count := func(field, s string, dst *int64) {
-		if s == "" || err != nil {
-			return
-		}
-		if *dst, err = sandbox.ParseCount(s); err != nil {
-			err = &FieldError{Field: field, Err: err}
-		}
-	}
-	size("memory", l.Memory, &out.Memory)
-	size("file_size", l.FileSize, &out.FileSize)
-	size("disk", l.Disk, &out.Disk)
-	if l.CPUs != "" && err == nil {
-		if out.CPUs, err = sandbox.ParseCPUs(l.CPUs); err != nil {
-			err = &FieldError{Field: "cpus", Err: err}
-		}
-	}
-	switch l.Isolate {
-	case "", sandbox.IsolateAuto, sandbox.IsolateYes, sandbox.IsolateNo:
-	default:
-		if err == nil {
-			err = &FieldError{Field: "isolate", Err: fmt.Errorf("%q: want auto, yes or no", l.Isolate)}
-		}
-	}
-	count("procs", l.Procs, &out.Procs)
-	count("files", l.Files, &out.Files)
-	if l.CPUTime != "" && err == nil {
-		if out.CPUTime, err = sandbox.ParseDuration(l.CPUTime); err != nil {
-			err = &FieldError{Field: "cpu_time", Err: err}
-		}
-	}
-	for _, kv := range l.Env {
-		if name, _, _ := strings.Cut(kv, "="); name == "" && err == nil {
-			err = &FieldError{Field: "env", Err: fmt.Errorf("%q: want NAME=VALUE or NAME", kv)}
-		}
-	}
-	switch l.Network {
-	case "", sandbox.NetworkLoopback, sandbox.NetworkNone, sandbox.NetworkHost:
-		if l.NoNetwork && l.Network != "" && l.Network != sandbox.NetworkNone && err == nil {
-			err = &FieldError{Field: "network", Err: fmt.Errorf("%q contradicts no_network: true", l.Network)}
-		}
-	default:
-		if err == nil {
-			err = &FieldError{Field: "network", Err: fmt.Errorf("%q: want loopback, none or host", l.Network)}
-		}
-	}
-	if l.UIDs != "" && err == nil {
-		if _, _, uerr := sandbox.ParseUIDs(l.UIDs); uerr != nil {
-			err = &FieldError{Field: "uids", Err: uerr}
-		}
-	}
-	return out, err
-}
-
-// Options are the sandbox options the limits section asks for, its paths
-// taken relative to baseDir (the output directory and the other files to
-// hide are added by the caller, which knows them).
-func (l LimitsFile) Options(baseDir string) sandbox.Options {
-	o := sandbox.Options{User: l.User, Env: l.Env, Isolate: l.Isolate, Network: l.Network, UIDs: l.UIDs, Contest: l.Contest}
-	if l.NoNetwork {
-		o.Network = sandbox.NetworkNone
-	}
-	abs := func(paths []string) []string {
-		var out []string
-		for _, p := range paths {
-			if !filepath.IsAbs(p) {
-				p = filepath.Join(baseDir, p)
-			}
-			out = append(out, p)
-		}
-		return out
-	}
-	o.ReadOnly, o.ReadWrite = abs(l.ReadOnly), abs(l.ReadWrite)
-	return o
 }
 
 // limitsFields name the limits section's field for each sandbox option.

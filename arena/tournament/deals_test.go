@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/protocol"
 	"github.com/arena-dev/arena/sdk"
 )
@@ -70,8 +71,7 @@ func TestNoProcessPlaysADealTwice(t *testing.T) {
 			t.Parallel()
 			logs := t.TempDir()
 			seed := uint64(3)
-			f := File{Name: "deals", Game: "banqi", Options: map[string]string{"max_plies": "120"}, GamesPerEncounter: 4,
-				Seed: &seed, Concurrency: 3, ShareDeals: tc.share}
+			f := File{Name: "deals", Game: "banqi", Options: map[string]string{"max_plies": "120"}, GamesPerEncounter: 4, Settings: options.Settings{Seed: &seed, Concurrency: 3, ShareDeals: tc.share}}
 			for i := range n {
 				name := fmt.Sprintf("b%d", i)
 				f.Bots = append(f.Bots, BotFile{Name: name, Command: os.Args[0], Env: map[string]string{

@@ -8,10 +8,10 @@ import (
 	"os"
 	"reflect"
 	"strings"
-	"time"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/arena/sandbox"
 )
 
@@ -31,22 +31,11 @@ type File struct {
 	SeedingFrom       string            `yaml:"seeding_from,omitempty" json:"seeding_from,omitempty"`
 	Advance           int               `yaml:"advance,omitempty" json:"advance,omitempty"`
 	MaxGames          int               `yaml:"max_games,omitempty" json:"max_games,omitempty"`
-	Clock             ClockFile         `yaml:"clock,omitempty" json:"clock"`
-	Failure           FailureFile       `yaml:"failure,omitempty" json:"failure"`
-	Seed              *uint64           `yaml:"seed,omitempty" json:"seed,omitempty"`
-	DealSecret        string            `yaml:"deal_secret,omitempty" json:"-"` // a secret file to reuse; not saved (the output directory keeps the secret)
-	FreshDeals        bool              `yaml:"fresh_deals,omitempty" json:"fresh_deals,omitempty"`
-	// ShareDeals says which games play the same deal: ShareEncounter or
-	// ShareCycle. Saved resolved, so that a resume deals as its run
-	// began; a directory saved before the field existed deals by cycle.
-	ShareDeals     string     `yaml:"share_deals,omitempty" json:"share_deals,omitempty"`
-	SpareProcesses int        `yaml:"spare_processes,omitempty" json:"spare_processes,omitempty"`
-	RestartBots    bool       `yaml:"restart_bots,omitempty" json:"restart_bots,omitempty"`
-	Concurrency    int        `yaml:"concurrency,omitempty" json:"concurrency,omitempty"`
-	MaxLine        int        `yaml:"max_line,omitempty" json:"max_line,omitempty"`
-	StderrCap      int64      `yaml:"stderr_cap,omitempty" json:"stderr_cap,omitempty"`
-	Limits         LimitsFile `yaml:"limits,omitempty" json:"limits"`
-	Bots           []BotFile  `yaml:"bots" json:"bots"`
+	// Settings are the run's clocks, failure policy, seed, deal secret,
+	// processes and sandbox limits, shared with the flags of every
+	// command that runs games (options.Settings: their keys, inline).
+	options.Settings `yaml:",inline"`
+	Bots             []BotFile `yaml:"bots" json:"bots"`
 	// Withdrawn are the bots the organiser took out of the tournament
 	// once it had begun (removed from its file, or --withdraw), and
 	// Suspended those the arena took out for failing to start, with why
@@ -63,80 +52,12 @@ type File struct {
 	Checksum string `yaml:"-" json:"checksum,omitempty"`
 }
 
-// LimitsFile confines every bot process (docs/security.md). Sizes read
-// like 64MiB or 1GiB, counts are whole numbers, the CPU time a duration per
-// game; "unlimited" (or 0) lifts a limit, an absent field keeps the default.
-type LimitsFile struct {
-	Memory    string   `yaml:"memory,omitempty" json:"memory,omitempty"`
-	CPUTime   string   `yaml:"cpu_time,omitempty" json:"cpu_time,omitempty"`
-	Procs     string   `yaml:"procs,omitempty" json:"procs,omitempty"`
-	Files     string   `yaml:"files,omitempty" json:"files,omitempty"`
-	FileSize  string   `yaml:"file_size,omitempty" json:"file_size,omitempty"`
-	CPUs      string   `yaml:"cpus,omitempty" json:"cpus,omitempty"`
-	Disk      string   `yaml:"disk,omitempty" json:"disk,omitempty"`
-	Isolate   string   `yaml:"isolate,omitempty" json:"isolate,omitempty"`
-	User      string   `yaml:"user,omitempty" json:"user,omitempty"`
-	NoNetwork bool     `yaml:"no_network,omitempty" json:"no_network,omitempty"`
-	Network   string   `yaml:"network,omitempty" json:"network,omitempty"`
-	Env       []string `yaml:"env,omitempty" json:"env,omitempty"`
-	ReadOnly  []string `yaml:"ro,omitempty" json:"ro,omitempty"`
-	ReadWrite []string `yaml:"rw,omitempty" json:"rw,omitempty"`
-	UIDs      string   `yaml:"uids,omitempty" json:"uids,omitempty"`
-	Contest   bool     `yaml:"contest,omitempty" json:"contest,omitempty"`
-}
-
-// ClockFile holds the time limits.
-type ClockFile struct {
-	Move    Duration `yaml:"move,omitempty" json:"move,omitempty"`
-	TC      string   `yaml:"tc,omitempty" json:"tc,omitempty"`
-	Startup Duration `yaml:"startup,omitempty" json:"startup,omitempty"`
-	Margin  Duration `yaml:"margin,omitempty" json:"margin,omitempty"`
-}
-
-// FailureFile holds the failure policy.
-type FailureFile struct {
-	Policy     string `yaml:"policy,omitempty" json:"policy,omitempty"`
-	MaxStrikes int    `yaml:"max_strikes,omitempty" json:"max_strikes,omitempty"`
-	// MaxStartupFailures is how many games in a row a bot may fail to
-	// start before it is suspended (run.Settings.MaxStartupFailures); 0
-	// never suspends, absent is run.Defaults'.
-	MaxStartupFailures *int `yaml:"max_startup_failures,omitempty" json:"max_startup_failures,omitempty"`
-}
-
 // BotFile is one bot.
 type BotFile struct {
 	Name    string            `yaml:"name" json:"name"`
 	Command string            `yaml:"command" json:"command"`
 	Dir     string            `yaml:"dir,omitempty" json:"dir,omitempty"`
 	Env     map[string]string `yaml:"env,omitempty" json:"env,omitempty"`
-}
-
-// Duration is a time.Duration written as "250ms", "2s" or "1m30s".
-type Duration time.Duration
-
-// UnmarshalYAML reads a duration string. The caller (ParseFile) names the
-// file, line and key.
-func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
-	var s string
-	if err := n.Decode(&s); err != nil || n.Kind != yaml.ScalarNode {
-		return wrongType("want a duration like 500ms or 2s")
-	}
-	v, err := time.ParseDuration(s)
-	if err != nil || v < 0 {
-		return wrongType(fmt.Sprintf("%q is not a duration (try 500ms, 2s, 1m30s)", s))
-	}
-	*d = Duration(v)
-	return nil
-}
-
-// MarshalText writes the duration back as text (for the saved copy).
-func (d Duration) MarshalText() ([]byte, error) { return []byte(time.Duration(d).String()), nil }
-
-// UnmarshalText reads a duration back from the saved copy.
-func (d *Duration) UnmarshalText(b []byte) error {
-	v, err := time.ParseDuration(string(b))
-	*d = Duration(v)
-	return err
 }
 
 // MaxFileSize bounds a tournament file (and the saved tournament.json),
@@ -153,16 +74,14 @@ var (
 	ErrUnknownKey = errors.New("unknown key")
 	// ErrWrongType: a value of the wrong kind (text for a number, a
 	// single value for a list...).
-	ErrWrongType = errors.New("wrong type")
+	// The same error as options.ErrWrongType, which a duration says.
+	ErrWrongType = options.ErrWrongType
 	// ErrEmptyFile: nothing in the file.
 	ErrEmptyFile = errors.New("the file is empty")
 )
 
 // wrongType is an ErrWrongType that says what is wrong in its own words.
-type wrongType string
-
-func (e wrongType) Error() string        { return string(e) }
-func (e wrongType) Is(target error) bool { return target == ErrWrongType }
+func wrongType(why string) error { return options.WrongType(why) }
 
 // FileError is a mistake in a tournament file: the file, the line (0 if
 // not known), the key ("bots[2].command"; "" for the file as a whole).
@@ -249,7 +168,7 @@ func ParseFile(name string, data []byte) (*File, error) {
 	return &f, nil
 }
 
-var durationType = reflect.TypeFor[Duration]()
+var durationType = reflect.TypeFor[options.Duration]()
 
 // checkNode checks that n can be decoded into a t: mappings have only
 // the keys of t's yaml tags, lists are lists, scalars decode. key is n's
@@ -274,7 +193,7 @@ func checkNode(n *yaml.Node, t reflect.Type, key string) *FileError {
 		return &FileError{Line: n.Line, Key: key, Err: wrongType(fmt.Sprintf("want %s, got %s", want, nodeText(n)))}
 	}
 	if t == durationType {
-		var d Duration
+		var d options.Duration
 		if err := n.Decode(&d); err != nil {
 			return &FileError{Line: n.Line, Key: key, Err: err}
 		}
@@ -337,11 +256,16 @@ func join(key, name string) string {
 	return key + "." + name
 }
 
-// yamlKeys lists the keys of a struct, in file order.
+// yamlKeys lists the keys of a struct, in file order; an inline
+// struct's keys stand where it does.
 func yamlKeys(t reflect.Type) []string {
 	var out []string
 	for f := range t.Fields() {
-		if name, _, _ := strings.Cut(f.Tag.Get("yaml"), ","); name != "" && name != "-" {
+		name, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		switch {
+		case opts == "inline":
+			out = append(out, yamlKeys(f.Type)...)
+		case name != "" && name != "-":
 			out = append(out, name)
 		}
 	}
@@ -350,7 +274,12 @@ func yamlKeys(t reflect.Type) []string {
 
 func yamlField(t reflect.Type, key string) (reflect.StructField, bool) {
 	for f := range t.Fields() {
-		if name, _, _ := strings.Cut(f.Tag.Get("yaml"), ","); name == key && name != "-" {
+		name, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if opts == "inline" {
+			if in, ok := yamlField(f.Type, key); ok {
+				return in, true
+			}
+		} else if name == key && name != "-" {
 			return f, true
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/arena-dev/arena/arena/ledger"
+	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/arena/schedule"
 	"github.com/arena-dev/arena/arena/stats"
 	_ "github.com/arena-dev/arena/engine/boon"
@@ -158,7 +159,7 @@ func TestWideFieldSaysWhereTheMatrixIs(t *testing.T) {
 func knockout(t *testing.T, format string, n, seats, gpe int) *Config {
 	t.Helper()
 	seed := uint64(3)
-	f := File{Name: "ko", Game: "banqi", Format: format, GamesPerEncounter: gpe, Seed: &seed}
+	f := File{Name: "ko", Game: "banqi", Format: format, GamesPerEncounter: gpe, Settings: options.Settings{Seed: &seed}}
 	if seats > 2 {
 		f.Game, f.Seats, f.Advance = "boon", seats, 2
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/arena-dev/arena/arena/bot/stdio"
+	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/arena/sandbox"
 )
 
@@ -61,7 +62,7 @@ func TestLimitsDefaultsAndErrors(t *testing.T) {
 	if err != nil || l != sandbox.DefaultLimits {
 		t.Fatalf("defaults: %+v %v", l, err)
 	}
-	for field, lf := range map[string]LimitsFile{
+	for field, lf := range map[string]options.Limits{
 		"memory":    {Memory: "lots"},
 		"procs":     {Procs: "-1"},
 		"cpu_time":  {CPUTime: "forever"},

@@ -8,33 +8,43 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arena-dev/arena/arena/options"
 	_ "github.com/arena-dev/arena/arena/remote" // the nats: scheme, as cmd/arena links it
 )
 
-// Overrides replace what they give and keep the rest; options merge key
-// by key, paths are made absolute and added once, a network given clears
-// no_network.
+// given is the settings flags give: key, value, key, value...
+func given(kv ...any) options.Given {
+	var g options.Given
+	for i := 0; i < len(kv); i += 2 {
+		g.Set(kv[i].(string), kv[i+1])
+	}
+	return g
+}
+
+// Settings given by flags (options.Merge) replace what they give and keep
+// the rest; options merge key by key, paths are made absolute and added
+// once, a network given clears no_network.
 func TestApplyOverrides(t *testing.T) {
 	seed := uint64(7)
 	name, seats, move, fresh := "cup2", 4, 250*time.Millisecond, true
 	abs, _ := filepath.Abs("data")
 	tests := []struct {
 		name string
-		over Overrides
+		over options.Given
 		want func(f *File)
 	}{
-		{"nothing given keeps the file", Overrides{}, func(*File) {}},
-		{"scalars", Overrides{Name: &name, Seats: &seats, Move: &move, FreshDeals: &fresh, Seed: &seed}, func(f *File) {
-			f.Name, f.Seats, f.Clock.Move, f.FreshDeals, f.Seed = name, seats, Duration(move), true, &seed
+		{"nothing given keeps the file", given(), func(*File) {}},
+		{"scalars", given("name", name, "seats", seats, "clock.move", move, "fresh_deals", fresh, "seed", seed), func(f *File) {
+			f.Name, f.Seats, f.Clock.Move, f.FreshDeals, f.Seed = name, seats, options.Duration(move), true, &seed
 		}},
-		{"options merge", Overrides{Options: map[string]string{"b": "3", "c": "4"}}, func(f *File) {
+		{"options merge", given("options", map[string]string{"b": "3", "c": "4"}), func(f *File) {
 			f.Options = map[string]string{"a": "1", "b": "3", "c": "4"}
 		}},
-		{"bots replace", Overrides{Bots: []BotFile{{Name: "x", Command: "arena bot random"}}}, func(f *File) {
+		{"bots replace", given("bots", []BotFile{{Name: "x", Command: "arena bot random"}}), func(f *File) {
 			f.Bots = []BotFile{{Name: "x", Command: "arena bot random"}}
 		}},
-		{"limits", Overrides{Limits: LimitsOverrides{Fields: map[string]string{"memory": "1GiB", "network": "loopback"},
-			ReadOnly: []string{"data", abs}, Env: []string{"K=v", "K=v", ""}}}, func(f *File) {
+		{"limits", given("limits.memory", "1GiB", "limits.network", "loopback",
+			"limits.ro", []string{"data", abs}, "limits.env", []string{"K=v", "K=v", ""}), func(f *File) {
 			f.Limits.Memory, f.Limits.Network, f.Limits.NoNetwork = "1GiB", "loopback", false
 			f.Limits.ReadOnly, f.Limits.Env = []string{abs}, []string{"K=v"}
 		}},
@@ -43,10 +53,10 @@ func TestApplyOverrides(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			base := func() File {
 				return File{Name: "cup", Game: "banqi", Seats: 2, Options: map[string]string{"a": "1", "b": "2"},
-					Bots: []BotFile{{Name: "a", Command: "a"}}, Limits: LimitsFile{Memory: "64MiB", NoNetwork: true}}
+					Bots: []BotFile{{Name: "a", Command: "a"}}, Settings: options.Settings{Limits: options.Limits{Memory: "64MiB", NoNetwork: true}}}
 			}
 			got, want := base(), base()
-			if err := got.Apply(tc.over); err != nil {
+			if err := options.Merge(&got, tc.over); err != nil {
 				t.Fatal(err)
 			}
 			tc.want(&want)
@@ -56,7 +66,7 @@ func TestApplyOverrides(t *testing.T) {
 		})
 	}
 	var f File
-	if err := f.Apply(Overrides{Limits: LimitsOverrides{Fields: map[string]string{"memroy": "1GiB"}}}); err == nil {
+	if err := options.Merge(&f, given("limits.memroy", "1GiB")); err == nil {
 		t.Error("an unknown limits field was accepted")
 	}
 }
@@ -75,7 +85,7 @@ func TestRemoteBotFields(t *testing.T) {
 	} {
 		f := File{Name: "cup", Game: "banqi", Bots: []BotFile{{Name: "a", Command: "arena bot random"}, tc.bot}}
 		_, err := f.Resolve("cup.yaml", ".")
-		var fe *FieldError
+		var fe *options.FieldError
 		if !errors.As(err, &fe) || !strings.Contains(err.Error(), "cup.yaml: "+tc.want) {
 			t.Errorf("%+v: %v, want a FieldError saying %q", tc.bot, err, tc.want)
 		}

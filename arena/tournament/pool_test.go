@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/internal/proctest"
 )
@@ -46,8 +47,7 @@ func TestBotProcessesStayWithinTheBudget(t *testing.T) {
 			t.Parallel()
 			token := fmt.Sprintf("ARENA_POOL_BUDGET=%d-%d-%s", os.Getpid(), time.Now().UnixNano(), tc.name)
 			seed := uint64(11)
-			f := File{Name: "budget", Game: "banqi", Options: map[string]string{"max_plies": "16"}, GamesPerEncounter: 2, Rounds: 1,
-				Seed: &seed, Concurrency: tc.concurrency, ShareDeals: tc.share, SpareProcesses: tc.spare}
+			f := File{Name: "budget", Game: "banqi", Options: map[string]string{"max_plies": "16"}, GamesPerEncounter: 2, Rounds: 1, Settings: options.Settings{Seed: &seed, Concurrency: tc.concurrency, ShareDeals: tc.share, SpareProcesses: tc.spare}}
 			for i := range bots {
 				k, v, _ := strings.Cut(token, "=")
 				f.Bots = append(f.Bots, BotFile{Name: fmt.Sprintf("b%d", i), Command: os.Args[0],

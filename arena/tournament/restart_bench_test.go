@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/arena-dev/arena/arena/ledger"
+	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/internal/testkit"
 )
@@ -42,9 +43,9 @@ func BenchmarkRestartBots(b *testing.B) {
 	if n, err := strconv.Atoi(os.Getenv("ARENA_BENCH_GAMES")); err == nil && n > 1 {
 		games = n
 	}
-	options := map[string]string{"target": "0"}
+	gameOptions := map[string]string{"target": "0"}
 	if n := os.Getenv("ARENA_BENCH_MAX_ACTIONS"); n != "" {
-		options["max_actions"] = n
+		gameOptions["max_actions"] = n
 	}
 	type result struct {
 		perGame, waited time.Duration
@@ -59,8 +60,7 @@ func BenchmarkRestartBots(b *testing.B) {
 	wrapper := testkit.Build(b, "./cmd/arena-sandbox")
 	measure := func(how setup) result {
 		seed := uint64(9)
-		f := File{Name: "restart-bench", Game: "uno", Options: options, GamesPerEncounter: 2, Rounds: games / 2, Seed: &seed,
-			Concurrency: 1, RestartBots: how.restart, Clock: ClockFile{Move: Duration(5 * time.Second)}}
+		f := File{Name: "restart-bench", Game: "uno", Options: gameOptions, GamesPerEncounter: 2, Rounds: games / 2, Settings: options.Settings{Seed: &seed, Concurrency: 1, RestartBots: how.restart, Clock: options.Clock{Move: options.Duration(5 * time.Second)}}}
 		for _, name := range []string{"a", "b"} {
 			f.Bots = append(f.Bots, BotFile{Name: name, Command: os.Args[0], Env: map[string]string{"ARENA_TOURNAMENT_BOT": "random"}})
 		}

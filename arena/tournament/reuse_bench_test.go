@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/arena-dev/arena/arena/ledger"
+	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/arena/run"
 )
 
@@ -52,8 +53,7 @@ func BenchmarkRoundRobinVsLongMatch(b *testing.B) {
 	}
 	measure := func(name string, n, rounds int, share string, spare int) result {
 		seed := uint64(5)
-		f := File{Name: name, Game: "banqi", GamesPerEncounter: 2, Rounds: rounds, Seed: &seed, Concurrency: conc, ShareDeals: share,
-			SpareProcesses: spare, Clock: ClockFile{Move: Duration(5 * time.Second)}}
+		f := File{Name: name, Game: "banqi", GamesPerEncounter: 2, Rounds: rounds, Settings: options.Settings{Seed: &seed, Concurrency: conc, ShareDeals: share, SpareProcesses: spare, Clock: options.Clock{Move: options.Duration(5 * time.Second)}}}
 		for i := range n {
 			f.Bots = append(f.Bots, BotFile{Name: fmt.Sprintf("b%02d", i), Command: os.Args[0], Env: map[string]string{"ARENA_TOURNAMENT_BOT": "random"}})
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/arena-dev/arena/arena/deal"
 	"github.com/arena-dev/arena/arena/ledger"
+	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/arena/schedule"
 	"github.com/arena-dev/arena/bots"
@@ -42,8 +43,7 @@ func TestMain(m *testing.M) {
 func testConfig(t *testing.T, n int, concurrency int) *Config {
 	t.Helper()
 	seed := uint64(7)
-	f := File{Name: "cup", Game: "banqi", Options: map[string]string{"max_plies": "120"}, GamesPerEncounter: 2,
-		Seed: &seed, Concurrency: concurrency}
+	f := File{Name: "cup", Game: "banqi", Options: map[string]string{"max_plies": "120"}, GamesPerEncounter: 2, Settings: options.Settings{Seed: &seed, Concurrency: concurrency}}
 	for i := range n {
 		kind := "random"
 		if i == 0 {
@@ -146,7 +146,7 @@ func TestRoundRobinRun(t *testing.T) {
 
 	// A bracket seeded from this run's ratings puts its winner first.
 	seed := uint64(1)
-	next := File{Name: "ko", Game: "banqi", Format: "single-elimination", Seed: &seed, SeedingFrom: out}
+	next := File{Name: "ko", Game: "banqi", Format: "single-elimination", SeedingFrom: out, Settings: options.Settings{Seed: &seed}}
 	for _, b := range c.File.Bots {
 		next.Bots = append([]BotFile{b}, next.Bots...) // file order reversed: b3 b2 b1 b0
 	}
@@ -245,7 +245,7 @@ func TestEveryFormat(t *testing.T) {
 		t.Run(tc.format+"-"+tc.game, func(t *testing.T) {
 			t.Parallel()
 			seed := uint64(11)
-			f := File{Name: "f", Game: tc.game, Seats: tc.seats, Format: tc.format, GamesPerEncounter: tc.gpe, Seed: &seed, Concurrency: 2}
+			f := File{Name: "f", Game: tc.game, Seats: tc.seats, Format: tc.format, GamesPerEncounter: tc.gpe, Settings: options.Settings{Seed: &seed, Concurrency: 2}}
 			if tc.game == "banqi" {
 				f.Options = map[string]string{"max_plies": "150"}
 			}

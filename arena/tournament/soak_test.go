@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/arena-dev/arena/arena/ledger"
+	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/internal/procfs"
 )
@@ -64,9 +65,8 @@ func BenchmarkSoak(b *testing.B) {
 	// 64 bots, 2-seat round robin with 2 games per pairing: 4032 games per
 	// cycle; the run stops once `games` are recorded.
 	seed := uint64(1)
-	f := File{Name: "soak", Game: "banqi", Options: map[string]string{"max_plies": "200"}, GamesPerEncounter: 2, Seed: &seed,
-		Concurrency: concurrency, Clock: ClockFile{Move: Duration(move)}, // default margin
-		Rounds: (games + 4031) / 4032} // enough cycles for the games asked for
+	f := File{Name: "soak", Game: "banqi", Options: map[string]string{"max_plies": "200"}, GamesPerEncounter: 2, // default margin
+		Rounds: (games + 4031) / 4032, Settings: options.Settings{Seed: &seed, Concurrency: concurrency, Clock: options.Clock{Move: options.Duration(move)}}} // enough cycles for the games asked for
 	for i := range 64 {
 		f.Bots = append(f.Bots, BotFile{Name: fmt.Sprintf("b%02d", i), Command: os.Args[0], Env: map[string]string{"ARENA_TOURNAMENT_BOT": "random"}})
 	}

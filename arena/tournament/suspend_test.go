@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/arena-dev/arena/arena/ledger"
+	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/protocol"
 )
@@ -44,7 +45,7 @@ func startLogged(t *testing.T, name, cmd string) (command string, starts func() 
 func rosterFile(format string, rounds, gpe int) File {
 	seed := uint64(5)
 	f := File{Name: "sus", Game: "banqi", Format: format, Options: map[string]string{"max_plies": "12"}, GamesPerEncounter: gpe,
-		Rounds: rounds, Seed: &seed, Concurrency: 1, Clock: ClockFile{Startup: Duration(time.Second)}}
+		Rounds: rounds, Settings: options.Settings{Seed: &seed, Concurrency: 1, Clock: options.Clock{Startup: options.Duration(time.Second)}}}
 	for i := range 3 {
 		f.Bots = append(f.Bots, BotFile{Name: fmt.Sprintf("r%d", i), Command: os.Args[0], Env: map[string]string{"ARENA_TOURNAMENT_BOT": "random"}})
 	}
@@ -294,7 +295,7 @@ func TestBotListChangesAreNamed(t *testing.T) {
 
 	// Through a resume: the refusal is a line, not two lists of bots.
 	seed := uint64(3)
-	f := File{Name: "d", Game: "banqi", Seed: &seed, Concurrency: 1, Options: map[string]string{"max_plies": "4"}}
+	f := File{Name: "d", Game: "banqi", Options: map[string]string{"max_plies": "4"}, Settings: options.Settings{Seed: &seed, Concurrency: 1}}
 	for i := range 30 {
 		f.Bots = append(f.Bots, BotFile{Name: fmt.Sprintf("bot%02d", i), Command: os.Args[0], Env: map[string]string{"ARENA_TOURNAMENT_BOT": "random"}})
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/arena-dev/arena/arena/deal"
+	"github.com/arena-dev/arena/arena/options"
 )
 
 // BenchmarkDealSharingVariance measures what each share_deals choice
@@ -42,8 +43,7 @@ func BenchmarkDealSharingVariance(b *testing.B) {
 			games := 0
 			for s := range seeds {
 				seed := uint64(1000 + s)
-				f := File{Name: "var", Game: game, GamesPerEncounter: 2, Rounds: rounds, Seed: &seed, ShareDeals: share,
-					Concurrency: 2, Clock: ClockFile{Move: Duration(5 * time.Second)}}
+				f := File{Name: "var", Game: game, GamesPerEncounter: 2, Rounds: rounds, Settings: options.Settings{Seed: &seed, ShareDeals: share, Concurrency: 2, Clock: options.Clock{Move: options.Duration(5 * time.Second)}}}
 				for i, k := range kinds {
 					f.Bots = append(f.Bots, BotFile{Name: fmt.Sprintf("%s%d", k[:1], i), Command: os.Args[0], Env: map[string]string{"ARENA_TOURNAMENT_BOT": k}})
 				}

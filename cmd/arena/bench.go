@@ -3,13 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-dev/arena/arena/bench"
 	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/bot/stdio"
+	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/engine"
 )
 
@@ -29,7 +29,7 @@ within half the clock is the one to size a run by.
 			&cli.StringFlag{Name: "game", Value: "banqi", Usage: "game to play"},
 			optionFlag(),
 			&cli.StringFlag{Name: "bot", Value: "arena bot random", Usage: "the bot command measured (two copies play each game)"},
-			durationFlag("move-time", "the move clock judged", 100*time.Millisecond, ""),
+			options.Flags(options.Bench, "move-time")[0],
 			&cli.IntFlag{Name: "games", Value: 40, Usage: "games per concurrency"},
 			&cli.IntFlag{Name: "max-concurrency", Usage: "the highest concurrency tried", DefaultText: "four games per core"},
 		}, sandboxFlags()...),
@@ -49,7 +49,7 @@ func runBench(c *cli.Context) error {
 	if err != nil {
 		return usageError{err}
 	}
-	if d := duration(c, "move-time"); d <= 0 {
+	if d := options.DurationOf(c, "move-time"); d <= 0 {
 		return usagef("--move-time %v: want a positive duration, such as 100ms", d)
 	}
 	if n := c.Int("games"); n < 1 {
@@ -71,7 +71,7 @@ func runBench(c *cli.Context) error {
 	sayConfinement(c, c.App.ErrWriter, "arena: ", sb)
 	ctx, release := stopContext(c.App.ErrWriter)
 	defer release()
-	rep, err := bench.Measure(ctx, bench.Config{Bot: cmds[0], Game: game, Options: opts, Move: duration(c, "move-time"),
+	rep, err := bench.Measure(ctx, bench.Config{Bot: cmds[0], Game: game, Options: opts, Move: options.DurationOf(c, "move-time"),
 		Games: c.Int("games"), MaxConcurrency: c.Int("max-concurrency")}, func(line string) {
 		fmt.Fprintf(c.App.ErrWriter, "arena: bench: %s\n", line)
 	})
@@ -81,6 +81,6 @@ func runBench(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	rep.Text(c.App.Writer, duration(c, "move-time"))
+	rep.Text(c.App.Writer, options.DurationOf(c, "move-time"))
 	return nil
 }

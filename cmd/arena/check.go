@@ -11,9 +11,8 @@ import (
 	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/bot/stdio"
 	"github.com/arena-dev/arena/arena/check"
-	"github.com/arena-dev/arena/arena/clock"
+	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/engine"
-	"github.com/arena-dev/arena/protocol"
 )
 
 func checkCommand() *cli.Command {
@@ -42,22 +41,19 @@ otherwise (WARNs fail only with --strict).
 The checks (docs/check.md explains each):
 
 ` + strings.Join(list, "\n"),
-		Flags: append([]cli.Flag{
+		Flags: append(append(append([]cli.Flag{
 			// Not Required: urfave/cli would then report a missing --game
 			// as an unknown command named after CMD.
 			gameFlag("game to play (see arena games); required"),
 			optionFlag(),
 			&cli.IntFlag{Name: "games", Value: 2, Usage: "games played in the same process (2 or more checks keep-alive)"},
 			&cli.IntFlag{Name: "seats", Usage: "seats per game", DefaultText: "the game's minimum"},
-			newSeedFlag("seed for the deals and the checker's moves", "random, printed"),
-			durationFlag("move-time", "limit per move", clock.Defaults.Move, ""),
-			durationFlag("startup-time", "time from hello to ready", clock.Defaults.Startup, ""),
-			durationFlag("margin", "grace added to every deadline for OS jitter", clock.Defaults.Margin, ""),
-			&cli.IntFlag{Name: "max-line", Value: protocol.DefaultMaxLine, Usage: "longest line the bot may send, in bytes"},
+			options.SeedFlag("seed for the deals and the checker's moves", "random, printed"),
+		}, options.Flags(options.Check, "move-time", "startup-time", "margin", "max-line")...),
 			&cli.BoolFlag{Name: "strict", Usage: "count warnings as failures"},
 			jsonFlag("print one JSON report to stdout"),
 			&cli.BoolFlag{Name: "progress", Usage: "progress lines on stderr: one per game and every few seconds", DefaultText: "on, off with --json"},
-		}, sandboxFlags()...),
+		), sandboxFlags()...),
 		Action: runCheck,
 	})
 }
@@ -84,7 +80,7 @@ func runCheck(c *cli.Context) error {
 	if c.Int("games") < 1 {
 		return usagef("--games %d: want at least 1", c.Int("games"))
 	}
-	move, startup, margin := duration(c, "move-time"), duration(c, "startup-time"), duration(c, "margin")
+	move, startup, margin := options.DurationOf(c, "move-time"), options.DurationOf(c, "startup-time"), options.DurationOf(c, "margin")
 	switch {
 	case move <= 0:
 		return usagef("--move-time %v: want a positive duration", move)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"path/filepath"
 
 	"github.com/urfave/cli/v2"
@@ -10,14 +9,6 @@ import (
 	"github.com/arena-dev/arena/arena/bot/stdio"
 	"github.com/arena-dev/arena/arena/deal"
 )
-
-// dealSecretFlag reuses an earlier run's deal secret (match, sprt and
-// tournament run; docs/security.md).
-func dealSecretFlag() cli.Flag {
-	return &cli.StringFlag{Name: "deal-secret", Usage: "deal with the secret in FILE, an earlier run's OUT/" + deal.FileName +
-		" (mode 0600): the same --seed and secret deal the same cards, game for game. Without it a run into a new directory " +
-		"deals new cards even with the same --seed (docs/security.md)"}
-}
 
 // dealSecret reads --deal-secret, if given: the secret and its file's
 // absolute path. Bots that need something in that file's directory are
@@ -65,14 +56,4 @@ func secretNote(secretFile, out string) string {
 		return "deal secret " + filepath.Join(out, deal.FileName)
 	}
 	return "a fresh deal secret, kept in memory only"
-}
-
-// secretUsage makes a run's error that the secret given in secretFile is
-// not the output directory's a usage error: the secret given is the
-// mistake.
-func secretUsage(err error, secretFile string) error {
-	if secretFile != "" && errors.Is(err, deal.ErrMismatch) {
-		return usagef("--deal-secret %s: %w", secretFile, err)
-	}
-	return err
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/bot/stdio"
 	"github.com/arena-dev/arena/arena/cluster"
+	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/arena/tournament"
@@ -30,7 +31,7 @@ func distributedFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.BoolFlag{Name: "distributed", Usage: "have workers play the games, over NATS JetStream (--nats, or an embedded server with local workers): docs/distributed.md"},
 		&cli.IntFlag{Name: "workers", Usage: "workers to run in this process (--distributed)", DefaultText: "1 with the embedded server, 0 with --nats"},
-		durationFlag("lease", "how long a worker may give no sign of life before its game goes to another (--distributed)", cluster.DefaultAckWait, ""),
+		options.DurationFlag("lease", "how long a worker may give no sign of life before its game goes to another (--distributed)", cluster.DefaultAckWait, ""),
 		&cli.IntFlag{Name: "max-deliver", Value: cluster.DefaultMaxDeliver, Usage: "how often one game may be handed out before the run gives up on it (--distributed)"},
 	}
 }
@@ -95,7 +96,7 @@ func checkDistributed(c *cli.Context) error {
 	if c.Int("max-deliver") < 1 {
 		return usagef("--max-deliver %d: want at least 1", c.Int("max-deliver"))
 	}
-	if d := duration(c, "lease"); d <= 0 {
+	if d := options.DurationOf(c, "lease"); d <= 0 {
 		return usagef("--lease %v: want a positive duration, such as 30s", d)
 	}
 	if w := c.Int("workers"); w < 0 {
@@ -125,7 +126,7 @@ func distributed(c *cli.Context, link *remote.Link, concurrency, seats int) (mak
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	stop = func() { cancel(); wg.Wait() }
-	o := cluster.Options{AckWait: duration(c, "lease"), MaxDeliver: c.Int("max-deliver")}
+	o := cluster.Options{AckWait: options.DurationOf(c, "lease"), MaxDeliver: c.Int("max-deliver")}
 	maker = func(rc run.Config) (run.Executor, error) {
 		coord, err := cluster.NewCoordinator(ctx, link.NC, rc, o)
 		if err != nil {

@@ -324,3 +324,55 @@ func TestDistributedWorkersRefuse(t *testing.T) {
 		}
 	}
 }
+
+// A match played by workers (--distributed: an embedded server and a
+// local worker) gives the games a match played here gives: the same
+// seeds, bots by seat, places, plies and endings, game for game (in
+// schedule order: the games finish in either order), at the same
+// --concurrency.
+func TestDistributedMatchSameGames(t *testing.T) {
+	t.Parallel()
+	secret := filepath.Join(t.TempDir(), "secret")
+	if err := deal.Write(secret, deal.New()); err != nil {
+		t.Fatal(err)
+	}
+	games := func(extra ...string) []ledger.Record {
+		out := filepath.Join(t.TempDir(), "out")
+		args := append([]string{"match", "--game", "banqi", "--option", "max_plies=60", "--bot", "g=arena bot greedy", "--bot", "r=arena bot random",
+			"--games", "6", "--seed", "17", "--concurrency", "2", "--deal-secret", secret, "--out", out, "-q"}, extra...)
+		if _, stderr, code := arena(t, args...); code != 0 {
+			t.Fatalf("match %v: exit %d\n%s", extra, code, stderr)
+		}
+		recs, _, err := ledger.Read[ledger.Record](filepath.Join(out, ledger.FileName))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// In the order of the schedule (the game id's end), not the order
+		// the games finished in (Index).
+		slices.SortFunc(recs, func(a, b ledger.Record) int { return strings.Compare(a.GameID, b.GameID) })
+		return recs
+	}
+	local, dist := games(), games("--distributed")
+	if len(local) != 6 || len(dist) != 6 {
+		t.Fatalf("%d games here, %d distributed; want 6 each", len(local), len(dist))
+	}
+	for i := range local {
+		l, d := local[i], dist[i]
+		if l.GameID[len(l.GameID)-5:] != d.GameID[len(d.GameID)-5:] || l.Seed != d.Seed || !slices.Equal(l.Bots, d.Bots) || !slices.Equal(l.Ranks, d.Ranks) ||
+			l.Plies != d.Plies || l.Reason != d.Reason || len(l.Forfeits) != len(d.Forfeits) {
+			t.Errorf("game %d: distributed %+v\nhere %+v", i, d, l)
+		}
+		if d.Worker == "" || l.Worker != "" {
+			t.Errorf("game %d: played by worker %q distributed, %q here; want a worker there only", i, d.Worker, l.Worker)
+		}
+	}
+}
+
+// arena match --concurrency refuses less than one game at a time.
+func TestMatchConcurrencyUsage(t *testing.T) {
+	t.Parallel()
+	_, stderr, code := arena(t, "match", "--game", "banqi", "--bot", "a=arena bot random", "--bot", "b=arena bot random", "--concurrency", "0")
+	if code != exitUsage || !strings.Contains(stderr, "--concurrency 0: want at least 1") {
+		t.Errorf("exit %d, %s; want a usage error naming --concurrency", code, stderr)
+	}
+}

@@ -13,14 +13,13 @@ import (
 
 	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/bot/stdio"
-	"github.com/arena-dev/arena/arena/clock"
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/match"
+	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/arena/output"
-	"github.com/arena-dev/arena/arena/referee"
 	"github.com/arena-dev/arena/arena/run"
+	"github.com/arena-dev/arena/arena/runplan"
 	"github.com/arena-dev/arena/arena/sandbox"
-	"github.com/arena-dev/arena/arena/tournament"
 	"github.com/arena-dev/arena/engine"
 )
 
@@ -48,14 +47,15 @@ and within --bot-memory, --bot-procs, --bot-files, --bot-file-size and
 			&cli.StringSliceFlag{Name: "bot", Usage: "NAME=CMD, one per seat, in seat order"},
 			optionFlag(),
 			&cli.IntFlag{Name: "games", Usage: "games to play", DefaultText: "one full seat rotation, as many games as seats"},
-			newSeedFlag("match seed; the deals follow from it and the deal secret", "random, printed"),
-			dealSecretFlag(),
+			options.Flags(options.Match, "concurrency")[0],
+			options.SeedFlag("match seed; the deals follow from it and the deal secret", "random, printed"),
+			options.Flags(options.Own, "deal-secret")[0],
 			&cli.BoolFlag{Name: "fresh-deals", Usage: "a new deal for every game instead of replaying one deal with seats rotated (see docs/security.md)"},
 			&cli.StringFlag{Name: "out", Usage: "directory for results.jsonl, replays/ and logs/"},
 			jsonFlag("print one JSON summary object to stdout"),
 			quietFlag("no per-game progress lines"),
 			&cli.StringFlag{Name: "trace", Usage: "print one bot's protocol lines to stderr as they pass (`NAME`, or the number of its --bot, from 0): > to the bot, < from it, ! what went wrong"},
-		}, append(append(refereeFlags(), natsFlags()...), sandboxFlags()...)...),
+		}, append(append(append(options.Referee(), natsFlags()...), distributedFlags()...), sandboxFlags()...)...),
 		Action: runMatch,
 	})
 }
@@ -97,6 +97,10 @@ func runMatch(c *cli.Context) error {
 	if games < 1 {
 		return usagef("--games %d: want at least 1", games)
 	}
+	concurrency := c.Int("concurrency")
+	if concurrency < 1 {
+		return usagef("--concurrency %d: want at least 1", concurrency)
+	}
 	seed, err := seedFlag(c)
 	if err != nil {
 		return err
@@ -128,11 +132,14 @@ func runMatch(c *cli.Context) error {
 	defer release()
 	start := time.Now()
 	specs := botList
-	closeNATS, err := remoteSpecs(c, specs, limits.Startup)
+	executor, closeNATS, err := matchExecutor(c, specs, out, concurrency, limits.Startup)
 	if err != nil {
 		return err
 	}
 	defer closeNATS()
+	if w := run.LoadWarning(concurrency, seats); w != "" && executor == nil && c.IsSet("concurrency") { // played here, not by workers
+		fmt.Fprintf(c.App.ErrWriter, "arena: warning: %s\n", w)
+	}
 	var tr *bot.Tracer
 	if trace >= 0 {
 		tr = bot.Traced(specs[trace].Launcher, c.App.ErrWriter)
@@ -140,6 +147,7 @@ func runMatch(c *cli.Context) error {
 	}
 	sum, err := match.Run(ctx, match.Config{
 		Settings: settings, Game: game, Options: opts, Games: games, Seed: seed, Secret: secret, OutDir: out, Version: Version,
+		Concurrency: concurrency, Executor: executor,
 		OnGame: func(r ledger.Record) { o.Game(output.Game{Record: r, Total: games}) },
 		Warn:   c.App.ErrWriter, // a stale lock, leftovers removed, lost stderr logs
 	}, specs)
@@ -149,11 +157,33 @@ func runMatch(c *cli.Context) error {
 	if oerr := o.End(output.End{Summary: sum, Took: time.Since(start)}); oerr != nil {
 		return oerr
 	}
-	var other *run.OtherRunError
-	if errors.As(err, &other) {
-		return usageError{err}
+	if u := runplan.CommandLine(err, secretFile); u != nil {
+		return usageError{u}
 	}
-	return secretUsage(err, secretFile)
+	return err
+}
+
+// matchExecutor reaches the remote bots among specs and, with
+// --distributed, makes the executor whose workers play the games (nil:
+// they are played here); done closes what it opened, and is set even on
+// error.
+func matchExecutor(c *cli.Context, specs []bot.Spec, out string, concurrency int, wait time.Duration) (
+	executor func(run.Config) (run.Executor, error), done func(), err error) {
+	if !c.Bool("distributed") {
+		done, err = remoteSpecs(c, specs, wait)
+		if done == nil {
+			done = func() {}
+		}
+		return nil, done, err
+	}
+	link, maker, done, err := natsRun(c, out, concurrency, len(specs))
+	if err != nil {
+		return nil, done, err
+	}
+	if err := bot.Bind(specs, natsBindings(c, link.NC, wait)); err != nil {
+		return nil, done, err
+	}
+	return maker, done, nil
 }
 
 // parseBots reads --bot NAME=CMD flags (botFlag), one bot each.
@@ -201,15 +231,15 @@ func botFlag(flag, value string) (bot.Spec, error) {
 // see neither the output directory nor the directory of a reused deal
 // secret file (secretFile, "" if none).
 func confineBots(c *cli.Context, specs []bot.Spec, out, secretFile string) (*sandbox.Sandbox, error) {
-	var lf tournament.LimitsFile
-	if err := lf.Apply(limitsOverrides(c)); err != nil {
+	lf, err := options.ReadLimits(c)
+	if err != nil {
 		return nil, usageError{err}
 	}
 	lim, err := lf.Resolve()
 	if err != nil {
-		var fe *tournament.FieldError
+		var fe *options.FieldError
 		if errors.As(err, &fe) { // the limits field the flag --bot-FIELD sets
-			return nil, usagef("--bot-%s: %v", strings.ReplaceAll(fe.Field, "_", "-"), fe.Err)
+			return nil, usagef("%s: %v", options.LimitFlag(fe.Field), fe.Err)
 		}
 		return nil, usageError{err}
 	}
@@ -265,95 +295,14 @@ func parseOptions(specs []string) (map[string]string, error) {
 	return out, nil
 }
 
-// refereeFlags are the clock, failure and bot-process flags of every
-// command that referees games from flags alone (match, sprt):
-// runSettings reads them into one run.Settings.
-func refereeFlags() []cli.Flag {
-	return []cli.Flag{
-		durationFlag("move-time", "limit per move", 0, moveDefault(clock.Defaults.Move)),
-		&cli.StringFlag{Name: "tc", Usage: "Fischer clock BASE+INC, e.g. 60s+1s"},
-		durationFlag("startup-time", "time from hello to ready", clock.Defaults.Startup, ""),
-		durationFlag("margin", "grace added to every deadline for OS jitter", clock.Defaults.Margin, ""),
-		&cli.StringFlag{Name: "on-timeout", Value: string(referee.Forfeit), Usage: "what a failed move costs: forfeit, or random (a random move and a strike)"},
-		&cli.IntFlag{Name: "max-strikes", Value: run.Defaults.MaxStrikes, Usage: "with --on-timeout random: strikes before a forfeit"},
-		maxStartupFailuresFlag(run.Defaults.MaxStartupFailures),
-		&cli.IntFlag{Name: "max-line", Value: run.Defaults.MaxLine, Usage: "longest line a bot may send, in bytes"},
-		&cli.Int64Flag{Name: "stderr-cap", Value: run.Defaults.StderrCap, Usage: "bytes of a bot's stderr kept per game"},
-		&cli.BoolFlag{Name: "restart-bots", Usage: "fresh bot processes for every game, so no memory carries over; each bot's next one starts while a game is played (see docs/security.md)"},
-		spareFlag(),
-	}
-}
-
-// spareFlag is --spare-processes, read by spareProcesses.
-func spareFlag() cli.Flag {
-	return &cli.IntFlag{Name: "spare-processes", Usage: "bot processes kept outside games (idle, or started ahead), across all bots; " +
-		"the least recently used idle one is closed first", DefaultText: "max(concurrency, seats) x seats"}
-}
-
-// spareProcesses reads --spare-processes: 0 when not given (the run's
-// default, run.DefaultSpare).
-func spareProcesses(c *cli.Context) (int, error) {
-	if !c.IsSet("spare-processes") {
-		return 0, nil
-	}
-	n := c.Int("spare-processes")
-	if n < 1 {
-		return 0, usagef("--spare-processes %d: want at least 1 (--restart-bots keeps only the processes it starts ahead)", n)
-	}
-	return n, nil
-}
-
-// runSettings reads refereeFlags (and match's --fresh-deals).
+// runSettings reads the referee flags (options.Referee) and
+// --fresh-deals.
 func runSettings(c *cli.Context) (run.Settings, error) {
-	s := run.Settings{MaxStrikes: c.Int("max-strikes"), MaxLine: c.Int("max-line"), StderrCap: c.Int64("stderr-cap"),
-		RestartBots: c.Bool("restart-bots"), FreshDeals: c.Bool("fresh-deals")}
-	var err error
-	if s.SpareProcesses, err = spareProcesses(c); err != nil {
-		return s, err
-	}
-	if s.Limits, err = parseLimits(c); err != nil {
-		return s, err
-	}
-	if s.Policy, err = parsePolicy(c); err != nil {
-		return s, err
-	}
-	n, err := maxStartupFailures(c)
+	s, err := options.RunSettings(c)
 	if err != nil {
-		return s, err
-	}
-	if n != nil {
-		s.MaxStartupFailures = run.SuspendAfter(*n)
+		return s, usageError{err}
 	}
 	return s, nil
-}
-
-// moveDefault is the help's default of --move-time: move, unless a
-// Fischer clock is given.
-func moveDefault(move time.Duration) string { return fmt.Sprintf("%v without --tc", move) }
-
-func parsePolicy(c *cli.Context) (referee.Policy, error) {
-	p := referee.Policy(c.String("on-timeout"))
-	if p != referee.Forfeit && p != referee.Random {
-		return "", usagef("--on-timeout %q: want forfeit or random", p)
-	}
-	return p, nil
-}
-
-func parseLimits(c *cli.Context) (clock.Limits, error) {
-	l := clock.Limits{Startup: duration(c, "startup-time"), Move: duration(c, "move-time"), Margin: duration(c, "margin")}
-	if tc := c.String("tc"); tc != "" {
-		base, inc, err := clock.ParseTC(tc)
-		if err != nil {
-			return l, usageError{fmt.Errorf("--tc: %w", err)}
-		}
-		l.Base, l.Inc = base, inc
-	} else if !c.IsSet("move-time") {
-		l.Move = clock.Defaults.Move
-	}
-	if err := l.Validate(); err != nil {
-		return l, usageError{err}
-	}
-	return l, nil
 }
 
 // traceFlag is the index of the bot --trace names (by name, or by the

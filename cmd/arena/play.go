@@ -12,8 +12,10 @@ import (
 	"github.com/arena-dev/arena/arena/human"
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/match"
+	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/arena/output"
 	"github.com/arena-dev/arena/arena/remote"
+	"github.com/arena-dev/arena/arena/runplan"
 	"github.com/arena-dev/arena/engine"
 
 	"github.com/arena-dev/arena/internal/words"
@@ -47,10 +49,10 @@ the bots' clocks; yours has none unless --timed.
 			&cli.StringSliceFlag{Name: "bot", Usage: "NAME=CMD, one per other seat, in seat order"},
 			optionFlag(),
 			&cli.IntFlag{Name: "games", Value: 1, Usage: "games to play (each deals new cards; seats rotate from one game to the next)"},
-			newSeedFlag("match seed", "random, printed"),
-			dealSecretFlag(),
+			options.SeedFlag("match seed", "random, printed"),
+			options.Flags(options.Own, "deal-secret")[0],
 			&cli.StringFlag{Name: "out", Usage: "directory for results.jsonl, replays/ and logs/"},
-		}, append(refereeFlags(), sandboxFlags()...)...),
+		}, append(options.Referee(), sandboxFlags()...)...),
 		Action: runPlay,
 	}
 }
@@ -127,5 +129,8 @@ func runPlay(c *cli.Context) error {
 	if oerr := o.End(output.End{Summary: sum}); oerr != nil {
 		return oerr
 	}
-	return secretUsage(err, secretFile)
+	if u := runplan.CommandLine(err, secretFile); u != nil {
+		return usageError{u}
+	}
+	return err
 }

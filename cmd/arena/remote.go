@@ -13,6 +13,7 @@ import (
 
 	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/bot/stdio"
+	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/arena/output"
 	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/arena/sandbox"
@@ -26,7 +27,7 @@ func natsFlags() []cli.Flag {
 		&cli.StringFlag{Name: "nats", Usage: "URL of the NATS server remote bots (--bot NAME=nats:BOTID) connect to", DefaultText: "an embedded server on a free loopback port, printed"},
 		&cli.StringFlag{Name: "nats-listen", Value: "127.0.0.1:0", Usage: "HOST:PORT the embedded server (no --nats) listens on: 0.0.0.0 for bots and workers on other machines; port 0: a free one (a distributed run keeps it across restarts)"},
 		&cli.StringFlag{Name: "nats-creds", Usage: "the arena's key for --nats: an nkey seed file (arena nats add-bot makes KEYS/arena.nk) or a .creds file"},
-		durationFlag("nats-grace", "how long a remote bot may be unreachable mid-game before it forfeits with crash", remote.DefaultGrace, ""),
+		options.DurationFlag("nats-grace", "how long a remote bot may be unreachable mid-game before it forfeits with crash", remote.DefaultGrace, ""),
 		&cli.StringFlag{Name: "nats-ca", Usage: "CA certificate (PEM) that signed the --nats server's TLS certificate"},
 		&cli.StringFlag{Name: "nats-cert", Usage: "client TLS certificate (PEM), for a server that asks for one"},
 		&cli.StringFlag{Name: "nats-key", Usage: "the client certificate's key (PEM)"},
@@ -76,7 +77,7 @@ func natsConnect(c *cli.Context) (*nats.Conn, func(), error) {
 // remote.Embed); an embedded server has JetStream with its store in
 // jetStreamDir, if set (distributed runs).
 func natsLinkFor(c *cli.Context, jetStreamDir string) (*remote.Link, error) {
-	if g := duration(c, "nats-grace"); g <= 0 {
+	if g := options.DurationOf(c, "nats-grace"); g <= 0 {
 		return nil, usagef("--nats-grace %v: want a positive duration, such as 2s", g)
 	}
 	if url := c.String("nats"); url != "" {
@@ -124,7 +125,7 @@ func remoteSpecs(c *cli.Context, specs []bot.Spec, wait time.Duration) (func(), 
 // natsBindings bind remote bots to nc: a game waits up to wait for one
 // to be served, and --nats-grace for one unreachable.
 func natsBindings(c *cli.Context, nc *nats.Conn, wait time.Duration) bot.Bindings {
-	return bot.Bindings{remote.SchemeName: &remote.Binding{NC: nc, Wait: wait, Grace: duration(c, "nats-grace")}}
+	return bot.Bindings{remote.SchemeName: &remote.Binding{NC: nc, Wait: wait, Grace: options.DurationOf(c, "nats-grace")}}
 }
 
 func connectCommand() *cli.Command {

@@ -4,14 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-dev/arena/arena/sandbox"
-	"github.com/arena-dev/arena/arena/tournament"
 )
 
 // sandboxFlags are the bot confinement flags of match and tournament run.
@@ -89,34 +86,6 @@ func sayConfinement(c *cli.Context, w io.Writer, prefix string, sb *sandbox.Sand
 	for _, d := range sb.Details() {
 		fmt.Fprintf(w, "%ssandbox: %s\n", prefix, d)
 	}
-}
-
-// limitsOverrides reads the sandbox flags that were given (and the
-// ARENA_BOT_ENV variable), to lay over a tournament file's limits section
-// or an empty one for a match.
-func limitsOverrides(c *cli.Context) tournament.LimitsOverrides {
-	o := tournament.LimitsOverrides{Fields: map[string]string{}}
-	for flag, field := range map[string]string{"bot-memory": "memory", "bot-cpu-time": "cpu_time", "bot-procs": "procs",
-		"bot-files": "files", "bot-file-size": "file_size", "bot-user": "user", "bot-cpus": "cpus", "bot-disk": "disk",
-		"bot-isolate": "isolate", "bot-uids": "uids", "bot-network": "network"} {
-		if c.IsSet(flag) {
-			o.Fields[field] = c.String(flag)
-		}
-	}
-	if c.IsSet("bot-no-network") {
-		v := c.Bool("bot-no-network")
-		o.NoNetwork = &v
-	}
-	if c.IsSet("contest") {
-		v := c.Bool("contest")
-		o.Contest = &v
-	}
-	o.ReadOnly, o.ReadWrite = c.StringSlice("bot-ro"), c.StringSlice("bot-rw")
-	if v := os.Getenv("ARENA_BOT_ENV"); v != "" {
-		o.Env = strings.Split(v, ",")
-	}
-	o.Env = append(o.Env, c.StringSlice("bot-env")...)
-	return o
 }
 
 // sandboxFlagNames name the flag behind each sandbox option.

@@ -13,10 +13,12 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/arena/outdir"
 	"github.com/arena-dev/arena/arena/output"
 	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/arena/run"
+	"github.com/arena-dev/arena/arena/runplan"
 	"github.com/arena-dev/arena/arena/sprt"
 	"github.com/arena-dev/arena/arena/stats"
 	"github.com/arena-dev/arena/engine"
@@ -76,14 +78,14 @@ Every bot (fillers too) runs confined as in arena match (docs/security.md).`,
 			// tournaments) is exactly what --no-pairs does here: a pair is
 			// two games of one deal, so the same flag under both names.
 			&cli.BoolFlag{Name: "no-pairs", Aliases: []string{"fresh-deals"}, Usage: "independent games (a fresh deal each, seats alternating) and the trinomial statistic; --fresh-deals is the same"},
-			newSeedFlag("seed of the deals; the deals follow from it and the deal secret", "random, printed"),
-			dealSecretFlag(),
+			options.SeedFlag("seed of the deals; the deals follow from it and the deal secret", "random, printed"),
+			options.Flags(options.Own, "deal-secret")[0],
 			&cli.StringFlag{Name: "out", Usage: "directory for results.jsonl, replays/, logs/ and sprt.json"},
 			jsonFlag("print one JSON summary object to stdout"),
 			&cli.StringFlag{Name: "summary-md", Usage: "write a Markdown summary to FILE (e.g. $GITHUB_STEP_SUMMARY; appended to)"},
 			&cli.StringFlag{Name: "junit", Usage: "write the verdict as a JUnit XML test to FILE"},
 			quietFlag("no progress lines"),
-		}, append(append(append(refereeFlags(), natsFlags()...), distributedFlags()...), sandboxFlags()...)...),
+		}, append(append(append(options.Referee(), natsFlags()...), distributedFlags()...), sandboxFlags()...)...),
 		Action: runSPRT,
 	})
 }
@@ -287,7 +289,10 @@ func runSPRT(c *cli.Context) error {
 		fmt.Fprintf(warn, "arena: %v\n", err)
 	}
 	if runErr != nil {
-		return secretUsage(runErr, secretFile)
+		if u := runplan.CommandLine(runErr, secretFile); u != nil {
+			return usageError{u}
+		}
+		return runErr
 	}
 	if code != exitOK {
 		return cli.Exit("", code) // the verdict's own exit code

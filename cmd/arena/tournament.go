@@ -8,13 +8,13 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/deal"
 	"github.com/arena-dev/arena/arena/ledger"
+	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/arena/output"
 	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/arena/schedule"
@@ -87,18 +87,17 @@ line and the game; 2 when DIR is not a tournament directory.
 }
 
 // tournamentFlags are tournament run's flags. None has a value of its
-// own, so that a tournament file's field stays unless its flag is given;
-// the defaults shown are what the tournament package fills in for a field
-// neither gives (runDefaults).
+// own, so that a tournament file's field stays unless its flag is given
+// (options.File); the defaults shown are what the tournament package
+// fills in for a field neither gives.
 func tournamentFlags() []cli.Flag {
-	d := runDefaults()
-	return append([]cli.Flag{
+	flags := append([]cli.Flag{
 		&cli.StringFlag{Name: "name", Usage: "tournament name"},
 		gameFlag("game to play"),
 		optionFlag(),
 		&cli.IntFlag{Name: "seats", Usage: "seats per game", DefaultText: "the game's minimum"},
-		&cli.StringFlag{Name: "format", Usage: schedule.FormatChoice(), DefaultText: d.Format},
-		&cli.IntFlag{Name: "rounds", Usage: "round-robin cycles, or Swiss rounds", DefaultText: strconv.Itoa(d.Schedule.Rounds)},
+		&cli.StringFlag{Name: "format", Usage: schedule.FormatChoice(), DefaultText: tournament.DefaultFormat},
+		&cli.IntFlag{Name: "rounds", Usage: "round-robin cycles, or Swiss rounds", DefaultText: strconv.Itoa(tournament.DefaultRounds)},
 		&cli.IntFlag{Name: "games-per-encounter", Usage: "games each time bots meet (a multiple of the seats)", DefaultText: "seats"},
 		&cli.StringSliceFlag{Name: "bot", Usage: "NAME=CMD (repeatable; replaces the file's bots)"},
 		&cli.StringSliceFlag{Name: "gauntlet", Usage: "bot that runs the gauntlet (repeatable)"},
@@ -106,29 +105,23 @@ func tournamentFlags() []cli.Flag {
 		&cli.StringFlag{Name: "seeding-from", Usage: "seed by the ratings of an earlier tournament's results directory"},
 		&cli.IntFlag{Name: "advance", Usage: "table-elimination: how many of each table advance", DefaultText: "half the seats"},
 		&cli.IntFlag{Name: "max-games", Usage: "elimination: cap on an encounter extended by ties, then the higher seed goes through", DefaultText: fmt.Sprintf("%d x --games-per-encounter", schedule.TieCapFactor)},
-		durationFlag("move-time", "limit per move", 0, moveDefault(d.Limits.Move)),
-		&cli.StringFlag{Name: "tc", Usage: "Fischer clock BASE+INC"},
-		durationFlag("startup-time", "time from hello to ready", 0, d.Limits.Startup.String()),
-		durationFlag("margin", "grace added to every deadline", 0, d.Limits.Margin.String()),
-		&cli.StringFlag{Name: "on-timeout", Usage: "forfeit or random", DefaultText: string(d.Policy)},
-		&cli.IntFlag{Name: "max-strikes", Usage: "strikes before a forfeit with --on-timeout random", DefaultText: strconv.Itoa(d.MaxStrikes)},
-		maxStartupFailuresFlag(0),
+	}, options.Flags(options.File, "move-time", "tc", "startup-time", "margin", "on-timeout", "max-strikes", "max-startup-failures")...)
+	flags = append(flags,
 		&cli.StringSliceFlag{Name: "withdraw", Usage: "take bot `NAME` out of a tournament under way: its remaining games are forfeits, recorded without starting it " +
 			"(repeatable; removing it from the tournament file does the same)"},
 		&cli.StringSliceFlag{Name: "readmit", Aliases: []string{"unsuspend"}, Usage: "let bot `NAME`, withdrawn or suspended after failing to start, play its remaining games (repeatable)"},
-		newSeedFlag("tournament seed; the deals follow from it and the deal secret", "random, saved for resume"),
-		dealSecretFlag(),
+		options.SeedFlag("tournament seed; the deals follow from it and the deal secret", "random, saved for resume"),
+		options.Flags(options.File, "deal-secret")[0],
 		&cli.BoolFlag{Name: "fresh-deals", Usage: "a new deal for every game instead of replaying one deal with seats rotated"},
 		&cli.StringFlag{Name: "share-deals", Usage: "which games play the same deal: encounter (its seat rotations; bot processes are kept between encounters) " +
 			"or cycle (every encounter of a cycle or round: card luck cancels across the table, most games start fresh processes); saved, kept on resume",
-			DefaultText: d.File.ShareDeals},
-		&cli.BoolFlag{Name: "restart-bots", Usage: "fresh bot processes for every game (no memory carried between games; each bot's next one starts while a game is played)"},
-		spareFlag(),
-		concurrencyFlag(),
+			DefaultText: tournament.DefaultShareDeals})
+	flags = append(flags, options.Flags(options.File, "restart-bots", "spare-processes", "concurrency")...)
+	flags = append(flags,
 		&cli.StringFlag{Name: "out", Usage: "output directory", DefaultText: "out/NAME"},
 		&cli.BoolFlag{Name: "resume", Usage: "insist on resuming: fail if the output directory (--out, or out/NAME) holds no tournament"},
-		quietFlag("no progress lines"),
-	}, append(append(natsFlags(), distributedFlags()...), sandboxFlags()...)...)
+		quietFlag("no progress lines"))
+	return append(append(append(flags, natsFlags()...), distributedFlags()...), sandboxFlags()...)
 }
 
 // tournamentPlan finds the tournament from FILE (a tournament file), DIR
@@ -148,7 +141,7 @@ func tournamentPlan(c *cli.Context) (*tournament.Plan, error) {
 		return nil, usageError{err}
 	}
 	plan.Withdraw, plan.Readmit = c.StringSlice("withdraw"), c.StringSlice("readmit")
-	if err := plan.File.Apply(over); err != nil {
+	if err := options.Merge(&plan.File, over); err != nil {
 		return nil, usageError{err}
 	}
 	if err := plan.Settle(c.Bool("resume")); err != nil {
@@ -157,85 +150,39 @@ func tournamentPlan(c *cli.Context) (*tournament.Plan, error) {
 	return plan, nil
 }
 
-// tournamentOverrides reads the flags that were given.
-func tournamentOverrides(c *cli.Context) (tournament.Overrides, error) {
-	var o tournament.Overrides
-	str := func(name string) *string {
-		if !c.IsSet(name) {
-			return nil
-		}
-		v := c.String(name)
-		return &v
-	}
-	num := func(name string) *int {
-		if !c.IsSet(name) {
-			return nil
-		}
-		v := c.Int(name)
-		return &v
-	}
-	dur := func(name string) *time.Duration {
-		if !c.IsSet(name) {
-			return nil
-		}
-		v := duration(c, name)
-		return &v
-	}
-	flag := func(name string) *bool {
-		if !c.IsSet(name) {
-			return nil
-		}
-		v := c.Bool(name)
-		return &v
-	}
-	o.Name, o.Game, o.Format, o.SeedingFrom, o.TC, o.Policy = str("name"), str("game"), str("format"), str("seeding-from"), str("tc"), str("on-timeout")
-	o.Seats, o.Rounds, o.GamesPerEncounter = num("seats"), num("rounds"), num("games-per-encounter")
-	o.Advance, o.MaxGames, o.MaxStrikes, o.Conc = num("advance"), num("max-games"), num("max-strikes"), num("concurrency")
-	o.ShareDeals = str("share-deals")
-	n, err := spareProcesses(c) // 0: not given
+// tournamentKeys are tournament run's own flags that set a file field
+// as given, by the field's key.
+var tournamentKeys = map[string]string{"name": "name", "game": "game", "format": "format", "seeding-from": "seeding_from",
+	"share-deals": "share_deals", "seats": "seats", "rounds": "rounds", "games-per-encounter": "games_per_encounter",
+	"advance": "advance", "max-games": "max_games", "gauntlet": "gauntlet", "seeding": "seeding"}
+
+// tournamentOverrides reads the flags that were given, by the file key
+// each sets (options.Given), to lay over the tournament file.
+func tournamentOverrides(c *cli.Context) (options.Given, error) {
+	g, err := options.Read(c, options.File)
 	if err != nil {
-		return o, err
+		return g, usageError{err}
 	}
-	if n > 0 {
-		o.Spare = &n
-	}
-	o.Move, o.Startup, o.Margin = dur("move-time"), dur("startup-time"), dur("margin")
-	if c.IsSet("gauntlet") {
-		o.Gauntlet = c.StringSlice("gauntlet")
-	}
-	if c.IsSet("seeding") {
-		o.Seeding = c.StringSlice("seeding")
-	}
-	o.FreshDeals, o.RestartBots = flag("fresh-deals"), flag("restart-bots")
+	g.Keyed(c, tournamentKeys)
 	if c.IsSet("option") {
-		var err error
-		if o.Options, err = parseOptions(c.StringSlice("option")); err != nil {
-			return o, err
+		opts, err := parseOptions(c.StringSlice("option"))
+		if err != nil {
+			return g, err
 		}
+		g.Set("options", opts)
 	}
 	if c.IsSet("bot") {
-		o.Bots = []tournament.BotFile{}
+		bots := []tournament.BotFile{}
 		for _, spec := range c.StringSlice("bot") {
 			name, cmdline, ok := strings.Cut(spec, "=")
 			if !ok {
-				return o, usagef("--bot %q: want NAME=CMD", spec)
+				return g, usagef("--bot %q: want NAME=CMD", spec)
 			}
-			o.Bots = append(o.Bots, tournament.BotFile{Name: name, Command: cmdline})
+			bots = append(bots, tournament.BotFile{Name: name, Command: cmdline})
 		}
+		g.Set("bots", bots)
 	}
-	if c.IsSet("seed") {
-		seed, err := seedFlag(c)
-		if err != nil {
-			return o, err
-		}
-		o.Seed = &seed
-	}
-	if o.MaxStartupFailures, err = maxStartupFailures(c); err != nil {
-		return o, err
-	}
-	o.DealSecret = c.String("deal-secret")
-	o.Limits = limitsOverrides(c)
-	return o, nil
+	return g, nil
 }
 
 func runTournament(c *cli.Context) error {

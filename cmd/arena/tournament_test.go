@@ -18,6 +18,7 @@ import (
 
 	"github.com/arena-dev/arena/arena/deal"
 	"github.com/arena-dev/arena/arena/ledger"
+	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/arena/schedule"
 	"github.com/arena-dev/arena/arena/tournament"
 	"github.com/arena-dev/arena/internal/proctest"
@@ -428,7 +429,7 @@ func ratingsBreaker(t *testing.T, out string) {
 	t.Helper()
 	const n = 18
 	seed := uint64(1)
-	f := tournament.File{Name: "bt", Game: "banqi", Format: "round-robin", GamesPerEncounter: 2, Seed: &seed}
+	f := tournament.File{Name: "bt", Game: "banqi", Format: "round-robin", GamesPerEncounter: 2, Settings: options.Settings{Seed: &seed}}
 	for i := range n {
 		f.Bots = append(f.Bots, tournament.BotFile{Name: fmt.Sprintf("bot%02d", i), Command: "arena bot random"})
 	}
