@@ -5,7 +5,10 @@
 // tolerates or punishes: unknown fields and message types, noise and late
 // answers noted rather than forfeited, and, around the games, staying
 // alive across them, a clean exit on bye with no process left behind, and
-// the refusal of an unknown protocol version. Every check ends as pass,
+// the refusal of an unknown protocol version. The bot is any bot.Launcher:
+// of a session that is a process here (bot.Process) the exit and the
+// process group are judged too; of one that runs elsewhere (a remote
+// bot) only what it says, and the report says what was not judged. Every check ends as pass,
 // fail, warn or skip with a reason; docs/check.md lists them.
 package check
 

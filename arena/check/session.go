@@ -755,11 +755,11 @@ func (s *session) processGroup() {
 }
 
 // byeElsewhere judges the end after bye, sent at sent, of a bot that
-// runs elsewhere: what it writes is still read, and its session must
-// end by itself within the grace. How its process exited, whether it
+// runs elsewhere: what it writes is still read, and a session still open
+// at the end of the grace is warned. How its process exited, whether it
 // would have exited only at the end of its input (its stdin is not ours
-// to close) and what it left running are seen only where it runs: those
-// are not judged.
+// to close, so the two cannot be told apart: a warning, not a failure)
+// and what it left running are seen only where it runs: not judged.
 func (s *session) byeElsewhere(sent time.Time) {
 	until := sent.Add(s.cfg.ByeGrace)
 	for {
