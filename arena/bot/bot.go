@@ -52,6 +52,19 @@ type RoundTripper interface {
 	RoundTrip() (time.Duration, error)
 }
 
+// Process is implemented by Endpoints that are a process on this
+// machine (a stdio bot's): what arena check judges beyond the lines (how
+// the bot exits after bye, what it leaves running). A session without
+// it runs elsewhere, or in memory: only its lines can be judged.
+type Process interface {
+	// Pid is the process's id, also its process group's.
+	Pid() int
+	// ExitStatus is how the process ended, once it has (Done).
+	ExitStatus() transport.ExitStatus
+	// CloseInput closes the process's stdin: it reads end of file.
+	CloseInput()
+}
+
 // Launcher starts sessions of one bot.
 type Launcher interface {
 	// Launch starts a new session, which has played nothing yet. name is
@@ -82,6 +95,11 @@ type LaunchOptions struct {
 	// StderrCap bounds what is kept of the bot's diagnostics per game
 	// (0: transport.DefaultStderrCap).
 	StderrCap int64
+	// LeaveDescendants leaves what a local bot started running when the
+	// bot exits by itself (transport.ProcessConfig.LeaveDescendants), for
+	// arena check to find; closing the session still ends them. A
+	// Launcher of bots that run elsewhere ignores it.
+	LeaveDescendants bool
 }
 
 // ConnSession is an Endpoint made of a Conn and the channel closed when

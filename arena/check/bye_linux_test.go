@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/arena-dev/arena/arena/bot/stdio"
 	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/arena/transport"
 	"github.com/arena-dev/arena/bots"
@@ -85,8 +86,9 @@ func TestByeGraceForgivesWaitingForACPU(t *testing.T) {
 		}
 	})
 	cfg := config(t, "banqi", 2, "starved-exit")
-	cfg.Games, cfg.Sandbox = 1, sb
-	cfg.Env = []string{envBot + "=starved-exit", envCPU + "=" + strconv.Itoa(cpu), "GORACE=atexit_sleep_ms=0"}
+	cfg.Games = 1
+	cfg.Bot = stdio.Command{Argv: cfg.Command, Sandbox: sb,
+		Env: []string{envBot + "=starved-exit", envCPU + "=" + strconv.Itoa(cpu), "GORACE=atexit_sleep_ms=0"}}
 	rep, err := Run(cfg)
 	if err != nil {
 		t.Fatal(err)

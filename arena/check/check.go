@@ -5,7 +5,10 @@
 // tolerates or punishes: unknown fields and message types, noise and late
 // answers noted rather than forfeited, and, around the games, staying
 // alive across them, a clean exit on bye with no process left behind, and
-// the refusal of an unknown protocol version. Every check ends as pass,
+// the refusal of an unknown protocol version. The bot is any bot.Launcher:
+// of a session that is a process here (bot.Process) the exit and the
+// process group are judged too; of one that runs elsewhere (a remote
+// bot) only what it says, and the report says what was not judged. Every check ends as pass,
 // fail, warn or skip with a reason; docs/check.md lists them.
 package check
 
@@ -15,7 +18,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/arena-dev/arena/arena/sandbox"
+	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/engine"
 	"github.com/arena-dev/arena/protocol"
 )
@@ -74,16 +77,16 @@ type Config struct {
 	Game    engine.Game
 	Options engine.Options // resolved for Seats (engine.Setup)
 	Seats   int
-	// Argv is the bot command, already split; Dir and Env as for a match
-	// bot (Env nil inherits the arena's).
-	Argv []string
-	Dir  string
-	Env  []string
-	// Sandbox, if set, confines the bot as in a match (Env then adds to
-	// its scrubbed environment): what passes here passes there. An
-	// isolated bot's descendants end with it, so the process-group check
-	// then sees none.
-	Sandbox *sandbox.Sandbox
+	// Bot starts the sessions of the bot checked, as a match does (a
+	// local program confined as in a match, so that what passes here
+	// passes there; a bot served elsewhere). A session that is a process
+	// here (bot.Process) is judged as a process too: how it exits after
+	// bye and what it leaves in its process group. Of any other only the
+	// lines are judged, and the report says which checks could not be.
+	Bot bot.Launcher
+	// Command names the bot in the report: a local program's words
+	// (already split), or the command as written ("nats:alice").
+	Command []string
 	// Games played in the same process (at least 1; 2 or more checks
 	// keep-alive). The bot takes seat g mod Seats in game g; the checker
 	// plays the other seats with random legal actions.
@@ -187,16 +190,19 @@ type BotInfo struct {
 
 // Report is the outcome of a session.
 type Report struct {
-	Game      string            `json:"game"`
-	Options   map[string]string `json:"options"`
-	Seats     int               `json:"seats"`
-	Command   []string          `json:"command"`
-	Games     int               `json:"games"`
-	Seed      uint64            `json:"seed"`
-	StartupMs int64             `json:"startup_ms"`
-	MoveMs    int64             `json:"move_ms"`
-	MarginMs  int64             `json:"margin_ms"`
-	Bot       *BotInfo          `json:"bot,omitempty"`
+	Game    string            `json:"game"`
+	Options map[string]string `json:"options"`
+	Seats   int               `json:"seats"`
+	Command []string          `json:"command"`
+	// Remote is true when the bot's sessions are not processes here (a
+	// bot served elsewhere): the checks of its process were skipped.
+	Remote    bool     `json:"remote,omitempty"`
+	Games     int      `json:"games"`
+	Seed      uint64   `json:"seed"`
+	StartupMs int64    `json:"startup_ms"`
+	MoveMs    int64    `json:"move_ms"`
+	MarginMs  int64    `json:"margin_ms"`
+	Bot       *BotInfo `json:"bot,omitempty"`
 	// GamesPlayed counts games played to their end in the session, Turns
 	// the turns sent to the bot.
 	GamesPlayed int `json:"games_played"`
@@ -272,13 +278,13 @@ func Run(cfg Config) (*Report, error) {
 	}
 	if readyOK {
 		sess.report(Progress{Stage: StageVersion})
-		protocolVersion(&cfg, rec)
+		protocolVersion(&cfg, rec, sess.remote())
 	} else {
 		rec.skip(CheckProtocolVersion, "not judged: the bot never answered a hello with ready")
 	}
 
 	rep := &Report{
-		Game: cfg.Game.Info().Name, Options: cfg.Options, Seats: cfg.Seats, Command: cfg.Argv,
+		Game: cfg.Game.Info().Name, Options: cfg.Options, Seats: cfg.Seats, Command: cfg.Command, Remote: sess.remote(),
 		Games: cfg.Games, Seed: cfg.Seed, StartupMs: cfg.Startup.Milliseconds(), MoveMs: cfg.Move.Milliseconds(),
 		MarginMs: cfg.Margin.Milliseconds(), GamesPlayed: sess.gamesPlayed, Turns: sess.turns, Stopped: sess.stopped,
 		Startup: timing(sess.readyTimes), Think: timing(sess.think),

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/arena-dev/arena/arena/bot/stdio"
 	"github.com/arena-dev/arena/arena/referee"
 	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/bots"
@@ -26,7 +27,8 @@ import (
 // know (a decoder with DisallowUnknownFields), or with "ownids" one that
 // gives up unless each game's turn ids run 1, 2, 3, ... (the referee
 // numbers a seat's own turns only), or with "noid" one that answers every
-// turn without an id.
+// turn without an id, or with "illegal" one that answers every turn with
+// an index out of range.
 const envBot = "ARENA_CHECK_PKG_BOT"
 
 func TestMain(m *testing.M) {
@@ -44,9 +46,9 @@ func pkgBot(mode string) int {
 	if f, ok := extraModes[mode]; ok {
 		return f()
 	}
-	if mode == "eof" || mode == "noid" {
+	if mode == "eof" || mode == "noid" || mode == "illegal" {
 		// eof plays, but exits only at the end of its input; noid answers
-		// every turn without an id.
+		// every turn without an id; illegal with index 9999.
 		lr := protocol.NewLineReader(os.Stdin, protocol.DefaultMaxLine)
 		for {
 			line, err := lr.ReadLine()
@@ -61,8 +63,12 @@ func pkgBot(mode string) int {
 			case t == protocol.TypeTurn:
 				var tr protocol.Turn
 				_ = json.Unmarshal(line, &tr)
-				fmt.Printf("{\"type\":\"action\",\"id\":%d,\"index\":0}\n", tr.ID)
-			case t == protocol.TypeBye && mode == "noid":
+				index := 0
+				if mode == "illegal" {
+					index = 9999
+				}
+				fmt.Printf("{\"type\":\"action\",\"id\":%d,\"index\":%d}\n", tr.ID, index)
+			case t == protocol.TypeBye && mode != "eof":
 				return 0
 			}
 		}
@@ -133,7 +139,8 @@ func config(t *testing.T, game string, seats int, mode string) Config {
 	return Config{
 		// GORACE: under -race a Go program sleeps 1s at exit by default,
 		// the whole grace a bot has after bye.
-		Game: g, Options: opts, Seats: seats, Argv: []string{self}, Env: append(os.Environ(), envBot+"="+mode, "GORACE=atexit_sleep_ms=0"),
+		Game: g, Options: opts, Seats: seats, Command: []string{self},
+		Bot:   stdio.Command{Argv: []string{self}, Env: []string{envBot + "=" + mode, "GORACE=atexit_sleep_ms=0"}},
 		Games: seats + 1, Seed: 3, Startup: 5 * time.Second, Move: time.Second, Margin: 50 * time.Millisecond,
 	}
 }
@@ -203,7 +210,8 @@ func TestUnknownFieldsBlamed(t *testing.T) {
 func TestStartFailure(t *testing.T) {
 	t.Parallel()
 	cfg := config(t, "banqi", 2, "greedy")
-	cfg.Argv = []string{"/nonexistent/bot"}
+	cfg.Command = []string{"/nonexistent/bot"}
+	cfg.Bot = stdio.Command{Argv: cfg.Command}
 	rep, err := Run(cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -44,7 +44,7 @@ var errDone = fmt.Errorf("%w: the check needs no more of this game", transport.E
 // answers. Close only marks the bot out of the game: the process serves
 // the next one.
 type conn struct {
-	p      *transport.Process
+	p      transport.Conn
 	extras bool // add the unknown fields
 	notice bool // the unknown message type is still to be sent
 	probe  bool // stop after the first answered turn

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/clock"
 	"github.com/arena-dev/arena/arena/judge"
 	"github.com/arena-dev/arena/arena/referee"
@@ -31,7 +32,7 @@ const (
 	stageLater
 )
 
-// session is one bot process played through the games by the referee.
+// session is one bot session played through the games by the referee.
 // The main session sends unknown fields everywhere and ends with bye; a
 // probe session sends none and stops after the first answered turn.
 type session struct {
@@ -40,7 +41,8 @@ type session struct {
 	extras bool // unknown fields and an unknown message type
 	probe  bool // stop after the first answered turn, no bye
 	rng    *rand.Rand
-	p      *transport.Process
+	ep     bot.Endpoint
+	proc   bot.Process // ep, when it is a process here; else nil
 	c      *conn
 
 	progress     func(Progress) // nil in a probe
@@ -116,24 +118,31 @@ func (s *session) turnSent(id int64) {
 // run plays the session. The error is the arena's own (engine) failure.
 func (s *session) run() error {
 	s.phase = stageHello
-	p, err := startBot(s.cfg)
+	ep, proc, err := startBot(s.cfg)
 	if err != nil {
 		s.loc = "start"
 		s.rec.fail(CheckStart, "%v", err)
+		if hint := transport.HintOf(err); hint != "" { // what serves a remote bot
+			s.rec.explain(CheckStart, hint, nil)
+		}
 		s.aborted = true
 		s.finish()
 		return nil
 	}
-	s.p = p
+	s.ep, s.proc = ep, proc
 	s.c = &conn{
-		p: p, extras: s.extras, notice: s.extras, probe: s.probe, turnSent: s.turnSent,
+		p: ep, extras: s.extras, notice: s.extras, probe: s.probe, turnSent: s.turnSent,
 		helloGrace: max(time.Second, s.cfg.Startup/2), turnGrace: max(time.Second, s.cfg.Move),
 	}
 	defer func() {
-		p.Close()
-		s.stderrTail = p.StderrTail()
+		ep.Close()
+		s.stderrTail = ep.StderrTail()
 	}()
-	s.rec.pass(CheckStart, "started %s (pid %d)", shellJoin(s.cfg.Argv), p.Pid())
+	if proc != nil {
+		s.rec.pass(CheckStart, "started %s (pid %d)", shellJoin(s.cfg.Command), proc.Pid())
+	} else {
+		s.rec.pass(CheckStart, "opened a session of %s, which runs elsewhere: its lines are judged here, its process is not", shellJoin(s.cfg.Command))
+	}
 	for g := range s.cfg.Games {
 		ok, err := s.play(g)
 		if err != nil {
@@ -414,7 +423,7 @@ func closedDetail(err error) string {
 }
 
 func (s *session) stderrHint() string {
-	tail := strings.TrimSpace(s.p.StderrTail())
+	tail := strings.TrimSpace(s.ep.StderrTail())
 	if tail == "" {
 		return ""
 	}
@@ -569,7 +578,8 @@ func (s *session) tooLongHint() string {
 }
 
 // bye ends the session: the bot must exit by itself, with status 0, and
-// leave nothing running in its process group.
+// leave nothing running in its process group; a bot that runs elsewhere
+// must end its session (byeElsewhere).
 func (s *session) bye() {
 	s.loc = "bye"
 	sent := time.Now()
@@ -589,10 +599,20 @@ func (s *session) bye() {
 	}
 	s.completed = true
 	s.report(Progress{Stage: StageBye})
+	if s.proc == nil {
+		s.byeElsewhere(sent)
+		return
+	}
+	s.byeProcess(sent)
+}
+
+// byeProcess judges the exit after bye, sent at sent, of a bot that is a
+// process here.
+func (s *session) byeProcess(sent time.Time) {
 	grace := s.cfg.ByeGrace
 	exited := func() bool {
 		select {
-		case <-s.p.Exited():
+		case <-s.ep.Done():
 			return true
 		default:
 			return false
@@ -612,12 +632,16 @@ func (s *session) bye() {
 	// The grace moves on alike, up to the wall cap a move of that
 	// allowance would have (clock.Limits.WallCap): a bot's exit that
 	// waits for a CPU is not a bot that does not exit.
-	fairFrom, metered := s.p.Usage()
+	meter, metered := s.ep.(transport.Meter)
+	var fairFrom transport.Usage
+	if metered {
+		fairFrom, metered = meter.Usage()
+	}
 	forgiven := time.Duration(0)
 	lastEnd := sent.Add(clock.Limits{}.WallCap(grace))
 	end := func() time.Time {
 		if metered {
-			if u, ok := s.p.Usage(); ok {
+			if u, ok := meter.Usage(); ok {
 				d := u.Since(fairFrom)
 				forgiven = max(forgiven, clock.Forgiven(time.Since(sent), d.Ran, d.Waited, d.Throttled, d.Rate))
 			}
@@ -644,7 +668,7 @@ func (s *session) bye() {
 			break
 		}
 		if !inputClosed && !time.Now().Before(closeAt(until)) {
-			s.p.CloseInput()
+			s.proc.CloseInput()
 			inputClosed = true
 		}
 		line, err := s.c.receive(byeSlice(until))
@@ -672,7 +696,7 @@ func (s *session) bye() {
 			}
 			t := time.NewTimer(time.Until(byeSlice(until)))
 			select {
-			case <-s.p.Exited():
+			case <-s.ep.Done():
 				t.Stop()
 				return true
 			case <-t.C:
@@ -682,7 +706,7 @@ func (s *session) bye() {
 	// First while the input is to stay open, then to the end.
 	if !exited() && (inputClosed || !waitExit(func() time.Time { return closeAt(end()) })) {
 		if !inputClosed {
-			s.p.CloseInput()
+			s.proc.CloseInput()
 			inputClosed = true
 		}
 		waitExit(end)
@@ -701,7 +725,7 @@ func (s *session) bye() {
 		}
 		s.fail(CheckHygiene, "an unasked line after the last end or after bye: %s", clip(line))
 	}
-	if status := s.p.ExitStatus(); !status.Success() {
+	if status := s.proc.ExitStatus(); !status.Success() {
 		s.fail(CheckBye, "%s after bye; exit with status 0%s", status, s.stderrHint())
 	} else if inputClosed {
 		s.rec.warn(CheckBye, "exited with status 0 %s after bye, after its stdin was closed: a match closes it too, so this plays, but exit as soon as you read bye (a Node bot: call process.exit(0))", fmtDur(took))
@@ -712,7 +736,7 @@ func (s *session) bye() {
 }
 
 func (s *session) processGroup() {
-	pgid := s.p.Pid()
+	pgid := s.proc.Pid()
 	deadline := time.Now().Add(300 * time.Millisecond)
 	var left []string
 	for {
@@ -729,6 +753,43 @@ func (s *session) processGroup() {
 	}
 	s.rec.pass(CheckProcessGroup, "nothing left in process group %d after the bot exited", pgid)
 }
+
+// byeElsewhere judges the end after bye, sent at sent, of a bot that
+// runs elsewhere: what it writes is still read, and a session still open
+// at the end of the grace is warned. How its process exited, whether it
+// would have exited only at the end of its input (its stdin is not ours
+// to close, so the two cannot be told apart: a warning, not a failure)
+// and what it left running are seen only where it runs: not judged.
+func (s *session) byeElsewhere(sent time.Time) {
+	until := sent.Add(s.cfg.ByeGrace)
+	for {
+		line, err := s.c.receive(until)
+		if err == nil {
+			s.fail(CheckHygiene, "an unasked line after the last end or after bye: %s", clip(line))
+			continue
+		}
+		took := fmtDur(time.Since(sent))
+		if errors.Is(err, transport.ErrTimeout) {
+			s.rec.warn(CheckBye, "its session was still open %s after bye (now closed): exit as soon as you read bye; "+
+				"whether it exits at the end of its input, as a match lets it, is seen only where it runs", took)
+		} else {
+			s.rec.skip(CheckBye, "not judged: %s, so its exit is not seen here; its session ended %s after bye (it reports: %s)%s",
+				elsewhere(s.cfg), took, closedDetail(err), judgeThere)
+		}
+		s.rec.skip(CheckProcessGroup, "not judged: %s, so what it leaves running is not seen here%s", elsewhere(s.cfg), judgeThere)
+		return
+	}
+}
+
+// remote says whether the bot's session ran elsewhere: it started, and
+// is not a process here.
+func (s *session) remote() bool { return s.ep != nil && s.proc == nil }
+
+// elsewhere says that the bot is not a process here, for the checks it
+// leaves unjudged; judgeThere says how to judge them.
+func elsewhere(cfg *Config) string { return shellJoin(cfg.Command) + " runs elsewhere" }
+
+const judgeThere = "; run arena check with its command where it runs to judge it"
 
 // byeSlice is the end of the next slice of the wait after bye, at the
 // latest until: short, so that the wait's end, which moves with the time
@@ -821,14 +882,27 @@ func (s *session) finish() {
 
 // protocolVersion offers a fresh process a hello of the next major
 // version: it must refuse it (an error message, then exit), not play.
-func protocolVersion(cfg *Config, rec *recorder) {
+// Of a bot that runs elsewhere (remote), only the message and the end of
+// its session are seen, not how its process exited.
+func protocolVersion(cfg *Config, rec *recorder, remote bool) {
 	const name = CheckProtocolVersion
-	p, err := startBot(cfg)
+	p, proc, err := startBot(cfg)
 	if err != nil {
-		rec.skip(name, "not judged: a second process could not be started: %v", err)
+		what := "process could not be started"
+		if remote {
+			what = "session could not be opened"
+		}
+		rec.skip(name, "not judged: a second %s: %v", what, err)
 		return
 	}
 	defer p.Close()
+	// ended says how the bot ended, once it has.
+	ended := func() string {
+		if proc == nil {
+			return "its session ended"
+		}
+		return "the process " + proc.ExitStatus().String()
+	}
 	v := protocol.Version + 1
 	// Game 1's hello, but for the version.
 	h := refereeConfig(cfg, 0).Hello(0, names(cfg, 0))
@@ -839,7 +913,7 @@ func protocolVersion(cfg *Config, rec *recorder) {
 		t := time.NewTimer(cfg.ByeGrace)
 		defer t.Stop()
 		select {
-		case <-p.Exited():
+		case <-p.Done():
 			return true
 		case <-t.C:
 			return false
@@ -850,7 +924,12 @@ func protocolVersion(cfg *Config, rec *recorder) {
 			rec.warn(name, "a hello with protocol %d: the process closed its stdout but did not exit", v)
 			return
 		}
-		if st := p.ExitStatus(); st.Success() {
+		if proc == nil {
+			rec.skip(name, "not judged: %s, so its exit is not seen here; a hello with protocol %d ended its session without a word: "+
+				"answer {\"type\":\"error\",\"message\":...} and exit", elsewhere(cfg), v)
+			return
+		}
+		if st := proc.ExitStatus(); st.Success() {
 			rec.warn(name, "a hello with protocol %d: the process %s without a word; answer {\"type\":\"error\",\"message\":...} first", v, st)
 		} else {
 			rec.pass(name, "a hello with protocol %d: the process %s (an error message would say why)", v, st)
@@ -889,9 +968,13 @@ func protocolVersion(cfg *Config, rec *recorder) {
 	switch {
 	case isErrorMsg(reply):
 		if waitExit() {
-			rec.pass(name, "a hello with protocol %d is refused: %q, and the process %s", v, protocol.ErrorText(reply, clipLen), p.ExitStatus())
+			rec.pass(name, "a hello with protocol %d is refused: %q, and %s", v, protocol.ErrorText(reply, clipLen), ended())
 		} else {
-			rec.warn(name, "a hello with protocol %d is refused (%q), but the process was still running %v later: exit after the error", v, protocol.ErrorText(reply, clipLen), cfg.ByeGrace)
+			running := "the process was still running"
+			if proc == nil {
+				running = "its session was still open"
+			}
+			rec.warn(name, "a hello with protocol %d is refused (%q), but %s %v later: exit after the error", v, protocol.ErrorText(reply, clipLen), running, cfg.ByeGrace)
 		}
 	default:
 		t, _ := protocol.PeekType(reply)
@@ -926,12 +1009,14 @@ func clip(b []byte) string { return protocol.Excerpt(b, clipLen) }
 // clipLen is how much of a bot's line a message shows.
 const clipLen = 100
 
-// startBot starts a process of the bot, in its sandbox if it has one.
-// Descendants are left alive when it exits, for the process-group check.
-func startBot(cfg *Config) (*transport.Process, error) {
-	pc := transport.ProcessConfig{Argv: cfg.Argv, Dir: cfg.Dir, Env: cfg.Env, MaxLine: cfg.MaxLine, LeaveDescendants: true}
-	if cfg.Sandbox != nil {
-		return cfg.Sandbox.Start("check", pc)
+// startBot starts a session of the bot, and says whether it is a
+// process here (proc nil: it runs elsewhere). A local bot's descendants
+// are left alive when it exits, for the process-group check.
+func startBot(cfg *Config) (ep bot.Endpoint, proc bot.Process, err error) {
+	ep, err = cfg.Bot.Launch("check", bot.LaunchOptions{MaxLine: cfg.MaxLine, LeaveDescendants: true})
+	if err != nil {
+		return nil, nil, err
 	}
-	return transport.Start(pc)
+	proc, _ = ep.(bot.Process)
+	return ep, proc, nil
 }

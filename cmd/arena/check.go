@@ -32,6 +32,11 @@ CMD is one argument, split like a --bot command (quotes honoured, no shell;
 
    arena check --game banqi 'python3 my_bot.py'
 
+A remote bot, nats:BOTID, is checked as a match reaches it (--nats URL, or
+a server of its own, printed, that arena connect --bot BOTID serves it on):
+its lines are judged as a local bot's, but what only its process shows (its
+exit status after bye, its process group) is seen where it runs: SKIPped.
+
 Each check is printed as PASS, FAIL, WARN or SKIP with its reason. The first
 protocol error (an answer that is not an action message with the turn's id,
 or not ready to a hello) stops the session: its failure shows what to send
@@ -53,7 +58,7 @@ The checks (docs/check.md explains each):
 			&cli.BoolFlag{Name: "strict", Usage: "count warnings as failures"},
 			jsonFlag("print one JSON report to stdout"),
 			&cli.BoolFlag{Name: "progress", Usage: "progress lines on stderr: one per game and every few seconds", DefaultText: "on, off with --json"},
-		), sandboxFlags()...),
+		), append(natsFlags(), sandboxFlags()...)...),
 		Action: runCheck,
 	})
 }
@@ -100,27 +105,37 @@ func runCheck(c *cli.Context) error {
 	if err != nil {
 		return usageError{err}
 	}
-	// Confined as in a match, so that what passes here passes there.
+	// Confined as in a match, so that what passes here passes there; a
+	// remote bot is reached as a match reaches it.
 	specs := []bot.Spec{spec}
 	sb, err := confineBots(c, specs, "", "")
 	if err != nil {
 		return err
 	}
-	local, ok := spec.Target.(stdio.Command)
-	if !ok {
-		// The session judges a process (its exit, its process group).
-		return usagef("arena check %s: checks a bot program run here; check a remote bot where it runs: arena check CMD", spec.Target)
+	closeNATS, err := remoteSpecs(c, specs, startup)
+	if err != nil {
+		return err
 	}
-	argv := local.Argv
+	defer closeNATS()
+	spec = specs[0]
+	command := []string{spec.Target.String()}
+	if local, ok := spec.Target.(stdio.Command); ok {
+		command = local.Argv
+	}
+	_, here := spec.Target.(bot.Local)
 	if !c.Bool("json") {
 		fmt.Fprintf(c.App.Writer, "arena check: %s, %d seats, %d games, seed %d, move %v, startup %v, margin %v\n",
 			game.Info().Name, seats, c.Int("games"), seed, move, startup, margin)
-		sayConfinement(c, c.App.Writer, "arena check: ", sb)
+		if here {
+			sayConfinement(c, c.App.Writer, "arena check: ", sb)
+		} else {
+			fmt.Fprintf(c.App.Writer, "arena check: %s runs elsewhere: its lines are checked here, its process (bye's exit status, process-group) where it runs\n", spec.Target)
+		}
 	}
 	cfg := check.Config{
-		Game: game, Options: opts, Seats: seats, Argv: argv, Games: c.Int("games"), Seed: seed,
+		Game: game, Options: opts, Seats: seats, Bot: spec.Launcher, Command: command, Games: c.Int("games"), Seed: seed,
 		Startup: startup, Move: move, Margin: margin, ByeGrace: time.Second, MaxLine: c.Int("max-line"),
-		Strict: c.Bool("strict"), Sandbox: sb,
+		Strict: c.Bool("strict"),
 	}
 	progress := !c.Bool("json")
 	if c.IsSet("progress") {

@@ -9,8 +9,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -549,5 +551,85 @@ func TestCheckProgress(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCheckRemoteBot: arena check nats:BOTID checks a bot that arena
+// connect serves as it checks the same bot run here: a good one passes
+// all but what only its process shows (bye's exit status, its process
+// group), which is skipped as not seen from here; a bad one fails with
+// the same findings, word for word.
+func TestCheckRemoteBot(t *testing.T) {
+	t.Parallel()
+	env, err := exec.LookPath("env")
+	if err != nil {
+		t.Skip("no env(1)")
+	}
+	url := natsServer(t)
+	cases := []struct {
+		mode  string
+		fails []string
+		why   string
+	}{
+		{mode: "ok", why: "12 passed, 0 failed, 0 warnings, 2 skipped: compliant"},
+		{mode: "index9999", fails: []string{check.CheckLegal}, why: "index 9999 out of range 0..31"},
+		{mode: "no-id", fails: []string{check.CheckIDs}, why: `the answer has no "id" (expected 1)`},
+	}
+	for _, tc := range cases {
+		p := start(t, nil, "connect", "--nats", url, "--bot", tc.mode, "--", env, envCheckBot+"="+tc.mode, os.Args[0])
+		t.Cleanup(func() { p.cmd.Process.Signal(syscall.SIGTERM); p.wait(t) })
+		p.waitFor(t, regexp.MustCompile(`(serving bot \S+)`))
+	}
+	failLines := func(out string) []string {
+		var fails []string
+		for _, l := range strings.Split(out, "\n") {
+			if strings.HasPrefix(l, "FAIL ") || strings.HasPrefix(l, "     ") {
+				fails = append(fails, l)
+			}
+		}
+		return fails
+	}
+	for _, tc := range cases {
+		t.Run(tc.mode, func(t *testing.T) {
+			got, out, code := checkOutcome(t, append(slices.Clone(fastCheck), "--nats", url, "nats:"+tc.mode)...)
+			wantCode := 0
+			if len(tc.fails) > 0 {
+				wantCode = 1
+			}
+			if !slices.Equal(got["FAIL"], tc.fails) || len(got["WARN"]) > 0 || code != wantCode {
+				t.Fatalf("FAIL %v WARN %v exit %d; want FAIL %v exit %d:\n%s", got["FAIL"], got["WARN"], code, tc.fails, wantCode, out)
+			}
+			if !strings.Contains(out, tc.why) || !strings.Contains(out, "arena check: nats:"+tc.mode+" runs elsewhere") {
+				t.Fatalf("output lacks %q or what runs elsewhere:\n%s", tc.why, out)
+			}
+			if tc.mode == "ok" {
+				notSeen := []string{check.CheckBye, check.CheckProcessGroup}
+				if !slices.Equal(got["SKIP"], notSeen) || !strings.Contains(out, "SKIP bye: not judged: nats:ok runs elsewhere, so its exit is not seen here") {
+					t.Fatalf("SKIP %v, want %v as not seen from here:\n%s", got["SKIP"], notSeen, out)
+				}
+			}
+			_, localOut, _ := checkOutcome(t, append(slices.Clone(fastCheck), checkBotCommand(t, tc.mode))...)
+			if remote, local := failLines(out), failLines(localOut); !slices.Equal(remote, local) {
+				t.Fatalf("remote findings:\n%s\nlocal findings:\n%s", strings.Join(remote, "\n"), strings.Join(local, "\n"))
+			}
+		})
+	}
+}
+
+// TestCheckRemoteBotNotServed: without --nats, arena check nats:BOTID
+// starts a server of its own and prints its URL, as a match does; a bot
+// nobody serves within the startup limit fails start, with what serves
+// it.
+func TestCheckRemoteBotNotServed(t *testing.T) {
+	t.Parallel()
+	got, out, code := checkOutcome(t, "--game", "banqi", "--startup-time", "300ms", "nats:nobody")
+	if code != 1 || !slices.Equal(got["FAIL"], []string{check.CheckStart}) || len(got["SKIP"]) != len(check.Checks)-1 {
+		t.Fatalf("FAIL %v, %d skipped, exit %d; want start failed, the rest skipped, exit 1:\n%s", got["FAIL"], len(got["SKIP"]), code, out)
+	}
+	for _, want := range []string{"arena: NATS server for remote bots at nats://127.0.0.1:", "no one serves this bot",
+		"hint: no arena connect --bot nobody is serving it"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
 	}
 }

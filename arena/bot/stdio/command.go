@@ -73,7 +73,8 @@ func (c Command) WithEnv(env []string) bot.Target {
 
 // Launch starts a process of c, in c.Sandbox if set.
 func (c Command) Launch(name string, opt bot.LaunchOptions) (bot.Endpoint, error) {
-	cfg := transport.ProcessConfig{Argv: c.Argv, Dir: c.Dir, Env: c.Env, MaxLine: opt.MaxLine, StderrCap: opt.StderrCap}
+	cfg := transport.ProcessConfig{Argv: c.Argv, Dir: c.Dir, Env: c.Env, MaxLine: opt.MaxLine, StderrCap: opt.StderrCap,
+		LeaveDescendants: opt.LeaveDescendants}
 	var proc *transport.Process
 	var err error
 	if c.Sandbox != nil {
@@ -90,8 +91,10 @@ func (c Command) Launch(name string, opt bot.LaunchOptions) (bot.Endpoint, error
 	return processEndpoint{proc}, nil
 }
 
-// processEndpoint is a bot process as an Endpoint.
+// processEndpoint is a bot process as an Endpoint, and a bot.Process.
 type processEndpoint struct{ *transport.Process }
+
+var _ bot.Process = processEndpoint{}
 
 func (p processEndpoint) Done() <-chan struct{}              { return p.Exited() }
 func (p processEndpoint) SetStderr(w io.Writer)              { p.Process.SetStderr(w) }
