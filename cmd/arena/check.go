@@ -102,7 +102,7 @@ func runCheck(c *cli.Context) error {
 	}
 	// Confined as in a match, so that what passes here passes there.
 	specs := []bot.Spec{spec}
-	sb, err := confineBots(c, specs, "", "")
+	sb, err := confineBots(c, specs)
 	if err != nil {
 		return err
 	}
