@@ -296,25 +296,12 @@ func writeSPRTReports(c *cli.Context, o output.Output, cfg *sprt.Config, sum *sp
 		}
 	}
 	if path := c.String("summary-md"); path != "" {
-		// Appended: $GITHUB_STEP_SUMMARY collects every step's summary.
-		f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-		if err != nil {
-			return fmt.Errorf("--summary-md: %w", err)
-		}
-		err = sum.Markdown(f)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
+		if err := sprt.AppendMarkdown(path, sum); err != nil {
 			return fmt.Errorf("--summary-md: %w", err)
 		}
 	}
 	if path := c.String("junit"); path != "" {
-		var b strings.Builder
-		if err := sum.JUnit(&b); err != nil {
-			return fmt.Errorf("--junit: %w", err)
-		}
-		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		if err := sprt.WriteJUnit(path, sum); err != nil {
 			return fmt.Errorf("--junit: %w", err)
 		}
 	}
