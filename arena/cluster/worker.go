@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -585,4 +586,14 @@ func Shares(concurrency, workers int) []int {
 		out[i] = max(out[i], 1)
 	}
 	return out
+}
+
+// HostName names this machine's workers: its host name, as a subject
+// token ("worker" if it has none).
+func HostName() string {
+	h, err := os.Hostname()
+	if err != nil || h == "" {
+		return "worker"
+	}
+	return Token(h)
 }

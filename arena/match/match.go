@@ -109,7 +109,7 @@ func Run(ctx context.Context, cfg Config, bots []bot.Spec) (*Summary, error) {
 	sum := newSummary(cfg, bots)
 	// Another match of the same game adds to what the directory holds
 	// (it deals with its secret); anything else would mix.
-	plan, err := runplan.Start(runplan.Plan{Out: cfg.OutDir, Warn: cfg.Warn, Secret: cfg.Secret,
+	plan, err := runplan.OpenDir(runplan.Dir{Out: cfg.OutDir, Warn: cfg.Warn, Secret: cfg.Secret,
 		Run: "this match of " + cfg.Game.Info().Name, Ours: func(id string) bool { return sameKind(id, cfg) }})
 	if err != nil {
 		return sum, err

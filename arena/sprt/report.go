@@ -422,3 +422,26 @@ func (s *Summary) JUnit(w io.Writer) error {
 	_, err := io.WriteString(w, "\n")
 	return err
 }
+
+// AppendMarkdown appends s's Markdown summary to the file path (created
+// if need be): $GITHUB_STEP_SUMMARY collects every step's summary.
+func AppendMarkdown(path string, s *Summary) error {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	err = s.Markdown(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// WriteJUnit writes s's verdict as a JUnit XML test to the file path.
+func WriteJUnit(path string, s *Summary) error {
+	var b strings.Builder
+	if err := s.JUnit(&b); err != nil {
+		return err
+	}
+	return os.WriteFile(path, []byte(b.String()), 0o644)
+}

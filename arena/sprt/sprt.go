@@ -322,7 +322,7 @@ func Run(ctx context.Context, cfg Config, progress func(Status)) (*Result, error
 	// them; the caller writes the final summary over it.
 	start := *res
 	start.Verdict = Running
-	plan, err := runplan.Start(runplan.Plan{Out: cfg.OutDir, Secret: cfg.Secret, Run: "this sprt",
+	plan, err := runplan.OpenDir(runplan.Dir{Out: cfg.OutDir, Secret: cfg.Secret, Run: "this sprt",
 		// An SPRT does not resume: results there are another run's, and
 		// its report would mix them with this one's.
 		Held: func() error {

@@ -15,6 +15,7 @@ import (
 	"github.com/arena-dev/arena/arena/deal"
 	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/arena/run"
+	"github.com/arena-dev/arena/arena/runplan"
 	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/arena/schedule"
 	"github.com/arena-dev/arena/arena/seed"
@@ -282,47 +283,45 @@ var limitsFields = map[string]string{"User": "limits.user", "Network": "limits.n
 	"Contest": "limits.contest"}
 
 // Confine runs every local bot in the sandbox the limits section
-// describes: it checks that this machine can provide it (another user and
-// no network need privileges) and binds the bots to it (stdio.Binding). Their environment is
+// describes (runplan.Confine): it checks that this machine can provide it
+// (another user and no network need privileges) and binds the bots to it (stdio.Binding). Their environment is
 // then only the documented variables plus the bots' env fields and
 // limits.env. Isolated bots do not see the output directory out (created
 // here if need be), nor what BotOptions.Hide names (the tournament file,
 // which holds the seed), nor the other bots' programs. src names the file
 // in errors.
 func (c *Config) Confine(src, out string) (*sandbox.Sandbox, error) {
-	opts := c.BotOptions
-	if out != "" {
+	sb, err := runplan.Confine(c.Bots, c.BotLimits, c.BotOptions, out)
+	var refused *runplan.RefusedError
+	if errors.As(err, &refused) {
+		return nil, c.Refusal(src, refused)
+	}
+	return sb, err
+}
+
+// Refusal names the field of the file src behind a refusal of its bots
+// (runplan.Plan.Refused).
+func (c *Config) Refusal(src string, refused *runplan.RefusedError) error {
+	if refused.Dir != "" {
 		// Isolated bots never see the output directory: a bot that names
 		// a file there is refused now, not forfeited in every game.
-		if err := stdio.CheckOutside(c.Bots, out); err != nil {
-			return nil, fieldErr(src, "bots", "%v", err)
-		}
-		if err := os.MkdirAll(out, 0o755); err != nil {
-			return nil, fmt.Errorf("output directory: %w", err)
-		}
-		opts.Hide = append(opts.Hide[:len(opts.Hide):len(opts.Hide)], out)
+		return fieldErr(src, "bots", "%v", refused.Err)
 	}
-	opts.Programs = append(opts.Programs, stdio.Programs(c.Bots)...)
-	sb, err := sandbox.New(c.BotLimits, opts)
-	if err != nil {
-		field := "limits"
-		var oe *sandbox.OptionError
-		var ce *sandbox.ContestError
-		switch {
-		case errors.As(err, &oe):
-			if f, ok := limitsFields[oe.Option]; ok {
-				field = f
-			}
-			if oe.Option == "Network" && c.File.Limits.NoNetwork {
-				field = "limits.no_network"
-			}
-		case errors.As(err, &ce):
-			field = "limits.contest"
+	field := "limits"
+	var oe *sandbox.OptionError
+	var ce *sandbox.ContestError
+	switch {
+	case errors.As(refused.Err, &oe):
+		if f, ok := limitsFields[oe.Option]; ok {
+			field = f
 		}
-		return nil, fieldErr(src, field, "%v", err)
+		if oe.Option == "Network" && c.File.Limits.NoNetwork {
+			field = "limits.no_network"
+		}
+	case errors.As(refused.Err, &ce):
+		field = "limits.contest"
 	}
-	stdio.Confine(c.Bots, sb)
-	return sb, nil
+	return fieldErr(src, field, "%v", refused.Err)
 }
 
 // resolveBot parses bot i of a file (b) into its spec: checked

@@ -18,6 +18,7 @@ import (
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/match"
 	"github.com/arena-dev/arena/arena/run"
+	"github.com/arena-dev/arena/arena/runplan"
 	"github.com/arena-dev/arena/arena/schedule"
 )
 
@@ -76,42 +77,40 @@ func Run(ctx context.Context, c *Config, out string, opt Options) (*match.Summar
 	}
 	sum := match.NewSummary(names)
 	sum.Game, sum.Seed, sum.Out = c.Game.Info().Name, c.Seed, out
-	// Held until the very end (deferred first, so released last): until
-	// every bot is gone and every log is written (run.Run returns after).
-	dir, err := run.OpenDir(out, opt.Warn)
+	// Held until the very end: until every bot is gone and every log is
+	// written (run.Run returns after).
+	var led *Ledger
+	plan, err := runplan.OpenDir(runplan.Dir{Out: out, Warn: opt.Warn,
+		Held: func() (err error) {
+			if err := saveConfig(c, out); err != nil {
+				return err
+			}
+			// Read as standings read it: what does not count here does
+			// not count there.
+			ledgerPath := filepath.Join(out, ledger.FileName)
+			if led, err = c.ReadLedger(ledgerPath); err != nil {
+				return err
+			}
+			if led.Torn != nil {
+				fmt.Fprintf(opt.Warn, "arena: warning: %s: %s\n", ledgerPath, led.Torn)
+			}
+			for _, p := range append(led.Edited, led.Problems...) {
+				fmt.Fprintf(opt.Warn, "arena: warning: %v\n", p)
+			}
+			return nil
+		},
+		Deal: func() (*deal.Secret, error) { return c.dealSecret(out, led) },
+	})
 	if err != nil {
 		return sum, err
 	}
-	defer dir.Close()
-	if err := saveConfig(c, out); err != nil {
-		return sum, err
-	}
-	ledgerPath := dir.LedgerPath()
-	// Read as standings read it: what does not count here does not
-	// count there.
-	led, err := c.ReadLedger(ledgerPath)
-	if err != nil {
-		return sum, err
-	}
-	if led.Torn != nil {
-		fmt.Fprintf(opt.Warn, "arena: warning: %s: %s\n", ledgerPath, led.Torn)
-	}
-	for _, p := range append(led.Edited, led.Problems...) {
-		fmt.Fprintf(opt.Warn, "arena: warning: %v\n", p)
-	}
-	secret, err := c.dealSecret(out, led)
-	if err != nil {
-		return sum, err
-	}
+	defer plan.Close()
+	secret, files := plan.Secret, plan.Sink
 	// Pointers into the ledger's records, not copies: a resume of a long
 	// tournament holds each recorded game once.
 	finished := make(map[string]*ledger.Record, len(led.Records))
 	for i := range led.Records {
 		finished[led.Records[i].GameID] = &led.Records[i]
-	}
-	files, err := dir.Sink(nil)
-	if err != nil {
-		return sum, err
 	}
 	// Games played here only: an executor plays them elsewhere (a
 	// distributed run's workers; its local ones are warned of by whoever

@@ -64,7 +64,7 @@ func runBench(c *cli.Context) error {
 		return usageError{fmt.Errorf("--bot: %w", err)}
 	}
 	cmds := []bot.Spec{{Name: "bench", Target: stdio.Command{Line: c.String("bot"), Argv: argv}}}
-	sb, err := confineBots(c, cmds, "", "")
+	sb, err := confineBots(c, cmds)
 	if err != nil {
 		return err
 	}

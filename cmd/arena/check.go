@@ -108,7 +108,7 @@ func runCheck(c *cli.Context) error {
 	// Confined as in a match, so that what passes here passes there; a
 	// remote bot is reached as a match reaches it.
 	specs := []bot.Spec{spec}
-	sb, err := confineBots(c, specs, "", "")
+	sb, err := confineBots(c, specs)
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-dev/arena/arena/run"
+	"github.com/arena-dev/arena/arena/runplan"
 	"github.com/arena-dev/arena/arena/sandbox"
 	_ "github.com/arena-dev/arena/engine/all"
 )
@@ -77,7 +78,8 @@ func runMain(args []string) int {
 	}
 	fmt.Fprintln(os.Stderr, "arena:", err)
 	var u usageError
-	if errors.As(err, &u) {
+	var planned *runplan.UsageError
+	if errors.As(err, &u) || errors.As(err, &planned) {
 		return exitUsage
 	}
 	return exitFail

@@ -4,22 +4,18 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-dev/arena/arena/bot"
-	"github.com/arena-dev/arena/arena/bot/stdio"
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/match"
 	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/arena/output"
 	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/arena/runplan"
-	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/engine"
 )
 
@@ -72,15 +68,11 @@ func runMatch(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	botList, err := parseBots(c.StringSlice("bot"))
+	specs, err := parseBots(c.StringSlice("bot"))
 	if err != nil {
 		return err
 	}
-	trace, err := traceFlag(c, botList)
-	if err != nil {
-		return err
-	}
-	opts, err := engine.Setup(game, len(botList), given)
+	opts, err := engine.Setup(game, len(specs), given)
 	if err != nil {
 		return usageError{err}
 	}
@@ -88,8 +80,7 @@ func runMatch(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	limits := settings.Limits
-	seats := len(botList)
+	seats := len(specs)
 	games := c.Int("games")
 	if !c.IsSet("games") {
 		games = match.Rotation(seats)
@@ -117,73 +108,54 @@ func runMatch(c *cli.Context) error {
 	if rot := match.Rotation(seats); games%rot != 0 && !c.Bool("fresh-deals") {
 		o.Warn(fmt.Sprintf("--games %d is not a multiple of %d, so seats are not rotated evenly", games, rot))
 	}
-	secret, secretFile, err := dealSecret(c, botList)
+	plan, err := runPlan(c, specs, out, settings, concurrency, seats)
 	if err != nil {
 		return err
 	}
-	sb, err := confineBots(c, botList, out, secretFile)
-	if err != nil {
-		return err
+	plan.Confined = func(r *runplan.Run) {
+		fmt.Fprintf(progress, "arena: %s, %d games, seed %d, %s, %s\n", game.Info().Name, games, seed, r.SecretNote(out), settings.Limits)
+		sayConfinement(c, progress, "arena: ", r.Sandbox)
 	}
-	fmt.Fprintf(progress, "arena: %s, %d games, seed %d, %s, %s\n", game.Info().Name, games, seed, secretNote(secretFile, out), limits)
-	sayConfinement(c, progress, "arena: ", sb)
-
 	ctx, release := stopContext(c.App.ErrWriter)
 	defer release()
 	start := time.Now()
-	specs := botList
-	executor, closeNATS, err := matchExecutor(c, specs, out, concurrency, limits.Startup)
+	r, err := plan.Open()
 	if err != nil {
 		return err
 	}
-	defer closeNATS()
-	if w := run.LoadWarning(concurrency, seats); w != "" && executor == nil && c.IsSet("concurrency") { // played here, not by workers
+	defer r.Close()
+	if w := run.LoadWarning(concurrency, seats); w != "" && r.Executor == nil && c.IsSet("concurrency") { // played here, not by workers
 		fmt.Fprintf(c.App.ErrWriter, "arena: warning: %s\n", w)
 	}
-	var tr *bot.Tracer
-	if trace >= 0 {
-		tr = bot.Traced(specs[trace].Launcher, c.App.ErrWriter)
-		specs[trace].Launcher = tr
-	}
 	sum, err := match.Run(ctx, match.Config{
-		Settings: settings, Game: game, Options: opts, Games: games, Seed: seed, Secret: secret, OutDir: out, Version: Version,
-		Concurrency: concurrency, Executor: executor,
+		Settings: settings, Game: game, Options: opts, Games: games, Seed: seed, Secret: r.Secret, OutDir: out, Version: Version,
+		Concurrency: concurrency, Executor: r.Executor,
 		OnGame: func(r ledger.Record) { o.Game(output.Game{Record: r, Total: games}) },
 		Warn:   c.App.ErrWriter, // a stale lock, leftovers removed, lost stderr logs
-	}, specs)
-	if tr != nil {
-		tr.Flush() // the trace's last lines before the summary, not after it
-	}
+	}, r.Bots)
+	r.Flush() // the trace's last lines before the summary, not after it
 	if oerr := o.End(output.End{Summary: sum, Took: time.Since(start)}); oerr != nil {
 		return oerr
 	}
-	if u := runplan.CommandLine(err, secretFile); u != nil {
+	if u := runplan.CommandLine(err, r.SecretFile); u != nil {
 		return usageError{u}
 	}
 	return err
 }
 
-// matchExecutor reaches the remote bots among specs and, with
-// --distributed, makes the executor whose workers play the games (nil:
-// they are played here); done closes what it opened, and is set even on
-// error.
-func matchExecutor(c *cli.Context, specs []bot.Spec, out string, concurrency int, wait time.Duration) (
-	executor func(run.Config) (run.Executor, error), done func(), err error) {
-	if !c.Bool("distributed") {
-		done, err = remoteSpecs(c, specs, wait)
-		if done == nil {
-			done = func() {}
-		}
-		return nil, done, err
-	}
-	link, maker, done, err := natsRun(c, out, concurrency, len(specs))
+// runPlan reads the flags of a run's bots (runplan.Plan) given with
+// --bot, --base or --test: the sandbox flags, --deal-secret, --trace,
+// and where remote bots and workers are, for a run of settings at
+// concurrency, of games of seats.
+func runPlan(c *cli.Context, specs []bot.Spec, out string, settings run.Settings, concurrency, seats int) (runplan.Plan, error) {
+	lim, opts, err := limitFlags(c)
 	if err != nil {
-		return nil, done, err
+		return runplan.Plan{}, err
 	}
-	if err := bot.Bind(specs, natsBindings(c, link.NC, wait)); err != nil {
-		return nil, done, err
-	}
-	return maker, done, nil
+	p := runplan.Plan{Bots: specs, Out: out, SecretFile: c.String("deal-secret"), Limits: lim, Sandbox: opts, Refused: flagRefusal,
+		Wait: settings.Limits.Startup, Trace: c.String("trace"), Log: c.App.ErrWriter, Version: Version}
+	p.NATS, p.Distributed = runNATS(c, concurrency, seats)
+	return p, nil
 }
 
 // parseBots reads --bot NAME=CMD flags (botFlag), one bot each.
@@ -224,65 +196,6 @@ func botFlag(flag, value string) (bot.Spec, error) {
 	return s, usageError{err}
 }
 
-// confineBots builds the sandbox from the flags and binds every local bot
-// to it (the remote ones are left for remoteSpecs).
-// With --bot-user the output directory is made unreadable to others, so
-// bots cannot read results and replays (docs/security.md). Isolated bots
-// see neither the output directory nor the directory of a reused deal
-// secret file (secretFile, "" if none).
-func confineBots(c *cli.Context, specs []bot.Spec, out, secretFile string) (*sandbox.Sandbox, error) {
-	lf, err := options.ReadLimits(c)
-	if err != nil {
-		return nil, usageError{err}
-	}
-	lim, err := lf.Resolve()
-	if err != nil {
-		var fe *options.FieldError
-		if errors.As(err, &fe) { // the limits field the flag --bot-FIELD sets
-			return nil, usagef("%s: %v", options.LimitFlag(fe.Field), fe.Err)
-		}
-		return nil, usageError{err}
-	}
-	opts := lf.Options(".")
-	if out != "" {
-		// Isolated bots must not see results and replays of finished games:
-		// a finished game of a rotation block tells the deal of the next.
-		// A bot that names a file there is refused now, before a check of
-		// who may read it would suggest opening it.
-		if err := stdio.CheckOutside(specs, out); err != nil {
-			return nil, usagef("--out %s: %w", out, err)
-		}
-		if err := os.MkdirAll(out, 0o755); err != nil {
-			return nil, fmt.Errorf("output directory: %w", err)
-		}
-		opts.Hide = []string{out}
-	}
-	opts.Hide = hideSecret(opts.Hide, secretFile, out)
-	opts.Programs = append(opts.Programs, stdio.Programs(specs)...) // a remote bot runs elsewhere
-	sb, err := sandbox.New(lim, opts)
-	if err != nil {
-		return nil, usageError{sandboxFlagErr(err)}
-	}
-	if lf.User != "" && out != "" {
-		if err := privateDir(out); err != nil {
-			return nil, err
-		}
-	}
-	stdio.Confine(specs, sb)
-	return sb, nil
-}
-
-// privateDir creates dir (if needed) readable by the arena's user only.
-func privateDir(dir string) error {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("output directory: %w", err)
-	}
-	if err := os.Chmod(dir, 0o700); err != nil {
-		return fmt.Errorf("output directory: %w", err)
-	}
-	return nil
-}
-
 func parseOptions(specs []string) (map[string]string, error) {
 	out := map[string]string{}
 	for _, spec := range specs {
@@ -303,21 +216,4 @@ func runSettings(c *cli.Context) (run.Settings, error) {
 		return s, usageError{err}
 	}
 	return s, nil
-}
-
-// traceFlag is the index of the bot --trace names (by name, or by the
-// number of its --bot from 0), -1 without --trace.
-func traceFlag(c *cli.Context, bots []bot.Spec) (int, error) {
-	which := c.String("trace")
-	if which == "" {
-		return -1, nil
-	}
-	names := make([]string, len(bots))
-	for i, b := range bots {
-		if b.Name == which || strconv.Itoa(i) == which {
-			return i, nil
-		}
-		names[i] = fmt.Sprintf("%d or %s", i, b.Name)
-	}
-	return -1, usagef("--trace %q: no such bot (want %s)", which, strings.Join(names, ", "))
 }

@@ -101,35 +101,37 @@ func runPlay(c *cli.Context) error {
 		return err
 	}
 	out := c.String("out")
-	secret, secretFile, err := dealSecret(c, botList)
-	if err != nil {
-		return err
-	}
-	sb, err := confineBots(c, botList, out, secretFile)
+	plan, err := runPlan(c, botList, out, settings, 1, seats)
 	if err != nil {
 		return err
 	}
 	w := c.App.ErrWriter
-	fmt.Fprintf(w, "arena: %s, %s, seed %d, you at seat %d; bots: %s\n", game.Info().Name, words.Count(games, "game", "games"), seed, seat, settings.Limits)
-	sayConfinement(c, w, "arena: ", sb)
-	specs := botList
+	plan.Confined = func(r *runplan.Run) {
+		fmt.Fprintf(w, "arena: %s, %s, seed %d, you at seat %d; bots: %s\n", game.Info().Name, words.Count(games, "game", "games"), seed, seat, settings.Limits)
+		sayConfinement(c, w, "arena: ", r.Sandbox)
+	}
+	r, err := plan.Open()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
 	person := &human.Seat{
 		In: os.Stdin, Out: c.App.Writer, Timed: c.Bool("timed"), DropTypeahead: isatty.IsTerminal(os.Stdin.Fd()), Results: true,
 	}
-	specs = slices.Insert(specs, seat, bot.Spec{Name: humanName, Launcher: person})
+	specs := slices.Insert(r.Bots, seat, bot.Spec{Name: humanName, Launcher: person})
 
 	ctx, release := stopContext(c.App.ErrWriter)
 	defer release()
 	o := output.Play{Person: person, Name: humanName, Kept: out != ""}
 	sum, err := match.Run(ctx, match.Config{
-		Settings: settings, Game: game, Options: opts, Games: games, Seed: seed, Secret: secret, OutDir: out, Version: Version,
+		Settings: settings, Game: game, Options: opts, Games: games, Seed: seed, Secret: r.Secret, OutDir: out, Version: Version,
 		OnGame: func(r ledger.Record) { o.Game(output.Game{Record: r, Total: games}) },
 		Warn:   w,
 	}, specs)
 	if oerr := o.End(output.End{Summary: sum}); oerr != nil {
 		return oerr
 	}
-	if u := runplan.CommandLine(err, secretFile); u != nil {
+	if u := runplan.CommandLine(err, r.SecretFile); u != nil {
 		return usageError{u}
 	}
 	return err

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/urfave/cli/v2"
@@ -16,6 +15,7 @@ import (
 	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/arena/output"
 	"github.com/arena-dev/arena/arena/remote"
+	"github.com/arena-dev/arena/arena/runplan"
 	"github.com/arena-dev/arena/arena/sandbox"
 
 	"github.com/arena-dev/arena/internal/words"
@@ -61,71 +61,18 @@ func clientConnect(c *cli.Context, url, botID string, more ...nats.Option) (*nat
 	return nc, nil
 }
 
-// natsConnect connects to --nats, or starts an embedded server for the
-// run and connects to it in-process; the server's URL is printed to
-// stderr even with --quiet, since the bots' owners need it to connect.
-// The returned function closes both.
-func natsConnect(c *cli.Context) (*nats.Conn, func(), error) {
-	link, err := natsLinkFor(c, "")
-	if err != nil {
-		return nil, nil, err
+// runNATS reads the flags of natsFlags and distributedFlags: where a
+// run's remote bots and workers are (runplan.Plan's NATS and
+// Distributed, nil without --distributed); concurrency and seats are
+// the run's.
+func runNATS(c *cli.Context, concurrency, seats int) (runplan.NATS, *runplan.Distributed) {
+	n := runplan.NATS{URL: c.String("nats"), Listen: c.String("nats-listen"), Creds: c.String("nats-creds"),
+		CA: c.String("nats-ca"), Cert: c.String("nats-cert"), Key: c.String("nats-key"), Grace: options.DurationOf(c, "nats-grace")}
+	if !c.Bool("distributed") {
+		return n, nil
 	}
-	return link.NC, link.Close, nil
-}
-
-// natsLinkFor is natsConnect's link (remote.DialLink to --nats, else
-// remote.Embed); an embedded server has JetStream with its store in
-// jetStreamDir, if set (distributed runs).
-func natsLinkFor(c *cli.Context, jetStreamDir string) (*remote.Link, error) {
-	if g := options.DurationOf(c, "nats-grace"); g <= 0 {
-		return nil, usagef("--nats-grace %v: want a positive duration, such as 2s", g)
-	}
-	if url := c.String("nats"); url != "" {
-		opts, err := remote.ConnectOptions(remote.Client{Creds: c.String("nats-creds"),
-			CA: c.String("nats-ca"), Cert: c.String("nats-cert"), Key: c.String("nats-key")})
-		if err != nil {
-			return nil, usageError{fmt.Errorf("--nats-creds/--nats-ca/--nats-cert/--nats-key: %w", err)}
-		}
-		link, err := remote.DialLink(url, opts...)
-		if err != nil {
-			return nil, fmt.Errorf("--nats %s: %w", url, err)
-		}
-		return link, nil
-	}
-	host, port, err := remote.SplitHostPort(c.String("nats-listen"))
-	if err != nil {
-		return nil, usageError{fmt.Errorf("--nats-listen: %w", err)}
-	}
-	link, err := remote.Embed(remote.ServerOptions{Host: host, Port: port, StoreDir: jetStreamDir}, c.App.ErrWriter)
-	if err != nil {
-		return nil, err
-	}
-	fmt.Fprintf(c.App.ErrWriter, "arena: NATS server for remote bots at %s: serve a bot with arena connect --nats %s --bot BOTID -- CMD\n", link.URL, link.URL)
-	return link, nil
-}
-
-// remoteSpecs binds the remote bots among specs (bot.Bind) on a NATS
-// connection, made when there is one at least. wait is how long a game
-// waits for a remote bot to be served.
-func remoteSpecs(c *cli.Context, specs []bot.Spec, wait time.Duration) (func(), error) {
-	if !bot.HasScheme(specs, remote.SchemeName) {
-		return func() {}, nil
-	}
-	nc, closeNATS, err := natsConnect(c)
-	if err != nil {
-		return nil, err
-	}
-	if err := bot.Bind(specs, natsBindings(c, nc, wait)); err != nil {
-		closeNATS()
-		return nil, err
-	}
-	return closeNATS, nil
-}
-
-// natsBindings bind remote bots to nc: a game waits up to wait for one
-// to be served, and --nats-grace for one unreachable.
-func natsBindings(c *cli.Context, nc *nats.Conn, wait time.Duration) bot.Bindings {
-	return bot.Bindings{remote.SchemeName: &remote.Binding{NC: nc, Wait: wait, Grace: options.DurationOf(c, "nats-grace")}}
+	return n, &runplan.Distributed{Workers: c.Int("workers"), WorkersGiven: c.IsSet("workers"), Lease: options.DurationOf(c, "lease"),
+		MaxDeliver: c.Int("max-deliver"), Concurrency: concurrency, Seats: seats}
 }
 
 func connectCommand() *cli.Command {
@@ -164,7 +111,7 @@ func runConnect(c *cli.Context) error {
 		return usageError{err}
 	}
 	specs := []bot.Spec{{Name: id, Target: stdio.Command{Argv: argv}}}
-	sb, err := confineBots(c, specs, "", "")
+	sb, err := confineBots(c, specs)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/options"
+	"github.com/arena-dev/arena/arena/runplan"
 	"github.com/arena-dev/arena/arena/sandbox"
 )
 
@@ -63,7 +66,7 @@ func runSandbox(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return usagef("arena sandbox takes no arguments, only the sandbox flags: arena sandbox --bot-memory 512MiB")
 	}
-	sb, err := confineBots(c, nil, "", "")
+	sb, err := confineBots(c, nil)
 	if err != nil {
 		return err
 	}
@@ -93,17 +96,54 @@ var sandboxFlagNames = map[string]string{"User": "--bot-user", "Network": "--bot
 	"Env": "--bot-env", "CPUs": "--bot-cpus", "UIDs": "--bot-uids", "ReadOnly": "--bot-ro", "ReadWrite": "--bot-rw",
 	"Contest": "--contest"}
 
-// sandboxFlagErr names the flag behind a sandbox error.
-func sandboxFlagErr(err error) error {
+// flagRefusal names the flag behind a refusal of the bots
+// (runplan.Plan.Refused): --out, or the sandbox flag.
+func flagRefusal(refused *runplan.RefusedError) error {
+	if refused.Dir != "" {
+		return usagef("--out %s: %w", refused.Dir, refused.Err)
+	}
 	var oe *sandbox.OptionError
 	var ce *sandbox.ContestError
 	switch {
-	case errors.As(err, &oe):
+	case errors.As(refused.Err, &oe):
 		if flag, ok := sandboxFlagNames[oe.Option]; ok {
-			return fmt.Errorf("%s: %w", flag, oe.Err)
+			return usagef("%s: %w", flag, oe.Err)
 		}
-	case errors.As(err, &ce):
-		return fmt.Errorf("--%w", err)
+	case errors.As(refused.Err, &ce):
+		return usagef("--%w", refused.Err)
 	}
-	return err
+	return usageError{refused.Err}
+}
+
+// limitFlags reads the sandbox flags: the limits and options of
+// sandbox.New.
+func limitFlags(c *cli.Context) (sandbox.Limits, sandbox.Options, error) {
+	lf, err := options.ReadLimits(c)
+	if err != nil {
+		return sandbox.Limits{}, sandbox.Options{}, usageError{err}
+	}
+	lim, err := lf.Resolve()
+	if err != nil {
+		var fe *options.FieldError
+		if errors.As(err, &fe) { // the limits field the flag --bot-FIELD sets
+			return lim, sandbox.Options{}, usagef("%s: %v", options.LimitFlag(fe.Field), fe.Err)
+		}
+		return lim, sandbox.Options{}, usageError{err}
+	}
+	return lim, lf.Options("."), nil
+}
+
+// confineBots confines specs, which see no output directory, as the
+// sandbox flags say (runplan.Confine).
+func confineBots(c *cli.Context, specs []bot.Spec) (*sandbox.Sandbox, error) {
+	lim, opts, err := limitFlags(c)
+	if err != nil {
+		return nil, err
+	}
+	sb, err := runplan.Confine(specs, lim, opts, "")
+	var refused *runplan.RefusedError
+	if errors.As(err, &refused) {
+		return nil, flagRefusal(refused)
+	}
+	return sb, err
 }

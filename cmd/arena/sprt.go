@@ -9,14 +9,12 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/nats-io/nats.go"
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/arena/outdir"
 	"github.com/arena-dev/arena/arena/output"
-	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/arena/runplan"
 	"github.com/arena-dev/arena/arena/sprt"
@@ -206,36 +204,23 @@ func runSPRT(c *cli.Context) error {
 	if cfg.Seats > 2 {
 		bots = append(bots, cfg.Filler)
 	}
-	var nc *nats.Conn
-	if bot.HasScheme(bots, remote.SchemeName) || c.Bool("distributed") {
-		link, maker, done, err := natsRun(c, cfg.OutDir, cfg.Concurrency, cfg.Seats)
-		defer done()
-		if err != nil {
-			return err
-		}
-		nc, cfg.Executor = link.NC, maker
-	}
 	if err := cfg.Check(); err != nil {
 		return usageError{err}
 	}
-	// Confine the bots as arena match does.
-	secret, secretFile, err := dealSecret(c, bots)
+	// Confined and reached as arena match's bots.
+	plan, err := runPlan(c, bots, cfg.OutDir, cfg.Settings, cfg.Concurrency, cfg.Seats)
 	if err != nil {
 		return err
 	}
-	cfg.Secret = secret
-	sb, err := confineBots(c, bots, cfg.OutDir, secretFile)
+	r, err := plan.Open()
 	if err != nil {
 		return err
 	}
-	if nc != nil {
-		if err := bot.Bind(bots, natsBindings(c, nc, cfg.Limits.Startup)); err != nil {
-			return err
-		}
-	}
-	cfg.Test, cfg.Base = bots[0], bots[1]
+	defer r.Close()
+	cfg.Secret, cfg.Executor = r.Secret, r.Executor
+	cfg.Test, cfg.Base = r.Bots[0], r.Bots[1]
 	if cfg.Seats > 2 {
-		cfg.Filler = bots[2]
+		cfg.Filler = r.Bots[2]
 	}
 	warn := c.App.ErrWriter
 	progress := c.App.ErrWriter
@@ -265,8 +250,8 @@ func runSPRT(c *cli.Context) error {
 	}
 	fmt.Fprintf(progress, "arena: sprt %s (test) vs %s (base), %s, %d seats, %s, nElo H0 <= %g H1 >= %g, alpha %g beta %g, LLR bounds [%.2f, %.2f], %s, concurrency %d, seed %d, %s, %s\n",
 		cfg.Test.Name, cfg.Base.Name, cfg.Game.Info().Name, cfg.Seats, mode, cfg.SPRT.Elo0, cfg.SPRT.Elo1, cfg.SPRT.Alpha, cfg.SPRT.Beta,
-		lo, hi, maxText, cfg.Concurrency, cfg.Seed, secretNote(secretFile, cfg.OutDir), cfg.Limits)
-	sayConfinement(c, progress, "arena: ", sb)
+		lo, hi, maxText, cfg.Concurrency, cfg.Seed, r.SecretNote(cfg.OutDir), cfg.Limits)
+	sayConfinement(c, progress, "arena: ", r.Sandbox)
 
 	ctx, release := stopContext(c.App.ErrWriter)
 	defer release()
@@ -289,7 +274,7 @@ func runSPRT(c *cli.Context) error {
 		fmt.Fprintf(warn, "arena: %v\n", err)
 	}
 	if runErr != nil {
-		if u := runplan.CommandLine(runErr, secretFile); u != nil {
+		if u := runplan.CommandLine(runErr, r.SecretFile); u != nil {
 			return usageError{u}
 		}
 		return runErr
@@ -311,25 +296,12 @@ func writeSPRTReports(c *cli.Context, o output.Output, cfg *sprt.Config, sum *sp
 		}
 	}
 	if path := c.String("summary-md"); path != "" {
-		// Appended: $GITHUB_STEP_SUMMARY collects every step's summary.
-		f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-		if err != nil {
-			return fmt.Errorf("--summary-md: %w", err)
-		}
-		err = sum.Markdown(f)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
+		if err := sprt.AppendMarkdown(path, sum); err != nil {
 			return fmt.Errorf("--summary-md: %w", err)
 		}
 	}
 	if path := c.String("junit"); path != "" {
-		var b strings.Builder
-		if err := sum.JUnit(&b); err != nil {
-			return fmt.Errorf("--junit: %w", err)
-		}
-		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		if err := sprt.WriteJUnit(path, sum); err != nil {
 			return fmt.Errorf("--junit: %w", err)
 		}
 	}

@@ -11,12 +11,11 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/deal"
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/arena/output"
-	"github.com/arena-dev/arena/arena/remote"
+	"github.com/arena-dev/arena/arena/runplan"
 	"github.com/arena-dev/arena/arena/schedule"
 	"github.com/arena-dev/arena/arena/tournament"
 	"github.com/arena-dev/arena/internal/words"
@@ -195,47 +194,37 @@ func runTournament(c *cli.Context) error {
 	if err != nil {
 		return usageError{err}
 	}
-	cfg.BotOptions.Hide = hideSecret(cfg.BotOptions.Hide, cfg.SecretFile, out)
+	opts := cfg.BotOptions
 	if sp.Src != "flags" {
 		// The tournament file holds the seed: no bot may read it.
 		if abs, err := filepath.Abs(sp.Src); err == nil {
-			cfg.BotOptions.Hide = append(cfg.BotOptions.Hide, abs)
+			opts.Hide = append(opts.Hide[:len(opts.Hide):len(opts.Hide)], abs)
 		}
 	}
-	sb, err := cfg.Confine(sp.Src, out)
-	if err != nil {
-		return usageError{err}
-	}
-	if cfg.BotOptions.User != "" {
-		// Bots running as another user cannot read results or replays.
-		if err := privateDir(out); err != nil {
-			return err
-		}
-	}
+	plan := runplan.Plan{Bots: cfg.Bots, Out: out, SecretFile: cfg.SecretFile, Secret: cfg.Secret, Limits: cfg.BotLimits, Sandbox: opts,
+		Refused: func(r *runplan.RefusedError) error { return usageError{cfg.Refusal(sp.Src, r)} },
+		Wait:    cfg.Limits.Startup, Log: c.App.ErrWriter, Version: Version}
+	plan.NATS, plan.Distributed = runNATS(c, cfg.Concurrency, cfg.Seats)
 	progress := c.App.ErrWriter
+	plan.Confined = func(r *runplan.Run) {
+		fmt.Fprintf(progress, "arena: tournament %s: %s %s, %d bots, %d seats, concurrency %d, seed %d, %s, results in %s\n",
+			cfg.Name, cfg.Game.Info().Name, cfg.Format, len(cfg.Bots), cfg.Seats, cfg.Concurrency, cfg.Seed, r.SecretNote(out), out)
+		sayConfinement(c, progress, "arena: ", r.Sandbox)
+		printRoster(progress, sp, cfg)
+	}
 	ctx, release := stopContext(c.App.ErrWriter)
 	defer release()
-	fmt.Fprintf(progress, "arena: tournament %s: %s %s, %d bots, %d seats, concurrency %d, seed %d, %s, results in %s\n",
-		cfg.Name, cfg.Game.Info().Name, cfg.Format, len(cfg.Bots), cfg.Seats, cfg.Concurrency, cfg.Seed, secretNote(cfg.SecretFile, out), out)
-	sayConfinement(c, progress, "arena: ", sb)
-	printRoster(progress, sp, cfg)
+	r, err := plan.Open()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
 	var o output.Output = output.Discard{}
 	if !c.Bool("quiet") {
 		o = output.NewTournament(progress) // on a terminal, a live bar; in CI logs, plain lines at most once a second
 	}
 	onGame := func(p tournament.Progress) { o.Game(output.TournamentGame(p)) }
-	topts := tournament.Options{Version: Version, Warn: c.App.ErrWriter, OnGame: onGame}
-	if bot.HasScheme(cfg.Bots, remote.SchemeName) || c.Bool("distributed") {
-		link, maker, done, err := natsRun(c, out, cfg.Concurrency, cfg.Seats)
-		defer done()
-		if err != nil {
-			return err
-		}
-		if err := bot.Bind(cfg.Bots, natsBindings(c, link.NC, cfg.Limits.Startup)); err != nil {
-			return err
-		}
-		topts.Executor = maker
-	}
+	topts := tournament.Options{Version: Version, Warn: c.App.ErrWriter, OnGame: onGame, Executor: r.Executor}
 	_, err = tournament.Run(ctx, cfg, out, topts)
 	o.End(output.End{}) // ends a bar's line: what follows starts a line of its own
 	if errors.Is(err, tournament.ErrInterrupted) {
