@@ -12,6 +12,7 @@ import (
 	"github.com/arena-dev/arena/arena/bot/stdio"
 	"github.com/arena-dev/arena/arena/check"
 	"github.com/arena-dev/arena/arena/options"
+	"github.com/arena-dev/arena/arena/runplan"
 	"github.com/arena-dev/arena/engine"
 )
 
@@ -107,17 +108,18 @@ func runCheck(c *cli.Context) error {
 	}
 	// Confined as in a match, so that what passes here passes there; a
 	// remote bot is reached as a match reaches it.
-	specs := []bot.Spec{spec}
-	sb, err := confineBots(c, specs)
+	lim, confine, err := limitFlags(c)
 	if err != nil {
 		return err
 	}
-	closeNATS, err := remoteSpecs(c, specs, startup)
+	plan := runplan.Plan{Bots: []bot.Spec{spec}, Limits: lim, Sandbox: confine, Refused: flagRefusal, Wait: startup, Log: c.App.ErrWriter}
+	plan.NATS, _ = runNATS(c, 1, seats)
+	bots, err := plan.Open()
 	if err != nil {
 		return err
 	}
-	defer closeNATS()
-	spec = specs[0]
+	defer bots.Close()
+	spec, sb := bots.Bots[0], bots.Sandbox
 	command := []string{spec.Target.String()}
 	if local, ok := spec.Target.(stdio.Command); ok {
 		command = local.Argv
