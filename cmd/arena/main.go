@@ -15,6 +15,7 @@ import (
 	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/arena/sandbox"
 	_ "github.com/arena-dev/arena/engine/all"
+	"github.com/arena-dev/arena/internal/version"
 )
 
 // Version is the arena's version, written into replays.
@@ -87,7 +88,7 @@ func newApp() *cli.App {
 	return &cli.App{
 		Name:    "arena",
 		Usage:   "a headless tournament arena for game-playing bots",
-		Version: versionText(debug.ReadBuildInfo()),
+		Version: versionOf(debug.ReadBuildInfo()),
 		Description: `Start with a match of the bundled bots, then check your own bot:
 
    arena games
@@ -202,3 +203,6 @@ func flagsFirst(app *cli.App, args []string) []string {
 	}
 	return out
 }
+
+// versionOf is --version's text: Version and the commit built from.
+func versionOf(info *debug.BuildInfo, ok bool) string { return version.Text(Version, info, ok) }
