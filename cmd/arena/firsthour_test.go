@@ -23,6 +23,8 @@ import (
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/bots"
+	"github.com/arena-dev/arena/internal/argorder"
+	"github.com/arena-dev/arena/internal/completion"
 )
 
 // progressLines are the lines of a match's stderr that report a game.
@@ -239,7 +241,7 @@ func TestRepeatableFlagsKeepCommas(t *testing.T) {
 		}
 		args := append(append([]string{"arena"}, s.path...), "--"+s.flag, value)
 		inProcess.Lock()
-		err := app.Run(flagsFirst(app, args))
+		err := app.Run(argorder.FlagsFirst(app, args))
 		inProcess.Unlock()
 		if err != nil {
 			t.Errorf("%v: %v", args, err)
@@ -404,12 +406,12 @@ func TestHelpCompletionAndVersion(t *testing.T) {
 		{[]string{"help"}, []string{"COMMANDS:", "tournament", "completion", "arena match --game banqi"}},
 		{[]string{"help", "match"}, []string{"arena match - play games", "--bot value"}},
 		{[]string{"tournament", "help", "run"}, []string{"arena tournament run - run (or resume)"}},
-		{[]string{"completion", "bash"}, []string{"complete -o bashdefault -o default -F _arena_complete arena", completionFlag}},
-		{[]string{"completion", "zsh"}, []string{"compdef _arena_complete arena", completionFlag}},
+		{[]string{"completion", "bash"}, []string{"complete -o bashdefault -o default -F _arena_complete arena", completion.Flag}},
+		{[]string{"completion", "zsh"}, []string{"compdef _arena_complete arena", completion.Flag}},
 		{[]string{"completion", "fish"}, []string{"complete -c arena"}},
-		{[]string{completionFlag}, []string{"\nmatch\n", "\nsprt\n", "\ncompletion\n"}},
-		{[]string{"tournament", completionFlag}, []string{"run\n", "\nverify\n"}},
-		{[]string{"match", "--ga", completionFlag}, []string{"--game\n", "--games\n"}},
+		{[]string{completion.Flag}, []string{"\nmatch\n", "\nsprt\n", "\ncompletion\n"}},
+		{[]string{"tournament", completion.Flag}, []string{"run\n", "\nverify\n"}},
+		{[]string{"match", "--ga", completion.Flag}, []string{"--game\n", "--games\n"}},
 		{[]string{"--version"}, []string{"arena version " + Version + " (commit "}},
 	}
 	for _, tc := range cases {
