@@ -265,6 +265,19 @@ func bestIndex(n int, score func(i int) float64, rng *rand.Rand) int {
 	return best
 }
 
+// Session plays one session of bundled bot name with o over in and out
+// (the protocol, sdk.Run), a new bot each call: what serves it over
+// stdio (arena bot) or sessions at once (arena bot --nats) calls it.
+func Session(name string, o Options, version string) func(in io.Reader, out io.Writer) error {
+	return func(in io.Reader, out io.Writer) error {
+		b, err := NewWith(name, o)
+		if err != nil {
+			return err
+		}
+		return sdk.Run(in, out, b, sdk.Options{Name: name, Version: version})
+	}
+}
+
 // Main runs bundled bot name as a standalone program (bots/cmd/NAME): its
 // strength flags from the command line (ParseOptions), then the protocol
 // on stdin and stdout. A bad flag exits 2, naming it.

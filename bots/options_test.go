@@ -102,3 +102,25 @@ func TestBudgetMargin(t *testing.T) {
 		t.Errorf("iterations only: budget %v", b)
 	}
 }
+
+// TestSession: a session of a bundled bot is a new bot of that name,
+// refused for a name or options no bot has; with no input it ends.
+func TestSession(t *testing.T) {
+	tests := []struct {
+		name string
+		o    Options
+		ok   bool
+	}{
+		{"random", Options{}, true},
+		{"ismcts", Options{Level: "weak"}, true},
+		{"nope", Options{}, false},
+		{"random", Options{Level: "weak"}, false},
+	}
+	for _, tc := range tests {
+		var out strings.Builder
+		err := Session(tc.name, tc.o, "1")(strings.NewReader(""), &out)
+		if _, newErr := NewWith(tc.name, tc.o); (newErr == nil) != tc.ok || (!tc.ok && err == nil) {
+			t.Errorf("Session(%s, %+v): %v (NewWith: %v)", tc.name, tc.o, err, newErr)
+		}
+	}
+}

@@ -6,6 +6,8 @@
 // its Elo and LOS lines (Match), a tournament's progress and its events
 // (Tournament), an SPRT's progress (SPRT), arena play's sentences for a
 // person (Play), the end summary as JSON (JSON), and nothing (Discard).
+// arena games prints the games the engine registry knows through it too
+// (Games, GamesJSON, Schema): the descriptions are the engines'.
 // A new command (the ladder) reports through the same interface, with
 // one of these or an Output of its own.
 //

@@ -31,6 +31,23 @@ const (
 // ErrKeyExists: a key of that name is in the directory already.
 var ErrKeyExists = errors.New("a key of that name exists already")
 
+// AddBot makes bot id's key in dir (AddKey), and before it, the first
+// time, the arenas' key (ArenaKey): arenaSeed is the arenas' seed file
+// when it was made now, "" when dir had it already (its .pub); it is set
+// also when the bot's key then fails.
+func AddBot(dir, id string) (arenaSeed, seed string, err error) {
+	if err := CheckID(id); err != nil {
+		return "", "", err
+	}
+	if _, err := os.Stat(filepath.Join(dir, ArenaKey+PublicExt)); err != nil {
+		if arenaSeed, err = AddKey(dir, ArenaKey); err != nil {
+			return "", "", err
+		}
+	}
+	seed, err = AddKey(dir, id)
+	return arenaSeed, seed, err
+}
+
 // AddKey makes a new user nkey named name in dir: NAME.nk (the seed,
 // mode 0600) and NAME.pub. It refuses to overwrite either.
 func AddKey(dir, name string) (seedPath string, err error) {

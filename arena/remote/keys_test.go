@@ -249,3 +249,32 @@ func (r *refusals) waitFor(n int, limit time.Duration) int {
 		}
 	}
 }
+
+// TestAddBot: the first bot's key brings the arenas' key with it; later
+// ones do not; a bad id, and a bot whose key is there, are refused.
+func TestAddBot(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		id        string
+		arenaSeed bool
+		exists    bool // refused: ErrKeyExists
+		badID     bool // refused: CheckID's error
+	}{
+		{id: "alice", arenaSeed: true},
+		{id: "bob"},
+		{id: "alice", exists: true},
+		{id: "no spaces", badID: true},
+	}
+	for _, tc := range tests {
+		arenaSeed, seed, err := remote.AddBot(dir, tc.id)
+		refused := tc.exists || tc.badID
+		if (arenaSeed != "") != tc.arenaSeed || refused != (err != nil) || tc.exists != errors.Is(err, remote.ErrKeyExists) ||
+			(!refused && seed != filepath.Join(dir, tc.id+remote.SeedExt)) {
+			t.Fatalf("AddBot(%q) = %q, %q, %v", tc.id, arenaSeed, seed, err)
+		}
+	}
+	keys, err := remote.ReadKeys(dir)
+	if err != nil || len(keys) != 3 {
+		t.Fatalf("ReadKeys: %d keys (%v), want the arenas', alice's and bob's", len(keys), err)
+	}
+}

@@ -221,3 +221,27 @@ func Write(dir, language, game string) ([]string, error) {
 	}
 	return names, nil
 }
+
+// TopLevel names a kit's files as ls would show the kit's directory: a
+// subdirectory once, with the count of files it holds ("docs/ (3 files)").
+func TopLevel(names []string) []string {
+	var out []string
+	count := map[string]int{}
+	for _, name := range names {
+		top, _, inDir := strings.Cut(name, "/")
+		if !inDir {
+			out = append(out, name)
+			continue
+		}
+		if count[top] == 0 {
+			out = append(out, top+"/")
+		}
+		count[top]++
+	}
+	for i, name := range out {
+		if n := count[strings.TrimSuffix(name, "/")]; n > 0 {
+			out[i] = fmt.Sprintf("%s (%d files)", name, n)
+		}
+	}
+	return out
+}

@@ -229,3 +229,21 @@ func TestNamedForItsDirectory(t *testing.T) {
 		}
 	}
 }
+
+// TestTopLevel: a kit's files as ls shows its directory, a subdirectory
+// once with the count of the files it holds.
+func TestTopLevel(t *testing.T) {
+	tests := []struct {
+		names []string
+		want  string
+	}{
+		{nil, ""},
+		{[]string{"bot.py", "README.md"}, "bot.py, README.md"},
+		{[]string{"bot.py", "docs/a.md", "arena/x.py", "docs/b/c.md", "README.md"}, "bot.py, docs/ (2 files), arena/ (1 files), README.md"},
+	}
+	for _, tc := range tests {
+		if got := strings.Join(TopLevel(tc.names), ", "); got != tc.want {
+			t.Errorf("TopLevel(%v) = %q, want %q", tc.names, got, tc.want)
+		}
+	}
+}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"runtime"
 	"strings"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/bots"
-	"github.com/arena-dev/arena/sdk"
 )
 
 func botCommand() *cli.Command {
@@ -66,8 +64,7 @@ every time given the game's seed. docs/bots.md explains the levels:
 			name := c.Args().First()
 			opts := bots.Options{Level: c.String(bots.FlagLevel), Iterations: c.Int(bots.FlagIterations), Depth: c.Int(bots.FlagDepth),
 				Nodes: c.Int64(bots.FlagNodes), TimeFraction: c.Float64(bots.FlagTimeFraction)}
-			bot, err := bots.NewWith(name, opts)
-			if err != nil {
+			if _, err := bots.NewWith(name, opts); err != nil {
 				return usageError{err}
 			}
 			if url := c.String("nats"); url != "" {
@@ -79,7 +76,7 @@ every time given the game's seed. docs/bots.md explains the levels:
 			// move on top of it (docs/protocol.md, the clock a bot is
 			// judged by).
 			runtime.GOMAXPROCS(1)
-			return sdk.Run(os.Stdin, os.Stdout, bot, sdk.Options{Name: name, Version: Version})
+			return bots.Session(name, opts, Version)(os.Stdin, os.Stdout)
 		},
 	})
 }
@@ -94,11 +91,5 @@ func serveBundled(c *cli.Context, url, name string, opts bots.Options) error {
 	if err := remote.CheckID(id); err != nil {
 		return usageError{fmt.Errorf("--id: %w", err)}
 	}
-	return serveBot(c, url, id, "bundled "+name, remote.InProcess(func(in io.Reader, out io.Writer) error {
-		b, err := bots.NewWith(name, opts)
-		if err != nil {
-			return err
-		}
-		return sdk.Run(in, out, b, sdk.Options{Name: name, Version: Version})
-	}))
+	return serveBot(c, url, id, "bundled "+name, remote.InProcess(bots.Session(name, opts, Version)))
 }

@@ -13,7 +13,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -24,6 +23,8 @@ import (
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/bots"
+	"github.com/arena-dev/arena/internal/argorder"
+	"github.com/arena-dev/arena/internal/completion"
 )
 
 // progressLines are the lines of a match's stderr that report a game.
@@ -240,7 +241,7 @@ func TestRepeatableFlagsKeepCommas(t *testing.T) {
 		}
 		args := append(append([]string{"arena"}, s.path...), "--"+s.flag, value)
 		inProcess.Lock()
-		err := app.Run(flagsFirst(app, args))
+		err := app.Run(argorder.FlagsFirst(app, args))
 		inProcess.Unlock()
 		if err != nil {
 			t.Errorf("%v: %v", args, err)
@@ -405,12 +406,12 @@ func TestHelpCompletionAndVersion(t *testing.T) {
 		{[]string{"help"}, []string{"COMMANDS:", "tournament", "completion", "arena match --game banqi"}},
 		{[]string{"help", "match"}, []string{"arena match - play games", "--bot value"}},
 		{[]string{"tournament", "help", "run"}, []string{"arena tournament run - run (or resume)"}},
-		{[]string{"completion", "bash"}, []string{"complete -o bashdefault -o default -F _arena_complete arena", completionFlag}},
-		{[]string{"completion", "zsh"}, []string{"compdef _arena_complete arena", completionFlag}},
+		{[]string{"completion", "bash"}, []string{"complete -o bashdefault -o default -F _arena_complete arena", completion.Flag}},
+		{[]string{"completion", "zsh"}, []string{"compdef _arena_complete arena", completion.Flag}},
 		{[]string{"completion", "fish"}, []string{"complete -c arena"}},
-		{[]string{completionFlag}, []string{"\nmatch\n", "\nsprt\n", "\ncompletion\n"}},
-		{[]string{"tournament", completionFlag}, []string{"run\n", "\nverify\n"}},
-		{[]string{"match", "--ga", completionFlag}, []string{"--game\n", "--games\n"}},
+		{[]string{completion.Flag}, []string{"\nmatch\n", "\nsprt\n", "\ncompletion\n"}},
+		{[]string{"tournament", completion.Flag}, []string{"run\n", "\nverify\n"}},
+		{[]string{"match", "--ga", completion.Flag}, []string{"--game\n", "--games\n"}},
 		{[]string{"--version"}, []string{"arena version " + Version + " (commit "}},
 	}
 	for _, tc := range cases {
@@ -461,37 +462,6 @@ func TestEveryCommandHelpHasAnExample(t *testing.T) {
 	})
 	if n < 12 {
 		t.Fatalf("only %d commands", n)
-	}
-}
-
-// TestVersionNamesTheCommit: the version names the commit and whether the
-// tree had uncommitted changes, from the build information Go stamps.
-func TestVersionNamesTheCommit(t *testing.T) {
-	t.Parallel()
-	rev := "42f8330c3e9d6a5f0e1b2c3d4e5f60718293a4b5"
-	vcs := func(kv ...string) *debug.BuildInfo {
-		bi := &debug.BuildInfo{Main: debug.Module{Path: "github.com/arena-dev/arena", Version: "(devel)"}}
-		for i := 0; i+1 < len(kv); i += 2 {
-			bi.Settings = append(bi.Settings, debug.BuildSetting{Key: kv[i], Value: kv[i+1]})
-		}
-		return bi
-	}
-	cases := []struct {
-		info *debug.BuildInfo
-		ok   bool
-		want string
-	}{
-		{vcs("vcs", "git", "vcs.revision", rev, "vcs.time", "2026-12-01T11:27:54Z", "vcs.modified", "true"), true,
-			Version + " (commit " + rev + ", of 2026-12-01T11:27:54Z, with uncommitted changes)"},
-		{vcs("vcs.revision", rev, "vcs.modified", "false"), true, Version + " (commit " + rev + ", clean tree)"},
-		{vcs("-buildvcs", "false"), true, Version + " (commit unknown: built without version control information, e.g. -buildvcs=false or outside a git checkout)"},
-		{&debug.BuildInfo{Main: debug.Module{Version: "v0.1.0"}}, true, Version + " (module v0.1.0)"},
-		{nil, false, Version + " (commit unknown: no build information)"},
-	}
-	for _, tc := range cases {
-		if got := versionText(tc.info, tc.ok); got != tc.want {
-			t.Errorf("versionText = %q, want %q", got, tc.want)
-		}
 	}
 }
 

@@ -2,83 +2,11 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
-	"os"
-	"os/signal"
-	"syscall"
 
-	"github.com/mattn/go-isatty"
+	"github.com/arena-dev/arena/internal/stop"
 )
 
-// stopSignals are the signals that stop a long-running command cleanly:
-// Ctrl-C (SIGINT), and SIGTERM, which timeout, docker stop, Kubernetes
-// and CI runners send to cancel a job. Both are handled alike: no new
-// game starts, nothing half-done is recorded, and the reports are
-// written.
-var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM}
-
-// signalNames name stopSignals as people know them (syscall's own
-// names are "interrupt" and "terminated").
-var signalNames = map[os.Signal]string{os.Interrupt: "SIGINT", syscall.SIGTERM: "SIGTERM"}
-
-// stoppedBy is the cause (context.Cause) of a command's context ended
-// by a signal. It is a cancellation: errors.Is(err, context.Canceled)
-// holds for it, as for any context cancelled.
-type stoppedBy struct{ sig os.Signal }
-
-func (s stoppedBy) Error() string {
-	if name, ok := signalNames[s.sig]; ok {
-		return name
-	}
-	return s.sig.String()
-}
-
-func (s stoppedBy) Unwrap() error { return context.Canceled }
-
-// stopContext is the context of every long-running command (match,
-// play, tournament run, sprt, worker, connect, serve, bench): it ends at
-// the first of stopSignals, with stoppedBy as its cause, and says so on
-// w (the command's stderr) at once (sayStopping). The command
-// then winds down (what that takes is its own: a tournament gives
-// running games a few seconds). A second signal is not caught: it kills
-// the process at once, as the signal's default action does. Nothing
-// recorded is lost that way either, since every recorded game is
-// durable (a run killed outright resumes, docs/tournaments.md), but the
-// reports of that run are not written. release stops catching the
-// signals; call it when the command ends.
-func stopContext(w io.Writer) (ctx context.Context, release func()) {
-	ctx, cancel := context.WithCancelCause(context.Background())
-	caught := make(chan os.Signal, 1)
-	signal.Notify(caught, stopSignals...)
-	done := make(chan struct{})
-	go func() {
-		select {
-		case sig := <-caught:
-			// Before the command sees the cancellation, so that a second
-			// signal already finds the default action.
-			signal.Stop(caught)
-			sayStopping(w, stoppedBy{sig})
-			cancel(stoppedBy{sig})
-		case <-done:
-		}
-	}()
-	return ctx, func() {
-		signal.Stop(caught)
-		close(done)
-		cancel(context.Canceled)
-	}
-}
-
-// sayStopping tells the person who pressed Ctrl-C (or the log of a job
-// that was cancelled) at once that the command heard it, before the
-// seconds winding down takes: one who hears nothing presses again, and a
-// second signal stops the command without its reports. On a terminal a
-// progress bar may hold the line: the message starts a line of its own.
-func sayStopping(w io.Writer, by stoppedBy) {
-	newline := ""
-	if f, ok := w.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
-		newline = "\n"
-	}
-	fmt.Fprintf(w, "%sarena: %s: stopping cleanly, which may take a few seconds; a second signal stops at once, without the reports\n", newline, by)
-}
+// stopContext is every long-running command's context (stop.Context):
+// the first SIGINT or SIGTERM ends it, a second kills.
+func stopContext(w io.Writer) (context.Context, func()) { return stop.Context(w) }

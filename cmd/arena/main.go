@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"runtime/debug"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -16,6 +15,8 @@ import (
 	"github.com/arena-dev/arena/arena/runplan"
 	"github.com/arena-dev/arena/arena/sandbox"
 	_ "github.com/arena-dev/arena/engine/all"
+	"github.com/arena-dev/arena/internal/argorder"
+	"github.com/arena-dev/arena/internal/version"
 )
 
 // Version is the arena's version, written into replays.
@@ -62,8 +63,8 @@ func runMain(args []string) int {
 		}
 	}
 	app := newApp()
-	app.Setup() // adds the help command, which flagsFirst must know
-	err := app.Run(flagsFirst(app, args))
+	app.Setup() // adds the help command, which argorder.FlagsFirst must know
+	err := app.Run(argorder.FlagsFirst(app, args))
 	if err == nil {
 		return exitOK
 	}
@@ -89,7 +90,7 @@ func newApp() *cli.App {
 	return &cli.App{
 		Name:    "arena",
 		Usage:   "a headless tournament arena for game-playing bots",
-		Version: versionText(debug.ReadBuildInfo()),
+		Version: versionOf(debug.ReadBuildInfo()),
 		Description: `Start with a match of the bundled bots, then check your own bot:
 
    arena games
@@ -147,60 +148,5 @@ func withUsage(c *cli.Command) *cli.Command {
 	return c
 }
 
-// flagsFirst moves a subcommand's flags ahead of its positional arguments,
-// so `arena replay show FILE --seat 1` works as users expect (urfave/cli v2
-// stops reading flags at the first positional argument). Which flags take
-// a value comes from the command's own flag definitions; "--" ends flags.
-func flagsFirst(app *cli.App, args []string) []string {
-	if len(args) < 2 || args[len(args)-1] == completionFlag {
-		// The completion flag must stay last, and with no "--" before it,
-		// for urfave/cli to answer it.
-		return args
-	}
-	out := []string{args[0]}
-	cmds, flags := app.Commands, app.Flags
-	i := 1
-	for ; i < len(args); i++ { // walk the command path
-		var next *cli.Command
-		for _, c := range cmds {
-			if c.HasName(args[i]) {
-				next = c
-			}
-		}
-		if next == nil {
-			break
-		}
-		out = append(out, args[i])
-		cmds, flags = next.Subcommands, next.Flags
-	}
-	takesValue := map[string]bool{}
-	for _, f := range flags {
-		_, isBool := f.(*cli.BoolFlag)
-		for _, n := range f.Names() {
-			takesValue[n] = !isBool
-		}
-	}
-	var flagArgs, positional []string
-	for ; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			positional = append(positional, args[i+1:]...)
-			break
-		}
-		if len(a) > 1 && a[0] == '-' {
-			flagArgs = append(flagArgs, a)
-			name := strings.TrimLeft(a, "-")
-			if !strings.Contains(name, "=") && takesValue[name] && i+1 < len(args) {
-				i++
-				flagArgs = append(flagArgs, args[i])
-			}
-			continue
-		}
-		positional = append(positional, a)
-	}
-	out = append(out, flagArgs...)
-	if len(positional) > 0 {
-		out = append(append(out, "--"), positional...)
-	}
-	return out
-}
+// versionOf is --version's text: Version and the commit built from.
+func versionOf(info *debug.BuildInfo, ok bool) string { return version.Text(Version, info, ok) }

@@ -50,31 +50,7 @@ func runNew(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(c.App.Writer, "wrote %s: %s\n", dir, strings.Join(topLevel(names), ", "))
+	fmt.Fprintf(c.App.Writer, "wrote %s: %s\n", dir, strings.Join(starters.TopLevel(names), ", "))
 	fmt.Fprintf(c.App.Writer, "next: read %s, then run its commands\n", filepath.Join(dir, "README.md"))
 	return nil
-}
-
-// topLevel names a kit's files as ls would show the kit's directory: a
-// subdirectory once, with the count of files it holds ("docs/ (3 files)").
-func topLevel(names []string) []string {
-	var out []string
-	count := map[string]int{}
-	for _, name := range names {
-		top, _, inDir := strings.Cut(name, "/")
-		if !inDir {
-			out = append(out, name)
-			continue
-		}
-		if count[top] == 0 {
-			out = append(out, top+"/")
-		}
-		count[top]++
-	}
-	for i, name := range out {
-		if n := count[strings.TrimSuffix(name, "/")]; n > 0 {
-			out[i] = fmt.Sprintf("%s (%d files)", name, n)
-		}
-	}
-	return out
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -246,14 +245,10 @@ The first time it also makes KEYS/arena.nk, the arenas' key (arena match
 				if err := remote.CheckID(id); err != nil {
 					return usageError{err}
 				}
-				if _, err := os.Stat(filepath.Join(dir, remote.ArenaKey+remote.PublicExt)); err != nil {
-					seed, err := remote.AddKey(dir, remote.ArenaKey)
-					if err != nil {
-						return err
-					}
-					fmt.Fprintf(c.App.ErrWriter, "arena: the arenas' key: %s (for arena match --nats-creds)\n", seed)
+				arenaSeed, seed, err := remote.AddBot(dir, id)
+				if arenaSeed != "" {
+					fmt.Fprintf(c.App.ErrWriter, "arena: the arenas' key: %s (for arena match --nats-creds)\n", arenaSeed)
 				}
-				seed, err := remote.AddKey(dir, id)
 				if err != nil {
 					return err
 				}

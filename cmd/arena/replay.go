@@ -4,14 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/engine"
 	"github.com/arena-dev/arena/replays"
+	"github.com/arena-dev/arena/replays/pick"
 	"github.com/arena-dev/arena/replays/viewer"
 )
 
@@ -46,17 +45,17 @@ directories written by earlier arenas have a file per game
 					if c.NArg() != 1 {
 						return usagef("replay show needs exactly one FILE or DIR")
 					}
-					items, err := readReplayArgs("replay show", c.Args().Slice(), c.String("game"))
+					items, err := readReplays("replay show", c.Args().Slice(), c.String("game"))
 					if err != nil {
 						return err
 					}
 					if len(items) != 1 {
 						return usagef("replay show: %s holds %d games: name one with --game GAME_ID", c.Args().First(), len(items))
 					}
-					if items[0].err != nil {
-						return inputErr(items[0].err)
+					if items[0].Err != nil {
+						return inputErr(items[0].Err)
 					}
-					r := items[0].rp
+					r := items[0].Replay
 					if s := c.Int("seat"); s != engine.Spectator && (s < 0 || s >= len(r.Header.Seats)) {
 						return usagef("--seat %d: the game has seats 0..%d", s, len(r.Header.Seats)-1)
 					}
@@ -103,22 +102,22 @@ not there or is a directory (without --game):
 					if c.NArg() == 0 {
 						return usagef("replay verify needs at least one FILE")
 					}
-					items, err := readReplayArgs("replay verify", c.Args().Slice(), c.String("game"))
+					items, err := readReplays("replay verify", c.Args().Slice(), c.String("game"))
 					if err != nil {
 						return err
 					}
 					bad := 0
 					for _, it := range items {
-						err := it.err
+						err := it.Err
 						if err == nil {
-							err = replays.Verify(it.rp)
+							err = replays.Verify(it.Replay)
 						}
 						if err != nil {
 							bad++
-							fmt.Fprintf(c.App.ErrWriter, "FAIL %s: %v\n", it.name, err)
+							fmt.Fprintf(c.App.ErrWriter, "FAIL %s: %v\n", it.Name, err)
 							continue
 						}
-						fmt.Fprintf(c.App.Writer, "ok   %s (%s, %d plies: %s)\n", it.name, it.rp.Header.Game, it.rp.Result.Plies, engine.NameSeats(it.rp.Result.Reason, it.rp.Bots()))
+						fmt.Fprintf(c.App.Writer, "ok   %s (%s, %d plies: %s)\n", it.Name, it.Replay.Header.Game, it.Replay.Result.Plies, engine.NameSeats(it.Replay.Result.Reason, it.Replay.Bots()))
 					}
 					if bad > 0 {
 						return fmt.Errorf("%d of %d replays failed verification", bad, len(items))
@@ -134,94 +133,19 @@ not there or is a directory (without --game):
 // run's output directory.
 var pickGame = gameFlag("the game GAME_ID of a pack or of a run's output DIR (found through DIR/" + ledger.FileName + ")")
 
-// checkReplayFiles is what the replay commands say before reading any
-// FILE: one that is not there, or a directory (a results directory given
-// for its replays) without --game, is a mistake in the command (a typo,
-// a glob that matched nothing), not a replay that fails: a usage error
-// naming it.
-func checkReplayFiles(command string, paths []string, game string) error {
-	for _, path := range paths {
-		fi, err := os.Stat(path)
-		if err != nil {
-			return inputErr(fmt.Errorf("%s: %w", command, err))
+// readReplays reads the replays FILEs name (pick.Read); what they name
+// wrongly is said as command's mistake.
+func readReplays(command string, paths []string, game string) ([]pick.Item, error) {
+	items, err := pick.Read(paths, game)
+	var bad *pick.ArgError
+	if errors.As(err, &bad) {
+		err = fmt.Errorf("%s: %w", command, bad.Err)
+		if bad.Mistake {
+			return nil, usageError{err}
 		}
-		if fi.IsDir() && game == "" {
-			return usagef("%s: %s is a directory, not a replay FILE (name one of its games with --game GAME_ID; a run's replays are DIR/replays/*%s)", command, path, replays.PackExt)
-		}
+		return nil, inputErr(err)
 	}
-	return nil
-}
-
-// replayItem is one replay a FILE holds: read, or why it could not be.
-type replayItem struct {
-	name   string // the file, and for a pack's game where it lies and its id
-	gameID string
-	rp     *replays.Replay
-	err    error
-}
-
-// readReplayArgs reads the replays FILEs hold: a replay file's, every
-// game of a pack (*.pack.zst), and with --game only that game of a pack,
-// or of a run's output directory (as its ledger says). Each replay that
-// does not read is an item with its error; a pack cut short gives its
-// whole replays before the cut, then the error (naming the offset). A
-// FILE not there, a directory without --game, and a game not in a FILE
-// or DIR are usage errors.
-func readReplayArgs(command string, paths []string, game string) ([]replayItem, error) {
-	if err := checkReplayFiles(command, paths, game); err != nil {
-		return nil, err
-	}
-	var items []replayItem
-	for _, path := range paths {
-		if fi, _ := os.Stat(path); fi.IsDir() {
-			src, err := ledger.FindReplay(path, game)
-			if errors.Is(err, ledger.ErrNoGame) {
-				return nil, usagef("%s: --game %s: %v", command, game, err)
-			}
-			if err != nil {
-				return nil, err
-			}
-			rp, err := src.Read()
-			items = append(items, replayItem{name: src.String(), gameID: game, rp: rp, err: err})
-			continue
-		}
-		all, err := replays.ReadAll(path)
-		if err != nil {
-			return nil, inputErr(fmt.Errorf("%s: %w", command, err))
-		}
-		var held, failed []replayItem
-		for _, p := range all {
-			it := replayItem{name: path, rp: p.Replay, err: p.Err}
-			if p.Replay != nil {
-				it.gameID = p.Replay.Header.GameID
-			}
-			if p.At != nil {
-				it.name = fmt.Sprintf("%s at offset %d", path, p.At.Offset)
-				if it.gameID != "" {
-					it.name += ": " + it.gameID
-				}
-			}
-			switch {
-			case p.Err != nil:
-				failed = append(failed, it)
-				if game == "" {
-					held = append(held, it)
-				}
-			case game == "" || it.gameID == game:
-				held = append(held, it)
-			}
-		}
-		// With --game, the game found is all that is wanted; not found,
-		// the replays that did not read may be why.
-		if game != "" && len(held) == 0 {
-			if len(failed) == 0 {
-				return nil, usagef("%s: --game %s: %s does not hold it", command, game, path)
-			}
-			held = failed
-		}
-		items = append(items, held...)
-	}
-	return items, nil
+	return items, err
 }
 
 // replayHTML is `arena replay html`.
@@ -236,18 +160,13 @@ func replayHTML(c *cli.Context) error {
 		}
 		opts = viewer.ForSeat(s)
 	}
-	files := c.Args().Slice()
-	out := c.String("out")
-	outDir := false
-	if out != "" {
-		fi, err := os.Stat(out)
-		outDir = (err == nil && fi.IsDir()) || strings.HasSuffix(out, string(filepath.Separator))
-		if !outDir && len(files) > 1 {
-			return usagef("-o %s: with %d FILEs, -o must be a directory", out, len(files))
-		}
+	files, out := c.Args().Slice(), c.String("out")
+	outDir := out != "" && viewer.IsDir(out)
+	if out != "" && !outDir && len(files) > 1 {
+		return usagef("-o %s: with %d FILEs, -o must be a directory", out, len(files))
 	}
 	// Before -o DIR is made: a mistyped FILE leaves nothing behind.
-	items, err := readReplayArgs("replay html", files, c.String("game"))
+	items, err := readReplays("replay html", files, c.String("game"))
 	if err != nil {
 		return err
 	}
@@ -261,39 +180,29 @@ func replayHTML(c *cli.Context) error {
 	}
 	bad := 0
 	for _, it := range items {
-		if it.err != nil {
-			bad++
-			fmt.Fprintf(c.App.ErrWriter, "FAIL %s: %v\n", it.name, it.err)
-			continue
+		err := it.Err
+		if err == nil {
+			dest := viewer.Dest(it.Replay, it.GameID, out, outDir, opts)
+			if err = viewer.WritePage(dest, it.Replay, opts); errors.Is(err, viewer.ErrNoSeat) {
+				return usageError{fmt.Errorf("--seat: %s: %w", it.Name, err)}
+			} else if err == nil {
+				fmt.Fprintf(c.App.Writer, "wrote %s (%d KiB)\n", dest, (fileSize(dest)+1023)/1024)
+				continue
+			}
 		}
-		name := viewer.PageName(it.rp.Path, opts)
-		if replays.IsPack(it.rp.Path) {
-			name = viewer.GamePageName(it.gameID, opts)
-		}
-		dest := filepath.Join(filepath.Dir(it.rp.Path), name)
-		switch {
-		case outDir:
-			dest = filepath.Join(out, name)
-		case out != "":
-			dest = out
-		}
-		err := viewer.WritePage(dest, it.rp, opts)
-		if errors.Is(err, viewer.ErrNoSeat) {
-			return usageError{fmt.Errorf("--seat: %s: %w", it.name, err)}
-		}
-		if err != nil {
-			bad++
-			fmt.Fprintf(c.App.ErrWriter, "FAIL %s: %v\n", it.name, err)
-			continue
-		}
-		size := int64(0)
-		if fi, err := os.Stat(dest); err == nil {
-			size = fi.Size()
-		}
-		fmt.Fprintf(c.App.Writer, "wrote %s (%d KiB)\n", dest, (size+1023)/1024)
+		bad++
+		fmt.Fprintf(c.App.ErrWriter, "FAIL %s: %v\n", it.Name, err)
 	}
 	if bad > 0 {
 		return fmt.Errorf("%d of %d replays could not be drawn", bad, len(items))
 	}
 	return nil
+}
+
+// fileSize is path's size, 0 if it cannot be read.
+func fileSize(path string) int64 {
+	if fi, err := os.Stat(path); err == nil {
+		return fi.Size()
+	}
+	return 0
 }

@@ -9,19 +9,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-dev/arena/arena/report"
-	"github.com/arena-dev/arena/replays"
 	"github.com/arena-dev/arena/replays/viewer"
 )
-
-// writeViewer writes a game's viewer page, every seat's view, for the
-// report's links (report.Options.WriteViewer).
-func writeViewer(src replays.Source, htmlPath string) error {
-	r, err := src.Read()
-	if err != nil {
-		return err
-	}
-	return viewer.WritePage(htmlPath, r, viewer.Options{})
-}
 
 // reportDescription is the help of both spellings of the command.
 const reportDescription = `Writes one self-contained HTML file (no server, no network: open it in any
@@ -66,7 +55,7 @@ func writeReport(c *cli.Context) error {
 			return usagef("--out %s: no directory %s", out, filepath.Dir(out))
 		}
 	}
-	r, err := report.Write(dir, out, report.Options{WriteViewer: writeViewer})
+	r, err := report.Write(dir, out, report.Options{WriteViewer: viewer.WriteSource})
 	if err != nil {
 		// No such directory, or not a results directory, is the command
 		// line's fault; a damaged ledger or sprt.json, a viewer directory

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -99,6 +100,42 @@ func WritePage(htmlPath string, r *replays.Replay, opts Options) error {
 		return fmt.Errorf("viewer: %w", err)
 	}
 	return nil
+}
+
+// WriteSource writes the viewer page, every seat's view, of the replay
+// at src (a file, or a span of a pack) to htmlPath: a report's
+// WriteViewer (arena/report).
+func WriteSource(src replays.Source, htmlPath string) error {
+	r, err := src.Read()
+	if err != nil {
+		return err
+	}
+	return WritePage(htmlPath, r, Options{})
+}
+
+// IsDir says whether out names a directory for pages rather than one
+// page's file: a directory that is there, or a name ending in a path
+// separator (made when the pages are written).
+func IsDir(out string) bool {
+	fi, err := os.Stat(out)
+	return (err == nil && fi.IsDir()) || strings.HasSuffix(out, string(filepath.Separator))
+}
+
+// Dest is where the page of r goes: named after its replay file, or
+// after gameID for a game of a pack; beside its replay when out is "",
+// in the directory out when outDir, else at out itself.
+func Dest(r *replays.Replay, gameID, out string, outDir bool, opts Options) string {
+	name := PageName(r.Path, opts)
+	if replays.IsPack(r.Path) {
+		name = GamePageName(gameID, opts)
+	}
+	switch {
+	case outDir:
+		return filepath.Join(out, name)
+	case out != "":
+		return out
+	}
+	return filepath.Join(filepath.Dir(r.Path), name)
 }
 
 // PageName is the viewer page's file name for a replay file: the
