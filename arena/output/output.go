@@ -119,7 +119,13 @@ func (j JSON) End(e End) error {
 	default:
 		return nil
 	}
-	enc := json.NewEncoder(j.W)
+	return Indented(j.W, v)
+}
+
+// Indented writes v to w as JSON indented by two spaces, a line of its
+// own: the arena's JSON on stdout.
+func Indented(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
 }
