@@ -1,6 +1,7 @@
 package output
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"time"
@@ -51,4 +52,12 @@ func (o Check) Report(rep *check.Report) error {
 	}
 	rep.Text(o.W)
 	return nil
+}
+
+// Indented writes v to w as JSON indented by two spaces, a line of its
+// own: the arena's JSON on stdout.
+func Indented(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }

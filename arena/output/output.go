@@ -119,13 +119,7 @@ func (j JSON) End(e End) error {
 	default:
 		return nil
 	}
-	return Indented(j.W, v)
-}
-
-// Indented writes v to w as JSON indented by two spaces, a line of its
-// own: the arena's JSON on stdout.
-func Indented(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(j.W)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
 }
