@@ -19,6 +19,7 @@ import (
 	_ "github.com/arena-dev/arena/engine/all"
 	"github.com/arena-dev/arena/internal/argorder"
 	"github.com/arena-dev/arena/internal/version"
+	"github.com/arena-dev/arena/replays/pick"
 )
 
 // Version is the arena's version, written into replays.
@@ -83,18 +84,22 @@ var usageErrs = []error{report.ErrNotResults, starters.ErrNoKit, starters.ErrNot
 // exitStatus is the exit status for err, the one place errors are mapped
 // to it, by their types: an error that carries its own code (an SPRT
 // verdict, an interrupted tournament) has it; the command line's
-// mistakes (usageError, runplan.UsageError, usageErrs) exit 2; any
-// other error is the arena's failure.
+// mistakes (usageError, runplan.UsageError, what replay FILEs name
+// wrongly or that is not there, usageErrs) exit 2; any other error is
+// the arena's failure.
 func exitStatus(err error) int {
 	var coded cli.ExitCoder
 	var u usageError
 	var planned *runplan.UsageError
+	var picked *pick.ArgError
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.As(err, &coded):
 		return coded.ExitCode()
 	case errors.As(err, &u), errors.As(err, &planned):
+		return exitUsage
+	case errors.As(err, &picked) && (picked.Mistake || errors.Is(picked, fs.ErrNotExist)):
 		return exitUsage
 	}
 	for _, target := range usageErrs {

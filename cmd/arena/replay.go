@@ -121,16 +121,12 @@ not there or is a directory (without --game):
 var pickGame = gameFlag("the game GAME_ID of a pack or of a run's output DIR (found through DIR/" + ledger.FileName + ")")
 
 // readReplays reads the replays FILEs name (pick.Read); what they name
-// wrongly is said as command's mistake.
+// wrongly is said as command's mistake (exit 2: exitStatus).
 func readReplays(command string, paths []string, game string) ([]pick.Item, error) {
 	items, err := pick.Read(paths, game)
 	var bad *pick.ArgError
 	if errors.As(err, &bad) {
-		err = fmt.Errorf("%s: %w", command, bad.Err)
-		if bad.Mistake {
-			return nil, usageError{err}
-		}
-		return nil, inputErr(err)
+		return nil, fmt.Errorf("%s: %w", command, bad)
 	}
 	return items, err
 }

@@ -62,9 +62,6 @@ func writeReport(c *cli.Context) error {
 	for _, w := range r.Warnings {
 		fmt.Fprintf(c.App.ErrWriter, "arena: warning: %s\n", w)
 	}
-	if out == "" {
-		out = filepath.Join(dir, report.DefaultName)
-	}
-	fmt.Fprintf(c.App.Writer, "%s: %s report of %d games\n", out, r.Kind, len(r.Records))
+	fmt.Fprintf(c.App.Writer, "%s: %s report of %d games\n", report.Path(dir, out), r.Kind, len(r.Records))
 	return nil
 }
