@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/arena-dev/arena/arena/bot/stdio"
+	"github.com/arena-dev/arena/arena/remote"
 )
 
 // remoteTarget is a target that is not a local program.
@@ -50,7 +51,7 @@ func TestWords(t *testing.T) {
 	if got := Words(stdio.Command{Line: "python3 bot.py", Argv: []string{"python3", "/abs/bot.py"}}); len(got) != 2 || got[1] != "/abs/bot.py" {
 		t.Errorf("a local program: %q, want its words", got)
 	}
-	if got := Words(remoteTarget("alice")); len(got) != 1 || got[0] != "nats:alice" {
+	if got := Words(remote.Target{ID: "alice"}); len(got) != 1 || got[0] != "nats:alice" {
 		t.Errorf("a remote bot: %q, want its name as written", got)
 	}
 }

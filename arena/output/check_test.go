@@ -7,6 +7,7 @@ import (
 
 	"github.com/arena-dev/arena/arena/check"
 	"github.com/arena-dev/arena/arena/output"
+	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/engine"
 )
 
@@ -37,7 +38,7 @@ func TestCheck(t *testing.T) {
 		var out, log strings.Builder
 		o := output.Check{W: &out, Log: &log, JSON: tc.json}
 		o.Start(cfg)
-		o.Elsewhere(target("alice"))
+		o.Elsewhere(remote.Target{ID: "alice"})
 		if err := o.Report(rep); err != nil {
 			t.Fatal(err)
 		}
