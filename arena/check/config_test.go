@@ -9,12 +9,6 @@ import (
 	"github.com/arena-dev/arena/arena/remote"
 )
 
-// remoteTarget is a target that is not a local program.
-type remoteTarget string
-
-func (remoteTarget) Scheme() string   { return "nats" }
-func (s remoteTarget) String() string { return "nats:" + string(s) }
-
 func TestValidate(t *testing.T) {
 	good := Config{Games: 2, Move: time.Second, Startup: time.Second, MaxLine: 1}
 	cases := []struct {

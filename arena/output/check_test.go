@@ -11,11 +11,6 @@ import (
 	"github.com/arena-dev/arena/engine"
 )
 
-type target string
-
-func (target) Scheme() string   { return "nats" }
-func (t target) String() string { return "nats:" + string(t) }
-
 // TestCheck: arena check's lines, for a person and with --json (where
 // only the report is printed, as one JSON object).
 func TestCheck(t *testing.T) {
