@@ -7,7 +7,8 @@
 // (Tournament), an SPRT's progress (SPRT), arena play's sentences for a
 // person (Play), the end summary as JSON (JSON), and nothing (Discard).
 // arena games prints the games the engine registry knows through it too
-// (Games, GamesJSON, Schema): the descriptions are the engines'.
+// (Games, GamesJSON, Schema): the descriptions are the engines'; so do
+// arena check (Check) and arena replay verify and html (Replays).
 // A new command (the ladder) reports through the same interface, with
 // one of these or an Output of its own.
 //

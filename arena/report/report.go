@@ -68,9 +68,7 @@ func Write(dir, out string, opt Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	if out == "" {
-		out = filepath.Join(dir, DefaultName)
-	}
+	out = Path(dir, out)
 	links, err := r.links(filepath.Dir(out), opt.WriteViewer)
 	if err != nil {
 		return r, err
@@ -80,6 +78,15 @@ func Write(dir, out string, opt Options) (*Report, error) {
 		return r, err
 	}
 	return r, writeAtomic(out, buf.Bytes())
+}
+
+// Path is where Write writes the report of dir given out: out, or
+// DefaultName in dir if "".
+func Path(dir, out string) string {
+	if out == "" {
+		return filepath.Join(dir, DefaultName)
+	}
+	return out
 }
 
 // HTML writes the report to w as a page that sits in outDir: its links to

@@ -282,3 +282,16 @@ func TestHostileNamesAreText(t *testing.T) {
 		}
 	}
 }
+
+// TestPath: the report goes where -o says, else into its directory.
+func TestPath(t *testing.T) {
+	cases := []struct{ dir, out, want string }{
+		{"out/cup", "", filepath.Join("out/cup", report.DefaultName)},
+		{"out/cup", "cup.html", "cup.html"},
+	}
+	for _, tc := range cases {
+		if got := report.Path(tc.dir, tc.out); got != tc.want {
+			t.Errorf("Path(%q, %q) = %q, want %q", tc.dir, tc.out, got, tc.want)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/arena-dev/arena/arena/bot/stdio"
 	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/engine"
+	"github.com/arena-dev/arena/internal/stop"
 )
 
 func benchCommand() *cli.Command {
@@ -69,7 +70,7 @@ func runBench(c *cli.Context) error {
 		return err
 	}
 	sayConfinement(c, c.App.ErrWriter, "arena: ", sb)
-	ctx, release := stopContext(c.App.ErrWriter)
+	ctx, release := stop.Context(c.App.ErrWriter)
 	defer release()
 	rep, err := bench.Measure(ctx, bench.Config{Bot: cmds[0], Game: game, Options: opts, Move: options.DurationOf(c, "move-time"),
 		Games: c.Int("games"), MaxConcurrency: c.Int("max-concurrency")}, func(line string) {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -9,9 +8,9 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-dev/arena/arena/bot"
-	"github.com/arena-dev/arena/arena/bot/stdio"
 	"github.com/arena-dev/arena/arena/check"
 	"github.com/arena-dev/arena/arena/options"
+	"github.com/arena-dev/arena/arena/output"
 	"github.com/arena-dev/arena/arena/runplan"
 	"github.com/arena-dev/arena/engine"
 )
@@ -83,23 +82,15 @@ func runCheck(c *cli.Context) error {
 	if err != nil {
 		return usageError{err}
 	}
-	if c.Int("games") < 1 {
-		return usagef("--games %d: want at least 1", c.Int("games"))
+	cfg := check.Config{
+		Game: game, Options: opts, Seats: seats, Games: c.Int("games"), Startup: options.DurationOf(c, "startup-time"),
+		Move: options.DurationOf(c, "move-time"), Margin: options.DurationOf(c, "margin"), ByeGrace: time.Second,
+		MaxLine: c.Int("max-line"), Strict: c.Bool("strict"),
 	}
-	move, startup, margin := options.DurationOf(c, "move-time"), options.DurationOf(c, "startup-time"), options.DurationOf(c, "margin")
-	switch {
-	case move <= 0:
-		return usagef("--move-time %v: want a positive duration", move)
-	case startup <= 0:
-		return usagef("--startup-time %v: want a positive duration", startup)
-	case margin < 0:
-		return usagef("--margin %v: must not be negative", margin)
+	if err := cfg.Validate(); err != nil {
+		return flagError(err)
 	}
-	if c.Int("max-line") < 1 {
-		return usagef("--max-line %d: want at least 1", c.Int("max-line"))
-	}
-	seed, err := seedFlag(c)
-	if err != nil {
+	if cfg.Seed, err = seedFlag(c); err != nil {
 		return err
 	}
 	spec, err := bot.Parse("bot", c.Args().First(), "")
@@ -112,60 +103,31 @@ func runCheck(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	plan := runplan.Plan{Bots: []bot.Spec{spec}, Limits: lim, Sandbox: confine, Refused: flagRefusal, Wait: startup, Log: c.App.ErrWriter}
+	plan := runplan.Plan{Bots: []bot.Spec{spec}, Limits: lim, Sandbox: confine, Refused: flagRefusal, Wait: cfg.Startup, Log: c.App.ErrWriter}
 	plan.NATS, _ = runNATS(c, 1, seats)
 	bots, err := plan.Open()
 	if err != nil {
 		return err
 	}
 	defer bots.Close()
-	spec, sb := bots.Bots[0], bots.Sandbox
-	command := []string{spec.Target.String()}
-	if local, ok := spec.Target.(stdio.Command); ok {
-		command = local.Argv
+	spec = bots.Bots[0]
+	cfg.Bot, cfg.Command = spec.Launcher, check.Words(spec.Target)
+	out := output.Check{W: c.App.Writer, Log: c.App.ErrWriter, JSON: c.Bool("json")}
+	out.Start(cfg)
+	if _, here := spec.Target.(bot.Local); !here {
+		out.Elsewhere(spec.Target)
+	} else if !out.JSON {
+		sayConfinement(c, c.App.Writer, "arena check: ", bots.Sandbox)
 	}
-	_, here := spec.Target.(bot.Local)
-	if !c.Bool("json") {
-		fmt.Fprintf(c.App.Writer, "arena check: %s, %d seats, %d games, seed %d, move %v, startup %v, margin %v\n",
-			game.Info().Name, seats, c.Int("games"), seed, move, startup, margin)
-		if here {
-			sayConfinement(c, c.App.Writer, "arena check: ", sb)
-		} else {
-			fmt.Fprintf(c.App.Writer, "arena check: %s runs elsewhere: its lines are checked here, its process (bye's exit status, process-group) where it runs\n", spec.Target)
-		}
-	}
-	cfg := check.Config{
-		Game: game, Options: opts, Seats: seats, Bot: spec.Launcher, Command: command, Games: c.Int("games"), Seed: seed,
-		Startup: startup, Move: move, Margin: margin, ByeGrace: time.Second, MaxLine: c.Int("max-line"),
-		Strict: c.Bool("strict"),
-	}
-	progress := !c.Bool("json")
-	if c.IsSet("progress") {
-		progress = c.Bool("progress")
-	}
-	if progress {
-		cfg.Progress = func(p check.Progress) { fmt.Fprintf(c.App.ErrWriter, "arena check: %s\n", p) }
-		cfg.ProgressEvery = checkProgressEvery
+	if c.Bool("progress") || (!out.JSON && !c.IsSet("progress")) {
+		out.Follow(&cfg)
 	}
 	rep, err := check.Run(cfg)
 	if err != nil {
 		return err
 	}
-	if c.Bool("json") {
-		enc := json.NewEncoder(c.App.Writer)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
-			return err
-		}
-	} else {
-		rep.Text(c.App.Writer)
+	if err := out.Report(rep); err != nil {
+		return err
 	}
-	if !rep.OK {
-		return fmt.Errorf("%d of %d checks failed", rep.Failed, len(rep.Checks))
-	}
-	return nil
+	return rep.Err()
 }
-
-// checkProgressEvery is how often a progress line reports the turn
-// during a game.
-const checkProgressEvery = 5 * time.Second

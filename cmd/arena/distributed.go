@@ -20,6 +20,7 @@ import (
 	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/arena/tournament"
+	"github.com/arena-dev/arena/internal/stop"
 )
 
 // distributedFlags are the flags of a run whose games workers play.
@@ -84,7 +85,7 @@ func runWorker(c *cli.Context) error {
 	for _, s := range specs {
 		names = append(names, s.Name)
 	}
-	ctx, release := stopContext(c.App.ErrWriter) // before it says it works
+	ctx, release := stop.Context(c.App.ErrWriter) // before it says it works
 	defer release()
 	fmt.Fprintf(c.App.ErrWriter, "arena: worker %s at %s, %d game(s) at once, bots: %s\n", name, url, c.Int("concurrency"), strings.Join(names, ", "))
 	w := &cluster.Worker{NC: nc, Name: name, Bots: specs, Concurrency: c.Int("concurrency"), Version: Version, Log: c.App.ErrWriter}

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/arena-dev/arena/arena/check"
 	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/engine"
 )
@@ -56,4 +58,18 @@ func jsonFlag(usage string) cli.Flag { return &cli.BoolFlag{Name: "json", Usage:
 // quietFlag is --quiet (-q), no progress lines.
 func quietFlag(usage string) cli.Flag {
 	return &cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: usage}
+}
+
+// checkFlags name the flag that sets each check.Config field.
+var checkFlags = map[string]string{"Games": "--games", "Move": "--move-time", "Startup": "--startup-time",
+	"Margin": "--margin", "MaxLine": "--max-line"}
+
+// flagError says a config's field error (check.FieldError) with the
+// flag that set the field: "--games 0: want at least 1".
+func flagError(err error) error {
+	var fe *check.FieldError
+	if errors.As(err, &fe) {
+		return usagef("%s %v", checkFlags[fe.Field], fe.Err)
+	}
+	return err
 }

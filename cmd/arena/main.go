@@ -11,12 +11,15 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/arena-dev/arena/arena/report"
 	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/arena/runplan"
 	"github.com/arena-dev/arena/arena/sandbox"
+	"github.com/arena-dev/arena/bots/starters"
 	_ "github.com/arena-dev/arena/engine/all"
 	"github.com/arena-dev/arena/internal/argorder"
 	"github.com/arena-dev/arena/internal/version"
+	"github.com/arena-dev/arena/replays/pick"
 )
 
 // Version is the arena's version, written into replays.
@@ -65,23 +68,44 @@ func runMain(args []string) int {
 	app := newApp()
 	app.Setup() // adds the help command, which argorder.FlagsFirst must know
 	err := app.Run(argorder.FlagsFirst(app, args))
-	if err == nil {
-		return exitOK
+	if err != nil && err.Error() != "" { // an error with a code of its own may have said it all
+		fmt.Fprintln(os.Stderr, "arena:", err)
 	}
-	// An error that carries its own code (an SPRT verdict, an interrupted
-	// tournament) has already said what it has to say.
+	return exitStatus(err)
+}
+
+// usageErrs are errors that are the command line's mistake wherever they
+// are found (exit 2): a DIR that holds no arena results, a starter kit
+// for a language or game there is none of, or into a DIR that is not
+// new. (A damaged ledger or sprt.json, a file that cannot be written,
+// are the run's or the disk's.)
+var usageErrs = []error{report.ErrNotResults, starters.ErrNoKit, starters.ErrNotEmpty, starters.ErrNotDir}
+
+// exitStatus is the exit status for err, the one place errors are mapped
+// to it, by their types: an error that carries its own code (an SPRT
+// verdict, an interrupted tournament) has it; the command line's
+// mistakes (usageError, runplan.UsageError, what replay FILEs name
+// wrongly or that is not there, usageErrs) exit 2; any other error is
+// the arena's failure.
+func exitStatus(err error) int {
 	var coded cli.ExitCoder
-	if errors.As(err, &coded) {
-		if msg := err.Error(); msg != "" {
-			fmt.Fprintln(os.Stderr, "arena:", msg)
-		}
-		return coded.ExitCode()
-	}
-	fmt.Fprintln(os.Stderr, "arena:", err)
 	var u usageError
 	var planned *runplan.UsageError
-	if errors.As(err, &u) || errors.As(err, &planned) {
+	var picked *pick.ArgError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &coded):
+		return coded.ExitCode()
+	case errors.As(err, &u), errors.As(err, &planned):
 		return exitUsage
+	case errors.As(err, &picked) && (picked.Mistake || errors.Is(picked, fs.ErrNotExist)):
+		return exitUsage
+	}
+	for _, target := range usageErrs {
+		if errors.Is(err, target) {
+			return exitUsage
+		}
 	}
 	return exitFail
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/arena/runplan"
 	"github.com/arena-dev/arena/engine"
+	"github.com/arena-dev/arena/internal/stop"
 )
 
 func matchCommand() *cli.Command {
@@ -116,7 +117,7 @@ func runMatch(c *cli.Context) error {
 		fmt.Fprintf(progress, "arena: %s, %d games, seed %d, %s, %s\n", game.Info().Name, games, seed, r.SecretNote(out), settings.Limits)
 		sayConfinement(c, progress, "arena: ", r.Sandbox)
 	}
-	ctx, release := stopContext(c.App.ErrWriter)
+	ctx, release := stop.Context(c.App.ErrWriter)
 	defer release()
 	start := time.Now()
 	r, err := plan.Open()

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -44,10 +43,7 @@ func runNew(c *cli.Context) error {
 		return usageError{err}
 	}
 	names, err := starters.Write(dir, lang, game)
-	if errors.Is(err, starters.ErrNoKit) || errors.Is(err, starters.ErrNotEmpty) || errors.Is(err, starters.ErrNotDir) {
-		return usageError{err}
-	}
-	if err != nil {
+	if err != nil { // no such kit, or DIR not new: exit 2 (usageErrs)
 		return err
 	}
 	fmt.Fprintf(c.App.Writer, "wrote %s: %s\n", dir, strings.Join(starters.TopLevel(names), ", "))

@@ -18,6 +18,7 @@ import (
 	"github.com/arena-dev/arena/arena/runplan"
 	"github.com/arena-dev/arena/engine"
 
+	"github.com/arena-dev/arena/internal/stop"
 	"github.com/arena-dev/arena/internal/words"
 )
 
@@ -120,7 +121,7 @@ func runPlay(c *cli.Context) error {
 	}
 	specs := slices.Insert(r.Bots, seat, bot.Spec{Name: humanName, Launcher: person})
 
-	ctx, release := stopContext(c.App.ErrWriter)
+	ctx, release := stop.Context(c.App.ErrWriter)
 	defer release()
 	o := output.Play{Person: person, Name: humanName, Kept: out != ""}
 	sum, err := match.Run(ctx, match.Config{

@@ -17,6 +17,7 @@ import (
 	"github.com/arena-dev/arena/arena/runplan"
 	"github.com/arena-dev/arena/arena/sandbox"
 
+	"github.com/arena-dev/arena/internal/stop"
 	"github.com/arena-dev/arena/internal/words"
 )
 
@@ -126,7 +127,7 @@ func serveBot(c *cli.Context, url, id, what string, start func(bot.LaunchOptions
 	if c.Int("sessions") < 1 {
 		return usagef("--sessions %d: want at least 1", c.Int("sessions"))
 	}
-	ctx, release := stopContext(c.App.ErrWriter) // before it connects, and says it serves
+	ctx, release := stop.Context(c.App.ErrWriter) // before it connects, and says it serves
 	defer release()
 	nc, err := clientConnect(c, url, id)
 	if err != nil {
@@ -193,7 +194,7 @@ func runServe(c *cli.Context) error {
 			return usagef("--keys %s: no %s%s, the arenas' key (arena nats add-bot makes it)", keysDir, remote.ArenaKey, remote.PublicExt)
 		}
 	}
-	ctx, release := stopContext(c.App.ErrWriter) // before the server is up, and said to be
+	ctx, release := stop.Context(c.App.ErrWriter) // before the server is up, and said to be
 	defer release()
 	ns, err := remote.StartServer(o)
 	if err != nil {

@@ -3,11 +3,11 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-dev/arena/arena/ledger"
+	"github.com/arena-dev/arena/arena/output"
 	"github.com/arena-dev/arena/engine"
 	"github.com/arena-dev/arena/replays"
 	"github.com/arena-dev/arena/replays/pick"
@@ -106,20 +106,7 @@ not there or is a directory (without --game):
 					if err != nil {
 						return err
 					}
-					bad := 0
-					for _, it := range items {
-						err := it.Err
-						if err == nil {
-							err = replays.Verify(it.Replay)
-						}
-						if err != nil {
-							bad++
-							fmt.Fprintf(c.App.ErrWriter, "FAIL %s: %v\n", it.Name, err)
-							continue
-						}
-						fmt.Fprintf(c.App.Writer, "ok   %s (%s, %d plies: %s)\n", it.Name, it.Replay.Header.Game, it.Replay.Result.Plies, engine.NameSeats(it.Replay.Result.Reason, it.Replay.Bots()))
-					}
-					if bad > 0 {
+					if bad := pick.Verify(items, output.Replays{W: c.App.Writer, Log: c.App.ErrWriter}.Verified); bad > 0 {
 						return fmt.Errorf("%d of %d replays failed verification", bad, len(items))
 					}
 					return nil
@@ -134,16 +121,12 @@ not there or is a directory (without --game):
 var pickGame = gameFlag("the game GAME_ID of a pack or of a run's output DIR (found through DIR/" + ledger.FileName + ")")
 
 // readReplays reads the replays FILEs name (pick.Read); what they name
-// wrongly is said as command's mistake.
+// wrongly is said as command's mistake (exit 2: exitStatus).
 func readReplays(command string, paths []string, game string) ([]pick.Item, error) {
 	items, err := pick.Read(paths, game)
 	var bad *pick.ArgError
 	if errors.As(err, &bad) {
-		err = fmt.Errorf("%s: %w", command, bad.Err)
-		if bad.Mistake {
-			return nil, usageError{err}
-		}
-		return nil, inputErr(err)
+		return nil, fmt.Errorf("%s: %w", command, bad)
 	}
 	return items, err
 }
@@ -173,36 +156,14 @@ func replayHTML(c *cli.Context) error {
 	if !outDir && out != "" && len(items) > 1 {
 		return usagef("-o %s: with %d games, -o must be a directory", out, len(items))
 	}
-	if outDir {
-		if err := os.MkdirAll(out, 0o755); err != nil {
-			return fmt.Errorf("replay html: %w", err)
-		}
-	}
-	bad := 0
-	for _, it := range items {
-		err := it.Err
-		if err == nil {
-			dest := viewer.Dest(it.Replay, it.GameID, out, outDir, opts)
-			if err = viewer.WritePage(dest, it.Replay, opts); errors.Is(err, viewer.ErrNoSeat) {
-				return usageError{fmt.Errorf("--seat: %s: %w", it.Name, err)}
-			} else if err == nil {
-				fmt.Fprintf(c.App.Writer, "wrote %s (%d KiB)\n", dest, (fileSize(dest)+1023)/1024)
-				continue
-			}
-		}
-		bad++
-		fmt.Fprintf(c.App.ErrWriter, "FAIL %s: %v\n", it.Name, err)
-	}
-	if bad > 0 {
+	bad, err := viewer.WritePages(items, out, outDir, opts, output.Replays{W: c.App.Writer, Log: c.App.ErrWriter}.Drawn)
+	switch {
+	case errors.Is(err, viewer.ErrNoSeat):
+		return usageError{fmt.Errorf("--seat: %w", err)}
+	case err != nil:
+		return fmt.Errorf("replay html: %w", err)
+	case bad > 0:
 		return fmt.Errorf("%d of %d replays could not be drawn", bad, len(items))
 	}
 	return nil
-}
-
-// fileSize is path's size, 0 if it cannot be read.
-func fileSize(path string) int64 {
-	if fi, err := os.Stat(path); err == nil {
-		return fi.Size()
-	}
-	return 0
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -56,22 +55,13 @@ func writeReport(c *cli.Context) error {
 		}
 	}
 	r, err := report.Write(dir, out, report.Options{WriteViewer: viewer.WriteSource})
-	if err != nil {
-		// No such directory, or not a results directory, is the command
-		// line's fault; a damaged ledger or sprt.json, a viewer directory
-		// or the report not written, the run's or the disk's. A game's
-		// viewer page not written is a warning, not an error.
-		if errors.Is(err, report.ErrNotResults) {
-			return usageError{err}
-		}
+	if err != nil { // not a results directory: exit 2 (usageErrs)
 		return err
 	}
+	// A game's viewer page not written is a warning, not an error.
 	for _, w := range r.Warnings {
 		fmt.Fprintf(c.App.ErrWriter, "arena: warning: %s\n", w)
 	}
-	if out == "" {
-		out = filepath.Join(dir, report.DefaultName)
-	}
-	fmt.Fprintf(c.App.Writer, "%s: %s report of %d games\n", out, r.Kind, len(r.Records))
+	fmt.Fprintf(c.App.Writer, "%s: %s report of %d games\n", report.Path(dir, out), r.Kind, len(r.Records))
 	return nil
 }

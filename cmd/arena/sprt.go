@@ -20,6 +20,7 @@ import (
 	"github.com/arena-dev/arena/arena/sprt"
 	"github.com/arena-dev/arena/arena/stats"
 	"github.com/arena-dev/arena/engine"
+	"github.com/arena-dev/arena/internal/stop"
 )
 
 // Exit codes of arena sprt beyond exitOK (H1 accepted), exitFail and
@@ -253,7 +254,7 @@ func runSPRT(c *cli.Context) error {
 		lo, hi, maxText, cfg.Concurrency, cfg.Seed, r.SecretNote(cfg.OutDir), cfg.Limits)
 	sayConfinement(c, progress, "arena: ", r.Sandbox)
 
-	ctx, release := stopContext(c.App.ErrWriter)
+	ctx, release := stop.Context(c.App.ErrWriter)
 	defer release()
 	res, runErr := sprt.Run(ctx, *cfg, func(s sprt.Status) { o.Game(output.Game{SPRT: &s, Done: s.Games, Total: cfg.MaxGames}) })
 	if errors.Is(runErr, outdir.ErrBusy) {

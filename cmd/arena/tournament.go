@@ -18,6 +18,7 @@ import (
 	"github.com/arena-dev/arena/arena/runplan"
 	"github.com/arena-dev/arena/arena/schedule"
 	"github.com/arena-dev/arena/arena/tournament"
+	"github.com/arena-dev/arena/internal/stop"
 	"github.com/arena-dev/arena/internal/words"
 )
 
@@ -212,7 +213,7 @@ func runTournament(c *cli.Context) error {
 		sayConfinement(c, progress, "arena: ", r.Sandbox)
 		printRoster(progress, sp, cfg)
 	}
-	ctx, release := stopContext(c.App.ErrWriter)
+	ctx, release := stop.Context(c.App.ErrWriter)
 	defer release()
 	r, err := plan.Open()
 	if err != nil {

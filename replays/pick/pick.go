@@ -121,3 +121,20 @@ func readFile(path, game string) ([]Item, error) {
 	}
 	return held, nil
 }
+
+// Verify re-simulates each item's replay (replays.Verify), in order, and
+// tells done of each: nil, or why it failed (of an item that did not
+// read, its error). It returns how many failed.
+func Verify(items []Item, done func(Item, error)) (failed int) {
+	for _, it := range items {
+		err := it.Err
+		if err == nil {
+			err = replays.Verify(it.Replay)
+		}
+		if err != nil {
+			failed++
+		}
+		done(it, err)
+	}
+	return failed
+}

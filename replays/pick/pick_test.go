@@ -152,3 +152,42 @@ func TestReadDamagedPack(t *testing.T) {
 		}
 	}
 }
+
+// TestVerify: each item is told as it verified, or why not: its read
+// error, or the verification's; failed counts those.
+func TestVerify(t *testing.T) {
+	dir, _ := writeRun(t, 1, 2)
+	items, err := pick.Read([]string{filepath.Join(dir, "replays", replays.PackName(1))}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tampered := *items[1].Replay
+	tampered.Result.Plies++
+	unread := errors.New("did not read")
+	tests := []struct {
+		name  string
+		items []pick.Item
+		bad   []bool // per item, in order
+	}{
+		{"all verify", items, []bool{false, false}},
+		{"one did not read", []pick.Item{items[0], {Name: "x", Err: unread}}, []bool{false, true}},
+		{"one does not verify", []pick.Item{{Name: "y", Replay: &tampered}, items[0]}, []bool{true, false}},
+	}
+	for _, tc := range tests {
+		var got []bool
+		failed := pick.Verify(tc.items, func(it pick.Item, err error) { got = append(got, err != nil) })
+		want := 0
+		for i, b := range tc.bad {
+			if b {
+				want++
+			}
+			if i >= len(got) || got[i] != b {
+				t.Errorf("%s: told %v, want %v", tc.name, got, tc.bad)
+				break
+			}
+		}
+		if failed != want || len(got) != len(tc.bad) {
+			t.Errorf("%s: %d failed, %d told, want %d of %d", tc.name, failed, len(got), want, len(tc.bad))
+		}
+	}
+}
