@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"strconv"
 
@@ -10,6 +9,7 @@ import (
 
 	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/options"
+	"github.com/arena-dev/arena/arena/output"
 	"github.com/arena-dev/arena/arena/runplan"
 	"github.com/arena-dev/arena/arena/sandbox"
 )
@@ -70,25 +70,14 @@ func runSandbox(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(c.App.Writer, sb.Summary())
-	for _, d := range sb.Details() {
-		fmt.Fprintf(c.App.Writer, "  %s\n", d)
-	}
+	output.Sandbox(c.App.Writer, sb)
 	return nil
 }
 
-// sayConfinement is how a run starts: one line saying how bots are
-// confined, and with --verbose the details after it, one aspect a line;
-// prefix begins each line ("arena: ").
+// sayConfinement is how a run starts: how bots are confined, in one
+// line or (--verbose) in full (output.Confinement).
 func sayConfinement(c *cli.Context, w io.Writer, prefix string, sb *sandbox.Sandbox) {
-	if !c.Bool("verbose") {
-		fmt.Fprintf(w, "%s%s (details: --verbose)\n", prefix, sb.Summary())
-		return
-	}
-	fmt.Fprintf(w, "%s%s\n", prefix, sb.Summary())
-	for _, d := range sb.Details() {
-		fmt.Fprintf(w, "%ssandbox: %s\n", prefix, d)
-	}
+	output.Confinement(w, prefix, sb, c.Bool("verbose"))
 }
 
 // sandboxFlagNames name the flag behind each sandbox option.
@@ -134,16 +123,11 @@ func limitFlags(c *cli.Context) (sandbox.Limits, sandbox.Options, error) {
 }
 
 // confineBots confines specs, which see no output directory, as the
-// sandbox flags say (runplan.Confine).
+// sandbox flags say (runplan.Group).
 func confineBots(c *cli.Context, specs []bot.Spec) (*sandbox.Sandbox, error) {
 	lim, opts, err := limitFlags(c)
 	if err != nil {
 		return nil, err
 	}
-	sb, err := runplan.Confine(specs, lim, opts, "")
-	var refused *runplan.RefusedError
-	if errors.As(err, &refused) {
-		return nil, flagRefusal(refused)
-	}
-	return sb, err
+	return runplan.Group{Bots: specs, Limits: lim, Sandbox: opts, Refused: flagRefusal}.Confine()
 }
