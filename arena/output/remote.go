@@ -3,7 +3,9 @@ package output
 import (
 	"fmt"
 	"io"
+	"strings"
 
+	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/remote"
 
 	"github.com/arena-dev/arena/internal/words"
@@ -53,4 +55,14 @@ func Served(w io.Writer, a remote.Access) {
 	fmt.Fprintf(w, "arena: %d bot keys from %s\n", a.BotKeys, a.KeysDir)
 	fmt.Fprintf(w, "arena: bots:  arena connect --nats %s --creds %s --bot BOTID -- CMD\n", a.URL, a.BotCreds)
 	fmt.Fprintf(w, "arena: games: arena match --nats %s --nats-creds %s --bot NAME=nats:BOTID ...\n", a.URL, a.ArenaCreds)
+}
+
+// Worker is arena worker's first line: its name, the server it takes
+// jobs from, how many games it plays at once, and the bots it plays.
+func Worker(w io.Writer, name, url string, concurrency int, bots []bot.Spec) {
+	names := make([]string, len(bots))
+	for i, b := range bots {
+		names[i] = b.Name
+	}
+	fmt.Fprintf(w, "arena: worker %s at %s, %d game(s) at once, bots: %s\n", name, url, concurrency, strings.Join(names, ", "))
 }

@@ -6,15 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/cluster"
 	"github.com/arena-dev/arena/arena/options"
+	"github.com/arena-dev/arena/arena/output"
 	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/arena/runplan"
@@ -76,17 +75,10 @@ func runWorker(c *cli.Context) error {
 		return err
 	}
 	defer r.Close()
-	name := c.String("name")
-	if name == "" {
-		name = fmt.Sprintf("%s-%d", cluster.HostName(), os.Getpid())
-	}
-	var names []string
-	for _, s := range r.Bots {
-		names = append(names, s.Name)
-	}
+	name := cmp.Or(c.String("name"), fmt.Sprintf("%s-%d", cluster.HostName(), os.Getpid()))
 	ctx, release := stopContext(c.App.ErrWriter) // before it says it works
 	defer release()
-	fmt.Fprintf(c.App.ErrWriter, "arena: worker %s at %s, %d game(s) at once, bots: %s\n", name, url, c.Int("concurrency"), strings.Join(names, ", "))
+	output.Worker(c.App.ErrWriter, name, url, c.Int("concurrency"), r.Bots)
 	w := &cluster.Worker{NC: r.Link.NC, Name: name, Bots: r.Bots, Concurrency: c.Int("concurrency"), Version: Version, Log: c.App.ErrWriter}
 	if err := w.Run(ctx); ctx.Err() == nil {
 		return err
@@ -102,24 +94,15 @@ func runWorker(c *cli.Context) error {
 func workerPlan(c *cli.Context) (runplan.Plan, error) {
 	plan := runplan.Plan{Wait: run.Defaults.Limits.Startup, Log: c.App.ErrWriter}
 	if path := c.String("bots"); path != "" {
-		f, err := tournament.LoadFile(path)
+		g, err := tournament.LoadBots(path)
 		if err != nil {
 			return plan, usageError{err}
 		}
-		cfg, err := f.Resolve(path, filepath.Dir(path))
-		if err != nil {
-			return plan, usageError{err}
-		}
-		plan.Groups = append(plan.Groups, runplan.Group{Bots: cfg.Bots, Limits: cfg.BotLimits, Sandbox: cfg.BotOptions,
-			Refused:  func(r *runplan.RefusedError) error { return usageError{cfg.Refusal(path, r)} },
-			Confined: func(sb *sandbox.Sandbox) { sayConfinement(c, c.App.ErrWriter, "arena: "+path+": ", sb) }})
+		g.Confined = func(sb *sandbox.Sandbox) { sayConfinement(c, c.App.ErrWriter, "arena: "+path+": ", sb) }
+		plan.Groups = append(plan.Groups, g)
 	}
 	if flags := c.StringSlice("bot"); len(flags) > 0 {
 		flagged, err := parseBots(flags)
-		if err != nil {
-			return plan, err
-		}
-		lim, opts, err := limitFlags(c)
 		if err != nil {
 			return plan, err
 		}
@@ -130,8 +113,12 @@ func workerPlan(c *cli.Context) (runplan.Plan, error) {
 			return 1
 		}
 		slices.SortStableFunc(flagged, func(a, b bot.Spec) int { return cmp.Compare(local(a), local(b)) })
-		plan.Groups = append(plan.Groups, runplan.Group{Bots: flagged, Limits: lim, Sandbox: opts, Refused: flagRefusal, IfLocal: true,
-			Confined: func(sb *sandbox.Sandbox) { sayConfinement(c, c.App.ErrWriter, "arena: --bot: ", sb) }})
+		g, err := flagGroup(c, flagged, "arena: --bot: ")
+		if err != nil {
+			return plan, err
+		}
+		g.IfLocal = true
+		plan.Groups = append(plan.Groups, g)
 	}
 	if plan.Groups == nil {
 		return plan, usagef("no bots: arena worker --bots FILE or --bot NAME=CMD")

@@ -124,11 +124,9 @@ func runConnect(c *cli.Context) error {
 		return usageError{err}
 	}
 	specs := []bot.Spec{{Name: id, Target: stdio.Command{Argv: argv}}}
-	sb, err := confineBots(c, specs)
-	if err != nil {
+	if _, err := confineBots(c, specs, "arena: "); err != nil {
 		return err
 	}
-	sayConfinement(c, c.App.ErrWriter, "arena: ", sb)
 	return serveBot(c, url, id, strings.Join(argv, " "), func(opt bot.LaunchOptions) (bot.Endpoint, error) {
 		return specs[0].Launcher.Launch(id, opt)
 	})

@@ -66,7 +66,7 @@ func runSandbox(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return usagef("arena sandbox takes no arguments, only the sandbox flags: arena sandbox --bot-memory 512MiB")
 	}
-	sb, err := confineBots(c, nil)
+	sb, err := confineBots(c, nil, "")
 	if err != nil {
 		return err
 	}
@@ -122,12 +122,23 @@ func limitFlags(c *cli.Context) (sandbox.Limits, sandbox.Options, error) {
 	return lim, lf.Options("."), nil
 }
 
-// confineBots confines specs, which see no output directory, as the
-// sandbox flags say (runplan.Group).
-func confineBots(c *cli.Context, specs []bot.Spec) (*sandbox.Sandbox, error) {
+// flagGroup reads the sandbox flags for specs, which see no output
+// directory: their runplan.Group, which says how they are confined with
+// prefix ("": says nothing).
+func flagGroup(c *cli.Context, specs []bot.Spec, prefix string) (runplan.Group, error) {
 	lim, opts, err := limitFlags(c)
+	g := runplan.Group{Bots: specs, Limits: lim, Sandbox: opts, Refused: flagRefusal}
+	if prefix != "" {
+		g.Confined = func(sb *sandbox.Sandbox) { sayConfinement(c, c.App.ErrWriter, prefix, sb) }
+	}
+	return g, err
+}
+
+// confineBots confines specs as the sandbox flags say (flagGroup).
+func confineBots(c *cli.Context, specs []bot.Spec, prefix string) (*sandbox.Sandbox, error) {
+	g, err := flagGroup(c, specs, prefix)
 	if err != nil {
 		return nil, err
 	}
-	return runplan.Group{Bots: specs, Limits: lim, Sandbox: opts, Refused: flagRefusal}.Confine()
+	return g.Confine()
 }
