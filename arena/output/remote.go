@@ -2,7 +2,10 @@ package output
 
 import (
 	"fmt"
+	"io"
+	"strings"
 
+	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/remote"
 
 	"github.com/arena-dev/arena/internal/words"
@@ -37,4 +40,29 @@ func EventLine(e remote.Event) string {
 		in = fmt.Sprintf(" in game %s, before its end (the bot forfeited it, or the run stopped)", e.Game.Hello.GameID)
 	}
 	return fmt.Sprintf("session %d ended%s: %s (%d running)", e.Session, in, e.Why, e.Running)
+}
+
+// Served is what arena serve prints once its server is up: where it is,
+// its JetStream bounds, and how bots and arenas connect to it (a's).
+func Served(w io.Writer, a remote.Access) {
+	fmt.Fprintf(w, "arena: NATS server at %s (JetStream store %s, at most %s on disk, %s in memory)\n", a.URL, a.Store, a.MaxStore, a.MaxMemory)
+	if a.Open {
+		fmt.Fprintf(w, "arena: warning: no --keys: anyone who reaches %s can connect, read every bot's lines and speak for any bot; use it only on a network you trust\n", a.Listen)
+		fmt.Fprintf(w, "arena: bots:  arena connect --nats %s --bot BOTID -- CMD\n", a.URL)
+		fmt.Fprintf(w, "arena: games: arena match --nats %s --bot NAME=nats:BOTID ...\n", a.URL)
+		return
+	}
+	fmt.Fprintf(w, "arena: %d bot keys from %s\n", a.BotKeys, a.KeysDir)
+	fmt.Fprintf(w, "arena: bots:  arena connect --nats %s --creds %s --bot BOTID -- CMD\n", a.URL, a.BotCreds)
+	fmt.Fprintf(w, "arena: games: arena match --nats %s --nats-creds %s --bot NAME=nats:BOTID ...\n", a.URL, a.ArenaCreds)
+}
+
+// Worker is arena worker's first line: its name, the server it takes
+// jobs from, how many games it plays at once, and the bots it plays.
+func Worker(w io.Writer, name, url string, concurrency int, bots []bot.Spec) {
+	names := make([]string, len(bots))
+	for i, b := range bots {
+		names[i] = b.Name
+	}
+	fmt.Fprintf(w, "arena: worker %s at %s, %d game(s) at once, bots: %s\n", name, url, concurrency, strings.Join(names, ", "))
 }

@@ -1,6 +1,7 @@
 package runplan
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -47,6 +48,56 @@ func Confine(specs []bot.Spec, lim sandbox.Limits, opts sandbox.Options, out str
 		return nil, &RefusedError{Err: err}
 	}
 	stdio.Confine(specs, sb)
+	return sb, nil
+}
+
+// Group is bots confined together, apart from a plan's other groups
+// (Plan.Groups): by their own limits, which see no output directory.
+type Group struct {
+	Bots    []bot.Spec
+	Limits  sandbox.Limits
+	Sandbox sandbox.Options
+	// Refused (nil: the error itself) names the input behind a
+	// *RefusedError, as Plan.Refused does.
+	Refused func(*RefusedError) error
+	// IfLocal: a group of remote bots alone is not confined (its limits
+	// are not checked, and Confined is not called), since they run
+	// elsewhere.
+	IfLocal bool
+	// Confined, if set, is told the group's sandbox once it is made: a
+	// command says how the group's bots are confined.
+	Confined func(*sandbox.Sandbox)
+}
+
+// confineGroups confines each group in turn, and returns their bots
+// together, their names checked (bot.CheckNames).
+func confineGroups(groups []Group) ([]bot.Spec, error) {
+	var all []bot.Spec
+	for _, g := range groups {
+		if !g.IfLocal || len(stdio.Programs(g.Bots)) > 0 {
+			if _, err := g.Confine(); err != nil {
+				return nil, err
+			}
+		}
+		all = append(all, g.Bots...)
+	}
+	return all, bot.CheckNames(all)
+}
+
+// Confine confines g's bots (Confine, with no output directory), a
+// refusal named by g.Refused, and tells g.Confined.
+func (g Group) Confine() (*sandbox.Sandbox, error) {
+	sb, err := Confine(g.Bots, g.Limits, g.Sandbox, "")
+	var refused *RefusedError
+	if errors.As(err, &refused) && g.Refused != nil {
+		return nil, g.Refused(refused)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if g.Confined != nil {
+		g.Confined(sb)
+	}
 	return sb, nil
 }
 

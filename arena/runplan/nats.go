@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/nats-io/nats.go"
+
 	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/cluster"
 	"github.com/arena-dev/arena/arena/remote"
@@ -30,6 +32,13 @@ type NATS struct {
 	// Grace is how long a remote bot may be unreachable mid-game before
 	// it forfeits.
 	Grace time.Duration
+	// Client: the plan is arena worker's, a client of the server at URL
+	// whatever its bots (its jobs come from there), whose key and TLS
+	// are the client flags (--creds, --tls-*). It waits for a server
+	// that restarts however long that takes (docs/distributed.md), where
+	// NATS would give up after 60 tries: a worker outlives the
+	// coordinators it works for.
+	Client bool
 }
 
 // Distributed is a run whose games workers play, over NATS JetStream.
@@ -64,7 +73,7 @@ func (d *Distributed) check() error {
 // p.Out) and the executor maker with its local workers, then binds the
 // remote bots.
 func (r *Run) reach(p Plan) error {
-	if p.Distributed == nil && !bot.HasScheme(r.Bots, remote.SchemeName) {
+	if p.Distributed == nil && !p.NATS.Client && !bot.HasScheme(r.Bots, remote.SchemeName) {
 		return nil
 	}
 	if p.Distributed != nil {
@@ -113,11 +122,15 @@ func (n NATS) link(storeDir string, log io.Writer) (*remote.Link, error) {
 		return nil, usagef("--nats-grace %v: want a positive duration, such as 2s", n.Grace)
 	}
 	if n.URL != "" {
+		flags, more := "--nats-creds/--nats-ca/--nats-cert/--nats-key", []nats.Option(nil)
+		if n.Client {
+			flags, more = "--creds/--tls-ca/--tls-cert/--tls-key", []nats.Option{nats.MaxReconnects(-1)}
+		}
 		opts, err := remote.ConnectOptions(remote.Client{Creds: n.Creds, CA: n.CA, Cert: n.Cert, Key: n.Key})
 		if err != nil {
-			return nil, &UsageError{fmt.Errorf("--nats-creds/--nats-ca/--nats-cert/--nats-key: %w", err)}
+			return nil, &UsageError{fmt.Errorf("%s: %w", flags, err)}
 		}
-		link, err := remote.DialLink(n.URL, opts...)
+		link, err := remote.DialLink(n.URL, append(opts, more...)...)
 		if err != nil {
 			return nil, fmt.Errorf("--nats %s: %w", n.URL, err)
 		}

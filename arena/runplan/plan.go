@@ -64,6 +64,13 @@ type Plan struct {
 	// Confined, if set, is called once the bots are confined and before
 	// NATS is reached: a command's first lines go there.
 	Confined func(*Run)
+	// Groups, if set, are bots confined apart, each group by limits of
+	// its own (arena worker's: a tournament file's bots by its limits,
+	// the --bot flags' by the sandbox flags), in place of Bots, Limits,
+	// Sandbox, Refused and Confined: Run.Bots holds them all, in order,
+	// and Run.Sandbox is nil. A name repeated across them is a
+	// *bot.DuplicateNameError.
+	Groups []Group
 	// Version is the arena version the local workers report.
 	Version string
 }
@@ -103,25 +110,8 @@ func (p Plan) Open() (*Run, error) {
 			return nil, err
 		}
 	}
-	opts := p.Sandbox
-	opts.Hide = hideSecret(opts.Hide, r.SecretFile, p.Out)
-	sb, err := Confine(p.Bots, p.Limits, opts, p.Out)
-	var refused *RefusedError
-	if errors.As(err, &refused) && p.Refused != nil {
-		return nil, p.Refused(refused)
-	}
-	if err != nil {
+	if err := r.confine(p); err != nil {
 		return nil, err
-	}
-	r.Sandbox = sb
-	if p.Sandbox.User != "" && p.Out != "" {
-		// Bots running as another user cannot read results or replays.
-		if err := privateDir(p.Out); err != nil {
-			return nil, err
-		}
-	}
-	if p.Confined != nil {
-		p.Confined(r)
 	}
 	if err := r.reach(p); err != nil {
 		r.Close()
@@ -132,6 +122,36 @@ func (p Plan) Open() (*Run, error) {
 		r.Bots[trace].Launcher = r.tracer
 	}
 	return r, nil
+}
+
+// confine confines p's bots: in one sandbox, or by Groups.
+func (r *Run) confine(p Plan) error {
+	if p.Groups != nil {
+		bots, err := confineGroups(p.Groups)
+		r.Bots = bots
+		return err
+	}
+	opts := p.Sandbox
+	opts.Hide = hideSecret(opts.Hide, r.SecretFile, p.Out)
+	sb, err := Confine(p.Bots, p.Limits, opts, p.Out)
+	var refused *RefusedError
+	if errors.As(err, &refused) && p.Refused != nil {
+		return p.Refused(refused)
+	}
+	if err != nil {
+		return err
+	}
+	r.Sandbox = sb
+	if p.Sandbox.User != "" && p.Out != "" {
+		// Bots running as another user cannot read results or replays.
+		if err := privateDir(p.Out); err != nil {
+			return err
+		}
+	}
+	if p.Confined != nil {
+		p.Confined(r)
+	}
+	return nil
 }
 
 // Flush writes the traced bot's last lines, if one is traced: call it

@@ -46,6 +46,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/arena-dev/arena/internal/bytesize"
 )
 
 // Command is the hidden arena subcommand that wraps a bot.
@@ -326,24 +328,7 @@ func (s *Sandbox) Env(name string, extra []string) []string {
 
 // ParseSize reads a byte count: 1048576, 512KiB, 64MiB, 1GiB (also K, M,
 // G, KB, MB, GB as powers of 1024). "0" and "unlimited" mean no limit (0).
-func ParseSize(s string) (int64, error) {
-	t := strings.TrimSpace(s)
-	if t == "unlimited" || t == "none" {
-		return 0, nil
-	}
-	i := len(t)
-	for i > 0 && (t[i-1] < '0' || t[i-1] > '9') {
-		i--
-	}
-	num, unit := t[:i], strings.ToUpper(strings.TrimSpace(t[i:]))
-	mult := map[string]int64{"": 1, "B": 1, "K": 1 << 10, "KB": 1 << 10, "KIB": 1 << 10, "M": 1 << 20, "MB": 1 << 20, "MIB": 1 << 20,
-		"G": 1 << 30, "GB": 1 << 30, "GIB": 1 << 30, "T": 1 << 40, "TB": 1 << 40, "TIB": 1 << 40}[unit]
-	v, err := strconv.ParseFloat(num, 64)
-	if err != nil || mult == 0 || v < 0 || v*float64(mult) > math.MaxInt64/2 {
-		return 0, fmt.Errorf("%q is not a size (try 64MiB, 1GiB, or unlimited)", s)
-	}
-	return int64(v * float64(mult)), nil
-}
+func ParseSize(s string) (int64, error) { return bytesize.Parse(s) }
 
 // ParseCount reads a count; "0" and "unlimited" mean no limit (0).
 func ParseCount(s string) (int64, error) {
@@ -386,17 +371,4 @@ func ParseDuration(s string) (time.Duration, error) {
 }
 
 // FormatSize writes bytes the way ParseSize reads them.
-func FormatSize(n int64) string {
-	if n <= 0 {
-		return "unlimited"
-	}
-	for _, u := range []struct {
-		s string
-		v int64
-	}{{"TiB", 1 << 40}, {"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
-		if n%u.v == 0 {
-			return fmt.Sprintf("%d%s", n/u.v, u.s)
-		}
-	}
-	return strconv.FormatInt(n, 10)
-}
+func FormatSize(n int64) string { return bytesize.Format(n) }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/urfave/cli/v2"
@@ -10,7 +11,6 @@ import (
 	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/bot/stdio"
 	"github.com/arena-dev/arena/arena/options"
-	"github.com/arena-dev/arena/engine"
 	"github.com/arena-dev/arena/internal/stop"
 )
 
@@ -38,26 +38,20 @@ within half the clock is the one to size a run by.
 	})
 }
 
+// benchFlags name the flag behind each field bench.Config.Setup refuses.
+var benchFlags = map[string]string{"Game": "--game", "Move": "--move-time", "Games": "--games", "MaxConcurrency": "--max-concurrency"}
+
 func runBench(c *cli.Context) error {
 	game, given, err := gameAndOptions(c)
 	if err != nil {
 		return err
 	}
-	if game.Info().MinSeats > 2 {
-		return usagef("--game %s: arena bench plays two copies of a bot, and %s needs %d seats at least", game.Info().Name, game.Info().Name, game.Info().MinSeats)
-	}
-	opts, err := engine.Setup(game, 2, given)
-	if err != nil {
+	cfg := bench.Config{Game: game, Move: options.DurationOf(c, "move-time"), Games: c.Int("games"), MaxConcurrency: c.Int("max-concurrency")}
+	var fe *bench.FieldError
+	if err := cfg.Setup(given); errors.As(err, &fe) {
+		return usagef("%s %s: %w", benchFlags[fe.Field], fe.Value, fe.Err)
+	} else if err != nil {
 		return usageError{err}
-	}
-	if d := options.DurationOf(c, "move-time"); d <= 0 {
-		return usagef("--move-time %v: want a positive duration, such as 100ms", d)
-	}
-	if n := c.Int("games"); n < 1 {
-		return usagef("--games %d: want at least 1", n)
-	}
-	if n := c.Int("max-concurrency"); n < 0 {
-		return usagef("--max-concurrency %d: want 0 (the default) or more", n)
 	}
 	// A program here: its processes are what is measured.
 	argv, err := stdio.ParseCommand(c.String("bot"), "")
@@ -65,15 +59,13 @@ func runBench(c *cli.Context) error {
 		return usageError{fmt.Errorf("--bot: %w", err)}
 	}
 	cmds := []bot.Spec{{Name: "bench", Target: stdio.Command{Line: c.String("bot"), Argv: argv}}}
-	sb, err := confineBots(c, cmds)
-	if err != nil {
+	if _, err := confineBots(c, cmds, "arena: "); err != nil {
 		return err
 	}
-	sayConfinement(c, c.App.ErrWriter, "arena: ", sb)
 	ctx, release := stop.Context(c.App.ErrWriter)
 	defer release()
-	rep, err := bench.Measure(ctx, bench.Config{Bot: cmds[0], Game: game, Options: opts, Move: options.DurationOf(c, "move-time"),
-		Games: c.Int("games"), MaxConcurrency: c.Int("max-concurrency")}, func(line string) {
+	cfg.Bot = cmds[0]
+	rep, err := bench.Measure(ctx, cfg, func(line string) {
 		fmt.Fprintf(c.App.ErrWriter, "arena: bench: %s\n", line)
 	})
 	if ctx.Err() != nil {
@@ -82,6 +74,6 @@ func runBench(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	rep.Text(c.App.Writer, options.DurationOf(c, "move-time"))
+	rep.Text(c.App.Writer, cfg.Move)
 	return nil
 }

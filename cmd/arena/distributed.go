@@ -6,19 +6,18 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
-	"strings"
 
-	"github.com/nats-io/nats.go"
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-dev/arena/arena/bot"
-	"github.com/arena-dev/arena/arena/bot/stdio"
 	"github.com/arena-dev/arena/arena/cluster"
 	"github.com/arena-dev/arena/arena/options"
+	"github.com/arena-dev/arena/arena/output"
 	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/arena/run"
+	"github.com/arena-dev/arena/arena/runplan"
+	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/arena/tournament"
 	"github.com/arena-dev/arena/internal/stop"
 )
@@ -62,33 +61,26 @@ func runWorker(c *cli.Context) error {
 	if c.Int("concurrency") < 1 {
 		return usagef("--concurrency %d: want at least 1", c.Int("concurrency"))
 	}
-	specs, err := workerBots(c)
+	plan, err := workerPlan(c)
 	if err != nil {
 		return err
 	}
-	// A worker outlives the servers it works for: it waits for a
-	// coordinator that restarts, however long that takes
-	// (docs/distributed.md), where NATS would give up after 60 tries.
-	nc, err := clientConnect(c, url, "", nats.MaxReconnects(-1))
+	n := clientOf(c)
+	plan.NATS = runplan.NATS{URL: url, Creds: n.Creds, CA: n.CA, Cert: n.Cert, Key: n.Key, Grace: remote.DefaultGrace, Client: true}
+	r, err := plan.Open()
+	var dup *bot.DuplicateNameError
+	if errors.As(err, &dup) {
+		return usagef("bot %s named twice", dup.Name)
+	}
 	if err != nil {
 		return err
 	}
-	defer nc.Close()
-	if err := bot.Bind(specs, bot.Bindings{remote.SchemeName: &remote.Binding{NC: nc, Wait: run.Defaults.Limits.Startup, Grace: remote.DefaultGrace}}); err != nil {
-		return err
-	}
-	name := c.String("name")
-	if name == "" {
-		name = fmt.Sprintf("%s-%d", cluster.HostName(), os.Getpid())
-	}
-	var names []string
-	for _, s := range specs {
-		names = append(names, s.Name)
-	}
+	defer r.Close()
+	name := cmp.Or(c.String("name"), fmt.Sprintf("%s-%d", cluster.HostName(), os.Getpid()))
 	ctx, release := stop.Context(c.App.ErrWriter) // before it says it works
 	defer release()
-	fmt.Fprintf(c.App.ErrWriter, "arena: worker %s at %s, %d game(s) at once, bots: %s\n", name, url, c.Int("concurrency"), strings.Join(names, ", "))
-	w := &cluster.Worker{NC: nc, Name: name, Bots: specs, Concurrency: c.Int("concurrency"), Version: Version, Log: c.App.ErrWriter}
+	output.Worker(c.App.ErrWriter, name, url, c.Int("concurrency"), r.Bots)
+	w := &cluster.Worker{NC: r.Link.NC, Name: name, Bots: r.Bots, Concurrency: c.Int("concurrency"), Version: Version, Log: c.App.ErrWriter}
 	if err := w.Run(ctx); ctx.Err() == nil {
 		return err
 	}
@@ -96,40 +88,25 @@ func runWorker(c *cli.Context) error {
 	return nil
 }
 
-// workerBots are the bots of --bots FILE and --bot NAME=CMD, the local
-// ones confined; the remote ones (nats:ID) are left unbound.
-func workerBots(c *cli.Context) ([]bot.Spec, error) {
-	var specs []bot.Spec
+// workerPlan reads the bots of --bots FILE and --bot NAME=CMD into a
+// plan of two groups (runplan.Group): the file's bots confined by its
+// limits, the flags' by the sandbox flags, each said; the flags' remote
+// bots before their local ones, as of old.
+func workerPlan(c *cli.Context) (runplan.Plan, error) {
+	plan := runplan.Plan{Wait: run.Defaults.Limits.Startup, Log: c.App.ErrWriter}
 	if path := c.String("bots"); path != "" {
-		f, err := tournament.LoadFile(path)
+		g, err := tournament.LoadBots(path)
 		if err != nil {
-			return nil, usageError{err}
+			return plan, usageError{err}
 		}
-		cfg, err := f.Resolve(path, filepath.Dir(path))
-		if err != nil {
-			return nil, usageError{err}
-		}
-		sb, err := cfg.Confine(path, "")
-		if err != nil {
-			return nil, usageError{err}
-		}
-		sayConfinement(c, c.App.ErrWriter, "arena: "+path+": ", sb)
-		specs = cfg.Bots
+		g.Confined = func(sb *sandbox.Sandbox) { sayConfinement(c, c.App.ErrWriter, "arena: "+path+": ", sb) }
+		plan.Groups = append(plan.Groups, g)
 	}
 	if flags := c.StringSlice("bot"); len(flags) > 0 {
 		flagged, err := parseBots(flags)
 		if err != nil {
-			return nil, err
+			return plan, err
 		}
-		if len(stdio.Programs(flagged)) > 0 {
-			sb, err := confineBots(c, flagged)
-			if err != nil {
-				return nil, err
-			}
-			sayConfinement(c, c.App.ErrWriter, "arena: --bot: ", sb)
-		}
-		// The order of old: the remote bots of the flags before the
-		// local ones.
 		local := func(s bot.Spec) int {
 			if s.Target.Scheme() == remote.SchemeName {
 				return 0
@@ -137,14 +114,15 @@ func workerBots(c *cli.Context) ([]bot.Spec, error) {
 			return 1
 		}
 		slices.SortStableFunc(flagged, func(a, b bot.Spec) int { return cmp.Compare(local(a), local(b)) })
-		specs = append(specs, flagged...)
+		g, err := flagGroup(c, flagged, "arena: --bot: ")
+		if err != nil {
+			return plan, err
+		}
+		g.IfLocal = true
+		plan.Groups = append(plan.Groups, g)
 	}
-	if len(specs) == 0 {
-		return nil, usagef("no bots: arena worker --bots FILE or --bot NAME=CMD")
+	if plan.Groups == nil {
+		return plan, usagef("no bots: arena worker --bots FILE or --bot NAME=CMD")
 	}
-	var dup *bot.DuplicateNameError
-	if errors.As(bot.CheckNames(specs), &dup) {
-		return nil, usagef("bot %s named twice", dup.Name)
-	}
-	return specs, nil
+	return plan, nil
 }

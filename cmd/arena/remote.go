@@ -2,11 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
 
-	"github.com/nats-io/nats.go"
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-dev/arena/arena/bot"
@@ -15,10 +15,9 @@ import (
 	"github.com/arena-dev/arena/arena/output"
 	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/arena/runplan"
-	"github.com/arena-dev/arena/arena/sandbox"
 
+	"github.com/arena-dev/arena/internal/bytesize"
 	"github.com/arena-dev/arena/internal/stop"
-	"github.com/arena-dev/arena/internal/words"
 )
 
 // natsFlags are the flags of a command that can seat remote bots.
@@ -46,19 +45,34 @@ func clientFlags(credsUsage string) []cli.Flag {
 	}
 }
 
-// clientConnect connects to url as clientFlags say (botID: as that
-// bot, with its inbox prefix), with more options if given.
-func clientConnect(c *cli.Context, url, botID string, more ...nats.Option) (*nats.Conn, error) {
-	opts, err := remote.ConnectOptions(remote.Client{Creds: c.String("creds"), BotID: botID,
-		CA: c.String("tls-ca"), Cert: c.String("tls-cert"), Key: c.String("tls-key")})
-	if err != nil {
-		return nil, usageError{fmt.Errorf("--creds/--tls-ca/--tls-cert/--tls-key: %w", err)}
+// clientOf reads clientFlags: how a client connects (botID: as that
+// bot, with its inbox prefix).
+func clientOf(c *cli.Context) remote.Client {
+	return remote.Client{Creds: c.String("creds"), CA: c.String("tls-ca"), Cert: c.String("tls-cert"), Key: c.String("tls-key")}
+}
+
+// remoteInputs name the flag behind each input arena/remote refuses
+// (remote.InputError's Input).
+var remoteInputs = map[string]string{"Client": "--creds/--tls-ca/--tls-cert/--tls-key", "Sessions": "--sessions",
+	"Listen": "--listen", "TLS": "--tls-cert/--tls-key", "MaxStore": "--max-store", "MaxMemory": "--max-memory", "Keys": "--keys"}
+
+// remoteErr says an error of arena/remote by the flag at fault: a
+// usage error for an input it refused, --nats for a server it could not
+// reach.
+func remoteErr(err error) error {
+	var in *remote.InputError
+	var conn *remote.ConnectError
+	switch {
+	case errors.As(err, &in):
+		flag := remoteInputs[in.Input]
+		if in.Value != "" {
+			flag += " " + in.Value
+		}
+		return usageError{fmt.Errorf("%s: %w", flag, in.Err)}
+	case errors.As(err, &conn):
+		return fmt.Errorf("--nats %w", conn)
 	}
-	nc, err := nats.Connect(url, append(opts, more...)...)
-	if err != nil {
-		return nil, fmt.Errorf("--nats %s: %w", url, err)
-	}
-	return nc, nil
+	return err
 }
 
 // runNATS reads the flags of natsFlags and distributedFlags: where a
@@ -106,46 +120,36 @@ func runConnect(c *cli.Context) error {
 		return usagef("no bot command: arena connect --nats URL --bot %s -- CMD", id)
 	}
 	// A program here: what it serves is a local bot, whatever its words.
-	argv, err := stdio.ParseCommand(shellWords(c.Args().Slice()), "")
+	argv, err := stdio.ParseArgs(c.Args().Slice(), "")
 	if err != nil {
 		return usageError{err}
 	}
 	specs := []bot.Spec{{Name: id, Target: stdio.Command{Argv: argv}}}
-	sb, err := confineBots(c, specs)
-	if err != nil {
+	if _, err := confineBots(c, specs, "arena: "); err != nil {
 		return err
 	}
-	sayConfinement(c, c.App.ErrWriter, "arena: ", sb)
 	return serveBot(c, url, id, strings.Join(argv, " "), func(opt bot.LaunchOptions) (bot.Endpoint, error) {
 		return specs[0].Launcher.Launch(id, opt)
 	})
 }
 
-// serveBot connects to url as bot id (--creds) and serves it until
-// interrupted, which is the way to stop: arena connect, arena bot --nats.
+// serveBot serves bot id, which start starts, to the arenas at url
+// until interrupted, which is the way to stop: arena connect, arena bot
+// --nats (remote.ServeBot).
 func serveBot(c *cli.Context, url, id, what string, start func(bot.LaunchOptions) (bot.Endpoint, error)) error {
-	if c.Int("sessions") < 1 {
-		return usagef("--sessions %d: want at least 1", c.Int("sessions"))
-	}
 	ctx, release := stop.Context(c.App.ErrWriter) // before it connects, and says it serves
 	defer release()
-	nc, err := clientConnect(c, url, id)
-	if err != nil {
-		return err
-	}
-	defer nc.Close()
-	srv := remote.Server{NC: nc, ID: id, Sessions: c.Int("sessions"), Start: start, Claimed: func() {
+	srv := remote.Server{ID: id, Sessions: c.Int("sessions"), Start: start, Claimed: func() {
 		fmt.Fprintf(c.App.ErrWriter, "arena: serving bot %s (%s) at %s, %d session(s) at once\n", id, what, url, c.Int("sessions"))
 	}}
 	if !c.Bool("quiet") {
 		srv.OnEvent = func(e remote.Event) { fmt.Fprintln(c.App.ErrWriter, "arena: "+output.EventLine(e)) }
 	}
-	err = srv.Serve(ctx)
-	if ctx.Err() != nil {
-		fmt.Fprintf(c.App.ErrWriter, "arena: stopped serving bot %s (%v)\n", id, context.Cause(ctx))
-		return nil
+	if err := remote.ServeBot(ctx, url, clientOf(c), srv); err != nil {
+		return remoteErr(err)
 	}
-	return err
+	fmt.Fprintf(c.App.ErrWriter, "arena: stopped serving bot %s (%v)\n", id, context.Cause(ctx))
+	return nil
 }
 
 func serveCommand() *cli.Command {
@@ -162,37 +166,19 @@ arenas connect to it.
 			&cli.StringFlag{Name: "tls-cert", Usage: "the server's TLS certificate (PEM); clients then connect with tls:// and the CA"},
 			&cli.StringFlag{Name: "tls-key", Usage: "the server certificate's key (PEM)"},
 			&cli.StringFlag{Name: "store", Value: "nats-store", Usage: "JetStream's store directory (distributed runs keep their jobs and results there)"},
-			&cli.StringFlag{Name: "max-store", Value: sandbox.FormatSize(remote.DefaultMaxStore), Usage: "JetStream's bound on disk"},
-			&cli.StringFlag{Name: "max-memory", Value: sandbox.FormatSize(remote.DefaultMaxMemory), Usage: "JetStream's bound in memory"},
+			&cli.StringFlag{Name: "max-store", Value: bytesize.Format(remote.DefaultMaxStore), Usage: "JetStream's bound on disk"},
+			&cli.StringFlag{Name: "max-memory", Value: bytesize.Format(remote.DefaultMaxMemory), Usage: "JetStream's bound in memory"},
 		},
 		Action: runServe,
 	})
 }
 
 func runServe(c *cli.Context) error {
-	host, port, err := remote.SplitHostPort(c.String("listen"))
+	cfg := remote.ServeConfig{Listen: c.String("listen"), TLSCert: c.String("tls-cert"), TLSKey: c.String("tls-key"), Keys: c.String("keys"),
+		Store: c.String("store"), MaxStore: c.String("max-store"), MaxMemory: c.String("max-memory"), Violations: c.App.ErrWriter}
+	o, err := cfg.Options()
 	if err != nil {
-		return usageError{fmt.Errorf("--listen: %w", err)}
-	}
-	o := remote.ServerOptions{Host: host, Port: port, Violations: c.App.ErrWriter, StoreDir: c.String("store")}
-	if cert, key := c.String("tls-cert"), c.String("tls-key"); cert != "" || key != "" {
-		if o.TLS, err = remote.ServerTLS(cert, key); err != nil {
-			return usageError{fmt.Errorf("--tls-cert/--tls-key: %w", err)}
-		}
-	}
-	for flag, dst := range map[string]*int64{"max-store": &o.MaxStore, "max-memory": &o.MaxMemory} {
-		if *dst, err = sandbox.ParseSize(c.String(flag)); err != nil || *dst <= 0 {
-			return usagef("--%s %q: want a size such as 1GiB", flag, c.String(flag))
-		}
-	}
-	keysDir := c.String("keys")
-	if keysDir != "" {
-		if o.Keys, err = remote.ReadKeys(keysDir); err != nil {
-			return usageError{fmt.Errorf("--keys: %w", err)}
-		}
-		if _, ok := o.Keys[remote.ArenaKey]; !ok {
-			return usagef("--keys %s: no %s%s, the arenas' key (arena nats add-bot makes it)", keysDir, remote.ArenaKey, remote.PublicExt)
-		}
+		return remoteErr(err)
 	}
 	ctx, release := stop.Context(c.App.ErrWriter) // before the server is up, and said to be
 	defer release()
@@ -201,18 +187,7 @@ func runServe(c *cli.Context) error {
 		return err
 	}
 	defer func() { ns.Shutdown(); ns.WaitForShutdown() }()
-	url := ns.ClientURL()
-	fmt.Fprintf(c.App.ErrWriter, "arena: NATS server at %s (JetStream store %s, at most %s on disk, %s in memory)\n",
-		url, o.StoreDir, c.String("max-store"), c.String("max-memory"))
-	if keysDir == "" {
-		fmt.Fprintf(c.App.ErrWriter, "arena: warning: no --keys: anyone who reaches %s can connect, read every bot's lines and speak for any bot; use it only on a network you trust\n", c.String("listen"))
-		fmt.Fprintf(c.App.ErrWriter, "arena: bots:  arena connect --nats %s --bot BOTID -- CMD\n", url)
-		fmt.Fprintf(c.App.ErrWriter, "arena: games: arena match --nats %s --bot NAME=nats:BOTID ...\n", url)
-	} else {
-		fmt.Fprintf(c.App.ErrWriter, "arena: %d bot keys from %s\n", len(o.Keys)-1, keysDir)
-		fmt.Fprintf(c.App.ErrWriter, "arena: bots:  arena connect --nats %s --creds BOTID%s --bot BOTID -- CMD\n", url, remote.SeedExt)
-		fmt.Fprintf(c.App.ErrWriter, "arena: games: arena match --nats %s --nats-creds %s --bot NAME=nats:BOTID ...\n", url, filepath.Join(keysDir, remote.ArenaKey+remote.SeedExt))
-	}
+	output.Served(c.App.ErrWriter, cfg.Access(ns.ClientURL(), o))
 	<-ctx.Done()
 	fmt.Fprintf(c.App.ErrWriter, "arena: NATS server stopped (%v)\n", context.Cause(ctx))
 	return nil
@@ -258,14 +233,4 @@ The first time it also makes KEYS/arena.nk, the arenas' key (arena match
 			},
 		}},
 	})
-}
-
-// shellWords is args as one command line, each a shell word, for
-// stdio.ParseCommand to split again.
-func shellWords(args []string) string {
-	quoted := make([]string, len(args))
-	for i, a := range args {
-		quoted[i] = words.ShellQuote(a)
-	}
-	return strings.Join(quoted, " ")
 }

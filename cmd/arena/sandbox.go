@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"strconv"
 
@@ -10,6 +9,7 @@ import (
 
 	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/options"
+	"github.com/arena-dev/arena/arena/output"
 	"github.com/arena-dev/arena/arena/runplan"
 	"github.com/arena-dev/arena/arena/sandbox"
 )
@@ -66,29 +66,18 @@ func runSandbox(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return usagef("arena sandbox takes no arguments, only the sandbox flags: arena sandbox --bot-memory 512MiB")
 	}
-	sb, err := confineBots(c, nil)
+	sb, err := confineBots(c, nil, "")
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(c.App.Writer, sb.Summary())
-	for _, d := range sb.Details() {
-		fmt.Fprintf(c.App.Writer, "  %s\n", d)
-	}
+	output.Sandbox(c.App.Writer, sb)
 	return nil
 }
 
-// sayConfinement is how a run starts: one line saying how bots are
-// confined, and with --verbose the details after it, one aspect a line;
-// prefix begins each line ("arena: ").
+// sayConfinement is how a run starts: how bots are confined, in one
+// line or (--verbose) in full (output.Confinement).
 func sayConfinement(c *cli.Context, w io.Writer, prefix string, sb *sandbox.Sandbox) {
-	if !c.Bool("verbose") {
-		fmt.Fprintf(w, "%s%s (details: --verbose)\n", prefix, sb.Summary())
-		return
-	}
-	fmt.Fprintf(w, "%s%s\n", prefix, sb.Summary())
-	for _, d := range sb.Details() {
-		fmt.Fprintf(w, "%ssandbox: %s\n", prefix, d)
-	}
+	output.Confinement(w, prefix, sb, c.Bool("verbose"))
 }
 
 // sandboxFlagNames name the flag behind each sandbox option.
@@ -133,17 +122,23 @@ func limitFlags(c *cli.Context) (sandbox.Limits, sandbox.Options, error) {
 	return lim, lf.Options("."), nil
 }
 
-// confineBots confines specs, which see no output directory, as the
-// sandbox flags say (runplan.Confine).
-func confineBots(c *cli.Context, specs []bot.Spec) (*sandbox.Sandbox, error) {
+// flagGroup reads the sandbox flags for specs, which see no output
+// directory: their runplan.Group, which says how they are confined with
+// prefix ("": says nothing).
+func flagGroup(c *cli.Context, specs []bot.Spec, prefix string) (runplan.Group, error) {
 	lim, opts, err := limitFlags(c)
+	g := runplan.Group{Bots: specs, Limits: lim, Sandbox: opts, Refused: flagRefusal}
+	if prefix != "" {
+		g.Confined = func(sb *sandbox.Sandbox) { sayConfinement(c, c.App.ErrWriter, prefix, sb) }
+	}
+	return g, err
+}
+
+// confineBots confines specs as the sandbox flags say (flagGroup).
+func confineBots(c *cli.Context, specs []bot.Spec, prefix string) (*sandbox.Sandbox, error) {
+	g, err := flagGroup(c, specs, prefix)
 	if err != nil {
 		return nil, err
 	}
-	sb, err := runplan.Confine(specs, lim, opts, "")
-	var refused *runplan.RefusedError
-	if errors.As(err, &refused) {
-		return nil, flagRefusal(refused)
-	}
-	return sb, err
+	return g.Confine()
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/arena/transport"
 	"github.com/arena-dev/arena/bots"
+	"github.com/arena-dev/arena/internal/words"
 )
 
 // Command is a bot program run as a child process over stdio: the stdio
@@ -107,6 +108,18 @@ func (p processEndpoint) NewGame() {
 	if box, ok := p.Confinement().(*sandbox.Box); ok {
 		box.NewGame()
 	}
+}
+
+// ParseArgs is ParseCommand of args as a shell gave them to a program
+// (arena connect -- CMD ARGS...), each already a word: each is quoted
+// for ParseCommand to split again, so that its checks and its rules for
+// files and bundled bots are the same.
+func ParseArgs(args []string, dir string) ([]string, error) {
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		quoted[i] = words.ShellQuote(a)
+	}
+	return ParseCommand(strings.Join(quoted, " "), dir)
 }
 
 // ErrBundledBot is the error of an "arena bot" command with no bot name,
