@@ -1,6 +1,7 @@
 package options
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -154,6 +155,23 @@ func Referee() []cli.Flag {
 		"max-line", "stderr-cap", "restart-bots", "spare-processes")
 }
 
+// ErrRuleOption is an --option that is not key=value.
+var ErrRuleOption = errors.New("want key=value")
+
+// RuleOptions reads the values of --option k=v, a game's rule options;
+// a value without '=' or key is ErrRuleOption, said with the flag.
+func RuleOptions(values []string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, v := range values {
+		k, val, ok := strings.Cut(v, "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("--option %q: %w", v, ErrRuleOption)
+		}
+		out[k] = val
+	}
+	return out, nil
+}
+
 // SeedFlag is --seed, read by ReadSeed.
 func SeedFlag(usage, defaultText string) cli.Flag {
 	return &cli.StringFlag{Name: "seed", Usage: usage, DefaultText: defaultText}
@@ -233,6 +251,13 @@ func Read(c *cli.Context, m Mode) (Given, error) {
 	}
 	if v := c.String("deal-secret"); v != "" {
 		g.Set("deal_secret", v)
+	}
+	if c.IsSet("option") && m == File { // Own: the command reads them with --game
+		opts, err := RuleOptions(c.StringSlice("option"))
+		if err != nil {
+			return g, err
+		}
+		g.Set("options", opts)
 	}
 	readLimits(c, &g)
 	return g, nil

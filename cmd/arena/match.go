@@ -1,10 +1,8 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -158,54 +156,25 @@ func runPlan(c *cli.Context, specs []bot.Spec, out string, settings run.Settings
 	return p, nil
 }
 
-// parseBots reads --bot NAME=CMD flags (botFlag), one bot each.
+// parseBots reads --bot NAME=CMD flags (bot.ParseFlags), one bot each.
 func parseBots(flags []string) ([]bot.Spec, error) {
 	if len(flags) == 0 {
 		return nil, usagef("no bots: give one --bot NAME=CMD per seat")
 	}
-	var out []bot.Spec
-	for _, flag := range flags {
-		s, err := botFlag("bot", flag)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-		var dup *bot.DuplicateNameError
-		if errors.As(bot.CheckNames(out), &dup) {
-			return nil, usagef("--bot %q: name %q is used twice", flag, dup.Name)
-		}
+	specs, err := bot.ParseFlags("bot", flags)
+	if err != nil {
+		return nil, usageError{err}
 	}
-	return out, nil
+	return specs, nil
 }
 
-// botFlag parses the value of one --FLAG NAME=CMD (bot.ParseFlag), with
-// the flag named in its errors.
-func botFlag(flag, value string) (bot.Spec, error) {
-	s, err := bot.ParseFlag(value)
-	var se *bot.SpecError
-	switch {
-	case err == nil:
-		return s, nil
-	case errors.Is(err, bot.ErrFlag), errors.Is(err, bot.ErrNoCommand):
-		return s, usagef("--%s %q: want NAME=CMD", flag, value)
-	case errors.As(err, &se) && se.Field == bot.FieldName:
-		return s, usagef("--%s %q: %v", flag, value, err)
-	case errors.As(err, &se):
-		return s, usagef("--%s %s: %v", flag, se.Bot, err)
+// parseOptions reads --option k=v (options.RuleOptions).
+func parseOptions(values []string) (map[string]string, error) {
+	opts, err := options.RuleOptions(values)
+	if err != nil {
+		return nil, usageError{err}
 	}
-	return s, usageError{err}
-}
-
-func parseOptions(specs []string) (map[string]string, error) {
-	out := map[string]string{}
-	for _, spec := range specs {
-		k, v, ok := strings.Cut(spec, "=")
-		if !ok || k == "" {
-			return nil, usagef("--option %q: want key=value", spec)
-		}
-		out[k] = v
-	}
-	return out, nil
+	return opts, nil
 }
 
 // runSettings reads the referee flags (options.Referee) and

@@ -88,13 +88,17 @@ Every bot (fillers too) runs confined as in arena match (docs/security.md).`,
 	})
 }
 
-// parseBotFlag reads the NAME=CMD of --flag (botFlag).
+// parseBotFlag reads the NAME=CMD of --flag (bot.ParseFlagOf).
 func parseBotFlag(c *cli.Context, flag string) (bot.Spec, error) {
 	spec := c.String(flag)
 	if strings.TrimSpace(spec) == "" {
 		return bot.Spec{}, usagef("--%s NAME=CMD is required", flag)
 	}
-	return botFlag(flag, spec)
+	b, err := bot.ParseFlagOf(flag, spec)
+	if err != nil {
+		return b, usageError{err}
+	}
+	return b, nil
 }
 
 // sprtParamHint is what to give instead, per parameter stats.ParamError

@@ -163,21 +163,10 @@ func tournamentOverrides(c *cli.Context) (options.Given, error) {
 		return g, usageError{err}
 	}
 	g.Keyed(c, tournamentKeys)
-	if c.IsSet("option") {
-		opts, err := parseOptions(c.StringSlice("option"))
-		if err != nil {
-			return g, err
-		}
-		g.Set("options", opts)
-	}
 	if c.IsSet("bot") {
-		bots := []tournament.BotFile{}
-		for _, spec := range c.StringSlice("bot") {
-			name, cmdline, ok := strings.Cut(spec, "=")
-			if !ok {
-				return g, usagef("--bot %q: want NAME=CMD", spec)
-			}
-			bots = append(bots, tournament.BotFile{Name: name, Command: cmdline})
+		bots, err := tournament.BotFlags("bot", c.StringSlice("bot"))
+		if err != nil {
+			return g, usageError{err}
 		}
 		g.Set("bots", bots)
 	}
