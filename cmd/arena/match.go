@@ -15,6 +15,7 @@ import (
 	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/arena/runplan"
 	"github.com/arena-dev/arena/engine"
+	"github.com/arena-dev/arena/internal/stop"
 )
 
 func matchCommand() *cli.Command {
@@ -94,15 +95,8 @@ func runMatch(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	progress := c.App.ErrWriter
-	if c.Bool("quiet") {
-		progress = io.Discard
-	}
 	out := c.String("out")
-	var o output.Output = output.Match{Warnings: output.Warnings{W: c.App.ErrWriter}, Progress: progress, Out: c.App.Writer, Kept: out != ""}
-	if c.Bool("json") {
-		o = output.JSON{Output: o, W: c.App.Writer}
-	}
+	o, progress := runOutput(c, output.MatchText, out != "")
 	if rot := match.Rotation(seats); games%rot != 0 && !c.Bool("fresh-deals") {
 		o.Warn(fmt.Sprintf("--games %d is not a multiple of %d, so seats are not rotated evenly", games, rot))
 	}
@@ -111,10 +105,10 @@ func runMatch(c *cli.Context) error {
 		return err
 	}
 	plan.Confined = func(r *runplan.Run) {
-		fmt.Fprintf(progress, "arena: %s, %d games, seed %d, %s, %s\n", game.Info().Name, games, seed, r.SecretNote(out), settings.Limits)
+		output.MatchHeader(progress, game.Info().Name, games, seed, r.SecretNote(out), settings.Limits)
 		sayConfinement(c, progress, "arena: ", r.Sandbox)
 	}
-	ctx, release := stopContext(c.App.ErrWriter)
+	ctx, release := stop.Context(c.App.ErrWriter)
 	defer release()
 	start := time.Now()
 	r, err := plan.Open()
@@ -135,10 +129,14 @@ func runMatch(c *cli.Context) error {
 	if oerr := o.End(output.End{Summary: sum, Took: time.Since(start)}); oerr != nil {
 		return oerr
 	}
-	if u := runplan.CommandLine(err, r.SecretFile); u != nil {
-		return usageError{u}
-	}
-	return err
+	return r.Err(err)
+}
+
+// runOutput is a run's Output as --quiet and --json say (output.New),
+// and the writer of its own first lines (nowhere with --quiet).
+func runOutput(c *cli.Context, kind output.Kind, kept bool) (output.Output, io.Writer) {
+	o := output.Options{Kind: kind, Progress: c.App.ErrWriter, Out: c.App.Writer, Quiet: c.Bool("quiet"), JSON: c.Bool("json"), Kept: kept}
+	return output.New(o), o.Lines()
 }
 
 // runPlan reads the flags of a run's bots (runplan.Plan) given with
