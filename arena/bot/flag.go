@@ -13,9 +13,12 @@ func SplitFlag(flag string) (name, cmdline string, ok bool) {
 	return strings.Cut(flag, "=")
 }
 
+// ErrMissing is a bot flag a command requires that was not given.
+var ErrMissing = errors.New("NAME=CMD is required")
+
 // FlagError is a bot given to a command line flag that cannot be used:
 // the flag's name (without dashes), the value given, and why (ErrFlag,
-// ErrNoCommand, a *SpecError or a *DuplicateNameError). Its text names
+// ErrNoCommand, ErrMissing, a *SpecError or a *DuplicateNameError). Its text names
 // the flag and the value as the arena's usage errors do.
 type FlagError struct {
 	Flag, Value string
@@ -26,6 +29,8 @@ func (e *FlagError) Error() string {
 	var se *SpecError
 	var dup *DuplicateNameError
 	switch {
+	case errors.Is(e.Err, ErrMissing):
+		return fmt.Sprintf("--%s %v", e.Flag, e.Err)
 	case errors.Is(e.Err, ErrFlag), errors.Is(e.Err, ErrNoCommand):
 		return fmt.Sprintf("--%s %q: want NAME=CMD", e.Flag, e.Value)
 	case errors.As(e.Err, &dup):
@@ -48,6 +53,15 @@ func ParseFlagOf(flag, value string) (Spec, error) {
 		return s, &FlagError{Flag: flag, Value: value, Err: err}
 	}
 	return s, nil
+}
+
+// ParseRequiredFlag is ParseFlagOf for a flag a command cannot do
+// without: an empty value is ErrMissing.
+func ParseRequiredFlag(flag, value string) (Spec, error) {
+	if strings.TrimSpace(value) == "" {
+		return Spec{}, &FlagError{Flag: flag, Value: value, Err: ErrMissing}
+	}
+	return ParseFlagOf(flag, value)
 }
 
 // ParseFlags parses the values of a repeated --flag NAME=CMD, one bot

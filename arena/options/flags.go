@@ -15,6 +15,7 @@ import (
 	"github.com/arena-dev/arena/arena/referee"
 	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/arena/seed"
+	"github.com/arena-dev/arena/internal/words"
 )
 
 // Mode is how a command's flags relate to the settings: each flag's
@@ -170,6 +171,27 @@ func RuleOptions(values []string) (map[string]string, error) {
 		out[k] = val
 	}
 	return out, nil
+}
+
+// Again are the flags of fs that were given, said again as arguments
+// of a command line ("--nats", "URL"), each value shell-quoted: a bool
+// flag given true as its name alone, one given false not at all.
+func Again(c *cli.Context, fs []cli.Flag) []string {
+	var out []string
+	for _, f := range fs {
+		name := f.Names()[0]
+		_, isBool := f.(*cli.BoolFlag)
+		switch {
+		case !c.IsSet(name):
+		case isBool:
+			if c.Bool(name) {
+				out = append(out, "--"+name)
+			}
+		default:
+			out = append(out, "--"+name, words.ShellQuote(fmt.Sprint(c.Value(name))))
+		}
+	}
+	return out
 }
 
 // SeedFlag is --seed, read by ReadSeed.

@@ -119,7 +119,13 @@ func (j JSON) End(e End) error {
 	default:
 		return nil
 	}
-	enc := json.NewEncoder(j.W)
+	return WriteJSON(j.W, v)
+}
+
+// WriteJSON writes v to w as the arena's JSON output is written: one
+// object, indented by two spaces.
+func WriteJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
 }

@@ -160,27 +160,27 @@ func parseBots(flags []string) ([]bot.Spec, error) {
 		return nil, usagef("no bots: give one --bot NAME=CMD per seat")
 	}
 	specs, err := bot.ParseFlags("bot", flags)
-	if err != nil {
-		return nil, usageError{err}
-	}
-	return specs, nil
+	return specs, usage(err)
 }
 
 // parseOptions reads --option k=v (options.RuleOptions).
 func parseOptions(values []string) (map[string]string, error) {
 	opts, err := options.RuleOptions(values)
-	if err != nil {
-		return nil, usageError{err}
-	}
-	return opts, nil
+	return opts, usage(err)
 }
 
 // runSettings reads the referee flags (options.Referee) and
 // --fresh-deals.
 func runSettings(c *cli.Context) (run.Settings, error) {
 	s, err := options.RunSettings(c)
-	if err != nil {
-		return s, usageError{err}
+	return s, usage(err)
+}
+
+// usage is err, if any, as the command line's mistake (exit 2): the
+// errors of reading flags.
+func usage(err error) error {
+	if err == nil {
+		return nil
 	}
-	return s, nil
+	return usageError{err}
 }

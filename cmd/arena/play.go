@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"slices"
 
@@ -17,8 +16,7 @@ import (
 	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/arena/runplan"
 	"github.com/arena-dev/arena/engine"
-
-	"github.com/arena-dev/arena/internal/words"
+	"github.com/arena-dev/arena/internal/stop"
 )
 
 // humanName is the person's name in hello.players and the results.
@@ -107,7 +105,7 @@ func runPlay(c *cli.Context) error {
 	}
 	w := c.App.ErrWriter
 	plan.Confined = func(r *runplan.Run) {
-		fmt.Fprintf(w, "arena: %s, %s, seed %d, you at seat %d; bots: %s\n", game.Info().Name, words.Count(games, "game", "games"), seed, seat, settings.Limits)
+		output.PlayHeader(w, game.Info().Name, games, seed, seat, settings.Limits)
 		sayConfinement(c, w, "arena: ", r.Sandbox)
 	}
 	r, err := plan.Open()
@@ -120,7 +118,7 @@ func runPlay(c *cli.Context) error {
 	}
 	specs := slices.Insert(r.Bots, seat, bot.Spec{Name: humanName, Launcher: person})
 
-	ctx, release := stopContext(c.App.ErrWriter)
+	ctx, release := stop.Context(c.App.ErrWriter)
 	defer release()
 	o := output.Play{Person: person, Name: humanName, Kept: out != ""}
 	sum, err := match.Run(ctx, match.Config{
@@ -131,8 +129,5 @@ func runPlay(c *cli.Context) error {
 	if oerr := o.End(output.End{Summary: sum}); oerr != nil {
 		return oerr
 	}
-	if u := runplan.CommandLine(err, r.SecretFile); u != nil {
-		return usageError{u}
-	}
-	return err
+	return r.Err(err)
 }

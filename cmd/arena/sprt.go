@@ -71,17 +71,10 @@ Every bot (fillers too) runs confined as in arena match (docs/security.md).`,
 	})
 }
 
-// parseBotFlag reads the NAME=CMD of --flag (bot.ParseFlagOf).
+// parseBotFlag reads the NAME=CMD of --flag (bot.ParseRequiredFlag).
 func parseBotFlag(c *cli.Context, flag string) (bot.Spec, error) {
-	spec := c.String(flag)
-	if strings.TrimSpace(spec) == "" {
-		return bot.Spec{}, usagef("--%s NAME=CMD is required", flag)
-	}
-	b, err := bot.ParseFlagOf(flag, spec)
-	if err != nil {
-		return b, usageError{err}
-	}
-	return b, nil
+	b, err := bot.ParseRequiredFlag(flag, c.String(flag))
+	return b, usage(err)
 }
 
 // sprtParamHint is what to give instead, per parameter stats.ParamError
