@@ -33,6 +33,19 @@ func (e *FieldError) Error() string {
 
 func (e *FieldError) Unwrap() error { return e.Err }
 
+// Flag says e as a mistake in the flag behind its field: "--flag VALUE:
+// why", where a bot's value is given (the flag's text, quoted), and a
+// Value of nil is not said.
+func (e *FieldError) Flag(flag, given string) error {
+	switch e.Value.(type) {
+	case nil:
+		return fmt.Errorf("--%s: %w", flag, e.Err)
+	case bot.Spec:
+		return fmt.Errorf("--%s %q: %w", flag, given, e.Err)
+	}
+	return fmt.Errorf("--%s %v: %w", flag, e.Value, e.Err)
+}
+
 // Given is what Settle needs of a command beyond Config's own values:
 // which of Seats and Concurrency it was given (the others take their
 // defaults), the game's rule options as given, and its filler bot.

@@ -9,6 +9,7 @@ import (
 	"github.com/arena-dev/arena/arena/deal"
 	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/arena/runplan"
+	"github.com/urfave/cli/v2"
 )
 
 // Plan is what a tournament run is about: its settings, where they came
@@ -105,6 +106,27 @@ func (p *Plan) Settle(resume bool) error {
 		return fmt.Errorf("--resume: %w", err)
 	}
 	return p.File.changeRoster(p.Withdraw, p.Readmit, removed, &p.Notes)
+}
+
+// FlagOverrides reads the flags of a tournament run that were given, by
+// the file key each sets, to lay over its file (Apply): the settings'
+// (options.Read), the tournament's own of keys (flag name -> file key:
+// a name, a format...), and --bot NAME=CMD, which replaces the file's
+// bots (BotFlags). Its errors are the command line's.
+func FlagOverrides(c *cli.Context, keys map[string]string) (options.Given, error) {
+	g, err := options.Read(c, options.File)
+	if err != nil {
+		return g, err
+	}
+	g.Keyed(c, keys)
+	if c.IsSet("bot") {
+		bots, err := BotFlags("bot", c.StringSlice("bot"))
+		if err != nil {
+			return g, err
+		}
+		g.Set("bots", bots)
+	}
+	return g, nil
 }
 
 // Apply lays the settings given on the command line over the file

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -98,16 +97,10 @@ func sprtError(c *cli.Context, err error) error {
 	switch {
 	case errors.As(err, &pe):
 		return fmt.Errorf("--%s: %s (%s)", strings.Join(pe.Params, "/--"), pe.Reason(), sprtParamHint[pe.Params[0]])
-	case !errors.As(err, &fe):
-		return err
-	case fe.Value == nil:
-		return fmt.Errorf("--%s: %w", sprtFlags[fe.Field], fe.Err)
+	case errors.As(err, &fe):
+		return fe.Flag(sprtFlags[fe.Field], c.String(sprtFlags[fe.Field]))
 	}
-	value := fe.Value
-	if _, ok := value.(bot.Spec); ok { // said as given
-		value = strconv.Quote(c.String(sprtFlags[fe.Field]))
-	}
-	return fmt.Errorf("--%s %v: %w", sprtFlags[fe.Field], value, fe.Err)
+	return err
 }
 
 // sprtConfig turns the flags into a run's Config (sprt.Config.Settle);

@@ -128,9 +128,9 @@ func tournamentPlan(c *cli.Context) (*tournament.Plan, error) {
 	if c.NArg() > 1 {
 		return nil, usagef("tournament run takes one FILE or DIR, got %d arguments", c.NArg())
 	}
-	over, err := tournamentOverrides(c)
+	over, err := tournament.FlagOverrides(c, tournamentKeys)
 	if err != nil {
-		return nil, err
+		return nil, usageError{err}
 	}
 	plan, err := tournament.Locate(c.Args().First(), c.String("out"), c.IsSet("game"))
 	if err != nil {
@@ -148,24 +148,6 @@ func tournamentPlan(c *cli.Context) (*tournament.Plan, error) {
 var tournamentKeys = map[string]string{"name": "name", "game": "game", "format": "format", "seeding-from": "seeding_from",
 	"share-deals": "share_deals", "seats": "seats", "rounds": "rounds", "games-per-encounter": "games_per_encounter",
 	"advance": "advance", "max-games": "max_games", "gauntlet": "gauntlet", "seeding": "seeding"}
-
-// tournamentOverrides reads the flags that were given, by the file key
-// each sets (options.Given), to lay over the tournament file.
-func tournamentOverrides(c *cli.Context) (options.Given, error) {
-	g, err := options.Read(c, options.File)
-	if err != nil {
-		return g, usageError{err}
-	}
-	g.Keyed(c, tournamentKeys)
-	if c.IsSet("bot") {
-		bots, err := tournament.BotFlags("bot", c.StringSlice("bot"))
-		if err != nil {
-			return g, usageError{err}
-		}
-		g.Set("bots", bots)
-	}
-	return g, nil
-}
 
 func runTournament(c *cli.Context) error {
 	sp, err := tournamentPlan(c)
@@ -270,13 +252,10 @@ func verifyTournament(c *cli.Context) error {
 	if err != nil {
 		return usageError{err}
 	}
-	for _, p := range v.Problems {
-		fmt.Fprintln(c.App.Writer, p.Error())
-	}
+	output.Verified(c.App.Writer, dir, v)
 	if len(v.Problems) > 0 {
 		return cli.Exit(fmt.Sprintf("verify %s: %d problems (%d games counted)", dir, len(v.Problems), v.Games), exitFail)
 	}
-	fmt.Fprintf(c.App.Writer, "ok %s: %d games, each matching its replay\n", dir, v.Games)
 	return nil
 }
 
