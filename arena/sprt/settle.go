@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/outdir"
 	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/engine"
 )
@@ -189,4 +190,13 @@ func (v Verdict) ExitCode() int {
 		return ExitInconclusive
 	}
 	return ExitFailed
+}
+
+// Refused says whether Run's error is a refusal of its output directory,
+// which it then wrote nothing into (not even SummaryFile), and nor
+// should its caller: another run holds it (outdir.ErrBusy), or it holds
+// another run's results (a *run.OtherRunError).
+func Refused(err error) bool {
+	var other *run.OtherRunError
+	return errors.Is(err, outdir.ErrBusy) || errors.As(err, &other)
 }

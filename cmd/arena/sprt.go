@@ -9,7 +9,6 @@ import (
 
 	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/options"
-	"github.com/arena-dev/arena/arena/outdir"
 	"github.com/arena-dev/arena/arena/output"
 	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/arena/sprt"
@@ -126,13 +125,13 @@ func sprtConfig(c *cli.Context) (*sprt.Config, error) {
 		return nil, err
 	}
 	filler := func(used bool) (bot.Spec, error) {
-		if !used && c.IsSet("filler") {
+		if used {
+			return parseBotFlag(c, "filler")
+		}
+		if c.IsSet("filler") {
 			fmt.Fprintf(c.App.ErrWriter, "arena: warning: --filler is not used: %s has 2 seats\n", game.Info().Name)
 		}
-		if !used {
-			return bot.Spec{}, nil
-		}
-		return parseBotFlag(c, "filler")
+		return bot.Spec{}, nil
 	}
 	if err := cfg.Settle(sprt.Given{Seats: c.IsSet("seats"), Concurrency: c.IsSet("concurrency"), Options: given, Filler: filler}); err != nil {
 		return nil, usageError{sprtError(c, err)}
@@ -184,10 +183,7 @@ func runSPRT(c *cli.Context) error {
 	ctx, release := stop.Context(c.App.ErrWriter)
 	defer release()
 	res, runErr := sprt.Run(ctx, *cfg, func(s sprt.Status) { o.Game(output.Game{SPRT: &s, Done: s.Games, Total: cfg.MaxGames}) })
-	var other *run.OtherRunError
-	if errors.Is(runErr, outdir.ErrBusy) || errors.As(runErr, &other) {
-		// Another run's directory, or one the --out given mixes with:
-		// write nothing there, not even sprt.json (sprt.Run wrote none).
+	if sprt.Refused(runErr) { // write nothing there, not even sprt.json
 		return r.Err(runErr)
 	}
 	sum := sprt.NewSummary(cfg, res)
