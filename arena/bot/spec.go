@@ -203,7 +203,7 @@ func parse(name, cmdline, dir string, unchecked bool) (Spec, error) {
 // ParseFlag parses a bot given as NAME=CMD (a --bot flag): ErrFlag
 // without '=' or with an empty CMD, else as Parse.
 func ParseFlag(flag string) (Spec, error) {
-	name, cmdline, ok := strings.Cut(flag, "=")
+	name, cmdline, ok := SplitFlag(flag)
 	if !ok || strings.TrimSpace(cmdline) == "" {
 		return Spec{}, ErrFlag
 	}

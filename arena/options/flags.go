@@ -1,6 +1,7 @@
 package options
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -14,6 +15,7 @@ import (
 	"github.com/arena-dev/arena/arena/referee"
 	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/arena/seed"
+	"github.com/arena-dev/arena/internal/words"
 )
 
 // Mode is how a command's flags relate to the settings: each flag's
@@ -154,6 +156,44 @@ func Referee() []cli.Flag {
 		"max-line", "stderr-cap", "restart-bots", "spare-processes")
 }
 
+// ErrRuleOption is an --option that is not key=value.
+var ErrRuleOption = errors.New("want key=value")
+
+// RuleOptions reads the values of --option k=v, a game's rule options;
+// a value without '=' or key is ErrRuleOption, said with the flag.
+func RuleOptions(values []string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, v := range values {
+		k, val, ok := strings.Cut(v, "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("--option %q: %w", v, ErrRuleOption)
+		}
+		out[k] = val
+	}
+	return out, nil
+}
+
+// Again are the flags of fs that were given, said again as arguments
+// of a command line ("--nats", "URL"), each value shell-quoted: a bool
+// flag given true as its name alone, one given false not at all.
+func Again(c *cli.Context, fs []cli.Flag) []string {
+	var out []string
+	for _, f := range fs {
+		name := f.Names()[0]
+		_, isBool := f.(*cli.BoolFlag)
+		switch {
+		case !c.IsSet(name):
+		case isBool:
+			if c.Bool(name) {
+				out = append(out, "--"+name)
+			}
+		default:
+			out = append(out, "--"+name, words.ShellQuote(fmt.Sprint(c.Value(name))))
+		}
+	}
+	return out
+}
+
 // SeedFlag is --seed, read by ReadSeed.
 func SeedFlag(usage, defaultText string) cli.Flag {
 	return &cli.StringFlag{Name: "seed", Usage: usage, DefaultText: defaultText}
@@ -233,6 +273,13 @@ func Read(c *cli.Context, m Mode) (Given, error) {
 	}
 	if v := c.String("deal-secret"); v != "" {
 		g.Set("deal_secret", v)
+	}
+	if c.IsSet("option") && m == File { // Own: the command reads them with --game
+		opts, err := RuleOptions(c.StringSlice("option"))
+		if err != nil {
+			return g, err
+		}
+		g.Set("options", opts)
 	}
 	readLimits(c, &g)
 	return g, nil

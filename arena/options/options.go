@@ -12,7 +12,6 @@ package options
 
 import (
 	"errors"
-	"runtime"
 	"time"
 
 	"github.com/arena-dev/arena/arena/clock"
@@ -101,7 +100,3 @@ func (s Settings) Resolve(explicit Explicit) (run.Settings, error) {
 	out.RestartBots, out.FreshDeals = s.RestartBots, s.FreshDeals
 	return out.WithDefaults(), nil
 }
-
-// DefaultConcurrency is the concurrency of a run of games of seats given
-// none: a game per core, each bot process taking one.
-func DefaultConcurrency(seats int) int { return max(1, runtime.NumCPU()/seats) }

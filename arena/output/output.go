@@ -120,7 +120,72 @@ func (j JSON) End(e End) error {
 	default:
 		return nil
 	}
-	enc := json.NewEncoder(j.W)
+	return WriteJSON(j.W, v)
+}
+
+// WriteJSON writes v to w as the arena's JSON output is written: one
+// object, indented by two spaces.
+func WriteJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
+}
+
+// Kind is which command's text an Output of New prints.
+type Kind int
+
+// The kinds of New.
+const (
+	MatchText      Kind = iota // Match
+	SPRTText                   // SPRT
+	TournamentText             // Tournament
+)
+
+// Options choose a command's Output (New), as its flags say.
+type Options struct {
+	Kind Kind
+	// Progress receives progress lines and warnings (stderr), Out the
+	// results (stdout).
+	Progress, Out io.Writer
+	// Quiet (--quiet) drops the progress lines; warnings stay, but a
+	// quiet tournament says nothing at all (its run warns on its own).
+	Quiet bool
+	// JSON (--json) writes the end summary as JSON on Out instead.
+	JSON bool
+	// Kept (--out): a forfeit says where the bot's whole stderr is.
+	Kept bool
+}
+
+// Lines is where a run's own lines go (its first lines, MatchHeader and
+// the like): Progress, or nowhere when Quiet.
+func (o Options) Lines() io.Writer {
+	if o.Quiet {
+		return io.Discard
+	}
+	return o.Progress
+}
+
+// New is the Output o chooses: one place for what --quiet and --json
+// mean to every run.
+func New(o Options) Output {
+	var out Output
+	switch o.Kind {
+	case SPRTText:
+		s := NewSPRT(o.Lines(), o.Out)
+		s.Warnings.W = o.Progress
+		out = s
+	case TournamentText:
+		if o.Quiet {
+			return Discard{}
+		}
+		// On a terminal, a live bar; in CI logs, plain lines at most
+		// once a second.
+		out = NewTournament(o.Progress)
+	default:
+		out = Match{Warnings: Warnings{W: o.Progress}, Progress: o.Lines(), Out: o.Out, Kept: o.Kept}
+	}
+	if o.JSON {
+		out = JSON{Output: out, W: o.Out}
+	}
+	return out
 }

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/arena-dev/arena/arena/ledger"
+	"github.com/arena-dev/arena/arena/tournament"
 
 	"github.com/arena-dev/arena/internal/words"
 )
@@ -124,4 +125,15 @@ func terminalWidth(f *os.File) int {
 		return w
 	}
 	return 80
+}
+
+// Verified is what arena tournament verify says of dir: a line per
+// problem, or that every game matched its replay.
+func Verified(w io.Writer, dir string, v *tournament.Verified) {
+	for _, p := range v.Problems {
+		fmt.Fprintln(w, p.Error())
+	}
+	if len(v.Problems) == 0 {
+		fmt.Fprintf(w, "ok %s: %d games, each matching its replay\n", dir, v.Games)
+	}
 }

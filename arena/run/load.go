@@ -5,6 +5,10 @@ import (
 	"runtime"
 )
 
+// DefaultConcurrency is the concurrency of a run of games of seats given
+// none: a game per core, each bot process taking one.
+func DefaultConcurrency(seats int) int { return max(1, runtime.NumCPU()/seats) }
+
 // LoadWarning warns of games played on this machine at concurrency, each
 // of seats bots, when they may want more cores than it has: bots may
 // think on their opponents' turns too, so every seat of every running

@@ -216,6 +216,16 @@ func CommandLine(err error, secretFile string) error {
 	return nil
 }
 
+// Err is the error a run played on r returned, as the command says it:
+// the command line's mistake (CommandLine, with r's secret file) as a
+// *UsageError, any other as it is.
+func (r *Run) Err(err error) error {
+	if u := CommandLine(err, r.SecretFile); u != nil {
+		return &UsageError{u}
+	}
+	return err
+}
+
 func logOf(w io.Writer) io.Writer {
 	if w == nil {
 		return io.Discard

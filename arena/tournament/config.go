@@ -242,7 +242,7 @@ func (f *File) resolve(src, baseDir string, programs bool) (*Config, error) {
 	}
 	c.Concurrency = f.Concurrency
 	if c.Concurrency == 0 {
-		c.Concurrency = options.DefaultConcurrency(c.Seats)
+		c.Concurrency = run.DefaultConcurrency(c.Seats)
 	}
 	if c.Concurrency < 0 {
 		return nil, fieldErr(src, "concurrency", "must be positive")

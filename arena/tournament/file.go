@@ -11,6 +11,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/arena/sandbox"
 )
@@ -310,4 +311,20 @@ func nodeText(n *yaml.Node) string {
 		return "a list"
 	}
 	return fmt.Sprintf("%q", n.Value)
+}
+
+// BotFlags are the bots of a repeated --flag NAME=CMD, each split as
+// every bot flag is (bot.SplitFlag), to replace the file's bots: their
+// names and commands are checked with the file's (Resolve). A value
+// without '=' is a *bot.FlagError.
+func BotFlags(flag string, values []string) ([]BotFile, error) {
+	bots := []BotFile{}
+	for _, v := range values {
+		name, cmdline, ok := bot.SplitFlag(v)
+		if !ok {
+			return nil, &bot.FlagError{Flag: flag, Value: v, Err: bot.ErrFlag}
+		}
+		bots = append(bots, BotFile{Name: name, Command: cmdline})
+	}
+	return bots, nil
 }

@@ -5,6 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/arena-dev/arena/arena/deal"
+	"github.com/arena-dev/arena/arena/options"
+	"github.com/arena-dev/arena/arena/runplan"
+	"github.com/urfave/cli/v2"
 )
 
 // Plan is what a tournament run is about: its settings, where they came
@@ -101,4 +106,63 @@ func (p *Plan) Settle(resume bool) error {
 		return fmt.Errorf("--resume: %w", err)
 	}
 	return p.File.changeRoster(p.Withdraw, p.Readmit, removed, &p.Notes)
+}
+
+// FlagOverrides reads the flags of a tournament run that were given, by
+// the file key each sets, to lay over its file (Apply): the settings'
+// (options.Read), the tournament's own of keys (flag name -> file key:
+// a name, a format...), and --bot NAME=CMD, which replaces the file's
+// bots (BotFlags). Its errors are the command line's.
+func FlagOverrides(c *cli.Context, keys map[string]string) (options.Given, error) {
+	g, err := options.Read(c, options.File)
+	if err != nil {
+		return g, err
+	}
+	g.Keyed(c, keys)
+	if c.IsSet("bot") {
+		bots, err := BotFlags("bot", c.StringSlice("bot"))
+		if err != nil {
+			return g, err
+		}
+		g.Set("bots", bots)
+	}
+	return g, nil
+}
+
+// Apply lays the settings given on the command line over the file
+// (options.Merge: each flag given wins), then settles the plan (Settle).
+func (p *Plan) Apply(over options.Given, resume bool) error {
+	if err := options.Merge(&p.File, over); err != nil {
+		return err
+	}
+	return p.Settle(resume)
+}
+
+// RunPlan is the run plan (runplan.Plan) of the tournament p resolved
+// to c: its bots, confined as its limits say, with the file that holds
+// its seed hidden from them, and a refusal of them named by the file's
+// field (a *runplan.UsageError). Where remote bots and workers are,
+// and where to log, are the caller's to add.
+func (p *Plan) RunPlan(c *Config) runplan.Plan {
+	opts := c.BotOptions
+	if p.Src != "flags" {
+		// The tournament file holds the seed: no bot may read it.
+		if abs, err := filepath.Abs(p.Src); err == nil {
+			opts.Hide = append(opts.Hide[:len(opts.Hide):len(opts.Hide)], abs)
+		}
+	}
+	return runplan.Plan{Bots: c.Bots, Out: p.Out, SecretFile: c.SecretFile, Secret: c.Secret, Limits: c.BotLimits, Sandbox: opts,
+		Refused: func(r *runplan.RefusedError) error { return &runplan.UsageError{Err: c.Refusal(p.Src, r)} },
+		Wait:    c.Limits.Startup}
+}
+
+// CommandLine is the command line's mistake in Run's error, if it is
+// one (the run was given the wrong thing), else nil: a deal secret
+// given (the file's deal_secret) that is not the output directory's,
+// or a saved tournament edited since it began.
+func (c *Config) CommandLine(err error) error {
+	if (c.Secret != nil && errors.Is(err, deal.ErrMismatch)) || errors.Is(err, ErrEdited) {
+		return err
+	}
+	return nil
 }

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -97,15 +95,8 @@ func runMatch(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	progress := c.App.ErrWriter
-	if c.Bool("quiet") {
-		progress = io.Discard
-	}
 	out := c.String("out")
-	var o output.Output = output.Match{Warnings: output.Warnings{W: c.App.ErrWriter}, Progress: progress, Out: c.App.Writer, Kept: out != ""}
-	if c.Bool("json") {
-		o = output.JSON{Output: o, W: c.App.Writer}
-	}
+	o, progress := runOutput(c, output.MatchText, out != "")
 	if rot := match.Rotation(seats); games%rot != 0 && !c.Bool("fresh-deals") {
 		o.Warn(fmt.Sprintf("--games %d is not a multiple of %d, so seats are not rotated evenly", games, rot))
 	}
@@ -114,7 +105,7 @@ func runMatch(c *cli.Context) error {
 		return err
 	}
 	plan.Confined = func(r *runplan.Run) {
-		fmt.Fprintf(progress, "arena: %s, %d games, seed %d, %s, %s\n", game.Info().Name, games, seed, r.SecretNote(out), settings.Limits)
+		output.MatchHeader(progress, game.Info().Name, games, seed, r.SecretNote(out), settings.Limits)
 		sayConfinement(c, progress, "arena: ", r.Sandbox)
 	}
 	ctx, release := stop.Context(c.App.ErrWriter)
@@ -138,10 +129,14 @@ func runMatch(c *cli.Context) error {
 	if oerr := o.End(output.End{Summary: sum, Took: time.Since(start)}); oerr != nil {
 		return oerr
 	}
-	if u := runplan.CommandLine(err, r.SecretFile); u != nil {
-		return usageError{u}
-	}
-	return err
+	return r.Err(err)
+}
+
+// runOutput is a run's Output as --quiet and --json say (output.New),
+// and the writer of its own first lines (nowhere with --quiet).
+func runOutput(c *cli.Context, kind output.Kind, kept bool) (output.Output, io.Writer) {
+	o := output.Options{Kind: kind, Progress: c.App.ErrWriter, Out: c.App.Writer, Quiet: c.Bool("quiet"), JSON: c.Bool("json"), Kept: kept}
+	return output.New(o), o.Lines()
 }
 
 // runPlan reads the flags of a run's bots (runplan.Plan) given with
@@ -159,62 +154,33 @@ func runPlan(c *cli.Context, specs []bot.Spec, out string, settings run.Settings
 	return p, nil
 }
 
-// parseBots reads --bot NAME=CMD flags (botFlag), one bot each.
+// parseBots reads --bot NAME=CMD flags (bot.ParseFlags), one bot each.
 func parseBots(flags []string) ([]bot.Spec, error) {
 	if len(flags) == 0 {
 		return nil, usagef("no bots: give one --bot NAME=CMD per seat")
 	}
-	var out []bot.Spec
-	for _, flag := range flags {
-		s, err := botFlag("bot", flag)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-		var dup *bot.DuplicateNameError
-		if errors.As(bot.CheckNames(out), &dup) {
-			return nil, usagef("--bot %q: name %q is used twice", flag, dup.Name)
-		}
-	}
-	return out, nil
+	specs, err := bot.ParseFlags("bot", flags)
+	return specs, usage(err)
 }
 
-// botFlag parses the value of one --FLAG NAME=CMD (bot.ParseFlag), with
-// the flag named in its errors.
-func botFlag(flag, value string) (bot.Spec, error) {
-	s, err := bot.ParseFlag(value)
-	var se *bot.SpecError
-	switch {
-	case err == nil:
-		return s, nil
-	case errors.Is(err, bot.ErrFlag), errors.Is(err, bot.ErrNoCommand):
-		return s, usagef("--%s %q: want NAME=CMD", flag, value)
-	case errors.As(err, &se) && se.Field == bot.FieldName:
-		return s, usagef("--%s %q: %v", flag, value, err)
-	case errors.As(err, &se):
-		return s, usagef("--%s %s: %v", flag, se.Bot, err)
-	}
-	return s, usageError{err}
-}
-
-func parseOptions(specs []string) (map[string]string, error) {
-	out := map[string]string{}
-	for _, spec := range specs {
-		k, v, ok := strings.Cut(spec, "=")
-		if !ok || k == "" {
-			return nil, usagef("--option %q: want key=value", spec)
-		}
-		out[k] = v
-	}
-	return out, nil
+// parseOptions reads --option k=v (options.RuleOptions).
+func parseOptions(values []string) (map[string]string, error) {
+	opts, err := options.RuleOptions(values)
+	return opts, usage(err)
 }
 
 // runSettings reads the referee flags (options.Referee) and
 // --fresh-deals.
 func runSettings(c *cli.Context) (run.Settings, error) {
 	s, err := options.RunSettings(c)
-	if err != nil {
-		return s, usageError{err}
+	return s, usage(err)
+}
+
+// usage is err, if any, as the command line's mistake (exit 2): the
+// errors of reading flags.
+func usage(err error) error {
+	if err == nil {
+		return nil
 	}
-	return s, nil
+	return usageError{err}
 }

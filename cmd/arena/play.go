@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"slices"
 
@@ -19,7 +18,6 @@ import (
 	"github.com/arena-dev/arena/engine"
 
 	"github.com/arena-dev/arena/internal/stop"
-	"github.com/arena-dev/arena/internal/words"
 )
 
 // humanName is the person's name in hello.players and the results.
@@ -108,7 +106,7 @@ func runPlay(c *cli.Context) error {
 	}
 	w := c.App.ErrWriter
 	plan.Confined = func(r *runplan.Run) {
-		fmt.Fprintf(w, "arena: %s, %s, seed %d, you at seat %d; bots: %s\n", game.Info().Name, words.Count(games, "game", "games"), seed, seat, settings.Limits)
+		output.PlayHeader(w, game.Info().Name, games, seed, seat, settings.Limits)
 		sayConfinement(c, w, "arena: ", r.Sandbox)
 	}
 	r, err := plan.Open()
@@ -132,8 +130,5 @@ func runPlay(c *cli.Context) error {
 	if oerr := o.End(output.End{Summary: sum}); oerr != nil {
 		return oerr
 	}
-	if u := runplan.CommandLine(err, r.SecretFile); u != nil {
-		return usageError{u}
-	}
-	return err
+	return r.Err(err)
 }

@@ -3,45 +3,25 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
-	"runtime"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/options"
-	"github.com/arena-dev/arena/arena/outdir"
 	"github.com/arena-dev/arena/arena/output"
 	"github.com/arena-dev/arena/arena/run"
-	"github.com/arena-dev/arena/arena/runplan"
 	"github.com/arena-dev/arena/arena/sprt"
 	"github.com/arena-dev/arena/arena/stats"
-	"github.com/arena-dev/arena/engine"
 	"github.com/arena-dev/arena/internal/stop"
 )
 
 // Exit codes of arena sprt beyond exitOK (H1 accepted), exitFail and
-// exitUsage. docs/ci.md documents them.
+// exitUsage (sprt.Verdict.ExitCode). docs/ci.md documents them.
 const (
-	exitH0           = 3 // H0 accepted: the change is not an improvement (a regression, for non-regression bounds)
-	exitInconclusive = 4 // --max-games played or --max-time spent without crossing a bound
+	exitH0           = sprt.ExitH0
+	exitInconclusive = sprt.ExitInconclusive
 )
-
-// sprtExitCode maps a verdict to the command's exit code.
-func sprtExitCode(v sprt.Verdict) int {
-	switch v {
-	case sprt.H1:
-		return exitOK
-	case sprt.H0:
-		return exitH0
-	case sprt.Inconclusive:
-		return exitInconclusive
-	}
-	return exitFail
-}
 
 func sprtCommand() *cli.Command {
 	return withUsage(&cli.Command{
@@ -89,13 +69,10 @@ Every bot (fillers too) runs confined as in arena match (docs/security.md).`,
 	})
 }
 
-// parseBotFlag reads the NAME=CMD of --flag (botFlag).
+// parseBotFlag reads the NAME=CMD of --flag (bot.ParseRequiredFlag).
 func parseBotFlag(c *cli.Context, flag string) (bot.Spec, error) {
-	spec := c.String(flag)
-	if strings.TrimSpace(spec) == "" {
-		return bot.Spec{}, usagef("--%s NAME=CMD is required", flag)
-	}
-	return botFlag(flag, spec)
+	b, err := bot.ParseRequiredFlag(flag, c.String(flag))
+	return b, usage(err)
 }
 
 // sprtParamHint is what to give instead, per parameter stats.ParamError
@@ -107,8 +84,26 @@ var sprtParamHint = map[string]string{
 	"beta":  "a probability such as 0.05; alpha + beta below 1",
 }
 
-// sprtConfig turns the flags into a run's Config; runSPRT checks it
-// (sprt.Config.Check).
+// sprtFlags name the flag behind each field of sprt.FieldError.
+var sprtFlags = map[string]string{"Test": "test", "Filler": "filler", "Seats": "seats", "MaxGames": "max-games",
+	"MaxTime": "max-time", "Concurrency": "concurrency", "Markdown": "summary-md", "JUnit": "junit"}
+
+// sprtError says an error of sprt.Config.Settle, sprt.Reports or
+// stats.SPRT.Validate by flag.
+func sprtError(c *cli.Context, err error) error {
+	var fe *sprt.FieldError
+	var pe *stats.ParamError
+	switch {
+	case errors.As(err, &pe):
+		return fmt.Errorf("--%s: %s (%s)", strings.Join(pe.Params, "/--"), pe.Reason(), sprtParamHint[pe.Params[0]])
+	case errors.As(err, &fe):
+		return fe.Flag(sprtFlags[fe.Field], c.String(sprtFlags[fe.Field]))
+	}
+	return err
+}
+
+// sprtConfig turns the flags into a run's Config (sprt.Config.Settle);
+// runSPRT checks it (sprt.Config.Check).
 func sprtConfig(c *cli.Context) (*sprt.Config, error) {
 	if c.NArg() > 0 {
 		return nil, usagef("unexpected argument %q (bots are given with --base and --test NAME=CMD)", c.Args().First())
@@ -120,78 +115,42 @@ func sprtConfig(c *cli.Context) (*sprt.Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg := &sprt.Config{Game: game, Paired: !c.Bool("no-pairs"), Version: Version, OutDir: c.String("out")}
+	cfg := &sprt.Config{Game: game, Paired: !c.Bool("no-pairs"), Version: Version, OutDir: c.String("out"), Seats: c.Int("seats"),
+		SPRT:     stats.SPRT{Elo0: c.Float64("elo0"), Elo1: c.Float64("elo1"), Alpha: c.Float64("alpha"), Beta: c.Float64("beta")},
+		MaxGames: c.Int("max-games"), MaxTime: c.Duration("max-time"), Concurrency: c.Int("concurrency")}
 	if cfg.Base, err = parseBotFlag(c, "base"); err != nil {
 		return nil, err
 	}
 	if cfg.Test, err = parseBotFlag(c, "test"); err != nil {
 		return nil, err
 	}
-	if cfg.Base.Name == cfg.Test.Name {
-		return nil, usagef("--test %q: name %q is the --base's too; give the bots different names", c.String("test"), cfg.Test.Name)
-	}
-	info := game.Info()
-	cfg.Seats = max(2, info.MinSeats)
-	if c.IsSet("seats") {
-		cfg.Seats = c.Int("seats")
-		if cfg.Seats < 2 {
-			return nil, usagef("--seats %d: base and test need 2 seats at least", cfg.Seats)
+	filler := func(used bool) (bot.Spec, error) {
+		if used {
+			return parseBotFlag(c, "filler")
 		}
-	}
-	if cfg.Options, err = engine.Setup(game, cfg.Seats, given); err != nil {
-		if c.IsSet("seats") {
-			return nil, usageError{fmt.Errorf("--seats: %w", err)}
+		if c.IsSet("filler") {
+			fmt.Fprintf(c.App.ErrWriter, "arena: warning: --filler is not used: %s has 2 seats\n", game.Info().Name)
 		}
-		return nil, usageError{err}
+		return bot.Spec{}, nil
 	}
-	if cfg.Seats > 2 {
-		if cfg.Filler, err = parseBotFlag(c, "filler"); err != nil {
-			return nil, err
-		}
-		for _, n := range cfg.FillerNames() {
-			if n == cfg.Base.Name || n == cfg.Test.Name {
-				return nil, usagef("--filler %q: its seats are named %s, which clashes with --base or --test; give it another NAME", c.String("filler"), strings.Join(cfg.FillerNames(), ", "))
-			}
-		}
-	} else if c.IsSet("filler") {
-		fmt.Fprintf(c.App.ErrWriter, "arena: warning: --filler is not used: %s has 2 seats\n", info.Name)
-	}
-	cfg.SPRT = stats.SPRT{Elo0: c.Float64("elo0"), Elo1: c.Float64("elo1"), Alpha: c.Float64("alpha"), Beta: c.Float64("beta")}
-	if err := cfg.SPRT.Validate(); err != nil {
-		var pe *stats.ParamError
-		if !errors.As(err, &pe) {
-			return nil, usageError{err}
-		}
-		return nil, usagef("--%s: %s (%s)", strings.Join(pe.Params, "/--"), pe.Reason(), sprtParamHint[pe.Params[0]])
-	}
-	cfg.MaxGames = c.Int("max-games")
-	if cfg.MaxGames < 0 || (cfg.Paired && cfg.MaxGames == 1) {
-		return nil, usagef("--max-games %d: want 0 (no cap) or at least 2 (one pair)", cfg.MaxGames)
-	}
-	if cfg.MaxTime = c.Duration("max-time"); cfg.MaxTime < 0 {
-		return nil, usagef("--max-time %v: want a duration such as 100m, or 0 (no budget)", cfg.MaxTime)
+	if err := cfg.Settle(sprt.Given{Seats: c.IsSet("seats"), Concurrency: c.IsSet("concurrency"), Options: given, Filler: filler}); err != nil {
+		return nil, usageError{sprtError(c, err)}
 	}
 	if cfg.Settings, err = runSettings(c); err != nil {
 		return nil, err
 	}
-	cfg.Concurrency = max(1, runtime.NumCPU()/cfg.Seats)
-	if c.IsSet("concurrency") {
-		cfg.Concurrency = c.Int("concurrency")
-		if cfg.Concurrency < 1 {
-			return nil, usagef("--concurrency %d: want at least 1", cfg.Concurrency)
-		}
-	}
 	if cfg.Seed, err = seedFlag(c); err != nil {
 		return nil, err
 	}
-	for _, flag := range []string{"summary-md", "junit"} {
-		if path := c.String(flag); path != "" {
-			if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
-				return nil, usagef("--%s %s: no directory %s", flag, path, filepath.Dir(path))
-			}
-		}
+	if err := sprtReports(c).Check(); err != nil {
+		return nil, usageError{sprtError(c, err)}
 	}
 	return cfg, nil
+}
+
+// sprtReports are the report files --summary-md and --junit name.
+func sprtReports(c *cli.Context) sprt.Reports {
+	return sprt.Reports{Markdown: c.String("summary-md"), JUnit: c.String("junit")}
 }
 
 func runSPRT(c *cli.Context) error {
@@ -199,17 +158,11 @@ func runSPRT(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	// The run's bots, fillers as one (they share one launcher, and so one
-	// ARENA_BOT_NAME, the --filler NAME).
-	bots := []bot.Spec{cfg.Test, cfg.Base}
-	if cfg.Seats > 2 {
-		bots = append(bots, cfg.Filler)
-	}
 	if err := cfg.Check(); err != nil {
 		return usageError{err}
 	}
 	// Confined and reached as arena match's bots.
-	plan, err := runPlan(c, bots, cfg.OutDir, cfg.Settings, cfg.Concurrency, cfg.Seats)
+	plan, err := runPlan(c, cfg.Specs(), cfg.OutDir, cfg.Settings, cfg.Concurrency, cfg.Seats)
 	if err != nil {
 		return err
 	}
@@ -219,92 +172,39 @@ func runSPRT(c *cli.Context) error {
 	}
 	defer r.Close()
 	cfg.Secret, cfg.Executor = r.Secret, r.Executor
-	cfg.Test, cfg.Base = r.Bots[0], r.Bots[1]
-	if cfg.Seats > 2 {
-		cfg.Filler = r.Bots[2]
-	}
-	warn := c.App.ErrWriter
-	progress := c.App.ErrWriter
-	if c.Bool("quiet") {
-		progress = io.Discard
-	}
-	text := output.NewSPRT(progress, c.App.Writer)
-	text.Warnings.W = warn
-	var o output.Output = text
-	if c.Bool("json") {
-		o = output.JSON{Output: o, W: c.App.Writer}
-	}
+	cfg.SetSpecs(r.Bots)
+	o, progress := runOutput(c, output.SPRTText, cfg.OutDir != "")
 	if w := run.LoadWarning(cfg.Concurrency, cfg.Seats); w != "" && cfg.Executor == nil { // played here, not by workers
 		o.Warn(w)
 	}
-	lo, hi := cfg.SPRT.Bounds()
-	mode := "game pairs (pentanomial)"
-	if !cfg.Paired {
-		mode = "independent games (trinomial)"
-	}
-	maxText := "no game cap"
-	if cfg.MaxGames > 0 {
-		maxText = fmt.Sprintf("at most %d games", cfg.MaxGames)
-	}
-	if cfg.MaxTime > 0 {
-		maxText += fmt.Sprintf(", at most %v", cfg.MaxTime)
-	}
-	fmt.Fprintf(progress, "arena: sprt %s (test) vs %s (base), %s, %d seats, %s, nElo H0 <= %g H1 >= %g, alpha %g beta %g, LLR bounds [%.2f, %.2f], %s, concurrency %d, seed %d, %s, %s\n",
-		cfg.Test.Name, cfg.Base.Name, cfg.Game.Info().Name, cfg.Seats, mode, cfg.SPRT.Elo0, cfg.SPRT.Elo1, cfg.SPRT.Alpha, cfg.SPRT.Beta,
-		lo, hi, maxText, cfg.Concurrency, cfg.Seed, r.SecretNote(cfg.OutDir), cfg.Limits)
+	output.SPRTHeader(progress, cfg, r.SecretNote(cfg.OutDir))
 	sayConfinement(c, progress, "arena: ", r.Sandbox)
 
 	ctx, release := stop.Context(c.App.ErrWriter)
 	defer release()
 	res, runErr := sprt.Run(ctx, *cfg, func(s sprt.Status) { o.Game(output.Game{SPRT: &s, Done: s.Games, Total: cfg.MaxGames}) })
-	if errors.Is(runErr, outdir.ErrBusy) {
-		return runErr // another run's directory: write nothing there, not even sprt.json (sprt.Run wrote none)
-	}
-	var other *run.OtherRunError
-	if errors.As(runErr, &other) {
-		return usageError{runErr} // the --out given is the mistake: nothing is written there
+	if sprt.Refused(runErr) { // write nothing there, not even sprt.json
+		return r.Err(runErr)
 	}
 	sum := sprt.NewSummary(cfg, res)
-	code := sprtExitCode(res.Verdict)
+	code := res.Verdict.ExitCode()
 	sum.ExitCode = &code
 	o.Game(output.Game{SPRT: &res.Status, Done: res.Games, Total: cfg.MaxGames, Final: true})
-	if err := writeSPRTReports(c, o, cfg, sum); err != nil {
+	err = o.End(output.End{SPRT: sum})
+	if err == nil {
+		err = sprtError(c, sprtReports(c).Write(cfg.OutDir, sum))
+	}
+	if err != nil {
 		if runErr == nil {
 			return err
 		}
-		fmt.Fprintf(warn, "arena: %v\n", err)
+		fmt.Fprintf(c.App.ErrWriter, "arena: %v\n", err)
 	}
 	if runErr != nil {
-		if u := runplan.CommandLine(runErr, r.SecretFile); u != nil {
-			return usageError{u}
-		}
-		return runErr
+		return r.Err(runErr)
 	}
 	if code != exitOK {
 		return cli.Exit("", code) // the verdict's own exit code
-	}
-	return nil
-}
-
-// writeSPRTReports prints the summary to o and writes the requested files.
-func writeSPRTReports(c *cli.Context, o output.Output, cfg *sprt.Config, sum *sprt.Summary) error {
-	if err := o.End(output.End{SPRT: sum}); err != nil {
-		return err
-	}
-	if cfg.OutDir != "" {
-		if err := sprt.WriteSummary(cfg.OutDir, sum); err != nil {
-			return err
-		}
-	}
-	if path := c.String("summary-md"); path != "" {
-		if err := sprt.AppendMarkdown(path, sum); err != nil {
-			return fmt.Errorf("--summary-md: %w", err)
-		}
-	}
-	if path := c.String("junit"); path != "" {
-		if err := sprt.WriteJUnit(path, sum); err != nil {
-			return fmt.Errorf("--junit: %w", err)
-		}
 	}
 	return nil
 }

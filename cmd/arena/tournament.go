@@ -1,17 +1,13 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/arena-dev/arena/arena/deal"
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/arena/output"
@@ -127,24 +123,21 @@ func tournamentFlags() []cli.Flag {
 // tournamentPlan finds the tournament from FILE (a tournament file), DIR
 // (an earlier run's output, resumed) or nothing (flags only, or the saved
 // tournament in --out), then lays the flags over it
-// (tournament.Locate, File.Apply, Plan.Settle).
+// (tournament.Locate, Plan.Apply).
 func tournamentPlan(c *cli.Context) (*tournament.Plan, error) {
 	if c.NArg() > 1 {
 		return nil, usagef("tournament run takes one FILE or DIR, got %d arguments", c.NArg())
 	}
-	over, err := tournamentOverrides(c)
+	over, err := tournament.FlagOverrides(c, tournamentKeys)
 	if err != nil {
-		return nil, err
+		return nil, usageError{err}
 	}
 	plan, err := tournament.Locate(c.Args().First(), c.String("out"), c.IsSet("game"))
 	if err != nil {
 		return nil, usageError{err}
 	}
 	plan.Withdraw, plan.Readmit = c.StringSlice("withdraw"), c.StringSlice("readmit")
-	if err := options.Merge(&plan.File, over); err != nil {
-		return nil, usageError{err}
-	}
-	if err := plan.Settle(c.Bool("resume")); err != nil {
+	if err := plan.Apply(over, c.Bool("resume")); err != nil {
 		return nil, usageError{err}
 	}
 	return plan, nil
@@ -156,35 +149,6 @@ var tournamentKeys = map[string]string{"name": "name", "game": "game", "format":
 	"share-deals": "share_deals", "seats": "seats", "rounds": "rounds", "games-per-encounter": "games_per_encounter",
 	"advance": "advance", "max-games": "max_games", "gauntlet": "gauntlet", "seeding": "seeding"}
 
-// tournamentOverrides reads the flags that were given, by the file key
-// each sets (options.Given), to lay over the tournament file.
-func tournamentOverrides(c *cli.Context) (options.Given, error) {
-	g, err := options.Read(c, options.File)
-	if err != nil {
-		return g, usageError{err}
-	}
-	g.Keyed(c, tournamentKeys)
-	if c.IsSet("option") {
-		opts, err := parseOptions(c.StringSlice("option"))
-		if err != nil {
-			return g, err
-		}
-		g.Set("options", opts)
-	}
-	if c.IsSet("bot") {
-		bots := []tournament.BotFile{}
-		for _, spec := range c.StringSlice("bot") {
-			name, cmdline, ok := strings.Cut(spec, "=")
-			if !ok {
-				return g, usagef("--bot %q: want NAME=CMD", spec)
-			}
-			bots = append(bots, tournament.BotFile{Name: name, Command: cmdline})
-		}
-		g.Set("bots", bots)
-	}
-	return g, nil
-}
-
 func runTournament(c *cli.Context) error {
 	sp, err := tournamentPlan(c)
 	if err != nil {
@@ -195,23 +159,14 @@ func runTournament(c *cli.Context) error {
 	if err != nil {
 		return usageError{err}
 	}
-	opts := cfg.BotOptions
-	if sp.Src != "flags" {
-		// The tournament file holds the seed: no bot may read it.
-		if abs, err := filepath.Abs(sp.Src); err == nil {
-			opts.Hide = append(opts.Hide[:len(opts.Hide):len(opts.Hide)], abs)
-		}
-	}
-	plan := runplan.Plan{Bots: cfg.Bots, Out: out, SecretFile: cfg.SecretFile, Secret: cfg.Secret, Limits: cfg.BotLimits, Sandbox: opts,
-		Refused: func(r *runplan.RefusedError) error { return usageError{cfg.Refusal(sp.Src, r)} },
-		Wait:    cfg.Limits.Startup, Log: c.App.ErrWriter, Version: Version}
+	plan := sp.RunPlan(cfg)
+	plan.Log, plan.Version = c.App.ErrWriter, Version
 	plan.NATS, plan.Distributed = runNATS(c, cfg.Concurrency, cfg.Seats)
 	progress := c.App.ErrWriter
 	plan.Confined = func(r *runplan.Run) {
-		fmt.Fprintf(progress, "arena: tournament %s: %s %s, %d bots, %d seats, concurrency %d, seed %d, %s, results in %s\n",
-			cfg.Name, cfg.Game.Info().Name, cfg.Format, len(cfg.Bots), cfg.Seats, cfg.Concurrency, cfg.Seed, r.SecretNote(out), out)
+		output.TournamentHeader(progress, cfg, r.SecretNote(out), out)
 		sayConfinement(c, progress, "arena: ", r.Sandbox)
-		printRoster(progress, sp, cfg)
+		output.Roster(progress, sp.Notes, cfg)
 	}
 	ctx, release := stop.Context(c.App.ErrWriter)
 	defer release()
@@ -220,10 +175,7 @@ func runTournament(c *cli.Context) error {
 		return err
 	}
 	defer r.Close()
-	var o output.Output = output.Discard{}
-	if !c.Bool("quiet") {
-		o = output.NewTournament(progress) // on a terminal, a live bar; in CI logs, plain lines at most once a second
-	}
+	o, _ := runOutput(c, output.TournamentText, true)
 	onGame := func(p tournament.Progress) { o.Game(output.TournamentGame(p)) }
 	topts := tournament.Options{Version: Version, Warn: c.App.ErrWriter, OnGame: onGame, Executor: r.Executor}
 	_, err = tournament.Run(ctx, cfg, out, topts)
@@ -232,13 +184,10 @@ func runTournament(c *cli.Context) error {
 		fmt.Fprintf(c.App.ErrWriter, "arena: %v; every finished game is recorded; resume with: %s\n", err, resumeCommand(c, out))
 		return cli.Exit("", exitFail)
 	}
+	if u := cfg.CommandLine(err); u != nil {
+		return usageError{u} // the secret given is not this tournament's, or its saved file was edited
+	}
 	if err != nil {
-		if cfg.Secret != nil && errors.Is(err, deal.ErrMismatch) {
-			return usageError{err} // the secret given is not this tournament's
-		}
-		if errors.Is(err, tournament.ErrEdited) {
-			return usageError{err}
-		}
 		return err
 	}
 	st, err := standingsOf(c, out, true) // the run has said the directory's warnings
@@ -246,28 +195,6 @@ func runTournament(c *cli.Context) error {
 		return err
 	}
 	return st.Table(c.App.Writer)
-}
-
-// printRoster says what the run changed of who plays (sp.Notes), and
-// which bots take no part in it.
-func printRoster(w io.Writer, sp *tournament.Plan, cfg *tournament.Config) {
-	for _, n := range sp.Notes {
-		fmt.Fprintf(w, "arena: %s\n", n)
-	}
-	var out []string
-	for i, b := range cfg.Bots {
-		if why, ok := cfg.Absent[i]; ok {
-			out = append(out, fmt.Sprintf("%s (%s)", b.Name, why))
-		}
-	}
-	switch len(out) {
-	case 0:
-	case 1:
-		fmt.Fprintf(w, "arena: not playing: %s; its remaining games are forfeits, recorded without starting it (--readmit NAME lets it play again)\n", out[0])
-	default:
-		fmt.Fprintf(w, "arena: not playing: %s; their remaining games are forfeits, recorded without starting them (--readmit NAME lets one play again)\n",
-			strings.Join(out, ", "))
-	}
 }
 
 // standingsOf reads a results directory as a resume reads it, and
@@ -307,9 +234,7 @@ func showStandings(c *cli.Context) error {
 	}
 	switch {
 	case c.Bool("json"):
-		enc := json.NewEncoder(c.App.Writer)
-		enc.SetIndent("", "  ")
-		return enc.Encode(st)
+		return output.WriteJSON(c.App.Writer, st)
 	case c.Bool("head-to-head"):
 		return st.HeadToHeadCSV(c.App.Writer)
 	case c.Bool("csv"):
@@ -327,13 +252,10 @@ func verifyTournament(c *cli.Context) error {
 	if err != nil {
 		return usageError{err}
 	}
-	for _, p := range v.Problems {
-		fmt.Fprintln(c.App.Writer, p.Error())
-	}
+	output.Verified(c.App.Writer, dir, v)
 	if len(v.Problems) > 0 {
 		return cli.Exit(fmt.Sprintf("verify %s: %d problems (%d games counted)", dir, len(v.Problems), v.Games), exitFail)
 	}
-	fmt.Fprintf(c.App.Writer, "ok %s: %d games, each matching its replay\n", dir, v.Games)
 	return nil
 }
 
@@ -343,22 +265,5 @@ func verifyTournament(c *cli.Context) error {
 // given say again.
 func resumeCommand(c *cli.Context, out string) string {
 	cmd := []string{"arena", "tournament", "run", words.ShellQuote(out)}
-	for _, f := range append(distributedFlags(), natsFlags()...) {
-		name := f.Names()[0]
-		switch {
-		case !c.IsSet(name):
-		case isBool(f):
-			if c.Bool(name) { // --distributed=false is not said again
-				cmd = append(cmd, "--"+name)
-			}
-		default:
-			cmd = append(cmd, "--"+name, words.ShellQuote(fmt.Sprint(c.Value(name))))
-		}
-	}
-	return strings.Join(cmd, " ")
-}
-
-func isBool(f cli.Flag) bool {
-	_, ok := f.(*cli.BoolFlag)
-	return ok
+	return strings.Join(append(cmd, options.Again(c, append(distributedFlags(), natsFlags()...))...), " ")
 }
