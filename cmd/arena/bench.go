@@ -28,12 +28,12 @@ within half the clock is the one to size a run by.
    arena bench --game banqi --move-time 100ms`,
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "game", Value: "banqi", Usage: "game to play"},
-			optionFlag(),
+			options.OptionFlag(),
 			&cli.StringFlag{Name: "bot", Value: "arena bot random", Usage: "the bot command measured (two copies play each game)"},
 			options.Flags(options.Bench, "move-time")[0],
 			&cli.IntFlag{Name: "games", Value: 40, Usage: "games per concurrency"},
 			&cli.IntFlag{Name: "max-concurrency", Usage: "the highest concurrency tried", DefaultText: "four games per core"},
-		}, sandboxFlags()...),
+		}, options.SandboxFlags()...),
 		Action: runBench,
 	})
 }
@@ -42,9 +42,9 @@ within half the clock is the one to size a run by.
 var benchFlags = map[string]string{"Game": "--game", "Move": "--move-time", "Games": "--games", "MaxConcurrency": "--max-concurrency"}
 
 func runBench(c *cli.Context) error {
-	game, given, err := gameAndOptions(c)
+	game, given, err := options.ReadGame(c)
 	if err != nil {
-		return err
+		return usageError{err}
 	}
 	cfg := bench.Config{Game: game, Move: options.DurationOf(c, "move-time"), Games: c.Int("games"), MaxConcurrency: c.Int("max-concurrency")}
 	var fe *bench.FieldError

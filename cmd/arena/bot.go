@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/bots"
 )
@@ -46,7 +47,7 @@ every time given the game's seed. docs/bots.md explains the levels:
 			&cli.StringFlag{Name: "tls-cert", Usage: "with --nats: client TLS certificate (PEM)"},
 			&cli.StringFlag{Name: "tls-key", Usage: "with --nats: the client certificate's key (PEM)"},
 			&cli.IntFlag{Name: "sessions", Value: 1, Usage: "with --nats: sessions served at once"},
-			quietFlag("with --nats: no line per session and game"),
+			options.QuietFlag("with --nats: no line per session and game"),
 			&cli.StringFlag{Name: bots.FlagLevel, Usage: bots.FlagUsage[bots.FlagLevel]},
 			&cli.IntFlag{Name: bots.FlagIterations, Usage: bots.FlagUsage[bots.FlagIterations]},
 			&cli.IntFlag{Name: bots.FlagDepth, Usage: bots.FlagUsage[bots.FlagDepth]},

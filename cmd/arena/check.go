@@ -49,16 +49,16 @@ The checks (docs/check.md explains each):
 		Flags: append(append(append([]cli.Flag{
 			// Not Required: urfave/cli would then report a missing --game
 			// as an unknown command named after CMD.
-			gameFlag("game to play (see arena games); required"),
-			optionFlag(),
+			options.GameFlag("game to play (see arena games); required"),
+			options.OptionFlag(),
 			&cli.IntFlag{Name: "games", Value: 2, Usage: "games played in the same process (2 or more checks keep-alive)"},
 			&cli.IntFlag{Name: "seats", Usage: "seats per game", DefaultText: "the game's minimum"},
 			options.SeedFlag("seed for the deals and the checker's moves", "random, printed"),
 		}, options.Flags(options.Check, "move-time", "startup-time", "margin", "max-line")...),
 			&cli.BoolFlag{Name: "strict", Usage: "count warnings as failures"},
-			jsonFlag("print one JSON report to stdout"),
+			options.JSONFlag("print one JSON report to stdout"),
 			&cli.BoolFlag{Name: "progress", Usage: "progress lines on stderr: one per game and every few seconds", DefaultText: "on, off with --json"},
-		), append(natsFlags(), sandboxFlags()...)...),
+		), append(options.NATSFlags(), options.SandboxFlags()...)...),
 		Action: runCheck,
 	})
 }
@@ -70,9 +70,9 @@ func runCheck(c *cli.Context) error {
 	if c.String("game") == "" {
 		return usagef("arena check needs --game GAME (see arena games)")
 	}
-	game, given, err := gameAndOptions(c)
+	game, given, err := options.ReadGame(c)
 	if err != nil {
-		return err
+		return usageError{err}
 	}
 	seats := c.Int("seats")
 	if !c.IsSet("seats") {
@@ -90,8 +90,8 @@ func runCheck(c *cli.Context) error {
 	if err := cfg.Validate(); err != nil {
 		return flagError(err)
 	}
-	if cfg.Seed, err = seedFlag(c); err != nil {
-		return err
+	if cfg.Seed, err = options.ReadSeed(c); err != nil {
+		return usageError{err}
 	}
 	spec, err := bot.Parse("bot", c.Args().First(), "")
 	if err != nil {
@@ -99,12 +99,10 @@ func runCheck(c *cli.Context) error {
 	}
 	// Confined as in a match, so that what passes here passes there; a
 	// remote bot is reached as a match reaches it.
-	lim, confine, err := limitFlags(c)
-	if err != nil {
+	plan := runplan.Plan{Bots: []bot.Spec{spec}, Wait: cfg.Startup, Log: c.App.ErrWriter}
+	if err := options.ReadPlan(c, &plan, 1, seats); err != nil {
 		return err
 	}
-	plan := runplan.Plan{Bots: []bot.Spec{spec}, Limits: lim, Sandbox: confine, Refused: flagRefusal, Wait: cfg.Startup, Log: c.App.ErrWriter}
-	plan.NATS, _ = runNATS(c, 1, seats)
 	bots, err := plan.Open()
 	if err != nil {
 		return err

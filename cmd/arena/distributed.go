@@ -22,16 +22,6 @@ import (
 	"github.com/arena-dev/arena/internal/stop"
 )
 
-// distributedFlags are the flags of a run whose games workers play.
-func distributedFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.BoolFlag{Name: "distributed", Usage: "have workers play the games, over NATS JetStream (--nats, or an embedded server with local workers): docs/distributed.md"},
-		&cli.IntFlag{Name: "workers", Usage: "workers to run in this process (--distributed)", DefaultText: "1 with the embedded server, 0 with --nats"},
-		options.DurationFlag("lease", "how long a worker may give no sign of life before its game goes to another (--distributed)", cluster.DefaultAckWait, ""),
-		&cli.IntFlag{Name: "max-deliver", Value: cluster.DefaultMaxDeliver, Usage: "how often one game may be handed out before the run gives up on it (--distributed)"},
-	}
-}
-
 func workerCommand() *cli.Command {
 	return withUsage(&cli.Command{
 		Name:  "worker",
@@ -43,12 +33,12 @@ or from --bot flags, under the names the run gives them; a job whose bot is
 missing here, or is another build, is refused and left to other workers.
 
    arena worker --nats nats://HOST:4222 --bots cup.yaml --concurrency 2`,
-		Flags: append(append(clientFlags("this worker's key: an nkey seed file or a .creds file"),
+		Flags: append(append(options.ClientFlags("this worker's key: an nkey seed file or a .creds file"),
 			&cli.StringFlag{Name: "bots", Usage: "a tournament file whose bots this worker plays (confined by its limits)"},
 			&cli.StringSliceFlag{Name: "bot", Usage: "a bot this worker plays, NAME=CMD (repeatable; confined by the --bot-* flags)"},
 			&cli.IntFlag{Name: "concurrency", Value: 1, Usage: "games played at once"},
 			&cli.StringFlag{Name: "name", Usage: "this worker's name in results", DefaultText: "the host name and the process id"},
-		), sandboxFlags()...),
+		), options.SandboxFlags()...),
 		Action: runWorker,
 	})
 }
@@ -65,7 +55,7 @@ func runWorker(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	n := clientOf(c)
+	n := options.ReadClient(c)
 	plan.NATS = runplan.NATS{URL: url, Creds: n.Creds, CA: n.CA, Cert: n.Cert, Key: n.Key, Grace: remote.DefaultGrace, Client: true}
 	r, err := plan.Open()
 	var dup *bot.DuplicateNameError

@@ -13,6 +13,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/arena/sprt"
 )
 
@@ -223,7 +224,7 @@ func TestResumeCommandSaysWhereGamesArePlayed(t *testing.T) {
 		{[]string{"--distributed=false", "--nats", "nats://h:4222"}, "arena tournament run 'my cup' --nats nats://h:4222"},
 	} {
 		var got string
-		app := &cli.App{Flags: append(distributedFlags(), natsFlags()...), Action: func(c *cli.Context) error {
+		app := &cli.App{Flags: append(options.DistributedFlags(), options.NATSFlags()...), Action: func(c *cli.Context) error {
 			got = resumeCommand(c, "my cup")
 			return nil
 		}}

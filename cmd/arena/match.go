@@ -38,19 +38,19 @@ and within --bot-memory, --bot-procs, --bot-files, --bot-file-size and
 		Flags: append([]cli.Flag{
 			// Not Required: urfave/cli would print the whole help for it
 			// and exit 1; runMatch says what is missing in one line.
-			gameFlag("game to play (see arena games); required"),
+			options.GameFlag("game to play (see arena games); required"),
 			&cli.StringSliceFlag{Name: "bot", Usage: "NAME=CMD, one per seat, in seat order"},
-			optionFlag(),
+			options.OptionFlag(),
 			&cli.IntFlag{Name: "games", Usage: "games to play", DefaultText: "one full seat rotation, as many games as seats"},
 			options.Flags(options.Match, "concurrency")[0],
 			options.SeedFlag("match seed; the deals follow from it and the deal secret", "random, printed"),
 			options.Flags(options.Own, "deal-secret")[0],
 			&cli.BoolFlag{Name: "fresh-deals", Usage: "a new deal for every game instead of replaying one deal with seats rotated (see docs/security.md)"},
 			&cli.StringFlag{Name: "out", Usage: "directory for results.jsonl, replays/ and logs/"},
-			jsonFlag("print one JSON summary object to stdout"),
-			quietFlag("no per-game progress lines"),
+			options.JSONFlag("print one JSON summary object to stdout"),
+			options.QuietFlag("no per-game progress lines"),
 			&cli.StringFlag{Name: "trace", Usage: "print one bot's protocol lines to stderr as they pass (`NAME`, or the number of its --bot, from 0): > to the bot, < from it, ! what went wrong"},
-		}, append(append(append(options.Referee(), natsFlags()...), distributedFlags()...), sandboxFlags()...)...),
+		}, append(options.Referee(), options.PlanFlags()...)...),
 		Action: runMatch,
 	})
 }
@@ -63,9 +63,9 @@ func runMatch(c *cli.Context) error {
 		return usagef("--game is required, with one --bot NAME=CMD per seat: e.g. arena match --game banqi " +
 			"--bot a='arena bot greedy' --bot b='arena bot random' (arena games lists the games, arena help match every flag)")
 	}
-	game, given, err := gameAndOptions(c)
+	game, given, err := options.ReadGame(c)
 	if err != nil {
-		return err
+		return usageError{err}
 	}
 	specs, err := parseBots(c.StringSlice("bot"))
 	if err != nil {
@@ -91,9 +91,9 @@ func runMatch(c *cli.Context) error {
 	if concurrency < 1 {
 		return usagef("--concurrency %d: want at least 1", concurrency)
 	}
-	seed, err := seedFlag(c)
+	seed, err := options.ReadSeed(c)
 	if err != nil {
-		return err
+		return usageError{err}
 	}
 	out := c.String("out")
 	o, progress := runOutput(c, output.MatchText, out != "")
@@ -144,14 +144,9 @@ func runOutput(c *cli.Context, kind output.Kind, kept bool) (output.Output, io.W
 // and where remote bots and workers are, for a run of settings at
 // concurrency, of games of seats.
 func runPlan(c *cli.Context, specs []bot.Spec, out string, settings run.Settings, concurrency, seats int) (runplan.Plan, error) {
-	lim, opts, err := limitFlags(c)
-	if err != nil {
-		return runplan.Plan{}, err
-	}
-	p := runplan.Plan{Bots: specs, Out: out, SecretFile: c.String("deal-secret"), Limits: lim, Sandbox: opts, Refused: flagRefusal,
-		Wait: settings.Limits.Startup, Trace: c.String("trace"), Log: c.App.ErrWriter, Version: Version}
-	p.NATS, p.Distributed = runNATS(c, concurrency, seats)
-	return p, nil
+	p := runplan.Plan{Bots: specs, Out: out, Wait: settings.Limits.Startup, Trace: c.String("trace"), Log: c.App.ErrWriter, Version: Version}
+	err := options.ReadPlan(c, &p, concurrency, seats)
+	return p, err
 }
 
 // parseBots reads --bot NAME=CMD flags (bot.ParseFlags), one bot each.
@@ -161,12 +156,6 @@ func parseBots(flags []string) ([]bot.Spec, error) {
 	}
 	specs, err := bot.ParseFlags("bot", flags)
 	return specs, usage(err)
-}
-
-// parseOptions reads --option k=v (options.RuleOptions).
-func parseOptions(values []string) (map[string]string, error) {
-	opts, err := options.RuleOptions(values)
-	return opts, usage(err)
 }
 
 // runSettings reads the referee flags (options.Referee) and

@@ -42,16 +42,16 @@ the bots' clocks; yours has none unless --timed.
    arena play --game banqi --bot greedy='arena bot greedy'
    arena play --game uno --seat 1 --bot a='arena bot random' --bot b='arena bot greedy'`,
 		Flags: append([]cli.Flag{
-			gameFlag("game to play (see arena games); required"),
+			options.GameFlag("game to play (see arena games); required"),
 			&cli.IntFlag{Name: "seat", Usage: "your seat in the first game, from 0"},
 			&cli.BoolFlag{Name: "timed", Usage: "play on the bots' clock (--move-time, --tc): a choice not made in time is a timeout, as for a bot"},
 			&cli.StringSliceFlag{Name: "bot", Usage: "NAME=CMD, one per other seat, in seat order"},
-			optionFlag(),
+			options.OptionFlag(),
 			&cli.IntFlag{Name: "games", Value: 1, Usage: "games to play (each deals new cards; seats rotate from one game to the next)"},
 			options.SeedFlag("match seed", "random, printed"),
 			options.Flags(options.Own, "deal-secret")[0],
 			&cli.StringFlag{Name: "out", Usage: "directory for results.jsonl, replays/ and logs/"},
-		}, append(options.Referee(), sandboxFlags()...)...),
+		}, append(options.Referee(), options.SandboxFlags()...)...),
 		Action: runPlay,
 	}
 }
@@ -63,9 +63,9 @@ func runPlay(c *cli.Context) error {
 	if !c.IsSet("game") {
 		return usagef("--game is required: e.g. arena play --game banqi --bot greedy='arena bot greedy'")
 	}
-	game, given, err := gameAndOptions(c)
+	game, given, err := options.ReadGame(c)
 	if err != nil {
-		return err
+		return usageError{err}
 	}
 	botList, err := parseBots(c.StringSlice("bot"))
 	if err != nil {
@@ -95,9 +95,9 @@ func runPlay(c *cli.Context) error {
 	if games < 1 {
 		return usagef("--games %d: want at least 1", games)
 	}
-	seed, err := seedFlag(c)
+	seed, err := options.ReadSeed(c)
 	if err != nil {
-		return err
+		return usageError{err}
 	}
 	out := c.String("out")
 	plan, err := runPlan(c, botList, out, settings, 1, seats)

@@ -14,42 +14,10 @@ import (
 	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/arena/output"
 	"github.com/arena-dev/arena/arena/remote"
-	"github.com/arena-dev/arena/arena/runplan"
 
 	"github.com/arena-dev/arena/internal/bytesize"
 	"github.com/arena-dev/arena/internal/stop"
 )
-
-// natsFlags are the flags of a command that can seat remote bots.
-func natsFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.StringFlag{Name: "nats", Usage: "URL of the NATS server remote bots (--bot NAME=nats:BOTID) connect to", DefaultText: "an embedded server on a free loopback port, printed"},
-		&cli.StringFlag{Name: "nats-listen", Value: "127.0.0.1:0", Usage: "HOST:PORT the embedded server (no --nats) listens on: 0.0.0.0 for bots and workers on other machines; port 0: a free one (a distributed run keeps it across restarts)"},
-		&cli.StringFlag{Name: "nats-creds", Usage: "the arena's key for --nats: an nkey seed file (arena nats add-bot makes KEYS/arena.nk) or a .creds file"},
-		options.DurationFlag("nats-grace", "how long a remote bot may be unreachable mid-game before it forfeits with crash", remote.DefaultGrace, ""),
-		&cli.StringFlag{Name: "nats-ca", Usage: "CA certificate (PEM) that signed the --nats server's TLS certificate"},
-		&cli.StringFlag{Name: "nats-cert", Usage: "client TLS certificate (PEM), for a server that asks for one"},
-		&cli.StringFlag{Name: "nats-key", Usage: "the client certificate's key (PEM)"},
-	}
-}
-
-// clientFlags are the flags of a program that connects to the arena's
-// NATS server (arena connect, arena worker): its URL, its key and TLS.
-func clientFlags(credsUsage string) []cli.Flag {
-	return []cli.Flag{
-		&cli.StringFlag{Name: "nats", Usage: "URL of the arena's NATS server; required"},
-		&cli.StringFlag{Name: "creds", Usage: credsUsage},
-		&cli.StringFlag{Name: "tls-ca", Usage: "CA certificate (PEM) that signed the server's TLS certificate"},
-		&cli.StringFlag{Name: "tls-cert", Usage: "client TLS certificate (PEM), for a server that asks for one"},
-		&cli.StringFlag{Name: "tls-key", Usage: "the client certificate's key (PEM)"},
-	}
-}
-
-// clientOf reads clientFlags: how a client connects (botID: as that
-// bot, with its inbox prefix).
-func clientOf(c *cli.Context) remote.Client {
-	return remote.Client{Creds: c.String("creds"), CA: c.String("tls-ca"), Cert: c.String("tls-cert"), Key: c.String("tls-key")}
-}
 
 // remoteInputs name the flag behind each input arena/remote refuses
 // (remote.InputError's Input).
@@ -75,20 +43,6 @@ func remoteErr(err error) error {
 	return err
 }
 
-// runNATS reads the flags of natsFlags and distributedFlags: where a
-// run's remote bots and workers are (runplan.Plan's NATS and
-// Distributed, nil without --distributed); concurrency and seats are
-// the run's.
-func runNATS(c *cli.Context, concurrency, seats int) (runplan.NATS, *runplan.Distributed) {
-	n := runplan.NATS{URL: c.String("nats"), Listen: c.String("nats-listen"), Creds: c.String("nats-creds"),
-		CA: c.String("nats-ca"), Cert: c.String("nats-cert"), Key: c.String("nats-key"), Grace: options.DurationOf(c, "nats-grace")}
-	if !c.Bool("distributed") {
-		return n, nil
-	}
-	return n, &runplan.Distributed{Workers: c.Int("workers"), WorkersGiven: c.IsSet("workers"), Lease: options.DurationOf(c, "lease"),
-		MaxDeliver: c.Int("max-deliver"), Concurrency: concurrency, Seats: seats}
-}
-
 func connectCommand() *cli.Command {
 	return withUsage(&cli.Command{
 		Name:      "connect",
@@ -99,11 +53,11 @@ for, started and confined as the arena starts a bot, and carries its lines
 over NATS. The arena seats it as --bot NAME=nats:BOTID.
 
    arena connect --nats nats://arena.example:4222 --bot alice -- python3 bot.py`,
-		Flags: append(append(clientFlags("the bot's key: an nkey seed file from the organiser (BOTID.nk) or a .creds file"),
+		Flags: append(append(options.ClientFlags("the bot's key: an nkey seed file from the organiser (BOTID.nk) or a .creds file"),
 			&cli.StringFlag{Name: "bot", Usage: "the bot id the arena seats as nats:BOTID; required"},
 			&cli.IntFlag{Name: "sessions", Value: 1, Usage: "sessions (bot processes) served at once"},
-			quietFlag("no line per session and game"),
-		), sandboxFlags()...),
+			options.QuietFlag("no line per session and game"),
+		), options.SandboxFlags()...),
 		Action: runConnect,
 	})
 }
@@ -145,7 +99,7 @@ func serveBot(c *cli.Context, url, id, what string, start func(bot.LaunchOptions
 	if !c.Bool("quiet") {
 		srv.OnEvent = func(e remote.Event) { fmt.Fprintln(c.App.ErrWriter, "arena: "+output.EventLine(e)) }
 	}
-	if err := remote.ServeBot(ctx, url, clientOf(c), srv); err != nil {
+	if err := remote.ServeBot(ctx, url, options.ReadClient(c), srv); err != nil {
 		return remoteErr(err)
 	}
 	fmt.Fprintf(c.App.ErrWriter, "arena: stopped serving bot %s (%v)\n", id, context.Cause(ctx))

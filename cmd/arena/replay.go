@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-dev/arena/arena/ledger"
+	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/arena/output"
 	"github.com/arena-dev/arena/engine"
 	"github.com/arena-dev/arena/replays"
@@ -118,7 +119,7 @@ not there or is a directory (without --game):
 
 // pickGame is --game of the replay commands: one game of a pack or of a
 // run's output directory.
-var pickGame = gameFlag("the game GAME_ID of a pack or of a run's output DIR (found through DIR/" + ledger.FileName + ")")
+var pickGame = options.GameFlag("the game GAME_ID of a pack or of a run's output DIR (found through DIR/" + ledger.FileName + ")")
 
 // readReplays reads the replays FILEs name (pick.Read); what they name
 // wrongly is said as command's mistake (exit 2: exitStatus).

@@ -40,19 +40,19 @@ Exit codes: 0 H1 accepted, 3 H0 accepted, 4 inconclusive (--max-games, --max-tim
 
 Every bot (fillers too) runs confined as in arena match (docs/security.md).`,
 		Flags: append([]cli.Flag{
-			gameFlag("game to play (see arena games)"),
+			options.GameFlag("game to play (see arena games)"),
 			&cli.StringFlag{Name: "base", Usage: "NAME=CMD of the reference bot"},
 			&cli.StringFlag{Name: "test", Usage: "NAME=CMD of the candidate bot"},
 			&cli.StringFlag{Name: "filler", Value: "filler=arena bot random", Usage: "NAME=CMD of the bot in every other seat (NAME1, NAME2... per seat)"},
 			&cli.IntFlag{Name: "seats", Usage: "seats per game", DefaultText: "the game's minimum"},
-			optionFlag(),
+			options.OptionFlag(),
 			&cli.Float64Flag{Name: "elo0", Value: 0, Usage: "H0: the test is at most this much better, in normalized Elo"},
 			&cli.Float64Flag{Name: "elo1", Value: 5, Usage: "H1: the test is at least this much better, in normalized Elo"},
 			&cli.Float64Flag{Name: "alpha", Value: 0.05, Usage: "chance of accepting H1 when H0 holds"},
 			&cli.Float64Flag{Name: "beta", Value: 0.05, Usage: "chance of accepting H0 when H1 holds"},
 			&cli.IntFlag{Name: "max-games", Value: 20000, Usage: "stop, inconclusive, after this many games (0: no cap; paired: rounded down to whole pairs)"},
 			&cli.DurationFlag{Name: "max-time", Usage: "stop, inconclusive (exit 4), after this much wall time (e.g. 100m), with every report written: keep it below a CI job's timeout (0: no budget)"},
-			concurrencyFlag(),
+			options.Flags(options.Own, "concurrency")[0],
 			// --fresh-deals (a new deal for every game, as in arena match and
 			// tournaments) is exactly what --no-pairs does here: a pair is
 			// two games of one deal, so the same flag under both names.
@@ -60,11 +60,11 @@ Every bot (fillers too) runs confined as in arena match (docs/security.md).`,
 			options.SeedFlag("seed of the deals; the deals follow from it and the deal secret", "random, printed"),
 			options.Flags(options.Own, "deal-secret")[0],
 			&cli.StringFlag{Name: "out", Usage: "directory for results.jsonl, replays/, logs/ and sprt.json"},
-			jsonFlag("print one JSON summary object to stdout"),
+			options.JSONFlag("print one JSON summary object to stdout"),
 			&cli.StringFlag{Name: "summary-md", Usage: "write a Markdown summary to FILE (e.g. $GITHUB_STEP_SUMMARY; appended to)"},
 			&cli.StringFlag{Name: "junit", Usage: "write the verdict as a JUnit XML test to FILE"},
-			quietFlag("no progress lines"),
-		}, append(append(append(options.Referee(), natsFlags()...), distributedFlags()...), sandboxFlags()...)...),
+			options.QuietFlag("no progress lines"),
+		}, append(options.Referee(), options.PlanFlags()...)...),
 		Action: runSPRT,
 	})
 }
@@ -111,9 +111,9 @@ func sprtConfig(c *cli.Context) (*sprt.Config, error) {
 	if c.String("game") == "" {
 		return nil, usagef("--game is required (see arena games)")
 	}
-	game, given, err := gameAndOptions(c)
+	game, given, err := options.ReadGame(c)
 	if err != nil {
-		return nil, err
+		return nil, usageError{err}
 	}
 	cfg := &sprt.Config{Game: game, Paired: !c.Bool("no-pairs"), Version: Version, OutDir: c.String("out"), Seats: c.Int("seats"),
 		SPRT:     stats.SPRT{Elo0: c.Float64("elo0"), Elo1: c.Float64("elo1"), Alpha: c.Float64("alpha"), Beta: c.Float64("beta")},
@@ -139,8 +139,8 @@ func sprtConfig(c *cli.Context) (*sprt.Config, error) {
 	if cfg.Settings, err = runSettings(c); err != nil {
 		return nil, err
 	}
-	if cfg.Seed, err = seedFlag(c); err != nil {
-		return nil, err
+	if cfg.Seed, err = options.ReadSeed(c); err != nil {
+		return nil, usageError{err}
 	}
 	if err := sprtReports(c).Check(); err != nil {
 		return nil, usageError{sprtError(c, err)}

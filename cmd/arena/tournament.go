@@ -54,7 +54,7 @@ One run at a time plays into a directory (it holds DIR/arena.lock).
 				Description: `   arena tournament standings out/cup
    arena tournament standings out/cup --json`,
 				Flags: []cli.Flag{
-					jsonFlag("one JSON object"),
+					options.JSONFlag("one JSON object"),
 					&cli.BoolFlag{Name: "csv", Usage: "one CSV line per bot"},
 					&cli.BoolFlag{Name: "head-to-head", Usage: "with --csv: the head-to-head matrix instead, a line per bot"},
 				},
@@ -89,8 +89,8 @@ line and the game; 2 when DIR is not a tournament directory.
 func tournamentFlags() []cli.Flag {
 	flags := append([]cli.Flag{
 		&cli.StringFlag{Name: "name", Usage: "tournament name"},
-		gameFlag("game to play"),
-		optionFlag(),
+		options.GameFlag("game to play"),
+		options.OptionFlag(),
 		&cli.IntFlag{Name: "seats", Usage: "seats per game", DefaultText: "the game's minimum"},
 		&cli.StringFlag{Name: "format", Usage: schedule.FormatChoice(), DefaultText: tournament.DefaultFormat},
 		&cli.IntFlag{Name: "rounds", Usage: "round-robin cycles, or Swiss rounds", DefaultText: strconv.Itoa(tournament.DefaultRounds)},
@@ -116,8 +116,8 @@ func tournamentFlags() []cli.Flag {
 	flags = append(flags,
 		&cli.StringFlag{Name: "out", Usage: "output directory", DefaultText: "out/NAME"},
 		&cli.BoolFlag{Name: "resume", Usage: "insist on resuming: fail if the output directory (--out, or out/NAME) holds no tournament"},
-		quietFlag("no progress lines"))
-	return append(append(append(flags, natsFlags()...), distributedFlags()...), sandboxFlags()...)
+		options.QuietFlag("no progress lines"))
+	return append(flags, options.PlanFlags()...)
 }
 
 // tournamentPlan finds the tournament from FILE (a tournament file), DIR
@@ -161,7 +161,7 @@ func runTournament(c *cli.Context) error {
 	}
 	plan := sp.RunPlan(cfg)
 	plan.Log, plan.Version = c.App.ErrWriter, Version
-	plan.NATS, plan.Distributed = runNATS(c, cfg.Concurrency, cfg.Seats)
+	plan.NATS, plan.Distributed = options.ReadNATS(c, cfg.Concurrency, cfg.Seats)
 	progress := c.App.ErrWriter
 	plan.Confined = func(r *runplan.Run) {
 		output.TournamentHeader(progress, cfg, r.SecretNote(out), out)
@@ -265,5 +265,5 @@ func verifyTournament(c *cli.Context) error {
 // given say again.
 func resumeCommand(c *cli.Context, out string) string {
 	cmd := []string{"arena", "tournament", "run", words.ShellQuote(out)}
-	return strings.Join(append(cmd, options.Again(c, append(distributedFlags(), natsFlags()...))...), " ")
+	return strings.Join(append(cmd, options.Again(c, append(options.DistributedFlags(), options.NATSFlags()...))...), " ")
 }
