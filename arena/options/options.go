@@ -7,7 +7,9 @@
 // given; Resolve turns the result into the run.Settings a run takes,
 // every default from run.Defaults. The flags themselves are declared
 // here once (Flags), for every command that has them, and read back
-// (Read) with their own error messages.
+// (Read) with their own error messages; so are the flags of a run's bots
+// (SandboxFlags, NATSFlags, DistributedFlags, ClientFlags), read into
+// what runplan and remote take (ReadPlan, ReadNATS, ReadClient).
 package options
 
 import (

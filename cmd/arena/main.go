@@ -126,7 +126,7 @@ examples; arena completion bash|zsh|fish prints a shell completion script.`,
 		// Repeatable flags take one value each: a comma belongs to the
 		// value (a --bot command such as 'python3 bot.py --weights a,b',
 		// a --bot-env value), it does not separate two. ARENA_BOT_ENV is the
-		// one comma-separated list, split by the arena (sandboxFlags).
+		// one comma-separated list, split by the arena (options.SandboxFlags).
 		DisableSliceFlagSeparator: true,
 		EnableBashCompletion:      true,
 		ExitErrHandler:            func(*cli.Context, error) {}, // runMain reports errors and picks the exit code
