@@ -2,13 +2,13 @@ package main
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-dev/arena/arena/check"
 	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/engine"
+	"github.com/arena-dev/arena/internal/usage"
 )
 
 // seedFlag reads --seed (options.ReadSeed): a fresh random seed when
@@ -16,7 +16,7 @@ import (
 func seedFlag(c *cli.Context) (uint64, error) {
 	s, err := options.ReadSeed(c)
 	if err != nil {
-		return 0, usageError{err}
+		return 0, usage.Wrap(err)
 	}
 	return s, nil
 }
@@ -35,7 +35,7 @@ func gameFlag(usage string) cli.Flag { return &cli.StringFlag{Name: "game", Usag
 func gameAndOptions(c *cli.Context) (engine.Game, map[string]string, error) {
 	game, err := engine.Lookup(c.String("game"))
 	if err != nil {
-		return nil, nil, usageError{fmt.Errorf("--game: %w", err)}
+		return nil, nil, usage.Errorf("--game: %w", err)
 	}
 	given, err := parseOptions(c.StringSlice("option"))
 	if err != nil {
@@ -69,7 +69,7 @@ var checkFlags = map[string]string{"Games": "--games", "Move": "--move-time", "S
 func flagError(err error) error {
 	var fe *check.FieldError
 	if errors.As(err, &fe) {
-		return usagef("%s %v", checkFlags[fe.Field], fe.Err)
+		return usage.Errorf("%s %v", checkFlags[fe.Field], fe.Err)
 	}
 	return err
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/arena-dev/arena/arena/runplan"
 	"github.com/arena-dev/arena/engine"
 	"github.com/arena-dev/arena/internal/stop"
+	"github.com/arena-dev/arena/internal/usage"
 )
 
 func matchCommand() *cli.Command {
@@ -57,10 +58,10 @@ and within --bot-memory, --bot-procs, --bot-files, --bot-file-size and
 
 func runMatch(c *cli.Context) error {
 	if c.NArg() > 0 {
-		return usagef("unexpected argument %q (bots are given with --bot NAME=CMD)", c.Args().First())
+		return usage.Errorf("unexpected argument %q (bots are given with --bot NAME=CMD)", c.Args().First())
 	}
 	if c.String("game") == "" {
-		return usagef("--game is required, with one --bot NAME=CMD per seat: e.g. arena match --game banqi " +
+		return usage.Errorf("--game is required, with one --bot NAME=CMD per seat: e.g. arena match --game banqi " +
 			"--bot a='arena bot greedy' --bot b='arena bot random' (arena games lists the games, arena help match every flag)")
 	}
 	game, given, err := gameAndOptions(c)
@@ -73,7 +74,7 @@ func runMatch(c *cli.Context) error {
 	}
 	opts, err := engine.Setup(game, len(specs), given)
 	if err != nil {
-		return usageError{err}
+		return usage.Wrap(err)
 	}
 	settings, err := runSettings(c)
 	if err != nil {
@@ -85,11 +86,11 @@ func runMatch(c *cli.Context) error {
 		games = match.Rotation(seats)
 	}
 	if games < 1 {
-		return usagef("--games %d: want at least 1", games)
+		return usage.Errorf("--games %d: want at least 1", games)
 	}
 	concurrency := c.Int("concurrency")
 	if concurrency < 1 {
-		return usagef("--concurrency %d: want at least 1", concurrency)
+		return usage.Errorf("--concurrency %d: want at least 1", concurrency)
 	}
 	seed, err := seedFlag(c)
 	if err != nil {
@@ -157,30 +158,21 @@ func runPlan(c *cli.Context, specs []bot.Spec, out string, settings run.Settings
 // parseBots reads --bot NAME=CMD flags (bot.ParseFlags), one bot each.
 func parseBots(flags []string) ([]bot.Spec, error) {
 	if len(flags) == 0 {
-		return nil, usagef("no bots: give one --bot NAME=CMD per seat")
+		return nil, usage.Errorf("no bots: give one --bot NAME=CMD per seat")
 	}
 	specs, err := bot.ParseFlags("bot", flags)
-	return specs, usage(err)
+	return specs, usage.Wrap(err)
 }
 
 // parseOptions reads --option k=v (options.RuleOptions).
 func parseOptions(values []string) (map[string]string, error) {
 	opts, err := options.RuleOptions(values)
-	return opts, usage(err)
+	return opts, usage.Wrap(err)
 }
 
 // runSettings reads the referee flags (options.Referee) and
 // --fresh-deals.
 func runSettings(c *cli.Context) (run.Settings, error) {
 	s, err := options.RunSettings(c)
-	return s, usage(err)
-}
-
-// usage is err, if any, as the command line's mistake (exit 2): the
-// errors of reading flags.
-func usage(err error) error {
-	if err == nil {
-		return nil
-	}
-	return usageError{err}
+	return s, usage.Wrap(err)
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/arena-dev/arena/engine"
 
 	"github.com/arena-dev/arena/internal/stop"
+	"github.com/arena-dev/arena/internal/usage"
 )
 
 // humanName is the person's name in hello.players and the results.
@@ -58,10 +59,10 @@ the bots' clocks; yours has none unless --timed.
 
 func runPlay(c *cli.Context) error {
 	if c.Args().Present() {
-		return usagef("unexpected argument %q (bots are given with --bot NAME=CMD)", c.Args().First())
+		return usage.Errorf("unexpected argument %q (bots are given with --bot NAME=CMD)", c.Args().First())
 	}
 	if !c.IsSet("game") {
-		return usagef("--game is required: e.g. arena play --game banqi --bot greedy='arena bot greedy'")
+		return usage.Errorf("--game is required: e.g. arena play --game banqi --bot greedy='arena bot greedy'")
 	}
 	game, given, err := gameAndOptions(c)
 	if err != nil {
@@ -72,19 +73,19 @@ func runPlay(c *cli.Context) error {
 		return err
 	}
 	if bot.HasScheme(botList, remote.SchemeName) {
-		return usagef("--bot nats:BOTID: arena play seats local bots only")
+		return usage.Errorf("--bot nats:BOTID: arena play seats local bots only")
 	}
 	if slices.ContainsFunc(botList, func(b bot.Spec) bool { return b.Name == humanName }) {
-		return usagef("--bot %s=...: %q is your name here", humanName, humanName)
+		return usage.Errorf("--bot %s=...: %q is your name here", humanName, humanName)
 	}
 	seats := len(botList) + 1
 	seat := c.Int("seat")
 	if seat < 0 || seat >= seats {
-		return usagef("--seat %d: want 0 to %d (%d --bot flags and you)", seat, seats-1, len(botList))
+		return usage.Errorf("--seat %d: want 0 to %d (%d --bot flags and you)", seat, seats-1, len(botList))
 	}
 	opts, err := engine.Setup(game, seats, given)
 	if err != nil {
-		return usageError{err}
+		return usage.Wrap(err)
 	}
 	settings, err := runSettings(c)
 	if err != nil {
@@ -93,7 +94,7 @@ func runPlay(c *cli.Context) error {
 	settings.FreshDeals = true // nothing to even out between a person and bots
 	games := c.Int("games")
 	if games < 1 {
-		return usagef("--games %d: want at least 1", games)
+		return usage.Errorf("--games %d: want at least 1", games)
 	}
 	seed, err := seedFlag(c)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/arena-dev/arena/arena/output"
 	"github.com/arena-dev/arena/arena/runplan"
 	"github.com/arena-dev/arena/arena/sandbox"
+	"github.com/arena-dev/arena/internal/usage"
 )
 
 // sandboxFlags are the bot confinement flags of match and tournament run.
@@ -64,7 +65,7 @@ flags are the runs' own, so a run's settings can be tried first:
 
 func runSandbox(c *cli.Context) error {
 	if c.NArg() > 0 {
-		return usagef("arena sandbox takes no arguments, only the sandbox flags: arena sandbox --bot-memory 512MiB")
+		return usage.Errorf("arena sandbox takes no arguments, only the sandbox flags: arena sandbox --bot-memory 512MiB")
 	}
 	sb, err := confineBots(c, nil, "")
 	if err != nil {
@@ -89,19 +90,19 @@ var sandboxFlagNames = map[string]string{"User": "--bot-user", "Network": "--bot
 // (runplan.Plan.Refused): --out, or the sandbox flag.
 func flagRefusal(refused *runplan.RefusedError) error {
 	if refused.Dir != "" {
-		return usagef("--out %s: %w", refused.Dir, refused.Err)
+		return usage.Errorf("--out %s: %w", refused.Dir, refused.Err)
 	}
 	var oe *sandbox.OptionError
 	var ce *sandbox.ContestError
 	switch {
 	case errors.As(refused.Err, &oe):
 		if flag, ok := sandboxFlagNames[oe.Option]; ok {
-			return usagef("%s: %w", flag, oe.Err)
+			return usage.Errorf("%s: %w", flag, oe.Err)
 		}
 	case errors.As(refused.Err, &ce):
-		return usagef("--%w", refused.Err)
+		return usage.Errorf("--%w", refused.Err)
 	}
-	return usageError{refused.Err}
+	return usage.Wrap(refused.Err)
 }
 
 // limitFlags reads the sandbox flags: the limits and options of
@@ -109,15 +110,15 @@ func flagRefusal(refused *runplan.RefusedError) error {
 func limitFlags(c *cli.Context) (sandbox.Limits, sandbox.Options, error) {
 	lf, err := options.ReadLimits(c)
 	if err != nil {
-		return sandbox.Limits{}, sandbox.Options{}, usageError{err}
+		return sandbox.Limits{}, sandbox.Options{}, usage.Wrap(err)
 	}
 	lim, err := lf.Resolve()
 	if err != nil {
 		var fe *options.FieldError
 		if errors.As(err, &fe) { // the limits field the flag --bot-FIELD sets
-			return lim, sandbox.Options{}, usagef("%s: %v", options.LimitFlag(fe.Field), fe.Err)
+			return lim, sandbox.Options{}, usage.Errorf("%s: %v", options.LimitFlag(fe.Field), fe.Err)
 		}
-		return lim, sandbox.Options{}, usageError{err}
+		return lim, sandbox.Options{}, usage.Wrap(err)
 	}
 	return lim, lf.Options("."), nil
 }
