@@ -66,6 +66,10 @@ type Config struct {
 // Rotation is how many games make one full seat rotation.
 func Rotation(seats int) int { return seats }
 
+// Uneven says whether cfg's games of seats rotate the seats unevenly:
+// one deal replayed (no FreshDeals) over a part of a rotation.
+func (cfg Config) Uneven(seats int) bool { return !cfg.FreshDeals && cfg.Games%Rotation(seats) != 0 }
+
 // SeatOf returns which bot (index into the bot list) sits in seat for
 // game index g: each block of Rotation games deals the same seed and
 // shifts every bot one seat along.

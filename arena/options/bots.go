@@ -14,6 +14,7 @@ import (
 	"github.com/arena-dev/arena/arena/runplan"
 	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/engine"
+	"github.com/arena-dev/arena/internal/usage"
 )
 
 // The flags of a run's bots: how they are confined (SandboxFlags), where
@@ -118,11 +119,11 @@ func ReadNATS(c *cli.Context, concurrency, seats int) (runplan.NATS, *runplan.Di
 
 // ReadSandbox reads SandboxFlags (and ARENA_BOT_ENV) alone, over an
 // empty limits section: the limits and options of sandbox.New. A
-// mistake is a *runplan.UsageError, said with the flag at fault.
+// mistake is a usage error (internal/usage), said with the flag at fault.
 func ReadSandbox(c *cli.Context) (sandbox.Limits, sandbox.Options, error) {
 	lf, err := ReadLimits(c)
 	if err != nil {
-		return sandbox.Limits{}, sandbox.Options{}, &runplan.UsageError{Err: err}
+		return sandbox.Limits{}, sandbox.Options{}, usage.Wrap(err)
 	}
 	lim, err := lf.Resolve()
 	if err != nil {
@@ -130,7 +131,7 @@ func ReadSandbox(c *cli.Context) (sandbox.Limits, sandbox.Options, error) {
 		if errors.As(err, &fe) { // the limits field the flag --bot-FIELD sets
 			err = fmt.Errorf("%s: %v", LimitFlag(fe.Field), fe.Err)
 		}
-		return lim, sandbox.Options{}, &runplan.UsageError{Err: err}
+		return lim, sandbox.Options{}, usage.Wrap(err)
 	}
 	return lim, lf.Options("."), nil
 }
@@ -166,7 +167,7 @@ var sandboxOptionFlags = map[string]string{"User": "--bot-user", "Network": "--b
 
 // Refusal names the flag behind a refusal of the bots
 // (runplan.Plan.Refused), --out or a sandbox flag, as a
-// *runplan.UsageError.
+// usage error (internal/usage).
 func Refusal(refused *runplan.RefusedError) error {
 	err := refused.Err
 	var oe *sandbox.OptionError
@@ -181,7 +182,7 @@ func Refusal(refused *runplan.RefusedError) error {
 	case errors.As(refused.Err, &ce):
 		err = fmt.Errorf("--%w", refused.Err)
 	}
-	return &runplan.UsageError{Err: err}
+	return usage.Wrap(err)
 }
 
 // GameFlag is --game. Not Required: urfave/cli would print the whole

@@ -13,6 +13,7 @@ import (
 	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/arena/runplan"
 	"github.com/arena-dev/arena/arena/sandbox"
+	"github.com/arena-dev/arena/internal/usage"
 )
 
 // parse runs read on the context of args parsed with flags.
@@ -93,7 +94,7 @@ func TestReadPlanErrors(t *testing.T) {
 		parse(t, flags(), tc.args, func(c *cli.Context) {
 			var p runplan.Plan
 			err := ReadPlan(c, &p, 1, 2)
-			var u *runplan.UsageError
+			var u *usage.Error
 			if !errors.As(err, &u) || !strings.HasPrefix(err.Error(), tc.err) {
 				t.Errorf("%q: %v, want a usage error %s", tc.args, err, tc.err)
 			}
@@ -128,7 +129,7 @@ func TestRefusal(t *testing.T) {
 			tc.want = tc.refused.Err.Error()
 		}
 		err := Refusal(&tc.refused)
-		var u *runplan.UsageError
+		var u *usage.Error
 		if !errors.As(err, &u) || err.Error() != tc.want || !errors.Is(err, bad) && !errors.Is(err, tc.refused.Err) {
 			t.Errorf("Refusal(%v) = %v, want a usage error %q", tc.refused.Err, err, tc.want)
 		}

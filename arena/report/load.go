@@ -13,6 +13,7 @@ import (
 	"github.com/arena-dev/arena/arena/sprt"
 	"github.com/arena-dev/arena/arena/stats"
 	"github.com/arena-dev/arena/arena/tournament"
+	"github.com/arena-dev/arena/internal/usage"
 	"github.com/arena-dev/arena/protocol"
 )
 
@@ -27,8 +28,9 @@ const (
 )
 
 // ErrNotResults: a directory that holds no arena results (neither
-// tournament.json nor results.jsonl).
-var ErrNotResults = errors.New("not an arena results directory")
+// tournament.json nor results.jsonl): the command line's mistake
+// wherever it is found (exit 2), as a damaged ledger is not.
+var ErrNotResults = usage.New("not an arena results directory")
 
 // The rating progression recomputes the standings after every game up
 // to MaxProgressionPoints games, and at that many evenly spaced games of

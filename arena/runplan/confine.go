@@ -10,6 +10,7 @@ import (
 	"github.com/arena-dev/arena/arena/bot/stdio"
 	"github.com/arena-dev/arena/arena/deal"
 	"github.com/arena-dev/arena/arena/sandbox"
+	"github.com/arena-dev/arena/internal/usage"
 )
 
 // RefusedError is a run's bots refused: by the sandbox (Err from
@@ -107,14 +108,14 @@ func (g Group) Confine() (*sandbox.Sandbox, error) {
 func ReadSecret(path string, bots []bot.Spec) (*deal.Secret, string, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return nil, "", usagef("--deal-secret %s: %v", path, err)
+		return nil, "", usage.Errorf("--deal-secret %s: %v", path, err)
 	}
 	s, err := deal.Read(abs)
 	if err != nil {
-		return nil, "", usagef("--deal-secret: %w", err)
+		return nil, "", usage.Errorf("--deal-secret: %w", err)
 	}
 	if err := stdio.CheckOutside(bots, filepath.Dir(abs)); err != nil {
-		return nil, "", usagef("--deal-secret %s: %w", path, err)
+		return nil, "", usage.Errorf("--deal-secret %s: %w", path, err)
 	}
 	return s, abs, nil
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/arena-dev/arena/arena/cluster"
 	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/arena/run"
+	"github.com/arena-dev/arena/internal/usage"
 	"github.com/arena-dev/arena/internal/words"
 )
 
@@ -57,13 +58,13 @@ type Distributed struct {
 // check refuses bad values before anything starts.
 func (d *Distributed) check() error {
 	if d.MaxDeliver < 1 {
-		return usagef("--max-deliver %d: want at least 1", d.MaxDeliver)
+		return usage.Errorf("--max-deliver %d: want at least 1", d.MaxDeliver)
 	}
 	if d.Lease <= 0 {
-		return usagef("--lease %v: want a positive duration, such as 30s", d.Lease)
+		return usage.Errorf("--lease %v: want a positive duration, such as 30s", d.Lease)
 	}
 	if d.Workers < 0 {
-		return usagef("--workers %d: want 0 or more", d.Workers)
+		return usage.Errorf("--workers %d: want 0 or more", d.Workers)
 	}
 	return nil
 }
@@ -119,7 +120,7 @@ func (r *Run) jetStreamDir(p Plan) (string, error) {
 // server's URL is said on log, since the bots' owners need it.
 func (n NATS) link(storeDir string, log io.Writer) (*remote.Link, error) {
 	if n.Grace <= 0 {
-		return nil, usagef("--nats-grace %v: want a positive duration, such as 2s", n.Grace)
+		return nil, usage.Errorf("--nats-grace %v: want a positive duration, such as 2s", n.Grace)
 	}
 	if n.URL != "" {
 		flags, more := "--nats-creds/--nats-ca/--nats-cert/--nats-key", []nats.Option(nil)
@@ -128,7 +129,7 @@ func (n NATS) link(storeDir string, log io.Writer) (*remote.Link, error) {
 		}
 		opts, err := remote.ConnectOptions(remote.Client{Creds: n.Creds, CA: n.CA, Cert: n.Cert, Key: n.Key})
 		if err != nil {
-			return nil, &UsageError{fmt.Errorf("%s: %w", flags, err)}
+			return nil, usage.Errorf("%s: %w", flags, err)
 		}
 		link, err := remote.DialLink(n.URL, append(opts, more...)...)
 		if err != nil {
@@ -138,7 +139,7 @@ func (n NATS) link(storeDir string, log io.Writer) (*remote.Link, error) {
 	}
 	host, port, err := remote.SplitHostPort(n.Listen)
 	if err != nil {
-		return nil, &UsageError{fmt.Errorf("--nats-listen: %w", err)}
+		return nil, usage.Errorf("--nats-listen: %w", err)
 	}
 	link, err := remote.Embed(remote.ServerOptions{Host: host, Port: port, StoreDir: storeDir}, log)
 	if err != nil {

@@ -8,7 +8,7 @@
 // one bot traced. Close releases it all, in order. The output directory
 // itself is held by the run (match.Run, sprt.Run, tournament.Run)
 // through OpenDir: held, checked for other runs' games, its deal secret
-// taken and its sink opened. CommandLine and UsageError say which errors
+// taken and its sink opened. CommandLine and usage.Error say which errors
 // are the command line's mistake rather than the run's.
 package runplan
 
@@ -26,6 +26,7 @@ import (
 	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/arena/sandbox"
+	"github.com/arena-dev/arena/internal/usage"
 )
 
 // Plan is what a run's bots need, as a command was given it.
@@ -187,18 +188,7 @@ func FindBot(bots []bot.Spec, which string) (int, error) {
 		}
 		names[i] = fmt.Sprintf("%d or %s", i, b.Name)
 	}
-	return -1, usagef("--trace %q: no such bot (want %s)", which, strings.Join(names, ", "))
-}
-
-// UsageError is a mistake in what the command was given (a flag's
-// value, a file named), not a failure of the run: exit 2.
-type UsageError struct{ Err error }
-
-func (e *UsageError) Error() string { return e.Err.Error() }
-func (e *UsageError) Unwrap() error { return e.Err }
-
-func usagef(format string, args ...any) error {
-	return &UsageError{fmt.Errorf(format, args...)}
+	return -1, usage.Errorf("--trace %q: no such bot (want %s)", which, strings.Join(names, ", "))
 }
 
 // CommandLine is the command line's mistake in a run's error, if it is
@@ -218,10 +208,10 @@ func CommandLine(err error, secretFile string) error {
 
 // Err is the error a run played on r returned, as the command says it:
 // the command line's mistake (CommandLine, with r's secret file) as a
-// *UsageError, any other as it is.
+// *usage.Error, any other as it is.
 func (r *Run) Err(err error) error {
 	if u := CommandLine(err, r.SecretFile); u != nil {
-		return &UsageError{u}
+		return usage.Wrap(u)
 	}
 	return err
 }

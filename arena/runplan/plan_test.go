@@ -15,6 +15,7 @@ import (
 	"github.com/arena-dev/arena/arena/runplan"
 	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/internal/natstest"
+	"github.com/arena-dev/arena/internal/usage"
 )
 
 func spec(t *testing.T, flag string) bot.Spec {
@@ -26,7 +27,7 @@ func spec(t *testing.T, flag string) bot.Spec {
 	return s
 }
 
-// A plan refuses what it was given wrongly with a *UsageError (exit 2),
+// A plan refuses what it was given wrongly with a *usage.Error (exit 2),
 // a bot that needs the output directory with a *RefusedError that
 // Refused names, and opens nothing.
 func TestOpenRefuses(t *testing.T) {
@@ -63,7 +64,7 @@ func TestOpenRefuses(t *testing.T) {
 				r.Close()
 				t.Fatal("opened")
 			}
-			var u *runplan.UsageError
+			var u *usage.Error
 			if errors.As(err, &u) != tc.usage || !strings.HasPrefix(err.Error(), tc.want) {
 				t.Errorf("error %v (usage %v): want %q, usage %v", err, errors.As(err, &u), tc.want, tc.usage)
 			}

@@ -10,6 +10,7 @@ import (
 	"github.com/arena-dev/arena/arena/runplan"
 	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/internal/natstest"
+	"github.com/arena-dev/arena/internal/usage"
 )
 
 // A worker's plan confines each group by its own limits (a group of
@@ -86,7 +87,7 @@ func TestOpenGroups(t *testing.T) {
 func TestOpenClientRefusesItsFlags(t *testing.T) {
 	_, err := runplan.Plan{Groups: []runplan.Group{{Bots: []bot.Spec{spec(t, "a=sh")}, Limits: sandbox.DefaultLimits}},
 		NATS: runplan.NATS{URL: "nats://127.0.0.1:1", Grace: time.Second, Client: true, Cert: "c.pem"}}.Open()
-	var u *runplan.UsageError
+	var u *usage.Error
 	if !errors.As(err, &u) || err.Error() != "--creds/--tls-ca/--tls-cert/--tls-key: a client certificate needs both its certificate and its key" {
 		t.Errorf("error %v: want a usage error naming the client flags", err)
 	}

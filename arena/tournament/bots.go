@@ -4,12 +4,13 @@ import (
 	"path/filepath"
 
 	"github.com/arena-dev/arena/arena/runplan"
+	"github.com/arena-dev/arena/internal/usage"
 )
 
 // LoadBots reads the tournament file at path for its bots alone, as a
 // worker plays them (arena worker --bots FILE): resolved against the
 // file's directory, in a runplan.Group confined by the file's limits,
-// whose refusal names the file's field (a *runplan.UsageError: the
+// whose refusal names the file's field (a *usage.Error: the
 // command line's mistake, as every error of the file is).
 func LoadBots(path string) (runplan.Group, error) {
 	f, err := LoadFile(path)
@@ -21,5 +22,5 @@ func LoadBots(path string) (runplan.Group, error) {
 		return runplan.Group{}, err
 	}
 	return runplan.Group{Bots: cfg.Bots, Limits: cfg.BotLimits, Sandbox: cfg.BotOptions,
-		Refused: func(r *runplan.RefusedError) error { return &runplan.UsageError{Err: cfg.Refusal(path, r)} }}, nil
+		Refused: func(r *runplan.RefusedError) error { return usage.Wrap(cfg.Refusal(path, r)) }}, nil
 }

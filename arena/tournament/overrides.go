@@ -9,6 +9,7 @@ import (
 	"github.com/arena-dev/arena/arena/deal"
 	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/arena/runplan"
+	"github.com/arena-dev/arena/internal/usage"
 	"github.com/urfave/cli/v2"
 )
 
@@ -141,7 +142,7 @@ func (p *Plan) Apply(over options.Given, resume bool) error {
 // RunPlan is the run plan (runplan.Plan) of the tournament p resolved
 // to c: its bots, confined as its limits say, with the file that holds
 // its seed hidden from them, and a refusal of them named by the file's
-// field (a *runplan.UsageError). Where remote bots and workers are,
+// field (a *usage.Error). Where remote bots and workers are,
 // and where to log, are the caller's to add.
 func (p *Plan) RunPlan(c *Config) runplan.Plan {
 	opts := c.BotOptions
@@ -152,7 +153,7 @@ func (p *Plan) RunPlan(c *Config) runplan.Plan {
 		}
 	}
 	return runplan.Plan{Bots: c.Bots, Out: p.Out, SecretFile: c.SecretFile, Secret: c.Secret, Limits: c.BotLimits, Sandbox: opts,
-		Refused: func(r *runplan.RefusedError) error { return &runplan.UsageError{Err: c.Refusal(p.Src, r)} },
+		Refused: func(r *runplan.RefusedError) error { return usage.Wrap(c.Refusal(p.Src, r)) },
 		Wait:    c.Limits.Startup}
 }
 

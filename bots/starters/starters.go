@@ -9,7 +9,6 @@ package starters
 
 import (
 	"embed"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -20,6 +19,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/arena-dev/arena/internal/usage"
 	jssdk "github.com/arena-dev/arena/sdk/js"
 	pysdk "github.com/arena-dev/arena/sdk/python"
 )
@@ -99,14 +99,15 @@ func dirs(dir string) []string {
 	return out
 }
 
-// Errors of Kit and Write.
+// Errors of Kit and Write: each is the command line's mistake wherever
+// it is found (exit 2; usage.New).
 var (
 	// ErrNoKit: no kit for that language, or that game in it.
-	ErrNoKit = errors.New("no starter kit")
+	ErrNoKit = usage.New("no starter kit")
 	// ErrNotEmpty: a kit goes into a new directory, or an empty one.
-	ErrNotEmpty = errors.New("not empty: a kit goes into a new directory")
+	ErrNotEmpty = usage.New("not empty: a kit goes into a new directory")
 	// ErrNotDir: the kit's path is a file.
-	ErrNotDir = errors.New("is a file: a kit goes into a new directory")
+	ErrNotDir = usage.New("is a file: a kit goes into a new directory")
 )
 
 // Kit is the files of language's kit for game (language as Language

@@ -12,6 +12,7 @@ import (
 	"github.com/arena-dev/arena/arena/bot/stdio"
 	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/internal/stop"
+	"github.com/arena-dev/arena/internal/usage"
 )
 
 func benchCommand() *cli.Command {
@@ -44,19 +45,19 @@ var benchFlags = map[string]string{"Game": "--game", "Move": "--move-time", "Gam
 func runBench(c *cli.Context) error {
 	game, given, err := options.ReadGame(c)
 	if err != nil {
-		return usageError{err}
+		return usage.Wrap(err)
 	}
 	cfg := bench.Config{Game: game, Move: options.DurationOf(c, "move-time"), Games: c.Int("games"), MaxConcurrency: c.Int("max-concurrency")}
 	var fe *bench.FieldError
 	if err := cfg.Setup(given); errors.As(err, &fe) {
-		return usagef("%s %s: %w", benchFlags[fe.Field], fe.Value, fe.Err)
+		return usage.Errorf("%s %s: %w", benchFlags[fe.Field], fe.Value, fe.Err)
 	} else if err != nil {
-		return usageError{err}
+		return usage.Wrap(err)
 	}
 	// A program here: its processes are what is measured.
 	argv, err := stdio.ParseCommand(c.String("bot"), "")
 	if err != nil {
-		return usageError{fmt.Errorf("--bot: %w", err)}
+		return usage.Errorf("--bot: %w", err)
 	}
 	cmds := []bot.Spec{{Name: "bench", Target: stdio.Command{Line: c.String("bot"), Argv: argv}}}
 	if _, err := confineBots(c, cmds, "arena: "); err != nil {

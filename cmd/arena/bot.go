@@ -11,6 +11,7 @@ import (
 	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/bots"
+	"github.com/arena-dev/arena/internal/usage"
 )
 
 func botCommand() *cli.Command {
@@ -60,13 +61,13 @@ every time given the game's seed. docs/bots.md explains the levels:
 				for _, n := range bots.Names() {
 					lines = append(lines, fmt.Sprintf("  %-8s %s", n, bots.Summary(n)))
 				}
-				return usagef("arena bot needs one bot name; bundled bots:\n%s", strings.Join(lines, "\n"))
+				return usage.Errorf("arena bot needs one bot name; bundled bots:\n%s", strings.Join(lines, "\n"))
 			}
 			name := c.Args().First()
 			opts := bots.Options{Level: c.String(bots.FlagLevel), Iterations: c.Int(bots.FlagIterations), Depth: c.Int(bots.FlagDepth),
 				Nodes: c.Int64(bots.FlagNodes), TimeFraction: c.Float64(bots.FlagTimeFraction)}
 			if _, err := bots.NewWith(name, opts); err != nil {
-				return usageError{err}
+				return usage.Wrap(err)
 			}
 			if url := c.String("nats"); url != "" {
 				return serveBundled(c, url, name, opts)
@@ -90,7 +91,7 @@ func serveBundled(c *cli.Context, url, name string, opts bots.Options) error {
 		id = name
 	}
 	if err := remote.CheckID(id); err != nil {
-		return usageError{fmt.Errorf("--id: %w", err)}
+		return usage.Errorf("--id: %w", err)
 	}
 	return serveBot(c, url, id, "bundled "+name, remote.InProcess(bots.Session(name, opts, Version)))
 }

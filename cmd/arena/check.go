@@ -13,6 +13,7 @@ import (
 	"github.com/arena-dev/arena/arena/output"
 	"github.com/arena-dev/arena/arena/runplan"
 	"github.com/arena-dev/arena/engine"
+	"github.com/arena-dev/arena/internal/usage"
 )
 
 func checkCommand() *cli.Command {
@@ -65,14 +66,14 @@ The checks (docs/check.md explains each):
 
 func runCheck(c *cli.Context) error {
 	if c.NArg() != 1 {
-		return usagef("arena check needs exactly one CMD, quoted if it has spaces: arena check --game banqi 'python3 my_bot.py'")
+		return usage.Errorf("arena check needs exactly one CMD, quoted if it has spaces: arena check --game banqi 'python3 my_bot.py'")
 	}
 	if c.String("game") == "" {
-		return usagef("arena check needs --game GAME (see arena games)")
+		return usage.Errorf("arena check needs --game GAME (see arena games)")
 	}
 	game, given, err := options.ReadGame(c)
 	if err != nil {
-		return usageError{err}
+		return usage.Wrap(err)
 	}
 	seats := c.Int("seats")
 	if !c.IsSet("seats") {
@@ -80,7 +81,7 @@ func runCheck(c *cli.Context) error {
 	}
 	opts, err := engine.Setup(game, seats, given)
 	if err != nil {
-		return usageError{err}
+		return usage.Wrap(err)
 	}
 	cfg := check.Config{
 		Game: game, Options: opts, Seats: seats, Games: c.Int("games"), Startup: options.DurationOf(c, "startup-time"),
@@ -91,11 +92,11 @@ func runCheck(c *cli.Context) error {
 		return flagError(err)
 	}
 	if cfg.Seed, err = options.ReadSeed(c); err != nil {
-		return usageError{err}
+		return usage.Wrap(err)
 	}
 	spec, err := bot.Parse("bot", c.Args().First(), "")
 	if err != nil {
-		return usageError{err}
+		return usage.Wrap(err)
 	}
 	// Confined as in a match, so that what passes here passes there; a
 	// remote bot is reached as a match reaches it.

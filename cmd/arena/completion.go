@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-dev/arena/internal/completion"
+	"github.com/arena-dev/arena/internal/usage"
 )
 
 func completionCommand() *cli.Command {
@@ -21,12 +22,12 @@ func completionCommand() *cli.Command {
    arena completion fish > ~/.config/fish/completions/arena.fish`,
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
-				return usagef("arena completion needs one SHELL: bash, zsh or fish")
+				return usage.Errorf("arena completion needs one SHELL: bash, zsh or fish")
 			}
 			shell := c.Args().First()
 			script, err := completion.Script(c.App, shell)
 			if errors.Is(err, completion.ErrShell) {
-				return usagef("arena completion %q: want bash, zsh or fish", shell)
+				return usage.Errorf("arena completion %q: want bash, zsh or fish", shell)
 			}
 			if err != nil {
 				return err

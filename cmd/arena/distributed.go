@@ -20,6 +20,7 @@ import (
 	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/arena/tournament"
 	"github.com/arena-dev/arena/internal/stop"
+	"github.com/arena-dev/arena/internal/usage"
 )
 
 func workerCommand() *cli.Command {
@@ -46,10 +47,10 @@ missing here, or is another build, is refused and left to other workers.
 func runWorker(c *cli.Context) error {
 	url := c.String("nats")
 	if url == "" {
-		return usagef("--nats URL is required: arena worker --nats URL --bots FILE")
+		return usage.Errorf("--nats URL is required: arena worker --nats URL --bots FILE")
 	}
 	if c.Int("concurrency") < 1 {
-		return usagef("--concurrency %d: want at least 1", c.Int("concurrency"))
+		return usage.Errorf("--concurrency %d: want at least 1", c.Int("concurrency"))
 	}
 	plan, err := workerPlan(c)
 	if err != nil {
@@ -60,7 +61,7 @@ func runWorker(c *cli.Context) error {
 	r, err := plan.Open()
 	var dup *bot.DuplicateNameError
 	if errors.As(err, &dup) {
-		return usagef("bot %s named twice", dup.Name)
+		return usage.Errorf("bot %s named twice", dup.Name)
 	}
 	if err != nil {
 		return err
@@ -87,7 +88,7 @@ func workerPlan(c *cli.Context) (runplan.Plan, error) {
 	if path := c.String("bots"); path != "" {
 		g, err := tournament.LoadBots(path)
 		if err != nil {
-			return plan, usageError{err}
+			return plan, usage.Wrap(err)
 		}
 		g.Confined = func(sb *sandbox.Sandbox) { sayConfinement(c, c.App.ErrWriter, "arena: "+path+": ", sb) }
 		plan.Groups = append(plan.Groups, g)
@@ -112,7 +113,7 @@ func workerPlan(c *cli.Context) (runplan.Plan, error) {
 		plan.Groups = append(plan.Groups, g)
 	}
 	if plan.Groups == nil {
-		return plan, usagef("no bots: arena worker --bots FILE or --bot NAME=CMD")
+		return plan, usage.Errorf("no bots: arena worker --bots FILE or --bot NAME=CMD")
 	}
 	return plan, nil
 }

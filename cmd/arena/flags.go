@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/arena-dev/arena/arena/check"
+	"github.com/arena-dev/arena/internal/usage"
 )
 
 // checkFlags name the flag that sets each check.Config field.
@@ -15,7 +16,7 @@ var checkFlags = map[string]string{"Games": "--games", "Move": "--move-time", "S
 func flagError(err error) error {
 	var fe *check.FieldError
 	if errors.As(err, &fe) {
-		return usagef("%s %v", checkFlags[fe.Field], fe.Err)
+		return usage.Errorf("%s %v", checkFlags[fe.Field], fe.Err)
 	}
 	return err
 }

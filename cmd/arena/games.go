@@ -7,6 +7,7 @@ import (
 
 	"github.com/arena-dev/arena/arena/output"
 	"github.com/arena-dev/arena/engine"
+	"github.com/arena-dev/arena/internal/usage"
 )
 
 func gamesCommand() *cli.Command {
@@ -34,18 +35,18 @@ prints GAME's JSON Schema document, for bot and SDK authors:
 			games := engine.Games()
 			switch {
 			case c.NArg() > 1:
-				return usagef("games takes at most one GAME, got %d: %s", c.NArg(), strings.Join(c.Args().Slice(), " "))
+				return usage.Errorf("games takes at most one GAME, got %d: %s", c.NArg(), strings.Join(c.Args().Slice(), " "))
 			case c.NArg() == 1:
 				g, err := engine.Lookup(c.Args().First())
 				if err != nil {
-					return usageError{err}
+					return usage.Wrap(err)
 				}
 				games = []engine.Game{g}
 			case c.Bool("schema"):
-				return usagef("--schema needs a GAME: arena games GAME --schema")
+				return usage.Errorf("--schema needs a GAME: arena games GAME --schema")
 			}
 			if c.Bool("schema") && c.Bool("json") {
-				return usagef("give --schema or --json, not both")
+				return usage.Errorf("give --schema or --json, not both")
 			}
 			if c.Bool("schema") {
 				return output.Schema(out, games[0])

@@ -5,21 +5,17 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"runtime/debug"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/arena-dev/arena/arena/report"
 	"github.com/arena-dev/arena/arena/run"
-	"github.com/arena-dev/arena/arena/runplan"
 	"github.com/arena-dev/arena/arena/sandbox"
-	"github.com/arena-dev/arena/bots/starters"
 	_ "github.com/arena-dev/arena/engine/all"
 	"github.com/arena-dev/arena/internal/argorder"
+	"github.com/arena-dev/arena/internal/usage"
 	"github.com/arena-dev/arena/internal/version"
-	"github.com/arena-dev/arena/replays/pick"
 )
 
 // Version is the arena's version, written into replays.
@@ -31,24 +27,6 @@ const (
 	exitFail  = 1 // the arena failed
 	exitUsage = 2 // bad flags, unknown game/bot/option
 )
-
-// usageError marks mistakes in how arena was called (exit code 2).
-type usageError struct{ err error }
-
-func (u usageError) Error() string { return u.err.Error() }
-func (u usageError) Unwrap() error { return u.err }
-
-func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
-
-// inputErr makes an error about an input file that does not exist a usage
-// error, as for every command: the file named is the mistake. Other errors
-// (a file that is there but cannot be read or is damaged) stay failures.
-func inputErr(err error) error {
-	if errors.Is(err, fs.ErrNotExist) {
-		return usageError{err}
-	}
-	return err
-}
 
 func main() {
 	// First of all: started by the sandbox as `arena __sandbox -- CMD`,
@@ -74,38 +52,20 @@ func runMain(args []string) int {
 	return exitStatus(err)
 }
 
-// usageErrs are errors that are the command line's mistake wherever they
-// are found (exit 2): a DIR that holds no arena results, a starter kit
-// for a language or game there is none of, or into a DIR that is not
-// new. (A damaged ledger or sprt.json, a file that cannot be written,
-// are the run's or the disk's.)
-var usageErrs = []error{report.ErrNotResults, starters.ErrNoKit, starters.ErrNotEmpty, starters.ErrNotDir}
-
 // exitStatus is the exit status for err, the one place errors are mapped
-// to it, by their types: an error that carries its own code (an SPRT
-// verdict, an interrupted tournament) has it; the command line's
-// mistakes (usageError, runplan.UsageError, what replay FILEs name
-// wrongly or that is not there, usageErrs) exit 2; any other error is
-// the arena's failure.
+// to it: an error that carries its own code (an SPRT verdict, an
+// interrupted tournament) has it; the command line's mistakes (usage.Is:
+// a flag's value, a file named that is not there, a DIR that holds no
+// arena results, ...) exit 2; any other error is the arena's failure.
 func exitStatus(err error) int {
 	var coded cli.ExitCoder
-	var u usageError
-	var planned *runplan.UsageError
-	var picked *pick.ArgError
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.As(err, &coded):
 		return coded.ExitCode()
-	case errors.As(err, &u), errors.As(err, &planned):
+	case usage.Is(err):
 		return exitUsage
-	case errors.As(err, &picked) && (picked.Mistake || errors.Is(picked, fs.ErrNotExist)):
-		return exitUsage
-	}
-	for _, target := range usageErrs {
-		if errors.Is(err, target) {
-			return exitUsage
-		}
 	}
 	return exitFail
 }
@@ -131,7 +91,7 @@ examples; arena completion bash|zsh|fish prints a shell completion script.`,
 		EnableBashCompletion:      true,
 		ExitErrHandler:            func(*cli.Context, error) {}, // runMain reports errors and picks the exit code
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return usageError{err}
+			return usage.Wrap(err)
 		},
 		CommandNotFound: func(c *cli.Context, name string) {
 			fmt.Fprintf(os.Stderr, "arena: unknown command %q (try arena --help)\n", name)
@@ -164,7 +124,7 @@ examples; arena completion bash|zsh|fish prints a shell completion script.`,
 // one, taking "help" from its arguments: `arena bot help`); arena help
 // COMMAND and COMMAND --help remain.
 func withUsage(c *cli.Command) *cli.Command {
-	c.OnUsageError = func(_ *cli.Context, err error, _ bool) error { return usageError{err} }
+	c.OnUsageError = func(_ *cli.Context, err error, _ bool) error { return usage.Wrap(err) }
 	c.HideHelpCommand = len(c.Subcommands) == 0
 	for _, sub := range c.Subcommands {
 		withUsage(sub)

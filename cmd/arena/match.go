@@ -16,6 +16,7 @@ import (
 	"github.com/arena-dev/arena/arena/runplan"
 	"github.com/arena-dev/arena/engine"
 	"github.com/arena-dev/arena/internal/stop"
+	"github.com/arena-dev/arena/internal/usage"
 )
 
 func matchCommand() *cli.Command {
@@ -56,56 +57,23 @@ and within --bot-memory, --bot-procs, --bot-files, --bot-file-size and
 }
 
 func runMatch(c *cli.Context) error {
-	if c.NArg() > 0 {
-		return usagef("unexpected argument %q (bots are given with --bot NAME=CMD)", c.Args().First())
-	}
-	if c.String("game") == "" {
-		return usagef("--game is required, with one --bot NAME=CMD per seat: e.g. arena match --game banqi " +
-			"--bot a='arena bot greedy' --bot b='arena bot random' (arena games lists the games, arena help match every flag)")
-	}
-	game, given, err := options.ReadGame(c)
-	if err != nil {
-		return usageError{err}
-	}
-	specs, err := parseBots(c.StringSlice("bot"))
-	if err != nil {
-		return err
-	}
-	opts, err := engine.Setup(game, len(specs), given)
-	if err != nil {
-		return usageError{err}
-	}
-	settings, err := runSettings(c)
+	cfg, specs, err := matchConfig(c, c.String("game") != "", "--game is required, with one --bot NAME=CMD per seat: e.g. arena match --game banqi "+
+		"--bot a='arena bot greedy' --bot b='arena bot random' (arena games lists the games, arena help match every flag)",
+		func(specs []bot.Spec) (int, error) { return len(specs), nil })
 	if err != nil {
 		return err
 	}
 	seats := len(specs)
-	games := c.Int("games")
-	if !c.IsSet("games") {
-		games = match.Rotation(seats)
+	o, progress := runOutput(c, output.MatchText, cfg.OutDir != "")
+	if cfg.Uneven(seats) {
+		o.Warn(fmt.Sprintf("--games %d is not a multiple of %d, so seats are not rotated evenly", cfg.Games, match.Rotation(seats)))
 	}
-	if games < 1 {
-		return usagef("--games %d: want at least 1", games)
-	}
-	concurrency := c.Int("concurrency")
-	if concurrency < 1 {
-		return usagef("--concurrency %d: want at least 1", concurrency)
-	}
-	seed, err := options.ReadSeed(c)
-	if err != nil {
-		return usageError{err}
-	}
-	out := c.String("out")
-	o, progress := runOutput(c, output.MatchText, out != "")
-	if rot := match.Rotation(seats); games%rot != 0 && !c.Bool("fresh-deals") {
-		o.Warn(fmt.Sprintf("--games %d is not a multiple of %d, so seats are not rotated evenly", games, rot))
-	}
-	plan, err := runPlan(c, specs, out, settings, concurrency, seats)
+	plan, err := runPlan(c, specs, cfg.OutDir, cfg.Settings, cfg.Concurrency, seats)
 	if err != nil {
 		return err
 	}
 	plan.Confined = func(r *runplan.Run) {
-		output.MatchHeader(progress, game.Info().Name, games, seed, r.SecretNote(out), settings.Limits)
+		output.MatchHeader(progress, cfg.Game.Info().Name, cfg.Games, cfg.Seed, r.SecretNote(cfg.OutDir), cfg.Limits)
 		sayConfinement(c, progress, "arena: ", r.Sandbox)
 	}
 	ctx, release := stop.Context(c.App.ErrWriter)
@@ -116,20 +84,64 @@ func runMatch(c *cli.Context) error {
 		return err
 	}
 	defer r.Close()
-	if w := run.LoadWarning(concurrency, seats); w != "" && r.Executor == nil && c.IsSet("concurrency") { // played here, not by workers
+	if w := run.LoadWarning(cfg.Concurrency, seats); w != "" && r.Executor == nil && c.IsSet("concurrency") { // played here, not by workers
 		fmt.Fprintf(c.App.ErrWriter, "arena: warning: %s\n", w)
 	}
-	sum, err := match.Run(ctx, match.Config{
-		Settings: settings, Game: game, Options: opts, Games: games, Seed: seed, Secret: r.Secret, OutDir: out, Version: Version,
-		Concurrency: concurrency, Executor: r.Executor,
-		OnGame: func(r ledger.Record) { o.Game(output.Game{Record: r, Total: games}) },
-		Warn:   c.App.ErrWriter, // a stale lock, leftovers removed, lost stderr logs
-	}, r.Bots)
+	cfg.Secret, cfg.Executor = r.Secret, r.Executor
+	cfg.OnGame = func(r ledger.Record) { o.Game(output.Game{Record: r, Total: cfg.Games}) }
+	cfg.Warn = c.App.ErrWriter // a stale lock, leftovers removed, lost stderr logs
+	sum, err := match.Run(ctx, cfg, r.Bots)
 	r.Flush() // the trace's last lines before the summary, not after it
 	if oerr := o.End(output.End{Summary: sum, Took: time.Since(start)}); oerr != nil {
 		return oerr
 	}
 	return r.Err(err)
+}
+
+// matchConfig reads what arena match and play share, in this order: no
+// arguments, --game (unless given, missing says what to do), --option, the
+// --bot flags (seated: how many seats they make, or their mistake), the
+// game's rules for that many seats, the referee flags, --games (without
+// a default of its own, one full seat rotation), --concurrency where
+// given and --seed; with --out, a match's Config but for its bots'
+// secret, executor and output.
+func matchConfig(c *cli.Context, given bool, missing string, seated func([]bot.Spec) (int, error)) (match.Config, []bot.Spec, error) {
+	if c.NArg() > 0 {
+		return match.Config{}, nil, usage.Errorf("unexpected argument %q (bots are given with --bot NAME=CMD)", c.Args().First())
+	}
+	if !given {
+		return match.Config{}, nil, usage.Errorf("%s", missing)
+	}
+	game, opts, err := options.ReadGame(c)
+	if err != nil {
+		return match.Config{}, nil, usage.Wrap(err)
+	}
+	specs, err := parseBots(c.StringSlice("bot"))
+	if err != nil {
+		return match.Config{}, nil, err
+	}
+	seats, err := seated(specs)
+	if err != nil {
+		return match.Config{}, nil, err
+	}
+	cfg := match.Config{Game: game, Games: c.Int("games"), OutDir: c.String("out"), Version: Version}
+	if cfg.Options, err = engine.Setup(game, seats, opts); err != nil {
+		return match.Config{}, nil, usage.Wrap(err)
+	}
+	if cfg.Settings, err = runSettings(c); err != nil {
+		return match.Config{}, nil, err
+	}
+	if !c.IsSet("games") && cfg.Games == 0 {
+		cfg.Games = match.Rotation(seats)
+	}
+	if cfg.Games < 1 {
+		return match.Config{}, nil, usage.Errorf("--games %d: want at least 1", cfg.Games)
+	}
+	if cfg.Concurrency = c.Int("concurrency"); cfg.Concurrency < 1 && c.IsSet("concurrency") {
+		return match.Config{}, nil, usage.Errorf("--concurrency %d: want at least 1", cfg.Concurrency)
+	}
+	cfg.Seed, err = options.ReadSeed(c)
+	return cfg, specs, usage.Wrap(err)
 }
 
 // runOutput is a run's Output as --quiet and --json say (output.New),
@@ -152,24 +164,15 @@ func runPlan(c *cli.Context, specs []bot.Spec, out string, settings run.Settings
 // parseBots reads --bot NAME=CMD flags (bot.ParseFlags), one bot each.
 func parseBots(flags []string) ([]bot.Spec, error) {
 	if len(flags) == 0 {
-		return nil, usagef("no bots: give one --bot NAME=CMD per seat")
+		return nil, usage.Errorf("no bots: give one --bot NAME=CMD per seat")
 	}
 	specs, err := bot.ParseFlags("bot", flags)
-	return specs, usage(err)
+	return specs, usage.Wrap(err)
 }
 
 // runSettings reads the referee flags (options.Referee) and
 // --fresh-deals.
 func runSettings(c *cli.Context) (run.Settings, error) {
 	s, err := options.RunSettings(c)
-	return s, usage(err)
-}
-
-// usage is err, if any, as the command line's mistake (exit 2): the
-// errors of reading flags.
-func usage(err error) error {
-	if err == nil {
-		return nil
-	}
-	return usageError{err}
+	return s, usage.Wrap(err)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/arena-dev/arena/bots/starters"
 	"github.com/arena-dev/arena/engine"
+	"github.com/arena-dev/arena/internal/usage"
 )
 
 func newCommand() *cli.Command {
@@ -36,11 +37,11 @@ Languages (in upper or lower case): ` + starters.LanguageNames() + `.`,
 
 func runNew(c *cli.Context) error {
 	if c.NArg() != 3 {
-		return usagef("want LANGUAGE GAME DIR, e.g. arena new python uno mybot (languages: %s)", starters.LanguageNames())
+		return usage.Errorf("want LANGUAGE GAME DIR, e.g. arena new python uno mybot (languages: %s)", starters.LanguageNames())
 	}
 	lang, game, dir := c.Args().Get(0), c.Args().Get(1), c.Args().Get(2)
 	if _, err := engine.Lookup(game); err != nil {
-		return usageError{err}
+		return usage.Wrap(err)
 	}
 	names, err := starters.Write(dir, lang, game)
 	if err != nil { // no such kit, or DIR not new: exit 2 (usageErrs)

@@ -1,8 +1,8 @@
 package main
 
 import (
+	"errors"
 	"os"
-	"slices"
 
 	"github.com/mattn/go-isatty"
 	"github.com/urfave/cli/v2"
@@ -13,15 +13,11 @@ import (
 	"github.com/arena-dev/arena/arena/match"
 	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/arena/output"
-	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/arena/runplan"
-	"github.com/arena-dev/arena/engine"
 
 	"github.com/arena-dev/arena/internal/stop"
+	"github.com/arena-dev/arena/internal/usage"
 )
-
-// humanName is the person's name in hello.players and the results.
-const humanName = "you"
 
 func playCommand() *cli.Command {
 	return &cli.Command{
@@ -57,56 +53,27 @@ the bots' clocks; yours has none unless --timed.
 }
 
 func runPlay(c *cli.Context) error {
-	if c.Args().Present() {
-		return usagef("unexpected argument %q (bots are given with --bot NAME=CMD)", c.Args().First())
-	}
-	if !c.IsSet("game") {
-		return usagef("--game is required: e.g. arena play --game banqi --bot greedy='arena bot greedy'")
-	}
-	game, given, err := options.ReadGame(c)
-	if err != nil {
-		return usageError{err}
-	}
-	botList, err := parseBots(c.StringSlice("bot"))
-	if err != nil {
-		return err
-	}
-	if bot.HasScheme(botList, remote.SchemeName) {
-		return usagef("--bot nats:BOTID: arena play seats local bots only")
-	}
-	if slices.ContainsFunc(botList, func(b bot.Spec) bool { return b.Name == humanName }) {
-		return usagef("--bot %s=...: %q is your name here", humanName, humanName)
-	}
-	seats := len(botList) + 1
 	seat := c.Int("seat")
-	if seat < 0 || seat >= seats {
-		return usagef("--seat %d: want 0 to %d (%d --bot flags and you)", seat, seats-1, len(botList))
-	}
-	opts, err := engine.Setup(game, seats, given)
-	if err != nil {
-		return usageError{err}
-	}
-	settings, err := runSettings(c)
+	cfg, botList, err := matchConfig(c, c.IsSet("game"), "--game is required: e.g. arena play --game banqi --bot greedy='arena bot greedy'",
+		func(bots []bot.Spec) (int, error) {
+			seats, err := human.Seating(bots, seat)
+			var fe *human.FieldError
+			if errors.As(err, &fe) {
+				return 0, usage.Errorf("--%s %s: %w", fe.Field, fe.Value, fe.Err)
+			}
+			return seats, err
+		})
 	if err != nil {
 		return err
 	}
-	settings.FreshDeals = true // nothing to even out between a person and bots
-	games := c.Int("games")
-	if games < 1 {
-		return usagef("--games %d: want at least 1", games)
-	}
-	seed, err := options.ReadSeed(c)
-	if err != nil {
-		return usageError{err}
-	}
-	out := c.String("out")
-	plan, err := runPlan(c, botList, out, settings, 1, seats)
+	cfg.FreshDeals = true // nothing to even out between a person and bots
+	plan, err := runPlan(c, botList, cfg.OutDir, cfg.Settings, 1, len(botList)+1)
 	if err != nil {
 		return err
 	}
 	w := c.App.ErrWriter
 	plan.Confined = func(r *runplan.Run) {
-		output.PlayHeader(w, game.Info().Name, games, seed, seat, settings.Limits)
+		output.PlayHeader(w, cfg.Game.Info().Name, cfg.Games, cfg.Seed, seat, cfg.Limits)
 		sayConfinement(c, w, "arena: ", r.Sandbox)
 	}
 	r, err := plan.Open()
@@ -117,16 +84,12 @@ func runPlay(c *cli.Context) error {
 	person := &human.Seat{
 		In: os.Stdin, Out: c.App.Writer, Timed: c.Bool("timed"), DropTypeahead: isatty.IsTerminal(os.Stdin.Fd()), Results: true,
 	}
-	specs := slices.Insert(r.Bots, seat, bot.Spec{Name: humanName, Launcher: person})
-
 	ctx, release := stop.Context(c.App.ErrWriter)
 	defer release()
-	o := output.Play{Person: person, Name: humanName, Kept: out != ""}
-	sum, err := match.Run(ctx, match.Config{
-		Settings: settings, Game: game, Options: opts, Games: games, Seed: seed, Secret: r.Secret, OutDir: out, Version: Version,
-		OnGame: func(r ledger.Record) { o.Game(output.Game{Record: r, Total: games}) },
-		Warn:   w,
-	}, specs)
+	o := output.Play{Person: person, Name: human.Name, Kept: cfg.OutDir != ""}
+	cfg.Secret, cfg.Warn = r.Secret, w
+	cfg.OnGame = func(r ledger.Record) { o.Game(output.Game{Record: r, Total: cfg.Games}) }
+	sum, err := match.Run(ctx, cfg, human.Seated(r.Bots, seat, person))
 	if oerr := o.End(output.End{Summary: sum}); oerr != nil {
 		return oerr
 	}

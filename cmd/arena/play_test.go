@@ -17,6 +17,7 @@ import (
 	"github.com/creack/pty"
 
 	"github.com/arena-dev/arena/arena/deal"
+	"github.com/arena-dev/arena/arena/human"
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/match"
 	"github.com/arena-dev/arena/arena/output"
@@ -200,8 +201,8 @@ func leftRecorded(t *testing.T, out, how string) {
 		t.Fatalf("want one game with one forfeit, got %+v", recs)
 	}
 	f := recs[0].Forfeits[0]
-	if f.Bot != humanName || f.Reason != protocol.ReasonLeft || !strings.Contains(f.Detail, how) {
-		t.Fatalf("forfeit %+v, want %s's, %q, saying %q", f, humanName, protocol.ReasonLeft, how)
+	if f.Bot != human.Name || f.Reason != protocol.ReasonLeft || !strings.Contains(f.Detail, how) {
+		t.Fatalf("forfeit %+v, want %s's, %q, saying %q", f, human.Name, protocol.ReasonLeft, how)
 	}
 }
 
@@ -445,7 +446,7 @@ func TestGameOverText(t *testing.T) {
 			[]string{"=== Game over: b 1st, a 2nd, you 3rd. Seat 2 (b) reached 500 points after 1 hand.", "You forfeited: timeout: no reply within 1s."}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := output.GameOverText(tc.r, tc.total, humanName, false); !slices.Equal(got, tc.want) {
+			if got := output.GameOverText(tc.r, tc.total, human.Name, false); !slices.Equal(got, tc.want) {
 				t.Fatalf("got\n%q\nwant\n%q", got, tc.want)
 			}
 		})

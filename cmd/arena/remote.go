@@ -17,6 +17,7 @@ import (
 
 	"github.com/arena-dev/arena/internal/bytesize"
 	"github.com/arena-dev/arena/internal/stop"
+	"github.com/arena-dev/arena/internal/usage"
 )
 
 // remoteInputs name the flag behind each input arena/remote refuses
@@ -36,7 +37,7 @@ func remoteErr(err error) error {
 		if in.Value != "" {
 			flag += " " + in.Value
 		}
-		return usageError{fmt.Errorf("%s: %w", flag, in.Err)}
+		return usage.Errorf("%s: %w", flag, in.Err)
 	case errors.As(err, &conn):
 		return fmt.Errorf("--nats %w", conn)
 	}
@@ -65,18 +66,18 @@ over NATS. The arena seats it as --bot NAME=nats:BOTID.
 func runConnect(c *cli.Context) error {
 	url, id := c.String("nats"), c.String("bot")
 	if url == "" || id == "" {
-		return usagef("--nats URL and --bot BOTID are required: arena connect --nats URL --bot BOTID -- CMD")
+		return usage.Errorf("--nats URL and --bot BOTID are required: arena connect --nats URL --bot BOTID -- CMD")
 	}
 	if err := remote.CheckID(id); err != nil {
-		return usageError{fmt.Errorf("--bot: %w", err)}
+		return usage.Errorf("--bot: %w", err)
 	}
 	if c.NArg() == 0 {
-		return usagef("no bot command: arena connect --nats URL --bot %s -- CMD", id)
+		return usage.Errorf("no bot command: arena connect --nats URL --bot %s -- CMD", id)
 	}
 	// A program here: what it serves is a local bot, whatever its words.
 	argv, err := stdio.ParseArgs(c.Args().Slice(), "")
 	if err != nil {
-		return usageError{err}
+		return usage.Wrap(err)
 	}
 	specs := []bot.Spec{{Name: id, Target: stdio.Command{Argv: argv}}}
 	if _, err := confineBots(c, specs, "arena: "); err != nil {
@@ -169,11 +170,11 @@ The first time it also makes KEYS/arena.nk, the arenas' key (arena match
 			},
 			Action: func(c *cli.Context) error {
 				if c.NArg() != 1 {
-					return usagef("give one BOTID: arena nats add-bot BOTID --keys DIR")
+					return usage.Errorf("give one BOTID: arena nats add-bot BOTID --keys DIR")
 				}
 				id, dir := c.Args().First(), c.String("keys")
 				if err := remote.CheckID(id); err != nil {
-					return usageError{err}
+					return usage.Wrap(err)
 				}
 				arenaSeed, seed, err := remote.AddBot(dir, id)
 				if arenaSeed != "" {

@@ -10,6 +10,7 @@ import (
 	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/arena/output"
 	"github.com/arena-dev/arena/engine"
+	"github.com/arena-dev/arena/internal/usage"
 	"github.com/arena-dev/arena/replays"
 	"github.com/arena-dev/arena/replays/pick"
 	"github.com/arena-dev/arena/replays/viewer"
@@ -44,21 +45,21 @@ directories written by earlier arenas have a file per game
 				},
 				Action: func(c *cli.Context) error {
 					if c.NArg() != 1 {
-						return usagef("replay show needs exactly one FILE or DIR")
+						return usage.Errorf("replay show needs exactly one FILE or DIR")
 					}
 					items, err := readReplays("replay show", c.Args().Slice(), c.String("game"))
 					if err != nil {
 						return err
 					}
 					if len(items) != 1 {
-						return usagef("replay show: %s holds %d games: name one with --game GAME_ID", c.Args().First(), len(items))
+						return usage.Errorf("replay show: %s holds %d games: name one with --game GAME_ID", c.Args().First(), len(items))
 					}
 					if items[0].Err != nil {
-						return inputErr(items[0].Err)
+						return usage.Missing(items[0].Err)
 					}
 					r := items[0].Replay
 					if s := c.Int("seat"); s != engine.Spectator && (s < 0 || s >= len(r.Header.Seats)) {
-						return usagef("--seat %d: the game has seats 0..%d", s, len(r.Header.Seats)-1)
+						return usage.Errorf("--seat %d: the game has seats 0..%d", s, len(r.Header.Seats)-1)
 					}
 					return replays.Show(c.App.Writer, r, c.Int("seat"))
 				},
@@ -101,7 +102,7 @@ not there or is a directory (without --game):
 				Flags: []cli.Flag{pickGame},
 				Action: func(c *cli.Context) error {
 					if c.NArg() == 0 {
-						return usagef("replay verify needs at least one FILE")
+						return usage.Errorf("replay verify needs at least one FILE")
 					}
 					items, err := readReplays("replay verify", c.Args().Slice(), c.String("game"))
 					if err != nil {
@@ -135,19 +136,19 @@ func readReplays(command string, paths []string, game string) ([]pick.Item, erro
 // replayHTML is `arena replay html`.
 func replayHTML(c *cli.Context) error {
 	if c.NArg() == 0 {
-		return usagef("replay html needs at least one FILE")
+		return usage.Errorf("replay html needs at least one FILE")
 	}
 	opts := viewer.Options{}
 	if s := c.Int("seat"); s != engine.Spectator {
 		if s < 0 {
-			return usagef("--seat %d: seats count from 0", s)
+			return usage.Errorf("--seat %d: seats count from 0", s)
 		}
 		opts = viewer.ForSeat(s)
 	}
 	files, out := c.Args().Slice(), c.String("out")
 	outDir := out != "" && viewer.IsDir(out)
 	if out != "" && !outDir && len(files) > 1 {
-		return usagef("-o %s: with %d FILEs, -o must be a directory", out, len(files))
+		return usage.Errorf("-o %s: with %d FILEs, -o must be a directory", out, len(files))
 	}
 	// Before -o DIR is made: a mistyped FILE leaves nothing behind.
 	items, err := readReplays("replay html", files, c.String("game"))
@@ -155,12 +156,12 @@ func replayHTML(c *cli.Context) error {
 		return err
 	}
 	if !outDir && out != "" && len(items) > 1 {
-		return usagef("-o %s: with %d games, -o must be a directory", out, len(items))
+		return usage.Errorf("-o %s: with %d games, -o must be a directory", out, len(items))
 	}
 	bad, err := viewer.WritePages(items, out, outDir, opts, output.Replays{W: c.App.Writer, Log: c.App.ErrWriter}.Drawn)
 	switch {
 	case errors.Is(err, viewer.ErrNoSeat):
-		return usageError{fmt.Errorf("--seat: %w", err)}
+		return usage.Errorf("--seat: %w", err)
 	case err != nil:
 		return fmt.Errorf("replay html: %w", err)
 	case bad > 0:

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-dev/arena/arena/report"
+	"github.com/arena-dev/arena/internal/usage"
 	"github.com/arena-dev/arena/replays/viewer"
 )
 
@@ -46,12 +47,12 @@ func reportCommand() *cli.Command {
 
 func writeReport(c *cli.Context) error {
 	if c.NArg() != 1 {
-		return usagef("report needs one results DIR, got %d arguments", c.NArg())
+		return usage.Errorf("report needs one results DIR, got %d arguments", c.NArg())
 	}
 	dir, out := c.Args().First(), c.String("out")
 	if out != "" {
 		if st, err := os.Stat(filepath.Dir(out)); err != nil || !st.IsDir() {
-			return usagef("--out %s: no directory %s", out, filepath.Dir(out))
+			return usage.Errorf("--out %s: no directory %s", out, filepath.Dir(out))
 		}
 	}
 	r, err := report.Write(dir, out, report.Options{WriteViewer: viewer.WriteSource})

@@ -10,6 +10,7 @@ import (
 	"github.com/arena-dev/arena/arena/output"
 	"github.com/arena-dev/arena/arena/runplan"
 	"github.com/arena-dev/arena/arena/sandbox"
+	"github.com/arena-dev/arena/internal/usage"
 )
 
 // sandboxCommand says how bots would be confined here: a run's summary
@@ -33,7 +34,7 @@ flags are the runs' own, so a run's settings can be tried first:
 
 func runSandbox(c *cli.Context) error {
 	if c.NArg() > 0 {
-		return usagef("arena sandbox takes no arguments, only the sandbox flags: arena sandbox --bot-memory 512MiB")
+		return usage.Errorf("arena sandbox takes no arguments, only the sandbox flags: arena sandbox --bot-memory 512MiB")
 	}
 	sb, err := confineBots(c, nil, "")
 	if err != nil {

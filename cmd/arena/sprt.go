@@ -14,6 +14,7 @@ import (
 	"github.com/arena-dev/arena/arena/sprt"
 	"github.com/arena-dev/arena/arena/stats"
 	"github.com/arena-dev/arena/internal/stop"
+	"github.com/arena-dev/arena/internal/usage"
 )
 
 // Exit codes of arena sprt beyond exitOK (H1 accepted), exitFail and
@@ -72,7 +73,7 @@ Every bot (fillers too) runs confined as in arena match (docs/security.md).`,
 // parseBotFlag reads the NAME=CMD of --flag (bot.ParseRequiredFlag).
 func parseBotFlag(c *cli.Context, flag string) (bot.Spec, error) {
 	b, err := bot.ParseRequiredFlag(flag, c.String(flag))
-	return b, usage(err)
+	return b, usage.Wrap(err)
 }
 
 // sprtParamHint is what to give instead, per parameter stats.ParamError
@@ -106,14 +107,14 @@ func sprtError(c *cli.Context, err error) error {
 // runSPRT checks it (sprt.Config.Check).
 func sprtConfig(c *cli.Context) (*sprt.Config, error) {
 	if c.NArg() > 0 {
-		return nil, usagef("unexpected argument %q (bots are given with --base and --test NAME=CMD)", c.Args().First())
+		return nil, usage.Errorf("unexpected argument %q (bots are given with --base and --test NAME=CMD)", c.Args().First())
 	}
 	if c.String("game") == "" {
-		return nil, usagef("--game is required (see arena games)")
+		return nil, usage.Errorf("--game is required (see arena games)")
 	}
 	game, given, err := options.ReadGame(c)
 	if err != nil {
-		return nil, usageError{err}
+		return nil, usage.Wrap(err)
 	}
 	cfg := &sprt.Config{Game: game, Paired: !c.Bool("no-pairs"), Version: Version, OutDir: c.String("out"), Seats: c.Int("seats"),
 		SPRT:     stats.SPRT{Elo0: c.Float64("elo0"), Elo1: c.Float64("elo1"), Alpha: c.Float64("alpha"), Beta: c.Float64("beta")},
@@ -134,16 +135,16 @@ func sprtConfig(c *cli.Context) (*sprt.Config, error) {
 		return bot.Spec{}, nil
 	}
 	if err := cfg.Settle(sprt.Given{Seats: c.IsSet("seats"), Concurrency: c.IsSet("concurrency"), Options: given, Filler: filler}); err != nil {
-		return nil, usageError{sprtError(c, err)}
+		return nil, usage.Wrap(sprtError(c, err))
 	}
 	if cfg.Settings, err = runSettings(c); err != nil {
 		return nil, err
 	}
 	if cfg.Seed, err = options.ReadSeed(c); err != nil {
-		return nil, usageError{err}
+		return nil, usage.Wrap(err)
 	}
 	if err := sprtReports(c).Check(); err != nil {
-		return nil, usageError{sprtError(c, err)}
+		return nil, usage.Wrap(sprtError(c, err))
 	}
 	return cfg, nil
 }
@@ -159,7 +160,7 @@ func runSPRT(c *cli.Context) error {
 		return err
 	}
 	if err := cfg.Check(); err != nil {
-		return usageError{err}
+		return usage.Wrap(err)
 	}
 	// Confined and reached as arena match's bots.
 	plan, err := runPlan(c, cfg.Specs(), cfg.OutDir, cfg.Settings, cfg.Concurrency, cfg.Seats)

@@ -15,6 +15,7 @@ import (
 	"github.com/arena-dev/arena/arena/schedule"
 	"github.com/arena-dev/arena/arena/tournament"
 	"github.com/arena-dev/arena/internal/stop"
+	"github.com/arena-dev/arena/internal/usage"
 	"github.com/arena-dev/arena/internal/words"
 )
 
@@ -126,19 +127,19 @@ func tournamentFlags() []cli.Flag {
 // (tournament.Locate, Plan.Apply).
 func tournamentPlan(c *cli.Context) (*tournament.Plan, error) {
 	if c.NArg() > 1 {
-		return nil, usagef("tournament run takes one FILE or DIR, got %d arguments", c.NArg())
+		return nil, usage.Errorf("tournament run takes one FILE or DIR, got %d arguments", c.NArg())
 	}
 	over, err := tournament.FlagOverrides(c, tournamentKeys)
 	if err != nil {
-		return nil, usageError{err}
+		return nil, usage.Wrap(err)
 	}
 	plan, err := tournament.Locate(c.Args().First(), c.String("out"), c.IsSet("game"))
 	if err != nil {
-		return nil, usageError{err}
+		return nil, usage.Wrap(err)
 	}
 	plan.Withdraw, plan.Readmit = c.StringSlice("withdraw"), c.StringSlice("readmit")
 	if err := plan.Apply(over, c.Bool("resume")); err != nil {
-		return nil, usageError{err}
+		return nil, usage.Wrap(err)
 	}
 	return plan, nil
 }
@@ -157,7 +158,7 @@ func runTournament(c *cli.Context) error {
 	out := sp.Out
 	cfg, err := sp.File.Resolve(sp.Src, sp.BaseDir)
 	if err != nil {
-		return usageError{err}
+		return usage.Wrap(err)
 	}
 	plan := sp.RunPlan(cfg)
 	plan.Log, plan.Version = c.App.ErrWriter, Version
@@ -185,7 +186,7 @@ func runTournament(c *cli.Context) error {
 		return cli.Exit("", exitFail)
 	}
 	if u := cfg.CommandLine(err); u != nil {
-		return usageError{u} // the secret given is not this tournament's, or its saved file was edited
+		return usage.Wrap(u) // the secret given is not this tournament's, or its saved file was edited
 	}
 	if err != nil {
 		return err
@@ -209,7 +210,7 @@ func standingsOf(c *cli.Context, dir string, afterRun bool) (*tournament.Standin
 		if errors.As(err, &le) {
 			return nil, err
 		}
-		return nil, usageError{err}
+		return nil, usage.Wrap(err)
 	}
 	warnings := st.Warnings
 	if afterRun {
@@ -223,10 +224,10 @@ func standingsOf(c *cli.Context, dir string, afterRun bool) (*tournament.Standin
 
 func showStandings(c *cli.Context) error {
 	if c.NArg() != 1 {
-		return usagef("tournament standings needs one DIR")
+		return usage.Errorf("tournament standings needs one DIR")
 	}
 	if c.Bool("head-to-head") && !c.Bool("csv") {
-		return usagef("--head-to-head goes with --csv (the table shows the matrix, and --json has it as head_to_head)")
+		return usage.Errorf("--head-to-head goes with --csv (the table shows the matrix, and --json has it as head_to_head)")
 	}
 	st, err := standingsOf(c, c.Args().First(), false)
 	if err != nil {
@@ -245,12 +246,12 @@ func showStandings(c *cli.Context) error {
 
 func verifyTournament(c *cli.Context) error {
 	if c.NArg() != 1 {
-		return usagef("tournament verify needs one DIR")
+		return usage.Errorf("tournament verify needs one DIR")
 	}
 	dir := c.Args().First()
 	v, err := tournament.Verify(dir)
 	if err != nil {
-		return usageError{err}
+		return usage.Wrap(err)
 	}
 	output.Verified(c.App.Writer, dir, v)
 	if len(v.Problems) > 0 {

@@ -6,6 +6,7 @@ package pick
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 
 	"github.com/arena-dev/arena/arena/ledger"
@@ -32,6 +33,10 @@ type ArgError struct {
 
 func (e *ArgError) Error() string { return e.Err.Error() }
 func (e *ArgError) Unwrap() error { return e.Err }
+
+// Usage says whether e is the command line's mistake (exit 2, see
+// internal/usage): a Mistake, or a FILE named that is not there.
+func (e *ArgError) Usage() bool { return e.Mistake || errors.Is(e.Err, fs.ErrNotExist) }
 
 // check is what is said before reading any FILE: one that is not there,
 // or a directory (a results directory given for its replays) without a

@@ -11,6 +11,7 @@ import (
 	"github.com/arena-dev/arena/arena/ledger"
 	_ "github.com/arena-dev/arena/engine/banqi"
 	"github.com/arena-dev/arena/internal/replaytest"
+	"github.com/arena-dev/arena/internal/usage"
 	"github.com/arena-dev/arena/replays"
 	"github.com/arena-dev/arena/replays/pick"
 )
@@ -102,6 +103,8 @@ func TestRead(t *testing.T) {
 				t.Fatalf("Read: %v (an ArgError: %v)", err, isArg)
 			case err != nil && !tc.mistake && !tc.argErr && !tc.other:
 				t.Fatalf("Read: %v", err)
+			case usage.Is(err) != (tc.mistake || tc.notHere): // exit 2, not 1
+				t.Fatalf("Read: %v: the command line's mistake: %v", err, usage.Is(err))
 			}
 			if err != nil {
 				return
