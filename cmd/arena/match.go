@@ -100,7 +100,8 @@ func runMatch(c *cli.Context) error {
 
 // matchConfig reads what arena match and play share, in this order: no
 // arguments, --game (unless given, missing says what to do), --option, the
-// --bot flags (seated: how many seats they make, or their mistake), the
+// --bot flags, the bot --trace names (if given: play has none), the bots
+// seated (how many seats they make, or their mistake), the
 // game's rules for that many seats, the referee flags, --games (without
 // a default of its own, one full seat rotation), --concurrency where
 // given and --seed; with --out, a match's Config but for its bots'
@@ -119,6 +120,13 @@ func matchConfig(c *cli.Context, given bool, missing string, seated func([]bot.S
 	specs, err := parseBots(c.StringSlice("bot"))
 	if err != nil {
 		return match.Config{}, nil, err
+	}
+	// --trace is the bots' mistake: said before any other flag's, and
+	// before a warning about the games (Plan.Open only finds it again).
+	if which := c.String("trace"); which != "" {
+		if _, err := runplan.FindBot(specs, which); err != nil {
+			return match.Config{}, nil, err
+		}
 	}
 	seats, err := seated(specs)
 	if err != nil {

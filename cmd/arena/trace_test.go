@@ -56,3 +56,18 @@ func TestTraceNamesTheBotsWhenWrong(t *testing.T) {
 		{"out of range", []string{"match", "--game", "banqi", "--bot", "a=arena bot random", "--bot", "b=arena bot random", "--trace", "2"}, `--trace "2": no such bot`},
 	}, nil)
 }
+
+// A --trace naming no bot is said before any other flag's mistake, and
+// alone: no warning about the games before it (as before issue 37).
+func TestTraceMistakeFirstAndAlone(t *testing.T) {
+	bots := []string{"match", "--game", "banqi", "--bot", "a=arena bot random", "--bot", "b=arena bot random", "--trace", "c"}
+	runUsageCases(t, []usageCase{
+		{"uneven games", append(bots, "--games", "1"), `--trace "c": no such bot`},
+		{"before --games", append(bots, "--games", "0"), `--trace "c": no such bot`},
+		{"before a bad clock", append(bots, "--tc", "fast"), `--trace "c": no such bot`},
+	}, func(t *testing.T, tc usageCase, stdout, stderr string) {
+		if want := "arena: --trace \"c\": no such bot (want 0 or a, 1 or b)\n"; stderr != want {
+			t.Errorf("stderr:\n%s\nwant only:\n%s", stderr, want)
+		}
+	})
+}
