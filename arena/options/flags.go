@@ -307,16 +307,15 @@ func RunSettings(c *cli.Context) (run.Settings, error) {
 	return rs, nil
 }
 
-// limitFlags map the sandbox flags to their limits section field.
-var limitFlags = map[string]string{"bot-memory": "memory", "bot-cpu-time": "cpu_time", "bot-procs": "procs",
-	"bot-files": "files", "bot-file-size": "file_size", "bot-user": "user", "bot-cpus": "cpus", "bot-disk": "disk",
-	"bot-isolate": "isolate", "bot-uids": "uids", "bot-network": "network"}
+// limitFields are the limits section's fields that a sandbox flag of
+// one value sets, each by the flag LimitFlag names.
+var limitFields = []string{"memory", "cpu_time", "procs", "files", "file_size", "user", "cpus", "disk", "isolate", "uids", "network"}
 
 // readLimits reads the sandbox flags that were given (and ARENA_BOT_ENV)
 // into g.
 func readLimits(c *cli.Context, g *Given) {
-	for flag, field := range limitFlags {
-		if c.IsSet(flag) {
+	for _, field := range limitFields {
+		if flag := LimitFlag(field)[len("--"):]; c.IsSet(flag) {
 			g.Set("limits."+field, c.String(flag))
 		}
 	}
@@ -326,9 +325,9 @@ func readLimits(c *cli.Context, g *Given) {
 	if c.IsSet("contest") {
 		g.Set("limits.contest", c.Bool("contest"))
 	}
-	for flag, key := range map[string]string{"bot-ro": "limits.ro", "bot-rw": "limits.rw"} {
-		if v := c.StringSlice(flag); len(v) > 0 {
-			g.Set(key, v)
+	for _, field := range []string{"ro", "rw"} {
+		if v := c.StringSlice(LimitFlag(field)[len("--"):]); len(v) > 0 {
+			g.Set("limits."+field, v)
 		}
 	}
 	var env []string
