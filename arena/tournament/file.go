@@ -310,11 +310,11 @@ func nodeText(n *yaml.Node) string {
 	return fmt.Sprintf("%q", n.Value)
 }
 
-// BotFlags are the bots of a repeated --flag NAME=CMD, each split as
+// botFlags are the bots of a repeated --flag NAME=CMD, each split as
 // every bot flag is (bot.SplitFlag), to replace the file's bots: their
 // names and commands are checked with the file's (Resolve). A value
 // without '=' is a *bot.FlagError.
-func BotFlags(flag string, values []string) ([]BotFile, error) {
+func botFlags(flag string, values []string) ([]BotFile, error) {
 	bots := []BotFile{}
 	for _, v := range values {
 		name, cmdline, ok := bot.SplitFlag(v)
