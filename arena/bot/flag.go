@@ -45,9 +45,9 @@ func (e *FlagError) Error() string {
 
 func (e *FlagError) Unwrap() error { return e.Err }
 
-// ParseFlagOf parses the value of one --flag NAME=CMD (ParseFlag); a
+// parseFlagOf parses the value of one --flag NAME=CMD (ParseFlag); a
 // mistake is a *FlagError.
-func ParseFlagOf(flag, value string) (Spec, error) {
+func parseFlagOf(flag, value string) (Spec, error) {
 	s, err := ParseFlag(value)
 	if err != nil {
 		return s, &FlagError{Flag: flag, Value: value, Err: err}
@@ -55,13 +55,13 @@ func ParseFlagOf(flag, value string) (Spec, error) {
 	return s, nil
 }
 
-// ParseRequiredFlag is ParseFlagOf for a flag a command cannot do
+// ParseRequiredFlag is parseFlagOf for a flag a command cannot do
 // without: an empty value is ErrMissing.
 func ParseRequiredFlag(flag, value string) (Spec, error) {
 	if strings.TrimSpace(value) == "" {
 		return Spec{}, &FlagError{Flag: flag, Value: value, Err: ErrMissing}
 	}
-	return ParseFlagOf(flag, value)
+	return parseFlagOf(flag, value)
 }
 
 // ParseFlags parses the values of a repeated --flag NAME=CMD, one bot
@@ -70,7 +70,7 @@ func ParseRequiredFlag(flag, value string) (Spec, error) {
 func ParseFlags(flag string, values []string) ([]Spec, error) {
 	var out []Spec
 	for _, v := range values {
-		s, err := ParseFlagOf(flag, v)
+		s, err := parseFlagOf(flag, v)
 		if err != nil {
 			return nil, err
 		}

@@ -8,8 +8,9 @@
 // the refusal of an unknown protocol version. The bot is any bot.Launcher:
 // of a session that is a process here (bot.Process) the exit and the
 // process group are judged too; of one that runs elsewhere (a remote
-// bot) only what it says, and the report says what was not judged. Every check ends as pass,
-// fail, warn or skip with a reason; docs/check.md lists them.
+// bot) only what it says, and the report says what was not judged.
+// Every check ends as pass, fail, warn or skip with a reason;
+// docs/check.md lists them.
 package check
 
 import (

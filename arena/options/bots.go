@@ -117,11 +117,11 @@ func ReadNATS(c *cli.Context, concurrency, seats int) (runplan.NATS, *runplan.Di
 		MaxDeliver: c.Int("max-deliver"), Concurrency: concurrency, Seats: seats}
 }
 
-// ReadSandbox reads SandboxFlags (and ARENA_BOT_ENV) alone, over an
+// readSandbox reads SandboxFlags (and ARENA_BOT_ENV) alone, over an
 // empty limits section: the limits and options of sandbox.New. A
 // mistake is a usage error (internal/usage), said with the flag at fault.
-func ReadSandbox(c *cli.Context) (sandbox.Limits, sandbox.Options, error) {
-	lf, err := ReadLimits(c)
+func readSandbox(c *cli.Context) (sandbox.Limits, sandbox.Options, error) {
+	lf, err := limitsOfFlags(c)
 	if err != nil {
 		return sandbox.Limits{}, sandbox.Options{}, usage.Wrap(err)
 	}
@@ -129,7 +129,7 @@ func ReadSandbox(c *cli.Context) (sandbox.Limits, sandbox.Options, error) {
 	if err != nil {
 		var fe *FieldError
 		if errors.As(err, &fe) { // the limits field the flag --bot-FIELD sets
-			err = fmt.Errorf("%s: %v", LimitFlag(fe.Field), fe.Err)
+			err = fmt.Errorf("%s: %v", limitFlag(fe.Field), fe.Err)
 		}
 		return lim, sandbox.Options{}, usage.Wrap(err)
 	}
@@ -137,12 +137,12 @@ func ReadSandbox(c *cli.Context) (sandbox.Limits, sandbox.Options, error) {
 }
 
 // ReadPlan reads the flags of a run's bots given on the command line
-// into p: the sandbox flags (ReadSandbox, its refusals named by
+// into p: the sandbox flags (readSandbox, its refusals named by
 // Refusal), --deal-secret and where remote bots and workers are
 // (ReadNATS, for a run at concurrency of games of seats). A flag the
 // command does not have reads as not given.
 func ReadPlan(c *cli.Context, p *runplan.Plan, concurrency, seats int) error {
-	lim, opts, err := ReadSandbox(c)
+	lim, opts, err := readSandbox(c)
 	if err != nil {
 		return err
 	}
@@ -151,11 +151,11 @@ func ReadPlan(c *cli.Context, p *runplan.Plan, concurrency, seats int) error {
 	return nil
 }
 
-// ReadGroup reads the sandbox flags (ReadSandbox) for specs, which see
+// ReadGroup reads the sandbox flags (readSandbox) for specs, which see
 // no output directory: their runplan.Group, its refusals named by
 // Refusal.
 func ReadGroup(c *cli.Context, specs []bot.Spec) (runplan.Group, error) {
-	lim, opts, err := ReadSandbox(c)
+	lim, opts, err := readSandbox(c)
 	return runplan.Group{Bots: specs, Limits: lim, Sandbox: opts, Refused: Refusal}, err
 }
 

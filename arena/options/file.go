@@ -184,5 +184,3 @@ func (l Limits) Options(baseDir string) sandbox.Options {
 	o.ReadOnly, o.ReadWrite = abs(l.ReadOnly), abs(l.ReadWrite)
 	return o
 }
-
-func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }

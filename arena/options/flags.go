@@ -307,16 +307,15 @@ func RunSettings(c *cli.Context) (run.Settings, error) {
 	return rs, nil
 }
 
-// limitFlags map the sandbox flags to their limits section field.
-var limitFlags = map[string]string{"bot-memory": "memory", "bot-cpu-time": "cpu_time", "bot-procs": "procs",
-	"bot-files": "files", "bot-file-size": "file_size", "bot-user": "user", "bot-cpus": "cpus", "bot-disk": "disk",
-	"bot-isolate": "isolate", "bot-uids": "uids", "bot-network": "network"}
+// limitFields are the limits section's fields that a sandbox flag of
+// one value sets, each by the flag limitFlag names.
+var limitFields = []string{"memory", "cpu_time", "procs", "files", "file_size", "user", "cpus", "disk", "isolate", "uids", "network"}
 
 // readLimits reads the sandbox flags that were given (and ARENA_BOT_ENV)
 // into g.
 func readLimits(c *cli.Context, g *Given) {
-	for flag, field := range limitFlags {
-		if c.IsSet(flag) {
+	for _, field := range limitFields {
+		if flag := limitFlag(field)[len("--"):]; c.IsSet(flag) {
 			g.Set("limits."+field, c.String(flag))
 		}
 	}
@@ -326,9 +325,9 @@ func readLimits(c *cli.Context, g *Given) {
 	if c.IsSet("contest") {
 		g.Set("limits.contest", c.Bool("contest"))
 	}
-	for flag, key := range map[string]string{"bot-ro": "limits.ro", "bot-rw": "limits.rw"} {
-		if v := c.StringSlice(flag); len(v) > 0 {
-			g.Set(key, v)
+	for _, field := range []string{"ro", "rw"} {
+		if v := c.StringSlice(limitFlag(field)[len("--"):]); len(v) > 0 {
+			g.Set("limits."+field, v)
 		}
 	}
 	var env []string
@@ -340,11 +339,11 @@ func readLimits(c *cli.Context, g *Given) {
 	}
 }
 
-// ReadLimits reads the sandbox flags (and ARENA_BOT_ENV) alone, over an
+// limitsOfFlags reads the sandbox flags (and ARENA_BOT_ENV) alone, over an
 // empty limits section: a match's, a check's, a worker's. A mistake is a
-// *FieldError naming the field within the section ("memory"); LimitFlag
+// *FieldError naming the field within the section ("memory"); limitFlag
 // names its flag.
-func ReadLimits(c *cli.Context) (Limits, error) {
+func limitsOfFlags(c *cli.Context) (Limits, error) {
 	var g Given
 	readLimits(c, &g)
 	var s Settings
@@ -352,9 +351,9 @@ func ReadLimits(c *cli.Context) (Limits, error) {
 	return s.Limits, err
 }
 
-// LimitFlag is the flag that sets a limits section's field: "--bot-cpu-time"
+// limitFlag is the flag that sets a limits section's field: "--bot-cpu-time"
 // for "cpu_time".
-func LimitFlag(field string) string { return "--bot-" + strings.ReplaceAll(field, "_", "-") }
+func limitFlag(field string) string { return "--bot-" + strings.ReplaceAll(field, "_", "-") }
 
 // durationValue is the value of a duration flag. It replaces
 // cli.DurationFlag, whose error for "--move-time 100" is the flag

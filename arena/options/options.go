@@ -14,6 +14,7 @@ package options
 
 import (
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/arena-dev/arena/arena/clock"
@@ -89,12 +90,12 @@ func (s Settings) Resolve(explicit Explicit) (run.Settings, error) {
 		out.Policy = run.Defaults.Policy
 	}
 	if out.Policy != referee.Forfeit && out.Policy != referee.Random {
-		return out, &FieldError{Field: "failure.policy", Err: errorf("%q: want forfeit or random", s.Failure.Policy)}
+		return out, &FieldError{Field: "failure.policy", Err: fmt.Errorf("%q: want forfeit or random", s.Failure.Policy)}
 	}
 	out.MaxStrikes = s.Failure.MaxStrikes
 	if n := s.Failure.MaxStartupFailures; n != nil {
 		if *n < 0 {
-			return out, &FieldError{Field: "failure.max_startup_failures", Err: errorf("%d: want 0 (never suspend a bot) or more", *n)}
+			return out, &FieldError{Field: "failure.max_startup_failures", Err: fmt.Errorf("%d: want 0 (never suspend a bot) or more", *n)}
 		}
 		out.MaxStartupFailures = run.SuspendAfter(*n)
 	}

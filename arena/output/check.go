@@ -1,7 +1,6 @@
 package output
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"time"
@@ -48,16 +47,8 @@ func (o Check) Follow(cfg *check.Config) {
 // Report writes the report: check.Report.Text, or indented JSON.
 func (o Check) Report(rep *check.Report) error {
 	if o.JSON {
-		return Indented(o.W, rep)
+		return WriteJSON(o.W, rep)
 	}
 	rep.Text(o.W)
 	return nil
-}
-
-// Indented writes v to w as JSON indented by two spaces, a line of its
-// own: the arena's JSON on stdout.
-func Indented(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }

@@ -47,7 +47,7 @@ func (m Match) End(e End) error {
 // with --out), and for each bot struck (--on-timeout random) its strikes.
 func GameLine(r ledger.Record, total int, kept bool) string {
 	line := fmt.Sprintf("game %d/%d %s: %s, %s, %s", r.Index+1, total, r.GameID, PlacesText(r.Bots, r.Ranks), words.Count(r.Plies, "ply", "plies"), engine.NameSeats(r.Reason, r.Bots))
-	return line + FailuresText(r, kept)
+	return line + failuresText(r, kept)
 }
 
 // PlacesText lists a game's bots by finishing place, best first, seat
@@ -77,23 +77,23 @@ func PlacesText(bots []string, ranks []int) string {
 	return strings.Join(parts, ", ")
 }
 
-// FailuresText is what a game's progress line says of its forfeits and
+// failuresText is what a game's progress line says of its forfeits and
 // strikes, for arena match and arena tournament alike: for each bot
 // that forfeited why (with what it last wrote to stderr, and where its
 // whole log is: kept is true with --out), and for each bot struck
 // (--on-timeout random) its strikes. "" for a game without either.
-func FailuresText(r ledger.Record, kept bool) string {
+func failuresText(r ledger.Record, kept bool) string {
 	var b strings.Builder
 	for _, f := range r.Forfeits {
-		b.WriteString(" [" + ForfeitText(f, kept) + "]")
+		b.WriteString(" [" + forfeitText(f, kept) + "]")
 	}
-	return b.String() + StrikesText(r.Strikes)
+	return b.String() + strikesText(r.Strikes)
 }
 
-// ForfeitText is one forfeit, "BOT forfeited: REASON: DETAIL", with
+// forfeitText is one forfeit, "BOT forfeited: REASON: DETAIL", with
 // the hint, what the bot last wrote to stderr and where its whole log is
 // (kept: with --out).
-func ForfeitText(f ledger.SeatFailure, kept bool) string {
+func forfeitText(f ledger.SeatFailure, kept bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s forfeited: %s: %s", f.Bot, f.Reason, f.Detail)
 	if h := f.Hint(); h != "" {
@@ -111,9 +111,9 @@ func ForfeitText(f ledger.SeatFailure, kept bool) string {
 	return b.String()
 }
 
-// StrikesText describes a game's strikes, per bot in the order they
+// strikesText describes a game's strikes, per bot in the order they
 // first struck: " [r struck 2 times: timeout, illegal_action; last: DETAIL]".
-func StrikesText(strikes []ledger.SeatFailure) string {
+func strikesText(strikes []ledger.SeatFailure) string {
 	var order []string
 	per := map[string][]ledger.SeatFailure{}
 	for _, f := range strikes {
@@ -138,9 +138,9 @@ func StrikesText(strikes []ledger.SeatFailure) string {
 	return b.String()
 }
 
-// StrikeTotals is " (strikes: a 3, b 1)" for the bots of sum that were
+// strikeTotals is " (strikes: a 3, b 1)" for the bots of sum that were
 // struck, "" if none was.
-func StrikeTotals(sum *match.Summary) string {
+func strikeTotals(sum *match.Summary) string {
 	if sum == nil || sum.Strikes() == 0 {
 		return ""
 	}
@@ -153,13 +153,13 @@ func StrikeTotals(sum *match.Summary) string {
 	return " (strikes: " + strings.Join(parts, ", ") + ")"
 }
 
-// maxTotalsBots bounds the bots ForfeitTotals names.
+// maxTotalsBots bounds the bots forfeitTotals names.
 const maxTotalsBots = 5
 
-// ForfeitTotals is " (forfeits: crash5 32, sleeper 3)" for the bots of
+// forfeitTotals is " (forfeits: crash5 32, sleeper 3)" for the bots of
 // sum that forfeited, most first, the first maxTotalsBots of them named;
 // "" if none did.
-func ForfeitTotals(sum *match.Summary) string {
+func forfeitTotals(sum *match.Summary) string {
 	if sum == nil {
 		return ""
 	}
@@ -205,8 +205,8 @@ func Summary(w io.Writer, sum *match.Summary, took time.Duration) {
 	}
 	t.Render()
 	if e, ok := sum.EloEstimate(); ok {
-		fmt.Fprintln(w, EloLine(sum.Bots[0].Name, sum.Bots[1].Name, e))
-		fmt.Fprintln(w, LOSLine(sum.Bots[0].Name, sum.Bots[1].Name, e))
+		fmt.Fprintln(w, eloLine(sum.Bots[0].Name, sum.Bots[1].Name, e))
+		fmt.Fprintln(w, losLine(sum.Bots[0].Name, sum.Bots[1].Name, e))
 	}
 	fmt.Fprintf(w, "%s in %v", words.Count(sum.Games, "game", "games"), took.Round(time.Millisecond))
 	if sum.Out != "" {
@@ -215,7 +215,7 @@ func Summary(w io.Writer, sum *match.Summary, took time.Duration) {
 	fmt.Fprintln(w)
 }
 
-// EloLine is the match's Elo line: a's Elo difference to b with its 95%
+// eloLine is the match's Elo line: a's Elo difference to b with its 95%
 // interval, computed on the score scale and converted, so asymmetric, and
 // open where the score's interval passes 0 or 1 ("+381.7, at least
 // +159.0"); when one bot won every game, the exact bound, phrased on the
@@ -224,7 +224,7 @@ func Summary(w io.Writer, sum *match.Summary, took time.Duration) {
 // loser being the stronger (2 of 2 gives only "at least -291"). The
 // parenthesis says what was counted: game pairs (one deal, seats swapped,
 // pentanomial error bars, as arena sprt) or games.
-func EloLine(a, b string, e match.EloEstimate) string {
+func eloLine(a, b string, e match.EloEstimate) string {
 	head := fmt.Sprintf("Elo difference %s vs %s: ", a, b)
 	basis := fmt.Sprintf("%d games, unpaired", e.Units)
 	if e.Paired {
@@ -257,7 +257,7 @@ func EloLine(a, b string, e match.EloEstimate) string {
 	return fmt.Sprintf("%s%+.1f, not bounded either way at 95%% (%s: too few games)", head, e.Elo, basis)
 }
 
-// allWonText is EloLine when one bot won every game: the exact bound.
+// allWonText is eloLine when one bot won every game: the exact bound.
 func allWonText(head, a, b string, e match.EloEstimate) string {
 	winner, bound, word := a, e.EloLow, "at least"
 	if e.Elo < 0 {
@@ -277,11 +277,11 @@ func allWonText(head, a, b string, e match.EloEstimate) string {
 	return fmt.Sprintf("%s%s %+.0f (95%%; %s won %s%s)", head, word, bound, winner, all, note)
 }
 
-// LOSLine is the match's likelihood of superiority of a over b, exact
+// losLine is the match's likelihood of superiority of a over b, exact
 // from the decisive games of the Elo estimate (stats.LOS): "LOS a vs b:
 // 99.95% (the chance that the stronger is a, from the decisive games: 10
 // won, 0 lost; draws do not count)".
-func LOSLine(a, b string, e match.EloEstimate) string {
+func losLine(a, b string, e match.EloEstimate) string {
 	return fmt.Sprintf("LOS %s vs %s: %s (the chance that the stronger is %s, from the decisive games: %d won, %d lost; draws do not count)",
 		a, b, stats.FormatLOS(e.LOS), a, e.WDL.W, e.WDL.L)
 }

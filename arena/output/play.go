@@ -57,7 +57,7 @@ func GameOverText(r ledger.Record, total int, person string, kept bool) []string
 	if total > 1 {
 		head = fmt.Sprintf("=== Game %d of %d over: ", r.Index+1, total)
 	}
-	text := head + ResultWords(r) + "."
+	text := head + resultWords(r) + "."
 	// A game the forfeits cut short (one seat left, or none) ended for
 	// them: the forfeits say why, and its reason would again.
 	if len(r.Bots)-len(r.Forfeits) >= 2 {
@@ -68,21 +68,21 @@ func GameOverText(r ledger.Record, total int, person string, kept bool) []string
 		if f.Bot == person && f.Reason == protocol.ReasonLeft {
 			continue
 		}
-		text := strings.TrimSuffix(ForfeitText(f, kept), ".") + "."
+		text := strings.TrimSuffix(forfeitText(f, kept), ".") + "."
 		if f.Bot == person {
 			text = sentence(text) // "You forfeited", a bot's name as given
 		}
 		out = append(out, text)
 	}
-	if s := StrikesText(r.Strikes); s != "" {
+	if s := strikesText(r.Strikes); s != "" {
 		out = append(out, strings.TrimSpace(s))
 	}
 	return out
 }
 
-// ResultWords is who won: "you won", "a draw", or the places with more
+// resultWords is who won: "you won", "a draw", or the places with more
 // than two players ("b 1st, you 2nd, a 3rd").
-func ResultWords(r ledger.Record) string {
+func resultWords(r ledger.Record) string {
 	if len(r.Ranks) != 2 {
 		return PlacesText(r.Bots, r.Ranks)
 	}
@@ -118,7 +118,7 @@ func PlaySummary(sum *match.Summary) []string {
 		out = append(out, line+".")
 	}
 	if e, ok := sum.EloEstimate(); ok {
-		out = append(out, EloLine(sum.Bots[0].Name, sum.Bots[1].Name, e), LOSLine(sum.Bots[0].Name, sum.Bots[1].Name, e))
+		out = append(out, eloLine(sum.Bots[0].Name, sum.Bots[1].Name, e), losLine(sum.Bots[0].Name, sum.Bots[1].Name, e))
 	}
 	if sum.Out != "" {
 		out = append(out, "Results: "+filepath.Join(sum.Out, "results.jsonl"))

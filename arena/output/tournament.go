@@ -19,7 +19,7 @@ import (
 
 // Tournament is a tournament's progress text on Progress. Each game with
 // a forfeit or a strike, and each bot suspended, gets a line as it
-// happens (TournamentEvents); the run's progress line (tournament's
+// happens (tournamentEvents); the run's progress line (tournament's
 // Progress.Line with the forfeit and strike totals) comes at most once
 // a second and after the last game. On a terminal it is a live bar
 // instead, the events printed above it. Make one with NewTournament.
@@ -49,14 +49,14 @@ func (t *Tournament) Game(g Game) {
 		t.drawBar(g)
 		return
 	}
-	for _, line := range TournamentEvents(g) {
+	for _, line := range tournamentEvents(g) {
 		fmt.Fprintln(t.progress, line)
 	}
 	if time.Since(t.last) < time.Second && g.Done != g.Total {
 		return
 	}
 	t.last = time.Now()
-	fmt.Fprintln(t.progress, g.Tournament.Line()+ForfeitTotals(g.Summary)+StrikeTotals(g.Summary))
+	fmt.Fprintln(t.progress, g.Tournament.Line()+forfeitTotals(g.Summary)+strikeTotals(g.Summary))
 }
 
 func (t *Tournament) drawBar(g Game) {
@@ -71,10 +71,10 @@ func (t *Tournament) drawBar(g Game) {
 	if p.Total < 0 && p.Estimate > 0 {
 		t.bar.ChangeMax(p.Estimate) // a bracket: about so many games
 	}
-	for _, line := range TournamentEvents(g) {
+	for _, line := range tournamentEvents(g) {
 		progressbar.Bprintln(t.bar, line) // above the bar, at its next drawing
 	}
-	t.bar.Describe(fitBar(p.Headline()+ForfeitTotals(g.Summary)+StrikeTotals(g.Summary), terminalWidth(t.term)))
+	t.bar.Describe(fitBar(p.Headline()+forfeitTotals(g.Summary)+strikeTotals(g.Summary), terminalWidth(t.term)))
 	t.bar.Set(p.Done)
 }
 
@@ -87,16 +87,16 @@ func (t *Tournament) End(End) error {
 	return nil
 }
 
-// TournamentEvents are the lines a tournament's progress prints as they
+// tournamentEvents are the lines a tournament's progress prints as they
 // happen, whatever its throttle: a line for each game with a forfeit or
-// a strike (FailuresText, as arena match says it; a forfeit of a bot
+// a strike (failuresText, as arena match says it; a forfeit of a bot
 // that took no part is said once, when it was suspended, not game after
 // game), and one for each bot suspended. g is a TournamentGame.
-func TournamentEvents(g Game) []string {
+func tournamentEvents(g Game) []string {
 	var lines []string
 	r := g.Record
 	r.Forfeits = slices.DeleteFunc(slices.Clone(r.Forfeits), func(f ledger.SeatFailure) bool { return f.Absent })
-	if text := FailuresText(r, true); text != "" {
+	if text := failuresText(r, true); text != "" {
 		lines = append(lines, fmt.Sprintf("%s game %s:%s", g.Tournament.Count(), r.GameID, text))
 	}
 	for _, s := range g.Suspended {

@@ -15,6 +15,14 @@
 //
 // Conn is the referee's end, a transport.Conn; BotEnd is the bot's end,
 // which a program serving a bot (arena connect) or an SDK speaks.
+//
+// The rest of what runs over NATS is here too, so that a new transport
+// touches one package: the "nats:BOTID" bot scheme, registered with
+// arena/bot (Target, Binding, CheckID; scheme.go); a run's connection or
+// its embedded server with its port file (Link, DialLink, Embed;
+// link.go); serving a bot to the arenas and connecting to them
+// (ServeBot, Connect, ServeConfig; serve.go); and the keys and
+// permissions of an arena serve (AddBot, AddKey, ReadKeys; keys.go).
 package remote
 
 import (

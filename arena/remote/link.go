@@ -124,8 +124,8 @@ func SplitHostPort(s string) (string, int, error) {
 	return host, port, nil
 }
 
-// ServerTLS is a server's TLS from its certificate and key (PEM files).
-func ServerTLS(certFile, keyFile string) (*tls.Config, error) {
+// serverTLS is a server's TLS from its certificate and key (PEM files).
+func serverTLS(certFile, keyFile string) (*tls.Config, error) {
 	pair, err := tls.LoadX509KeyPair(certFile, keyFile)
 	if err != nil {
 		return nil, err

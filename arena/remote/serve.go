@@ -88,7 +88,7 @@ type ServeConfig struct {
 	// Listen is HOST:PORT (SplitHostPort).
 	Listen string
 	// TLSCert and TLSKey are the server's certificate and key ("": no
-	// TLS; ServerTLS).
+	// TLS; serverTLS).
 	TLSCert, TLSKey string
 	// Keys is a directory of keys (ReadKeys): only they connect. "":
 	// anyone who reaches Listen connects, with every permission.
@@ -110,7 +110,7 @@ func (c ServeConfig) Options() (ServerOptions, error) {
 	}
 	o := ServerOptions{Host: host, Port: port, Violations: c.Violations, StoreDir: c.Store}
 	if c.TLSCert != "" || c.TLSKey != "" {
-		if o.TLS, err = ServerTLS(c.TLSCert, c.TLSKey); err != nil {
+		if o.TLS, err = serverTLS(c.TLSCert, c.TLSKey); err != nil {
 			return o, &InputError{Input: "TLS", Err: err}
 		}
 	}

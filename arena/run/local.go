@@ -86,21 +86,55 @@ func (l *Local) Close(done bool) {
 // the referee closes the bots' connections (which ends their processes)
 // and the result is ErrAbandoned: the game is not kept.
 func (l *Local) Play(ctx context.Context, t Table) (ledger.Record, Replay, error) {
-	n := len(t.Seats)
 	players := t.players(l.cfg.Bots)
-	seats := make([]replays.SeatInfo, n)
-	botSeeds := t.SeatSeeds()
+	g := l.seat(t, players)
+	c := &l.cfg
+	rec := replays.NewRecorder(replays.Header{
+		Arena: c.Version, Game: c.Game.Info().Name, Options: c.Options, Seed: t.Seed,
+		Match: c.MatchID, GameID: t.GameID, Seats: g.seats, Clock: c.Limits.Protocol(), Started: time.Now().UTC(),
+	})
+	res, err := referee.Play(ctx, referee.Config{
+		Game: c.Game, Options: c.Options, Seed: t.Seed, Match: c.MatchID, GameID: t.GameID, BotSeeds: t.SeatSeeds(),
+		Limits: c.Limits, Policy: c.Policy, MaxStrikes: c.MaxStrikes, Recorder: rec,
+	}, players)
+	if ctx.Err() != nil {
+		g.giveBack(func(int) bool { return true })
+		return ledger.Record{}, nil, ErrAbandoned // the bots were closed under it
+	}
+	if err != nil {
+		g.giveBack(func(int) bool { return true })
+		return ledger.Record{}, nil, err
+	}
+	g.giveBack(func(s int) bool { return res.Failed[s] }) // with RestartBots the pool retires every process (pool.OneGame)
+	out := l.record(t, res, g)
+	rec.Finish(replays.ResultOf(res.Outcome))
+	return out, rec, nil
+}
+
+// seating is what one game holds of the pool, seat by seat, from the
+// moment its processes are taken until they are given back.
+type seating struct {
+	seats []replays.SeatInfo
 	// acquired[s] gives seat s's process back (nil: none was started).
-	acquired := make([]func(failed bool), n)
-	procs := make([]bot.Endpoint, n)
-	// marks are the processes' stderr tails as this game began: what
+	acquired []func(failed bool)
+	procs    []bot.Endpoint
+	// marks are the processes' stderr tails as the game began: what
 	// differs at its end was written during it.
-	marks := make([]string, n)
-	logs := make([]string, n)
+	marks []string
+	logs  []string
+}
+
+// seat takes from the pool a process for each seat of t that plays
+// (referee.Started) and connects players to them; a seat whose launch
+// failed gets a broken connection, so the referee records its failure.
+func (l *Local) seat(t Table, players []referee.Player) *seating {
+	n := len(t.Seats)
+	g := &seating{seats: make([]replays.SeatInfo, n), acquired: make([]func(bool), n),
+		procs: make([]bot.Endpoint, n), marks: make([]string, n), logs: make([]string, n)}
 	start := referee.Started(players)
 	for s, b := range t.Seats {
 		name := players[s].Name
-		seats[s] = replays.SeatInfo{Seat: s, Bot: name}
+		g.seats[s] = replays.SeatInfo{Seat: s, Bot: name}
 		if !start[s] {
 			continue
 		}
@@ -110,65 +144,56 @@ func (l *Local) Play(ctx context.Context, t Table) (ledger.Record, Replay, error
 			players[s].Conn = transport.Broken(err) // the referee records the seat's failure
 			continue
 		}
-		procs[s], marks[s] = proc, l.pool.StderrMark(proc)
+		g.procs[s], g.marks[s] = proc, l.pool.StderrMark(proc)
 		players[s].Conn = proc
-		acquired[s] = func(failed bool) { l.pool.Put(b, proc, failed) }
+		g.acquired[s] = func(failed bool) { l.pool.Put(b, proc, failed) }
 		if rt, ok := proc.(bot.RoundTripper); ok {
 			// Measured as the game begins, so organisers see who is far
 			// away (its clock runs at the referee, network included). At
 			// least 1 us, so that a remote seat never reads as local.
 			if d, err := rt.RoundTrip(); err == nil {
-				seats[s].RoundTripUS = max(d.Microseconds(), 1)
+				g.seats[s].RoundTripUS = max(d.Microseconds(), 1)
 			}
 		}
 		if proc != nil {
 			// A log that cannot be written is reported and counted by the
 			// pool (Pool.OnLogLost); it does not stop the game.
 			if file := l.logs.Log(name, t.GameID); file.Open != nil {
-				logs[s] = file.Name
+				g.logs[s] = file.Name
 				l.pool.AttachLog(proc, file)
 			}
 		}
 	}
-	c := &l.cfg
-	rec := replays.NewRecorder(replays.Header{
-		Arena: c.Version, Game: c.Game.Info().Name, Options: c.Options, Seed: t.Seed,
-		Match: c.MatchID, GameID: t.GameID, Seats: seats, Clock: c.Limits.Protocol(), Started: time.Now().UTC(),
-	})
-	res, err := referee.Play(ctx, referee.Config{
-		Game: c.Game, Options: c.Options, Seed: t.Seed, Match: c.MatchID, GameID: t.GameID, BotSeeds: botSeeds,
-		Limits: c.Limits, Policy: c.Policy, MaxStrikes: c.MaxStrikes, Recorder: rec,
-	}, players)
-	giveBack := func(failed func(seat int) bool) {
-		for s, put := range acquired {
-			if put != nil {
-				put(failed(s))
-			}
+	return g
+}
+
+// giveBack returns every process taken to the pool, failed(seat) saying
+// which to retire.
+func (g *seating) giveBack(failed func(seat int) bool) {
+	for s, put := range g.acquired {
+		if put != nil {
+			put(failed(s))
 		}
 	}
-	if ctx.Err() != nil {
-		giveBack(func(int) bool { return true })
-		return ledger.Record{}, nil, ErrAbandoned // the bots were closed under it
-	}
-	if err != nil {
-		giveBack(func(int) bool { return true })
-		return ledger.Record{}, nil, err
-	}
-	giveBack(func(s int) bool { return res.Failed[s] }) // with RestartBots the pool retires every process (pool.OneGame)
+}
+
+// record is the ledger line of t's game, which res ended, its processes
+// already given back (so a forfeiting one's stderr tail is complete).
+func (l *Local) record(t Table, res *referee.Result, g *seating) ledger.Record {
 	out := ledger.Record{
 		Index: t.Index, GameID: t.GameID, Round: t.Round, Seed: t.Seed, Ranks: res.Outcome.Ranks, Scores: res.Outcome.Scores,
-		Reason: res.Outcome.Reason, Plies: res.Plies, Forfeits: []ledger.SeatFailure{}, RoundTripUS: roundTripsOf(seats),
+		Reason: res.Outcome.Reason, Plies: res.Plies, Forfeits: []ledger.SeatFailure{}, RoundTripUS: roundTripsOf(g.seats),
 	}
 	for _, b := range t.Seats {
 		out.Bots = append(out.Bots, l.cfg.Bots[b].Name)
 	}
 	for _, f := range res.Forfeits {
 		sf := ledger.FailureOf(f.Recorded(), out.Bots[f.Seat])
-		sf.Log, sf.Advice = logs[f.Seat], transport.HintOf(f.Err)
-		// A forfeiting process has been closed (put above), which waits
-		// for the last of its stderr: the tail is complete.
-		if p := procs[f.Seat]; p != nil {
-			if tail := p.StderrTail(); tail != marks[f.Seat] {
+		sf.Log, sf.Advice = g.logs[f.Seat], transport.HintOf(f.Err)
+		// A forfeiting process has been closed (given back above), which
+		// waits for the last of its stderr: the tail is complete.
+		if p := g.procs[f.Seat]; p != nil {
+			if tail := p.StderrTail(); tail != g.marks[f.Seat] {
 				sf.StderrLast = lastLine(tail)
 			}
 		}
@@ -177,8 +202,7 @@ func (l *Local) Play(ctx context.Context, t Table) (ledger.Record, Replay, error
 	for _, f := range res.Strikes {
 		out.Strikes = append(out.Strikes, ledger.FailureOf(f.Recorded(), out.Bots[f.Seat]))
 	}
-	rec.Finish(replays.ResultOf(res.Outcome))
-	return out, rec, nil
+	return out
 }
 
 // stderrLastMax bounds StderrLast, as arena check bounds the stderr it

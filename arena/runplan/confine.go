@@ -102,10 +102,10 @@ func (g Group) Confine() (*sandbox.Sandbox, error) {
 	return sb, nil
 }
 
-// ReadSecret reads the deal secret file given (path): the secret and
+// readSecret reads the deal secret file given (path): the secret and
 // the file's absolute path. Bots that need something in that file's
 // directory are refused, since isolated bots do not see it.
-func ReadSecret(path string, bots []bot.Spec) (*deal.Secret, string, error) {
+func readSecret(path string, bots []bot.Spec) (*deal.Secret, string, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, "", usage.Errorf("--deal-secret %s: %v", path, err)

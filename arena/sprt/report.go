@@ -423,9 +423,9 @@ func (s *Summary) JUnit(w io.Writer) error {
 	return err
 }
 
-// AppendMarkdown appends s's Markdown summary to the file path (created
+// appendMarkdown appends s's Markdown summary to the file path (created
 // if need be): $GITHUB_STEP_SUMMARY collects every step's summary.
-func AppendMarkdown(path string, s *Summary) error {
+func appendMarkdown(path string, s *Summary) error {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return err
@@ -437,8 +437,8 @@ func AppendMarkdown(path string, s *Summary) error {
 	return err
 }
 
-// WriteJUnit writes s's verdict as a JUnit XML test to the file path.
-func WriteJUnit(path string, s *Summary) error {
+// writeJUnit writes s's verdict as a JUnit XML test to the file path.
+func writeJUnit(path string, s *Summary) error {
 	var b strings.Builder
 	if err := s.JUnit(&b); err != nil {
 		return err

@@ -131,7 +131,7 @@ func (c *Config) SetSpecs(specs []bot.Spec) {
 
 // Reports are the report files a run's Summary is written to besides
 // its output directory's SummaryFile: a Markdown summary appended to
-// (AppendMarkdown) and a JUnit XML test (WriteJUnit); "" none.
+// (appendMarkdown) and a JUnit XML test (writeJUnit); "" none.
 type Reports struct {
 	Markdown, JUnit string
 }
@@ -159,12 +159,12 @@ func (r Reports) Write(dir string, sum *Summary) error {
 		}
 	}
 	if r.Markdown != "" {
-		if err := AppendMarkdown(r.Markdown, sum); err != nil {
+		if err := appendMarkdown(r.Markdown, sum); err != nil {
 			return &FieldError{Field: "Markdown", Err: err}
 		}
 	}
 	if r.JUnit != "" {
-		if err := WriteJUnit(r.JUnit, sum); err != nil {
+		if err := writeJUnit(r.JUnit, sum); err != nil {
 			return &FieldError{Field: "JUnit", Err: err}
 		}
 	}

@@ -81,9 +81,6 @@ var (
 	ErrEmptyFile = errors.New("the file is empty")
 )
 
-// wrongType is an ErrWrongType that says what is wrong in its own words.
-func wrongType(why string) error { return options.WrongType(why) }
-
 // FileError is a mistake in a tournament file: the file, the line (0 if
 // not known), the key ("bots[2].command"; "" for the file as a whole).
 type FileError struct {
@@ -191,7 +188,7 @@ func checkNode(n *yaml.Node, t reflect.Type, key string) *FileError {
 		t = t.Elem()
 	}
 	wrong := func(want string) *FileError {
-		return &FileError{Line: n.Line, Key: key, Err: wrongType(fmt.Sprintf("want %s, got %s", want, nodeText(n)))}
+		return &FileError{Line: n.Line, Key: key, Err: options.WrongType(fmt.Sprintf("want %s, got %s", want, nodeText(n)))}
 	}
 	if t == durationType {
 		var d options.Duration
@@ -313,11 +310,11 @@ func nodeText(n *yaml.Node) string {
 	return fmt.Sprintf("%q", n.Value)
 }
 
-// BotFlags are the bots of a repeated --flag NAME=CMD, each split as
+// botFlags are the bots of a repeated --flag NAME=CMD, each split as
 // every bot flag is (bot.SplitFlag), to replace the file's bots: their
 // names and commands are checked with the file's (Resolve). A value
 // without '=' is a *bot.FlagError.
-func BotFlags(flag string, values []string) ([]BotFile, error) {
+func botFlags(flag string, values []string) ([]BotFile, error) {
 	bots := []BotFile{}
 	for _, v := range values {
 		name, cmdline, ok := bot.SplitFlag(v)

@@ -113,7 +113,7 @@ func (p *Plan) Settle(resume bool) error {
 // the file key each sets, to lay over its file (Apply): the settings'
 // (options.Read), the tournament's own of keys (flag name -> file key:
 // a name, a format...), and --bot NAME=CMD, which replaces the file's
-// bots (BotFlags). Its errors are the command line's.
+// bots (botFlags). Its errors are the command line's.
 func FlagOverrides(c *cli.Context, keys map[string]string) (options.Given, error) {
 	g, err := options.Read(c, options.File)
 	if err != nil {
@@ -121,7 +121,7 @@ func FlagOverrides(c *cli.Context, keys map[string]string) (options.Given, error
 	}
 	g.Keyed(c, keys)
 	if c.IsSet("bot") {
-		bots, err := BotFlags("bot", c.StringSlice("bot"))
+		bots, err := botFlags("bot", c.StringSlice("bot"))
 		if err != nil {
 			return g, err
 		}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -89,7 +90,7 @@ func runCheck(c *cli.Context) error {
 		MaxLine: c.Int("max-line"), Strict: c.Bool("strict"),
 	}
 	if err := cfg.Validate(); err != nil {
-		return flagError(err)
+		return checkFlagError(err)
 	}
 	if cfg.Seed, err = options.ReadSeed(c); err != nil {
 		return usage.Wrap(err)
@@ -129,4 +130,19 @@ func runCheck(c *cli.Context) error {
 		return err
 	}
 	return rep.Err()
+}
+
+// checkFlags name the flag that sets each check.Config field.
+var checkFlags = map[string]string{"Games": "--games", "Move": "--move-time", "Startup": "--startup-time",
+	"Margin": "--margin", "MaxLine": "--max-line"}
+
+// checkFlagError says a field error of check.Config.Validate
+// (check.FieldError) with the flag that set the field: "--games 0: want
+// at least 1".
+func checkFlagError(err error) error {
+	var fe *check.FieldError
+	if errors.As(err, &fe) {
+		return usage.Errorf("%s %v", checkFlags[fe.Field], fe.Err)
+	}
+	return err
 }
