@@ -101,7 +101,7 @@ func (p Plan) Open() (*Run, error) {
 	trace := -1
 	if p.Trace != "" {
 		var err error
-		if trace, err = findBot(p.Bots, p.Trace); err != nil {
+		if trace, err = FindBot(p.Bots, p.Trace); err != nil {
 			return nil, err
 		}
 	}
@@ -178,9 +178,9 @@ func (r *Run) SecretNote(out string) string {
 	return SecretNote(r.SecretFile, out)
 }
 
-// findBot is the index of the bot which names (by its name, or its
+// FindBot is the index of the bot which names (by its name, or its
 // number from 0).
-func findBot(bots []bot.Spec, which string) (int, error) {
+func FindBot(bots []bot.Spec, which string) (int, error) {
 	names := make([]string, len(bots))
 	for i, b := range bots {
 		if b.Name == which || strconv.Itoa(i) == which {
