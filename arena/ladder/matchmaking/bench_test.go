@@ -36,8 +36,12 @@ func BenchmarkNext(b *testing.B) {
 				b.ReportAllocs()
 				seq := int64(10 * n)
 				for b.Loop() {
-					if _, ok := mm.Next(seq, bots); !ok {
+					t, ok := mm.Next(seq, bots)
+					if !ok {
 						b.Fatal("no table")
+					}
+					for _, id := range t.Bots {
+						bots[id].Last = seq
 					}
 					seq++
 				}

@@ -202,6 +202,8 @@ type Matchmaker struct {
 	free  []int // indices into bots of the free ones
 	due   []int
 	cand  []int
+	acc   []float64 // acc[j]: information cand[j] adds to the bots seated
+	top   []int
 	seat  []int // chosen indices, in choice order
 	taken []bool
 }
@@ -273,10 +275,7 @@ func (m *Matchmaker) Next(seq int64, bots []Bot) (Table, bool) {
 	// (c) the due bots, most overdue first (ties by position, which the
 	// caller keeps stable: the roster's order).
 	if len(m.due) > 0 {
-		slices.SortStableFunc(m.due, func(a, b int) int {
-			return int(bots[a].Last - bots[b].Last)
-		})
-		for _, i := range m.due[:min(len(m.due), size)] {
+		for _, i := range m.mostOverdue(bots, size) {
 			m.add(i)
 		}
 		t.Reason, t.Due = Overdue, len(m.seat)
@@ -290,11 +289,36 @@ func (m *Matchmaker) Next(seq int64, bots []Bot) (Table, bool) {
 	}
 
 	// (b) the other seats, by the information they add.
+	m.candidates(bots, rng)
 	for len(m.seat) < size {
-		m.add(m.best(bots, rng))
+		m.add(m.best(bots))
 	}
 	t.Bots = m.order(bots, rng)
 	return t, true
+}
+
+// mostOverdue returns the first k of the due bots by Last, ties by
+// position: a partial insertion sort, O(len(due) k), as k is small and
+// the due list may be the whole field.
+func (m *Matchmaker) mostOverdue(bots []Bot, k int) []int {
+	top := m.top[:0]
+	for _, i := range m.due {
+		if len(top) == k && bots[i].Last >= bots[top[k-1]].Last {
+			continue
+		}
+		p := len(top)
+		if p < k {
+			top = append(top, i)
+		} else {
+			p--
+		}
+		for ; p > 0 && bots[top[p-1]].Last > bots[i].Last; p-- {
+			top[p] = top[p-1]
+		}
+		top[p] = i
+	}
+	m.top = top
+	return top
 }
 
 func (m *Matchmaker) add(i int) {
@@ -325,9 +349,10 @@ func (m *Matchmaker) anchor(bots []Bot, rng *rand) int {
 	return best
 }
 
-// best is the candidate not yet seated that adds the most information to
-// the bots seated.
-func (m *Matchmaker) best(bots []Bot, rng *rand) int {
+// candidates gathers the bots the other seats are chosen from (every
+// free bot not seated, or sampleSize of them drawn at random) and the
+// information each adds to the bots seated so far.
+func (m *Matchmaker) candidates(bots []Bot, rng *rand) {
 	m.cand = m.cand[:0]
 	if len(m.free) <= sampleSize {
 		for _, i := range m.free {
@@ -338,28 +363,44 @@ func (m *Matchmaker) best(bots []Bot, rng *rand) int {
 	} else {
 		for range sampleSize {
 			if i := m.free[rng.intn(len(m.free))]; !m.taken[i] {
-				m.cand = append(m.cand, i)
-			}
-		}
-		if len(m.cand) == 0 { // only seated bots drawn: take the first free one
-			for _, i := range m.free {
-				if !m.taken[i] {
-					return i
-				}
+				m.cand = append(m.cand, i) // a bot drawn twice is scored twice: harmless
 			}
 		}
 	}
-	best, bestScore := -1, math.Inf(-1)
-	for _, c := range m.cand {
-		s := 0.0
-		for _, j := range m.seat {
-			s += m.score(bots[c].Skill, bots[j].Skill)
-		}
-		if s > bestScore {
-			best, bestScore = c, s
+	m.acc = slices.Grow(m.acc[:0], len(m.cand))[:len(m.cand)]
+	for j, c := range m.cand {
+		m.acc[j] = 0
+		for _, i := range m.seat {
+			m.acc[j] += m.score(bots[c].Skill, bots[i].Skill)
 		}
 	}
-	return best
+}
+
+// best is the candidate not yet seated that adds the most information to
+// the bots seated, whose scores it then updates with its own; the first
+// free bot not seated when the candidates have run out (a sample of few
+// distinct bots).
+func (m *Matchmaker) best(bots []Bot) int {
+	bj := -1
+	for j, c := range m.cand {
+		if !m.taken[c] && (bj < 0 || m.acc[j] > m.acc[bj]) {
+			bj = j
+		}
+	}
+	if bj < 0 {
+		for _, i := range m.free {
+			if !m.taken[i] {
+				return i
+			}
+		}
+	}
+	b := m.cand[bj]
+	for j, c := range m.cand {
+		if !m.taken[c] {
+			m.acc[j] += m.score(bots[c].Skill, bots[b].Skill)
+		}
+	}
+	return b
 }
 
 // score is the expected information of a game between a and b (the
