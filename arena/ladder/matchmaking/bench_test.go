@@ -55,11 +55,16 @@ func BenchmarkNext(b *testing.B) {
 // standings' Spearman correlation with the true order settles at 0.9 or
 // more, each given the same budget of games.
 func convergenceRuns(tb testing.TB, k, runs, budget int) (mm, rr int) {
+	return convergenceWith(tb, matchmaking.Params{Seats: matchmaking.Seats{Min: k, Max: k}}, runs, budget)
+}
+
+func convergenceWith(tb testing.TB, p matchmaking.Params, runs, budget int) (mm, rr int) {
+	k := p.Seats.Max
 	var a, b []int
 	for r := range runs {
 		seed := uint64(1000 + r)
 		s := newSim(field(3), seed, matchmaking.DefaultPlacementSigma)
-		m, err := matchmaking.New(matchmaking.Params{Seats: matchmaking.Seats{Min: k, Max: k}}, seed)
+		m, err := matchmaking.New(p, seed)
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -80,7 +85,7 @@ func convergenceRuns(tb testing.TB, k, runs, budget int) (mm, rr int) {
 // the matchmaking and for a round robin of the same budget, and their
 // ratio (the goal: at most 0.6).
 func BenchmarkConvergence(b *testing.B) {
-	runs := testkit.Pick(9, 31)
+	runs := testkit.Pick(15, 61)
 	for _, k := range []int{2, 4} {
 		b.Run(fmt.Sprintf("seats=%d", k), func(b *testing.B) {
 			var mm, rr int
@@ -90,6 +95,59 @@ func BenchmarkConvergence(b *testing.B) {
 			b.ReportMetric(float64(mm), "mm-games")
 			b.ReportMetric(float64(rr), "rr-games")
 			b.ReportMetric(float64(mm)/float64(rr), "mm/rr")
+		})
+	}
+}
+
+// fairness plays tables of k seats in a field of 24 placed bots that a
+// newcomer joins every 100 tables, and returns the largest gap a bot
+// available throughout waited (and its bound G, the default), the
+// largest seat-count spread of a bot, and the mean games a newcomer
+// played before it was placed.
+func fairness(tb testing.TB, k, tables int) (gap, bound int64, seatSpread int, placement float64) {
+	const n = 24
+	truth := spread(n + tables/100)
+	s := newSim(truth[:n], 42, matchmaking.DefaultPlacementSigma)
+	s.truth = truth
+	m, err := matchmaking.New(matchmaking.Params{Seats: matchmaking.Seats{Min: k, Max: k}}, 42)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	joined := 0
+	for t := range tables {
+		if t > 0 && t%100 == 0 {
+			s.join(n + joined)
+			joined++
+		}
+		s.step(nil, m)
+	}
+	var placed, games int
+	for i := n; i < len(s.bots); i++ {
+		if s.placedAt[i] >= 0 {
+			placed++
+			games += s.placedAt[i]
+		}
+	}
+	bound = int64(3 * ((len(s.bots) + k - 1) / k))
+	return s.maxGap, bound, s.seatSpread(k), float64(games) / float64(max(placed, 1))
+}
+
+// BenchmarkFairness reports, over a long run with newcomers arriving,
+// the largest gap between two tables of a bot (and the bound), the
+// largest seat spread of a bot, and the placement games per newcomer.
+func BenchmarkFairness(b *testing.B) {
+	for _, k := range []int{2, 4} {
+		b.Run(fmt.Sprintf("seats=%d", k), func(b *testing.B) {
+			var gap, bound int64
+			var sp int
+			var pl float64
+			for b.Loop() {
+				gap, bound, sp, pl = fairness(b, k, testkit.Pick(5000, 50000))
+			}
+			b.ReportMetric(float64(gap), "max-gap")
+			b.ReportMetric(float64(bound), "gap-bound")
+			b.ReportMetric(float64(sp), "seat-spread")
+			b.ReportMetric(pl, "placement-games")
 		})
 	}
 }
