@@ -33,8 +33,8 @@
 //
 // (a) Placement. A newcomer (Sigma above Params.PlacementSigma) takes
 // the first seat the due bots leave, and anchors the table when no bot
-// is due: the newcomer with the largest Sigma, so that several newcomers
-// take turns. Its opponents are chosen by (b), which for a very
+// is due: the newcomer that has waited longest (ties to the largest
+// Sigma), so that several newcomers take turns. Its opponents are chosen by (b), which for a very
 // uncertain bot means the opponents its result says most about. So a
 // newcomer plays every table until it is placed (Kaggle's and aiarena's
 // placement games, without a separate queue) except those the due bots
@@ -65,10 +65,11 @@
 // behind the standings, and leaves the choosing to the opponents; in
 // BenchmarkConvergence's field it reached the true order in 0.55 of a
 // round robin's games at 4 seats where the largest-Sigma anchor took
-// 0.67 (0.29 and 0.36 at 2 seats). Candidates are every available bot
-// when there are at most sampleSize, otherwise sampleSize drawn at
-// random (seeded): no k-subset is enumerated, so a choice costs
-// O(n + k sampleSize) pair scores.
+// 0.74 (0.31 and 0.40 at 2 seats).
+//
+// Candidates are every available bot when there are at most sampleSize,
+// otherwise sampleSize drawn at random (seeded): no k-subset is
+// enumerated, so a choice costs O(n + k sampleSize) pair scores.
 //
 // (d) Seats. The rotation of the duplicate unit gives every bot of a
 // table each of its seats once, so complete units keep a bot's seat
