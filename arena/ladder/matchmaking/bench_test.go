@@ -50,20 +50,17 @@ func BenchmarkNext(b *testing.B) {
 	}
 }
 
-// convergenceRuns measures, for tables of k seats, the median over runs
+// convergenceRuns measures, for tables of k seats in the field of the
+// given copies, the median over runs
 // of the games the matchmaking and a round robin need before the
 // standings' Spearman correlation with the true order settles at 0.9 or
 // more, each given the same budget of games.
-func convergenceRuns(tb testing.TB, k, runs, budget int) (mm, rr int) {
-	return convergenceWith(tb, matchmaking.Params{Seats: matchmaking.Seats{Min: k, Max: k}}, runs, budget)
-}
-
-func convergenceWith(tb testing.TB, p matchmaking.Params, runs, budget int) (mm, rr int) {
-	k := p.Seats.Max
+func convergenceRuns(tb testing.TB, k, copies, runs, budget int) (mm, rr int) {
+	p := matchmaking.Params{Seats: matchmaking.Seats{Min: k, Max: k}}
 	var a, b []int
 	for r := range runs {
 		seed := uint64(1000 + r)
-		s := newSim(field(3), seed, matchmaking.DefaultPlacementSigma)
+		s := newSim(field(copies), seed, matchmaking.DefaultPlacementSigma)
 		m, err := matchmaking.New(p, seed)
 		if err != nil {
 			tb.Fatal(err)
@@ -72,7 +69,7 @@ func convergenceWith(tb testing.TB, p matchmaking.Params, runs, budget int) (mm,
 			_, ok := s.step(nil, m)
 			return ok
 		}))
-		s = newSim(field(3), seed, matchmaking.DefaultPlacementSigma)
+		s = newSim(field(copies), seed, matchmaking.DefaultPlacementSigma)
 		b = append(b, s.convergence(budget, 0.9, s.roundRobin(k)))
 	}
 	slices.Sort(a)
@@ -86,16 +83,18 @@ func convergenceWith(tb testing.TB, p matchmaking.Params, runs, budget int) (mm,
 // ratio (the goal: at most 0.6).
 func BenchmarkConvergence(b *testing.B) {
 	runs := testkit.Pick(15, 61)
-	for _, k := range []int{2, 4} {
-		b.Run(fmt.Sprintf("seats=%d", k), func(b *testing.B) {
-			var mm, rr int
-			for b.Loop() {
-				mm, rr = convergenceRuns(b, k, runs, 3000)
-			}
-			b.ReportMetric(float64(mm), "mm-games")
-			b.ReportMetric(float64(rr), "rr-games")
-			b.ReportMetric(float64(mm)/float64(rr), "mm/rr")
-		})
+	for _, copies := range []int{3, 6} {
+		for _, k := range []int{2, 4} {
+			b.Run(fmt.Sprintf("bots=%d/seats=%d", 5*copies, k), func(b *testing.B) {
+				var mm, rr int
+				for b.Loop() {
+					mm, rr = convergenceRuns(b, k, copies, runs, 100*copies*copies)
+				}
+				b.ReportMetric(float64(mm), "mm-games")
+				b.ReportMetric(float64(rr), "rr-games")
+				b.ReportMetric(float64(mm)/float64(rr), "mm/rr")
+			})
+		}
 	}
 }
 

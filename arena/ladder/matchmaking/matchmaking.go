@@ -57,15 +57,15 @@
 // Plackett-Luce game is roughly the pairwise comparisons of its order).
 // Params.Quality raises the closeness factor 4p(1-p) to a power: 1 is
 // the plain expected information, more prefers close ratings further,
-// 0 looks only at uncertainty. Not TrueSkill's match quality: that is a
+// less prefers uncertainty (the default, 0.5: see DefaultQuality). Not TrueSkill's match quality: that is a
 // draw probability, highest for two certain equals, and so it steers
 // games away from the uncertain bots a converging ladder must play.
 // Why the longest-waiting anchor and not the least known bot (largest
 // Sigma): it spreads games as evenly as a round robin, so no rating lags
 // behind the standings, and leaves the choosing to the opponents; in
-// BenchmarkConvergence's field it reached the true order in 0.55 of a
-// round robin's games at 4 seats where the largest-Sigma anchor took
-// 0.74 (0.31 and 0.40 at 2 seats).
+// BenchmarkConvergence's 15-bot field it reached the true order in 0.55
+// of a round robin's games at 4 seats where the largest-Sigma anchor
+// took 0.74 (0.31 and 0.40 at 2 seats; both with Quality 2).
 //
 // Candidates are every available bot when there are at most sampleSize,
 // otherwise sampleSize drawn at random (seeded): no k-subset is
@@ -160,11 +160,13 @@ type Params struct {
 // takes.
 const DefaultPlacementSigma = 25.0 / 6
 
-// DefaultQuality is the Quality used when none is given. 2 converged
-// fastest of 1, 2 and 4 in the field of BenchmarkConvergence for 2- and
-// 4-seat tables: the plain expected information (1) spends games on
-// pairs whose order the ratings already tell.
-const DefaultQuality = 2
+// DefaultQuality is the Quality used when none is given. Of -1 (0:
+// uncertainty alone), 0.25, 0.5, 1, 2 and 4, 0.5 converged fastest or
+// about as fast as the best over BenchmarkConvergence's fields (15 and
+// 30 bots, 2 and 4 seats): more closeness (2) sends the games of a field
+// with several copies of a bot to those copies, whose order does not
+// matter; none (uncertainty alone) plays the field at random.
+const DefaultQuality = 0.5
 
 // sampleSize is the most candidates scored for a seat: every free bot in
 // fields up to this size, a seeded sample in larger ones.
@@ -463,8 +465,8 @@ func (m *Matchmaker) score(a, b stats.Skill) float64 {
 	close := 4 * p * (1 - p)
 	switch m.p.Quality {
 	case 1:
-	case 2:
-		close *= close
+	case 0.5:
+		close = math.Sqrt(close)
 	default:
 		close = math.Pow(close, m.p.Quality)
 	}
