@@ -123,7 +123,6 @@ func TestNoStarvation(t *testing.T) {
 					for i := range s.bots {
 						if s.rng.IntN(50) == 0 {
 							s.bots[i].Available = !s.bots[i].Available
-							s.freeSince[i] = false
 						}
 					}
 				}

@@ -25,9 +25,9 @@ type sim struct {
 	params stats.Params
 
 	// fairness, recorded as tables are played
-	maxGap     int64 // largest gap at which a bot was seated
-	freeSince  []bool
-	placedAt   []int // games played when Sigma first fell to the placement bound (-1: not yet)
+	maxGap     int64  // largest gap at which a bot free throughout its wait was seated
+	freeSince  []bool // free at every table since its last one
+	placedAt   []int  // games played when Sigma first fell to the placement bound (-1: not yet)
 	placement  float64
 	onGame     func() // called after every game
 	seatCounts int    // the most seats any table had
@@ -54,7 +54,7 @@ func (s *sim) join(i int) {
 func (s *sim) step(t *testing.T, mm *matchmaking.Matchmaker) (matchmaking.Table, bool) {
 	tab, ok := mm.Next(s.seq, s.bots)
 	if !ok {
-		s.seq++
+		s.tick()
 		return tab, false
 	}
 	s.play(t, tab.Bots)
@@ -94,11 +94,18 @@ func (s *sim) play(t *testing.T, ids []int) {
 		}
 		s.game(seated)
 	}
+	s.tick()
 	for _, i := range idx {
-		s.bots[i].Last = s.seq
+		s.bots[i].Last = s.seq - 1
+		s.freeSince[i] = true // a new wait begins
 	}
+}
+
+// tick ends a table (or a call that found none): a bot not free at it
+// has not waited while available since its last table.
+func (s *sim) tick() {
 	for i := range s.bots {
-		s.freeSince[i] = s.bots[i].Free()
+		s.freeSince[i] = s.freeSince[i] && s.bots[i].Free()
 	}
 	s.seq++
 }
