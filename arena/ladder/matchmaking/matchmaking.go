@@ -34,12 +34,12 @@
 // (a) Placement. A newcomer (Sigma above Params.PlacementSigma) takes
 // the first seat the due bots leave, and anchors the table when no bot
 // is due: the newcomer that has waited longest (ties to the largest
-// Sigma), so that several newcomers take turns. Its opponents are chosen by (b), which for a very
-// uncertain bot means the opponents its result says most about. So a
-// newcomer plays every table until it is placed (Kaggle's and aiarena's
-// placement games, without a separate queue) except those the due bots
-// fill. Placement comes after (c) so that a burst of submissions cannot
-// starve the placed bots.
+// Sigma), so that several newcomers take turns. Its opponents are
+// chosen by (b), which for a very uncertain bot means the opponents its
+// result says most about. So a newcomer plays every table until it is
+// placed (Kaggle's and aiarena's placement games, without a separate
+// queue) except those the due bots fill. Placement comes after (c) so
+// that a burst of submissions cannot starve the placed bots.
 //
 // (b) Tables that tell the most. Otherwise the anchor is the available
 // bot that has waited longest (ties to the largest Sigma), and each
@@ -57,9 +57,11 @@
 // Plackett-Luce game is roughly the pairwise comparisons of its order).
 // Params.Quality raises the closeness factor 4p(1-p) to a power: 1 is
 // the plain expected information, more prefers close ratings further,
-// less prefers uncertainty (the default, 0.5: see DefaultQuality). Not TrueSkill's match quality: that is a
-// draw probability, highest for two certain equals, and so it steers
-// games away from the uncertain bots a converging ladder must play.
+// less prefers uncertainty (the default, 0.5: see DefaultQuality). Not
+// TrueSkill's match quality: that is a draw probability, highest for two
+// certain equals, and so it steers games away from the uncertain bots a
+// converging ladder must play.
+//
 // Why the longest-waiting anchor and not the least known bot (largest
 // Sigma): it spreads games as evenly as a round robin, so no rating lags
 // behind the standings, and leaves the choosing to the opponents; in
@@ -84,6 +86,21 @@
 // from the range (so the ratings see every size the contest plays),
 // raised to seat every due bot (up to Max), lowered to the bots
 // available; fewer than Min available bots means no table now.
+//
+// # Measured
+//
+// BenchmarkConvergence plays a field of five kinds of bot of known
+// strength (3 or 6 copies of each) with outcomes drawn from a
+// Plackett-Luce model and ratings from stats.PlackettLuce, and counts
+// the games until the standings (by Ordinal) stay at a Spearman
+// correlation of 0.9 or more with the true order, against rounds of
+// seeded random tables (a round robin at 2 seats) with the same budget.
+// Medians of 61 runs (ARENA_THOROUGH=1): 15 bots, 0.43 of the round
+// robin's games at 2 seats and 0.68 at 4; 30 bots, 0.70 and 0.84. At 4
+// seats the order settles within the placement games (some 6 games a
+// bot), while every rating is still too uncertain for a chosen table to
+// tell much more than a random one. BenchmarkFairness and BenchmarkNext
+// give the rest.
 package matchmaking
 
 import (
@@ -103,9 +120,9 @@ type Bot struct {
 	ID int
 	// Skill is the bot's current Weng-Lin rating.
 	Skill stats.Skill
-	// Games is the number of games it has played (shown in Table's
-	// reasons and tests; the rules use Skill.Sigma, which falls as it
-	// plays).
+	// Games is the number of games it has played. The rules do not
+	// read it: Skill.Sigma says how well a bot is known and Last how long
+	// it has waited, which is what they need.
 	Games int
 	// Last is the sequence number of the last table it was seated at, or
 	// for a bot that has not played yet the sequence number at which it
