@@ -102,12 +102,13 @@ func BenchmarkConvergence(b *testing.B) {
 // newcomer joins every 100 tables, and returns the largest gap a bot
 // available throughout waited (and its bound G, the default), the
 // largest seat-count spread of a bot, and the mean games a newcomer
-// played before it was placed.
-func fairness(tb testing.TB, k, tables int) (gap, bound int64, seatSpread int, placement float64) {
+// played before it was placed. With cut, every unit stops after its
+// first game (no rotation: the first seat order alone balances seats).
+func fairness(tb testing.TB, k, tables int, cut bool) (gap, bound int64, seatSpread int, placement float64) {
 	const n = 24
 	truth := spread(n + tables/100)
 	s := newSim(truth[:n], 42, matchmaking.DefaultPlacementSigma)
-	s.truth = truth
+	s.truth, s.cut = truth, cut
 	m, err := matchmaking.New(matchmaking.Params{Seats: matchmaking.Seats{Min: k, Max: k}}, 42)
 	if err != nil {
 		tb.Fatal(err)
@@ -133,19 +134,23 @@ func fairness(tb testing.TB, k, tables int) (gap, bound int64, seatSpread int, p
 
 // BenchmarkFairness reports, over a long run with newcomers arriving,
 // the largest gap between two tables of a bot (and the bound), the
-// largest seat spread of a bot, and the placement games per newcomer.
+// largest seat spread of a bot (units played whole, and cut to their
+// first game), and the placement games per newcomer.
 func BenchmarkFairness(b *testing.B) {
 	for _, k := range []int{2, 4} {
 		b.Run(fmt.Sprintf("seats=%d", k), func(b *testing.B) {
 			var gap, bound int64
-			var sp int
+			var sp, spCut int
 			var pl float64
+			tables := testkit.Pick(5000, 50000)
 			for b.Loop() {
-				gap, bound, sp, pl = fairness(b, k, testkit.Pick(5000, 50000))
+				gap, bound, sp, pl = fairness(b, k, tables, false)
+				_, _, spCut, _ = fairness(b, k, tables, true)
 			}
 			b.ReportMetric(float64(gap), "max-gap")
 			b.ReportMetric(float64(bound), "gap-bound")
 			b.ReportMetric(float64(sp), "seat-spread")
+			b.ReportMetric(float64(spCut), "seat-spread-first-games")
 			b.ReportMetric(pl, "placement-games")
 		})
 	}
