@@ -145,7 +145,7 @@ func (f *File) resolve(src, baseDir string, programs bool) (*Config, error) {
 	index := map[string]int{}
 	for i, b := range f.Bots {
 		_, out := absent[b.Name]
-		spec, err := resolveBot(src, i, b, baseDir, programs && !out, c.Bots)
+		spec, err := ResolveBot(src, i, b, baseDir, programs && !out, c.Bots)
 		if err != nil {
 			return nil, err
 		}
@@ -324,11 +324,12 @@ func (c *Config) Refusal(src string, refused *runplan.RefusedError) error {
 	return fieldErr(src, field, "%v", refused.Err)
 }
 
-// resolveBot parses bot i of a file (b) into its spec: checked
+// ResolveBot parses bot i of a file (b) into its spec: checked
 // (programs: its program looked for), or only parsed for a bot that does
 // not run here (withdrawn, suspended, a run read for its results).
-// before are the bots before it, whose names it must not repeat.
-func resolveBot(src string, i int, b BotFile, baseDir string, programs bool, before []bot.Spec) (bot.Spec, error) {
+// before are the bots before it, whose names it must not repeat. The one
+// reader of a file's bots: a ladder file's bundled bots are read by it too.
+func ResolveBot(src string, i int, b BotFile, baseDir string, programs bool, before []bot.Spec) (bot.Spec, error) {
 	field := fmt.Sprintf("bots[%d]", i)
 	if b.Name == "" {
 		return bot.Spec{}, fieldErr(src, field+".name", "missing")

@@ -136,34 +136,45 @@ func tooLarge(name string) error {
 	return &FileError{File: name, Err: fmt.Errorf("%w: more than %s, the most a tournament file may hold", ErrTooLarge, sandbox.FormatSize(MaxFileSize))}
 }
 
-// ParseFile decodes tournament file data; name is used in errors. Every
-// key is checked against the fields of its place before anything is
-// decoded, so a typo or a wrong type is an error naming the line, the key
-// and (for a typo) the keys valid there.
+// ParseFile decodes tournament file data; name is used in errors (see
+// Decode).
 func ParseFile(name string, data []byte) (*File, error) {
 	if len(data) > MaxFileSize {
 		return nil, tooLarge(name)
 	}
+	var f File
+	if err := Decode(name, data, &f); err != nil {
+		return nil, err
+	}
+	return &f, nil
+}
+
+// Decode strictly decodes the YAML data of a file (name, for errors)
+// into v, a pointer to a struct with yaml tags: the one checker of the
+// arena's YAML files (tournament files, ladder files). Every key is
+// checked against the fields of its place before anything is decoded,
+// so a typo or a wrong type is a *FileError naming the line, the key and
+// (for a typo) the keys valid there. The caller bounds data's size.
+func Decode(name string, data []byte, v any) error {
 	var doc yaml.Node
 	if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
-			return nil, &FileError{File: name, Err: ErrEmptyFile}
+			return &FileError{File: name, Err: ErrEmptyFile}
 		}
-		return nil, &FileError{File: name, Err: errors.New(strings.TrimPrefix(strings.ReplaceAll(err.Error(), "\n ", ""), "yaml: "))}
+		return &FileError{File: name, Err: errors.New(strings.TrimPrefix(strings.ReplaceAll(err.Error(), "\n ", ""), "yaml: "))}
 	}
-	if err := checkNode(&doc, reflect.TypeFor[File](), ""); err != nil {
+	if err := checkNode(&doc, reflect.TypeOf(v), ""); err != nil {
 		err.File = name
-		return nil, err
+		return err
 	}
 	// The strict decoder once more, for what the check does not follow
 	// (aliases); it finds nothing the check found already.
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
-	var f File
-	if err := dec.Decode(&f); err != nil {
-		return nil, &FileError{File: name, Err: errors.New(strings.TrimPrefix(strings.ReplaceAll(err.Error(), "\n ", ""), "yaml: "))}
+	if err := dec.Decode(v); err != nil {
+		return &FileError{File: name, Err: errors.New(strings.TrimPrefix(strings.ReplaceAll(err.Error(), "\n ", ""), "yaml: "))}
 	}
-	return &f, nil
+	return nil
 }
 
 var durationType = reflect.TypeFor[options.Duration]()
