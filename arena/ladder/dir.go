@@ -142,19 +142,27 @@ func checkEmpty(dir string) error {
 	if err != nil {
 		return fmt.Errorf("ladder: %w", err)
 	}
+	has := func(name string) bool {
+		return slices.ContainsFunc(entries, func(e os.DirEntry) bool { return e.Name() == name })
+	}
+	switch {
+	case has(FileName):
+		return fmt.Errorf("%s %w; `arena ladder run %s` runs it", dir, ErrExists, dir)
+	case has(ledger.FileName) && nonEmpty(filepath.Join(dir, ledger.FileName)):
+		return fmt.Errorf("%s is %w: it holds another run's results (%s); use a new directory", dir, ErrNotLadder, ledger.FileName)
+	}
 	for _, e := range entries {
-		switch e.Name() {
-		case outdir.LockName:
-			continue
-		case FileName:
-			return fmt.Errorf("%s %w; `arena ladder run %s` runs it", dir, ErrExists, dir)
-		case ledger.FileName:
-			return fmt.Errorf("%s is %w: it holds another run's results (%s); use a new directory", dir, ErrNotLadder, ledger.FileName)
+		if e.Name() != outdir.LockName {
+			return fmt.Errorf("%s is %w: it holds %s, and a ladder starts from an empty directory (an Init that did not finish leaves no %s: remove the directory and init again)",
+				dir, ErrNotLadder, e.Name(), FileName)
 		}
-		return fmt.Errorf("%s is %w: it holds %s, and a ladder starts from an empty directory (an Init that did not finish leaves no %s: remove the directory and init again)",
-			dir, ErrNotLadder, e.Name(), FileName)
 	}
 	return nil
+}
+
+func nonEmpty(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Size() > 0
 }
 
 // Ladder is an open ladder directory: its lock held, its file read, its
