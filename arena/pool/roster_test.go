@@ -26,7 +26,9 @@ func TestAddAndRetire(t *testing.T) {
 	defer pl.KillAll()
 	// Each added bot's processes carry a token of their own, so that the
 	// test can tell whose are left.
-	token := func(name string) string { return fmt.Sprintf("ARENA_POOL_ROSTER=%d-%s-%d", os.Getpid(), name, tokens.Add(1)) }
+	token := func(name string) string {
+		return fmt.Sprintf("ARENA_POOL_ROSTER=%d-%s-%d", os.Getpid(), name, tokens.Add(1))
+	}
 	tb, tc := token("b"), token("c")
 	b := pl.Add(stdio.Command{Name: "b", Argv: []string{"sh", "-c", "exec cat >/dev/null"}, Env: []string{tb}}.Spec())
 	c := pl.Add(stdio.Command{Name: "c", Argv: []string{"sh", "-c", "exec cat >/dev/null"}, Env: []string{tc}}.Spec())
