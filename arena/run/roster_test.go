@@ -2,6 +2,7 @@ package run_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -192,5 +193,62 @@ func TestRosterGrowsWhileTheRunGoesOn(t *testing.T) {
 		if left := proctest.WithEnv(tok); len(left) != 0 {
 			t.Errorf("processes left after the run: %v", left)
 		}
+	}
+}
+
+// recorder is a RosterWatcher that notes what it is told, and refuses
+// bots named "refused".
+type recorder struct{ told []string }
+
+func (r *recorder) AddBot(i int, spec bot.Spec) error {
+	if spec.Name == "refused" {
+		return errors.New("no build")
+	}
+	r.told = append(r.told, fmt.Sprintf("add %d %s", i, spec.Name))
+	return nil
+}
+func (r *recorder) RetireBot(i int) { r.told = append(r.told, fmt.Sprintf("retire %d", i)) }
+
+// TestRosterWatch: a watcher is told of the bots so far and then of each
+// change, in index order; a bot a watcher refuses is not added and takes
+// no index; indices are never reused; stop ends the watch.
+func TestRosterWatch(t *testing.T) {
+	r := run.NewRoster([]bot.Spec{{Name: "a"}, {Name: "b"}})
+	if err := r.Retire(1); err != nil {
+		t.Fatal(err)
+	}
+	w := &recorder{}
+	stop, err := r.Watch(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Add(bot.Spec{Name: "refused"}); err == nil {
+		t.Error("a refused bot was added")
+	}
+	if i, err := r.Add(bot.Spec{Name: "c"}); i != 2 || err != nil {
+		t.Errorf("Add(c) = %d, %v: want 2", i, err)
+	}
+	if err := r.Retire(2); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Retire(2); err != nil { // twice: nothing more
+		t.Fatal(err)
+	}
+	if err := r.Retire(7); err == nil {
+		t.Error("Retire of a bot never added: want an error")
+	}
+	stop()
+	if i, _ := r.Add(bot.Spec{Name: "d"}); i != 3 {
+		t.Errorf("Add(d) = %d: want 3", i)
+	}
+	want := []string{"add 0 a", "add 1 b", "retire 1", "add 2 c", "retire 2"}
+	if !slices.Equal(w.told, want) {
+		t.Errorf("the watcher was told %q, want %q", w.told, want)
+	}
+	if r.Len() != 4 || !r.Retired(1) || r.Retired(0) || r.Name(3) != "d" {
+		t.Errorf("roster: %d bots, retired 0 %v 1 %v, bot 3 %q", r.Len(), r.Retired(0), r.Retired(1), r.Name(3))
+	}
+	if _, err := run.NewRoster([]bot.Spec{{Name: "refused"}}).Watch(&recorder{}); err == nil {
+		t.Error("Watch of a roster with a bot the watcher refuses: want an error")
 	}
 }
