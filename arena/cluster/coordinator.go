@@ -32,10 +32,12 @@ type Coordinator struct {
 	obs jetstream.ObjectStore
 	// jobs and results are the streams' handles, looked up once.
 	jobs, results jetstream.Stream
-	cfg           run.Config
-	run           string   // the run's id in subjects and jobs (RunID)
-	bots          []JobBot // by the run's bot index
+	cfg           run.Config // its Roster set (run.Config.BotRoster)
+	run           string     // the run's id in subjects and jobs (RunID)
 	warn          io.Writer
+	// unwatch ends the watch on the run's roster, through which bots
+	// added while the run goes on get their builds (AddBot).
+	unwatch func()
 
 	arrivals *nats.Subscription
 	events   *nats.Subscription
@@ -48,6 +50,7 @@ type Coordinator struct {
 	retries map[string]int         // by game id: results refused and played again
 	refused map[string]int         // of them, from workers not banned before
 	told    map[string]bool        // refusals already reported, by worker and reason
+	bots    []JobBot               // by the run's bot index
 }
 
 // NewCoordinator sets up the streams (Setup) and returns the executor of
@@ -67,18 +70,15 @@ func NewCoordinator(ctx context.Context, nc *nats.Conn, cfg run.Config, o Option
 	if err != nil {
 		return nil, err
 	}
+	cfg.Roster = cfg.BotRoster()
 	c := &Coordinator{nc: nc, js: js, obs: obs, cfg: cfg, run: RunID(cfg), warn: cfg.Warn,
 		waiters: map[string]chan Result{}, retries: map[string]int{}, refused: map[string]int{}, told: map[string]bool{},
 		health: map[string]*health{}, banned: map[string]string{}}
 	if c.warn == nil {
 		c.warn = io.Discard
 	}
-	for _, b := range cfg.Bots {
-		build, err := Build(b)
-		if err != nil {
-			return nil, err
-		}
-		c.bots = append(c.bots, JobBot{Name: b.Name, Build: build})
+	if c.unwatch, err = cfg.Roster.Watch(c); err != nil {
+		return nil, err
 	}
 	// Subscribed before any job goes out: every result published from
 	// now on reaches deliver; those from before are in the stream.
@@ -108,6 +108,24 @@ func NewCoordinator(ctx context.Context, nc *nats.Conn, cfg run.Config, o Option
 	}
 	return c, nil
 }
+
+// AddBot fixes bot i's build, which a worker must have to play its games
+// (run.RosterWatcher): a bot that has none is refused.
+func (c *Coordinator) AddBot(i int, spec bot.Spec) error {
+	build, err := Build(spec)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.bots = append(c.bots[:i], JobBot{Name: spec.Name, Build: build}) // i is the next, or one refused elsewhere
+	return nil
+}
+
+// RetireBot does nothing (run.RosterWatcher): the run seats a retired bot
+// no more, and a worker's idle sessions of it wait, within the worker's
+// spare budget, for the run's end there.
+func (c *Coordinator) RetireBot(int) {}
 
 // maxDeliveriesAdvisory is the subject of the server's advisory for a
 // job of the workers' consumer that ran out of deliveries.
@@ -356,6 +374,7 @@ func (c *Coordinator) lookup(ctx context.Context, t run.Table, before bool) (Res
 func (c *Coordinator) job(unit []run.Table) Job {
 	c.mu.Lock()
 	retry := c.retries[unit[0].GameID]
+	bots := c.bots
 	c.mu.Unlock()
 	j := Job{ID: c.run + "." + unit[0].GameID, Run: c.run, Match: c.cfg.MatchID, Arena: c.cfg.Version, Game: c.cfg.Game.Info().Name,
 		Rules: c.cfg.Game.Info().Rules, Options: c.cfg.Options, Settings: c.cfg.Settings, Rotation: c.cfg.Rotation}
@@ -373,7 +392,7 @@ func (c *Coordinator) job(unit []run.Table) Job {
 			if !ok {
 				i = len(j.Bots)
 				index[b] = i
-				j.Bots = append(j.Bots, c.bots[b])
+				j.Bots = append(j.Bots, bots[b])
 			}
 			jt.Seats[s] = i
 		}
@@ -447,7 +466,7 @@ func (c *Coordinator) accept(ctx context.Context, t run.Table, res Result, sent 
 	rec := res.Record
 	names := make([]string, len(t.Seats))
 	for s, b := range t.Seats {
-		names[s] = c.cfg.Bots[b].Name
+		names[s] = c.cfg.Roster.Name(b)
 	}
 	switch {
 	case rec.GameID != t.GameID || rec.Seed != t.Seed:
@@ -512,6 +531,7 @@ func (c *Coordinator) accept(ctx context.Context, t run.Table, res Result, sent 
 // queue: a stopped run (an SPRT verdict, an interrupt) leaves no work
 // behind. A resumed run queues them again.
 func (c *Coordinator) Close(bool) {
+	c.unwatch()
 	if c.arrivals != nil {
 		c.arrivals.Unsubscribe()
 	}

@@ -6,6 +6,7 @@ package pool
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -48,6 +49,12 @@ import (
 // process, the deals it played, stays bounded however long a run is;
 // with OneGame, after every game.
 //
+// The bots may grow while the pool runs (Add: a ladder admits a new
+// version of a bot), and a bot may be retired (Retire): its idle
+// sessions are closed at once, those in games when they are given back,
+// and it is never started again. Its index is never reused, so a game
+// that names it stays readable.
+//
 // A session that accounts per game (bot.GameStarter, a sandboxed
 // process) is told of each new game it is handed.
 //
@@ -81,11 +88,14 @@ type Pool struct {
 
 	logs, lost atomic.Int64 // stderr logs attached, and lost
 
-	bots   []bot.Spec
 	launch bot.LaunchOptions
 
-	mu   sync.Mutex
-	live map[bot.Endpoint]*member // every registered process
+	mu sync.Mutex
+	// bots are the bots by index (Add appends), retired those Retire
+	// took out.
+	bots    []bot.Spec
+	retired map[int]bool
+	live    map[bot.Endpoint]*member // every registered process
 	// idle are the processes between games and the spares started
 	// ahead, of every bot, least recently used first.
 	idle []*member
@@ -150,8 +160,64 @@ type member struct {
 
 // New makes an empty pool for bots, whose sessions it launches with opt.
 func New(bots []bot.Spec, opt bot.LaunchOptions) *Pool {
-	return &Pool{bots: bots, launch: opt, live: map[bot.Endpoint]*member{}, prestarting: map[int]chan struct{}{}, misses: map[int]int{},
-		claimed: map[claimKey][]*member{}}
+	return &Pool{bots: slices.Clip(bots), launch: opt, live: map[bot.Endpoint]*member{}, prestarting: map[int]chan struct{}{}, misses: map[int]int{},
+		claimed: map[claimKey][]*member{}, retired: map[int]bool{}}
+}
+
+// ErrRetired is Get's error for a bot the pool retired (Retire).
+var ErrRetired = errors.New("retired")
+
+// Add adds a bot, at any time (between games or during them), and
+// returns its index: the next after the bots so far.
+func (p *Pool) Add(spec bot.Spec) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.bots = append(p.bots, spec)
+	return len(p.bots) - 1
+}
+
+// Retire retires bot b, at any time: no session of it is started again
+// (Get fails with ErrRetired), its idle ones and its spare (one on its
+// way included) are closed before Retire returns, and those in games are
+// closed when they are given back (Put). Its index stays taken.
+func (p *Pool) Retire(b int) {
+	p.mu.Lock()
+	p.retired[b] = true
+	delete(p.misses, b)
+	for {
+		var gone []*member
+		p.idle = slices.DeleteFunc(p.idle, func(m *member) bool {
+			if m.bot != b {
+				return false
+			}
+			gone = append(gone, m)
+			delete(p.live, m.proc)
+			p.closing++
+			return true
+		})
+		ready := p.prestarting[b]
+		p.mu.Unlock()
+		for _, m := range gone {
+			p.closeMember(m)
+		}
+		if ready == nil {
+			return
+		}
+		<-ready // a spare on its way closes itself (prestart)
+		p.mu.Lock()
+	}
+}
+
+// specLocked is bot b's spec, or why it cannot be started.
+func (p *Pool) specLocked(b int) (bot.Spec, error) {
+	if b < 0 || b >= len(p.bots) {
+		return bot.Spec{}, fmt.Errorf("bot %d of %d: no such bot", b, len(p.bots))
+	}
+	spec := p.bots[b]
+	if p.retired[b] {
+		return spec, fmt.Errorf("bot %s: %w", spec.Name, ErrRetired)
+	}
+	return spec, nil
 }
 
 // budgetLocked is the bound on the processes outside games.
@@ -402,7 +468,12 @@ func (p *Pool) roomLocked(own int) (lru *member, ok bool) {
 
 // start launches a process of bot b.
 func (p *Pool) start(b int) (bot.Endpoint, error) {
-	spec := p.bots[b]
+	p.mu.Lock()
+	spec, err := p.specLocked(b)
+	p.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
 	proc, err := spec.Launcher.Launch(spec.Name, p.launch)
 	if err != nil {
 		return nil, fmt.Errorf("bot %s: %w", spec.Name, err)
@@ -419,7 +490,7 @@ func (p *Pool) start(b int) (bot.Endpoint, error) {
 func (p *Pool) prestart(b int) {
 	p.mu.Lock()
 	for {
-		if p.closed || p.prestarting[b] != nil || p.fullLocked(b) ||
+		if p.closed || p.retired[b] || p.prestarting[b] != nil || p.fullLocked(b) ||
 			slices.ContainsFunc(p.idle, func(m *member) bool { return m.bot == b && len(m.deals) == 0 }) {
 			p.mu.Unlock()
 			return // a spare would take a session the bot's games need
@@ -459,7 +530,7 @@ func (p *Pool) prestart(b int) {
 		switch {
 		case err != nil:
 			// The game that needs it will start one and record the failure.
-		case p.closed:
+		case p.closed || p.retired[b]:
 			proc.Close()
 		default:
 			m := &member{bot: b, proc: proc, log: log}
@@ -485,7 +556,7 @@ func (p *Pool) Put(b int, proc bot.Endpoint, failed bool) {
 		p.mu.Unlock()
 		return // killed by KillAll meanwhile
 	}
-	if failed || len(m.deals) >= MaxDeals {
+	if failed || len(m.deals) >= MaxDeals || p.retired[m.bot] {
 		p.retire(m)
 		return
 	}
@@ -674,6 +745,9 @@ func (p *Pool) Shutdown(grace time.Duration) {
 // fullLocked reports whether bot b has as many live sessions as it serves
 // at once (bot.Capacity; unbounded when its launcher does not say).
 func (p *Pool) fullLocked(b int) bool {
+	if b < 0 || b >= len(p.bots) {
+		return false // Get's start says why
+	}
 	c, ok := p.bots[b].Launcher.(bot.Capacity)
 	if !ok || c.Capacity() <= 0 {
 		return false

@@ -23,33 +23,50 @@ type Local struct {
 	cfg  Config
 	pool *pool.Pool
 	logs Sink
+	// unwatch ends the pool's watch on the run's roster: bots added or
+	// retired while the run goes on reach the pool (AddBot, RetireBot).
+	unwatch func()
 }
 
-// NewLocal is the Local executor of cfg's bots and settings; logs (nil:
-// none) says where each bot's stderr of a game goes (Sink.Log).
+// NewLocal is the Local executor of cfg's bots (Config.Roster, whose
+// changes it follows until Close, or Config.Bots) and settings; logs
+// (nil: none) says where each bot's stderr of a game goes (Sink.Log).
 func NewLocal(cfg Config, logs Sink) *Local {
 	cfg.Settings = cfg.Settings.WithDefaults()
+	cfg.Roster = cfg.roster()
 	if cfg.Warn == nil {
 		cfg.Warn = io.Discard
 	}
 	if logs == nil {
 		logs = Discard
 	}
-	l := &Local{cfg: cfg, pool: pool.New(cfg.Bots, bot.LaunchOptions{MaxLine: cfg.MaxLine, StderrCap: cfg.StderrCap}), logs: logs}
+	l := &Local{cfg: cfg, pool: pool.New(nil, bot.LaunchOptions{MaxLine: cfg.MaxLine, StderrCap: cfg.StderrCap}), logs: logs}
 	l.pool.Spare, l.pool.Rotation, l.pool.OneGame = cfg.SpareProcesses, cfg.Rotation, cfg.RestartBots
 	if l.pool.Spare <= 0 {
 		l.pool.Spare = DefaultSpare(cfg.Concurrency, cfg.Rotation)
 	}
 	l.pool.OnLogLost = func(err error) { fmt.Fprintf(cfg.Warn, "arena: warning: %v\n", err) }
+	l.unwatch, _ = cfg.Roster.Watch(l) // AddBot takes every bot
 	return l
 }
+
+// AddBot adds bot i to the pool (RosterWatcher): the pool's bots are the
+// roster's, in the same order, so its index is i.
+func (l *Local) AddBot(i int, spec bot.Spec) error {
+	l.pool.Add(spec)
+	return nil
+}
+
+// RetireBot retires bot i from the pool (RosterWatcher): its idle
+// sessions are closed now, those in games after them.
+func (l *Local) RetireBot(i int) { l.pool.Retire(i) }
 
 // Claim reports whether every seat of t whose bot is started (none that
 // takes no part, Table.Absent) has an idle process of its bot that may
 // play t's deal, and if so holds them for t's Play (Claimer).
 func (l *Local) Claim(t Table) bool {
 	var bots []int
-	for s, on := range referee.Started(t.players(l.cfg.Bots)) {
+	for s, on := range referee.Started(t.players(l.cfg.Roster)) {
 		if on {
 			bots = append(bots, t.Seats[s])
 		}
@@ -70,6 +87,7 @@ func (l *Local) LostLogs() int {
 // processes to exit) when the run ran to its end, else at once. Once it
 // returns every log is written, and a line says how many were lost.
 func (l *Local) Close(done bool) {
+	l.unwatch()
 	if done {
 		l.pool.Shutdown(l.cfg.ByeGrace)
 	}
@@ -86,7 +104,7 @@ func (l *Local) Close(done bool) {
 // the referee closes the bots' connections (which ends their processes)
 // and the result is ErrAbandoned: the game is not kept.
 func (l *Local) Play(ctx context.Context, t Table) (ledger.Record, Replay, error) {
-	players := t.players(l.cfg.Bots)
+	players := t.players(l.cfg.Roster)
 	g := l.seat(t, players)
 	c := &l.cfg
 	rec := replays.NewRecorder(replays.Header{
@@ -185,7 +203,7 @@ func (l *Local) record(t Table, res *referee.Result, g *seating) ledger.Record {
 		Reason: res.Outcome.Reason, Plies: res.Plies, Forfeits: []ledger.SeatFailure{}, RoundTripUS: roundTripsOf(g.seats),
 	}
 	for _, b := range t.Seats {
-		out.Bots = append(out.Bots, l.cfg.Bots[b].Name)
+		out.Bots = append(out.Bots, l.cfg.Roster.Name(b))
 	}
 	for _, f := range res.Forfeits {
 		sf := ledger.FailureOf(f.Recorded(), out.Bots[f.Seat])

@@ -142,6 +142,11 @@ type Config struct {
 	Version string // the arena's, written into replays
 	// Bots are indexed by Table.Seats.
 	Bots []bot.Spec
+	// Roster, if set, is the run's bots instead of Bots, for a run whose
+	// bots change while it goes on (a ladder): the runner, the executor
+	// and whoever adds and retires bots share it. nil: a roster of Bots,
+	// built once.
+	Roster *Roster
 	// Concurrency is how many games run at once (< 1: 1); with a
 	// UnitExecutor, how many units, each played game after game.
 	Concurrency int

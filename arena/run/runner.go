@@ -78,6 +78,7 @@ type finished struct {
 func newRunner(ctx context.Context, cfg Config, src Source, stop StopRule, sink Sink) *runner {
 	cfg.Settings = cfg.Settings.WithDefaults()
 	cfg.Concurrency = max(cfg.Concurrency, 1)
+	cfg.Roster = cfg.roster() // shared with the executor made here
 	if cfg.Warn == nil {
 		cfg.Warn = io.Discard
 	}

@@ -12,7 +12,7 @@ import (
 // Suspension is a bot suspended for failing to start
 // (Settings.MaxStartupFailures).
 type Suspension struct {
-	Bot  int    // index into Config.Bots
+	Bot  int    // index into the run's bots (Config.Bots, Config.Roster)
 	Name string // the bot's name
 	// Why is the detail of each of its forfeits from now on: "suspended
 	// after 3 startup failures in a row (the last: ...)".
@@ -31,21 +31,22 @@ func (s Suspension) String() string {
 // the ones it suspends), for the tables Run starts (mark).
 type startupWatch struct {
 	max    int // Settings.MaxStartupFailures: NeverSuspend or more than 0
-	names  []string
+	bots   *Roster
 	absent map[int]string // bot -> why
 	streak map[int]int    // bot -> startup failures in a row
 }
 
 func newStartupWatch(cfg Config) *startupWatch {
-	w := &startupWatch{max: cfg.MaxStartupFailures, absent: maps.Clone(cfg.Absent), streak: map[int]int{}}
+	w := &startupWatch{max: cfg.MaxStartupFailures, bots: cfg.roster(), absent: maps.Clone(cfg.Absent), streak: map[int]int{}}
 	if w.absent == nil {
 		w.absent = map[int]string{}
 	}
-	for _, b := range cfg.Bots {
-		w.names = append(w.names, b.Name)
-	}
 	return w
 }
+
+// whyRetired is why a retired bot (Roster.Retire) takes no part in a
+// table picked before it was retired.
+const whyRetired = "retired from the run"
 
 // mark sets t.Absent from the bots that take no part now. A table is
 // marked as it is picked to start (and again at each pick it waits
@@ -54,6 +55,9 @@ func (w *startupWatch) mark(t *Table) {
 	t.Absent = nil
 	for s, b := range t.Seats {
 		why, out := w.absent[b]
+		if !out && w.bots.Retired(b) {
+			why, out = whyRetired, true
+		}
 		if !out {
 			continue
 		}
@@ -88,7 +92,7 @@ func (w *startupWatch) saw(t Table, rec ledger.Record) []Suspension {
 			why = fmt.Sprintf("suspended after a startup failure (%s)", last)
 		}
 		w.absent[b] = why
-		out = append(out, Suspension{Bot: b, Name: w.names[b], Why: why})
+		out = append(out, Suspension{Bot: b, Name: w.bots.Name(b), Why: why})
 	}
 	return out
 }

@@ -3,7 +3,6 @@ package run
 import (
 	"errors"
 
-	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/referee"
 	"github.com/arena-dev/arena/arena/schedule"
@@ -34,10 +33,10 @@ type Table struct {
 
 // players are t's seats as the referee sees them before any process is
 // given them: each bot's name, and why it takes no part, if it does not.
-func (t Table) players(bots []bot.Spec) []referee.Player {
+func (t Table) players(bots *Roster) []referee.Player {
 	players := make([]referee.Player, len(t.Seats))
 	for s, b := range t.Seats {
-		players[s].Name = bots[b].Name
+		players[s].Name = bots.Name(b)
 		if s < len(t.Absent) {
 			players[s].Absent = t.Absent[s]
 		}
