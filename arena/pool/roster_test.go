@@ -30,8 +30,11 @@ func TestAddAndRetire(t *testing.T) {
 		return fmt.Sprintf("ARENA_POOL_ROSTER=%d-%s-%d", os.Getpid(), name, tokens.Add(1))
 	}
 	tb, tc := token("b"), token("c")
-	b := pl.Add(stdio.Command{Name: "b", Argv: []string{"sh", "-c", "exec cat >/dev/null"}, Env: []string{tb}}.Spec())
-	c := pl.Add(stdio.Command{Name: "c", Argv: []string{"sh", "-c", "exec cat >/dev/null"}, Env: []string{tc}}.Spec())
+	// cat itself, not through sh: a process the test counts is the one
+	// the pool started from the moment Get returns (a shell's exec of
+	// cat would leave a moment in which neither shows its environment).
+	b := pl.Add(stdio.Command{Name: "b", Argv: []string{"cat"}, Env: []string{tb}}.Spec())
+	c := pl.Add(stdio.Command{Name: "c", Argv: []string{"cat"}, Env: []string{tc}}.Spec())
 	if b != 1 || c != 2 {
 		t.Fatalf("Add gave indices %d, %d: want 1, 2", b, c)
 	}
@@ -98,11 +101,14 @@ func TestAddAndRetire(t *testing.T) {
 // returns.
 func TestRetireClosesItsSpare(t *testing.T) {
 	t.Parallel()
-	token := fmt.Sprintf("ARENA_POOL_ROSTER=%d-slow-%d", os.Getpid(), tokens.Add(1))
+	token := fmt.Sprintf("ARENA_POOL_ROSTER=%d-spare-%d", os.Getpid(), tokens.Add(1))
 	pl := pool.New(nil, bot.LaunchOptions{})
 	pl.Spare, pl.OneGame = 2, true // every Get starts the bot's next process ahead
 	defer pl.KillAll()
-	b := pl.Add(stdio.Command{Name: "slow", Argv: []string{"sh", "-c", "sleep 0.2; exec cat >/dev/null"}, Env: []string{token}}.Spec())
+	// cat itself: no child of its own (a process a bot forks dies after
+	// the bot is reaped: its group is killed, not waited for) and no
+	// shell's exec, in which its environment cannot be read.
+	b := pl.Add(stdio.Command{Name: "spare", Argv: []string{"cat"}, Env: []string{token}}.Spec())
 	proc, err := pl.Get(b, 1)
 	if err != nil {
 		t.Fatal(err)
