@@ -196,7 +196,14 @@ func Open(dir string) (*Ladder, error) {
 	return l, nil
 }
 
+// open reads the ladder file and the roster log of a directory whose
+// lock is held: by Open, or by the run that holds it as its output
+// directory (Run, through runplan.OpenDir: a second flock of the same
+// file in one process would refuse itself).
 func (l *Ladder) open() error {
+	if _, err := os.Stat(filepath.Join(l.Dir, FileName)); err != nil {
+		return fmt.Errorf("%s is %w: %v", l.Dir, ErrNotLadder, err)
+	}
 	path := filepath.Join(l.Dir, FileName)
 	f, err := LoadFile(path)
 	if err != nil {
@@ -216,9 +223,12 @@ func (l *Ladder) Spec(b *Bot, v Version) (bot.Spec, error) {
 	return bot.Parse(VersionName(b.Name, v.N), v.Command, abs(l.Dir, v.Dir))
 }
 
-// Close closes the roster log and releases the lock.
+// Close closes the roster log and releases the lock (if Open took it).
 func (l *Ladder) Close() error {
 	err := l.Roster.Close()
+	if l.lock == nil {
+		return err
+	}
 	if uerr := l.lock.Unlock(); err == nil {
 		err = uerr
 	}

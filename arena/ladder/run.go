@@ -1,0 +1,212 @@
+package ladder
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"time"
+
+	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/deal"
+	"github.com/arena-dev/arena/arena/ledger"
+	"github.com/arena-dev/arena/arena/run"
+	"github.com/arena-dev/arena/arena/runplan"
+)
+
+// RunOptions tune a ladder's run.
+type RunOptions struct {
+	// Version is the arena's, written into replays.
+	Version string
+	// Warn (nil: none) receives warnings: a stale lock, a torn ledger or
+	// roster line, edited lines.
+	Warn io.Writer
+	// AbandonAfter is how long running games may go on once ctx ends
+	// before their bots are closed (0: at once); a game that ends in that
+	// time is recorded, the others are played again by the next run.
+	AbandonAfter time.Duration
+	// OnGame (nil: none) is told of each game counted, from Run's
+	// goroutine: it may read Progress.Ratings then, and not after.
+	OnGame func(Progress)
+	// Bind binds the bots' specs in place (a command confines the local
+	// ones in its sandbox, binds the remote ones to its NATS link); nil:
+	// bot.Bind with no bindings (a program runs unconfined).
+	Bind func(specs []bot.Spec) error
+	// Executor, if set, makes the executor that plays the games from the
+	// run's configuration; nil: they are played here (run.Local).
+	Executor func(run.Config) (run.Executor, error)
+}
+
+// Progress is a ladder's state after a game counted.
+type Progress struct {
+	run.Progress
+	// Ratings are the live ratings, the game's included.
+	Ratings *Ratings
+	// Tables is how many tables the ladder has started, this run's and
+	// the earlier runs'.
+	Tables int64
+}
+
+// Result is how a ladder's run ended.
+type Result struct {
+	// Resumed counts the games the ledger held when the run began,
+	// Played those this run recorded, Abandoned those it cut short (not
+	// recorded: the next run plays them).
+	Resumed, Played, Abandoned int
+	// Ratings are the ratings of every game in the ledger: equal, bit for
+	// bit, to Fold of the ledger (the run adds each game in ledger order).
+	Ratings *Ratings
+	Tables  int64
+}
+
+// ErrFewBots: fewer active bots than the smallest table seats; the run
+// has nothing to play until submissions are admitted.
+var ErrFewBots = errors.New("too few active bots for a table")
+
+// Run plays the ladder in dir until ctx ends, which is how a ladder
+// stops: the games running then are given opt.AbandonAfter to finish,
+// and Run returns nil once every game that finished is recorded. It
+// resumes whatever the ledger holds: the ratings and each bot's games,
+// seats and last table are folded from it, and a duplicate unit cut
+// short has its missing games played first (its bots still active).
+//
+// Each table the matchmaker chooses is a unit of k games of one deal,
+// seats rotated (as a tournament's rotation block): game g of table
+// number T has id NAME-tT-g(g+1), Round T (the ledger's record of which
+// unit it is) and the deal seed the deal secret derives from the ladder
+// seed and T. The bots play under their versions' names (NAME.vN).
+func Run(ctx context.Context, dir string, opt RunOptions) (*Result, error) {
+	if opt.Warn == nil {
+		opt.Warn = io.Discard
+	}
+	// The lock is taken once, by the output directory: Held opens the
+	// ladder and reads the ledger holding it.
+	l := &Ladder{Dir: dir}
+	var records []ledger.Record
+	var src *tables
+	plan, err := runplan.OpenDir(runplan.Dir{Out: dir, Warn: opt.Warn,
+		Held: func() error {
+			if err := l.open(); err != nil {
+				return err
+			}
+			warnRoster(opt.Warn, l)
+			var torn *ledger.Torn
+			var err error
+			if records, torn, err = ledger.Read[ledger.Record](filepath.Join(dir, ledger.FileName)); err != nil {
+				return err
+			}
+			if torn != nil {
+				fmt.Fprintf(opt.Warn, "arena: warning: %s: %s\n", filepath.Join(dir, ledger.FileName), torn)
+			}
+			return nil
+		},
+		Deal: func() (*deal.Secret, error) {
+			secret, err := deal.InDir(dir, nil)
+			if err != nil {
+				return nil, err
+			}
+			return secret, checkSecret(l.Config, secret, records)
+		},
+		Line: func(_ run.Table, rec ledger.Record) any {
+			rec.Index += len(records) // the runner counts from 0: the ledger's index goes on
+			return rec
+		},
+	})
+	if err != nil {
+		if l.Roster != nil {
+			l.Roster.Close()
+		}
+		return nil, err
+	}
+	defer plan.Close()
+	defer l.Roster.Close()
+
+	specs, active, err := l.activeSpecs()
+	if err != nil {
+		return nil, err
+	}
+	c := l.Config
+	if len(specs) < c.Seats.Min {
+		return nil, fmt.Errorf("ladder %s: %w: %d active, a table seats at least %d", c.Name, ErrFewBots, len(specs), c.Seats.Min)
+	}
+	bind := opt.Bind
+	if bind == nil {
+		bind = func(s []bot.Spec) error { return bot.Bind(s, nil) }
+	}
+	if err := bind(specs); err != nil {
+		return nil, err
+	}
+	if src, err = newTables(c, plan.Secret, specs, records); err != nil {
+		return nil, err
+	}
+	rc := run.Config{
+		Settings: c.Settings, Game: c.Game, Options: c.Options, MatchID: c.Name, RunKey: plan.Secret.Fingerprint(),
+		Version: opt.Version, Roster: run.NewRoster(specs), Concurrency: c.Concurrency, Rotation: c.Seats.Max,
+		AbandonAfter: opt.AbandonAfter, Warn: opt.Warn,
+		OnSuspend: func(s run.Suspension) error { return src.suspend(l, active[s.Bot], s) },
+		OnGame: func(p run.Progress) {
+			if opt.OnGame != nil {
+				opt.OnGame(Progress{Progress: p, Ratings: src.ratings, Tables: src.seq - 1})
+			}
+		},
+	}
+	if opt.Executor != nil {
+		if rc.Executor, err = opt.Executor(rc); err != nil {
+			return nil, err
+		}
+	}
+	res, err := run.Run(ctx, rc, src, nil, plan.Sink)
+	out := &Result{Resumed: len(records), Played: res.Played, Abandoned: res.Abandoned, Ratings: src.ratings, Tables: src.seq - 1}
+	if errors.Is(err, run.ErrInterrupted) && ctx.Err() != nil {
+		return out, nil // how a ladder stops
+	}
+	return out, err
+}
+
+// warnRoster tells what reading the roster log found.
+func warnRoster(w io.Writer, l *Ladder) {
+	if l.Read.Torn != nil {
+		fmt.Fprintf(w, "arena: warning: %s: %s\n", filepath.Join(l.Dir, RosterName), l.Read.Torn)
+	}
+	for _, e := range l.Read.Edited {
+		fmt.Fprintf(w, "arena: warning: %v\n", e)
+	}
+}
+
+// activeSpecs are the specs of the bots that play (status active), by
+// the run's roster index, and each one's roster bot.
+func (l *Ladder) activeSpecs() ([]bot.Spec, []*Bot, error) {
+	var specs []bot.Spec
+	var active []*Bot
+	for _, b := range l.Roster.State().Bots {
+		if b.Status != StatusActive || b.Active == 0 {
+			continue
+		}
+		spec, err := l.Spec(b, b.Versions[b.Active-1])
+		if err != nil {
+			return nil, nil, fmt.Errorf("ladder %s: bot %s: %w", l.Config.Name, b.Name, err)
+		}
+		specs, active = append(specs, spec), append(active, b)
+	}
+	return specs, active, nil
+}
+
+// dealSeed is table seq's deal: keyed with the deal secret, as a
+// tournament's deal number is (tournament.Config's dealSeed, label
+// "deal"), the table's number in place of the deal's.
+func dealSeed(c *Config, secret *deal.Secret, seq int64) uint64 {
+	return secret.Seed(c.Seed, "deal", uint64(seq))
+}
+
+// checkSecret: secret deals every game recorded as it was dealt, or the
+// rest of a unit cut short would be other cards.
+func checkSecret(c *Config, secret *deal.Secret, records []ledger.Record) error {
+	for _, r := range records {
+		if got := dealSeed(c, secret, int64(r.Round)); got != r.Seed {
+			return fmt.Errorf("ladder %s: %w than the one its games were dealt with (game %s was dealt seed %d; this secret deals it %d)",
+				c.Name, deal.ErrMismatch, r.GameID, r.Seed, got)
+		}
+	}
+	return nil
+}
