@@ -1,0 +1,228 @@
+package ladder_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	_ "github.com/arena-dev/arena/arena/bot/membot"
+	"github.com/arena-dev/arena/arena/ladder"
+	"github.com/arena-dev/arena/arena/ledger"
+	_ "github.com/arena-dev/arena/engine/uno"
+)
+
+// initMem makes a ladder of n in-memory bots (random and first in
+// turn) at seats, playing concurrency tables' games at once.
+func initMem(t *testing.T, seats string, n, concurrency int) string {
+	t.Helper()
+	var b strings.Builder
+	fmt.Fprintf(&b, "name: cup\ngame: uno\nseats: %s\nseed: 7\nconcurrency: %d\nclock:\n  move: 2s\nbots:\n", seats, concurrency)
+	for i := range n {
+		fmt.Fprintf(&b, "  - name: b%d\n    command: mem:%s\n", i, []string{"random", "first"}[i%2])
+	}
+	file := filepath.Join(t.TempDir(), "ladder.yaml")
+	if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "cup")
+	if _, err := ladder.Init(dir, file); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// runFor runs the ladder in dir until it has counted games games, then
+// ends its context, as SIGINT does.
+func runFor(t *testing.T, dir string, games int) *ladder.Result {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var warn bytes.Buffer
+	res, err := ladder.Run(ctx, dir, ladder.RunOptions{Warn: &warn, OnGame: func(p ladder.Progress) {
+		if p.Done >= games {
+			cancel()
+		}
+	}})
+	if err != nil {
+		t.Fatalf("run: %v (warnings: %s)", err, warn.String())
+	}
+	return res
+}
+
+func readLedger(t *testing.T, dir string) []ledger.Record {
+	t.Helper()
+	recs, torn, err := ledger.Read[ledger.Record](filepath.Join(dir, ledger.FileName))
+	if err != nil || torn != nil {
+		t.Fatalf("ledger: %v, torn %v", err, torn)
+	}
+	return recs
+}
+
+// checkLedger checks what every ladder ledger must hold: each game once,
+// its index its place, the ratings the run ended with equal to a fold of
+// it, bit for bit.
+func checkLedger(t *testing.T, dir string, res *ladder.Result) []ledger.Record {
+	t.Helper()
+	recs := readLedger(t, dir)
+	ids := map[string]bool{}
+	for i, r := range recs {
+		if ids[r.GameID] {
+			t.Errorf("game %s recorded twice", r.GameID)
+		}
+		ids[r.GameID] = true
+		if r.Index != i {
+			t.Errorf("line %d: index %d", i+1, r.Index)
+		}
+	}
+	l, err := ladder.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := l.Config
+	l.Close()
+	if !ladder.Fold(c.Rating, c.Initial, recs).Equal(res.Ratings) {
+		t.Errorf("live ratings differ from a recomputation from the %d games of the ledger", len(recs))
+	}
+	return recs
+}
+
+// seatSpread is, over the complete units of recs, the largest
+// difference between two seats' game counts of one bot, per table size.
+func seatSpread(recs []ledger.Record) int {
+	units := map[int][]ledger.Record{}
+	for _, r := range recs {
+		units[r.Round] = append(units[r.Round], r)
+	}
+	counts := map[string][]int{} // bot and table size: games by seat
+	for _, u := range units {
+		k := len(u[0].Bots)
+		if len(u) != k {
+			continue
+		}
+		for _, r := range u {
+			for seat, name := range r.Bots {
+				key := fmt.Sprint(name, k)
+				if counts[key] == nil {
+					counts[key] = make([]int, k)
+				}
+				counts[key][seat]++
+			}
+		}
+	}
+	spread := 0
+	for _, c := range counts {
+		spread = max(spread, slices.Max(c)-slices.Min(c))
+	}
+	return spread
+}
+
+func TestRunResume(t *testing.T) {
+	for _, tt := range []struct {
+		name        string
+		seats       string
+		concurrency int
+	}{
+		{"2 seats", "2", 2},
+		{"4 seats", "4", 3},
+		{"2-4 seats", "2-4", 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := initMem(t, tt.seats, 4, tt.concurrency)
+			first := runFor(t, dir, 40)
+			recs := checkLedger(t, dir, first)
+			if first.Resumed != 0 || first.Played != len(recs) || len(recs) < 40 {
+				t.Fatalf("first run: resumed %d, played %d, ledger %d games", first.Resumed, first.Played, len(recs))
+			}
+			second := runFor(t, dir, 40)
+			if second.Resumed != len(recs) {
+				t.Errorf("second run resumed %d games, the ledger held %d", second.Resumed, len(recs))
+			}
+			if second.Tables < first.Tables {
+				t.Errorf("tables went back from %d to %d", first.Tables, second.Tables)
+			}
+			recs = checkLedger(t, dir, second)
+			if len(recs) != first.Played+second.Played {
+				t.Errorf("ledger: %d games, the runs played %d and %d", len(recs), first.Played, second.Played)
+			}
+			for i := range 4 {
+				name := ladder.VersionName(fmt.Sprintf("b%d", i), 1)
+				if g := second.Ratings.Get(name).Games; g == 0 {
+					t.Errorf("%s played no game", name)
+				}
+			}
+			if s := seatSpread(recs); s > 1 {
+				t.Errorf("seat counts of a bot over complete units differ by %d", s)
+			}
+		})
+	}
+}
+
+// TestRunCompletesUnit: a unit the ledger holds in part (a run stopped
+// between its games) has its missing game played by the next run, with
+// its id, deal and seats, and nothing else of it again.
+func TestRunCompletesUnit(t *testing.T) {
+	dir := initMem(t, "4", 4, 2)
+	first := runFor(t, dir, 12)
+	checkLedger(t, dir, first)
+	path := filepath.Join(dir, ledger.FileName)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	recs := readLedger(t, dir)
+	// Drop the first game of table 1: as if it had been cut short.
+	cut := slices.IndexFunc(recs, func(r ledger.Record) bool { return r.GameID == "cup-t000001-g1" })
+	if cut < 0 {
+		t.Fatalf("no game cup-t000001-g1 in %d games", len(recs))
+	}
+	lost := recs[cut]
+	kept := append(slices.Clone(lines[:cut]), lines[cut+1:]...)
+	// The indexes after it shift: the test rewrites none, and checks
+	// only the game ids and the deal of the game played again.
+	if err := os.WriteFile(path, bytes.Join(kept, nil), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	second := runFor(t, dir, 1)
+	after := readLedger(t, dir)
+	if second.Resumed != len(recs)-1 {
+		t.Fatalf("resumed %d, want %d", second.Resumed, len(recs)-1)
+	}
+	again := after[len(recs)-1]
+	if again.GameID != lost.GameID || again.Seed != lost.Seed || !slices.Equal(again.Bots, lost.Bots) {
+		t.Errorf("first game of the resumed run: %s seed %d bots %v; want the lost %s seed %d bots %v",
+			again.GameID, again.Seed, again.Bots, lost.GameID, lost.Seed, lost.Bots)
+	}
+	ids := map[string]bool{}
+	for _, r := range after {
+		if ids[r.GameID] {
+			t.Errorf("game %s recorded twice", r.GameID)
+		}
+		ids[r.GameID] = true
+	}
+	l, err := ladder.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := l.Config
+	l.Close()
+	if !ladder.Fold(c.Rating, c.Initial, after).Equal(second.Ratings) {
+		t.Error("live ratings differ from a recomputation from the ledger")
+	}
+}
+
+// TestRunFewBots: a ladder with fewer active bots than a table seats has
+// nothing to play.
+func TestRunFewBots(t *testing.T) {
+	dir := initMem(t, "4", 3, 1)
+	_, err := ladder.Run(context.Background(), dir, ladder.RunOptions{})
+	if !errors.Is(err, ladder.ErrFewBots) {
+		t.Fatalf("got %v, want ErrFewBots", err)
+	}
+}
