@@ -134,12 +134,12 @@ func TestRunResume(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := initMem(t, tt.seats, 4, tt.concurrency)
-			first := runFor(t, dir, 40)
+			first := runFor(t, dir, 24)
 			recs := checkLedger(t, dir, first)
-			if first.Resumed != 0 || first.Played != len(recs) || len(recs) < 40 {
+			if first.Resumed != 0 || first.Played != len(recs) || len(recs) < 24 {
 				t.Fatalf("first run: resumed %d, played %d, ledger %d games", first.Resumed, first.Played, len(recs))
 			}
-			second := runFor(t, dir, 40)
+			second := runFor(t, dir, 24)
 			if second.Resumed != len(recs) {
 				t.Errorf("second run resumed %d games, the ledger held %d", second.Resumed, len(recs))
 			}
