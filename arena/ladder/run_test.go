@@ -80,6 +80,14 @@ func checkLedger(t *testing.T, dir string, res *ladder.Result) []ledger.Record {
 			t.Errorf("line %d: index %d", i+1, r.Index)
 		}
 	}
+	checkFold(t, dir, recs, res)
+	return recs
+}
+
+// checkFold: the ratings a run ended with equal a fold of recs, bit for
+// bit.
+func checkFold(t *testing.T, dir string, recs []ledger.Record, res *ladder.Result) {
+	t.Helper()
 	l, err := ladder.Open(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -89,7 +97,6 @@ func checkLedger(t *testing.T, dir string, res *ladder.Result) []ledger.Record {
 	if !ladder.Fold(c.Rating, c.Initial, recs).Equal(res.Ratings) {
 		t.Errorf("live ratings differ from a recomputation from the %d games of the ledger", len(recs))
 	}
-	return recs
 }
 
 // seatSpread is, over the complete units of recs, the largest
@@ -206,15 +213,7 @@ func TestRunCompletesUnit(t *testing.T) {
 		}
 		ids[r.GameID] = true
 	}
-	l, err := ladder.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := l.Config
-	l.Close()
-	if !ladder.Fold(c.Rating, c.Initial, after).Equal(second.Ratings) {
-		t.Error("live ratings differ from a recomputation from the ledger")
-	}
+	checkFold(t, dir, after, second)
 }
 
 // TestRunFewBots: a ladder with fewer active bots than a table seats has
