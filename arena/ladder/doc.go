@@ -6,10 +6,11 @@
 // its bots are a log of events (the roster) and its results a ledger
 // that only grows.
 //
-// This package holds the ladder's files, before any game is played: the
-// ladder file (ladder.yaml: File, Resolve, Config), the directory (Init,
-// Open), the roster log (roster.jsonl: Event, Roster) and the ratings
-// folded from the ledger (Ratings).
+// This package holds the ladder's files: the ladder file (ladder.yaml:
+// File, Resolve, Config), the directory (Init, Open), the roster log
+// (roster.jsonl: Event, Roster) and the ratings folded from the ledger
+// (Ratings); and Run, which plays the matchmaker's tables on the runner
+// (arena/run) until its context ends, and resumes from the ledger.
 //
 // # The directory
 //
