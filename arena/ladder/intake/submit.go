@@ -141,7 +141,8 @@ func newID(t time.Time) (string, error) {
 	if _, err := rand.Read(b[:]); err != nil {
 		return "", fmt.Errorf("intake: %w", err)
 	}
-	return t.Format("20060102T150405.000000000Z") + "-" + hex.EncodeToString(b[:]), nil
+	stamp := strings.Replace(t.Format("20060102T150405.000000000Z"), ".", "", 1) // no dot in an id
+	return stamp + "-" + hex.EncodeToString(b[:]), nil
 }
 
 // CleanTmp removes the ID.tmp directories of incoming whose writer is

@@ -1,0 +1,329 @@
+package intake_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	_ "github.com/arena-dev/arena/arena/bot/stdio"
+	"github.com/arena-dev/arena/arena/ladder"
+	"github.com/arena-dev/arena/arena/ladder/intake"
+	"github.com/arena-dev/arena/arena/sandbox"
+	_ "github.com/arena-dev/arena/engine/uno"
+)
+
+func TestMain(m *testing.M) {
+	sandbox.RunWrapperIfAsked() // validation confines the bots: this binary is their wrapper
+	os.Exit(m.Run())
+}
+
+const ladderFile = `name: cup
+game: uno
+seats: 2
+clock:
+  move: 2s
+  startup: 10s
+submissions:
+  validation_games: 2
+bots:
+  - name: random
+    command: arena bot random
+`
+
+// goodBot is docs/protocol.md's random bot, standard library only.
+const goodBot = `import json, random, sys
+
+def send(msg):
+    sys.stdout.write(json.dumps(msg, separators=(",", ":")) + "\n")
+    sys.stdout.flush()
+
+def main():
+    rng = random.Random(0)
+    for line in sys.stdin:
+        msg = json.loads(line)
+        kind = msg.get("type")
+        if kind == "hello":
+            if msg.get("protocol") != 1:
+                send({"type": "error", "message": "unsupported protocol"})
+                return 1
+            rng = random.Random(msg["seed"] * 31 + msg["seat"])
+            send({"type": "ready", "name": "py", "version": "VERSION"})
+        elif kind == "turn":
+            send({"type": "action", "id": msg["id"], "index": rng.randrange(len(msg["legal"]))})
+        elif kind == "bye":
+            return 0
+    return 0
+
+sys.exit(main())
+`
+
+// newLadder inits a ladder in a temporary directory.
+func newLadder(t *testing.T) string {
+	t.Helper()
+	tmp := t.TempDir()
+	file := filepath.Join(tmp, "ladder.yaml")
+	if err := os.WriteFile(file, []byte(ladderFile), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(tmp, "cup")
+	if _, err := ladder.Init(dir, file); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// botDir writes files (name to content; executable if the name ends in
+// .sh) into a new directory.
+func botDir(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		mode := os.FileMode(0o644)
+		if strings.HasSuffix(name, ".sh") {
+			mode = 0o755
+		}
+		path := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		if err := os.WriteFile(path, []byte(content), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func submit(t *testing.T, dir, name string, files map[string]string, command string) string {
+	t.Helper()
+	id, err := intake.Submit(dir, name, botDir(t, files), command)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+func process(t *testing.T, dir string) []intake.Report {
+	t.Helper()
+	l, err := ladder.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	reps, err := intake.Process(context.Background(), l, intake.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reps
+}
+
+func roster(t *testing.T, dir string) *ladder.Roster {
+	t.Helper()
+	r, _, err := ladder.ReadRoster(filepath.Join(dir, ladder.RosterName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestVerdicts(t *testing.T) {
+	dir := newLadder(t)
+	good := submit(t, dir, "alice", map[string]string{"bot.py": goodBot, "lib/data.txt": "x"}, "python3 bot.py")
+	exits := submit(t, dir, "bob", map[string]string{"bot.sh": "#!/bin/sh\nexit 3\n"}, "./bot.sh")
+	garbage := submit(t, dir, "carol", map[string]string{"bot.sh": "#!/bin/sh\nwhile read line; do echo 'hello there'; done\n"}, "./bot.sh")
+	if rep, err := intake.Status(dir, good); err != nil || rep.Verdict != intake.VerdictWaiting {
+		t.Errorf("status before the run: %+v, %v", rep, err)
+	}
+
+	reps := process(t, dir)
+	if len(reps) != 3 {
+		t.Fatalf("%d reports, want 3: %+v", len(reps), reps)
+	}
+	tests := []struct {
+		id, bot, verdict string
+		says             string // in the report
+	}{
+		{good, "alice", intake.VerdictAdmitted, "compliant"},
+		{exits, "bob", intake.VerdictRefused, "FAIL"},
+		{garbage, "carol", intake.VerdictRefused, "FAIL ready"},
+	}
+	r := roster(t, dir)
+	for i, tt := range tests {
+		rep, err := intake.Status(dir, tt.id)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.bot, err)
+		}
+		if rep != reps[i] || rep.Bot != tt.bot || rep.Verdict != tt.verdict || !strings.Contains(rep.Text, tt.says) {
+			t.Errorf("%s: report %+v (returned %+v), want %s saying %q", tt.bot, rep, reps[i], tt.verdict, tt.says)
+		}
+		b := r.Bot(tt.bot)
+		if b == nil || len(b.Pending) != 0 {
+			t.Fatalf("%s in the roster: %+v", tt.bot, b)
+		}
+		if tt.verdict == intake.VerdictAdmitted {
+			if b.ActiveName() != tt.bot+".v1" || b.Versions[0].Build != rep.Build || rep.Build == "" {
+				t.Errorf("%s admitted as %+v", tt.bot, b)
+			}
+			if _, err := os.Stat(filepath.Join(dir, b.Versions[0].Dir, "lib", "data.txt")); err != nil {
+				t.Errorf("its files: %v", err)
+			}
+		} else if b.Active != 0 || len(b.Refusals) != 1 || b.Refusals[0].Report != rep.Text {
+			t.Errorf("%s refused as %+v", tt.bot, b)
+		}
+		if _, err := os.Stat(filepath.Join(dir, ladder.IncomingDir, tt.id)); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s: incoming copy left: %v", tt.bot, err)
+		}
+	}
+
+	// Run again: nothing is judged twice.
+	if reps := process(t, dir); len(reps) != 0 {
+		t.Errorf("a second Process decided %+v", reps)
+	}
+	if n := len(roster(t, dir).Bot("alice").Versions); n != 1 {
+		t.Errorf("alice has %d versions after a second Process", n)
+	}
+
+	// A second version retires the first.
+	v2 := submit(t, dir, "alice", map[string]string{"bot.py": strings.Replace(goodBot, "VERSION", "2", 1)}, "python3 bot.py")
+	var admitted []ladder.Event
+	l, err := ladder.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reps, err = intake.Process(context.Background(), l, intake.Options{Admitted: func(e ladder.Event) { admitted = append(admitted, e) }})
+	l.Close()
+	if err != nil || len(reps) != 1 || reps[0].ID != v2 || reps[0].Version != 2 {
+		t.Fatalf("the second version: %+v, %v", reps, err)
+	}
+	b := roster(t, dir).Bot("alice")
+	if b.ActiveName() != "alice.v2" || !b.Versions[0].Retired || b.Versions[0].Build == b.Versions[1].Build {
+		t.Errorf("after v2: %+v", b)
+	}
+	if len(admitted) != 1 || admitted[0].Version != 2 {
+		t.Errorf("Options.Admitted told %+v", admitted)
+	}
+}
+
+// A crash between steps: the roster log decides what is done again.
+func TestCrashBetweenSteps(t *testing.T) {
+	dir := newLadder(t)
+	broken := map[string]string{"bot.sh": "#!/bin/sh\nexit 3\n"}
+
+	// Submitted logged, no verdict: judged.
+	id := submit(t, dir, "bob", broken, "./bot.sh")
+	appendEvent(t, dir, ladder.Event{Kind: ladder.Submitted, Bot: "bob", Submission: id, Command: "./bot.sh"})
+	if reps := process(t, dir); len(reps) != 1 || reps[0].Verdict != intake.VerdictRefused {
+		t.Errorf("a submission logged without a verdict: %+v", reps)
+	}
+	if b := roster(t, dir).Bot("bob"); len(b.Refusals) != 1 || len(b.Pending) != 0 {
+		t.Errorf("bob: %+v", b)
+	}
+
+	// Verdict logged, incoming copy and report not yet tidied: not judged again.
+	id = submit(t, dir, "bob", broken, "./bot.sh")
+	appendEvent(t, dir, ladder.Event{Kind: ladder.Submitted, Bot: "bob", Submission: id})
+	appendEvent(t, dir, ladder.Event{Kind: ladder.Refused, Bot: "bob", Submission: id, Report: "judged before the crash"})
+	if reps := process(t, dir); len(reps) != 0 {
+		t.Errorf("a decided submission judged again: %+v", reps)
+	}
+	rep, err := intake.Status(dir, id)
+	if err != nil || rep.Text != "judged before the crash" {
+		t.Errorf("its report: %+v, %v", rep, err)
+	}
+	if b := roster(t, dir).Bot("bob"); len(b.Refusals) != 2 {
+		t.Errorf("bob refused %d times, want 2", len(b.Refusals))
+	}
+}
+
+func appendEvent(t *testing.T, dir string, e ladder.Event) {
+	t.Helper()
+	l, err := ladder.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if err := l.Roster.Append(e); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A half-written submission is not taken; an abandoned one is removed.
+func TestHalfCopied(t *testing.T) {
+	dir := newLadder(t)
+	incoming := filepath.Join(dir, ladder.IncomingDir)
+	young, old := filepath.Join(incoming, "20261205T000000000000000Z-00000001.tmp"), filepath.Join(incoming, "20261205T000000000000000Z-00000002.tmp")
+	for _, d := range []string{young, old} {
+		if err := os.MkdirAll(filepath.Join(d, intake.FilesName), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	long := time.Now().Add(-time.Hour)
+	os.Chtimes(old, long, long)
+	if reps := process(t, dir); len(reps) != 0 {
+		t.Errorf("half-copied submissions taken: %+v", reps)
+	}
+	if _, err := os.Stat(young); err != nil {
+		t.Errorf("a young .tmp (maybe still being written) removed: %v", err)
+	}
+	if _, err := os.Stat(old); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("an abandoned .tmp left: %v", err)
+	}
+	if _, err := intake.Status(dir, filepath.Base(strings.TrimSuffix(young, ".tmp"))); !errors.Is(err, intake.ErrUnknown) {
+		t.Errorf("status of a half-copied submission: %v, want ErrUnknown", err)
+	}
+	if n := len(roster(t, dir).Bots); n != 1 {
+		t.Errorf("%d bots in the roster, want the bundled one", n)
+	}
+}
+
+func TestSubmitRefuses(t *testing.T) {
+	dir := newLadder(t)
+	outside := t.TempDir()
+	tests := []struct {
+		name  string
+		bot   string
+		setup func(t *testing.T, bot string)
+		is    error
+	}{
+		{"a link out", "alice", func(t *testing.T, bot string) { os.Symlink(outside, filepath.Join(bot, "out")) }, intake.ErrUnsafe},
+		{"a relative link out", "alice", func(t *testing.T, bot string) { os.Symlink("../..", filepath.Join(bot, "up")) }, intake.ErrUnsafe},
+		{"a pipe", "alice", func(t *testing.T, bot string) {
+			if err := syscall.Mkfifo(filepath.Join(bot, "fifo"), 0o644); err != nil {
+				t.Skip(err)
+			}
+		}, intake.ErrUnsafe},
+		{"too many files", "alice", func(t *testing.T, bot string) {
+			for i := range intake.Bounds.Files + 1 {
+				os.WriteFile(filepath.Join(bot, "f"+strconv.Itoa(i)), nil, 0o644)
+			}
+		}, intake.ErrTooLarge},
+		{"a version's name", "alice.v2", func(*testing.T, string) {}, intake.ErrName},
+		{"a path for a name", "../alice", func(*testing.T, string) {}, intake.ErrName},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			bot := botDir(t, map[string]string{"bot.sh": "#!/bin/sh\n"})
+			tt.setup(t, bot)
+			if _, err := intake.Submit(dir, tt.bot, bot, "./bot.sh"); !errors.Is(err, tt.is) {
+				t.Errorf("Submit: %v, want %v", err, tt.is)
+			}
+		})
+	}
+	entries, _ := os.ReadDir(filepath.Join(dir, ladder.IncomingDir))
+	if len(entries) != 0 {
+		t.Errorf("refused submissions left %v", entries)
+	}
+	// A link that stays inside is kept as a link.
+	bot := botDir(t, map[string]string{"bot.sh": "#!/bin/sh\n"})
+	os.Symlink("bot.sh", filepath.Join(bot, "run.sh"))
+	id, err := intake.Submit(dir, "alice", bot, "./run.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if to, err := os.Readlink(filepath.Join(dir, ladder.IncomingDir, id, intake.FilesName, "run.sh")); err != nil || to != "bot.sh" {
+		t.Errorf("inner link copied as %q, %v", to, err)
+	}
+}
