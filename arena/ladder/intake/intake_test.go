@@ -26,9 +26,11 @@ func TestMain(m *testing.M) {
 const ladderFile = `name: cup
 game: uno
 seats: 2
+options:
+  max_actions: 300 # short games: the checks, not the games, are tested
 clock:
   move: 2s
-  startup: 10s
+  startup: 2s
 submissions:
   validation_games: 2
 bots:
@@ -156,6 +158,7 @@ func TestVerdicts(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.bot, err)
 		}
+		t.Logf("%s: %s\n%s", tt.bot, rep.Verdict, rep.Text)
 		if rep != reps[i] || rep.Bot != tt.bot || rep.Verdict != tt.verdict || !strings.Contains(rep.Text, tt.says) {
 			t.Errorf("%s: report %+v (returned %+v), want %s saying %q", tt.bot, rep, reps[i], tt.verdict, tt.says)
 		}
@@ -238,6 +241,13 @@ func TestCrashBetweenSteps(t *testing.T) {
 	}
 }
 
+// bound sets *p to v for the test.
+func bound[T any](t *testing.T, p *T, v T) {
+	old := *p
+	*p = v
+	t.Cleanup(func() { *p = old })
+}
+
 func appendEvent(t *testing.T, dir string, e ladder.Event) {
 	t.Helper()
 	l, err := ladder.Open(dir)
@@ -296,9 +306,18 @@ func TestSubmitRefuses(t *testing.T) {
 			}
 		}, intake.ErrUnsafe},
 		{"too many files", "alice", func(t *testing.T, bot string) {
-			for i := range intake.Bounds.Files + 1 {
+			bound(t, &intake.Bounds.Files, 3)
+			for i := range 4 {
 				os.WriteFile(filepath.Join(bot, "f"+strconv.Itoa(i)), nil, 0o644)
 			}
+		}, intake.ErrTooLarge},
+		{"too many bytes", "alice", func(t *testing.T, bot string) {
+			bound(t, &intake.Bounds.Bytes, 100)
+			os.WriteFile(filepath.Join(bot, "big"), make([]byte, 101), 0o644)
+		}, intake.ErrTooLarge},
+		{"too deep", "alice", func(t *testing.T, bot string) {
+			bound(t, &intake.Bounds.Depth, 2)
+			os.MkdirAll(filepath.Join(bot, "a", "b", "c", "d"), 0o755)
 		}, intake.ErrTooLarge},
 		{"a version's name", "alice.v2", func(*testing.T, string) {}, intake.ErrName},
 		{"a path for a name", "../alice", func(*testing.T, string) {}, intake.ErrName},
