@@ -346,3 +346,44 @@ func TestSubmitRefuses(t *testing.T) {
 		t.Errorf("inner link copied as %q, %v", to, err)
 	}
 }
+
+// Where an admitted version's files go, and a refused one's do not stay.
+func TestPlacement(t *testing.T) {
+	dir := newLadder(t)
+	first := submit(t, dir, "alice", map[string]string{"bot.py": goodBot, "lib.txt": "1"}, "python3 bot.py")
+	// The same script (the same build hash) beside another library.
+	second := submit(t, dir, "alice", map[string]string{"bot.py": goodBot, "lib.txt": "2"}, "python3 bot.py")
+	bundled := submit(t, dir, "random", map[string]string{"bot.py": goodBot}, "python3 bot.py")
+	broken := submit(t, dir, "bob", map[string]string{"bot.sh": "#!/bin/sh\nexit 3\n"}, "./bot.sh")
+	missing := submit(t, dir, "carol", map[string]string{"bot.sh": "#!/bin/sh\n"}, "./nothere.sh")
+	reps := process(t, dir)
+	verdicts := map[string]string{}
+	for _, r := range reps {
+		verdicts[r.ID] = r.Verdict
+	}
+	want := map[string]string{first: intake.VerdictAdmitted, second: intake.VerdictAdmitted, bundled: intake.VerdictRefused,
+		broken: intake.VerdictRefused, missing: intake.VerdictRefused}
+	for id, v := range want {
+		if verdicts[id] != v {
+			t.Errorf("%s: %q, want %q", id, verdicts[id], v)
+		}
+	}
+	a := roster(t, dir).Bot("alice")
+	if len(a.Versions) != 2 || a.Versions[0].Build != a.Versions[1].Build || a.Versions[0].Dir == a.Versions[1].Dir {
+		t.Fatalf("alice: %+v", a)
+	}
+	for i, v := range a.Versions {
+		data, err := os.ReadFile(filepath.Join(dir, v.Dir, "lib.txt"))
+		if err != nil || string(data) != strconv.Itoa(i+1) {
+			t.Errorf("version %d's lib.txt: %q, %v", i+1, data, err)
+		}
+	}
+	if r := roster(t, dir).Bot("random"); len(r.Versions) != 1 || len(r.Refusals) != 1 {
+		t.Errorf("a submission under a bundled bot's name: %+v", r)
+	}
+	for _, bot := range []string{"bob", "carol"} {
+		if entries, _ := os.ReadDir(filepath.Join(dir, ladder.BotsDir, bot)); len(entries) != 0 {
+			t.Errorf("a refused version's files kept: %v", entries)
+		}
+	}
+}

@@ -3,10 +3,14 @@ package intake
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -165,6 +169,9 @@ func judge(l *ladder.Ladder, dir string, m Manifest) (ladder.Event, error) {
 		return ladder.Event{Kind: ladder.Refused, Time: now(), Bot: m.Name, Submission: m.ID, Command: m.Command,
 			Report: fmt.Sprintf(format, args...)}, nil
 	}
+	if b := l.Roster.State().Bot(m.Name); b != nil && slices.ContainsFunc(b.Versions, func(v ladder.Version) bool { return v.Bundled }) {
+		return refuse("%s is a bundled bot of the ladder: submit under another name", m.Name)
+	}
 	rel, build, err := install(l, dir, m)
 	var unusable *unusableError
 	if errors.As(err, &unusable) {
@@ -185,6 +192,9 @@ func judge(l *ladder.Ladder, dir string, m Manifest) (ladder.Event, error) {
 		return ladder.Event{}, err
 	}
 	if !ok {
+		if !inUse(l, m.Name, rel) {
+			os.RemoveAll(filepath.Join(l.Dir, rel)) // a refused version's files are not kept
+		}
 		return refuse("%s", text)
 	}
 	return ladder.Event{Kind: ladder.Admitted, Time: now(), Bot: m.Name, Submission: m.ID, Version: l.Roster.State().Next(m.Name),
@@ -219,17 +229,90 @@ func install(l *ladder.Ladder, dir string, m Manifest) (rel, build string, err e
 		os.RemoveAll(tmp)
 		return "", "", &unusableError{err}
 	}
-	name := strings.TrimPrefix(build, "sha256:")
-	final := filepath.Join(botDir, name)
-	if _, err := os.Stat(final); err == nil {
+	name, err := place(botDir, tmp, strings.TrimPrefix(build, "sha256:"), m.ID)
+	if err != nil {
 		os.RemoveAll(tmp)
-	} else if err := os.Rename(tmp, final); err != nil {
-		return "", "", fmt.Errorf("intake: %w", err)
+		return "", "", err
 	}
 	if err := syncDir(botDir); err != nil {
 		return "", "", err
 	}
 	return filepath.Join(ladder.BotsDir, m.Name, name), build, nil
+}
+
+// place renames the copy tmp to botDir/name, or finds it there already
+// (the same files, judged again after a crash or submitted twice). The
+// build hash covers only the files the command names: the same hash
+// over other files (a changed library beside the same script) goes to
+// name-id instead, so a version's files are never replaced.
+func place(botDir, tmp, name, id string) (string, error) {
+	for _, n := range []string{name, name + "-" + id} {
+		final := filepath.Join(botDir, n)
+		if _, err := os.Lstat(final); errors.Is(err, os.ErrNotExist) {
+			if err := os.Rename(tmp, final); err != nil {
+				return "", fmt.Errorf("intake: %w", err)
+			}
+			return n, nil
+		}
+		a, err := treeDigest(tmp)
+		if err != nil {
+			return "", err
+		}
+		b, err := treeDigest(final)
+		if err != nil {
+			return "", err
+		}
+		if a == b {
+			return n, os.RemoveAll(tmp)
+		}
+	}
+	return "", fmt.Errorf("intake: %s: two trees of build %s with the same id", botDir, name)
+}
+
+// treeDigest hashes the tree at root: every name, kind, permission,
+// content and link target.
+func treeDigest(root string) (string, error) {
+	h := sha256.New()
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(h, "%q %v %d\n", rel, info.Mode(), info.Size())
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			to, err := os.Readlink(path)
+			fmt.Fprintf(h, "-> %q\n", to)
+			return err
+		case d.Type().IsRegular():
+			return hashFile(h, path)
+		}
+		return nil
+	})
+	if err != nil {
+		return "", fmt.Errorf("intake: %w", err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+func hashFile(h io.Writer, path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = io.Copy(h, f)
+	return err
+}
+
+// inUse says whether a version of bot has its files at rel.
+func inUse(l *ladder.Ladder, bot, rel string) bool {
+	b := l.Roster.State().Bot(bot)
+	return b != nil && slices.ContainsFunc(b.Versions, func(v ladder.Version) bool { return v.Dir == rel })
 }
 
 // validate plays arena check's games against spec, confined as the

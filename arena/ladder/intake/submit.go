@@ -54,8 +54,7 @@ type Manifest struct {
 	ID      string `json:"id"`
 	Name    string `json:"name"`
 	Command string `json:"command"`
-	Build   string `json:"build,omitempty"` // optional build command (not run yet: see the package notes)
-	Time    string `json:"time"`            // RFC 3339
+	Time    string `json:"time"` // RFC 3339
 }
 
 // Submit copies the bot in botDir, to be run by command (in botDir),
