@@ -33,6 +33,7 @@ clock:
   startup: 2s
 submissions:
   validation_games: 2
+  build_time: 2s
 bots:
   - name: random
     command: arena bot random
@@ -385,5 +386,39 @@ func TestPlacement(t *testing.T) {
 		if entries, _ := os.ReadDir(filepath.Join(dir, ladder.BotsDir, bot)); len(entries) != 0 {
 			t.Errorf("a refused version's files kept: %v", entries)
 		}
+	}
+}
+
+func TestBuildStep(t *testing.T) {
+	dir := newLadder(t)
+	tests := []struct {
+		name, make, verdict, says string
+	}{
+		{"built", "set -e\ncp bot.tmpl bot.py\necho building\n", intake.VerdictAdmitted, "compliant"},
+		{"failed", "echo oops >&2\nexit 2\n", intake.VerdictRefused, "oops"},
+		{"too long", "sleep 30\n", intake.VerdictRefused, "still running after 2s"},
+	}
+	ids := map[string]string{}
+	for _, tt := range tests {
+		id, err := intake.SubmitManifest(dir, botDir(t, map[string]string{"make.sh": tt.make, "bot.tmpl": goodBot}),
+			intake.Manifest{Name: strings.ReplaceAll(tt.name, " ", "-"), Command: "python3 bot.py", Build: "sh make.sh"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids[tt.name] = id
+	}
+	process(t, dir)
+	for _, tt := range tests {
+		rep, err := intake.Status(dir, ids[tt.name])
+		if err != nil || rep.Verdict != tt.verdict || !strings.Contains(rep.Text, tt.says) {
+			t.Errorf("%s: %+v, %v; want %s saying %q", tt.name, rep, err, tt.verdict, tt.says)
+		}
+	}
+	b := roster(t, dir).Bot("built")
+	if b == nil || b.Active != 1 {
+		t.Fatalf("built: %+v", b)
+	}
+	if st, err := os.Stat(filepath.Join(dir, b.Versions[0].Dir, "bot.py")); err != nil || st.Mode().Perm()&0o022 != 0 {
+		t.Errorf("what the build made: %v, %v (writable by others?)", st.Mode(), err)
 	}
 }

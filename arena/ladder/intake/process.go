@@ -216,10 +216,17 @@ func install(l *ladder.Ladder, dir string, m Manifest) (rel, build string, err e
 		return "", "", fmt.Errorf("intake: %w", err)
 	}
 	tmp := filepath.Join(botDir, "."+m.ID+tmpSuffix)
-	os.RemoveAll(tmp) // a crash's leftover
+	os.RemoveAll(tmp) // a crash's leftovers
+	os.RemoveAll(tmp + builtSuffix)
 	if err := CopyTree(tmp, filepath.Join(dir, FilesName), Bounds); err != nil {
 		os.RemoveAll(tmp)
 		return "", "", &unusableError{err}
+	}
+	if m.Build != "" {
+		if err := runBuild(l, tmp, m.Build); err != nil {
+			os.RemoveAll(tmp)
+			return "", "", err
+		}
 	}
 	argv, err := stdio.ParseCommand(m.Command, tmp)
 	if err == nil {

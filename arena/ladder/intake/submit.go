@@ -54,7 +54,10 @@ type Manifest struct {
 	ID      string `json:"id"`
 	Name    string `json:"name"`
 	Command string `json:"command"`
-	Time    string `json:"time"` // RFC 3339
+	// Build, if set, runs in the bot's directory (in the sandbox, with
+	// the ladder's build time and memory) before the bot is judged.
+	Build string `json:"build,omitempty"`
+	Time  string `json:"time"` // RFC 3339
 }
 
 // Submit copies the bot in botDir, to be run by command (in botDir),
@@ -64,6 +67,13 @@ type Manifest struct {
 // ID.tmp that the next Submit or Process removes. Submit does not take
 // the ladder's lock: it runs beside the ladder's run.
 func Submit(ladderDir, name, botDir, command string) (string, error) {
+	return SubmitManifest(ladderDir, botDir, Manifest{Name: name, Command: command})
+}
+
+// SubmitManifest is Submit of the bot m describes (its Name, Command and
+// Build; Submit sets ID and Time).
+func SubmitManifest(ladderDir, botDir string, m Manifest) (string, error) {
+	name, command := m.Name, m.Command
 	if err := checkName(name); err != nil {
 		return "", err
 	}
@@ -90,7 +100,7 @@ func Submit(ladderDir, name, botDir, command string) (string, error) {
 		return "", err
 	}
 	defer unlock()
-	m := Manifest{ID: id, Name: name, Command: command, Time: now.Format(time.RFC3339)}
+	m.ID, m.Time = id, now.Format(time.RFC3339)
 	if err := write(tmp, botDir, m); err != nil {
 		os.RemoveAll(tmp)
 		return "", err
@@ -174,7 +184,7 @@ func CopyTree(dst, src string, lim Limits) error {
 	}
 	var files int
 	var bytes int64
-	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return fmt.Errorf("intake: %w", err)
 		}
@@ -204,8 +214,9 @@ func CopyTree(dst, src string, lim Limits) error {
 		if bytes += info.Size(); bytes > lim.Bytes {
 			return fmt.Errorf("intake: %s: %w: more than %d bytes", src, ErrTooLarge, lim.Bytes)
 		}
-		return copyFile(target, path, info.Mode().Perm(), info.Size())
+		return copyFile(target, path, info.Mode().Perm()&^0o022, info.Size())
 	})
+	return err
 }
 
 // copyLink copies the link at path (rel inside root) as a link, if it
