@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -419,6 +420,55 @@ func TestBuildStep(t *testing.T) {
 		t.Fatalf("built: %+v", b)
 	}
 	if st, err := os.Stat(filepath.Join(dir, b.Versions[0].Dir, "bot.py")); err != nil || st.Mode().Perm()&0o022 != 0 {
-		t.Errorf("what the build made: %v, %v (writable by others?)", st.Mode(), err)
+		t.Errorf("what the build made: %v, %v (writable by others?)", st, err)
+	}
+}
+
+// Submissions arrive while the run takes them: each is decided once.
+func TestConcurrentSubmit(t *testing.T) {
+	dir := newLadder(t)
+	const n = 8
+	ids := make(chan string, n)
+	var wg sync.WaitGroup
+	src := botDir(t, map[string]string{"bot.sh": "#!/bin/sh\nexit 3\n"})
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			id, err := intake.Submit(dir, "bot"+strconv.Itoa(i%3), src, "./bot.sh")
+			if err != nil {
+				t.Error(err)
+			}
+			ids <- id
+		}()
+	}
+	l, err := ladder.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	decided := map[string]int{}
+	for deadline := time.Now().Add(time.Minute); len(decided) < n && time.Now().Before(deadline); {
+		reps, err := intake.Process(context.Background(), l, intake.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range reps {
+			decided[r.ID]++
+		}
+	}
+	wg.Wait()
+	close(ids)
+	for id := range ids {
+		if decided[id] != 1 {
+			t.Errorf("%s decided %d times", id, decided[id])
+		}
+	}
+	refusals := 0
+	for _, b := range l.Roster.State().Bots {
+		refusals += len(b.Refusals)
+	}
+	if refusals != n {
+		t.Errorf("%d refusals logged, want %d", refusals, n)
 	}
 }
