@@ -17,6 +17,7 @@ import (
 	"github.com/arena-dev/arena/arena/ladder/intake"
 	"github.com/arena-dev/arena/arena/sandbox"
 	_ "github.com/arena-dev/arena/engine/uno"
+	"github.com/arena-dev/arena/internal/testkit"
 )
 
 func TestMain(m *testing.M) {
@@ -40,32 +41,16 @@ bots:
     command: arena bot random
 `
 
-// goodBot is docs/protocol.md's random bot, standard library only.
-const goodBot = `import json, random, sys
-
-def send(msg):
-    sys.stdout.write(json.dumps(msg, separators=(",", ":")) + "\n")
-    sys.stdout.flush()
-
-def main():
-    rng = random.Random(0)
-    for line in sys.stdin:
-        msg = json.loads(line)
-        kind = msg.get("type")
-        if kind == "hello":
-            if msg.get("protocol") != 1:
-                send({"type": "error", "message": "unsupported protocol"})
-                return 1
-            rng = random.Random(msg["seed"] * 31 + msg["seat"])
-            send({"type": "ready", "name": "py", "version": "VERSION"})
-        elif kind == "turn":
-            send({"type": "action", "id": msg["id"], "index": rng.randrange(len(msg["legal"]))})
-        elif kind == "bye":
-            return 0
-    return 0
-
-sys.exit(main())
-`
+// goodBot is the repository's bots/python/random_bot.py (docs/protocol.md's
+// first bot), standard library only.
+func goodBot(t *testing.T) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(testkit.ModuleRoot(t), "bots", "python", "random_bot.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
 
 // newLadder inits a ladder in a temporary directory.
 func newLadder(t *testing.T) string {
@@ -135,7 +120,7 @@ func roster(t *testing.T, dir string) *ladder.Roster {
 
 func TestVerdicts(t *testing.T) {
 	dir := newLadder(t)
-	good := submit(t, dir, "alice", map[string]string{"bot.py": goodBot, "lib/data.txt": "x"}, "python3 bot.py")
+	good := submit(t, dir, "alice", map[string]string{"bot.py": goodBot(t), "lib/data.txt": "x"}, "python3 bot.py")
 	exits := submit(t, dir, "bob", map[string]string{"bot.sh": "#!/bin/sh\nexit 3\n"}, "./bot.sh")
 	garbage := submit(t, dir, "carol", map[string]string{"bot.sh": "#!/bin/sh\nwhile read line; do echo 'hello there'; done\n"}, "./bot.sh")
 	if rep, err := intake.Status(dir, good); err != nil || rep.Verdict != intake.VerdictWaiting {
@@ -192,7 +177,7 @@ func TestVerdicts(t *testing.T) {
 	}
 
 	// A second version retires the first.
-	v2 := submit(t, dir, "alice", map[string]string{"bot.py": strings.Replace(goodBot, "VERSION", "2", 1)}, "python3 bot.py")
+	v2 := submit(t, dir, "alice", map[string]string{"bot.py": goodBot(t) + "# version 2\n"}, "python3 bot.py")
 	var admitted []ladder.Event
 	l, err := ladder.Open(dir)
 	if err != nil {
@@ -352,10 +337,10 @@ func TestSubmitRefuses(t *testing.T) {
 // Where an admitted version's files go, and a refused one's do not stay.
 func TestPlacement(t *testing.T) {
 	dir := newLadder(t)
-	first := submit(t, dir, "alice", map[string]string{"bot.py": goodBot, "lib.txt": "1"}, "python3 bot.py")
+	first := submit(t, dir, "alice", map[string]string{"bot.py": goodBot(t), "lib.txt": "1"}, "python3 bot.py")
 	// The same script (the same build hash) beside another library.
-	second := submit(t, dir, "alice", map[string]string{"bot.py": goodBot, "lib.txt": "2"}, "python3 bot.py")
-	bundled := submit(t, dir, "random", map[string]string{"bot.py": goodBot}, "python3 bot.py")
+	second := submit(t, dir, "alice", map[string]string{"bot.py": goodBot(t), "lib.txt": "2"}, "python3 bot.py")
+	bundled := submit(t, dir, "random", map[string]string{"bot.py": goodBot(t)}, "python3 bot.py")
 	broken := submit(t, dir, "bob", map[string]string{"bot.sh": "#!/bin/sh\nexit 3\n"}, "./bot.sh")
 	missing := submit(t, dir, "carol", map[string]string{"bot.sh": "#!/bin/sh\n"}, "./nothere.sh")
 	reps := process(t, dir)
@@ -401,7 +386,7 @@ func TestBuildStep(t *testing.T) {
 	}
 	ids := map[string]string{}
 	for _, tt := range tests {
-		id, err := intake.SubmitManifest(dir, botDir(t, map[string]string{"make.sh": tt.make, "bot.tmpl": goodBot}),
+		id, err := intake.SubmitManifest(dir, botDir(t, map[string]string{"make.sh": tt.make, "bot.tmpl": goodBot(t)}),
 			intake.Manifest{Name: strings.ReplaceAll(tt.name, " ", "-"), Command: "python3 bot.py", Build: "sh make.sh"})
 		if err != nil {
 			t.Fatal(err)

@@ -1,6 +1,7 @@
 package intake
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -125,7 +126,7 @@ func write(dir, botDir string, m Manifest) error {
 	if err != nil {
 		return fmt.Errorf("intake: %w", err)
 	}
-	if err := writeSynced(filepath.Join(dir, ManifestName), append(data, '\n'), 0o644); err != nil {
+	if err := writeSynced(filepath.Join(dir, ManifestName), bytes.NewReader(append(data, '\n')), 0o644); err != nil {
 		return err
 	}
 	return syncDir(dir)
@@ -254,38 +255,23 @@ func copyFile(dst, src string, perm fs.FileMode, size int64) error {
 		return fmt.Errorf("intake: %w", err)
 	}
 	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-	if err != nil {
-		return fmt.Errorf("intake: %w", err)
-	}
-	if _, err := io.CopyN(out, in, size); err != nil && !errors.Is(err, io.EOF) {
-		out.Close()
-		return fmt.Errorf("intake: %w", err)
-	}
-	if err := out.Sync(); err != nil {
-		out.Close()
-		return fmt.Errorf("intake: %w", err)
-	}
-	if err := out.Close(); err != nil {
-		return fmt.Errorf("intake: %w", err)
-	}
-	return nil
+	return writeSynced(dst, io.LimitReader(in, size), perm)
 }
 
-func writeSynced(path string, data []byte, perm fs.FileMode) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
+// writeSynced writes what r holds to a new file at path, synced.
+func writeSynced(path string, r io.Reader, perm fs.FileMode) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return fmt.Errorf("intake: %w", err)
 	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return fmt.Errorf("intake: %w", err)
+	_, err = io.Copy(f, r)
+	if err == nil {
+		err = f.Sync()
 	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return fmt.Errorf("intake: %w", err)
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
-	if err := f.Close(); err != nil {
+	if err != nil {
 		return fmt.Errorf("intake: %w", err)
 	}
 	return nil
