@@ -274,6 +274,17 @@ func TestHalfCopied(t *testing.T) {
 	if n := len(roster(t, dir).Bots); n != 1 {
 		t.Errorf("%d bots in the roster, want the bundled one", n)
 	}
+
+	// A complete directory without a manifest (not Submit's): refused,
+	// with no bot to log it under.
+	bare := "20261205T000000000000000Z-00000003"
+	os.MkdirAll(filepath.Join(incoming, bare, intake.FilesName), 0o755)
+	if reps := process(t, dir); len(reps) != 1 || reps[0].Verdict != intake.VerdictRefused || !strings.Contains(reps[0].Text, "manifest") {
+		t.Errorf("a submission without a manifest: %+v", reps)
+	}
+	if n := len(roster(t, dir).Bots); n != 1 {
+		t.Errorf("%d bots in the roster, want the bundled one", n)
+	}
 }
 
 func TestSubmitRefuses(t *testing.T) {
