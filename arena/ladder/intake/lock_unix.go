@@ -1,0 +1,34 @@
+//go:build unix
+
+package intake
+
+import (
+	"fmt"
+	"os"
+	"syscall"
+)
+
+// holdTmp marks the ID.tmp directory dir as being written by this
+// process (an exclusive flock on the directory, which the kernel drops
+// when the process dies), until unlock.
+func holdTmp(dir string) (unlock func(), err error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, fmt.Errorf("intake: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("intake: %s: %w", dir, err)
+	}
+	return func() { f.Close() }, nil
+}
+
+// abandoned says whether nobody holds the ID.tmp directory dir.
+func abandoned(dir string) bool {
+	f, err := os.Open(dir)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	return syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil
+}

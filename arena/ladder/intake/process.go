@@ -1,0 +1,435 @@
+package intake
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/bot/stdio"
+	"github.com/arena-dev/arena/arena/check"
+	"github.com/arena-dev/arena/arena/clock"
+	"github.com/arena-dev/arena/arena/deal"
+	"github.com/arena-dev/arena/arena/ladder"
+	"github.com/arena-dev/arena/arena/ledger"
+	"github.com/arena-dev/arena/arena/runplan"
+	"github.com/arena-dev/arena/internal/atomicfile"
+)
+
+// Options are the run's choices for Process.
+type Options struct {
+	// Admitted, if set, is told of each version admitted, once its event
+	// is logged: the run adds it to its roster.
+	Admitted func(ladder.Event)
+}
+
+// Verdicts (Report.Verdict).
+const (
+	VerdictAdmitted = ladder.Admitted
+	VerdictRefused  = ladder.Refused
+	// VerdictWaiting: the submission is complete and waits for the run
+	// (Status only).
+	VerdictWaiting = "waiting"
+)
+
+// Report is what the submitter is told of a submission
+// (submissions/ID.report, Status).
+type Report struct {
+	ID      string `json:"id"`
+	Bot     string `json:"bot,omitempty"`
+	Verdict string `json:"verdict"`
+	Version int    `json:"version,omitempty"` // the version admitted, NAME.vN
+	Build   string `json:"build,omitempty"`
+	// Text is the check's report (or why the submission could not be
+	// judged: a missing program, a bad manifest).
+	Text string `json:"report,omitempty"`
+	Time string `json:"time,omitempty"`
+}
+
+// Process judges every complete submission waiting in l's incoming
+// directory, in id order, and returns the reports of those it decided
+// now. It stops between submissions when ctx is done. An error is one
+// of the ladder's own (a roster log or a directory it cannot write, a
+// sandbox this machine cannot provide): the submission it stopped at
+// is judged again by the next call.
+func Process(ctx context.Context, l *ladder.Ladder, opts Options) ([]Report, error) {
+	incoming := filepath.Join(l.Dir, ladder.IncomingDir)
+	CleanTmp(incoming)
+	ids, err := waiting(incoming)
+	if err != nil {
+		return nil, err
+	}
+	var reports []Report
+	for _, id := range ids {
+		if ctx.Err() != nil {
+			return reports, ctx.Err()
+		}
+		rep, err := processOne(l, id, opts)
+		if err != nil {
+			return reports, err
+		}
+		if rep != nil {
+			reports = append(reports, *rep)
+		}
+	}
+	return reports, nil
+}
+
+// waiting are the complete submissions in incoming, oldest first.
+func waiting(incoming string) ([]string, error) {
+	entries, err := os.ReadDir(incoming)
+	if err != nil {
+		return nil, fmt.Errorf("intake: %w", err)
+	}
+	var ids []string
+	for _, e := range entries {
+		if e.IsDir() && !strings.Contains(e.Name(), ".") {
+			ids = append(ids, e.Name())
+		}
+	}
+	slices.Sort(ids) // names are times first
+	return ids, nil
+}
+
+// logged is what the roster log says of submission id: its submitted
+// event and its verdict (nil if none).
+func logged(l *ladder.Ladder, id string) (submitted, verdict *ladder.Event, err error) {
+	entries, _, err := ledger.ReadEntries[ladder.Event](filepath.Join(l.Dir, ladder.RosterName))
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, e := range entries {
+		if e.Record.Submission != id {
+			continue
+		}
+		switch e.Record.Kind {
+		case ladder.Submitted:
+			submitted = &e.Record
+		case ladder.Admitted, ladder.Refused:
+			verdict = &e.Record
+		}
+	}
+	return submitted, verdict, nil
+}
+
+// processOne takes submission id from submitted to its verdict, each
+// step skipped that the roster log says is done; nil report: a
+// submission already decided, only tidied.
+func processOne(l *ladder.Ladder, id string, opts Options) (*Report, error) {
+	dir := filepath.Join(l.Dir, ladder.IncomingDir, id)
+	submitted, verdict, err := logged(l, id)
+	if err != nil {
+		return nil, err
+	}
+	if verdict != nil { // decided before a crash: tidy up only
+		return nil, finish(l, dir, reportOf(id, verdict))
+	}
+	m, err := readManifest(dir)
+	if err != nil || m.ID != id || checkName(m.Name) != nil {
+		// No bot to log it under: the submitter is told, the roster is not.
+		rep := Report{ID: id, Verdict: VerdictRefused, Text: fmt.Sprintf("a submission without a valid manifest (%v)", err), Time: now()}
+		return &rep, finish(l, dir, rep)
+	}
+	if submitted == nil {
+		e := ladder.Event{Kind: ladder.Submitted, Time: now(), Bot: m.Name, Submission: id, Command: m.Command}
+		if err := l.Roster.Append(e); err != nil {
+			return nil, err
+		}
+	}
+	e, err := judge(l, dir, m)
+	if err != nil {
+		return nil, err
+	}
+	if err := l.Roster.Append(e); err != nil {
+		return nil, err
+	}
+	if e.Kind == ladder.Admitted && opts.Admitted != nil {
+		opts.Admitted(e)
+	}
+	rep := reportOf(id, &e)
+	return &rep, finish(l, dir, rep)
+}
+
+// judge copies the submission's bot into bots/NAME/BUILD and plays the
+// check's games against it: the verdict event, admitted or refused.
+func judge(l *ladder.Ladder, dir string, m Manifest) (ladder.Event, error) {
+	refuse := func(format string, args ...any) (ladder.Event, error) {
+		return ladder.Event{Kind: ladder.Refused, Time: now(), Bot: m.Name, Submission: m.ID, Command: m.Command,
+			Report: fmt.Sprintf(format, args...)}, nil
+	}
+	if b := l.Roster.State().Bot(m.Name); b != nil && slices.ContainsFunc(b.Versions, func(v ladder.Version) bool { return v.Bundled }) {
+		return refuse("%s is a bundled bot of the ladder: submit under another name", m.Name)
+	}
+	rel, build, err := install(l, dir, m)
+	var unusable *unusableError
+	if errors.As(err, &unusable) {
+		return refuse("%v", unusable.err)
+	}
+	if err != nil {
+		return ladder.Event{}, err
+	}
+	spec, err := bot.Parse(ladder.VersionName(m.Name, l.Roster.State().Next(m.Name)), m.Command, filepath.Join(l.Dir, rel))
+	if err != nil {
+		return refuse("%v", err)
+	}
+	if _, ok := spec.Target.(stdio.Command); !ok {
+		return refuse("%s: a submission is a command run here (%s is not)", m.Command, spec.Target.Scheme())
+	}
+	text, ok, err := validate(l, spec, m.ID)
+	if err != nil {
+		return ladder.Event{}, err
+	}
+	if !ok {
+		if !inUse(l, m.Name, rel) {
+			os.RemoveAll(filepath.Join(l.Dir, rel)) // a refused version's files are not kept
+		}
+		return refuse("%s", text)
+	}
+	return ladder.Event{Kind: ladder.Admitted, Time: now(), Bot: m.Name, Submission: m.ID, Version: l.Roster.State().Next(m.Name),
+		Build: build, Command: m.Command, Dir: rel, Report: text}, nil
+}
+
+// unusableError is a submission whose files cannot make a bot: the
+// submitter's mistake, refused, not the ladder's.
+type unusableError struct{ err error }
+
+func (e *unusableError) Error() string { return e.err.Error() }
+
+// install copies the submission's files to bots/NAME/BUILD (relative
+// to the ladder directory, rel) and returns it with the build hash. A
+// build already there is kept (the same files, judged again).
+func install(l *ladder.Ladder, dir string, m Manifest) (rel, build string, err error) {
+	botDir := filepath.Join(l.Dir, ladder.BotsDir, m.Name)
+	if err := os.MkdirAll(botDir, 0o755); err != nil {
+		return "", "", fmt.Errorf("intake: %w", err)
+	}
+	tmp := filepath.Join(botDir, "."+m.ID+tmpSuffix)
+	os.RemoveAll(tmp) // a crash's leftovers
+	os.RemoveAll(tmp + builtSuffix)
+	if err := CopyTree(tmp, filepath.Join(dir, FilesName), Bounds); err != nil {
+		os.RemoveAll(tmp)
+		return "", "", &unusableError{err}
+	}
+	if m.Build != "" {
+		if err := runBuild(l, tmp, m.Build); err != nil {
+			os.RemoveAll(tmp)
+			return "", "", err
+		}
+	}
+	argv, err := stdio.ParseCommand(m.Command, tmp)
+	if err == nil {
+		build, err = stdio.Command{Name: m.Name, Argv: argv, Dir: tmp}.Build()
+	}
+	if err != nil {
+		os.RemoveAll(tmp)
+		return "", "", &unusableError{err}
+	}
+	name, err := place(botDir, tmp, strings.TrimPrefix(build, "sha256:"), m.ID)
+	if err != nil {
+		os.RemoveAll(tmp)
+		return "", "", err
+	}
+	if err := syncDir(botDir); err != nil {
+		return "", "", err
+	}
+	return filepath.Join(ladder.BotsDir, m.Name, name), build, nil
+}
+
+// place renames the copy tmp to botDir/name, or finds it there already
+// (the same files, judged again after a crash or submitted twice). The
+// build hash covers only the files the command names: the same hash
+// over other files (a changed library beside the same script) goes to
+// name-id instead, so a version's files are never replaced.
+func place(botDir, tmp, name, id string) (string, error) {
+	for _, n := range []string{name, name + "-" + id} {
+		final := filepath.Join(botDir, n)
+		if _, err := os.Lstat(final); errors.Is(err, os.ErrNotExist) {
+			if err := os.Rename(tmp, final); err != nil {
+				return "", fmt.Errorf("intake: %w", err)
+			}
+			return n, nil
+		}
+		a, err := treeDigest(tmp)
+		if err != nil {
+			return "", err
+		}
+		b, err := treeDigest(final)
+		if err != nil {
+			return "", err
+		}
+		if a == b {
+			return n, os.RemoveAll(tmp)
+		}
+	}
+	return "", fmt.Errorf("intake: %s: two trees of build %s with the same id", botDir, name)
+}
+
+// treeDigest hashes the tree at root: every name, kind, permission,
+// content and link target.
+func treeDigest(root string) (string, error) {
+	h := sha256.New()
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(h, "%q %v %d\n", rel, info.Mode(), info.Size())
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			to, err := os.Readlink(path)
+			fmt.Fprintf(h, "-> %q\n", to)
+			return err
+		case d.Type().IsRegular():
+			return hashFile(h, path)
+		}
+		return nil
+	})
+	if err != nil {
+		return "", fmt.Errorf("intake: %w", err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+func hashFile(h io.Writer, path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = io.Copy(h, f)
+	return err
+}
+
+// inUse says whether a version of bot has its files at rel.
+func inUse(l *ladder.Ladder, bot, rel string) bool {
+	b := l.Roster.State().Bot(bot)
+	return b != nil && slices.ContainsFunc(b.Versions, func(v ladder.Version) bool { return v.Dir == rel })
+}
+
+// validate plays arena check's games against spec, confined as the
+// ladder confines its bots, on the ladder's game, options and (fewest)
+// seats: the check's report as text, and whether it passed.
+func validate(l *ladder.Ladder, spec bot.Spec, id string) (string, bool, error) {
+	c := l.Config
+	opts := c.BotOptions
+	opts.Hide = append(slices.Clip(opts.Hide), ladderSecrets(l.Dir)...)
+	specs := []bot.Spec{spec}
+	_, err := runplan.Confine(specs, c.BotLimits, opts, "")
+	if err != nil {
+		return "", false, err
+	}
+	lim := c.Settings.Limits
+	move := lim.Move
+	if move <= 0 {
+		move = clock.Defaults.Move
+	}
+	startup := lim.Startup
+	if startup <= 0 {
+		startup = clock.Defaults.Startup
+	}
+	cfg := check.Config{Game: c.Game, Options: c.Options, Seats: c.Seats.Min, Games: c.Submissions.ValidationGames,
+		Seed: checkSeed(c.Seed, id), Startup: startup, Move: move, Margin: lim.Margin, ByeGrace: c.Settings.ByeGrace,
+		MaxLine: c.Settings.MaxLine, Bot: specs[0].Launcher, Command: check.Words(specs[0].Target)}
+	rep, err := check.Run(cfg)
+	if err != nil {
+		return "", false, err
+	}
+	var text bytes.Buffer
+	rep.Text(&text)
+	return text.String(), rep.OK, nil
+}
+
+// ladderSecrets are what a bot under validation must not see of the
+// ladder directory: all of it but the bots' files.
+func ladderSecrets(dir string) []string {
+	var out []string
+	for _, name := range []string{ladder.FileName, ladder.RosterName, ledger.FileName, deal.FileName, ladder.ReplaysDir, "submissions"} {
+		out = append(out, filepath.Join(dir, name))
+	}
+	return out
+}
+
+// checkSeed derives the check's seed from the ladder's and the
+// submission's id: judging a submission again deals alike.
+func checkSeed(seed uint64, id string) uint64 {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d/%s", seed, id)
+	return h.Sum64()
+}
+
+// finish writes the submitter's report and removes the incoming copy.
+func finish(l *ladder.Ladder, dir string, rep Report) error {
+	data, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		return fmt.Errorf("intake: %w", err)
+	}
+	if err := atomicfile.Write(reportPath(l.Dir, rep.ID), append(data, '\n')); err != nil {
+		return fmt.Errorf("intake: %w", err)
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return fmt.Errorf("intake: %w", err)
+	}
+	return nil
+}
+
+func reportPath(ladderDir, id string) string {
+	return filepath.Join(ladderDir, filepath.Dir(ladder.IncomingDir), id+reportSuffix)
+}
+
+// reportOf is the report of a verdict event.
+func reportOf(id string, e *ladder.Event) Report {
+	return Report{ID: id, Bot: e.Bot, Verdict: e.Kind, Version: e.Version, Build: e.Build, Text: e.Report, Time: e.Time}
+}
+
+func readManifest(dir string) (Manifest, error) {
+	var m Manifest
+	data, err := os.ReadFile(filepath.Join(dir, ManifestName))
+	if err != nil {
+		return m, err
+	}
+	err = json.Unmarshal(data, &m)
+	return m, err
+}
+
+func now() string { return time.Now().UTC().Format(time.RFC3339) }
+
+// Status is what the submitter can know of submission id of the ladder
+// at ladderDir: its report once decided, VerdictWaiting while it waits;
+// ErrUnknown for an id that is neither (or a submission still being
+// written).
+func Status(ladderDir, id string) (Report, error) {
+	if strings.ContainsAny(id, "/\\") || id == "" || strings.HasPrefix(id, ".") {
+		return Report{}, fmt.Errorf("intake: %q: %w", id, ErrUnknown)
+	}
+	data, err := os.ReadFile(reportPath(ladderDir, id))
+	if err == nil {
+		var rep Report
+		if err := json.Unmarshal(data, &rep); err != nil {
+			return Report{}, fmt.Errorf("intake: %s: %w", reportPath(ladderDir, id), err)
+		}
+		return rep, nil
+	}
+	if !errors.Is(err, os.ErrNotExist) {
+		return Report{}, fmt.Errorf("intake: %w", err)
+	}
+	if _, err := os.Stat(filepath.Join(ladderDir, ladder.IncomingDir, id)); err == nil {
+		return Report{ID: id, Verdict: VerdictWaiting}, nil
+	}
+	return Report{}, fmt.Errorf("intake: %q: %w", id, ErrUnknown)
+}
