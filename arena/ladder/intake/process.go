@@ -21,7 +21,6 @@ import (
 	"github.com/arena-dev/arena/arena/bot/stdio"
 	"github.com/arena-dev/arena/arena/check"
 	"github.com/arena-dev/arena/arena/clock"
-	"github.com/arena-dev/arena/arena/deal"
 	"github.com/arena-dev/arena/arena/ladder"
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/runplan"
@@ -328,7 +327,7 @@ func inUse(l *ladder.Ladder, bot, rel string) bool {
 func validate(l *ladder.Ladder, spec bot.Spec, id string) (string, bool, error) {
 	c := l.Config
 	opts := c.BotOptions
-	opts.Hide = append(slices.Clip(opts.Hide), ladderSecrets(l.Dir)...)
+	opts.Hide = append(slices.Clip(opts.Hide), ladder.Hidden(l.Dir)...)
 	specs := []bot.Spec{spec}
 	_, err := runplan.Confine(specs, c.BotLimits, opts, "")
 	if err != nil {
@@ -353,16 +352,6 @@ func validate(l *ladder.Ladder, spec bot.Spec, id string) (string, bool, error) 
 	var text bytes.Buffer
 	rep.Text(&text)
 	return text.String(), rep.OK, nil
-}
-
-// ladderSecrets are what a bot under validation must not see of the
-// ladder directory: all of it but the bots' files.
-func ladderSecrets(dir string) []string {
-	var out []string
-	for _, name := range []string{ladder.FileName, ladder.RosterName, ledger.FileName, deal.FileName, ladder.ReplaysDir, "submissions"} {
-		out = append(out, filepath.Join(dir, name))
-	}
-	return out
 }
 
 // checkSeed derives the check's seed from the ladder's and the
