@@ -86,6 +86,14 @@ func Process(ctx context.Context, l *ladder.Ladder, opts Options) ([]Report, err
 	return reports, nil
 }
 
+// Take is Process as a running ladder calls it (ladder.RunOptions.Intake):
+// admitted is told of each version admitted; the reports are the
+// submitters', in their files.
+func Take(ctx context.Context, l *ladder.Ladder, admitted func(ladder.Event)) error {
+	_, err := Process(ctx, l, Options{Admitted: admitted})
+	return err
+}
+
 // waiting are the complete submissions in incoming, oldest first.
 func waiting(incoming string) ([]string, error) {
 	entries, err := os.ReadDir(incoming)
