@@ -11,11 +11,19 @@ import (
 	"testing"
 	"time"
 
+	_ "github.com/arena-dev/arena/arena/bot/membot"
 	"github.com/arena-dev/arena/arena/ladder"
 	"github.com/arena-dev/arena/arena/ladder/intake"
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/sandbox"
 )
+
+// memLadder inits a ladder of ladderFile whose bundled bot is in
+// memory: a command "arena bot random" would run this test binary.
+func memLadder(t *testing.T) string {
+	t.Helper()
+	return initLadder(t, strings.Replace(ladderFile, "command: arena bot random", "command: mem:random", 1))
+}
 
 // running is a ladder run in the background, its intake polling often.
 type running struct {
@@ -81,7 +89,7 @@ func (r *running) stop(t *testing.T) *ladder.Result {
 // version retires the first, which is not seated again; the live
 // ratings equal a fold of the ledger.
 func TestRunTakesSubmissions(t *testing.T) {
-	dir := newLadder(t)
+	dir := memLadder(t)
 	r := startRun(t, dir)
 	submit(t, dir, "alice", map[string]string{"bot.py": goodBot(t)}, "python3 bot.py")
 	r.await(t, "alice.v1")
@@ -92,6 +100,11 @@ func TestRunTakesSubmissions(t *testing.T) {
 	recs, _, err := ledger.Read[ledger.Record](filepath.Join(dir, ledger.FileName))
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, rec := range recs {
+		if len(rec.Forfeits) > 0 {
+			t.Errorf("game %s: forfeits %+v", rec.GameID, rec.Forfeits)
+		}
 	}
 	first := slices.IndexFunc(recs, func(rec ledger.Record) bool { return slices.Contains(rec.Bots, "alice.v2") })
 	for _, rec := range recs[first:] {
@@ -122,7 +135,7 @@ func TestRunHidesLadder(t *testing.T) {
 	if _, err := sandbox.New(sandbox.DefaultLimits, sandbox.Options{Isolate: sandbox.IsolateYes}); err != nil {
 		t.Skip("no isolation here: ", err)
 	}
-	dir := newLadder(t)
+	dir := memLadder(t)
 	var paths, quoted []string
 	for _, name := range []string{"deal-secret", ledger.FileName, ladder.RosterName, ladder.FileName} {
 		paths = append(paths, filepath.Join(dir, name))
