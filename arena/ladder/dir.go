@@ -223,6 +223,19 @@ func (l *Ladder) Spec(b *Bot, v Version) (bot.Spec, error) {
 	return bot.Parse(VersionName(b.Name, v.N), v.Command, abs(l.Dir, v.Dir))
 }
 
+// Hidden are the paths of the ladder directory dir that no bot may see
+// (sandbox.Options.Hide): all of it but bots/, where each version sees
+// its own directory only. Its files tell the deals (the deal secret,
+// the replays and logs of finished games of a unit still in play) and
+// the other bots' submissions.
+func Hidden(dir string) []string {
+	var out []string
+	for _, name := range []string{FileName, outdir.LockName, deal.FileName, RosterName, ledger.FileName, ReplaysDir, "logs", filepath.Dir(IncomingDir)} {
+		out = append(out, filepath.Join(dir, name))
+	}
+	return out
+}
+
 // Close closes the roster log and releases the lock (if Open took it).
 func (l *Ladder) Close() error {
 	err := l.Roster.Close()

@@ -10,7 +10,10 @@
 // File, Resolve, Config), the directory (Init, Open), the roster log
 // (roster.jsonl: Event, Roster) and the ratings folded from the ledger
 // (Ratings); and Run, which plays the matchmaker's tables on the runner
-// (arena/run) until its context ends, and resumes from the ledger.
+// (arena/run) until its context ends, resumes from the ledger, takes
+// submissions in while it plays (arena/ladder/intake, through
+// RunOptions.Intake) and confines its bots in a sandbox that hides the
+// directory from them (Hidden).
 //
 // # The directory
 //
@@ -22,6 +25,7 @@
 //	roster.jsonl         the roster log: one checksummed event a line
 //	results.jsonl        the ledger of finished games (arena/ledger)
 //	replays/             the games' replays
+//	logs/                the bots' stderr, by version and game
 //	bots/NAME/BUILD/     an admitted version's files, by build hash
 //	submissions/incoming/ submissions waiting for the intake
 //

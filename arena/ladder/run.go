@@ -30,9 +30,21 @@ type RunOptions struct {
 	// goroutine: it may read Progress.Ratings then, and not after.
 	OnGame func(Progress)
 	// Bind binds the bots' specs in place (a command confines the local
-	// ones in its sandbox, binds the remote ones to its NATS link); nil:
-	// bot.Bind with no bindings (a program runs unconfined).
+	// ones in its sandbox, binds the remote ones to its NATS link), those
+	// of the start and each version admitted later; nil: the ladder
+	// file's sandbox (limits and options) confines the stdio bots, all in
+	// one sandbox that hides the ladder directory but each version's own
+	// (Hidden), and bot.Bind binds the others.
 	Bind func(specs []bot.Spec) error
+	// Intake (nil: none) takes in the submissions waiting (arena/ladder/
+	// intake's Take, which this package cannot import: it imports this
+	// one), every IntakeEvery (0: the constant IntakeEvery), from a
+	// goroutine of the run that makes every roster log append of the
+	// run; it calls admitted with each version admitted, once logged,
+	// which then joins the run (and retires the one it replaces). Its
+	// error ends the run with it.
+	Intake      func(ctx context.Context, l *Ladder, admitted func(Event)) error
+	IntakeEvery time.Duration
 	// Executor, if set, makes the executor that plays the games from the
 	// run's configuration; nil: they are played here (run.Local).
 	Executor func(run.Config) (run.Executor, error)
@@ -59,10 +71,6 @@ type Result struct {
 	Ratings *Ratings
 	Tables  int64
 }
-
-// ErrFewBots: fewer active bots than the smallest table seats; the run
-// has nothing to play until submissions are admitted.
-var ErrFewBots = errors.New("too few active bots for a table")
 
 // Run plays the ladder in dir until ctx ends, which is how a ladder
 // stops: the games running then are given opt.AbandonAfter to finish,
@@ -122,17 +130,14 @@ func Run(ctx context.Context, dir string, opt RunOptions) (*Result, error) {
 	defer plan.Close()
 	defer l.Roster.Close()
 
-	specs, active, err := l.activeSpecs()
+	specs, err := l.activeSpecs()
 	if err != nil {
 		return nil, err
 	}
 	c := l.Config
-	if len(specs) < c.Seats.Min {
-		return nil, fmt.Errorf("ladder %s: %w: %d active, a table seats at least %d", c.Name, ErrFewBots, len(specs), c.Seats.Min)
-	}
 	bind := opt.Bind
 	if bind == nil {
-		bind = func(s []bot.Spec) error { return bot.Bind(s, nil) }
+		bind = (&confiner{c: c, dir: dir}).bind
 	}
 	if err := bind(specs); err != nil {
 		return nil, err
@@ -140,11 +145,21 @@ func Run(ctx context.Context, dir string, opt RunOptions) (*Result, error) {
 	if src, err = newTables(c, plan.Secret, specs, records); err != nil {
 		return nil, err
 	}
+	outer := ctx
+	ctx, cancel := context.WithCancelCause(ctx)
+	src.ctx, src.live, src.roster = ctx, newLive(l, opt, bind, cancel), run.NewRoster(specs)
+	liveDone := make(chan struct{})
+	go func() {
+		defer close(liveDone)
+		src.live.loop(ctx)
+	}()
+	defer func() { <-liveDone }() // before the roster log closes
+	defer cancel(nil)
 	rc := run.Config{
 		Settings: c.Settings, Game: c.Game, Options: c.Options, MatchID: c.Name, RunKey: plan.Secret.Fingerprint(),
-		Version: opt.Version, Roster: run.NewRoster(specs), Concurrency: c.Concurrency, Rotation: c.Seats.Max,
+		Version: opt.Version, Roster: src.roster, Concurrency: c.Concurrency, Rotation: c.Seats.Max,
 		AbandonAfter: opt.AbandonAfter, Warn: opt.Warn,
-		OnSuspend: func(s run.Suspension) error { return src.suspend(l, active[s.Bot], s) },
+		OnSuspend: func(s run.Suspension) error { src.suspend(s); return nil },
 		OnGame: func(p run.Progress) {
 			if opt.OnGame != nil {
 				opt.OnGame(Progress{Progress: p, Ratings: src.ratings, Tables: src.seq - 1})
@@ -159,6 +174,9 @@ func Run(ctx context.Context, dir string, opt RunOptions) (*Result, error) {
 	res, err := run.Run(ctx, rc, src, nil, plan.Sink)
 	out := &Result{Resumed: len(records), Played: res.Played, Abandoned: res.Abandoned, Ratings: src.ratings, Tables: src.seq - 1}
 	if errors.Is(err, run.ErrInterrupted) && ctx.Err() != nil {
+		if outer.Err() == nil {
+			return out, context.Cause(ctx) // the intake's, or a version that could not join
+		}
 		return out, nil // how a ladder stops
 	}
 	return out, err
@@ -175,21 +193,20 @@ func warnRoster(w io.Writer, l *Ladder) {
 }
 
 // activeSpecs are the specs of the bots that play (status active), by
-// the run's roster index, and each one's roster bot.
-func (l *Ladder) activeSpecs() ([]bot.Spec, []*Bot, error) {
+// the run's roster index.
+func (l *Ladder) activeSpecs() ([]bot.Spec, error) {
 	var specs []bot.Spec
-	var active []*Bot
 	for _, b := range l.Roster.State().Bots {
 		if b.Status != StatusActive || b.Active == 0 {
 			continue
 		}
 		spec, err := l.Spec(b, b.Versions[b.Active-1])
 		if err != nil {
-			return nil, nil, fmt.Errorf("ladder %s: bot %s: %w", l.Config.Name, b.Name, err)
+			return nil, fmt.Errorf("ladder %s: bot %s: %w", l.Config.Name, b.Name, err)
 		}
-		specs, active = append(specs, spec), append(active, b)
+		specs = append(specs, spec)
 	}
-	return specs, active, nil
+	return specs, nil
 }
 
 // dealSeed is table seq's deal: keyed with the deal secret, as a

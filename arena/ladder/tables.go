@@ -1,6 +1,7 @@
 package ladder
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strconv"
@@ -23,6 +24,13 @@ import (
 // bots busy, so the matchmaker is asked only when a game can start now,
 // and Wait is the answer otherwise. It is used from Run's goroutine
 // only.
+//
+// Versions admitted while the run goes on join between games: Next
+// adds each to the run's roster and the matchmaker's bots, and retires
+// the version it replaces. With no game out Wait would end the run
+// (run.ErrStalled: nothing running could change the answer), so Next
+// blocks then until a version joins or ctx ends: the runner needs no
+// wake-up of its own, and a ladder with too few bots waits for them.
 type tables struct {
 	c       *Config
 	secret  *deal.Secret
@@ -37,6 +45,11 @@ type tables struct {
 	out   int
 	queue []*unit         // units with games left to hand out, first first
 	open  map[int64]*unit // units with games not counted, by number
+
+	ctx    context.Context
+	live   *live
+	roster *run.Roster
+	active map[string]int // each bot's active version, by roster index
 }
 
 // unit is one table: its games, of one deal, seats rotated.
@@ -66,7 +79,7 @@ func newTables(c *Config, secret *deal.Secret, specs []bot.Spec, records []ledge
 		return nil, fmt.Errorf("ladder %s: %w", c.Name, err)
 	}
 	s := &tables{c: c, secret: secret, mm: mm, ratings: NewRatings(c.Rating, c.Initial), seq: 1,
-		limit: max(c.Concurrency, 1), open: map[int64]*unit{}}
+		limit: max(c.Concurrency, 1), open: map[int64]*unit{}, active: map[string]int{}}
 	states := map[string]*botState{}
 	done := map[int64][]ledger.Record{}
 	for _, rec := range records {
@@ -92,6 +105,9 @@ func newTables(c *Config, secret *deal.Secret, specs []bot.Spec, records []ledge
 		}
 		s.bots, s.names = append(s.bots, b), append(s.names, spec.Name)
 		byName[spec.Name] = i
+		if name, _, ok := SplitVersion(spec.Name); ok {
+			s.active[name] = i
+		}
 	}
 	s.resumeUnits(done, byName)
 	return s, nil
@@ -168,10 +184,74 @@ func (s *tables) add(u *unit) {
 	s.open[u.seq] = u
 }
 
-// Next hands out the next game of the first unit queued, or of a table
-// the matchmaker chooses now; Wait while limit games are out or no table
-// can be made of the bots free (a result frees them). Never Done.
+// Next takes in the versions admitted since it was last called, then
+// hands out the next game of the first unit queued, or of a table the
+// matchmaker chooses now; Wait while limit games are out or no table
+// can be made of the bots free (a result frees them), blocking first
+// while no game is out. Never Done.
 func (s *tables) Next() (run.Table, schedule.Status) {
+	for {
+		s.join()
+		t, status := s.next()
+		if status != schedule.Wait || s.out > 0 || s.live == nil || !s.live.await(s.ctx) {
+			return t, status
+		}
+	}
+}
+
+// join adds the versions admitted (live.joined) to the run: each one's
+// roster index is its matchmaker ID; the version it replaces is
+// retired and no longer seated.
+func (s *tables) join() {
+	if s.live == nil {
+		return
+	}
+	for _, spec := range s.live.joined() {
+		i, err := s.roster.Add(spec)
+		if err != nil {
+			s.live.cancel(fmt.Errorf("ladder %s: version %s: %w", s.c.Name, spec.Name, err))
+			return
+		}
+		name, _, _ := SplitVersion(spec.Name)
+		if old, ok := s.active[name]; ok {
+			s.retire(old)
+		}
+		s.active[name] = i
+		s.bots = append(s.bots, matchmaking.Bot{ID: i, Skill: s.ratings.Get(spec.Name).Skill, Last: s.seq - 1, Available: true})
+		s.names = append(s.names, spec.Name)
+	}
+}
+
+// retire retires bot b from the run: the matchmaker no longer chooses
+// it, and the games of its units not handed out yet are dropped (the
+// unit stays short, as one a resumed run cannot complete).
+func (s *tables) retire(b int) {
+	if err := s.roster.Retire(b); err != nil {
+		s.live.cancel(err)
+	}
+	s.bots[b].Available = false
+	s.queue = slices.DeleteFunc(s.queue, func(u *unit) bool {
+		if !slices.Contains(u.bots, b) {
+			return false
+		}
+		u.next = nil
+		if u.left == 0 {
+			s.close(u)
+		}
+		return true
+	})
+}
+
+// close ends unit u: its bots are free.
+func (s *tables) close(u *unit) {
+	delete(s.open, u.seq)
+	for _, b := range u.bots {
+		s.bots[b].InPlay--
+	}
+}
+
+// next is Next without its joining and blocking.
+func (s *tables) next() (run.Table, schedule.Status) {
 	if s.out >= s.limit {
 		return run.Table{}, schedule.Wait
 	}
@@ -229,22 +309,16 @@ func (s *tables) Result(t run.Table, rec ledger.Record) error {
 		return fmt.Errorf("ladder %s: game %s of no table in play", s.c.Name, t.GameID)
 	}
 	if u.left--; u.left == 0 && len(u.next) == 0 {
-		delete(s.open, u.seq)
-		for _, b := range u.bots {
-			s.bots[b].InPlay--
-		}
+		s.close(u)
 	}
 	return nil
 }
 
-// suspend records in the roster log that b is suspended (the run has
-// suspended its version s.Bot: it kept failing to start) and keeps the
-// matchmaker from seating it again; a new version clears it.
-func (s *tables) suspend(l *Ladder, b *Bot, sus run.Suspension) error {
+// suspend keeps the matchmaker from seating version sus.Bot again (the
+// run has suspended it: it kept failing to start) and has live log
+// that its bot is suspended (a new version clears it).
+func (s *tables) suspend(sus run.Suspension) {
 	s.bots[sus.Bot].Available = false
-	e := Event{Kind: Suspended, Time: time.Now().UTC().Format(time.RFC3339), Bot: b.Name, Reason: sus.Why}
-	if err := l.Roster.Append(e); err != nil {
-		return fmt.Errorf("recording that bot %s is suspended: %w", b.Name, err)
-	}
-	return nil
+	name, n, _ := SplitVersion(s.names[sus.Bot])
+	s.live.suspend(Event{Kind: Suspended, Time: time.Now().UTC().Format(time.RFC3339), Bot: name, Version: n, Reason: sus.Why})
 }

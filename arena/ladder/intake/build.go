@@ -27,7 +27,7 @@ func runBuild(l *ladder.Ladder, dir, command string) error {
 	lim := l.Config.BotLimits
 	lim.Memory, lim.CPUTime = l.Config.Submissions.BuildMemory, 0 // bounded by the wall clock below
 	opts := l.Config.BotOptions
-	opts.Hide = append(opts.Hide[:len(opts.Hide):len(opts.Hide)], ladderSecrets(l.Dir)...)
+	opts.Hide = append(opts.Hide[:len(opts.Hide):len(opts.Hide)], ladder.Hidden(l.Dir)...)
 	opts.ReadWrite = append(opts.ReadWrite[:len(opts.ReadWrite):len(opts.ReadWrite)], dir)
 	opts.Programs = []sandbox.Program{{Argv: argv, Dir: dir}}
 	if err := openTree(dir); err != nil {

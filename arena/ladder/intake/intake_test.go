@@ -52,8 +52,15 @@ func goodBot(t *testing.T) string {
 	return string(data)
 }
 
-// newLadder inits a ladder in a temporary directory.
+// newLadder inits a ladder of ladderFile in a temporary directory.
 func newLadder(t *testing.T) string {
+	t.Helper()
+	return initLadder(t, ladderFile)
+}
+
+// initLadder inits a ladder of the ladder file given in a temporary
+// directory.
+func initLadder(t *testing.T, ladderFile string) string {
 	t.Helper()
 	tmp := t.TempDir()
 	file := filepath.Join(tmp, "ladder.yaml")

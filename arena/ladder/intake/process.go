@@ -21,7 +21,6 @@ import (
 	"github.com/arena-dev/arena/arena/bot/stdio"
 	"github.com/arena-dev/arena/arena/check"
 	"github.com/arena-dev/arena/arena/clock"
-	"github.com/arena-dev/arena/arena/deal"
 	"github.com/arena-dev/arena/arena/ladder"
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/runplan"
@@ -85,6 +84,14 @@ func Process(ctx context.Context, l *ladder.Ladder, opts Options) ([]Report, err
 		}
 	}
 	return reports, nil
+}
+
+// Take is Process as a running ladder calls it (ladder.RunOptions.Intake):
+// admitted is told of each version admitted; the reports are the
+// submitters', in their files.
+func Take(ctx context.Context, l *ladder.Ladder, admitted func(ladder.Event)) error {
+	_, err := Process(ctx, l, Options{Admitted: admitted})
+	return err
 }
 
 // waiting are the complete submissions in incoming, oldest first.
@@ -328,7 +335,7 @@ func inUse(l *ladder.Ladder, bot, rel string) bool {
 func validate(l *ladder.Ladder, spec bot.Spec, id string) (string, bool, error) {
 	c := l.Config
 	opts := c.BotOptions
-	opts.Hide = append(slices.Clip(opts.Hide), ladderSecrets(l.Dir)...)
+	opts.Hide = append(slices.Clip(opts.Hide), ladder.Hidden(l.Dir)...)
 	specs := []bot.Spec{spec}
 	_, err := runplan.Confine(specs, c.BotLimits, opts, "")
 	if err != nil {
@@ -353,16 +360,6 @@ func validate(l *ladder.Ladder, spec bot.Spec, id string) (string, bool, error) 
 	var text bytes.Buffer
 	rep.Text(&text)
 	return text.String(), rep.OK, nil
-}
-
-// ladderSecrets are what a bot under validation must not see of the
-// ladder directory: all of it but the bots' files.
-func ladderSecrets(dir string) []string {
-	var out []string
-	for _, name := range []string{ladder.FileName, ladder.RosterName, ledger.FileName, deal.FileName, ladder.ReplaysDir, "submissions"} {
-		out = append(out, filepath.Join(dir, name))
-	}
-	return out
 }
 
 // checkSeed derives the check's seed from the ladder's and the
