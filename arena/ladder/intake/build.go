@@ -101,31 +101,26 @@ func recopy(dir string) error {
 	return nil
 }
 
-// waitDraining waits until p exits or deadline passes (true), reading
-// and dropping what it writes to stdout meanwhile, so that a chatty
-// build does not block on a full pipe.
+// waitDraining waits until p exits or deadline passes (true), while a
+// goroutine reads and drops what it writes to stdout, so that a chatty
+// build does not block on a full pipe. The reader ends at the deadline,
+// or when the caller closes p.
 func waitDraining(p *transport.Process, deadline time.Time) (late bool) {
-	reading := true
-	for {
-		select {
-		case <-p.Exited():
-			return false
-		default:
-		}
-		if time.Now().After(deadline) {
-			return true
-		}
-		if reading {
-			if _, err := p.Receive(time.Now().Add(100 * time.Millisecond)); err != nil && !errors.Is(err, transport.ErrTimeout) {
-				reading = false // closed or unreadable: wait on the exit alone
+	go func() {
+		for {
+			_, err := p.Receive(deadline)
+			if err != nil && (!errors.Is(err, transport.ErrTimeout) || !time.Now().Before(deadline)) {
+				return
 			}
-			continue
 		}
-		select {
-		case <-p.Exited():
-			return false
-		case <-time.After(100 * time.Millisecond):
-		}
+	}()
+	timer := time.NewTimer(time.Until(deadline))
+	defer timer.Stop()
+	select {
+	case <-p.Exited():
+		return false
+	case <-timer.C:
+		return true
 	}
 }
 

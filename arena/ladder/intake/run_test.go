@@ -29,16 +29,19 @@ func memLadder(t *testing.T) string {
 type running struct {
 	mu     sync.Mutex
 	played map[string]int // games counted, by bot version
-	res    *ladder.Result
-	err    error
-	cancel context.CancelFunc
-	done   chan struct{}
+	// counted is told (without blocking) of every game counted, for
+	// await to look at played again.
+	counted chan struct{}
+	res     *ladder.Result
+	err     error
+	cancel  context.CancelFunc
+	done    chan struct{}
 }
 
 func startRun(t *testing.T, dir string) *running {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	r := &running{played: map[string]int{}, cancel: cancel, done: make(chan struct{})}
+	r := &running{played: map[string]int{}, counted: make(chan struct{}, 1), cancel: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(r.done)
 		r.res, r.err = ladder.Run(ctx, dir, ladder.RunOptions{Intake: intake.Take, IntakeEvery: 50 * time.Millisecond,
@@ -48,17 +51,23 @@ func startRun(t *testing.T, dir string) *running {
 				for _, b := range p.Last.Bots {
 					r.played[b]++
 				}
+				select {
+				case r.counted <- struct{}{}:
+				default: // await has one to see already
+				}
 			}})
 	}()
 	t.Cleanup(func() { r.stop(t) })
 	return r
 }
 
-// await waits until version name has played a game.
+// await waits until version name has played a game: it looks again
+// each time a game is counted.
 func (r *running) await(t *testing.T, name string) {
 	t.Helper()
-	deadline := time.Now().Add(90 * time.Second)
-	for time.Now().Before(deadline) {
+	limit := time.NewTimer(90 * time.Second)
+	defer limit.Stop()
+	for {
 		r.mu.Lock()
 		n := r.played[name]
 		r.mu.Unlock()
@@ -66,12 +75,13 @@ func (r *running) await(t *testing.T, name string) {
 			return
 		}
 		select {
+		case <-r.counted:
 		case <-r.done:
 			t.Fatalf("the run ended before %s played: %v", name, r.err)
-		case <-time.After(20 * time.Millisecond):
+		case <-limit.C:
+			t.Fatalf("%s played no game in 90s", name)
 		}
 	}
-	t.Fatalf("%s played no game in 90s", name)
 }
 
 func (r *running) stop(t *testing.T) *ladder.Result {
