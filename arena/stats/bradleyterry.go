@@ -116,6 +116,34 @@ func BradleyTerry(n int, results []PairResult) ([]Rating, error) {
 // (or none) and an anchor player. Errors wrap ErrNoRatings, and one of
 // ErrNoMLE, ErrBadResults or ErrNotConverged.
 func BradleyTerryWith(n int, results []PairResult, opt BTOptions) ([]Rating, error) {
+	fit, err := BradleyTerryFit(n, results, opt)
+	if err != nil {
+		return nil, err
+	}
+	return fit.Ratings, nil
+}
+
+// BTFit is a Bradley-Terry fit: the ratings, and the covariance of their
+// estimates, which a comparison of two ratings needs (their errors are
+// correlated: each is relative to the others).
+type BTFit struct {
+	Ratings []Rating
+	cov     [][]float64 // of theta, the natural scale
+}
+
+// DiffSD is the standard deviation, in Elo, of Ratings[i].Elo -
+// Ratings[j].Elo: sqrt(C_ii + C_jj - 2 C_ij) of the fit's covariance C.
+// It is not the two Err95s combined as if independent: relative to their
+// mean, two ratings' errors are negatively correlated (with two players,
+// each error is half the difference's), which those would understate.
+func (f *BTFit) DiffSD(i, j int) float64 {
+	v := f.cov[i][i] + f.cov[j][j] - 2*f.cov[i][j]
+	return math.Sqrt(math.Max(v, 0)) * eloPerNat
+}
+
+// BradleyTerryFit is BradleyTerryWith with the covariance of the fit
+// kept, for comparisons of two ratings (BTFit.DiffSD).
+func BradleyTerryFit(n int, results []PairResult, opt BTOptions) (*BTFit, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("%w: BradleyTerry needs at least one player, got %d", ErrBadResults, n)
 	}
@@ -206,7 +234,7 @@ func BradleyTerryWith(n int, results []PairResult, opt BTOptions) ([]Rating, err
 			Err95: z95 * math.Sqrt(math.Max(v, 0)) * eloPerNat,
 		}
 	}
-	return out, nil
+	return &BTFit{Ratings: out, cov: cov}, nil
 }
 
 // btModel is the log posterior BradleyTerryWith maximizes, on the natural

@@ -524,3 +524,38 @@ func TestBradleyTerryBadInput(t *testing.T) {
 		t.Errorf("all won without prior: %v, want ErrNoMLE (an ErrNoRatings, not ErrBadResults)", err)
 	}
 }
+
+// DiffSD agrees with the intervals BradleyTerryWith reports: with two
+// players each centred error is half the difference's, and a player's
+// error relative to an anchor is the sd of their difference.
+func TestBTFitDiffSD(t *testing.T) {
+	results := []PairResult{
+		{A: 0, B: 1, ScoreA: 1, Weight: 30}, {A: 0, B: 1, ScoreA: 0, Weight: 12},
+		{A: 1, B: 2, ScoreA: 1, Weight: 25}, {A: 1, B: 2, ScoreA: 0.5, Weight: 10}, {A: 1, B: 2, ScoreA: 0, Weight: 15},
+		{A: 0, B: 2, ScoreA: 1, Weight: 35}, {A: 0, B: 2, ScoreA: 0, Weight: 5},
+	}
+	two, err := BradleyTerryFit(2, results[:2], BTOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := two.DiffSD(0, 1), 2*two.Ratings[0].Err95/z95; math.Abs(got-want) > 1e-9 {
+		t.Errorf("two players: DiffSD %v, want twice the centred error, %v", got, want)
+	}
+	for _, prior := range []float64{0, -1} {
+		fit, err := BradleyTerryFit(3, results, BTOptions{Prior: prior})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for anchor := range 3 {
+			anchored, err := BradleyTerryWith(3, results, BTOptions{Prior: prior, Anchored: true, Anchor: anchor})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range 3 {
+				if got, want := fit.DiffSD(i, anchor), anchored[i].Err95/z95; math.Abs(got-want) > 1e-6 {
+					t.Errorf("prior %v: DiffSD(%d, %d) = %v, want the anchored error %v", prior, i, anchor, got, want)
+				}
+			}
+		}
+	}
+}
