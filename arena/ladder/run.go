@@ -13,6 +13,7 @@ import (
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/arena/runplan"
+	"github.com/arena-dev/arena/arena/stoprule"
 )
 
 // RunOptions tune a ladder's run.
@@ -48,6 +49,16 @@ type RunOptions struct {
 	// Executor, if set, makes the executor that plays the games from the
 	// run's configuration; nil: they are played here (run.Local).
 	Executor func(run.Config) (run.Executor, error)
+	// Until (zero: none) makes the run a final that stops once the
+	// rule is met on the live ratings of the versions in play, decided
+	// as each table's last game counts (and once before the first, so
+	// that a final decided already plays nothing more).
+	Until stoprule.Rule
+	// MaxGames (0: none) is a final's budget: the run stops once it has
+	// counted this many games (this run's: a final resumed gets its
+	// budget afresh). A final takes no submissions: Intake must be nil
+	// (ErrFinalIntake).
+	MaxGames int
 }
 
 // Progress is a ladder's state after a game counted.
@@ -58,6 +69,9 @@ type Progress struct {
 	// Tables is how many tables the ladder has started, this run's and
 	// the earlier runs'.
 	Tables int64
+	// Verdict is a final's last decision (RunOptions.Until; the zero
+	// Verdict before the first, and without a rule).
+	Verdict stoprule.Verdict
 }
 
 // Result is how a ladder's run ended.
@@ -70,6 +84,12 @@ type Result struct {
 	// bit, to Fold of the ledger (the run adds each game in ledger order).
 	Ratings *Ratings
 	Tables  int64
+	// Ending says why the run ended: Interrupted (its context, how a
+	// ladder stops), or a final's Decided or BudgetSpent.
+	Ending Ending
+	// Verdict is a final's last decision of RunOptions.Until (the zero
+	// Verdict without a rule).
+	Verdict stoprule.Verdict
 }
 
 // Run plays the ladder in dir until ctx ends, which is how a ladder
@@ -85,6 +105,9 @@ type Result struct {
 // unit it is) and the deal seed the deal secret derives from the ladder
 // seed and T. The bots play under their versions' names (NAME.vN).
 func Run(ctx context.Context, dir string, opt RunOptions) (*Result, error) {
+	if err := opt.checkFinal(); err != nil {
+		return nil, err
+	}
 	if opt.Warn == nil {
 		opt.Warn = io.Discard
 	}
@@ -145,6 +168,10 @@ func Run(ctx context.Context, dir string, opt RunOptions) (*Result, error) {
 	if src, err = newTables(c, plan.Secret, specs, records); err != nil {
 		return nil, err
 	}
+	stop := newFinal(opt, src)
+	if stop.decided() { // a final resumed after its end
+		return stop.report(&Result{Resumed: len(records), Ratings: src.ratings, Tables: src.seq - 1}), nil
+	}
 	outer := ctx
 	ctx, cancel := context.WithCancelCause(ctx)
 	src.ctx, src.live, src.roster = ctx, newLive(l, opt, bind, cancel), run.NewRoster(specs)
@@ -162,7 +189,7 @@ func Run(ctx context.Context, dir string, opt RunOptions) (*Result, error) {
 		OnSuspend: func(s run.Suspension) error { src.suspend(s); return nil },
 		OnGame: func(p run.Progress) {
 			if opt.OnGame != nil {
-				opt.OnGame(Progress{Progress: p, Ratings: src.ratings, Tables: src.seq - 1})
+				opt.OnGame(Progress{Progress: p, Ratings: src.ratings, Tables: src.seq - 1, Verdict: stop.last()})
 			}
 		},
 	}
@@ -171,8 +198,8 @@ func Run(ctx context.Context, dir string, opt RunOptions) (*Result, error) {
 			return nil, err
 		}
 	}
-	res, err := run.Run(ctx, rc, src, nil, plan.Sink)
-	out := &Result{Resumed: len(records), Played: res.Played, Abandoned: res.Abandoned, Ratings: src.ratings, Tables: src.seq - 1}
+	res, err := run.Run(ctx, rc, src, stop.stopRule(), plan.Sink)
+	out := stop.report(&Result{Resumed: len(records), Played: res.Played, Abandoned: res.Abandoned, Ratings: src.ratings, Tables: src.seq - 1})
 	if errors.Is(err, run.ErrInterrupted) && ctx.Err() != nil {
 		if outer.Err() == nil {
 			return out, context.Cause(ctx) // the intake's, or a version that could not join

@@ -242,12 +242,16 @@ func above(d, sd float64) float64 {
 // 95 % (order: a, b; doubt 0.012)", or what keeps them apart.
 func (v Verdict) String() string {
 	conf := strconv.FormatFloat(100*v.Rule.Confidence, 'f', -1, 64) + " %"
+	are := "are"
+	if v.K == 1 {
+		are = "is"
+	}
 	switch {
 	case v.K < 1:
 		return fmt.Sprintf("the top %d cannot be separated: fewer than two bots are rated", v.Rule.K)
 	case v.Decided:
-		return fmt.Sprintf("the top %d are separated at %s (order: %s; doubt %.3g)", v.K, conf, strings.Join(v.Order[:v.K], ", "), v.Doubt)
+		return fmt.Sprintf("the top %d %s separated at %s (order: %s; doubt %.3g)", v.K, are, conf, strings.Join(v.Order[:v.K], ", "), v.Doubt)
 	}
-	return fmt.Sprintf("the top %d are not separated at %s (doubt %.3g, most from %s above %s: %.1f %%)",
-		v.K, conf, v.Doubt, v.Weakest.Above, v.Weakest.Below, 100*v.Weakest.P)
+	return fmt.Sprintf("the top %d %s not separated at %s (doubt %.3g, most from %s above %s: %.1f %%)",
+		v.K, are, conf, v.Doubt, v.Weakest.Above, v.Weakest.Below, 100*v.Weakest.P)
 }
