@@ -79,6 +79,22 @@ func (r *pairRR) Next() (Game, Status) {
 
 func (r *pairRR) Result(Game, []int) {}
 
+// RoundRobinCycle is the cycle (from 0) of game g of the round-robin c
+// schedules, from its Round: with 2 seats, the Berger tables it is part
+// of, after which every pair has met once more; with k seats, a cycle is
+// the ceil((n-1)/(k-1)) table rounds in which every pair shares a table
+// about once (the plan balances pairs over all of them, so a cycle's
+// pairs are even only as far as the sit-outs and the plan allow, and
+// the last cycle may be short).
+func RoundRobinCycle(c Config, g Game) int {
+	if c.Seats == 2 {
+		n := c.Bots + c.Bots%2
+		return (g.Round - 1) / max(n-1, 1)
+	}
+	per := max(1, (c.Bots-1+c.Seats-2)/(c.Seats-1))
+	return (g.Round - 1) / per
+}
+
 // berger gives the match'th pairing of a round of the circle method for n
 // (even) players: player n-1 stays put, the others rotate.
 func berger(n, round, match int) (int, int) {

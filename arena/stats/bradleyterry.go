@@ -29,6 +29,9 @@ type Rating struct {
 	Err95 float64
 }
 
+// SD is the standard error of Elo, the sd behind Err95.
+func (r Rating) SD() float64 { return r.Err95 / z95 }
+
 // DefaultBTPrior is the prior strength BradleyTerry uses: one virtual draw
 // per player against a reference player rated 0.
 const DefaultBTPrior = 1.0

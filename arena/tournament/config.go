@@ -19,6 +19,7 @@ import (
 	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/arena/schedule"
 	"github.com/arena-dev/arena/arena/seed"
+	"github.com/arena-dev/arena/arena/stoprule"
 	"github.com/arena-dev/arena/engine"
 )
 
@@ -57,6 +58,10 @@ type Config struct {
 	Seats    int
 	Format   string
 	Schedule schedule.Config
+	// Until (zero: none) is a round-robin's stop rule: it ends where a
+	// cycle ends with the top K of the standings decided
+	// (Standings.Separated), Schedule.Rounds cycles at most.
+	Until stoprule.Rule
 	// Settings are the clocks, the failure policy, the bounds on bots
 	// and how their processes are kept, as the file (and the flags over
 	// it) resolve them.
@@ -177,7 +182,14 @@ func (f *File) resolve(src, baseDir string, programs bool) (*Config, error) {
 
 	// Schedule.
 	sc := schedule.Config{Bots: len(c.Bots), Seats: c.Seats, Rounds: f.Rounds, GamesPerEncounter: f.GamesPerEncounter}
-	if sc.Rounds == 0 {
+	if c.Until, err = resolveUntil(src, c.Format, f.Until); err != nil {
+		return nil, err
+	}
+	switch {
+	case sc.Rounds == 0 && !c.Until.IsZero():
+		sc.Rounds = DefaultUntilRounds
+		c.File.Rounds = sc.Rounds // saved: the budget of the schedule
+	case sc.Rounds == 0:
 		sc.Rounds = DefaultRounds
 	}
 	if sc.GamesPerEncounter == 0 {

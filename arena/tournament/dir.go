@@ -63,21 +63,22 @@ func (p Problem) Error() string {
 func (p Problem) Unwrap() error { return p.Err }
 
 // errEdited says what ErrEdited means and what to do.
-var errEdited = fmt.Errorf("%w: its checksum (over every field but concurrency, spare_processes, failure.max_startup_failures, withdrawn and suspended: "+
+var errEdited = fmt.Errorf("%w: its checksum (over every field but concurrency, spare_processes, failure.max_startup_failures, until, withdrawn and suspended: "+
 	"name, game, options, seats, format, rounds, games_per_encounter, gauntlet, seeding, advance, max_games, clock, failure, seed, fresh_deals, "+
 	"share_deals, restart_bots, max_line, stderr_cap, limits, bots) no longer matches, and the games recorded belong to the tournament as it began: "+
-	"restore the file, or start a new tournament in another directory (--concurrency, --spare-processes and --max-startup-failures may change on any run)", ErrEdited)
+	"restore the file, or start a new tournament in another directory (--concurrency, --spare-processes, --max-startup-failures and --until may change on any run)", ErrEdited)
 
 // sealed is what of a tournament must not change once it has begun, the
 // part its checksum covers: every saved field but concurrency and
 // spare_processes (a resume may use other cores, and keep other bot
 // processes: neither changes a game), the bots withdrawn and suspended
 // and failure.max_startup_failures (they change as it runs, and every
-// game they forfeit is recorded as such) and the checksum itself. Fields
+// game they forfeit is recorded as such), until (a stop rule changes no
+// game, only where the run ends) and the checksum itself. Fields
 // added to File later must be omitempty, so that the checksums of older
 // directories still hold.
 func sealed(f File) File {
-	f.Concurrency, f.SpareProcesses, f.Checksum = 0, 0, ""
+	f.Concurrency, f.SpareProcesses, f.Checksum, f.Until = 0, 0, "", ""
 	f.Withdrawn, f.Suspended = nil, nil
 	f.Failure.MaxStartupFailures = nil
 	return f

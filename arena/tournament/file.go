@@ -32,6 +32,10 @@ type File struct {
 	SeedingFrom       string            `yaml:"seeding_from,omitempty" json:"seeding_from,omitempty"`
 	Advance           int               `yaml:"advance,omitempty" json:"advance,omitempty"`
 	MaxGames          int               `yaml:"max_games,omitempty" json:"max_games,omitempty"`
+	// Until is a round-robin's stop rule ("separated:K@C", arena/
+	// stoprule): it plays cycles until the standings decide the top K,
+	// rounds at most. Not sealed: a resume may change it.
+	Until string `yaml:"until,omitempty" json:"until,omitempty"`
 	// Settings are the run's clocks, failure policy, seed, deal secret,
 	// processes and sandbox limits, shared with the flags of every
 	// command that runs games (options.Settings: their keys, inline).

@@ -123,6 +123,9 @@ func Run(ctx context.Context, c *Config, out string, opt Options) (*match.Summar
 		return sum, err
 	}
 	src := &games{c: c, out: out, sched: sched, secret: secret, finished: finished, sum: sum}
+	if !c.Until.IsZero() {
+		src.until = newCycles(c, led.Records)
+	}
 	// Bots the caller left unbound take their scheme's default (a
 	// program unconfined); a remote one without its connection is a
 	// *bot.UnboundError.
@@ -196,10 +199,20 @@ type games struct {
 	finished map[string]*ledger.Record // recorded before this run, by game id
 	sum      *match.Summary
 	index    int // tables played so far
+	// until (nil: no stop rule) holds each cycle's games back until
+	// the last one's are counted, and ends the run where a cycle ends
+	// decided.
+	until *cycles
 }
 
 func (s *games) Next() (run.Table, schedule.Status) {
-	g, status := s.sched.Next()
+	var g schedule.Game
+	var status schedule.Status
+	if s.until != nil {
+		g, status = s.until.next(s.sched)
+	} else {
+		g, status = s.sched.Next()
+	}
 	if status != schedule.Ready {
 		return run.Table{}, status
 	}
@@ -214,6 +227,9 @@ func (s *games) Next() (run.Table, schedule.Status) {
 
 func (s *games) Result(t run.Table, rec ledger.Record) error {
 	s.sched.Result(t.Game, rec.Ranks)
+	if s.until != nil {
+		s.until.result(rec, t.Recorded != nil)
+	}
 	s.sum.Add(rec)
 	if t.Recorded != nil {
 		return nil // the bracket file is written as new results come in

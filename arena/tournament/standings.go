@@ -91,6 +91,8 @@ type Standings struct {
 	Pairs []Pair `json:"pairs,omitempty"`
 	// Details holds what the format adds: Swiss tie-breaks, a bracket.
 	Details schedule.Details `json:"details"`
+	// pairs are the 2-seat results Bradley-Terry rates (Separated).
+	pairs []stats.PairResult
 }
 
 // Pair is one pairing's record in a 2-seat tournament. An Elo figure the
@@ -290,7 +292,7 @@ func compute(in standingsInput, rate rater) (*Standings, error) {
 					Elo: stats.JSONFloat(e.Diff), EloLow: stats.JSONFloat(e.Low), EloHigh: stats.JSONFloat(e.High), LOS: stats.LOS(*r)})
 			}
 		}
-		st.RatingKind = "bradley-terry"
+		st.RatingKind, st.pairs = "bradley-terry", pairs
 		ratings := make([]stats.Rating, n) // no games: everyone at the mean
 		if len(pairs) > 0 {
 			var err error

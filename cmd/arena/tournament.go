@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -13,6 +12,7 @@ import (
 	"github.com/arena-dev/arena/arena/output"
 	"github.com/arena-dev/arena/arena/runplan"
 	"github.com/arena-dev/arena/arena/schedule"
+	"github.com/arena-dev/arena/arena/stoprule"
 	"github.com/arena-dev/arena/arena/tournament"
 	"github.com/arena-dev/arena/internal/stop"
 	"github.com/arena-dev/arena/internal/usage"
@@ -94,7 +94,9 @@ func tournamentFlags() []cli.Flag {
 		options.OptionFlag(),
 		&cli.IntFlag{Name: "seats", Usage: "seats per game", DefaultText: "the game's minimum"},
 		&cli.StringFlag{Name: "format", Usage: schedule.FormatChoice(), DefaultText: tournament.DefaultFormat},
-		&cli.IntFlag{Name: "rounds", Usage: "round-robin cycles, or Swiss rounds", DefaultText: strconv.Itoa(tournament.DefaultRounds)},
+		&cli.IntFlag{Name: "rounds", Usage: "round-robin cycles (with --until, the most), or Swiss rounds",
+			DefaultText: fmt.Sprintf("%d; %d with --until", tournament.DefaultRounds, tournament.DefaultUntilRounds)},
+		&cli.StringFlag{Name: "until", Usage: "round-robin: play cycles until the standings separate the top K, at confidence C: " + stoprule.Forms},
 		&cli.IntFlag{Name: "games-per-encounter", Usage: "games each time bots meet (a multiple of the seats)", DefaultText: "seats"},
 		&cli.StringSliceFlag{Name: "bot", Usage: "NAME=CMD (repeatable; replaces the file's bots)"},
 		&cli.StringSliceFlag{Name: "gauntlet", Usage: "bot that runs the gauntlet (repeatable)"},
@@ -148,7 +150,7 @@ func tournamentPlan(c *cli.Context) (*tournament.Plan, error) {
 // as given, by the field's key.
 var tournamentKeys = map[string]string{"name": "name", "game": "game", "format": "format", "seeding-from": "seeding_from",
 	"share-deals": "share_deals", "seats": "seats", "rounds": "rounds", "games-per-encounter": "games_per_encounter",
-	"advance": "advance", "max-games": "max_games", "gauntlet": "gauntlet", "seeding": "seeding"}
+	"advance": "advance", "max-games": "max_games", "gauntlet": "gauntlet", "seeding": "seeding", "until": "until"}
 
 func runTournament(c *cli.Context) error {
 	sp, err := tournamentPlan(c)
@@ -194,6 +196,9 @@ func runTournament(c *cli.Context) error {
 	st, err := standingsOf(c, out, true) // the run has said the directory's warnings
 	if err != nil {
 		return err
+	}
+	if !cfg.Until.IsZero() {
+		fmt.Fprintf(c.App.ErrWriter, "arena: until %s: %v, after %d of %d games\n", cfg.Until, st.Separated(cfg.Until), st.Games, st.Total)
 	}
 	return st.Table(c.App.Writer)
 }
