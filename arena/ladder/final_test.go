@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -33,15 +31,7 @@ func initFinal(t *testing.T, n int) string {
 	for i := range n {
 		fmt.Fprintf(&b, "  - name: weak%d\n    command: mem:nonsense\n", i)
 	}
-	file := filepath.Join(t.TempDir(), "ladder.yaml")
-	if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	dir := filepath.Join(t.TempDir(), "cup")
-	if _, err := ladder.Init(dir, file); err != nil {
-		t.Fatal(err)
-	}
-	return dir
+	return initFile(t, b.String())
 }
 
 // TestFinal: a final of a bot clearly above the others stops by itself,

@@ -26,8 +26,14 @@ func initMem(t *testing.T, seats string, n, concurrency int) string {
 	for i := range n {
 		fmt.Fprintf(&b, "  - name: b%d\n    command: mem:%s\n", i, []string{"random", "first"}[i%2])
 	}
+	return initFile(t, b.String())
+}
+
+// initFile makes the ladder of the ladder file text.
+func initFile(t *testing.T, text string) string {
+	t.Helper()
 	file := filepath.Join(t.TempDir(), "ladder.yaml")
-	if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "cup")
