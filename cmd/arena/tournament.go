@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -94,9 +95,9 @@ func tournamentFlags() []cli.Flag {
 		options.OptionFlag(),
 		&cli.IntFlag{Name: "seats", Usage: "seats per game", DefaultText: "the game's minimum"},
 		&cli.StringFlag{Name: "format", Usage: schedule.FormatChoice(), DefaultText: tournament.DefaultFormat},
-		&cli.IntFlag{Name: "rounds", Usage: "round-robin cycles (with --until, the most), or Swiss rounds",
-			DefaultText: fmt.Sprintf("%d; %d with --until", tournament.DefaultRounds, tournament.DefaultUntilRounds)},
-		&cli.StringFlag{Name: "until", Usage: "round-robin: play cycles until the standings separate the top K, at confidence C: " + stoprule.Forms},
+		&cli.IntFlag{Name: "rounds", Usage: "round-robin cycles (with --until, the most), or Swiss rounds", DefaultText: strconv.Itoa(tournament.DefaultRounds)},
+		&cli.StringFlag{Name: "until", Usage: fmt.Sprintf("round-robin: play cycles until the standings separate the top K, --rounds at most (%d unless given): %s",
+			tournament.DefaultUntilRounds, stoprule.Forms)},
 		&cli.IntFlag{Name: "games-per-encounter", Usage: "games each time bots meet (a multiple of the seats)", DefaultText: "seats"},
 		&cli.StringSliceFlag{Name: "bot", Usage: "NAME=CMD (repeatable; replaces the file's bots)"},
 		&cli.StringSliceFlag{Name: "gauntlet", Usage: "bot that runs the gauntlet (repeatable)"},
