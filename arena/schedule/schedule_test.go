@@ -262,3 +262,50 @@ func TestRoundRobinIsLazy(t *testing.T) {
 		t.Errorf("%v allocations for 1000 games", allocs)
 	}
 }
+
+// TestRoundRobinCycle: with 2 seats a game's cycle is the one its id
+// names (c1 is cycle 0); with k seats each cycle is ceil((n-1)/(k-1))
+// table rounds, the last one what is left.
+func TestRoundRobinCycle(t *testing.T) {
+	for _, tc := range []struct {
+		bots, seats, rounds int
+		perCycle            []int // games of each cycle
+	}{
+		{5, 2, 3, []int{20, 20, 20}},     // 10 pairs of 2 games
+		{6, 2, 2, []int{30, 30}},         // 15 pairs
+		{7, 3, 2, []int{18, 18}},         // 3 table rounds of 2 tables of 3 games
+		{6, 4, 3, []int{8, 8, 4}},        // 5 table rounds of 1 table of 4 games: 2, 2, 1
+		{4, 4, 2, []int{4, 4}},           // 1 table round a cycle
+		{2, 2, 4, []int{2, 2, 2, 2}},     // one pair
+		{3, 2, 2, []int{6, 6}},           // a bye in every round
+		{9, 3, 1, []int{9 * 4 * 3 / 3}},  // 4 table rounds of 3 tables
+		{8, 4, 1, []int{3 * 2 * 4 * 1}},  // ceil(7/3) = 3 table rounds of 2 tables
+		{10, 5, 2, []int{3 * 2 * 5, 20}}, // ceil(9/4) = 3 a cycle, ceil(18/4) = 5 in all
+	} {
+		c := Config{Bots: tc.bots, Seats: tc.seats, Rounds: tc.rounds, GamesPerEncounter: tc.seats, Seed: 1}
+		s, err := RoundRobin(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []int
+		for g, st := s.Next(); st == Ready; g, st = s.Next() {
+			cycle := RoundRobinCycle(c, g)
+			if cycle < len(got)-1 || cycle > len(got) {
+				t.Fatalf("%+v: game %s in cycle %d after cycle %d", c, g.ID, cycle, len(got)-1)
+			}
+			if cycle == len(got) {
+				got = append(got, 0)
+			}
+			got[cycle]++
+			if tc.seats == 2 {
+				var named int
+				if _, err := fmt.Sscanf(g.ID, "c%d-", &named); err != nil || named != cycle+1 {
+					t.Errorf("game %s: cycle %d", g.ID, cycle)
+				}
+			}
+		}
+		if !slices.Equal(got, tc.perCycle) {
+			t.Errorf("%d bots, %d seats, %d rounds: games by cycle %v, want %v", tc.bots, tc.seats, tc.rounds, got, tc.perCycle)
+		}
+	}
+}
