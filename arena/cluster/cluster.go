@@ -18,9 +18,13 @@
 //     game left, it looks for a result first and publishes the job only
 //     if there is none (jobs carry their id, deduplicated by the stream).
 //   - Builds: a job names each bot with its build (bot.Builder: stdio.Command.Build),
-//     fixed by the coordinator at start. A worker that lacks the bot or
-//     has another build refuses the job, says why, and leaves it for
-//     another worker.
+//     fixed by the coordinator as the bot joins the run. A worker that
+//     lacks the bot or has another build refuses the job, says why, and
+//     leaves it for another worker. A run whose bots join as it goes (a
+//     ladder) shares their files (Options.ShareFiles): a worker that
+//     lacks one fetches it by its digest from the bot bucket, and plays
+//     it only if it is the job's build; a bot retired is retired on the
+//     workers too (Retirement).
 //
 // The layout (streams, subjects, consumer) is in docs/distributed.md.
 package cluster
@@ -66,6 +70,13 @@ func EventSubject(run string) string { return "arena.events." + Token(run) }
 // them it no longer takes results from (Ban).
 func ControlSubject(run string) string { return "arena.control." + Token(run) }
 
+// Retirement is a coordinator's notice that a bot of its run is retired
+// (a ladder's version replaced): workers close its sessions and seat it
+// no more in the run's games.
+type Retirement struct {
+	Retired JobBot `json:"retired"`
+}
+
 // Ban is a coordinator's notice that a worker's results are refused for
 // the rest of its run: the worker stops taking the run's jobs.
 type Ban struct {
@@ -99,6 +110,11 @@ type Options struct {
 	// DefaultMaxDeliver); the last worker that cannot play it reports it
 	// as failed.
 	MaxDeliver int
+	// ShareFiles: each bot that is a command with a directory of its own
+	// (a ladder's versions) has that directory stored in the bot bucket
+	// (BotBucket) as it joins the run, and its jobs name it (JobBot.Files),
+	// so that a worker that lacks the bot fetches it (Worker.FetchDir).
+	ShareFiles bool
 }
 
 // Defaults of Options.
@@ -178,6 +194,13 @@ type Job struct {
 type JobBot struct {
 	Name  string `json:"name"`
 	Build string `json:"build"`
+	// Argv, Env and Files are a shared bot's (Options.ShareFiles): its
+	// command, run in its directory, whose archive is object Files (its
+	// digest) of the bot bucket. A worker that fetches it plays it only
+	// if the archive has that digest and the command is Build there.
+	Argv  []string `json:"argv,omitempty"`
+	Env   []string `json:"env,omitempty"`
+	Files string   `json:"files,omitempty"`
 }
 
 // Result is what a worker publishes for a job: the game's record and its

@@ -33,8 +33,11 @@ type Coordinator struct {
 	// jobs and results are the streams' handles, looked up once.
 	jobs, results jetstream.Stream
 	cfg           run.Config // its Roster set (run.Config.BotRoster)
-	run           string     // the run's id in subjects and jobs (RunID)
-	warn          io.Writer
+	// files is the bot bucket, when the run shares its bots' files
+	// (Options.ShareFiles); nil otherwise.
+	files jetstream.ObjectStore
+	run   string // the run's id in subjects and jobs (RunID)
+	warn  io.Writer
 	// unwatch ends the watch on the run's roster, through which bots
 	// added while the run goes on get their builds (AddBot).
 	unwatch func()
@@ -70,8 +73,14 @@ func NewCoordinator(ctx context.Context, nc *nats.Conn, cfg run.Config, o Option
 	if err != nil {
 		return nil, err
 	}
+	var files jetstream.ObjectStore
+	if o.ShareFiles {
+		if files, err = js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: BotBucket, Storage: jetstream.FileStorage}); err != nil {
+			return nil, fmt.Errorf("object store %s: %w", BotBucket, err)
+		}
+	}
 	cfg.Roster = cfg.BotRoster()
-	c := &Coordinator{nc: nc, js: js, obs: obs, cfg: cfg, run: RunID(cfg), warn: cfg.Warn,
+	c := &Coordinator{files: files, nc: nc, js: js, obs: obs, cfg: cfg, run: RunID(cfg), warn: cfg.Warn,
 		waiters: map[string]chan Result{}, retries: map[string]int{}, refused: map[string]int{}, told: map[string]bool{},
 		health: map[string]*health{}, banned: map[string]string{}}
 	if c.warn == nil {
@@ -111,21 +120,39 @@ func NewCoordinator(ctx context.Context, nc *nats.Conn, cfg run.Config, o Option
 
 // AddBot fixes bot i's build, which a worker must have to play its games
 // (run.RosterWatcher): a bot that has none is refused.
+// With Options.ShareFiles its files are stored first.
 func (c *Coordinator) AddBot(i int, spec bot.Spec) error {
 	build, err := Build(spec)
 	if err != nil {
 		return err
 	}
+	jb := JobBot{Name: spec.Name, Build: build}
+	if c.files != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), shareWait)
+		defer cancel()
+		if err := share(ctx, c.files, spec, &jb); err != nil {
+			return err
+		}
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.bots = append(c.bots[:i], JobBot{Name: spec.Name, Build: build}) // i is the next, or one refused elsewhere
+	c.bots = append(c.bots[:i], jb) // i is the next, or one refused elsewhere
 	return nil
 }
 
-// RetireBot does nothing (run.RosterWatcher): the run seats a retired bot
-// no more, and a worker's idle sessions of it wait, within the worker's
-// spare budget, for the run's end there.
-func (c *Coordinator) RetireBot(int) {}
+// shareWait bounds storing a bot's files.
+const shareWait = time.Minute
+
+// RetireBot tells the workers that bot i is retired (run.RosterWatcher):
+// they close its sessions, and seat it no more in this run's games.
+func (c *Coordinator) RetireBot(i int) {
+	c.mu.Lock()
+	jb := c.bots[i]
+	c.mu.Unlock()
+	if b, err := json.Marshal(Retirement{Retired: JobBot{Name: jb.Name, Build: jb.Build}}); err == nil {
+		c.nc.Publish(ControlSubject(c.run), b)
+	}
+}
 
 // maxDeliveriesAdvisory is the subject of the server's advisory for a
 // job of the workers' consumer that ran out of deliveries.

@@ -43,10 +43,21 @@ type Worker struct {
 	// the run (0: DefaultIdleRun): a run that ended, or went to other
 	// workers, leaves none behind.
 	IdleRun time.Duration
+	// FetchDir, if set, is where the worker keeps the bots it fetches: a
+	// job's bot it lacks whose files the coordinator shares (JobBot.Files,
+	// a ladder's version) is fetched from the bot bucket into a directory
+	// named by their digest, checked, and played if it is the job's
+	// build. "": such a job is refused, as one of any bot it lacks.
+	FetchDir string
+	// Bind binds a fetched bot before it plays (confines it as the
+	// worker's own bots are); nil: bot.Bind with no bindings.
+	Bind func([]bot.Spec) error
 
-	mu     sync.Mutex
-	locals map[string]*runLocal // by run
-	banned map[string]string    // runs (as subject tokens) whose coordinator banned this worker, and why
+	mu      sync.Mutex
+	fetchMu sync.Mutex            // one fetch at a time: slots that need one bot wait for it
+	files   jetstream.ObjectStore // the bot bucket, once a fetch opened it
+	locals  map[string]*runLocal  // by run
+	banned  map[string]string     // runs (as subject tokens) whose coordinator banned this worker, and why
 	// back ends when the server comes back after an outage (and is
 	// replaced then): a request for a job made before may be lost with
 	// the server that had it, and is made again at once.
@@ -214,11 +225,18 @@ func (w *Worker) backContext() context.Context {
 }
 
 // runLocal is the executor of one run on this worker, and how it is
-// used.
+// used. Its roster holds the run's bots as its jobs name them, the
+// worker's own and those it fetched, added as the jobs come: a retired
+// one (Retirement) leaves names, and is started no more.
 type runLocal struct {
 	*run.Local
 	busy     int       // jobs of the run playing now
 	lastUsed time.Time // when the last one ended
+
+	mu     sync.Mutex // guards what follows, and adding to roster
+	roster *run.Roster
+	names  map[string]int // bots not retired, by name: their roster index
+	builds []string       // by roster index
 }
 
 // DefaultIdleRun is Worker.IdleRun's default.
@@ -499,32 +517,38 @@ func (s *slotEnv) prepare(job Job) ([]run.Table, *runLocal, error) {
 	if len(job.Tables) == 0 {
 		return nil, nil, errors.New("the job has no games")
 	}
-	local := make([]int, len(job.Bots)) // job bot -> w.Bots
-	for b, want := range job.Bots {
-		i := w.index(want.Name)
-		switch {
-		case i < 0:
-			return nil, nil, fmt.Errorf("no bot %s here", want.Name)
-		case s.builds[i] != want.Build:
-			return nil, nil, fmt.Errorf("bot %s here is build %s, the run's is %s", want.Name, s.builds[i], want.Build)
+	for _, jt := range job.Tables {
+		for seat, b := range jt.Seats {
+			if b < 0 || b >= len(job.Bots) {
+				return nil, nil, fmt.Errorf("game %s: seat %d names bot %d of %d", jt.GameID, seat, b, len(job.Bots))
+			}
 		}
-		local[b] = i
+		if len(jt.BotSeeds) != len(jt.Seats) {
+			return nil, nil, fmt.Errorf("game %s: %d bot seeds for %d seats", jt.GameID, len(jt.BotSeeds), len(jt.Seats))
+		}
+	}
+	l := s.runLocal(job, g)
+	local, err := s.seat(l, job.Bots)
+	if err != nil {
+		w.release(l)
+		return nil, nil, err
 	}
 	var tables []run.Table
 	for _, jt := range job.Tables {
 		table := jt
 		table.Seats = make([]int, len(jt.Seats))
 		for seat, b := range jt.Seats {
-			if b < 0 || b >= len(job.Bots) {
-				return nil, nil, fmt.Errorf("game %s: seat %d names bot %d of %d", jt.GameID, seat, b, len(job.Bots))
-			}
 			table.Seats[seat] = local[b]
-		}
-		if len(table.BotSeeds) != len(table.Seats) {
-			return nil, nil, fmt.Errorf("game %s: %d bot seeds for %d seats", jt.GameID, len(table.BotSeeds), len(table.Seats))
 		}
 		tables = append(tables, table)
 	}
+	return tables, l, nil
+}
+
+// runLocal is the executor of job's run, made at its first job, with one
+// more job playing.
+func (s *slotEnv) runLocal(job Job, g engine.Game) *runLocal {
+	w := s.w
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.locals == nil {
@@ -532,25 +556,134 @@ func (s *slotEnv) prepare(job Job) ([]run.Table, *runLocal, error) {
 	}
 	l := w.locals[job.Run]
 	if l == nil {
-		l = &runLocal{Local: run.NewLocal(run.Config{
+		l = &runLocal{roster: run.NewRoster(nil), names: map[string]int{}}
+		l.Local = run.NewLocal(run.Config{
 			Settings: job.Settings, Game: g, Options: job.Options, MatchID: job.Match, Version: w.Version,
-			Bots: w.Bots, Rotation: job.Rotation, Warn: w.Log,
+			Roster: l.roster, Rotation: job.Rotation, Warn: w.Log,
 			// Its spare budget is for the jobs it plays at once.
 			Concurrency: max(w.Concurrency, 1),
-		}, nil)}
+		}, nil)
 		w.locals[job.Run] = l
 	}
 	l.busy++
-	return tables, l, nil
+	return l
 }
 
-// control takes a coordinator's ban of this worker.
+// seat is the roster index in l of each of a job's bots: the run's bot
+// of that name already, one of the worker's own, or one fetched; each of
+// the job's build, or refused.
+func (s *slotEnv) seat(l *runLocal, bots []JobBot) ([]int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	local := make([]int, len(bots))
+	for b, want := range bots {
+		if i, ok := l.names[want.Name]; ok {
+			if l.builds[i] != want.Build {
+				return nil, fmt.Errorf("bot %s here is build %s, the run's is %s", want.Name, l.builds[i], want.Build)
+			}
+			local[b] = i
+			continue
+		}
+		spec, build, err := s.bot(want)
+		if err != nil {
+			return nil, err
+		}
+		i, err := l.roster.Add(spec)
+		if err != nil {
+			return nil, fmt.Errorf("bot %s: %w", want.Name, err)
+		}
+		l.names[want.Name], l.builds = i, append(l.builds, build)
+		local[b] = i
+	}
+	return local, nil
+}
+
+// bot is the bot a job names that the run has not seated here yet: the
+// worker's own of that name, which must be its build, or else one whose
+// files the coordinator shares, fetched.
+func (s *slotEnv) bot(want JobBot) (bot.Spec, string, error) {
+	w := s.w
+	if i := w.index(want.Name); i >= 0 {
+		if s.builds[i] != want.Build {
+			return bot.Spec{}, "", fmt.Errorf("bot %s here is build %s, the run's is %s", want.Name, s.builds[i], want.Build)
+		}
+		return w.Bots[i], s.builds[i], nil
+	}
+	if want.Files == "" || w.FetchDir == "" {
+		return bot.Spec{}, "", fmt.Errorf("no bot %s here", want.Name)
+	}
+	w.fetchMu.Lock()
+	defer w.fetchMu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), fetchTime)
+	defer cancel()
+	if w.files == nil {
+		files, err := s.js.ObjectStore(ctx, BotBucket)
+		if err != nil {
+			return bot.Spec{}, "", fmt.Errorf("bot %s: the bot bucket %s: %w", want.Name, BotBucket, err)
+		}
+		w.files = files
+	}
+	spec, err := fetch(ctx, w.files, w.FetchDir, want)
+	if err != nil {
+		return bot.Spec{}, "", err
+	}
+	specs := []bot.Spec{spec}
+	bind := w.Bind
+	if bind == nil {
+		bind = func(specs []bot.Spec) error { return bot.Bind(specs, nil) }
+	}
+	if err := bind(specs); err != nil {
+		return bot.Spec{}, "", fmt.Errorf("bot %s: %w", want.Name, err)
+	}
+	fmt.Fprintf(w.Log, "arena worker: fetched bot %s (build %s)\n", want.Name, want.Build)
+	return specs[0], want.Build, nil
+}
+
+// fetchTime bounds fetching one bot's files.
+const fetchTime = 5 * time.Minute
+
+// retire retires a bot of the run whose subject token is run
+// (Retirement): its sessions close, and its name is free for a bot the
+// run's next jobs name (fetched again if need be).
+func (w *Worker) retire(run string, jb JobBot) {
+	w.mu.Lock()
+	var ls []*runLocal
+	for id, l := range w.locals {
+		if Token(id) == run {
+			ls = append(ls, l)
+		}
+	}
+	w.mu.Unlock()
+	for _, l := range ls {
+		l.mu.Lock()
+		i, ok := l.names[jb.Name]
+		if ok && l.builds[i] == jb.Build {
+			delete(l.names, jb.Name)
+			l.roster.Retire(i)
+			fmt.Fprintf(w.Log, "arena worker: bot %s is retired from run %s\n", jb.Name, run)
+		}
+		l.mu.Unlock()
+	}
+}
+
+// control takes a coordinator's ban of this worker, or its retirement
+// of a bot.
 func (w *Worker) control(m *nats.Msg) {
-	var b Ban
-	if json.Unmarshal(m.Data, &b) != nil || b.Worker != w.Name {
+	var b struct {
+		Ban
+		Retirement
+	}
+	if json.Unmarshal(m.Data, &b) != nil {
 		return
 	}
 	run := strings.TrimPrefix(m.Subject, "arena.control.")
+	if b.Retired.Name != "" {
+		w.retire(run, b.Retired)
+		return
+	}
+	if b.Worker != w.Name {
+		return
+	}
 	w.mu.Lock()
 	if w.banned == nil {
 		w.banned = map[string]string{}

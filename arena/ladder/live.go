@@ -28,6 +28,8 @@ type live struct {
 	every  time.Duration
 	bind   func([]bot.Spec) error
 	cancel context.CancelCauseFunc
+	// presence wakes await when a remote bot comes or goes (nil: never).
+	presence <-chan struct{}
 
 	mu       sync.Mutex
 	suspends []Event    // for loop to log
@@ -41,8 +43,12 @@ func newLive(l *Ladder, opt RunOptions, bind func([]bot.Spec) error, cancel cont
 	if every <= 0 {
 		every = IntakeEvery
 	}
-	return &live{l: l, intake: opt.Intake, every: every, bind: bind, cancel: cancel,
+	lv := &live{l: l, intake: opt.Intake, every: every, bind: bind, cancel: cancel,
 		kick: make(chan struct{}, 1), wake: make(chan struct{}, 1)}
+	if opt.Presence != nil {
+		lv.presence = opt.Presence.Changed()
+	}
+	return lv
 }
 
 // signal wakes whoever waits on c, once, without blocking.
@@ -140,10 +146,13 @@ func (lv *live) joined() []bot.Spec {
 	return j
 }
 
-// await blocks until a version is queued or ctx ends (false).
+// await blocks until a version is queued, a remote bot comes or goes,
+// or ctx ends (false).
 func (lv *live) await(ctx context.Context) bool {
 	select {
 	case <-lv.wake:
+		return true
+	case <-lv.presence:
 		return true
 	case <-ctx.Done():
 		return false
@@ -157,12 +166,13 @@ func (lv *live) await(ctx context.Context) bool {
 // root holds only its own program and directory). runplan.Confine is
 // given no output directory: the versions live inside the ladder's.
 // Versions added later join the same sandbox; other bots do not see
-// their directories, which lie outside theirs. Other bots (mem:) are
-// bound as bot.Bind binds them.
+// their directories, which lie outside theirs. Other bots (mem:, and
+// nats: with RunOptions.Bindings) are bound as bot.Bind binds them.
 type confiner struct {
-	c   *Config
-	dir string
-	sb  *sandbox.Sandbox
+	c        *Config
+	dir      string
+	bindings bot.Bindings
+	sb       *sandbox.Sandbox
 }
 
 func (cf *confiner) bind(specs []bot.Spec) error {
@@ -179,5 +189,5 @@ func (cf *confiner) bind(specs []bot.Spec) error {
 			stdio.Confine(specs, cf.sb)
 		}
 	}
-	return bot.Bind(specs, nil)
+	return bot.Bind(specs, cf.bindings)
 }

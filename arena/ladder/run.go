@@ -37,6 +37,10 @@ type RunOptions struct {
 	// one sandbox that hides the ladder directory but each version's own
 	// (Hidden), and bot.Bind binds the others.
 	Bind func(specs []bot.Spec) error
+	// Bindings bind, when Bind is nil, the bots of schemes that need
+	// something of the run: a remote.Binding (with the Presence below)
+	// for nats: bots, which a ladder file names as any bot.
+	Bindings bot.Bindings
 	// Intake (nil: none) takes in the submissions waiting (arena/ladder/
 	// intake's Take, which this package cannot import: it imports this
 	// one), every IntakeEvery (0: the constant IntakeEvery), from a
@@ -59,6 +63,16 @@ type RunOptions struct {
 	// budget afresh). A final takes no submissions: Intake must be nil
 	// (ErrFinalIntake).
 	MaxGames int
+	// Presence (nil: none) wakes the run when a remote bot's server comes
+	// or goes (a remote.Presence, the one Bind's remote.Binding follows
+	// its bots with): a remote bot is seated only while it is served.
+	Presence Presence
+}
+
+// Presence tells a run that a bot's availability may have changed: its
+// launcher (Served) says what it is now.
+type Presence interface {
+	Changed() <-chan struct{}
 }
 
 // Progress is a ladder's state after a game counted.
@@ -160,7 +174,7 @@ func Run(ctx context.Context, dir string, opt RunOptions) (*Result, error) {
 	c := l.Config
 	bind := opt.Bind
 	if bind == nil {
-		bind = (&confiner{c: c, dir: dir}).bind
+		bind = (&confiner{c: c, dir: dir, bindings: opt.Bindings}).bind
 	}
 	if err := bind(specs); err != nil {
 		return nil, err

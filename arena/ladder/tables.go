@@ -50,7 +50,21 @@ type tables struct {
 	live   *live
 	roster *run.Roster
 	active map[string]int // each bot's active version, by roster index
+	// remote are the bots whose launchers say whether they are served
+	// (a nats: bot with a remote.Presence): available only while they
+	// are (follow).
+	remote []remoteBot
 }
+
+// remoteBot is a bot that can be seated only while served.
+type remoteBot struct {
+	b      int
+	served func() bool
+}
+
+// served is what a launcher that knows whether its bot is served (a
+// remote.Launcher) answers: a bot nobody serves is away, not broken.
+type served interface{ Served() bool }
 
 // unit is one table: its games, of one deal, seats rotated.
 type unit struct {
@@ -104,6 +118,7 @@ func newTables(c *Config, secret *deal.Secret, specs []bot.Spec, records []ledge
 			b.Games, b.Last, b.Seats = st.games, st.last, st.seats
 		}
 		s.bots, s.names = append(s.bots, b), append(s.names, spec.Name)
+		s.watchServed(i, spec)
 		byName[spec.Name] = i
 		if name, _, ok := SplitVersion(spec.Name); ok {
 			s.active[name] = i
@@ -192,6 +207,7 @@ func (s *tables) add(u *unit) {
 func (s *tables) Next() (run.Table, schedule.Status) {
 	for {
 		s.join()
+		s.follow()
 		t, status := s.next()
 		if status != schedule.Wait || s.out > 0 || s.live == nil || !s.live.await(s.ctx) {
 			return t, status
@@ -219,6 +235,39 @@ func (s *tables) join() {
 		s.active[name] = i
 		s.bots = append(s.bots, matchmaking.Bot{ID: i, Skill: s.ratings.Get(spec.Name).Skill, Last: s.seq - 1, Available: true})
 		s.names = append(s.names, spec.Name)
+		s.watchServed(i, spec)
+	}
+}
+
+// watchServed follows bot b's presence if its launcher knows it.
+func (s *tables) watchServed(b int, spec bot.Spec) {
+	if l, ok := spec.Launcher.(served); ok {
+		s.remote = append(s.remote, remoteBot{b: b, served: l.Served})
+	}
+}
+
+// unwatch stops following bot b's presence: it is retired or suspended,
+// unavailable whoever serves it.
+func (s *tables) unwatch(b int) {
+	s.remote = slices.DeleteFunc(s.remote, func(r remoteBot) bool { return r.b == b })
+}
+
+// follow makes each remote bot available while it is served. One that
+// is no longer served has the games of its units not handed out yet
+// dropped (they would wait out the startup limit and be forfeited); the
+// games it is playing end as its connection's loss says (a crash
+// forfeit, docs/remote.md). No table is made for it until it is served
+// again, and being away is no fault of its: it is not suspended.
+func (s *tables) follow() {
+	for _, r := range s.remote {
+		now := r.served()
+		if now == s.bots[r.b].Available {
+			continue
+		}
+		s.bots[r.b].Available = now
+		if !now {
+			s.drop(r.b)
+		}
 	}
 }
 
@@ -229,7 +278,14 @@ func (s *tables) retire(b int) {
 	if err := s.roster.Retire(b); err != nil {
 		s.live.cancel(err)
 	}
+	s.unwatch(b)
 	s.bots[b].Available = false
+	s.drop(b)
+}
+
+// drop drops the games not handed out yet of bot b's units: each such
+// unit stays short, as one a resumed run cannot complete.
+func (s *tables) drop(b int) {
 	s.queue = slices.DeleteFunc(s.queue, func(u *unit) bool {
 		if !slices.Contains(u.bots, b) {
 			return false
@@ -318,7 +374,34 @@ func (s *tables) Result(t run.Table, rec ledger.Record) error {
 // run has suspended it: it kept failing to start) and has live log
 // that its bot is suspended (a new version clears it).
 func (s *tables) suspend(sus run.Suspension) {
+	if i := slices.IndexFunc(s.remote, func(r remoteBot) bool { return r.b == sus.Bot }); i >= 0 && !s.remote[i].served() {
+		s.reenter(sus.Bot)
+		return
+	}
+	s.unwatch(sus.Bot)
 	s.bots[sus.Bot].Available = false
 	name, n, _ := SplitVersion(s.names[sus.Bot])
 	s.live.suspend(Event{Kind: Suspended, Time: time.Now().UTC().Format(time.RFC3339), Bot: name, Version: n, Reason: sus.Why})
+}
+
+// reenter: the run suspended remote bot b for failing to start while
+// nobody served it (games handed out in the moment before its server's
+// loss was seen). It is away, not broken: it goes on under a new roster
+// index (the run holds the old one suspended), with its games, seats
+// and rating, seated again once it is served.
+func (s *tables) reenter(b int) {
+	i, err := s.roster.Add(s.roster.Spec(b))
+	if err != nil {
+		s.live.cancel(fmt.Errorf("ladder %s: bot %s: %w", s.c.Name, s.names[b], err))
+		return
+	}
+	r := s.remote[slices.IndexFunc(s.remote, func(r remoteBot) bool { return r.b == b })]
+	s.retire(b)
+	nb := s.bots[b]
+	nb.ID, nb.InPlay, nb.Available = i, 0, false
+	s.bots, s.names = append(s.bots, nb), append(s.names, s.names[b])
+	s.remote = append(s.remote, remoteBot{b: i, served: r.served})
+	if name, _, ok := SplitVersion(s.names[b]); ok {
+		s.active[name] = i
+	}
 }

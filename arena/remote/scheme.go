@@ -67,6 +67,9 @@ type Binding struct {
 	NC *nats.Conn
 	// Wait and Grace are the Launchers' (Launcher).
 	Wait, Grace time.Duration
+	// Presence, if set, is the Launchers' (Launcher.Served): it follows
+	// every bot bound from then on.
+	Presence *Presence
 
 	launchers map[string]*Launcher
 }
@@ -80,7 +83,10 @@ func (b *Binding) Bind(t bot.Target, _ string) (bot.Launcher, error) {
 	if b.launchers == nil {
 		b.launchers = map[string]*Launcher{}
 	}
-	l := &Launcher{NC: b.NC, ID: id, Wait: b.Wait, Grace: b.Grace}
+	l := &Launcher{NC: b.NC, ID: id, Wait: b.Wait, Grace: b.Grace, Presence: b.Presence}
+	if b.Presence != nil {
+		b.Presence.Track(id)
+	}
 	b.launchers[id] = l
 	return l, nil
 }

@@ -27,6 +27,8 @@ type openRequest struct {
 	// Claim: a new server of the bot claims it (Server.Serve), not the
 	// referee asking for a session.
 	Claim string `json:"claim,omitempty"`
+	// Probe: a Presence asks whether the bot is served (Serving).
+	Probe bool `json:"probe,omitempty"`
 }
 
 type openReply struct {
@@ -52,6 +54,9 @@ type Launcher struct {
 	// Grace is how long a session's bot may be unreachable before the
 	// session ends as a crash (0: DefaultGrace).
 	Grace time.Duration
+	// Presence, if set, follows whether the bot is served (Served), and
+	// is told when a request for a session finds nobody serving it.
+	Presence *Presence
 
 	capacity atomic.Int64 // the sessions the bot declared, from its answers
 }
@@ -59,6 +64,11 @@ type Launcher struct {
 // Capacity is how many sessions the bot serves at once, as it last said
 // (0 before it answered).
 func (l *Launcher) Capacity() int { return int(l.capacity.Load()) }
+
+// Served reports whether a server serves the bot now, as its Presence
+// last heard; without a Presence, true (a run that does not follow its
+// remote bots starts their games and waits for them).
+func (l *Launcher) Served() bool { return l.Presence == nil || l.Presence.Served(l.ID) }
 
 // ErrNotServed is a remote bot nobody served within the wait. It is a
 // timeout (transport.ErrTimeout): a game records it as a startup failure,
@@ -97,6 +107,9 @@ func (l *Launcher) Launch(_ string, opt bot.LaunchOptions) (bot.Endpoint, error)
 			return nil, err
 		}
 		m, err := l.NC.Request(OpenSubject(l.ID), req, min(max(time.Until(deadline), retry), openWait))
+		if errors.Is(err, nats.ErrNoResponders) && l.Presence != nil {
+			l.Presence.gone(l.ID)
+		}
 		switch {
 		case (errors.Is(err, nats.ErrNoResponders) || errors.Is(err, nats.ErrTimeout)) && time.Now().Add(retry).Before(deadline):
 			time.Sleep(retry)
@@ -201,6 +214,10 @@ func (srv *Server) Serve(ctx context.Context) error {
 			}
 			return
 		}
+		if err == nil && req.Probe {
+			reply(openReply{Serving: c.won(), Sessions: sessions})
+			return
+		}
 		if err != nil || req.Session == "" {
 			reply(openReply{Error: "bad open request"})
 			return
@@ -267,8 +284,10 @@ func (srv *Server) Serve(ctx context.Context) error {
 	if srv.Claimed != nil {
 		srv.Claimed()
 	}
+	announce(nc, id, true, sessions)
 	<-ctx.Done()
 	sub.Unsubscribe()
+	announce(nc, id, false, sessions)
 	wg.Wait()
 	return ctx.Err()
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/bot/stdio"
 	"github.com/arena-dev/arena/arena/cluster"
 	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/arena/run"
@@ -53,6 +54,12 @@ type Distributed struct {
 	MaxDeliver int
 	// Concurrency is the run's; Seats its games'.
 	Concurrency, Seats int
+	// Share: the run's bots join as it goes (a ladder's versions, on its
+	// run.Roster). Their files are shared with the workers
+	// (cluster.Options.ShareFiles), and the local workers start with
+	// the roster's bots and fetch the later ones into a temporary
+	// directory, confined in the run's sandbox.
+	Share bool
 }
 
 // check refuses bad values before anything starts.
@@ -165,12 +172,16 @@ func (r *Run) distributed(d Distributed, version string, log io.Writer) func(run
 	if w := run.LoadWarning(d.Concurrency, d.Seats); w != "" && workers > 0 { // the local workers play here
 		fmt.Fprintf(log, "arena: warning: %s\n", w)
 	}
+	fetch, err := r.fetchDir(d) // removed after the workers stop (Close undoes last first)
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	r.undo = append(r.undo, func() { cancel(); wg.Wait() })
-	o := cluster.Options{AckWait: d.Lease, MaxDeliver: d.MaxDeliver}
+	o := cluster.Options{AckWait: d.Lease, MaxDeliver: d.MaxDeliver, ShareFiles: d.Share}
 	link := r.Link
 	return func(rc run.Config) (run.Executor, error) {
+		if err != nil {
+			return nil, err
+		}
 		coord, err := cluster.NewCoordinator(ctx, link.NC, rc, o)
 		if err != nil {
 			return nil, err
@@ -183,8 +194,8 @@ func (r *Run) distributed(d Distributed, version string, log io.Writer) func(run
 				coord.Close(false)
 				return nil, err
 			}
-			w := &cluster.Worker{NC: nc, Name: fmt.Sprintf("%s-local%d", cluster.HostName(), i+1), Bots: rc.Bots,
-				Concurrency: shares[i], Version: version, Log: log}
+			w := &cluster.Worker{NC: nc, Name: fmt.Sprintf("%s-local%d", cluster.HostName(), i+1), Bots: rosterBots(rc),
+				Concurrency: shares[i], Version: version, Log: log, FetchDir: fetch, Bind: r.bindFetched}
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -211,4 +222,39 @@ func sharesText(shares []int) string {
 		parts[i] = strconv.Itoa(n)
 	}
 	return fmt.Sprintf(", %s games at a time", strings.Join(parts, ", "))
+}
+
+// rosterBots are the bots of rc's roster now (Config.Bots when it has
+// none).
+func rosterBots(rc run.Config) []bot.Spec {
+	roster := rc.BotRoster()
+	bots := make([]bot.Spec, roster.Len())
+	for i := range bots {
+		bots[i] = roster.Spec(i)
+	}
+	return bots
+}
+
+// fetchDir is where a sharing run's local workers keep the bots they
+// fetch: a temporary directory, removed on Close ("" for a run that
+// does not share).
+func (r *Run) fetchDir(d Distributed) (string, error) {
+	if !d.Share {
+		return "", nil
+	}
+	dir, err := os.MkdirTemp("", "arena-fetched-*")
+	if err != nil {
+		return "", fmt.Errorf("a directory for the bots local workers fetch: %w", err)
+	}
+	r.undo = append(r.undo, func() { os.RemoveAll(dir) })
+	return dir, nil
+}
+
+// bindFetched confines the bots a local worker fetched in the run's
+// sandbox, as the run's own.
+func (r *Run) bindFetched(specs []bot.Spec) error {
+	if r.Sandbox != nil {
+		stdio.Confine(specs, r.Sandbox)
+	}
+	return bot.Bind(specs, nil)
 }
