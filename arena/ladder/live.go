@@ -160,9 +160,10 @@ func (lv *live) await(ctx context.Context) bool {
 // their directories, which lie outside theirs. Other bots (mem:) are
 // bound as bot.Bind binds them.
 type confiner struct {
-	c   *Config
-	dir string
-	sb  *sandbox.Sandbox
+	c        *Config
+	dir      string
+	sb       *sandbox.Sandbox
+	confined func(*sandbox.Sandbox) // RunOptions.Confined
 }
 
 func (cf *confiner) bind(specs []bot.Spec) error {
@@ -175,6 +176,9 @@ func (cf *confiner) bind(specs []bot.Spec) error {
 				return fmt.Errorf("ladder %s: %w", cf.c.Name, err)
 			}
 			cf.sb = sb
+			if cf.confined != nil {
+				cf.confined(sb)
+			}
 		} else {
 			stdio.Confine(specs, cf.sb)
 		}

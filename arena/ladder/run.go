@@ -13,6 +13,7 @@ import (
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/arena/runplan"
+	"github.com/arena-dev/arena/arena/sandbox"
 )
 
 // RunOptions tune a ladder's run.
@@ -36,6 +37,10 @@ type RunOptions struct {
 	// one sandbox that hides the ladder directory but each version's own
 	// (Hidden), and bot.Bind binds the others.
 	Bind func(specs []bot.Spec) error
+	// Confined (nil: none) is told the sandbox the default binding (Bind
+	// nil) made, once, when the first stdio bot is bound: a command says
+	// how the bots are confined (output.Confinement).
+	Confined func(*sandbox.Sandbox)
 	// Intake (nil: none) takes in the submissions waiting (arena/ladder/
 	// intake's Take, which this package cannot import: it imports this
 	// one), every IntakeEvery (0: the constant IntakeEvery), from a
@@ -137,7 +142,7 @@ func Run(ctx context.Context, dir string, opt RunOptions) (*Result, error) {
 	c := l.Config
 	bind := opt.Bind
 	if bind == nil {
-		bind = (&confiner{c: c, dir: dir}).bind
+		bind = (&confiner{c: c, dir: dir, confined: opt.Confined}).bind
 	}
 	if err := bind(specs); err != nil {
 		return nil, err
