@@ -179,6 +179,8 @@ func runLadder(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	// --http ADDR (the leaderboard, arena/ladder/web, over abs) and
+	// --until (a stop rule, opts.Until) are read here.
 	res, err := ladder.Run(ctx, abs, opts)
 	if err != nil {
 		return ladderErr(err)
@@ -193,7 +195,8 @@ func runLadder(c *cli.Context) error {
 }
 
 // checkRatings says whether the ratings a run ended with equal those
-// folded from its ledger, which a resume and the standings compute.
+// folded from its ledger, which a resume and the standings compute, then
+// prints the standings.
 func checkRatings(c *cli.Context, dir string, res *ladder.Result) error {
 	st, err := ladder.ReadStandings(dir)
 	if err != nil {
@@ -203,7 +206,7 @@ func checkRatings(c *cli.Context, dir string, res *ladder.Result) error {
 		return err
 	}
 	fmt.Fprintf(c.App.ErrWriter, "arena: ratings check: the live ratings equal a recomputation from the ledger (%s)\n", words.Count(st.Games, "game", "games"))
-	return nil
+	return standingsTable(c.App.Writer, st)
 }
 
 // submission is the manifest of BOTDIR (manifest.json, if there is one)

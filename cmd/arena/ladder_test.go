@@ -175,6 +175,7 @@ func TestLadderScenario(t *testing.T) {
 	if out, code := ladderCmd(t, "submit", dir, pyBot(t, string(starter), ""), "--name", "py", "--command", "python3 bot.py", "--wait"); code != 0 || !strings.Contains(out, "admitted as py.v2") {
 		t.Fatalf("submit v3: exit %d:\n%s", code, out)
 	}
+	run.waitFor(t, regexp.MustCompile(`^(arena: py\.v2 admitted \(submission \S+\))$`))
 	run.waitUntil(t, "12 games of py.v2", func(l []string) bool { return gamesOf("py.v2")(l) >= 12 })
 
 	// SIGKILL as a game is recorded: its table's other game is playing.
