@@ -28,7 +28,8 @@ import (
 )
 
 // ladderGrace is how long a ladder stopped by a signal lets its running
-// games finish (ladder.RunOptions.AbandonAfter), as a tournament does.
+// games finish (ladder.RunOptions.AbandonAfter): a tournament's (the
+// default of tournament.Options.AbandonAfter).
 const ladderGrace = 5 * time.Second
 
 // ladderPoll is how often submit --wait looks for the verdict, which the
@@ -36,7 +37,7 @@ const ladderGrace = 5 * time.Second
 const ladderPoll = 250 * time.Millisecond
 
 func ladderCommand() *cli.Command {
-	dirArg := func(name, usage, args, desc string, action cli.ActionFunc, flags ...cli.Flag) *cli.Command {
+	sub := func(name, usage, args, desc string, action cli.ActionFunc, flags ...cli.Flag) *cli.Command {
 		return &cli.Command{Name: name, Usage: usage, ArgsUsage: args, Description: desc, Action: action, Flags: flags}
 	}
 	return withUsage(&cli.Command{
@@ -51,22 +52,22 @@ validated before it plays, and every version has a Weng-Lin rating:
    arena ladder submit out/cup mybot --name me --command 'python3 bot.py' --wait
    arena ladder standings out/cup`,
 		Subcommands: []*cli.Command{
-			dirArg("init", "make a ladder directory from a ladder file", "DIR FILE",
+			sub("init", "make a ladder directory from a ladder file", "DIR FILE",
 				"FILE is a ladder file (ladder.yaml: game, seats, clocks, rating, matchmaking,\nsubmissions, bundled bots); DIR a new or empty directory.\n\n   arena ladder init out/cup ladder.yaml", initLadder),
-			dirArg("run", "run (or resume) a ladder until SIGINT or SIGTERM", "DIR",
+			sub("run", "run (or resume) a ladder until SIGINT or SIGTERM", "DIR",
 				"Plays the ladder in DIR and takes submissions in, until stopped (Ctrl-C or\nSIGTERM: running games get a few seconds to finish). A run killed outright\nresumes where it stopped: no game is lost or counted twice. At its end it\nchecks that its live ratings equal a recomputation from the ledger.\n\n   arena ladder run out/cup",
 				runLadder, ladderRunFlags()...),
-			dirArg("submit", "submit a bot (a new version) to a ladder, running or not", "DIR BOTDIR",
+			sub("submit", "submit a bot (a new version) to a ladder, running or not", "DIR BOTDIR",
 				"Copies BOTDIR into the ladder as a submission, which the ladder's run builds,\nvalidates and admits or refuses. --name, --command and --build may come from\nBOTDIR/manifest.json ({\"name\": ..., \"command\": ..., \"build\": ...}); the flags\nwin. Exit 1 with --wait when it is refused.\n\n   arena ladder submit out/cup mybot --name me --command 'python3 bot.py' --wait",
 				submitLadder,
 				&cli.StringFlag{Name: "name", Usage: "the bot's name in the ladder (its versions play as NAME.vN)"},
 				&cli.StringFlag{Name: "command", Usage: "the command that runs the bot, in BOTDIR"},
 				&cli.StringFlag{Name: "build", Usage: "a build command run in BOTDIR, in the sandbox, before it is validated"},
 				&cli.BoolFlag{Name: "wait", Usage: "wait for the verdict and print its report"}),
-			dirArg("status", "show a submission's verdict and report", "DIR ID",
+			sub("status", "show a submission's verdict and report", "DIR ID",
 				"Exit 0 whatever the verdict (waiting, admitted, refused).\n\n   arena ladder status out/cup ID", ladderStatus,
 				options.JSONFlag("the report as one JSON object")),
-			dirArg("standings", "show a ladder's standings (during or after a run)", "DIR",
+			sub("standings", "show a ladder's standings (during or after a run)", "DIR",
 				"   arena ladder standings out/cup\n   arena ladder standings out/cup --json", ladderStandings,
 				options.JSONFlag("one JSON object")),
 		},
