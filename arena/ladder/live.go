@@ -173,6 +173,7 @@ type confiner struct {
 	dir      string
 	bindings bot.Bindings
 	sb       *sandbox.Sandbox
+	confined func(*sandbox.Sandbox) // RunOptions.Confined
 }
 
 func (cf *confiner) bind(specs []bot.Spec) error {
@@ -185,6 +186,9 @@ func (cf *confiner) bind(specs []bot.Spec) error {
 				return fmt.Errorf("ladder %s: %w", cf.c.Name, err)
 			}
 			cf.sb = sb
+			if cf.confined != nil {
+				cf.confined(sb)
+			}
 		} else {
 			stdio.Confine(specs, cf.sb)
 		}

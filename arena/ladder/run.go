@@ -13,6 +13,7 @@ import (
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/arena/runplan"
+	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/arena/stoprule"
 )
 
@@ -41,6 +42,10 @@ type RunOptions struct {
 	// something of the run: a remote.Binding (with the Presence below)
 	// for nats: bots, which a ladder file names as any bot.
 	Bindings bot.Bindings
+	// Confined (nil: none) is told the sandbox the default binding (Bind
+	// nil) made, once, when the first stdio bot is bound: a command says
+	// how the bots are confined (output.Confinement).
+	Confined func(*sandbox.Sandbox)
 	// Intake (nil: none) takes in the submissions waiting (arena/ladder/
 	// intake's Take, which this package cannot import: it imports this
 	// one), every IntakeEvery (0: the constant IntakeEvery), from a
@@ -174,7 +179,7 @@ func Run(ctx context.Context, dir string, opt RunOptions) (*Result, error) {
 	c := l.Config
 	bind := opt.Bind
 	if bind == nil {
-		bind = (&confiner{c: c, dir: dir, bindings: opt.Bindings}).bind
+		bind = (&confiner{c: c, dir: dir, bindings: opt.Bindings, confined: opt.Confined}).bind
 	}
 	if err := bind(specs); err != nil {
 		return nil, err

@@ -1,0 +1,367 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/urfave/cli/v2"
+
+	"github.com/arena-dev/arena/arena/ladder"
+	"github.com/arena-dev/arena/arena/ladder/intake"
+	"github.com/arena-dev/arena/arena/options"
+	"github.com/arena-dev/arena/arena/output"
+	"github.com/arena-dev/arena/arena/sandbox"
+	"github.com/arena-dev/arena/arena/tournament"
+	"github.com/arena-dev/arena/internal/stop"
+	"github.com/arena-dev/arena/internal/usage"
+	"github.com/arena-dev/arena/internal/words"
+)
+
+// ladderGrace is how long a ladder stopped by a signal lets its running
+// games finish (ladder.RunOptions.AbandonAfter): a tournament's (the
+// default of tournament.Options.AbandonAfter).
+const ladderGrace = 5 * time.Second
+
+// ladderPoll is how often submit --wait looks for the verdict, which the
+// run writes into a file (intake.Status).
+const ladderPoll = 250 * time.Millisecond
+
+func ladderCommand() *cli.Command {
+	sub := func(name, usage, args, desc string, action cli.ActionFunc, flags ...cli.Flag) *cli.Command {
+		return &cli.Command{Name: name, Usage: usage, ArgsUsage: args, Description: desc, Action: action, Flags: flags}
+	}
+	return withUsage(&cli.Command{
+		Name:  "ladder",
+		Usage: "run a standing ladder: bots submitted while it plays, rated game by game",
+		Description: `A ladder plays for as long as it runs: the matchmaker chooses each next table,
+contestants submit bots (and new versions) from other processes, each is
+validated before it plays, and every version has a Weng-Lin rating:
+
+   arena ladder init out/cup ladder.yaml
+   arena ladder run out/cup
+   arena ladder submit out/cup mybot --name me --command 'python3 bot.py' --wait
+   arena ladder standings out/cup`,
+		Subcommands: []*cli.Command{
+			sub("init", "make a ladder directory from a ladder file", "DIR FILE",
+				"FILE is a ladder file (ladder.yaml: game, seats, clocks, rating, matchmaking,\nsubmissions, bundled bots); DIR a new or empty directory.\n\n   arena ladder init out/cup ladder.yaml", initLadder),
+			sub("run", "run (or resume) a ladder until SIGINT or SIGTERM", "DIR",
+				"Plays the ladder in DIR and takes submissions in, until stopped (Ctrl-C or\nSIGTERM: running games get a few seconds to finish). A run killed outright\nresumes where it stopped: no game is lost or counted twice. At its end it\nchecks that its live ratings equal a recomputation from the ledger.\n\n   arena ladder run out/cup",
+				runLadder, ladderRunFlags()...),
+			sub("submit", "submit a bot (a new version) to a ladder, running or not", "DIR BOTDIR",
+				"Copies BOTDIR into the ladder as a submission, which the ladder's run builds,\nvalidates and admits or refuses. --name, --command and --build may come from\nBOTDIR/manifest.json ({\"name\": ..., \"command\": ..., \"build\": ...}); the flags\nwin. Exit 1 with --wait when it is refused.\n\n   arena ladder submit out/cup mybot --name me --command 'python3 bot.py' --wait",
+				submitLadder,
+				&cli.StringFlag{Name: "name", Usage: "the bot's name in the ladder (its versions play as NAME.vN)"},
+				&cli.StringFlag{Name: "command", Usage: "the command that runs the bot, in BOTDIR"},
+				&cli.StringFlag{Name: "build", Usage: "a build command run in BOTDIR, in the sandbox, before it is validated"},
+				&cli.BoolFlag{Name: "wait", Usage: "wait for the verdict and print its report"}),
+			sub("status", "show a submission's verdict and report", "DIR ID",
+				"Exit 0 whatever the verdict (waiting, admitted, refused).\n\n   arena ladder status out/cup ID", ladderStatus,
+				options.JSONFlag("the report as one JSON object")),
+			sub("standings", "show a ladder's standings (during or after a run)", "DIR",
+				"   arena ladder standings out/cup\n   arena ladder standings out/cup --json", ladderStandings,
+				options.JSONFlag("one JSON object")),
+		},
+	})
+}
+
+// ladderRunFlags are ladder run's flags. The leaderboard (--http ADDR,
+// arena/ladder/web) and a stop rule (--until) join them here.
+func ladderRunFlags() []cli.Flag {
+	return []cli.Flag{
+		options.QuietFlag("no progress lines"),
+		&cli.BoolFlag{Name: "verbose", Usage: "say at start how bots are confined in full"},
+	}
+}
+
+// ladderErr is err as the command says it: the command line's mistake (a
+// file or directory that is not there or not a ladder's, a ladder file's
+// mistake, a bad bot name or directory) exits 2.
+func ladderErr(err error) error {
+	var field *options.FieldError
+	var file *tournament.FileError
+	for _, e := range []error{fs.ErrNotExist, ladder.ErrNotLadder, ladder.ErrExists, intake.ErrName, intake.ErrTooLarge, intake.ErrUnsafe, intake.ErrUnknown} {
+		if errors.Is(err, e) {
+			return usage.Wrap(err)
+		}
+	}
+	if errors.As(err, &field) || errors.As(err, &file) {
+		return usage.Wrap(err)
+	}
+	return err
+}
+
+// ladderArgs are the command's n arguments, or a usage error naming them.
+func ladderArgs(c *cli.Context, names ...string) ([]string, error) {
+	if c.NArg() != len(names) {
+		return nil, usage.Errorf("ladder %s needs %s, got %d arguments", c.Command.Name, words.List(names), c.NArg())
+	}
+	return c.Args().Slice(), nil
+}
+
+func initLadder(c *cli.Context) error {
+	args, err := ladderArgs(c, "DIR", "FILE")
+	if err != nil {
+		return err
+	}
+	cfg, err := ladder.Init(args[0], args[1])
+	if err != nil {
+		return ladderErr(err)
+	}
+	w, dir := c.App.Writer, words.ShellQuote(args[0])
+	fmt.Fprintf(w, "ladder %s made in %s: %s, %s, %s (%s)\n", cfg.Name, args[0], cfg.Game.Info().Name, words.Count(cfg.Seats.Max, "seat", "seats"),
+		words.Count(len(cfg.Bots), "bundled bot", "bundled bots"), words.List(specNames(cfg)))
+	fmt.Fprintf(w, "next: arena ladder run %s\nthen, from another shell: arena ladder submit %s BOTDIR --name NAME --command CMD\n", dir, dir)
+	return nil
+}
+
+func specNames(cfg *ladder.Config) []string {
+	names := make([]string, len(cfg.Bots))
+	for i, b := range cfg.Bots {
+		names[i] = b.Name
+	}
+	return names
+}
+
+func runLadder(c *cli.Context) error {
+	args, err := ladderArgs(c, "DIR")
+	if err != nil {
+		return err
+	}
+	dir, progress := args[0], c.App.ErrWriter
+	st, err := ladder.ReadStandings(dir)
+	if err != nil {
+		return ladderErr(err)
+	}
+	fmt.Fprintf(progress, "arena: ladder %s: %s, %s seats, %s active, %s recorded; stop with Ctrl-C or SIGTERM (a run resumes where it stopped)\n",
+		st.Name, st.Game, st.Seats, words.Count(st.Active(), "bot", "bots"), words.Count(st.Games, "game", "games"))
+	ctx, release := stop.Context(progress)
+	defer release()
+	var mu sync.Mutex // the run's goroutine (games) and the intake's (admissions) both print
+	say := func(w io.Writer, format string, args ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(w, format, args...)
+	}
+	lines := progress // the games', which --quiet drops
+	if c.Bool("quiet") {
+		lines = io.Discard
+	}
+	opts := ladder.RunOptions{Version: Version, Warn: progress, AbandonAfter: ladderGrace,
+		Confined: func(sb *sandbox.Sandbox) { sayConfinement(c, progress, "arena: ", sb) },
+		OnGame: func(p ladder.Progress) {
+			rec := p.Last
+			rec.Index = st.Games + p.Done - 1 // the ledger's (p.Last's counts this run's games)
+			say(lines, "%s\n", output.LadderGame(rec, func(v string) float64 { return p.Ratings.Get(v).Display() }))
+			for _, s := range p.Suspended {
+				say(progress, "arena: %s suspended: %s\n", s.Name, s.Why)
+			}
+		},
+		Intake: func(ctx context.Context, l *ladder.Ladder, admitted func(ladder.Event)) error {
+			return intake.Take(ctx, l, func(e ladder.Event) {
+				say(progress, "arena: %s admitted (submission %s)\n", ladder.VersionName(e.Bot, e.Version), e.Submission)
+				admitted(e)
+			})
+		},
+	}
+	// The run's paths (the versions' directories, where their sandbox
+	// starts them) are the ladder directory's: absolute, wherever the
+	// bots' processes start.
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	// --http ADDR (the leaderboard, arena/ladder/web, over abs) and
+	// --until (a stop rule, opts.Until) are read here.
+	res, err := ladder.Run(ctx, abs, opts)
+	if err != nil {
+		return ladderErr(err)
+	}
+	cut := ""
+	if res.Abandoned > 0 {
+		cut = fmt.Sprintf(" (%s cut short, played again by the next run)", words.Count(res.Abandoned, "game", "games"))
+	}
+	fmt.Fprintf(progress, "arena: ladder %s stopped (%v) after %s this run (%d in all); every finished game is recorded%s; resume with: arena ladder run %s\n",
+		st.Name, context.Cause(ctx), words.Count(res.Played, "game", "games"), res.Resumed+res.Played, cut, words.ShellQuote(dir))
+	return checkRatings(c, abs, res)
+}
+
+// checkRatings says whether the ratings a run ended with equal those
+// folded from its ledger, which a resume and the standings compute, then
+// prints the standings.
+func checkRatings(c *cli.Context, dir string, res *ladder.Result) error {
+	st, err := ladder.ReadStandings(dir)
+	if err != nil {
+		return err
+	}
+	if err := st.Check(res.Ratings); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.App.ErrWriter, "arena: ratings check: the live ratings equal a recomputation from the ledger (%s)\n", words.Count(st.Games, "game", "games"))
+	return standingsTable(c.App.Writer, st)
+}
+
+// submission is the manifest of BOTDIR (manifest.json, if there is one)
+// with the flags laid over it.
+func submission(c *cli.Context, botDir string) (intake.Manifest, error) {
+	var m intake.Manifest
+	path := filepath.Join(botDir, intake.ManifestName)
+	if data, err := os.ReadFile(path); err == nil {
+		if err := json.Unmarshal(data, &m); err != nil {
+			return m, usage.Errorf("%s: %v (want {\"name\": ..., \"command\": ..., \"build\": ...})", path, err)
+		}
+	}
+	for _, f := range []struct {
+		flag string
+		to   *string
+	}{{"name", &m.Name}, {"command", &m.Command}, {"build", &m.Build}} {
+		if c.IsSet(f.flag) {
+			*f.to = c.String(f.flag)
+		}
+	}
+	if m.Name == "" || m.Command == "" {
+		return m, usage.Errorf("ladder submit needs --name and --command (or %s with a name and a command)", path)
+	}
+	return m, nil
+}
+
+func submitLadder(c *cli.Context) error {
+	args, err := ladderArgs(c, "DIR", "BOTDIR")
+	if err != nil {
+		return err
+	}
+	dir, botDir := args[0], args[1]
+	if st, err := os.Stat(botDir); err != nil || !st.IsDir() {
+		return usage.Errorf("%s is not a directory (BOTDIR: the bot's files)", botDir)
+	}
+	m, err := submission(c, botDir)
+	if err != nil {
+		return err
+	}
+	id, err := intake.SubmitManifest(dir, botDir, m)
+	if err != nil {
+		return ladderErr(err)
+	}
+	w := c.App.Writer
+	fmt.Fprintf(w, "submitted %s as submission %s\n", m.Name, id)
+	if !c.Bool("wait") {
+		fmt.Fprintf(w, "follow it with: arena ladder status %s %s\n", words.ShellQuote(dir), id)
+		return nil
+	}
+	fmt.Fprintf(c.App.ErrWriter, "arena: waiting for the verdict, which the ladder's run gives (arena ladder run %s)\n", words.ShellQuote(dir))
+	ctx, release := stop.Context(c.App.ErrWriter)
+	defer release()
+	rep, err := awaitVerdict(ctx, dir, id)
+	if err != nil {
+		return err
+	}
+	printReport(w, rep)
+	if rep.Verdict == intake.VerdictRefused {
+		return cli.Exit("", exitFail)
+	}
+	return nil
+}
+
+// awaitVerdict polls submission id's status until it has a verdict or
+// ctx ends (a signal: the submission stays, and is judged all the same).
+func awaitVerdict(ctx context.Context, dir, id string) (intake.Report, error) {
+	tick := time.NewTicker(ladderPoll)
+	defer tick.Stop()
+	for {
+		rep, err := intake.Status(dir, id)
+		if err != nil || rep.Verdict != intake.VerdictWaiting {
+			return rep, ladderErr(err)
+		}
+		select {
+		case <-ctx.Done():
+			return rep, fmt.Errorf("stopped waiting (%v): submission %s is judged all the same; arena ladder status %s %s tells its verdict",
+				context.Cause(ctx), id, words.ShellQuote(dir), id)
+		case <-tick.C:
+		}
+	}
+}
+
+// printReport writes a submission's verdict, then its report.
+func printReport(w io.Writer, rep intake.Report) {
+	switch rep.Verdict {
+	case intake.VerdictAdmitted:
+		fmt.Fprintf(w, "submission %s: admitted as %s (build %s)\n", rep.ID, ladder.VersionName(rep.Bot, rep.Version), rep.Build)
+	case intake.VerdictWaiting:
+		fmt.Fprintf(w, "submission %s: waiting for the ladder's run to judge it\n", rep.ID)
+	default:
+		fmt.Fprintf(w, "submission %s: %s %s\n", rep.ID, rep.Bot, rep.Verdict)
+	}
+	if rep.Text != "" {
+		fmt.Fprintln(w, rep.Text)
+	}
+}
+
+func ladderStatus(c *cli.Context) error {
+	args, err := ladderArgs(c, "DIR", "ID")
+	if err != nil {
+		return err
+	}
+	rep, err := intake.Status(args[0], args[1])
+	if err != nil {
+		return ladderErr(err)
+	}
+	if c.Bool("json") {
+		return output.WriteJSON(c.App.Writer, rep)
+	}
+	printReport(c.App.Writer, rep)
+	return nil
+}
+
+func ladderStandings(c *cli.Context) error {
+	args, err := ladderArgs(c, "DIR")
+	if err != nil {
+		return err
+	}
+	st, err := ladder.ReadStandings(args[0])
+	if err != nil {
+		return ladderErr(err)
+	}
+	for _, w := range st.Warnings {
+		fmt.Fprintf(c.App.ErrWriter, "arena: warning: %s\n", w)
+	}
+	if c.Bool("json") {
+		return output.WriteJSON(c.App.Writer, st)
+	}
+	return standingsTable(c.App.Writer, st)
+}
+
+// standingsTable prints a ladder's standings, a version a row.
+func standingsTable(w io.Writer, st *ladder.Standings) error {
+	fmt.Fprintf(w, "%s: %s ladder, %s seats, %s\n", st.Name, st.Game, st.Seats, words.Count(st.Games, "game", "games"))
+	cross := map[string]string{"bradley-terry": "Elo (BT)", "plackett-luce": "PL ordinal"}[st.CrossCheck]
+	t := tablewriter.NewWriter(w)
+	t.Header("rank", "version", "status", "rating", "interval", "games", cross)
+	for _, r := range st.Rows {
+		rank, status, check := "-", r.Status, ""
+		if r.Rank > 0 {
+			rank = fmt.Sprint(r.Rank)
+		}
+		if r.Reason != "" {
+			status += ": " + r.Reason
+		}
+		if r.CrossCheck != nil {
+			check = fmt.Sprintf("%+.1f", *r.CrossCheck)
+		}
+		t.Append(rank, r.Version, status, fmt.Sprintf("%.1f", r.Rating), fmt.Sprintf("[%.1f, %.1f]", r.Low, r.High), r.Games, check)
+	}
+	if err := t.Render(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "%s\n", strings.Join(words.Wrap("rating: mu - 3 sigma of the Weng-Lin (Plackett-Luce) skill, a cautious figure that rises with games; "+
+		"interval: mu -+ 2 sigma; rank: among the active versions. "+cross+": the rating arena tournament standings would give the same games, a cross-check.", 80, ""), "\n"))
+	return err
+}
