@@ -230,7 +230,7 @@ func (l *Ladder) Spec(b *Bot, v Version) (bot.Spec, error) {
 // the other bots' submissions.
 func Hidden(dir string) []string {
 	var out []string
-	for _, name := range []string{FileName, outdir.LockName, deal.FileName, RosterName, ledger.FileName, ReplaysDir, "logs", filepath.Dir(IncomingDir)} {
+	for _, name := range []string{FileName, outdir.LockName, deal.FileName, RosterName, ledger.FileName, ReplaysDir, "logs", "jetstream", filepath.Dir(IncomingDir)} {
 		out = append(out, filepath.Join(dir, name))
 	}
 	return out

@@ -155,6 +155,9 @@ func (r *Run) confine(p Plan) error {
 	return nil
 }
 
+// Defer has Close call f (before what Open made, which f may use).
+func (r *Run) Defer(f func()) { r.undo = append(r.undo, f) }
+
 // Flush writes the traced bot's last lines, if one is traced: call it
 // when the run returns, before its summary.
 func (r *Run) Flush() {

@@ -74,15 +74,6 @@ validated before it plays, and every version has a Weng-Lin rating:
 	})
 }
 
-// ladderRunFlags are ladder run's flags. The leaderboard (--http ADDR,
-// arena/ladder/web) and a stop rule (--until) join them here.
-func ladderRunFlags() []cli.Flag {
-	return []cli.Flag{
-		options.QuietFlag("no progress lines"),
-		&cli.BoolFlag{Name: "verbose", Usage: "say at start how bots are confined in full"},
-	}
-}
-
 // ladderErr is err as the command says it: the command line's mistake (a
 // file or directory that is not there or not a ladder's, a ladder file's
 // mistake, a bad bot name or directory) exits 2.
@@ -180,12 +171,16 @@ func runLadder(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	// --http ADDR (the leaderboard, arena/ladder/web, over abs) and
-	// --until (a stop rule, opts.Until) are read here.
+	link, err := ladderPlan(c, abs, &opts)
+	if err != nil {
+		return ladderErr(err)
+	}
+	defer link.Close()
 	res, err := ladder.Run(ctx, abs, opts)
 	if err != nil {
 		return ladderErr(err)
 	}
+	sayFinal(progress, res)
 	cut := ""
 	if res.Abandoned > 0 {
 		cut = fmt.Sprintf(" (%s cut short, played again by the next run)", words.Count(res.Abandoned, "game", "games"))

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/ladder"
+	"github.com/arena-dev/arena/arena/options"
+	"github.com/arena-dev/arena/arena/remote"
+	"github.com/arena-dev/arena/arena/runplan"
+	"github.com/arena-dev/arena/arena/stoprule"
+	"github.com/arena-dev/arena/internal/usage"
+)
+
+// ladderRunFlags are ladder run's flags: progress, a final's stop rule
+// and budget, and where remote bots and workers are (the NATS and
+// distributed flags of the other runs).
+func ladderRunFlags() []cli.Flag {
+	return slices.Concat([]cli.Flag{
+		options.QuietFlag("no progress lines"),
+		&cli.BoolFlag{Name: "verbose", Usage: "say at start how bots are confined in full"},
+		&cli.StringFlag{Name: "until", Usage: "play a final: no submissions taken, stop once the top K versions are separated: " + stoprule.Forms},
+		&cli.IntFlag{Name: "max-games", Usage: "a final's budget: stop after this many games of this run, decided or not"},
+	}, options.NATSFlags(), options.DistributedFlags())
+}
+
+// ladderPlan reads the final's flags into opts, and reaches NATS when
+// the ladder has remote bots or --distributed is given: the remote bots
+// are bound to the link and followed (remote.Presence: seated only while
+// served), and a distributed run's games go to workers, which fetch the
+// versions by their build hash. The returned run is closed after Run.
+func ladderPlan(c *cli.Context, dir string, opts *ladder.RunOptions) (*runplan.Run, error) {
+	if err := ladderFinal(c, opts); err != nil {
+		return nil, err
+	}
+	cfg, err := ladder.ReadConfig(dir)
+	if err != nil {
+		return nil, err
+	}
+	var remotes []bot.Spec
+	for _, b := range cfg.Bots {
+		if b.Target.Scheme() == remote.SchemeName {
+			remotes = append(remotes, b)
+		}
+	}
+	nc, dist := options.ReadNATS(c, cfg.Concurrency, cfg.Seats.Max)
+	if dist == nil && len(remotes) == 0 && !c.IsSet("nats") {
+		return &runplan.Run{}, nil
+	}
+	plan := runplan.Plan{Bots: remotes, NATS: nc, Distributed: dist, Limits: cfg.BotLimits, Sandbox: cfg.BotOptions,
+		Wait: cfg.Limits.Startup, Log: c.App.ErrWriter, Version: Version}
+	plan.Sandbox.Hide = append(slices.Clip(plan.Sandbox.Hide), ladder.Hidden(dir)...)
+	if dist != nil {
+		dist.Share = true
+		plan.Out = dir // an embedded server keeps its store in DIR/jetstream
+	}
+	r, err := plan.Open()
+	if err != nil {
+		return nil, err
+	}
+	if r.Link != nil {
+		presence, err := remote.NewPresence(r.Link.NC, 0)
+		if err != nil {
+			r.Close()
+			return nil, err
+		}
+		r.Defer(presence.Close)
+		opts.Presence = presence
+		opts.Bindings = bot.Bindings{remote.SchemeName: &remote.Binding{NC: r.Link.NC, Wait: cfg.Limits.Startup, Grace: nc.Grace, Presence: presence}}
+	}
+	opts.Executor = r.Executor
+	return r, nil
+}
+
+// ladderFinal reads --until and --max-games: a final takes no
+// submissions.
+func ladderFinal(c *cli.Context, opts *ladder.RunOptions) error {
+	rule, err := stoprule.Parse(c.String("until"))
+	if err != nil {
+		return usage.Errorf("--until: %v", err)
+	}
+	if c.Int("max-games") < 0 {
+		return usage.Errorf("--max-games %d: want a positive number of games", c.Int("max-games"))
+	}
+	opts.Until, opts.MaxGames = rule, c.Int("max-games")
+	if !rule.IsZero() || opts.MaxGames > 0 {
+		opts.Intake = nil
+	}
+	return nil
+}
+
+// sayFinal says how a final ended: decided, with its order, or its
+// budget spent, with what kept it open.
+func sayFinal(w io.Writer, res *ladder.Result) {
+	if res.Ending == ladder.Interrupted {
+		return
+	}
+	fmt.Fprintf(w, "arena: final %s: %v\n", res.Ending, res.Verdict)
+}
