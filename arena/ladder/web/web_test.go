@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/arena-dev/arena/arena/ladder"
-	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/ladder/web"
+	"github.com/arena-dev/arena/arena/ledger"
 )
 
 var bots4 = []string{"b0", "b1", "b2", "b3"}
@@ -129,4 +129,3 @@ func botOf(version string) string {
 	b, _, _ := ladder.SplitVersion(version)
 	return b
 }
-
