@@ -61,11 +61,10 @@ func botPageOf(st *state, name string, recent int) *botPage {
 		}
 	}
 	p.Versions = versionRows(st, b, names)
-	var games []int
 	meet := map[string]*meetRow{}
 	for _, vn := range names {
 		v := st.versions[vn]
-		games = append(games, v.games...)
+		p.GamesTotal += st.ratings.Get(vn).Games
 		for opp, m := range v.meet {
 			ob := botOf(opp)
 			r := meet[ob]
@@ -75,17 +74,17 @@ func botPageOf(st *state, name string, recent int) *botPage {
 			}
 			r.Games, r.Ahead, r.Behind, r.Tied = r.Games+m.games, r.Ahead+m.ahead, r.Behind+m.behind, r.Tied+m.tied
 		}
-		p.Forfeits = append(p.Forfeits, forfeitsOf(st, vn, v.forfeits)...)
+		p.Forfeits = append(p.Forfeits, v.forfeits.last(recent)...)
 	}
-	p.GamesTotal = len(games)
-	for _, i := range sortedDesc(games)[:min(recent, len(games))] {
-		g := gameRowOf(st.recs[i])
-		for _, c := range g.Seats {
+	slices.Reverse(p.Forfeits) // the latest first (of each version)
+	for _, g := range st.gamesOf(names, recent) {
+		row := gameRowOf(g.rec)
+		for _, c := range row.Seats {
 			if c.Bot == name {
-				g.Version = c.Version
+				row.Version = c.Version
 			}
 		}
-		p.Games = append(p.Games, g)
+		p.Games = append(p.Games, row)
 	}
 	for _, r := range meet {
 		p.Meetings = append(p.Meetings, *r)
@@ -122,18 +121,3 @@ func versionRows(st *state, b *ladder.Bot, played []string) []versionRow {
 
 // shortBuild is the start of a build hash, as people read it.
 func shortBuild(h string) string { return h[:min(len(h), 12)] }
-
-// forfeitsOf are version's forfeits in the games at idx, the latest
-// first.
-func forfeitsOf(st *state, version string, idx []int) []forfeitRow {
-	var out []forfeitRow
-	for _, i := range slices.Backward(idx) {
-		r := st.recs[i]
-		for _, f := range r.Forfeits {
-			if f.Bot == version {
-				out = append(out, forfeitRow{Game: r.GameID, Version: version, Reason: string(f.Reason), Detail: f.Detail})
-			}
-		}
-	}
-	return out
-}

@@ -14,6 +14,9 @@
 // as the one its own process runs (`arena ladder run --http`, which
 // calls Server.Changed after each game); without Changed it notices new
 // lines by the files' sizes. A torn last line is read once it is whole.
+// It reads each line once, as the ledger grows, and keeps of the games
+// what the pages show (the last ones, per list; the ratings; where each
+// replay is): some 100 bytes a game, not the records.
 //
 // # Hidden deals
 //

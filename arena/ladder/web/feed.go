@@ -63,9 +63,14 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 				gen, next = g, st.visible
 			}
 			gen = g
-			for ; next < st.visible; next++ {
-				out = appendGame(out, g, next, st)
+			games, ok := st.since(next)
+			if !ok { // further behind than the state keeps: redraw whole
+				out = fmt.Appendf(out, "id: %d-%d\nevent: reset\ndata: {}\n\n", g, st.visible)
 			}
+			for _, sg := range games {
+				out = appendGame(out, g, sg)
+			}
+			next = st.visible
 		})
 		if len(out) > 0 {
 			if _, err := w.Write(out); err != nil {
@@ -89,9 +94,9 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// appendGame appends game i's event.
-func appendGame(out []byte, gen, i int, st *state) []byte {
-	r := st.recs[i]
+// appendGame appends the event of visible game sg.
+func appendGame(out []byte, gen int, sg shown) []byte {
+	r := sg.rec
 	g := feedGame{Index: r.Index, ID: r.GameID, Table: r.Round, Bots: r.Bots, Ranks: r.Ranks,
 		Scores: r.Scores, Reason: r.Reason, Plies: r.Plies}
 	data, err := json.Marshal(g)
@@ -99,7 +104,7 @@ func appendGame(out []byte, gen, i int, st *state) []byte {
 		g.Scores = nil
 		data, _ = json.Marshal(g)
 	}
-	return fmt.Appendf(out, "id: %d-%d\nevent: game\ndata: %s\n\n", gen, i+1, data)
+	return fmt.Appendf(out, "id: %d-%d\nevent: game\ndata: %s\n\n", gen, sg.n+1, data)
 }
 
 // parseEventID reads an event id "GEN-N"; -1, -1 if it is not one.

@@ -2,7 +2,6 @@ package web
 
 import (
 	"bytes"
-	"cmp"
 	_ "embed"
 	"errors"
 	"html/template"
@@ -11,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/arena-dev/arena/arena/ladder"
 	"github.com/arena-dev/arena/arena/ledger"
@@ -86,7 +86,6 @@ type page struct {
 	Script        template.JS
 	After         string // the feed's event id the page is drawn from
 	Visible       int    // games shown
-	Hidden        int    // games in the ledger not shown yet (their deals in play)
 	Problem       string
 
 	Standings []row
@@ -101,10 +100,10 @@ func (s *Server) page(fill func(st *state, p *page, r *http.Request) bool) http.
 		p := &page{Ladder: s.name, Style: template.CSS(styleText), Script: template.JS(scriptText)}
 		found := false
 		s.view(func(st *state, gen int) {
-			p.Visible, p.Hidden = st.visible, len(st.recs)-st.visible
+			p.Visible = st.visible
 			p.After = strconv.Itoa(gen) + "-" + strconv.Itoa(st.visible)
-			if s.problem != nil {
-				p.Problem = s.problem.Error()
+			if s.problem != nil { // its files named as in the directory, not where it is
+				p.Problem = strings.ReplaceAll(s.problem.Error(), s.dir+string(filepath.Separator), "")
 			}
 			found = fill(st, p, r)
 		})
@@ -160,8 +159,8 @@ func gameRowOf(r ledger.Record) gameRow {
 // recentGames are the last n visible games, the latest first.
 func recentGames(st *state, n int) []gameRow {
 	var out []gameRow
-	for i := st.visible - 1; i >= 0 && len(out) < n; i-- {
-		out = append(out, gameRowOf(st.recs[i]))
+	for _, g := range slices.Backward(st.recent.last(n)) {
+		out = append(out, gameRowOf(g.rec))
 	}
 	return out
 }
@@ -170,13 +169,22 @@ func recentGames(st *state, n int) []gameRow {
 // view (its table is over). A game not visible is not found, whether or
 // not the ledger holds it.
 func (s *Server) game(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
 	var rec ledger.Record
 	found := false
-	s.view(func(st *state, _ int) { rec, found = st.game(r.PathValue("id")) })
+	s.view(func(st *state, _ int) {
+		var at *replays.Span
+		rec.Replay, at, found = st.replay(id)
+		if at != nil {
+			span := *at
+			rec.ReplayAt = &span
+		}
+	})
 	if !found {
 		http.NotFound(w, r)
 		return
 	}
+	rec.GameID = id
 	src, err := replaySource(s.dir, rec)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusNotFound)
@@ -205,7 +213,7 @@ var errReplayPath = errors.New("names no replay in " + ladder.ReplaysDir)
 func replaySource(dir string, rec ledger.Record) (replays.Source, error) {
 	rel := filepath.FromSlash(rec.Replay)
 	inside, err := filepath.Rel(ladder.ReplaysDir, rel)
-	if rec.Replay == "" || !filepath.IsLocal(rel) || err != nil || !filepath.IsLocal(inside) {
+	if rec.Replay == "" || !filepath.IsLocal(rel) || err != nil || inside == "." || !filepath.IsLocal(inside) {
 		return replays.Source{}, &badReplay{game: rec.GameID, path: rec.Replay}
 	}
 	return rec.ReplaySource(dir), nil
@@ -219,9 +227,3 @@ func (e *badReplay) Error() string {
 }
 
 func (e *badReplay) Unwrap() error { return errReplayPath }
-
-// sortedDesc sorts indexes the latest first.
-func sortedDesc(idx []int) []int {
-	slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(b, a) })
-	return idx
-}

@@ -91,7 +91,7 @@ func New(dir string, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{dir: dir, name: c.Name, opt: opts, st: newState(c.Rating, c.Initial),
+	s := &Server{dir: dir, name: c.Name, opt: opts, st: newState(c.Rating, c.Initial, opts.Recent),
 		ledger: tail{path: filepath.Join(dir, ledger.FileName)}, wake: make(chan struct{}),
 		changed: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
 	s.routes()
@@ -135,7 +135,11 @@ func (s *Server) follow() {
 	}
 }
 
-// refresh reads what the files hold beyond what was read.
+// batch is how many ledger lines the server reads at a time.
+const batch = 4096
+
+// refresh reads what the files hold beyond what was read. Only one
+// goroutine at a time calls it (New, then follow).
 func (s *Server) refresh() {
 	rosterPath := filepath.Join(s.dir, ladder.RosterName)
 	results, rosterStamp := stampOf(s.ledger.path), stampOf(rosterPath)
@@ -144,24 +148,46 @@ func (s *Server) refresh() {
 	if rosterStamp != s.roster {
 		roster, _, rosterErr = ladder.ReadRoster(rosterPath)
 	}
-	recs, err := s.ledger.next()
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.results, s.roster = results, rosterStamp
+	s.mu.Lock()
 	if roster != nil {
 		s.st.roster = roster
 	}
-	if errors.Is(err, errShrunk) {
-		kept := s.st.roster
-		s.st, s.gen = newState(s.st.params, s.st.initial), s.gen+1
-		s.st.roster = kept
-		recs, err = s.ledger.next()
-		s.announce()
+	s.mu.Unlock()
+	// A ledger rewritten shorter is read again into a fresh state, which
+	// replaces the old one whole: no page shows it half read.
+	var fresh *state
+	var err error
+	for {
+		var recs []ledger.Record
+		recs, err = s.ledger.next(batch)
+		switch {
+		case errors.Is(err, errShrunk):
+			fresh = newState(s.st.params, s.st.initial, s.opt.Recent)
+			continue
+		case fresh != nil:
+			fresh.add(recs)
+		default:
+			s.mu.Lock()
+			if s.st.add(recs) > 0 {
+				s.announce()
+			}
+			s.mu.Unlock()
+		}
+		if err != nil || len(recs) < batch {
+			break
+		}
 	}
+	if fresh != nil {
+		s.mu.Lock()
+		fresh.roster = s.st.roster
+		s.st, s.gen = fresh, s.gen+1
+		s.announce()
+		s.mu.Unlock()
+	}
+	s.mu.Lock()
 	s.problem = errors.Join(err, rosterErr)
-	if s.st.add(recs) > 0 {
-		s.announce()
-	}
+	s.mu.Unlock()
 }
 
 // announce wakes the feeds. s.mu is held.

@@ -80,7 +80,7 @@ func (r *row) rate(st *state) {
 	r.Display, r.Sigma, r.Games = rt.Display(), rt.Sigma, rt.Games
 	r.Lo, r.Hi = rt.Interval()
 	if v := st.versions[r.Version]; v != nil {
-		r.Trend = sparkline(v.trend)
+		r.Trend = sparkline(v.trend.last(trendLen))
 	}
 }
 

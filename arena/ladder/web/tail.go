@@ -26,11 +26,13 @@ type tail struct {
 	line int   // lines read so far
 }
 
-// next reads the records of the complete lines after t.off. A line that
+// next reads the records of the complete lines after t.off, at most
+// limit of them (a ledger read whole costs the memory of a batch, not of
+// all its records at once). A line that
 // is not a record is a *ledger.LineError (wrapping ledger.ErrDamaged or
 // ledger.ErrLineTooLong); the records before it are returned with it,
 // and t stops before it.
-func (t *tail) next() ([]ledger.Record, error) {
+func (t *tail) next(limit int) ([]ledger.Record, error) {
 	f, err := os.Open(t.path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, t.shrunk(0)
@@ -48,7 +50,7 @@ func (t *tail) next() ([]ledger.Record, error) {
 	}
 	br := bufio.NewReader(io.NewSectionReader(f, t.off, st.Size()-t.off))
 	var recs []ledger.Record
-	for {
+	for len(recs) < limit {
 		raw, err := br.ReadSlice('\n')
 		if errors.Is(err, bufio.ErrBufferFull) {
 			raw, err = readLong(br, raw)
@@ -72,6 +74,7 @@ func (t *tail) next() ([]ledger.Record, error) {
 		t.off += int64(len(raw))
 		t.line++
 	}
+	return recs, nil
 }
 
 // readLong reads the rest of a line longer than the reader's buffer, up

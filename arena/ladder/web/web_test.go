@@ -129,3 +129,28 @@ func botOf(version string) string {
 	b, _, _ := ladder.SplitVersion(version)
 	return b
 }
+
+// TestRewritten: a ledger rewritten shorter (by hand) is read again from
+// its start; the feed says "reset" (a page redraws itself whole), its id
+// the games visible now, and goes on from there.
+func TestRewritten(t *testing.T) {
+	dir := newLadder(t, "2", bots4, 6)
+	lines, recs := ledgerLines(t, dir)
+	s, hs := serve(t, dir, web.Options{})
+	events := feed(t, hs, "")
+	writeLines(t, dir, lines[:2])
+	s.Changed()
+	if e := next(t, events); e.kind != "reset" || e.id != "1-2" {
+		t.Fatalf("event %+v, want a reset to 2 games", e)
+	}
+	if _, page := get(t, hs, "/"); !strings.Contains(page, `<span id="visible">2</span>`) {
+		t.Errorf("the standings do not count the 2 games left")
+	}
+	appendLines(t, dir, lines[2:4]...)
+	s.Changed()
+	for n := 2; n < 4; n++ {
+		if e := next(t, events); e.kind != "game" || e.id != fmt.Sprintf("1-%d", n+1) || !strings.Contains(e.data, recs[n].GameID) {
+			t.Fatalf("event %+v, want game %s", e, recs[n].GameID)
+		}
+	}
+}
