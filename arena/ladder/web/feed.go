@@ -56,21 +56,19 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		var wake chan struct{}
 		s.view(func(st *state, g int) {
 			wake = s.wake
-			if next < 0 || next > st.visible || (gen >= 0 && gen != g) {
-				if gen >= 0 && gen != g {
-					out = fmt.Appendf(out, "id: %d-%d\nevent: reset\ndata: {}\n\n", g, st.visible)
-				}
-				gen, next = g, st.visible
-			}
-			gen = g
 			games, ok := st.since(next)
-			if !ok { // further behind than the state keeps: redraw whole
+			switch {
+			case next < 0: // a new page: from now on
+			case gen != g || next > st.visible || !ok:
+				// A page drawn from another ledger (rewritten), or
+				// further behind than the state keeps: it redraws whole.
 				out = fmt.Appendf(out, "id: %d-%d\nevent: reset\ndata: {}\n\n", g, st.visible)
+			default:
+				for _, sg := range games {
+					out = appendGame(out, g, sg)
+				}
 			}
-			for _, sg := range games {
-				out = appendGame(out, g, sg)
-			}
-			next = st.visible
+			gen, next = g, st.visible
 		})
 		if len(out) > 0 {
 			if _, err := w.Write(out); err != nil {

@@ -145,11 +145,21 @@ type event struct{ id, kind, data string }
 // its events on the channel until the test ends.
 func feed(t testing.TB, hs *httptest.Server, after string) <-chan event {
 	t.Helper()
+	return reconnect(t, hs, after, "")
+}
+
+// reconnect opens /events as a browser reconnecting does, with the id of
+// the last event it saw (lastID; "" for none).
+func reconnect(t testing.TB, hs *httptest.Server, after, lastID string) <-chan event {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	req, err := http.NewRequestWithContext(ctx, "GET", hs.URL+"/events?after="+after, nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if lastID != "" {
+		req.Header.Set("Last-Event-ID", lastID)
 	}
 	resp, err := hs.Client().Do(req)
 	if err != nil {

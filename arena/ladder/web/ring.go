@@ -23,7 +23,7 @@ func (r *ring[T]) len() int { return len(r.items) }
 
 // last are the last n items (all if fewer), oldest first.
 func (r *ring[T]) last(n int) []T {
-	n = min(n, len(r.items))
+	n = max(min(n, len(r.items)), 0)
 	out := make([]T, 0, n)
 	start := r.next - n // the oldest wanted, before wrapping
 	if len(r.items) < r.max {

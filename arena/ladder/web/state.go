@@ -205,7 +205,7 @@ func (s *state) replay(id string) (path string, at *replays.Span, ok bool) {
 // since are the visible games after the first n, oldest first; ok is
 // false when the state no longer keeps them all.
 func (s *state) since(n int) (games []shown, ok bool) {
-	if s.visible-n > s.recent.len() {
+	if n < 0 || n > s.visible || s.visible-n > s.recent.len() {
 		return nil, false
 	}
 	return s.recent.last(s.visible - n), true

@@ -154,3 +154,24 @@ func TestRewritten(t *testing.T) {
 		}
 	}
 }
+
+// TestFeedResumes: a browser reconnecting with the last event id it saw
+// (Last-Event-ID) gets the games after it, and none before.
+func TestFeedResumes(t *testing.T) {
+	dir := newLadder(t, "2", bots4, 6)
+	_, recs := ledgerLines(t, dir)
+	_, hs := serve(t, dir, web.Options{})
+	now := "0-" + strconv.Itoa(len(recs))
+	for _, tt := range []struct{ lastID, after, kind, id string }{
+		{"0-2", "", "game", "0-3"},
+		{"0-4", "0-1", "game", "0-5"}, // the browser's latest wins
+		{"", "0-0", "game", "0-1"},
+		{"9-1", "", "reset", now}, // of another generation: redraw, from now
+		{"0-99", "", "reset", now},
+	} {
+		e := next(t, reconnect(t, hs, tt.after, tt.lastID))
+		if e.kind != tt.kind || e.id != tt.id {
+			t.Errorf("Last-Event-ID %q, after %q: first event %+v, want %s %s", tt.lastID, tt.after, e, tt.kind, tt.id)
+		}
+	}
+}
