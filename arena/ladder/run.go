@@ -184,7 +184,12 @@ func Run(ctx context.Context, dir string, opt RunOptions) (*Result, error) {
 	if err := bind(specs); err != nil {
 		return nil, err
 	}
-	if src, err = newTables(c, plan.Secret, specs, records); err != nil {
+	// Versions no longer active with games left in a table cut short
+	// join the run retired: those games are played without them
+	// (forfeits, recorded without starting them), so that every table
+	// ends whole.
+	gone := l.goneSpecs(records, specs)
+	if src, err = newTables(c, plan.Secret, append(specs, gone...), len(gone), records); err != nil {
 		return nil, err
 	}
 	stop := newFinal(opt, src)
@@ -193,7 +198,12 @@ func Run(ctx context.Context, dir string, opt RunOptions) (*Result, error) {
 	}
 	outer := ctx
 	ctx, cancel := context.WithCancelCause(ctx)
-	src.ctx, src.live, src.roster = ctx, newLive(l, opt, bind, cancel), run.NewRoster(specs)
+	src.ctx, src.live, src.roster = ctx, newLive(l, opt, bind, cancel), run.NewRoster(append(specs, gone...))
+	for i := range gone {
+		if err := src.roster.Retire(len(specs) + i); err != nil {
+			return nil, err
+		}
+	}
 	liveDone := make(chan struct{})
 	go func() {
 		defer close(liveDone)
@@ -253,6 +263,32 @@ func (l *Ladder) activeSpecs() ([]bot.Spec, error) {
 		specs = append(specs, spec)
 	}
 	return specs, nil
+}
+
+// goneSpecs are the specs (unbound: never started) of the versions not
+// in active that the ledger's tables cut short still seat.
+func (l *Ladder) goneSpecs(records []ledger.Record, active []bot.Spec) []bot.Spec {
+	playing := map[string]bool{}
+	for _, s := range active {
+		playing[s.Name] = true
+	}
+	var gone []bot.Spec
+	for _, name := range shortUnitBots(records) {
+		if playing[name] {
+			continue
+		}
+		playing[name] = true
+		spec := bot.Spec{Name: name} // a version whose files are gone
+		if b, n, ok := SplitVersion(name); ok {
+			if rb := l.Roster.State().Bot(b); rb != nil && n >= 1 && n <= len(rb.Versions) {
+				if parsed, err := l.Spec(rb, rb.Versions[n-1]); err == nil {
+					spec = parsed
+				}
+			}
+		}
+		gone = append(gone, spec)
+	}
+	return gone
 }
 
 // dealSeed is table seq's deal: keyed with the deal secret, as a

@@ -15,6 +15,7 @@ import (
 	"github.com/arena-dev/arena/arena/ladder"
 	"github.com/arena-dev/arena/arena/ledger"
 	_ "github.com/arena-dev/arena/engine/uno"
+	"github.com/arena-dev/arena/protocol"
 )
 
 // initMem makes a ladder of n in-memory bots (random and first in
@@ -236,4 +237,58 @@ func TestRunFewBots(t *testing.T) {
 	if ctx.Err() == nil {
 		t.Error("Run returned before its context ended")
 	}
+}
+
+// TestRunCompletesUnitWithoutRetiredVersion: a table cut short whose
+// version was replaced while the ladder was down still ends whole: the
+// resumed run plays its missing game with that version absent (a
+// forfeit recorded without starting it), so the leaderboard, which
+// shows a table only once all its games are in, is never held up.
+func TestRunCompletesUnitWithoutRetiredVersion(t *testing.T) {
+	dir := initMem(t, "2", 3, 1)
+	first := runFor(t, dir, 6)
+	checkLedger(t, dir, first)
+	path := filepath.Join(dir, ledger.FileName)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	recs := readLedger(t, dir)
+	// Drop the second game of table 1, then replace one of its bots.
+	cut := slices.IndexFunc(recs, func(r ledger.Record) bool { return r.GameID == "cup-t000001-g2" })
+	if cut < 0 {
+		t.Fatalf("no game cup-t000001-g2 in %d games", len(recs))
+	}
+	lost := recs[cut]
+	if err := os.WriteFile(path, bytes.Join(append(slices.Clone(lines[:cut]), lines[cut+1:]...), nil), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gone, _, _ := ladder.SplitVersion(lost.Bots[0])
+	l, err := ladder.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Roster.Append(ladder.Event{Kind: ladder.Admitted, Bot: gone, Version: 2, Command: "mem:random"}); err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+
+	second := runFor(t, dir, 1)
+	after := readLedger(t, dir)
+	i := slices.IndexFunc(after, func(r ledger.Record) bool { return r.GameID == lost.GameID })
+	if i < 0 {
+		t.Fatalf("the resumed run did not play %s, the game its table lacked", lost.GameID)
+	}
+	again := after[i]
+	if !slices.Equal(again.Bots, lost.Bots) || again.Seed != lost.Seed {
+		t.Errorf("%s played again with bots %v seed %d, want %v seed %d", lost.GameID, again.Bots, again.Seed, lost.Bots, lost.Seed)
+	}
+	seat := slices.Index(again.Bots, lost.Bots[0])
+	if f := slices.IndexFunc(again.Forfeits, func(f ledger.SeatFailure) bool {
+		return f.Seat == seat && f.Reason == protocol.ReasonStartup && f.Ply == 0
+	}); f < 0 || len(again.Forfeits) != 1 {
+		t.Errorf("%s: the replaced version %s should forfeit at the start, alone; forfeits %+v", lost.GameID, lost.Bots[0], again.Forfeits)
+	}
+	checkFold(t, dir, after, second)
 }

@@ -87,7 +87,7 @@ type botState struct {
 // holding records: the ratings and each bot's state folded from them,
 // in ledger order (Ratings.Add, as the live ladder adds them), and the
 // units they leave incomplete queued first.
-func newTables(c *Config, secret *deal.Secret, specs []bot.Spec, records []ledger.Record) (*tables, error) {
+func newTables(c *Config, secret *deal.Secret, specs []bot.Spec, gone int, records []ledger.Record) (*tables, error) {
 	mm, err := matchmaking.New(c.Matchmaking, c.Seed)
 	if err != nil {
 		return nil, fmt.Errorf("ladder %s: %w", c.Name, err)
@@ -113,13 +113,17 @@ func newTables(c *Config, secret *deal.Secret, specs []bot.Spec, records []ledge
 	}
 	byName := map[string]int{}
 	for i, spec := range specs {
-		b := matchmaking.Bot{ID: i, Skill: s.ratings.Get(spec.Name).Skill, Last: s.seq - 1, Available: true}
+		retired := i >= len(specs)-gone // played only in the tables it has left, absent
+		b := matchmaking.Bot{ID: i, Skill: s.ratings.Get(spec.Name).Skill, Last: s.seq - 1, Available: !retired}
 		if st := states[spec.Name]; st != nil {
 			b.Games, b.Last, b.Seats = st.games, st.last, st.seats
 		}
 		s.bots, s.names = append(s.bots, b), append(s.names, spec.Name)
-		s.watchServed(i, spec)
 		byName[spec.Name] = i
+		if retired {
+			continue
+		}
+		s.watchServed(i, spec)
 		if name, _, ok := SplitVersion(spec.Name); ok {
 			s.active[name] = i
 		}
@@ -138,9 +142,10 @@ func countSeat(seats []int, seat int) []int {
 }
 
 // resumeUnits queues the games the ledger's units lack (a run stopped
-// in the middle of one), in table order, if their bots all still play:
-// the unit's seats stay balanced and its deal is not left half-told. A
-// unit with a retired bot stays short.
+// in the middle of one), in table order: the unit's seats stay balanced
+// and every table ends whole, which the leaderboard waits for before it
+// shows any of its games. A version no longer active plays them absent
+// (newTables' gone specs, retired in the run's roster).
 func (s *tables) resumeUnits(done map[int64][]ledger.Record, byName map[string]int) {
 	seqs := make([]int64, 0, len(done))
 	for seq := range done {
@@ -188,6 +193,22 @@ func gameOf(gameID string) (int, bool) {
 	}
 	n, err := strconv.Atoi(gameID[i+2:])
 	return n - 1, err == nil && n >= 1
+}
+
+// shortUnitBots are the bots (ledger names) of the tables records hold
+// in part, in table order.
+func shortUnitBots(records []ledger.Record) []string {
+	count := map[int]int{}
+	for _, r := range records {
+		count[r.Round]++
+	}
+	var names []string
+	for _, r := range records {
+		if count[r.Round] < len(r.Bots) {
+			names = append(names, r.Bots...)
+		}
+	}
+	return names
 }
 
 // add queues u: its bots are in play until its last game counts.
@@ -252,50 +273,37 @@ func (s *tables) unwatch(b int) {
 	s.remote = slices.DeleteFunc(s.remote, func(r remoteBot) bool { return r.b == b })
 }
 
-// follow makes each remote bot available while it is served. One that
-// is no longer served has the games of its units not handed out yet
-// dropped (they would wait out the startup limit and be forfeited); the
-// games it is playing end as its connection's loss says (a crash
-// forfeit, docs/remote.md). No table is made for it until it is served
-// again, and being away is no fault of its: it is not suspended.
+// follow makes each remote bot available while it is served. No table
+// is made for one that is no longer served until it is served again,
+// and being away is no fault of its: it is not suspended. The games it
+// is playing end as its connection's loss says (a crash forfeit,
+// docs/remote.md); those of its tables not handed out yet are played
+// without it, as a retired version's (it goes on under a new roster
+// index, reenter), rather than started to wait out its startup limit:
+// its tables end whole, with at most a table's games lost.
 func (s *tables) follow() {
-	for _, r := range s.remote {
+	for _, r := range slices.Clone(s.remote) { // reenter changes s.remote
 		now := r.served()
-		if now == s.bots[r.b].Available {
-			continue
-		}
-		s.bots[r.b].Available = now
-		if !now {
-			s.drop(r.b)
+		switch {
+		case now == s.bots[r.b].Available:
+		case now || s.bots[r.b].InPlay == 0:
+			s.bots[r.b].Available = now
+		default:
+			s.reenter(r.b)
 		}
 	}
 }
 
 // retire retires bot b from the run: the matchmaker no longer chooses
-// it, and the games of its units not handed out yet are dropped (the
-// unit stays short, as one a resumed run cannot complete).
+// it, and the games of its units not handed out yet are played without
+// it (the runner marks a retired bot's seat absent: a forfeit, recorded
+// without starting it), so that every table ends whole.
 func (s *tables) retire(b int) {
 	if err := s.roster.Retire(b); err != nil {
 		s.live.cancel(err)
 	}
 	s.unwatch(b)
 	s.bots[b].Available = false
-	s.drop(b)
-}
-
-// drop drops the games not handed out yet of bot b's units: each such
-// unit stays short, as one a resumed run cannot complete.
-func (s *tables) drop(b int) {
-	s.queue = slices.DeleteFunc(s.queue, func(u *unit) bool {
-		if !slices.Contains(u.bots, b) {
-			return false
-		}
-		u.next = nil
-		if u.left == 0 {
-			s.close(u)
-		}
-		return true
-	})
 }
 
 // close ends unit u: its bots are free.
@@ -384,11 +392,12 @@ func (s *tables) suspend(sus run.Suspension) {
 	s.live.suspend(Event{Kind: Suspended, Time: time.Now().UTC().Format(time.RFC3339), Bot: name, Version: n, Reason: sus.Why})
 }
 
-// reenter: the run suspended remote bot b for failing to start while
-// nobody served it (games handed out in the moment before its server's
-// loss was seen). It is away, not broken: it goes on under a new roster
-// index (the run holds the old one suspended), with its games, seats
-// and rating, seated again once it is served.
+// reenter: remote bot b is away (nobody serves it) with tables left, or
+// the run suspended it for failing to start while nobody served it
+// (games handed out in the moment before its server's loss was seen).
+// It is away, not broken: the old roster index is retired (its tables
+// end without it) and the bot goes on under a new one, with its games,
+// seats and rating, seated again once it is served.
 func (s *tables) reenter(b int) {
 	i, err := s.roster.Add(s.roster.Spec(b))
 	if err != nil {
