@@ -18,6 +18,7 @@ import (
 
 	"github.com/arena-dev/arena/arena/ladder"
 	"github.com/arena-dev/arena/arena/ladder/intake"
+	"github.com/arena-dev/arena/arena/ladder/web"
 	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/arena/output"
 	"github.com/arena-dev/arena/arena/sandbox"
@@ -67,6 +68,9 @@ validated before it plays, and every version has a Weng-Lin rating:
 			sub("status", "show a submission's verdict and report", "DIR ID",
 				"Exit 0 whatever the verdict (waiting, admitted, refused).\n\n   arena ladder status out/cup ID", ladderStatus,
 				options.JSONFlag("the report as one JSON object")),
+			sub("serve", "serve a ladder's live leaderboard (read-only), beside its run or alone", "DIR",
+				"Serves the standings, each bot's page, the recent games with their replays, and\na live feed, from DIR's files (it takes no lock: another process may run the\nladder). A game is shown only once every game of its table (its deal) has\nended. arena ladder run --http ADDR does the same inside the run.\n\n   arena ladder serve out/cup --http 8080", serveLadder,
+				httpFlag(web.DefaultAddr)),
 			sub("standings", "show a ladder's standings (during or after a run)", "DIR",
 				"   arena ladder standings out/cup\n   arena ladder standings out/cup --json", ladderStandings,
 				options.JSONFlag("one JSON object")),
@@ -176,6 +180,16 @@ func runLadder(c *cli.Context) error {
 		return ladderErr(err)
 	}
 	defer link.Close()
+	board, stopBoard := context.WithCancel(ctx)
+	changed, boardDone, err := leaderboard(board, c, abs, c.String("http"))
+	if err != nil {
+		stopBoard()
+		return ladderErr(err)
+	}
+	defer boardDone()
+	defer stopBoard() // after the run: the page shows its last games first
+	onGame := opts.OnGame
+	opts.OnGame = func(p ladder.Progress) { onGame(p); changed() }
 	res, err := ladder.Run(ctx, abs, opts)
 	if err != nil {
 		return ladderErr(err)

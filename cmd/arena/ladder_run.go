@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"slices"
@@ -9,10 +10,12 @@ import (
 
 	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/ladder"
+	"github.com/arena-dev/arena/arena/ladder/web"
 	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/arena/remote"
 	"github.com/arena-dev/arena/arena/runplan"
 	"github.com/arena-dev/arena/arena/stoprule"
+	"github.com/arena-dev/arena/internal/stop"
 	"github.com/arena-dev/arena/internal/usage"
 )
 
@@ -25,7 +28,66 @@ func ladderRunFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "verbose", Usage: "say at start how bots are confined in full"},
 		&cli.StringFlag{Name: "until", Usage: "play a final: no submissions taken, stop once the top K versions are separated: " + stoprule.Forms},
 		&cli.IntFlag{Name: "max-games", Usage: "a final's budget: stop after this many games of this run, decided or not"},
+		httpFlag(""),
 	}, options.NATSFlags(), options.DistributedFlags())
+}
+
+// httpFlag is the leaderboard's address flag; def its default ("" none:
+// run serves it only when asked).
+func httpFlag(def string) cli.Flag {
+	return &cli.StringFlag{Name: "http", Value: def, Usage: "serve the live leaderboard on `ADDR`: a port (8080) or HOST:PORT; a port alone is on loopback, 0.0.0.0:PORT serves other machines"}
+}
+
+// leaderboard serves the ladder in dir's leaderboard on addr until ctx
+// ends, saying its URL; the returned function tells it a game counted
+// (nil, and nothing served, for addr "").
+func leaderboard(ctx context.Context, c *cli.Context, dir, addr string) (changed func(), wait func(), err error) {
+	if addr == "" {
+		return func() {}, func() {}, nil
+	}
+	if _, err := web.ListenAddr(addr); err != nil {
+		return nil, nil, usage.Errorf("--http: %v", err)
+	}
+	s, err := web.New(dir, web.Options{})
+	if err != nil {
+		return nil, nil, err
+	}
+	listening := make(chan error, 1)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		err := web.Serve(ctx, addr, s, func(url string) {
+			fmt.Fprintf(c.App.ErrWriter, "arena: leaderboard on %s (read-only)\n", url)
+			listening <- nil
+		})
+		if err != nil {
+			listening <- err
+		}
+	}()
+	if err := <-listening; err != nil {
+		return nil, nil, err
+	}
+	return s.Changed, func() { <-done }, nil
+}
+
+// serveLadder is ladder serve: the leaderboard of a ladder another
+// process runs (or none), until SIGINT or SIGTERM.
+func serveLadder(c *cli.Context) error {
+	args, err := ladderArgs(c, "DIR")
+	if err != nil {
+		return err
+	}
+	if _, err := ladder.ReadConfig(args[0]); err != nil {
+		return ladderErr(err)
+	}
+	ctx, release := stop.Context(c.App.ErrWriter)
+	defer release()
+	_, wait, err := leaderboard(ctx, c, args[0], c.String("http"))
+	if err != nil {
+		return err
+	}
+	wait()
+	return nil
 }
 
 // ladderPlan reads the final's flags into opts, and reaches NATS when
