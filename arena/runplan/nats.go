@@ -186,8 +186,12 @@ func (r *Run) distributed(d Distributed, version string, log io.Writer) func(run
 		if err != nil {
 			return nil, err
 		}
-		fmt.Fprintf(log, "arena: distributed: %s%s; more join with: arena worker --nats %s and the same bots (--bots FILE, the tournament file, or a --bot NAME=CMD for each bot given here)\n",
-			words.Count(workers, "local worker", "local workers"), sharesText(shares), link.URL)
+		join := "the same bots (--bots FILE, the tournament file, or a --bot NAME=CMD for each bot given here)"
+		if d.Share {
+			join = "--ladder FILE (the ladder file: its bundled bots; the versions submitted are fetched from this run)"
+		}
+		fmt.Fprintf(log, "arena: distributed: %s%s; more join with: arena worker --nats %s and %s\n",
+			words.Count(workers, "local worker", "local workers"), sharesText(shares), link.URL, join)
 		for i := range workers {
 			nc, err := link.Dial()
 			if err != nil {

@@ -11,7 +11,9 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/bot/stdio"
 	"github.com/arena-dev/arena/arena/cluster"
+	"github.com/arena-dev/arena/arena/ladder"
 	"github.com/arena-dev/arena/arena/options"
 	"github.com/arena-dev/arena/arena/output"
 	"github.com/arena-dev/arena/arena/remote"
@@ -36,6 +38,7 @@ missing here, or is another build, is refused and left to other workers.
    arena worker --nats nats://HOST:4222 --bots cup.yaml --concurrency 2`,
 		Flags: append(append(options.ClientFlags("this worker's key: an nkey seed file or a .creds file"),
 			&cli.StringFlag{Name: "bots", Usage: "a tournament file whose bots this worker plays (confined by its limits)"},
+			&cli.StringFlag{Name: "ladder", Usage: "a ladder file whose bundled bots this worker plays (confined by its limits); the versions submitted to the ladder it fetches from the run, by build hash, and confines alike"},
 			&cli.StringSliceFlag{Name: "bot", Usage: "a bot this worker plays, NAME=CMD (repeatable; confined by the --bot-* flags)"},
 			&cli.IntFlag{Name: "concurrency", Value: 1, Usage: "games played at once"},
 			&cli.StringFlag{Name: "name", Usage: "this worker's name in results", DefaultText: "the host name and the process id"},
@@ -52,7 +55,8 @@ func runWorker(c *cli.Context) error {
 	if c.Int("concurrency") < 1 {
 		return usage.Errorf("--concurrency %d: want at least 1", c.Int("concurrency"))
 	}
-	plan, err := workerPlan(c)
+	var fetched fetchSandbox
+	plan, err := workerPlan(c, &fetched)
 	if err != nil {
 		return err
 	}
@@ -72,6 +76,14 @@ func runWorker(c *cli.Context) error {
 	defer release()
 	output.Worker(c.App.ErrWriter, name, url, c.Int("concurrency"), r.Bots)
 	w := &cluster.Worker{NC: r.Link.NC, Name: name, Bots: r.Bots, Concurrency: c.Int("concurrency"), Version: Version, Log: c.App.ErrWriter}
+	if fetched.sb != nil { // a run's bots that this worker lacks are fetched, and confined as the ladder's
+		dir, err := os.MkdirTemp("", "arena-fetched-*")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		w.FetchDir, w.Bind = dir, fetched.bind
+	}
 	if err := w.Run(ctx); ctx.Err() == nil {
 		return err
 	}
@@ -83,8 +95,19 @@ func runWorker(c *cli.Context) error {
 // plan of two groups (runplan.Group): the file's bots confined by its
 // limits, the flags' by the sandbox flags, each said; the flags' remote
 // bots before their local ones, as of old.
-func workerPlan(c *cli.Context) (runplan.Plan, error) {
+func workerPlan(c *cli.Context, fetched *fetchSandbox) (runplan.Plan, error) {
 	plan := runplan.Plan{Wait: run.Defaults.Limits.Startup, Log: c.App.ErrWriter}
+	if path := c.String("ladder"); path != "" {
+		g, err := ladder.LoadBots(path)
+		if err != nil {
+			return plan, usage.Wrap(err)
+		}
+		g.Confined = func(sb *sandbox.Sandbox) {
+			fetched.sb = sb
+			sayConfinement(c, c.App.ErrWriter, "arena: "+path+": ", sb)
+		}
+		plan.Groups = append(plan.Groups, g)
+	}
 	if path := c.String("bots"); path != "" {
 		g, err := tournament.LoadBots(path)
 		if err != nil {
@@ -113,7 +136,16 @@ func workerPlan(c *cli.Context) (runplan.Plan, error) {
 		plan.Groups = append(plan.Groups, g)
 	}
 	if plan.Groups == nil {
-		return plan, usage.Errorf("no bots: arena worker --bots FILE or --bot NAME=CMD")
+		return plan, usage.Errorf("no bots: arena worker --bots FILE, --ladder FILE or --bot NAME=CMD")
 	}
 	return plan, nil
+}
+
+// fetchSandbox confines the bots a ladder's worker fetches in the
+// sandbox of the ladder file's bots (its limits).
+type fetchSandbox struct{ sb *sandbox.Sandbox }
+
+func (f *fetchSandbox) bind(specs []bot.Spec) error {
+	stdio.Confine(specs, f.sb)
+	return bot.Bind(specs, nil)
 }
