@@ -32,12 +32,17 @@ type Submissions struct {
 	// MaxVersions is how many versions of a bot keep their files (the
 	// newest); the games of older ones stay in the ledger.
 	MaxVersions int
+	// SuspendAfter is how many games in a row a version may forfeit
+	// (crashes, timeouts, illegal moves: failures of its own, not an
+	// absence) before it is suspended, until a new version is admitted.
+	// Failing to start is the runner's (Settings.MaxStartupFailures).
+	SuspendAfter int
 }
 
 // Defaults are what a ladder file's zero fields stand for, declared here
 // once (the rating model's are stats', the matchmaker's its own, the
 // clocks' and limits' run's and sandbox's).
-var Defaults = Submissions{BuildTime: 10 * time.Minute, BuildMemory: 2 << 30, ValidationGames: 4, MaxVersions: 10}
+var Defaults = Submissions{BuildTime: 10 * time.Minute, BuildMemory: 2 << 30, ValidationGames: 4, MaxVersions: 10, SuspendAfter: 5}
 
 // Config is a checked ladder file, defaults filled in.
 type Config struct {
@@ -221,7 +226,8 @@ func (c *Config) resolveModel(src string) error {
 		v     float64
 	}{{"rating.beta", r.Beta}, {"rating.kappa", r.Kappa}, {"rating.tau", r.Tau}, {"rating.sigma", r.Sigma},
 		{"matchmaking.placement_sigma", m.PlacementSigma}, {"matchmaking.max_gap", float64(m.MaxGap)},
-		{"submissions.validation_games", float64(s.ValidationGames)}, {"submissions.max_versions", float64(s.MaxVersions)}} {
+		{"submissions.validation_games", float64(s.ValidationGames)}, {"submissions.max_versions", float64(s.MaxVersions)},
+		{"submissions.suspend_after", float64(s.SuspendAfter)}} {
 		if err := positive(p.field, p.v); err != nil {
 			return err
 		}
@@ -257,6 +263,9 @@ func (c *Config) resolveModel(src string) error {
 	}
 	if s.MaxVersions != 0 {
 		c.Submissions.MaxVersions = s.MaxVersions
+	}
+	if s.SuspendAfter != 0 {
+		c.Submissions.SuspendAfter = s.SuspendAfter
 	}
 	return nil
 }

@@ -62,6 +62,7 @@ type SubmissionsFile struct {
 	BuildMemory     string           `yaml:"build_memory,omitempty" json:"build_memory,omitempty"`
 	ValidationGames int              `yaml:"validation_games,omitempty" json:"validation_games,omitempty"`
 	MaxVersions     int              `yaml:"max_versions,omitempty" json:"max_versions,omitempty"`
+	SuspendAfter    int              `yaml:"suspend_after,omitempty" json:"suspend_after,omitempty"`
 }
 
 // LoadFile reads and strictly decodes a ladder file (ParseFile).

@@ -292,3 +292,38 @@ func TestRunCompletesUnitWithoutRetiredVersion(t *testing.T) {
 	}
 	checkFold(t, dir, after, second)
 }
+
+// TestRunSuspendsForfeiter: a version that forfeits every game (here it
+// answers nonsense) is suspended after submissions.suspend_after games
+// in a row, with the reason logged in the roster, and is seated at no
+// table after that beyond the one it was in.
+func TestRunSuspendsForfeiter(t *testing.T) {
+	dir := initFile(t, "name: cup\ngame: uno\nseats: 2\nseed: 7\nconcurrency: 1\nclock:\n  move: 2s\nsubmissions:\n  suspend_after: 3\n"+
+		"bots:\n  - name: a\n    command: mem:random\n  - name: b\n    command: mem:first\n  - name: broken\n    command: mem:nonsense\n")
+	res := runFor(t, dir, 40)
+	recs := checkLedger(t, dir, res)
+	rr, _, err := ladder.ReadRoster(filepath.Join(dir, ladder.RosterName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := rr.Bot("broken")
+	if b.Status != ladder.StatusSuspended || !strings.Contains(b.Reason, "3 games in a row") {
+		t.Fatalf("broken: status %q reason %q, want suspended after 3 forfeits", b.Status, b.Reason)
+	}
+	var played, lastTable, suspendedAt int
+	for _, r := range recs {
+		if slices.Contains(r.Bots, "broken.v1") {
+			played++
+			lastTable = r.Round
+			if played == 3 {
+				suspendedAt = r.Round
+			}
+		}
+	}
+	if lastTable != suspendedAt {
+		t.Errorf("broken.v1 played table %d after being suspended at table %d (%d games in all)", lastTable, suspendedAt, played)
+	}
+	if len(recs) < 20 {
+		t.Errorf("the ladder played %d games: the others should go on", len(recs))
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/run"
 	"github.com/arena-dev/arena/arena/schedule"
+	"github.com/arena-dev/arena/protocol"
 )
 
 // tables is a ladder run's Source: the matchmaker's tables, each a unit
@@ -50,6 +51,8 @@ type tables struct {
 	live   *live
 	roster *run.Roster
 	active map[string]int // each bot's active version, by roster index
+	// forfeits are each bot's forfeits in a row (countForfeit).
+	forfeits map[int]int
 	// remote are the bots whose launchers say whether they are served
 	// (a nats: bot with a remote.Presence): available only while they
 	// are (follow).
@@ -366,6 +369,7 @@ func (s *tables) Result(t run.Table, rec ledger.Record) error {
 		mb.Games++
 		mb.Seats = countSeat(mb.Seats, seat)
 		mb.Skill = s.ratings.Get(s.names[b]).Skill
+		s.countForfeit(t, rec, seat, b)
 	}
 	s.out--
 	u := s.open[int64(t.Round)]
@@ -376,6 +380,35 @@ func (s *tables) Result(t run.Table, rec ledger.Record) error {
 		s.close(u)
 	}
 	return nil
+}
+
+// countForfeit counts bot b's forfeits in a row, by the order games
+// count, and suspends it at Submissions.SuspendAfter: a version that
+// keeps crashing, timing out or answering nonsense costs its opponents
+// games they cannot win or lose on merit. A seat that took no part
+// (absent) or failed to start (the runner's own count) neither counts
+// nor resets it.
+func (s *tables) countForfeit(t run.Table, rec ledger.Record, seat, b int) {
+	if seat < len(t.Absent) && t.Absent[seat] != "" {
+		return
+	}
+	i := slices.IndexFunc(rec.Forfeits, func(f ledger.SeatFailure) bool { return f.Seat == seat })
+	switch {
+	case i < 0:
+		delete(s.forfeits, b)
+		return
+	case rec.Forfeits[i].Reason == protocol.ReasonStartup:
+		return
+	}
+	if s.forfeits == nil {
+		s.forfeits = map[int]int{}
+	}
+	s.forfeits[b]++
+	if n := s.forfeits[b]; n == s.c.Submissions.SuspendAfter && s.bots[b].Available {
+		f := rec.Forfeits[i]
+		s.suspend(run.Suspension{Bot: b, Name: s.names[b],
+			Why: fmt.Sprintf("suspended after forfeiting %d games in a row (the last, %s: %s: %s)", n, rec.GameID, f.Reason, f.Detail)})
+	}
 }
 
 // suspend keeps the matchmaker from seating version sus.Bot again (the
