@@ -164,23 +164,30 @@ func rename(from, to string) error {
 // chmod of a directory drops its set-group-ID bit, which its entries no
 // longer need then.
 func private(root string) error {
+	return chmodTree(root, 0o770, func(m fs.FileMode) fs.FileMode {
+		if m&0o100 != 0 {
+			return 0o750
+		}
+		return 0o640
+	})
+}
+
+// chmodTree gives every directory of the tree at root mode dir and
+// every regular file the mode file makes of its own.
+func chmodTree(root string, dir fs.FileMode, file func(fs.FileMode) fs.FileMode) error {
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		switch {
 		case d.IsDir():
-			return os.Chmod(path, 0o770)
+			return os.Chmod(path, dir)
 		case d.Type().IsRegular():
 			info, err := d.Info()
 			if err != nil {
 				return err
 			}
-			mode := fs.FileMode(0o640)
-			if info.Mode()&0o100 != 0 {
-				mode = 0o750
-			}
-			return os.Chmod(path, mode)
+			return os.Chmod(path, file(info.Mode().Perm()))
 		}
 		return nil
 	})
