@@ -146,7 +146,13 @@ func deliver(ladderDir string, m Manifest, fill func(tmp string) error) (string,
 		os.RemoveAll(tmp)
 		return "", err
 	}
-	return id, syncDir(incoming)
+	// A contestant may not open incoming (it is not theirs to list) to
+	// sync the rename: the submission then is durable when the system
+	// syncs, and one lost to a crash before is submitted again.
+	if err := syncDir(incoming); err != nil && !errors.Is(err, fs.ErrPermission) {
+		return "", err
+	}
+	return id, nil
 }
 
 func rename(from, to string) error {
@@ -276,6 +282,7 @@ func CopyTree(dst, src string, lim Limits) error {
 func copyRoot(dst string, root *os.Root, dir string, lim Limits, owner int) error {
 	var files int
 	var bytes int64
+	var dirs []string
 	err := fs.WalkDir(root.FS(), dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return fmt.Errorf("intake: %w", err)
@@ -290,7 +297,11 @@ func copyRoot(dst string, root *os.Root, dir string, lim Limits, owner int) erro
 		target := filepath.Join(dst, rel)
 		switch t := d.Type(); {
 		case t.IsDir():
-			return mkdir(target)
+			dirs = append(dirs, target)
+			if err := os.Mkdir(target, 0o755); err != nil {
+				return fmt.Errorf("intake: %w", err)
+			}
+			return nil
 		case t&fs.ModeSymlink != 0:
 			return copyLink(target, root, path, rel)
 		case !t.IsRegular():
@@ -305,18 +316,15 @@ func copyRoot(dst string, root *os.Root, dir string, lim Limits, owner int) erro
 	if err != nil {
 		return err
 	}
+	// 0755 whatever the umask, once every entry is made: a contestant's
+	// chmod drops a directory's set-group-ID bit, which gives the
+	// entries made in it the ladder's group (private).
+	for _, d := range dirs {
+		if err := os.Chmod(d, 0o755); err != nil {
+			return fmt.Errorf("intake: %w", err)
+		}
+	}
 	return checkLinks(dst)
-}
-
-// mkdir makes the directory path, 0755 whatever the umask.
-func mkdir(path string) error {
-	if err := os.Mkdir(path, 0o755); err != nil {
-		return fmt.Errorf("intake: %w", err)
-	}
-	if err := os.Chmod(path, 0o755); err != nil {
-		return fmt.Errorf("intake: %w", err)
-	}
-	return nil
 }
 
 // copyLink copies the link at path of root (rel inside the tree copied)
