@@ -54,7 +54,7 @@ type Event struct {
 	Report     string `json:"report,omitempty"`
 	Reason     string `json:"reason,omitempty"`
 	// Owner is the uid, in decimal, of the user who wrote the submission
-	// or request (submitted, admitted, withdrawn); "" if unknown.
+	// or request (submitted and its verdict, withdrawn); "" if unknown.
 	Owner string `json:"owner,omitempty"`
 }
 
