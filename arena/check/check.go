@@ -14,6 +14,7 @@
 package check
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"sort"
@@ -230,7 +231,12 @@ type Report struct {
 // Run plays the compliance session. Bot failures are in the report; the
 // error is for the arena's own failures (an engine that breaks its
 // contract).
-func Run(cfg Config) (*Report, error) {
+func Run(cfg Config) (*Report, error) { return RunContext(context.Background(), cfg) }
+
+// RunContext is Run that ctx can interrupt (a ladder that stops while
+// it validates a submission): the game being played ends at once, its
+// bot closed, and the session returns ctx's error and no report.
+func RunContext(ctx context.Context, cfg Config) (*Report, error) {
 	if cfg.Games < 1 {
 		cfg.Games = 1
 	}
@@ -241,8 +247,11 @@ func Run(cfg Config) (*Report, error) {
 		cfg.Seats = cfg.Game.Info().MinSeats
 	}
 	rec := newRecorder()
-	sess := &session{cfg: &cfg, rec: rec, extras: true, rng: rand.New(rand.NewPCG(cfg.Seed, 0xc4ec)), progress: cfg.Progress}
+	sess := &session{ctx: ctx, cfg: &cfg, rec: rec, extras: true, rng: rand.New(rand.NewPCG(cfg.Seed, 0xc4ec)), progress: cfg.Progress}
 	if err := sess.run(); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	// Unknown fields: a bot that chokes on them fails at the first hello or
@@ -252,7 +261,7 @@ func Run(cfg Config) (*Report, error) {
 	switch {
 	case sess.firstFail == stageHello || sess.firstFail == stageTurn:
 		sess.report(Progress{Stage: StageProbe})
-		probe := &session{cfg: &cfg, rec: newRecorder(), probe: true, rng: rand.New(rand.NewPCG(cfg.Seed, 0xc4ec))}
+		probe := &session{ctx: ctx, cfg: &cfg, rec: newRecorder(), probe: true, rng: rand.New(rand.NewPCG(cfg.Seed, 0xc4ec))}
 		if err := probe.run(); err != nil {
 			return nil, err
 		}
@@ -276,6 +285,9 @@ func Run(cfg Config) (*Report, error) {
 		rec.skip(CheckUnknownFields, "not fully judged: the session ended early (messages with unknown fields were answered until then)")
 	default:
 		rec.skip(CheckUnknownFields, "not judged: the bot answered no turn")
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	if readyOK {
 		sess.report(Progress{Stage: StageVersion})

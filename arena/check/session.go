@@ -36,6 +36,7 @@ const (
 // The main session sends unknown fields everywhere and ends with bye; a
 // probe session sends none and stops after the first answered turn.
 type session struct {
+	ctx    context.Context // ends the game being played (RunContext)
 	cfg    *Config
 	rec    *recorder
 	extras bool // unknown fields and an unknown message type
@@ -202,7 +203,11 @@ func (s *session) play(g int) (bool, error) {
 	s.game, s.seat = g, g%s.cfg.Seats
 	s.report(Progress{Stage: StageGame, Game: g + 1, Seat: s.seat})
 	s.c.newGame()
-	res, err := referee.Play(context.Background(), refereeConfig(s.cfg, g), s.players(g))
+	// The referee closes the players' conns when ctx ends; the bot's
+	// (conn) only marks itself out: its endpoint is closed here.
+	stop := context.AfterFunc(s.ctx, func() { s.ep.Close() })
+	defer stop()
+	res, err := referee.Play(s.ctx, refereeConfig(s.cfg, g), s.players(g))
 	if err != nil {
 		return false, err
 	}

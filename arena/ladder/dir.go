@@ -94,7 +94,39 @@ func Init(dir, file string) (*Config, error) {
 	if err := atomicfile.Write(filepath.Join(dir, FileName), data); err != nil {
 		return nil, fmt.Errorf("ladder: %w", err)
 	}
-	return c, nil
+	return c, setModes(dir)
+}
+
+// Modes are the permissions Init gives a ladder directory, for a
+// machine shared with the contestants (docs/security.md): they may
+// enter the directory but list nothing in it; they may create
+// submissions in submissions/incoming (sticky, as /tmp: none may
+// remove or rename another's; set-group-ID: a submission takes the
+// directory's group, the organiser's, so that the run can read and
+// remove it while Submit keeps other contestants out of it) and read
+// a report whose name (the submission's random id) they know; the
+// bots run as users of their own may enter bots/ to their version's
+// directory. Everything else is the organiser's alone.
+var Modes = map[string]os.FileMode{
+	".": 0o711, "submissions": 0o711, IncomingDir: 0o733 | os.ModeSticky | os.ModeSetgid, BotsDir: 0o711,
+	ReplaysDir: 0o700, LogsDir: 0o700, FileName: 0o600, RosterName: 0o600, ledger.FileName: 0o600,
+	outdir.LockName: 0o600, deal.FileName: 0o600,
+}
+
+// LogsDir holds the bots' stderr logs, by version and game.
+const LogsDir = "logs"
+
+// setModes gives dir's entries their Modes (logs/ made first).
+func setModes(dir string) error {
+	if err := os.MkdirAll(filepath.Join(dir, LogsDir), 0o700); err != nil {
+		return fmt.Errorf("ladder: %w", err)
+	}
+	for name, mode := range Modes {
+		if err := os.Chmod(filepath.Join(dir, name), mode); err != nil {
+			return fmt.Errorf("ladder: %w", err)
+		}
+	}
+	return nil
 }
 
 // saved is the copy of the ladder file Init writes: the seed filled in,
@@ -230,7 +262,7 @@ func (l *Ladder) Spec(b *Bot, v Version) (bot.Spec, error) {
 // the other bots' submissions.
 func Hidden(dir string) []string {
 	var out []string
-	for _, name := range []string{FileName, outdir.LockName, deal.FileName, RosterName, ledger.FileName, ReplaysDir, "logs", "jetstream", filepath.Dir(IncomingDir)} {
+	for _, name := range []string{FileName, outdir.LockName, deal.FileName, RosterName, ledger.FileName, ReplaysDir, LogsDir, "jetstream", filepath.Dir(IncomingDir)} {
 		out = append(out, filepath.Join(dir, name))
 	}
 	return out

@@ -17,7 +17,8 @@
 //
 // # The directory
 //
-// Init lays it out; everything in it is the ladder's:
+// Init lays it out, with the modes a machine shared with contestants
+// needs (Modes, docs/security.md); everything in it is the ladder's:
 //
 //	ladder.yaml          the ladder file, copied as given (written last by Init)
 //	arena.lock           held by the one process that writes (arena/outdir)

@@ -24,7 +24,7 @@ const IntakeEvery = time.Second
 // goroutine and loop share only the two queues below.
 type live struct {
 	l      *Ladder
-	intake func(ctx context.Context, l *Ladder, admitted func(Event)) error
+	intake func(ctx context.Context, l *Ladder, changed func(Event)) error
 	every  time.Duration
 	bind   func([]bot.Spec) error
 	cancel context.CancelCauseFunc
@@ -32,10 +32,17 @@ type live struct {
 	presence <-chan struct{}
 
 	mu       sync.Mutex
-	suspends []Event    // for loop to log
-	joins    []bot.Spec // versions admitted and bound, for the Source
+	suspends []Event  // for loop to log
+	changes  []change // versions admitted and bots withdrawn, for the Source
 	kick     chan struct{}
 	wake     chan struct{}
+}
+
+// change is one change of who plays, in the order the roster log took
+// it: a version admitted (bound), or a bot withdrawn (Spec unset).
+type change struct {
+	Spec      bot.Spec
+	Withdrawn string // the bot withdrawn
 }
 
 func newLive(l *Ladder, opt RunOptions, bind func([]bot.Spec) error, cancel context.CancelCauseFunc) *live {
@@ -79,7 +86,7 @@ func (lv *live) loop(ctx context.Context) {
 			return
 		case <-lv.kick:
 		case <-tick:
-			err := lv.intake(ctx, lv.l, lv.admitted)
+			err := lv.intake(ctx, lv.l, lv.changed)
 			if err != nil && ctx.Err() == nil {
 				lv.cancel(fmt.Errorf("ladder %s: intake: %w", lv.l.Config.Name, err))
 				return
@@ -105,7 +112,7 @@ func (lv *live) logSuspensions() error {
 	lv.suspends = nil
 	lv.mu.Unlock()
 	for _, e := range queued {
-		if b := lv.l.Roster.State().Bot(e.Bot); b == nil || b.Active != e.Version {
+		if b := lv.l.Roster.State().Bot(e.Bot); b == nil || b.Active != e.Version || b.Status != StatusActive {
 			continue
 		}
 		e.Version = 0 // a suspension names the bot
@@ -116,34 +123,44 @@ func (lv *live) logSuspensions() error {
 	return nil
 }
 
-// admitted is the intake's: version e is bound and queued for the
-// Source, which is woken.
-func (lv *live) admitted(e Event) {
-	b := lv.l.Roster.State().Bot(e.Bot)
-	spec, err := lv.l.Spec(b, b.Versions[e.Version-1])
-	if err == nil {
-		specs := []bot.Spec{spec}
-		if err = lv.bind(specs); err == nil {
-			spec = specs[0]
+// changed is the intake's, told of each event that changes who plays:
+// a version admitted is bound, a bot withdrawn named; either is queued
+// for the Source, which is woken.
+func (lv *live) changed(e Event) {
+	c := change{Withdrawn: e.Bot}
+	if e.Kind == Admitted {
+		spec, err := lv.bound(e)
+		if err != nil {
+			lv.cancel(fmt.Errorf("ladder %s: version %s admitted: %w", lv.l.Config.Name, VersionName(e.Bot, e.Version), err))
+			return
 		}
-	}
-	if err != nil {
-		lv.cancel(fmt.Errorf("ladder %s: version %s admitted: %w", lv.l.Config.Name, VersionName(e.Bot, e.Version), err))
-		return
+		c = change{Spec: spec}
 	}
 	lv.mu.Lock()
-	lv.joins = append(lv.joins, spec)
+	lv.changes = append(lv.changes, c)
 	lv.mu.Unlock()
 	signal(lv.wake)
 }
 
-// joined takes the versions queued for the Source.
-func (lv *live) joined() []bot.Spec {
+// bound is version e's spec, bound.
+func (lv *live) bound(e Event) (bot.Spec, error) {
+	b := lv.l.Roster.State().Bot(e.Bot)
+	spec, err := lv.l.Spec(b, b.Versions[e.Version-1])
+	if err != nil {
+		return spec, err
+	}
+	specs := []bot.Spec{spec}
+	err = lv.bind(specs)
+	return specs[0], err
+}
+
+// taken takes the changes queued for the Source.
+func (lv *live) taken() []change {
 	lv.mu.Lock()
 	defer lv.mu.Unlock()
-	j := lv.joins
-	lv.joins = nil
-	return j
+	c := lv.changes
+	lv.changes = nil
+	return c
 }
 
 // await blocks until a version is queued, a remote bot comes or goes,

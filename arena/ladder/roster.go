@@ -29,8 +29,12 @@ const (
 	// Suspended: the bot kept crashing or timing out (Reason); it plays
 	// no more until a new version is admitted.
 	Suspended = "suspended"
-	// Withdrawn: its owner took the bot out.
+	// Withdrawn: its owner (or the organiser) took the bot out; it plays
+	// no more until a new version is admitted.
 	Withdrawn = "withdrawn"
+	// Pruned: version Version's files were removed (submissions.
+	// max_versions); its games stay in the ledger.
+	Pruned = "pruned"
 )
 
 // Event is one line of the roster log. Lines are written by the ledger's
@@ -49,6 +53,9 @@ type Event struct {
 	Bundled    bool   `json:"bundled,omitempty"`
 	Report     string `json:"report,omitempty"`
 	Reason     string `json:"reason,omitempty"`
+	// Owner is the uid, in decimal, of the user who wrote the submission
+	// or request (submitted and its verdict, withdrawn); "" if unknown.
+	Owner string `json:"owner,omitempty"`
 }
 
 // The statuses of a bot (Bot.Status).
@@ -68,6 +75,7 @@ type Version struct {
 	Dir     string
 	Bundled bool
 	Retired bool
+	Pruned  bool // its files are gone (max_versions)
 }
 
 // Bot is a bot of the roster: its versions (Versions[n-1] is version
@@ -80,6 +88,10 @@ type Bot struct {
 	Reason   string   // why it is suspended or withdrawn
 	Pending  []string // submissions taken but not decided yet
 	Refusals []Event  // its refused submissions, with their reports
+	// Owner is the uid (decimal) of the user the name belongs to: the
+	// first to submit under it; "" for a bundled bot (the organiser's)
+	// or one submitted before owners were recorded.
+	Owner string
 }
 
 // ActiveName is the active version's name in the ledger ("" if none).
@@ -153,6 +165,9 @@ func (r *Roster) Apply(e Event) (err error) {
 			r.Bots = append(r.Bots, b)
 		}()
 	}
+	if b.Owner == "" && !e.Bundled && (e.Kind == Submitted || e.Kind == Admitted) {
+		b.Owner = e.Owner // the first to submit under a name has it
+	}
 	switch e.Kind {
 	case Submitted:
 		b.Pending = append(b.Pending, e.Submission)
@@ -180,6 +195,11 @@ func (r *Roster) Apply(e Event) (err error) {
 				b.Status = StatusRetired
 			}
 		}
+	case Pruned:
+		if e.Version < 1 || e.Version > len(b.Versions) || b.Active == e.Version {
+			return fmt.Errorf("%w: %s has no version %d to prune (or it is the active one)", ErrRoster, e.Bot, e.Version)
+		}
+		b.Versions[e.Version-1].Pruned = true
 	case Suspended, Withdrawn:
 		b.Status, b.Reason = map[string]string{Suspended: StatusSuspended, Withdrawn: StatusWithdrawn}[e.Kind], e.Reason
 	default:

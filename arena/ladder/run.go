@@ -50,10 +50,11 @@ type RunOptions struct {
 	// intake's Take, which this package cannot import: it imports this
 	// one), every IntakeEvery (0: the constant IntakeEvery), from a
 	// goroutine of the run that makes every roster log append of the
-	// run; it calls admitted with each version admitted, once logged,
-	// which then joins the run (and retires the one it replaces). Its
-	// error ends the run with it.
-	Intake      func(ctx context.Context, l *Ladder, admitted func(Event)) error
+	// run; it calls changed with each version admitted, once logged,
+	// which then joins the run (and retires the one it replaces), and
+	// with each bot withdrawn, whose version is retired. Its error ends
+	// the run with it.
+	Intake      func(ctx context.Context, l *Ladder, changed func(Event)) error
 	IntakeEvery time.Duration
 	// Executor, if set, makes the executor that plays the games from the
 	// run's configuration; nil: they are played here (run.Local).

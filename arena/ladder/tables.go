@@ -28,7 +28,7 @@ import (
 //
 // Versions admitted while the run goes on join between games: Next
 // adds each to the run's roster and the matchmaker's bots, and retires
-// the version it replaces. With no game out Wait would end the run
+// the version it replaces; a bot withdrawn has its version retired. With no game out Wait would end the run
 // (run.ErrStalled: nothing running could change the answer), so Next
 // blocks then until a version joins or ctx ends: the runner needs no
 // wake-up of its own, and a ladder with too few bots waits for them.
@@ -239,27 +239,35 @@ func (s *tables) Next() (run.Table, schedule.Status) {
 	}
 }
 
-// join adds the versions admitted (live.joined) to the run: each one's
+// join adds the versions admitted (live.taken) to the run: each one's
 // roster index is its matchmaker ID; the version it replaces is
-// retired and no longer seated.
+// retired and no longer seated, as is the active version of a bot
+// withdrawn.
 func (s *tables) join() {
 	if s.live == nil {
 		return
 	}
-	for _, spec := range s.live.joined() {
-		i, err := s.roster.Add(spec)
+	for _, c := range s.live.taken() {
+		if c.Withdrawn != "" {
+			if old, ok := s.active[c.Withdrawn]; ok {
+				s.retire(old)
+				delete(s.active, c.Withdrawn)
+			}
+			continue
+		}
+		i, err := s.roster.Add(c.Spec)
 		if err != nil {
-			s.live.cancel(fmt.Errorf("ladder %s: version %s: %w", s.c.Name, spec.Name, err))
+			s.live.cancel(fmt.Errorf("ladder %s: version %s: %w", s.c.Name, c.Spec.Name, err))
 			return
 		}
-		name, _, _ := SplitVersion(spec.Name)
+		name, _, _ := SplitVersion(c.Spec.Name)
 		if old, ok := s.active[name]; ok {
 			s.retire(old)
 		}
 		s.active[name] = i
-		s.bots = append(s.bots, matchmaking.Bot{ID: i, Skill: s.ratings.Get(spec.Name).Skill, Last: s.seq - 1, Available: true})
-		s.names = append(s.names, spec.Name)
-		s.watchServed(i, spec)
+		s.bots = append(s.bots, matchmaking.Bot{ID: i, Skill: s.ratings.Get(c.Spec.Name).Skill, Last: s.seq - 1, Available: true})
+		s.names = append(s.names, c.Spec.Name)
+		s.watchServed(i, c.Spec)
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/arena-dev/arena/arena/bot/stdio"
@@ -60,26 +59,7 @@ const builtSuffix = ".built"
 // openTree lets the build, which runs as a user of its own, write in
 // dir: every directory and file of it writable by all, until recopy.
 func openTree(dir string) error {
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		switch {
-		case d.IsDir():
-			return os.Chmod(path, 0o777)
-		case d.Type().IsRegular():
-			info, err := d.Info()
-			if err != nil {
-				return err
-			}
-			return os.Chmod(path, info.Mode().Perm()|0o666)
-		}
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("intake: build directory: %w", err)
-	}
-	return nil
+	return chmodTree(dir, 0o777, func(m fs.FileMode) fs.FileMode { return m | 0o666 })
 }
 
 // recopy replaces the built tree dir by a copy of it (CopyTree): what

@@ -22,6 +22,9 @@ import (
 
 func TestMain(m *testing.M) {
 	sandbox.RunWrapperIfAsked() // validation confines the bots: this binary is their wrapper
+	if user := os.Getenv(envUser); user != "" {
+		os.Exit(contestant(user)) // TestSharedMachine's other users
+	}
 	os.Exit(m.Run())
 }
 

@@ -22,8 +22,10 @@ import (
 	"github.com/arena-dev/arena/arena/check"
 	"github.com/arena-dev/arena/arena/clock"
 	"github.com/arena-dev/arena/arena/ladder"
+	"github.com/arena-dev/arena/arena/ladder/matchmaking"
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/runplan"
+	"github.com/arena-dev/arena/engine"
 	"github.com/arena-dev/arena/internal/atomicfile"
 )
 
@@ -32,12 +34,17 @@ type Options struct {
 	// Admitted, if set, is told of each version admitted, once its event
 	// is logged: the run adds it to its roster.
 	Admitted func(ladder.Event)
+	// Withdrawn, if set, is told of each bot withdrawn, once its event
+	// is logged: the run retires its active version.
+	Withdrawn func(ladder.Event)
 }
 
 // Verdicts (Report.Verdict).
 const (
 	VerdictAdmitted = ladder.Admitted
 	VerdictRefused  = ladder.Refused
+	// VerdictWithdrawn: a request to withdraw (Withdraw) done.
+	VerdictWithdrawn = ladder.Withdrawn
 	// VerdictWaiting: the submission is complete and waits for the run
 	// (Status only).
 	VerdictWaiting = "waiting"
@@ -75,7 +82,7 @@ func Process(ctx context.Context, l *ladder.Ladder, opts Options) ([]Report, err
 		if ctx.Err() != nil {
 			return reports, ctx.Err()
 		}
-		rep, err := processOne(l, id, opts)
+		rep, err := processOne(ctx, l, id, opts)
 		if err != nil {
 			return reports, err
 		}
@@ -87,10 +94,10 @@ func Process(ctx context.Context, l *ladder.Ladder, opts Options) ([]Report, err
 }
 
 // Take is Process as a running ladder calls it (ladder.RunOptions.Intake):
-// admitted is told of each version admitted; the reports are the
-// submitters', in their files.
-func Take(ctx context.Context, l *ladder.Ladder, admitted func(ladder.Event)) error {
-	_, err := Process(ctx, l, Options{Admitted: admitted})
+// changed is told of each version admitted and each bot withdrawn; the
+// reports are the submitters', in their files.
+func Take(ctx context.Context, l *ladder.Ladder, changed func(ladder.Event)) error {
+	_, err := Process(ctx, l, Options{Admitted: changed, Withdrawn: changed})
 	return err
 }
 
@@ -124,7 +131,7 @@ func logged(l *ladder.Ladder, id string) (submitted, verdict *ladder.Event, err 
 		switch e.Record.Kind {
 		case ladder.Submitted:
 			submitted = &e.Record
-		case ladder.Admitted, ladder.Refused:
+		case ladder.Admitted, ladder.Refused, ladder.Withdrawn:
 			verdict = &e.Record
 		}
 	}
@@ -133,8 +140,10 @@ func logged(l *ladder.Ladder, id string) (submitted, verdict *ladder.Event, err 
 
 // processOne takes submission id from submitted to its verdict, each
 // step skipped that the roster log says is done; nil report: a
-// submission already decided, only tidied.
-func processOne(l *ladder.Ladder, id string, opts Options) (*Report, error) {
+// submission already decided, only tidied. A submission the run cannot
+// read, without a valid manifest, or under a name that is another
+// user's is refused without a roster event: the submitter is told.
+func processOne(ctx context.Context, l *ladder.Ladder, id string, opts Options) (*Report, error) {
 	dir := filepath.Join(l.Dir, ladder.IncomingDir, id)
 	submitted, verdict, err := logged(l, id)
 	if err != nil {
@@ -143,43 +152,69 @@ func processOne(l *ladder.Ladder, id string, opts Options) (*Report, error) {
 	if verdict != nil { // decided before a crash: tidy up only
 		return nil, finish(l, dir, reportOf(id, verdict))
 	}
-	m, err := readManifest(dir)
-	if err != nil || m.ID != id || checkName(m.Name) != nil {
-		// No bot to log it under: the submitter is told, the roster is not.
-		rep := Report{ID: id, Verdict: VerdictRefused, Text: fmt.Sprintf("a submission without a valid manifest (%v)", err), Time: now()}
+	sub, err := openSubmission(dir)
+	if err != nil {
+		rep := refusal(id, "", "the run cannot read the submission (%v): submit again", err)
 		return &rep, finish(l, dir, rep)
 	}
+	defer sub.root.Close()
+	m, err := readManifest(sub.root)
+	if err == nil && (m.ID != id || checkName(m.Name) != nil) {
+		err = fmt.Errorf("it names submission %q, bot %q", m.ID, m.Name)
+	}
+	if err != nil {
+		rep := refusal(id, "", "a submission without a valid manifest (%v)", err)
+		return &rep, finish(l, dir, rep)
+	}
+	if err := authorise(l.Roster.State(), m, sub.owner); err != nil {
+		rep := refusal(id, m.Name, "%v", err)
+		return &rep, finish(l, dir, rep)
+	}
+	if m.Withdraw {
+		return withdraw(l, dir, m, sub.owner, opts)
+	}
 	if submitted == nil {
-		e := ladder.Event{Kind: ladder.Submitted, Time: now(), Bot: m.Name, Submission: id, Command: m.Command}
+		e := ladder.Event{Kind: ladder.Submitted, Time: now(), Bot: m.Name, Submission: id, Command: m.Command, Owner: uidString(sub.owner)}
 		if err := l.Roster.Append(e); err != nil {
 			return nil, err
 		}
 	}
-	e, err := judge(l, dir, m)
+	e, err := judge(ctx, l, sub, m)
 	if err != nil {
 		return nil, err
 	}
 	if err := l.Roster.Append(e); err != nil {
 		return nil, err
 	}
-	if e.Kind == ladder.Admitted && opts.Admitted != nil {
-		opts.Admitted(e)
+	if e.Kind == ladder.Admitted {
+		if opts.Admitted != nil {
+			opts.Admitted(e)
+		}
+		if err := prune(l, e.Bot); err != nil {
+			return nil, err
+		}
 	}
 	rep := reportOf(id, &e)
 	return &rep, finish(l, dir, rep)
 }
 
+// refusal is the report of a submission refused before the roster
+// hears of it.
+func refusal(id, bot, format string, args ...any) Report {
+	return Report{ID: id, Bot: bot, Verdict: VerdictRefused, Text: fmt.Sprintf(format, args...), Time: now()}
+}
+
 // judge copies the submission's bot into bots/NAME/BUILD and plays the
 // check's games against it: the verdict event, admitted or refused.
-func judge(l *ladder.Ladder, dir string, m Manifest) (ladder.Event, error) {
+func judge(ctx context.Context, l *ladder.Ladder, sub *submission, m Manifest) (ladder.Event, error) {
 	refuse := func(format string, args ...any) (ladder.Event, error) {
 		return ladder.Event{Kind: ladder.Refused, Time: now(), Bot: m.Name, Submission: m.ID, Command: m.Command,
-			Report: fmt.Sprintf(format, args...)}, nil
+			Report: fmt.Sprintf(format, args...), Owner: uidString(sub.owner)}, nil
 	}
 	if b := l.Roster.State().Bot(m.Name); b != nil && slices.ContainsFunc(b.Versions, func(v ladder.Version) bool { return v.Bundled }) {
 		return refuse("%s is a bundled bot of the ladder: submit under another name", m.Name)
 	}
-	rel, build, err := install(l, dir, m)
+	rel, build, err := install(l, sub, m)
 	var unusable *unusableError
 	if errors.As(err, &unusable) {
 		return refuse("%v", unusable.err)
@@ -194,7 +229,7 @@ func judge(l *ladder.Ladder, dir string, m Manifest) (ladder.Event, error) {
 	if _, ok := spec.Target.(stdio.Command); !ok {
 		return refuse("%s: a submission is a command run here (%s is not)", m.Command, spec.Target.Scheme())
 	}
-	text, ok, err := validate(l, spec, m.ID)
+	text, ok, err := validate(ctx, l, spec, m.ID)
 	if err != nil {
 		return ladder.Event{}, err
 	}
@@ -205,7 +240,7 @@ func judge(l *ladder.Ladder, dir string, m Manifest) (ladder.Event, error) {
 		return refuse("%s", text)
 	}
 	return ladder.Event{Kind: ladder.Admitted, Time: now(), Bot: m.Name, Submission: m.ID, Version: l.Roster.State().Next(m.Name),
-		Build: build, Command: m.Command, Dir: rel, Report: text}, nil
+		Build: build, Command: m.Command, Dir: rel, Report: text, Owner: uidString(sub.owner)}, nil
 }
 
 // unusableError is a submission whose files cannot make a bot: the
@@ -217,15 +252,18 @@ func (e *unusableError) Error() string { return e.err.Error() }
 // install copies the submission's files to bots/NAME/BUILD (relative
 // to the ladder directory, rel) and returns it with the build hash. A
 // build already there is kept (the same files, judged again).
-func install(l *ladder.Ladder, dir string, m Manifest) (rel, build string, err error) {
+func install(l *ladder.Ladder, sub *submission, m Manifest) (rel, build string, err error) {
 	botDir := filepath.Join(l.Dir, ladder.BotsDir, m.Name)
-	if err := os.MkdirAll(botDir, 0o755); err != nil {
+	if err := os.MkdirAll(botDir, 0o711); err != nil {
+		return "", "", fmt.Errorf("intake: %w", err)
+	}
+	if err := os.Chmod(botDir, 0o711); err != nil { // enter, not list: a version's files are its own
 		return "", "", fmt.Errorf("intake: %w", err)
 	}
 	tmp := filepath.Join(botDir, "."+m.ID+tmpSuffix)
 	os.RemoveAll(tmp) // a crash's leftovers
 	os.RemoveAll(tmp + builtSuffix)
-	if err := CopyTree(tmp, filepath.Join(dir, FilesName), Bounds); err != nil {
+	if err := copyRoot(tmp, sub.root, FilesName, Bounds, sub.owner); err != nil {
 		os.RemoveAll(tmp)
 		return "", "", &unusableError{err}
 	}
@@ -330,9 +368,11 @@ func inUse(l *ladder.Ladder, bot, rel string) bool {
 }
 
 // validate plays arena check's games against spec, confined as the
-// ladder confines its bots, on the ladder's game, options and (fewest)
-// seats: the check's report as text, and whether it passed.
-func validate(l *ladder.Ladder, spec bot.Spec, id string) (string, bool, error) {
+// ladder confines its bots, on the ladder's game and options at its
+// fewest seats and, for a seat range, at its most: the check's report
+// as text, and whether it passed. The ladder's stop (ctx) interrupts
+// it: ctx's error, and no verdict.
+func validate(ctx context.Context, l *ladder.Ladder, spec bot.Spec, id string) (string, bool, error) {
 	c := l.Config
 	opts := c.BotOptions
 	opts.Hide = append(slices.Clip(opts.Hide), ladder.Hidden(l.Dir)...)
@@ -350,16 +390,37 @@ func validate(l *ladder.Ladder, spec bot.Spec, id string) (string, bool, error) 
 	if startup <= 0 {
 		startup = clock.Defaults.Startup
 	}
-	cfg := check.Config{Game: c.Game, Options: c.Options, Seats: c.Seats.Min, Games: c.Submissions.ValidationGames,
-		Seed: checkSeed(c.Seed, id), Startup: startup, Move: move, Margin: lim.Margin, ByeGrace: c.Settings.ByeGrace,
-		MaxLine: c.Settings.MaxLine, Bot: specs[0].Launcher, Command: check.Words(specs[0].Target)}
-	rep, err := check.Run(cfg)
-	if err != nil {
-		return "", false, err
-	}
 	var text bytes.Buffer
-	rep.Text(&text)
-	return text.String(), rep.OK, nil
+	for _, k := range seatsJudged(c.Seats) {
+		options := c.Options
+		if k != c.Seats.Min {
+			if options, err = engine.Setup(c.Game, k, c.File.Options); err != nil {
+				return "", false, fmt.Errorf("intake: %d seats: %w", k, err) // Resolve set it up already
+			}
+			fmt.Fprintf(&text, "\nAt %d seats:\n", k)
+		}
+		cfg := check.Config{Game: c.Game, Options: options, Seats: k, Games: c.Submissions.ValidationGames,
+			Seed: checkSeed(c.Seed, id), Startup: startup, Move: move, Margin: lim.Margin, ByeGrace: c.Settings.ByeGrace,
+			MaxLine: c.Settings.MaxLine, Bot: specs[0].Launcher, Command: check.Words(specs[0].Target)}
+		rep, err := check.RunContext(ctx, cfg)
+		if err != nil {
+			return "", false, err
+		}
+		rep.Text(&text)
+		if !rep.OK {
+			return text.String(), false, nil
+		}
+	}
+	return text.String(), true, nil
+}
+
+// seatsJudged are the table sizes a submission is validated at: the
+// fewest and the most of the ladder's seats.
+func seatsJudged(s matchmaking.Seats) []int {
+	if s.Max > s.Min {
+		return []int{s.Min, s.Max}
+	}
+	return []int{s.Min}
 }
 
 // checkSeed derives the check's seed from the ladder's and the
@@ -380,10 +441,17 @@ func finish(l *ladder.Ladder, dir string, rep Report) error {
 		return fmt.Errorf("intake: %w", err)
 	}
 	if err := os.RemoveAll(dir); err != nil {
-		return fmt.Errorf("intake: %w", err)
+		// One the run may not empty (written without the ladder's group:
+		// docs/security.md) is set aside under a name no run takes.
+		if rerr := os.Rename(dir, dir+leftSuffix); rerr != nil {
+			return fmt.Errorf("intake: %w", err)
+		}
 	}
 	return nil
 }
+
+// leftSuffix names a submission finish could not remove.
+const leftSuffix = ".left"
 
 func reportPath(ladderDir, id string) string {
 	return filepath.Join(ladderDir, filepath.Dir(ladder.IncomingDir), id+reportSuffix)
@@ -394,9 +462,22 @@ func reportOf(id string, e *ladder.Event) Report {
 	return Report{ID: id, Bot: e.Bot, Verdict: e.Kind, Version: e.Version, Build: e.Build, Text: e.Report, Time: e.Time}
 }
 
-func readManifest(dir string) (Manifest, error) {
+// manifestMax bounds a manifest's size.
+const manifestMax = 1 << 20
+
+// readManifest reads the manifest of the submission root (a regular
+// file: a pipe in its place would block the run).
+func readManifest(root *os.Root) (Manifest, error) {
 	var m Manifest
-	data, err := os.ReadFile(filepath.Join(dir, ManifestName))
+	f, err := root.OpenFile(ManifestName, os.O_RDONLY|noFollow, 0)
+	if err != nil {
+		return m, err
+	}
+	defer f.Close()
+	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
+		return m, fmt.Errorf("%s: not a regular file (%v)", ManifestName, err)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, manifestMax))
 	if err != nil {
 		return m, err
 	}

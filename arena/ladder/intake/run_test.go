@@ -65,13 +65,19 @@ func startRun(t *testing.T, dir string) *running {
 // each time a game is counted.
 func (r *running) await(t *testing.T, name string) {
 	t.Helper()
+	r.awaitGames(t, name, 1)
+}
+
+// awaitGames waits until version name has played n games.
+func (r *running) awaitGames(t *testing.T, name string, n int) {
+	t.Helper()
 	limit := time.NewTimer(90 * time.Second)
 	defer limit.Stop()
 	for {
 		r.mu.Lock()
-		n := r.played[name]
+		played := r.played[name]
 		r.mu.Unlock()
-		if n > 0 {
+		if played >= n {
 			return
 		}
 		select {
@@ -79,7 +85,7 @@ func (r *running) await(t *testing.T, name string) {
 		case <-r.done:
 			t.Fatalf("the run ended before %s played: %v", name, r.err)
 		case <-limit.C:
-			t.Fatalf("%s played no game in 90s", name)
+			t.Fatalf("%s played %d games of %d in 90s", name, played, n)
 		}
 	}
 }

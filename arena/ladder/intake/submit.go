@@ -46,6 +46,9 @@ var (
 	// pipe, a socket).
 	ErrUnsafe = errors.New("not a regular file or directory")
 	ErrName   = errors.New("invalid bot name")
+	// ErrForeign: a submitted file that another user owns than the one
+	// who submitted it (a hard link to someone else's file).
+	ErrForeign = errors.New("a file the submitter does not own")
 	// ErrUnknown: Status of an id no submission has.
 	ErrUnknown = errors.New("no such submission")
 )
@@ -59,6 +62,10 @@ type Manifest struct {
 	// the ladder's build time and memory) before the bot is judged.
 	Build string `json:"build,omitempty"`
 	Time  string `json:"time"` // RFC 3339
+	// Withdraw makes it a request to withdraw bot Name (Withdraw), for
+	// Reason; it has no files and no command.
+	Withdraw bool   `json:"withdraw,omitempty"`
+	Reason   string `json:"reason,omitempty"`
 }
 
 // Submit copies the bot in botDir, to be run by command (in botDir),
@@ -66,7 +73,8 @@ type Manifest struct {
 // returns its id. The copy becomes visible to the run whole or not at
 // all (written to ID.tmp, synced, renamed); a crash leaves at most an
 // ID.tmp that the next Submit or Process removes. Submit does not take
-// the ladder's lock: it runs beside the ladder's run.
+// the ladder's lock: it runs beside the ladder's run, as the contestant
+// (the submission is theirs: its owner is who the run believes).
 func Submit(ladderDir, name, botDir, command string) (string, error) {
 	return SubmitManifest(ladderDir, botDir, Manifest{Name: name, Command: command})
 }
@@ -74,13 +82,35 @@ func Submit(ladderDir, name, botDir, command string) (string, error) {
 // SubmitManifest is Submit of the bot m describes (its Name, Command and
 // Build; Submit sets ID and Time).
 func SubmitManifest(ladderDir, botDir string, m Manifest) (string, error) {
-	name, command := m.Name, m.Command
+	if err := checkName(m.Name); err != nil {
+		return "", err
+	}
+	if strings.TrimSpace(m.Command) == "" {
+		return "", fmt.Errorf("intake: submission of %s: no command", m.Name)
+	}
+	m.Withdraw, m.Reason = false, ""
+	return deliver(ladderDir, m, func(tmp string) error { return CopyTree(filepath.Join(tmp, FilesName), botDir, Bounds) })
+}
+
+// Withdraw asks the ladder at ladderDir to take bot name out (reason
+// says why, for the roster), and returns the request's id, for Status.
+// The request goes the way of a submission: the run takes it in (a
+// ladder that is not running, the next run does), logs the withdrawn
+// event and seats the bot's active version at no further table; only
+// the user the name belongs to, or the organiser, may withdraw it
+// (otherwise the request is refused, as Status then tells). A new
+// version admitted later brings the bot back.
+func Withdraw(ladderDir, name, reason string) (string, error) {
 	if err := checkName(name); err != nil {
 		return "", err
 	}
-	if strings.TrimSpace(command) == "" {
-		return "", fmt.Errorf("intake: submission of %s: no command", name)
-	}
+	return deliver(ladderDir, Manifest{Name: name, Withdraw: true, Reason: reason}, func(string) error { return nil })
+}
+
+// deliver writes the request m into ladderDir's incoming directory as
+// ID.tmp (fill adds the files), syncs it, makes it private to its
+// writer and the ladder's group (private) and renames it to ID.
+func deliver(ladderDir string, m Manifest, fill func(tmp string) error) (string, error) {
 	incoming := filepath.Join(ladderDir, ladder.IncomingDir)
 	if _, err := os.Stat(filepath.Join(ladderDir, ladder.FileName)); err != nil {
 		return "", fmt.Errorf("intake: %s is %w: %v", ladderDir, ladder.ErrNotLadder, err)
@@ -92,7 +122,7 @@ func SubmitManifest(ladderDir, botDir string, m Manifest) (string, error) {
 		return "", err
 	}
 	tmp := filepath.Join(incoming, id+tmpSuffix)
-	if err := os.Mkdir(tmp, 0o755); err != nil {
+	if err := os.Mkdir(tmp, 0o700); err != nil {
 		return "", fmt.Errorf("intake: %w", err)
 	}
 	unlock, err := holdTmp(tmp)
@@ -102,26 +132,79 @@ func SubmitManifest(ladderDir, botDir string, m Manifest) (string, error) {
 	}
 	defer unlock()
 	m.ID, m.Time = id, now.Format(time.RFC3339)
-	if err := write(tmp, botDir, m); err != nil {
+	err = fill(tmp)
+	if err == nil {
+		err = write(tmp, m)
+	}
+	if err == nil {
+		err = private(tmp)
+	}
+	if err == nil {
+		err = rename(tmp, filepath.Join(incoming, id))
+	}
+	if err != nil {
 		os.RemoveAll(tmp)
 		return "", err
 	}
-	if err := os.Rename(tmp, filepath.Join(incoming, id)); err != nil {
-		os.RemoveAll(tmp)
-		return "", fmt.Errorf("intake: %w", err)
-	}
-	if err := syncDir(incoming); err != nil {
+	// A contestant may not open incoming (it is not theirs to list) to
+	// sync the rename: the submission then is durable when the system
+	// syncs, and one lost to a crash before is submitted again.
+	if err := syncDir(incoming); err != nil && !errors.Is(err, fs.ErrPermission) {
 		return "", err
 	}
 	return id, nil
 }
 
-// write fills the submission directory dir: the bot's files, the
-// manifest, every file and directory synced.
-func write(dir, botDir string, m Manifest) error {
-	if err := CopyTree(filepath.Join(dir, FilesName), botDir, Bounds); err != nil {
-		return err
+func rename(from, to string) error {
+	if err := os.Rename(from, to); err != nil {
+		return fmt.Errorf("intake: %w", err)
 	}
+	return nil
+}
+
+// private gives a submission's tree, once written, the modes that keep
+// it from other contestants while the run (the organiser, of the
+// ladder's group, which incoming's set-group-ID bit gave every file and
+// directory) reads and removes it: directories 0770, files 0640 (0750
+// executable), nothing for others. Modes are set last: a contestant's
+// chmod of a directory drops its set-group-ID bit, which its entries no
+// longer need then.
+func private(root string) error {
+	return chmodTree(root, 0o770, func(m fs.FileMode) fs.FileMode {
+		if m&0o100 != 0 {
+			return 0o750
+		}
+		return 0o640
+	})
+}
+
+// chmodTree gives every directory of the tree at root mode dir and
+// every regular file the mode file makes of its own.
+func chmodTree(root string, dir fs.FileMode, file func(fs.FileMode) fs.FileMode) error {
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		switch {
+		case d.IsDir():
+			return os.Chmod(path, dir)
+		case d.Type().IsRegular():
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			return os.Chmod(path, file(info.Mode().Perm()))
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("intake: %w", err)
+	}
+	return nil
+}
+
+// write adds the manifest to the submission directory dir, synced.
+func write(dir string, m Manifest) error {
 	data, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return fmt.Errorf("intake: %w", err)
@@ -145,9 +228,10 @@ func checkName(name string) error {
 }
 
 // newID is a submission id: the time, so that ids sort in submission
-// order, and random bytes, so that two submitters never share one.
+// order, and random bytes, so that two submitters never share one and
+// no other contestant finds it (incoming is not listable to them).
 func newID(t time.Time) (string, error) {
-	var b [4]byte
+	var b [8]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		return "", fmt.Errorf("intake: %w", err)
 	}
@@ -174,24 +258,38 @@ func CleanTmp(incoming string) {
 // CopyTree copies the tree at src into dst (created), regular files and
 // directories only: a symbolic link that stays inside src is copied as
 // a link, one that leads out of it, or any other kind of file, is
-// ErrUnsafe; a tree past lim is ErrTooLarge. Files are synced.
+// ErrUnsafe; a tree past lim is ErrTooLarge. Files are synced, and
+// readable by all (a bot may run as a user of its own): what keeps
+// them from others is the directories above them (docs/security.md).
 func CopyTree(dst, src string, lim Limits) error {
-	root, err := filepath.Abs(src)
+	if st, err := os.Stat(src); err != nil || !st.IsDir() {
+		return fmt.Errorf("intake: bot directory %s: not a directory (%v)", src, err)
+	}
+	root, err := os.OpenRoot(src)
 	if err != nil {
 		return fmt.Errorf("intake: %w", err)
 	}
-	if st, err := os.Stat(root); err != nil || !st.IsDir() {
-		return fmt.Errorf("intake: bot directory %s: not a directory (%v)", src, err)
-	}
+	defer root.Close()
+	return copyRoot(dst, root, ".", lim, -1)
+}
+
+// copyRoot is CopyTree of the directory dir of root. Everything is read
+// through root, so that nothing outside it is read whatever the tree's
+// writer changes meanwhile (a directory swapped for a link), and each
+// file is opened without following a link and checked once open: it
+// must be a regular file and, if owner >= 0, owned by that uid (a hard
+// link to another user's file is ErrForeign).
+func copyRoot(dst string, root *os.Root, dir string, lim Limits, owner int) error {
 	var files int
 	var bytes int64
-	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+	var dirs []string
+	err := fs.WalkDir(root.FS(), dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return fmt.Errorf("intake: %w", err)
 		}
-		rel, _ := filepath.Rel(root, path)
+		rel, _ := filepath.Rel(dir, path)
 		if files++; files > lim.Files {
-			return fmt.Errorf("intake: %s: %w: more than %d files", src, ErrTooLarge, lim.Files)
+			return fmt.Errorf("intake: %w: more than %d files", ErrTooLarge, lim.Files)
 		}
 		if depth := strings.Count(rel, string(filepath.Separator)); depth > lim.Depth {
 			return fmt.Errorf("intake: %s: %w: deeper than %d directories", rel, ErrTooLarge, lim.Depth)
@@ -199,47 +297,49 @@ func CopyTree(dst, src string, lim Limits) error {
 		target := filepath.Join(dst, rel)
 		switch t := d.Type(); {
 		case t.IsDir():
+			dirs = append(dirs, target)
 			if err := os.Mkdir(target, 0o755); err != nil {
 				return fmt.Errorf("intake: %w", err)
 			}
 			return nil
 		case t&fs.ModeSymlink != 0:
-			return copyLink(target, path, root, rel)
+			return copyLink(target, root, path, rel)
 		case !t.IsRegular():
 			return fmt.Errorf("intake: %s: %w (%v)", rel, ErrUnsafe, t)
 		}
-		info, err := d.Info()
-		if err != nil {
+		n, err := copyFile(target, root, path, rel, owner, lim.Bytes-bytes)
+		if bytes += n; errors.Is(err, ErrTooLarge) {
+			return fmt.Errorf("intake: %s: %w: more than %d bytes", rel, ErrTooLarge, lim.Bytes)
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	// 0755 whatever the umask, once every entry is made: a contestant's
+	// chmod drops a directory's set-group-ID bit, which gives the
+	// entries made in it the ladder's group (private).
+	for _, d := range dirs {
+		if err := os.Chmod(d, 0o755); err != nil {
 			return fmt.Errorf("intake: %w", err)
 		}
-		if bytes += info.Size(); bytes > lim.Bytes {
-			return fmt.Errorf("intake: %s: %w: more than %d bytes", src, ErrTooLarge, lim.Bytes)
-		}
-		return copyFile(target, path, info.Mode().Perm()&^0o022, info.Size())
-	})
-	return err
+	}
+	return checkLinks(dst)
 }
 
-// copyLink copies the link at path (rel inside root) as a link, if it
-// leads to something inside root.
-func copyLink(target, path, root, rel string) error {
-	to, err := os.Readlink(path)
+// copyLink copies the link at path of root (rel inside the tree copied)
+// as a link, if it leads to something inside the tree (checkLinks
+// follows links through links once the copy is whole).
+func copyLink(target string, root *os.Root, path, rel string) error {
+	to, err := root.Readlink(path)
 	if err != nil {
 		return fmt.Errorf("intake: %w", err)
 	}
 	if filepath.IsAbs(to) {
 		return fmt.Errorf("intake: %s -> %s: %w: an absolute link", rel, to, ErrUnsafe)
 	}
-	resolved := filepath.Join(filepath.Dir(path), to)
-	if in, err := filepath.Rel(root, resolved); err != nil || in == ".." || strings.HasPrefix(in, ".."+string(filepath.Separator)) {
+	if outside(filepath.Join(filepath.Dir(rel), to)) {
 		return fmt.Errorf("intake: %s -> %s: %w: it leads out of the bot's directory", rel, to, ErrUnsafe)
-	}
-	// Links through links: the final target must be inside too.
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		realRoot, _ := filepath.EvalSymlinks(root)
-		if in, err := filepath.Rel(realRoot, real); err != nil || in == ".." || strings.HasPrefix(in, ".."+string(filepath.Separator)) {
-			return fmt.Errorf("intake: %s -> %s: %w: it leads out of the bot's directory", rel, to, ErrUnsafe)
-		}
 	}
 	if err := os.Symlink(to, target); err != nil {
 		return fmt.Errorf("intake: %w", err)
@@ -247,15 +347,68 @@ func copyLink(target, path, root, rel string) error {
 	return nil
 }
 
-// copyFile copies the regular file src of size bytes (no more: a file
-// that grows while copied does not pass the bounds) to dst, synced.
-func copyFile(dst, src string, perm fs.FileMode, size int64) error {
-	in, err := os.Open(src)
+// outside says whether rel (cleaned, relative) leads out of its root.
+func outside(rel string) bool {
+	return rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// checkLinks refuses a copy (ErrUnsafe) with a link that, through other
+// links, leads out of it: the copy is the arena's and does not change
+// while it is checked, unlike the tree it was copied from.
+func checkLinks(dst string) error {
+	realRoot, err := filepath.EvalSymlinks(dst)
 	if err != nil {
 		return fmt.Errorf("intake: %w", err)
 	}
+	return filepath.WalkDir(dst, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.Type()&fs.ModeSymlink == 0 {
+			return err
+		}
+		real, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			return nil // leads nowhere, here as anywhere
+		}
+		if in, err := filepath.Rel(realRoot, real); err != nil || outside(in) {
+			rel, _ := filepath.Rel(dst, path)
+			return fmt.Errorf("intake: %s: %w: through other links it leads out of the bot's directory", rel, ErrUnsafe)
+		}
+		return nil
+	})
+}
+
+// copyFile copies the regular file path of root to dst, synced, no
+// more than room bytes (ErrTooLarge) and no more than its size when
+// opened (a file that grows while copied does not pass the bounds).
+// owner >= 0: the file must be that uid's (ErrForeign). It returns the
+// file's size.
+func copyFile(dst string, root *os.Root, path, rel string, owner int, room int64) (int64, error) {
+	in, err := root.OpenFile(path, os.O_RDONLY|noFollow, 0)
+	if err != nil {
+		return 0, fmt.Errorf("intake: %s: %w", rel, err)
+	}
 	defer in.Close()
-	return writeSynced(dst, io.LimitReader(in, size), perm)
+	info, err := in.Stat()
+	switch {
+	case err != nil:
+		return 0, fmt.Errorf("intake: %w", err)
+	case !info.Mode().IsRegular():
+		return 0, fmt.Errorf("intake: %s: %w (%v)", rel, ErrUnsafe, info.Mode().Type())
+	case info.Size() > room:
+		return info.Size(), ErrTooLarge
+	}
+	if uid, known := fileOwner(info); owner >= 0 && known && uid != owner {
+		return 0, fmt.Errorf("intake: %s: %w (uid %d's, not uid %d's: a hard link?)", rel, ErrForeign, uid, owner)
+	}
+	return info.Size(), writeSynced(dst, io.LimitReader(in, info.Size()), openMode(info.Mode()))
+}
+
+// openMode is a copy's mode: readable by all, executable by all if its
+// owner may execute it, writable by its owner alone (whatever the umask).
+func openMode(m fs.FileMode) fs.FileMode {
+	if m&0o100 != 0 {
+		return 0o755
+	}
+	return 0o644
 }
 
 // writeSynced writes what r holds to a new file at path, synced.
@@ -264,7 +417,10 @@ func writeSynced(path string, r io.Reader, perm fs.FileMode) error {
 	if err != nil {
 		return fmt.Errorf("intake: %w", err)
 	}
-	_, err = io.Copy(f, r)
+	err = f.Chmod(perm) // whatever the umask
+	if err == nil {
+		_, err = io.Copy(f, r)
+	}
 	if err == nil {
 		err = f.Sync()
 	}
