@@ -149,7 +149,7 @@ func TestResolveDefaults(t *testing.T) {
 	if c, err = f.Resolve(path, filepath.Dir(path)); err != nil {
 		t.Fatal(err)
 	}
-	want := Submissions{BuildTime: 2 * time.Minute, BuildMemory: 1 << 30, ValidationGames: 6, MaxVersions: Defaults.MaxVersions}
+	want := Submissions{BuildTime: 2 * time.Minute, BuildMemory: 1 << 30, ValidationGames: 6, MaxVersions: Defaults.MaxVersions, SuspendAfter: Defaults.SuspendAfter}
 	if c.Seats.Min != 2 || c.Seats.Max != 4 || c.Rating.Beta != 4 || c.Initial.Mu != 0 || c.Submissions != want ||
 		c.Matchmaking.PlacementSigma != 3 || c.Matchmaking.MaxGap != 40 || c.Matchmaking.Beta != 4 || c.Limits.Move != 500*time.Millisecond {
 		t.Errorf("config %+v", c)
