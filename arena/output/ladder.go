@@ -2,8 +2,13 @@ package output
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
+	"github.com/olekukonko/tablewriter"
+
+	"github.com/arena-dev/arena/arena/ladder"
+	"github.com/arena-dev/arena/arena/ladder/intake"
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/engine"
 	"github.com/arena-dev/arena/internal/words"
@@ -23,4 +28,46 @@ func LadderGame(r ledger.Record, rating func(version string) float64) string {
 	}
 	return fmt.Sprintf("game %d %s: %s, %s, %s%s; ratings %s", r.Index+1, r.GameID, PlacesText(r.Bots, r.Ranks),
 		words.Count(r.Plies, "ply", "plies"), engine.NameSeats(r.Reason, r.Bots), failuresText(r, true), strings.Join(ratings, ", "))
+}
+
+// SubmissionReport writes a submission's verdict, then its report.
+func SubmissionReport(w io.Writer, rep intake.Report) {
+	switch rep.Verdict {
+	case intake.VerdictAdmitted:
+		fmt.Fprintf(w, "submission %s: admitted as %s (build %s)\n", rep.ID, ladder.VersionName(rep.Bot, rep.Version), rep.Build)
+	case intake.VerdictWaiting:
+		fmt.Fprintf(w, "submission %s: waiting for the ladder's run to judge it\n", rep.ID)
+	default:
+		fmt.Fprintf(w, "submission %s: %s %s\n", rep.ID, rep.Bot, rep.Verdict)
+	}
+	if rep.Text != "" {
+		fmt.Fprintln(w, rep.Text)
+	}
+}
+
+// LadderStandings prints a ladder's standings, a version a row.
+func LadderStandings(w io.Writer, st *ladder.Standings) error {
+	fmt.Fprintf(w, "%s: %s ladder, %s seats, %s\n", st.Name, st.Game, st.Seats, words.Count(st.Games, "game", "games"))
+	cross := map[string]string{"bradley-terry": "BT Elo", "plackett-luce": "PL ordinal"}[st.CrossCheck]
+	t := tablewriter.NewWriter(w)
+	t.Header("rank", "version", "status", "rating", "interval", "games", cross)
+	for _, r := range st.Rows {
+		rank, status, check := "-", r.Status, ""
+		if r.Rank > 0 {
+			rank = fmt.Sprint(r.Rank)
+		}
+		if r.Reason != "" {
+			status += ": " + r.Reason
+		}
+		if r.CrossCheck != nil {
+			check = fmt.Sprintf("%+.1f", *r.CrossCheck)
+		}
+		t.Append(rank, r.Version, status, fmt.Sprintf("%.1f", r.Rating), fmt.Sprintf("[%.1f, %.1f]", r.Low, r.High), r.Games, check)
+	}
+	if err := t.Render(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "%s\n", strings.Join(words.Wrap("rating: mu - 3 sigma of the Weng-Lin (Plackett-Luce) skill, a cautious figure that rises with games; "+
+		"interval: mu -+ 2 sigma; rank: among the active versions. "+cross+": the rating arena tournament standings would give the same games, a cross-check.", 80, ""), "\n"))
+	return err
 }

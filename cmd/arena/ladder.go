@@ -9,11 +9,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
-	"github.com/olekukonko/tablewriter"
 	"github.com/urfave/cli/v2"
 
 	"github.com/arena-dev/arena/arena/ladder"
@@ -65,6 +63,11 @@ validated before it plays, and every version has a Weng-Lin rating:
 				&cli.StringFlag{Name: "command", Usage: "the command that runs the bot, in BOTDIR"},
 				&cli.StringFlag{Name: "build", Usage: "a build command run in BOTDIR, in the sandbox, before it is validated"},
 				&cli.BoolFlag{Name: "wait", Usage: "wait for the verdict and print its report"}),
+			sub("withdraw", "take a bot out of a ladder, running or not (its games stay)", "DIR NAME",
+				"Asks the ladder's run to seat bot NAME at no further table (a ladder not\nrunning: its next run). Only the user the name belongs to, or the organiser,\nmay. A new version submitted later brings it back.\n\n   arena ladder withdraw out/cup alice --reason 'rewriting it'",
+				withdrawLadder,
+				&cli.StringFlag{Name: "reason", Usage: "why, kept in the roster and shown on the leaderboard"},
+				&cli.BoolFlag{Name: "wait", Usage: "wait until the run has taken it"}),
 			sub("status", "show a submission's verdict and report", "DIR ID",
 				"Exit 0 whatever the verdict (waiting, admitted, refused).\n\n   arena ladder status out/cup ID", ladderStatus,
 				options.JSONFlag("the report as one JSON object")),
@@ -216,7 +219,7 @@ func checkRatings(c *cli.Context, dir string, res *ladder.Result) error {
 		return err
 	}
 	fmt.Fprintf(c.App.ErrWriter, "arena: ratings check: the live ratings equal a recomputation from the ledger (%s)\n", words.Count(st.Games, "game", "games"))
-	return standingsTable(c.App.Writer, st)
+	return output.LadderStandings(c.App.Writer, st)
 }
 
 // submission is the manifest of BOTDIR (manifest.json, if there is one)
@@ -260,8 +263,14 @@ func submitLadder(c *cli.Context) error {
 	if err != nil {
 		return ladderErr(err)
 	}
+	fmt.Fprintf(c.App.Writer, "submitted %s as submission %s\n", m.Name, id)
+	return follow(c, dir, id)
+}
+
+// follow tells how to follow request id (a submission, a withdrawal),
+// or with --wait waits for its verdict and prints it: exit 1 if refused.
+func follow(c *cli.Context, dir, id string) error {
 	w := c.App.Writer
-	fmt.Fprintf(w, "submitted %s as submission %s\n", m.Name, id)
 	if !c.Bool("wait") {
 		fmt.Fprintf(w, "follow it with: arena ladder status %s %s\n", words.ShellQuote(dir), id)
 		return nil
@@ -273,11 +282,24 @@ func submitLadder(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	printReport(w, rep)
+	output.SubmissionReport(w, rep)
 	if rep.Verdict == intake.VerdictRefused {
 		return cli.Exit("", exitFail)
 	}
 	return nil
+}
+
+func withdrawLadder(c *cli.Context) error {
+	args, err := ladderArgs(c, "DIR", "NAME")
+	if err != nil {
+		return err
+	}
+	id, err := intake.Withdraw(args[0], args[1], c.String("reason"))
+	if err != nil {
+		return ladderErr(err)
+	}
+	fmt.Fprintf(c.App.Writer, "asked to withdraw %s: request %s\n", args[1], id)
+	return follow(c, args[0], id)
 }
 
 // awaitVerdict polls submission id's status until it has a verdict or
@@ -299,21 +321,6 @@ func awaitVerdict(ctx context.Context, dir, id string) (intake.Report, error) {
 	}
 }
 
-// printReport writes a submission's verdict, then its report.
-func printReport(w io.Writer, rep intake.Report) {
-	switch rep.Verdict {
-	case intake.VerdictAdmitted:
-		fmt.Fprintf(w, "submission %s: admitted as %s (build %s)\n", rep.ID, ladder.VersionName(rep.Bot, rep.Version), rep.Build)
-	case intake.VerdictWaiting:
-		fmt.Fprintf(w, "submission %s: waiting for the ladder's run to judge it\n", rep.ID)
-	default:
-		fmt.Fprintf(w, "submission %s: %s %s\n", rep.ID, rep.Bot, rep.Verdict)
-	}
-	if rep.Text != "" {
-		fmt.Fprintln(w, rep.Text)
-	}
-}
-
 func ladderStatus(c *cli.Context) error {
 	args, err := ladderArgs(c, "DIR", "ID")
 	if err != nil {
@@ -326,7 +333,7 @@ func ladderStatus(c *cli.Context) error {
 	if c.Bool("json") {
 		return output.WriteJSON(c.App.Writer, rep)
 	}
-	printReport(c.App.Writer, rep)
+	output.SubmissionReport(c.App.Writer, rep)
 	return nil
 }
 
@@ -345,32 +352,5 @@ func ladderStandings(c *cli.Context) error {
 	if c.Bool("json") {
 		return output.WriteJSON(c.App.Writer, st)
 	}
-	return standingsTable(c.App.Writer, st)
-}
-
-// standingsTable prints a ladder's standings, a version a row.
-func standingsTable(w io.Writer, st *ladder.Standings) error {
-	fmt.Fprintf(w, "%s: %s ladder, %s seats, %s\n", st.Name, st.Game, st.Seats, words.Count(st.Games, "game", "games"))
-	cross := map[string]string{"bradley-terry": "Elo (BT)", "plackett-luce": "PL ordinal"}[st.CrossCheck]
-	t := tablewriter.NewWriter(w)
-	t.Header("rank", "version", "status", "rating", "interval", "games", cross)
-	for _, r := range st.Rows {
-		rank, status, check := "-", r.Status, ""
-		if r.Rank > 0 {
-			rank = fmt.Sprint(r.Rank)
-		}
-		if r.Reason != "" {
-			status += ": " + r.Reason
-		}
-		if r.CrossCheck != nil {
-			check = fmt.Sprintf("%+.1f", *r.CrossCheck)
-		}
-		t.Append(rank, r.Version, status, fmt.Sprintf("%.1f", r.Rating), fmt.Sprintf("[%.1f, %.1f]", r.Low, r.High), r.Games, check)
-	}
-	if err := t.Render(); err != nil {
-		return err
-	}
-	_, err := fmt.Fprintf(w, "%s\n", strings.Join(words.Wrap("rating: mu - 3 sigma of the Weng-Lin (Plackett-Luce) skill, a cautious figure that rises with games; "+
-		"interval: mu -+ 2 sigma; rank: among the active versions. "+cross+": the rating arena tournament standings would give the same games, a cross-check.", 80, ""), "\n"))
-	return err
+	return output.LadderStandings(c.App.Writer, st)
 }
