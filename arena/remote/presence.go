@@ -26,11 +26,16 @@ type announcement struct {
 
 // announce says on nc whether the bot id is served (once the server
 // holds its claim, and as it stops). A server that dies says nothing:
-// Presence's probes find that out.
+// Presence's probes find that out. Disconnected (the NATS server gone,
+// as when the ladder that embeds it stopped), it does not wait to
+// flush: nothing would answer before nats.go's 10 s flush timeout, which
+// held arena connect up that long as it stopped.
 func announce(nc *nats.Conn, id string, serving bool, sessions int) {
 	b, _ := json.Marshal(announcement{Serving: serving, Sessions: sessions})
 	nc.Publish(PresenceSubject(id), b)
-	nc.Flush()
+	if nc.Status() == nats.CONNECTED {
+		nc.FlushTimeout(closeFlush)
+	}
 }
 
 // PresenceEvery is how often a Presence asks each bot it follows
