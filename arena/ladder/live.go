@@ -35,6 +35,7 @@ type live struct {
 	suspends []Event  // for loop to log
 	changes  []change // versions admitted and bots withdrawn, for the Source
 	kick     chan struct{}
+	started  chan struct{} // closed once the first intake pass is done (loop)
 	wake     chan struct{}
 }
 
@@ -51,7 +52,7 @@ func newLive(l *Ladder, opt RunOptions, bind func([]bot.Spec) error, cancel cont
 		every = IntakeEvery
 	}
 	lv := &live{l: l, intake: opt.Intake, every: every, bind: bind, cancel: cancel,
-		kick: make(chan struct{}, 1), wake: make(chan struct{}, 1)}
+		kick: make(chan struct{}, 1), started: make(chan struct{}), wake: make(chan struct{}, 1)}
 	if opt.Presence != nil {
 		lv.presence = opt.Presence.Changed()
 	}
@@ -69,13 +70,25 @@ func signal(c chan struct{}) {
 // loop runs until ctx ends: it logs the suspensions queued and every
 // IntakeEvery takes submissions in. Its error (a roster log it cannot
 // write, a version it cannot bind) ends the run with it.
+//
+// Its first pass comes before the first table (started closes then): a
+// ladder that starts takes in first what waited while it was down, so
+// that a bot withdrawn meanwhile plays no table and a version submitted
+// meanwhile replaces its old one from the start.
 func (lv *live) loop(ctx context.Context) {
 	var tick <-chan time.Time
 	if lv.intake != nil {
 		t := time.NewTicker(lv.every)
 		defer t.Stop()
 		tick = t.C
+		err := lv.intake(ctx, lv.l, lv.changed)
+		if err != nil && ctx.Err() == nil {
+			close(lv.started)
+			lv.cancel(fmt.Errorf("ladder %s: intake: %w", lv.l.Config.Name, err))
+			return
+		}
 	}
+	close(lv.started)
 	for {
 		if err := lv.logSuspensions(); err != nil {
 			lv.cancel(err)

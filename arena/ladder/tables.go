@@ -247,6 +247,10 @@ func (s *tables) join() {
 	if s.live == nil {
 		return
 	}
+	select { // the first intake pass (live.loop) comes before the first table
+	case <-s.live.started:
+	case <-s.ctx.Done():
+	}
 	for _, c := range s.live.taken() {
 		if c.Withdrawn != "" {
 			if old, ok := s.active[c.Withdrawn]; ok {

@@ -40,11 +40,17 @@ type running struct {
 
 func startRun(t *testing.T, dir string) *running {
 	t.Helper()
+	return startRunEvery(t, dir, 50*time.Millisecond)
+}
+
+// startRunEvery is startRun with its intake polling every every.
+func startRunEvery(t *testing.T, dir string, every time.Duration) *running {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &running{played: map[string]int{}, counted: make(chan struct{}, 1), cancel: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(r.done)
-		r.res, r.err = ladder.Run(ctx, dir, ladder.RunOptions{Intake: intake.Take, IntakeEvery: 50 * time.Millisecond,
+		r.res, r.err = ladder.Run(ctx, dir, ladder.RunOptions{Intake: intake.Take, IntakeEvery: every,
 			OnGame: func(p ladder.Progress) {
 				r.mu.Lock()
 				defer r.mu.Unlock()

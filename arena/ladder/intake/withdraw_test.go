@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/arena-dev/arena/arena/ladder"
 	"github.com/arena-dev/arena/arena/ladder/intake"
@@ -111,6 +112,39 @@ func TestRunWithdraw(t *testing.T) {
 	for _, rec := range after[len(recs):] {
 		if slices.Contains(rec.Bots, "alice.v1") {
 			t.Errorf("game %s of the next run seats the withdrawn alice.v1", rec.GameID)
+		}
+	}
+}
+
+// TestWithdrawWhileStopped: a bot withdrawn while the ladder is down
+// plays no table of the next run, not even the first: the run takes in
+// what waited before it chooses a table.
+func TestWithdrawWhileStopped(t *testing.T) {
+	dir := memLadder(t)
+	r := startRun(t, dir)
+	submit(t, dir, "alice", map[string]string{"bot.py": goodBot(t)}, "python3 bot.py")
+	submit(t, dir, "carol", map[string]string{"bot.py": goodBot(t)}, "python3 bot.py")
+	r.await(t, "alice.v1")
+	r.await(t, "carol.v1")
+	r.stop(t)
+	before, _, err := ledger.Read[ledger.Record](filepath.Join(dir, ledger.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := intake.Withdraw(dir, "alice", "down"); err != nil {
+		t.Fatal(err)
+	}
+	r = startRunEvery(t, dir, time.Hour) // its first pass only
+	r.awaitGames(t, "carol.v1", 10)
+	r.stop(t)
+	after, _, _ := ledger.Read[ledger.Record](filepath.Join(dir, ledger.FileName))
+	cut := map[int]bool{} // tables the stop cut short, which the next run completes
+	for _, rec := range before {
+		cut[rec.Round] = true
+	}
+	for _, rec := range after[len(before):] {
+		if slices.Contains(rec.Bots, "alice.v1") && !cut[rec.Round] {
+			t.Errorf("game %s of the run after her withdrawal seats alice.v1 at a new table", rec.GameID)
 		}
 	}
 }
