@@ -106,6 +106,28 @@ func checkFold(t *testing.T, dir string, recs []ledger.Record, res *ladder.Resul
 	}
 }
 
+// cutGame removes game id's line from dir's ledger, as if a stop had
+// cut its table short, and returns the records before the cut and the
+// one removed.
+func cutGame(t *testing.T, dir, id string) ([]ledger.Record, ledger.Record) {
+	t.Helper()
+	path := filepath.Join(dir, ledger.FileName)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	recs := readLedger(t, dir)
+	cut := slices.IndexFunc(recs, func(r ledger.Record) bool { return r.GameID == id })
+	if cut < 0 {
+		t.Fatalf("no game %s in %d games", id, len(recs))
+	}
+	if err := os.WriteFile(path, bytes.Join(append(slices.Clone(lines[:cut]), lines[cut+1:]...), nil), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return recs, recs[cut]
+}
+
 // seatSpread is, over the complete units of recs, the largest
 // difference between two seats' game counts of one bot, per table size.
 func seatSpread(recs []ledger.Record) int {
@@ -184,25 +206,10 @@ func TestRunCompletesUnit(t *testing.T) {
 	dir := initMem(t, "4", 4, 2)
 	first := runFor(t, dir, 12)
 	checkLedger(t, dir, first)
-	path := filepath.Join(dir, ledger.FileName)
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := bytes.SplitAfter(data, []byte("\n"))
-	recs := readLedger(t, dir)
-	// Drop the first game of table 1: as if it had been cut short.
-	cut := slices.IndexFunc(recs, func(r ledger.Record) bool { return r.GameID == "cup-t000001-g1" })
-	if cut < 0 {
-		t.Fatalf("no game cup-t000001-g1 in %d games", len(recs))
-	}
-	lost := recs[cut]
-	kept := append(slices.Clone(lines[:cut]), lines[cut+1:]...)
-	// The indexes after it shift: the test rewrites none, and checks
-	// only the game ids and the deal of the game played again.
-	if err := os.WriteFile(path, bytes.Join(kept, nil), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	// Drop the first game of table 1: as if it had been cut short. The
+	// indexes after it shift: the test rewrites none, and checks only the
+	// game ids and the deal of the game played again.
+	recs, lost := cutGame(t, dir, "cup-t000001-g1")
 	second := runFor(t, dir, 1)
 	after := readLedger(t, dir)
 	if second.Resumed != len(recs)-1 {
@@ -248,22 +255,8 @@ func TestRunCompletesUnitWithoutRetiredVersion(t *testing.T) {
 	dir := initMem(t, "2", 3, 1)
 	first := runFor(t, dir, 6)
 	checkLedger(t, dir, first)
-	path := filepath.Join(dir, ledger.FileName)
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := bytes.SplitAfter(data, []byte("\n"))
-	recs := readLedger(t, dir)
 	// Drop the second game of table 1, then replace one of its bots.
-	cut := slices.IndexFunc(recs, func(r ledger.Record) bool { return r.GameID == "cup-t000001-g2" })
-	if cut < 0 {
-		t.Fatalf("no game cup-t000001-g2 in %d games", len(recs))
-	}
-	lost := recs[cut]
-	if err := os.WriteFile(path, bytes.Join(append(slices.Clone(lines[:cut]), lines[cut+1:]...), nil), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	_, lost := cutGame(t, dir, "cup-t000001-g2")
 	gone, _, _ := ladder.SplitVersion(lost.Bots[0])
 	l, err := ladder.Open(dir)
 	if err != nil {
