@@ -202,8 +202,12 @@ func runLadder(c *cli.Context) error {
 	if res.Abandoned > 0 {
 		cut = fmt.Sprintf(" (%s cut short, played again by the next run)", words.Count(res.Abandoned, "game", "games"))
 	}
+	why := any(res.Ending) // a final that ended by itself
+	if res.Ending == ladder.Interrupted {
+		why = context.Cause(ctx)
+	}
 	fmt.Fprintf(progress, "arena: ladder %s stopped (%v) after %s this run (%d in all); every finished game is recorded%s; resume with: arena ladder run %s\n",
-		st.Name, context.Cause(ctx), words.Count(res.Played, "game", "games"), res.Resumed+res.Played, cut, words.ShellQuote(dir))
+		st.Name, why, words.Count(res.Played, "game", "games"), res.Resumed+res.Played, cut, words.ShellQuote(dir))
 	return checkRatings(c, abs, res)
 }
 

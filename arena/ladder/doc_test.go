@@ -1,0 +1,37 @@
+package ladder_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/arena-dev/arena/arena/ladder"
+	_ "github.com/arena-dev/arena/arena/remote" // the doc's nats: bot
+)
+
+// TestDocLadderFile: the ladder file docs/ladder.md shows is one the
+// arena takes, every key and value of it.
+func TestDocLadderFile(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "ladder.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(doc), "```yaml\n")
+	if !ok {
+		t.Fatal("docs/ladder.md has no ```yaml block")
+	}
+	text, _, _ := strings.Cut(rest, "```")
+	f, err := ladder.ParseFile("docs/ladder.md", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := f.Resolve("docs/ladder.md", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Seats.Min != 2 || c.Seats.Max != 4 || len(c.Bots) != 3 || c.Submissions != ladder.Defaults {
+		t.Errorf("docs/ladder.md's file: seats %+v, %d bots, submissions %+v (the doc says it shows the defaults: %+v)",
+			c.Seats, len(c.Bots), c.Submissions, ladder.Defaults)
+	}
+}
