@@ -206,7 +206,11 @@ type Ladder struct {
 	// Read is what reading the roster log found (a torn line dropped,
 	// edited lines), for the caller to report.
 	Read RosterRead
-	lock *outdir.Lock
+	// Bindings are the running ladder's binders of the bots that are not
+	// commands run here (RunOptions.Bindings: nats:), for the intake to
+	// validate a remote bot submitted; nil outside a run.
+	Bindings bot.Bindings
+	lock     *outdir.Lock
 }
 
 // Open takes dir's lock (a directory in use by another process is an

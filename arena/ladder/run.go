@@ -133,7 +133,7 @@ func Run(ctx context.Context, dir string, opt RunOptions) (*Result, error) {
 	}
 	// The lock is taken once, by the output directory: Held opens the
 	// ladder and reads the ledger holding it.
-	l := &Ladder{Dir: dir}
+	l := &Ladder{Dir: dir, Bindings: opt.Bindings}
 	var records []ledger.Record
 	var src *tables
 	plan, err := runplan.OpenDir(runplan.Dir{Out: dir, Warn: opt.Warn,

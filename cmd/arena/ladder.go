@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -56,8 +57,8 @@ validated before it plays, and every version has a Weng-Lin rating:
 			sub("run", "run (or resume) a ladder until SIGINT or SIGTERM", "DIR",
 				"Plays the ladder in DIR and takes submissions in, until stopped (Ctrl-C or\nSIGTERM: running games get a few seconds to finish). A run killed outright\nresumes where it stopped: no game is lost or counted twice. At its end it\nchecks that its live ratings equal a recomputation from the ledger.\n\n   arena ladder run out/cup",
 				runLadder, ladderRunFlags()...),
-			sub("submit", "submit a bot (a new version) to a ladder, running or not", "DIR BOTDIR",
-				"Copies BOTDIR into the ladder as a submission, which the ladder's run builds,\nvalidates and admits or refuses. --name, --command and --build may come from\nBOTDIR/manifest.json ({\"name\": ..., \"command\": ..., \"build\": ...}); the flags\nwin. Exit 1 with --wait when it is refused.\n\n   arena ladder submit out/cup mybot --name me --command 'python3 bot.py' --wait",
+			sub("submit", "submit a bot (a new version) to a ladder, running or not", "DIR [BOTDIR]",
+				"Copies BOTDIR into the ladder as a submission, which the ladder's run builds,\nvalidates and admits or refuses. --name, --command and --build may come from\nBOTDIR/manifest.json ({\"name\": ..., \"command\": ..., \"build\": ...}); the flags\nwin. A bot served from your own machine (arena connect, docs/remote.md) has no\nBOTDIR: --name NAME --command nats:NAME, judged while you serve it. Exit 1 with\n--wait when it is refused.\n\n   arena ladder submit out/cup mybot --name me --command 'python3 bot.py' --wait\n   arena ladder submit out/cup --name me --command nats:me --wait",
 				submitLadder,
 				&cli.StringFlag{Name: "name", Usage: "the bot's name in the ladder (its versions play as NAME.vN)"},
 				&cli.StringFlag{Name: "command", Usage: "the command that runs the bot, in BOTDIR"},
@@ -251,6 +252,12 @@ func submission(c *cli.Context, botDir string) (intake.Manifest, error) {
 }
 
 func submitLadder(c *cli.Context) error {
+	if c.NArg() == 1 { // a bot that runs elsewhere: no files
+		if !c.IsSet("name") || !strings.Contains(c.String("command"), ":") {
+			return usage.Errorf("ladder submit DIR BOTDIR, or for a bot you serve from your machine: ladder submit DIR --name NAME --command nats:NAME")
+		}
+		return deliverSubmission(c, c.Args().First(), "", intake.Manifest{Name: c.String("name"), Command: c.String("command")})
+	}
 	args, err := ladderArgs(c, "DIR", "BOTDIR")
 	if err != nil {
 		return err
@@ -263,6 +270,12 @@ func submitLadder(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	return deliverSubmission(c, dir, botDir, m)
+}
+
+// deliverSubmission submits m (its files in botDir; "" none) to the
+// ladder in dir, and follows it.
+func deliverSubmission(c *cli.Context, dir, botDir string, m intake.Manifest) error {
 	id, err := intake.SubmitManifest(dir, botDir, m)
 	if err != nil {
 		return ladderErr(err)

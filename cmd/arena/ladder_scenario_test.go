@@ -227,7 +227,22 @@ func TestLadderRemoteBot(t *testing.T) {
 	back := run.gamesSoFar()
 	server = serve()
 	run.waitUntil(t, "2 games of alice served again", func(l []string) bool { return cleanGamesOf(alice, back)(l) >= 2 })
+
+	// A contestant enters a bot they serve while the ladder runs: under
+	// its own id only, judged by the check's games through the link.
+	bob := start(t, nil, "connect", "--nats", url, "--bot", "bob", "--sessions", "4", "--", "arena", "bot", "greedy")
+	if out, code := ladderCmd(t, "submit", dir, "--name", "carol", "--command", "nats:bob", "--wait"); code != 1 || !strings.Contains(out, "under its own id") {
+		t.Errorf("submit of nats:bob as carol: exit %d, want 1 (refused):\n%s", code, out)
+	}
+	if out, code := ladderCmd(t, "submit", dir, "--name", "bob", "--command", "nats:bob", "--wait"); code != 0 || !strings.Contains(out, "admitted as bob.v1") {
+		t.Fatalf("submit of nats:bob: exit %d, want 0 (admitted):\n%s", code, out)
+	}
+	joined := run.gamesSoFar()
+	run.waitUntil(t, "2 games of bob", func(l []string) bool { return cleanGamesOf("bob.v1", joined)(l) >= 2 })
 	recs := stopLadder(t, run, dir)
+	if code := bob.stopped(t); code != 0 {
+		t.Errorf("bob's connect stopped by SIGTERM: exit %d:\n%s", code, bob.stderr())
+	}
 	if code := server.stopped(t); code != 0 {
 		t.Errorf("connect stopped by SIGTERM: exit %d:\n%s", code, server.stderr())
 	}

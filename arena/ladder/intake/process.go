@@ -214,6 +214,11 @@ func judge(ctx context.Context, l *ladder.Ladder, sub *submission, m Manifest) (
 	if b := l.Roster.State().Bot(m.Name); b != nil && slices.ContainsFunc(b.Versions, func(v ladder.Version) bool { return v.Bundled }) {
 		return refuse("%s is a bundled bot of the ladder: submit under another name", m.Name)
 	}
+	if spec, err := bot.Parse(ladder.VersionName(m.Name, l.Roster.State().Next(m.Name)), m.Command, ""); err == nil {
+		if _, local := spec.Target.(stdio.Command); !local {
+			return judgeRemote(ctx, l, spec, m, uidString(sub.owner), refuse)
+		}
+	}
 	rel, build, err := install(l, sub, m)
 	var unusable *unusableError
 	if errors.As(err, &unusable) {
@@ -229,7 +234,11 @@ func judge(ctx context.Context, l *ladder.Ladder, sub *submission, m Manifest) (
 	if _, ok := spec.Target.(stdio.Command); !ok {
 		return refuse("%s: a submission is a command run here (%s is not)", m.Command, spec.Target.Scheme())
 	}
-	text, ok, err := validate(ctx, l, spec, m.ID)
+	specs := []bot.Spec{spec}
+	if err := confine(l, specs); err != nil {
+		return ladder.Event{}, err
+	}
+	text, ok, err := validate(ctx, l, specs[0], m.ID)
 	if err != nil {
 		return ladder.Event{}, err
 	}
@@ -372,15 +381,56 @@ func inUse(l *ladder.Ladder, bot, rel string) bool {
 // fewest seats and, for a seat range, at its most: the check's report
 // as text, and whether it passed. The ladder's stop (ctx) interrupts
 // it: ctx's error, and no verdict.
-func validate(ctx context.Context, l *ladder.Ladder, spec bot.Spec, id string) (string, bool, error) {
+// judgeRemote judges a bot that runs elsewhere (nats:ID), submitted
+// with no files: only under its own id (a contestant enters the bot
+// they serve, not another's), only to a ladder that runs with a link
+// for it (RunOptions.Bindings), and by the same check's games, played
+// through that link: it must be served when it is judged.
+func judgeRemote(ctx context.Context, l *ladder.Ladder, spec bot.Spec, m Manifest, owner string, refuse func(string, ...any) (ladder.Event, error)) (ladder.Event, error) {
+	scheme := spec.Target.Scheme()
+	if want := scheme + ":" + m.Name; spec.Target.String() != want {
+		return refuse("%s: a remote bot is submitted under its own id: --name %s --command %s, or name it %s", m.Command, m.Name, want, strings.TrimPrefix(spec.Target.String(), scheme+":"))
+	}
+	if _, ok := l.Bindings[scheme]; !ok {
+		return refuse("%s: this ladder runs without a link for %s: bots (its organiser starts it with --nats or --nats-listen): submit a bot to run here", m.Command, scheme)
+	}
+	specs := []bot.Spec{spec}
+	if err := bot.Bind(specs, l.Bindings); err != nil {
+		return refuse("%s: %v", m.Command, err)
+	}
+	build := spec.Target.String()
+	if b, ok := spec.Target.(bot.Builder); ok {
+		if build, _ = b.Build(); build == "" {
+			build = spec.Target.String()
+		}
+	}
+	text, ok, err := validate(ctx, l, specs[0], m.ID)
+	if err != nil {
+		return ladder.Event{}, err
+	}
+	if !ok {
+		return refuse("%s", text)
+	}
+	return ladder.Event{Kind: ladder.Admitted, Time: now(), Bot: m.Name, Submission: m.ID, Version: l.Roster.State().Next(m.Name),
+		Build: build, Command: m.Command, Report: text, Owner: owner}, nil
+}
+
+// confine binds specs (commands run here) in a sandbox of the ladder's
+// limits that hides the ladder directory, as the run's.
+func confine(l *ladder.Ladder, specs []bot.Spec) error {
 	c := l.Config
 	opts := c.BotOptions
 	opts.Hide = append(slices.Clip(opts.Hide), ladder.Hidden(l.Dir)...)
-	specs := []bot.Spec{spec}
 	_, err := runplan.Confine(specs, c.BotLimits, opts, "")
-	if err != nil {
-		return "", false, err
-	}
+	return err
+}
+
+// validate plays the check's games against spec, bound: its report,
+// and whether it passed.
+func validate(ctx context.Context, l *ladder.Ladder, spec bot.Spec, id string) (string, bool, error) {
+	c := l.Config
+	var err error
+	specs := []bot.Spec{spec}
 	lim := c.Settings.Limits
 	move := lim.Move
 	if move <= 0 {

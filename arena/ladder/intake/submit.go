@@ -80,7 +80,8 @@ func Submit(ladderDir, name, botDir, command string) (string, error) {
 }
 
 // SubmitManifest is Submit of the bot m describes (its Name, Command and
-// Build; Submit sets ID and Time).
+// Build; Submit sets ID and Time). botDir "" submits a bot that runs
+// elsewhere (Command nats:NAME, served by its owner), which has no files.
 func SubmitManifest(ladderDir, botDir string, m Manifest) (string, error) {
 	if err := checkName(m.Name); err != nil {
 		return "", err
@@ -89,7 +90,11 @@ func SubmitManifest(ladderDir, botDir string, m Manifest) (string, error) {
 		return "", fmt.Errorf("intake: submission of %s: no command", m.Name)
 	}
 	m.Withdraw, m.Reason = false, ""
-	return deliver(ladderDir, m, func(tmp string) error { return CopyTree(filepath.Join(tmp, FilesName), botDir, Bounds) })
+	fill := func(tmp string) error { return CopyTree(filepath.Join(tmp, FilesName), botDir, Bounds) }
+	if botDir == "" { // a bot that runs elsewhere (nats:ID): no files
+		fill = func(tmp string) error { return os.Mkdir(filepath.Join(tmp, FilesName), 0o700) }
+	}
+	return deliver(ladderDir, m, fill)
 }
 
 // Withdraw asks the ladder at ladderDir to take bot name out (reason
