@@ -53,6 +53,9 @@ type tables struct {
 	active map[string]int // each bot's active version, by roster index
 	// forfeits are each bot's forfeits in a row (countForfeit).
 	forfeits map[int]int
+	// retiring are the bots to retire once their tables end
+	// (retireAfter).
+	retiring map[int]bool
 	// remote are the bots whose launchers say whether they are served
 	// (a nats: bot with a remote.Presence): available only while they
 	// are (follow).
@@ -254,7 +257,7 @@ func (s *tables) join() {
 	for _, c := range s.live.taken() {
 		if c.Withdrawn != "" {
 			if old, ok := s.active[c.Withdrawn]; ok {
-				s.retire(old)
+				s.retireAfter(old)
 				delete(s.active, c.Withdrawn)
 			}
 			continue
@@ -266,7 +269,7 @@ func (s *tables) join() {
 		}
 		name, _, _ := SplitVersion(c.Spec.Name)
 		if old, ok := s.active[name]; ok {
-			s.retire(old)
+			s.retireAfter(old)
 		}
 		s.active[name] = i
 		s.bots = append(s.bots, matchmaking.Bot{ID: i, Skill: s.ratings.Get(c.Spec.Name).Skill, Last: s.seq - 1, Available: true})
@@ -325,8 +328,28 @@ func (s *tables) retire(b int) {
 func (s *tables) close(u *unit) {
 	delete(s.open, u.seq)
 	for _, b := range u.bots {
-		s.bots[b].InPlay--
+		if s.bots[b].InPlay--; s.bots[b].InPlay == 0 && s.retiring[b] {
+			delete(s.retiring, b)
+			s.retire(b)
+		}
 	}
+}
+
+// retireAfter retires bot b once the tables it is at end: a version
+// replaced or withdrawn is seated at no new table, and plays out the
+// games of its tables (their deals are played whole, by the bots they
+// were dealt to).
+func (s *tables) retireAfter(b int) {
+	s.unwatch(b)
+	s.bots[b].Available = false
+	if s.bots[b].InPlay == 0 {
+		s.retire(b)
+		return
+	}
+	if s.retiring == nil {
+		s.retiring = map[int]bool{}
+	}
+	s.retiring[b] = true
 }
 
 // next is Next without its joining and blocking.
