@@ -26,7 +26,8 @@ type row struct {
 const statusUnknown = "unknown"
 
 // standings are the rows of every bot, best first (by the conservative
-// rating, then games, then name); pending bots, with no version, last.
+// rating, then games, then name): the active ones ranked, then the
+// others; pending bots, with no version, last.
 // This is the leaderboard's own small builder: it reads the server's
 // visible state, not the ledger.
 func standings(st *state) []row {
@@ -56,16 +57,22 @@ func standings(st *state) []row {
 		return strings.Compare(a.Bot, b.Bot)
 	})
 	for i := range rows {
-		if rows[i].Version != "" {
+		if unranked(rows[i]) == 0 {
 			rows[i].Rank = i + 1
 		}
 	}
 	return rows
 }
 
-// unranked is 1 for a row with no version (last), 0 for the others.
+// unranked orders the rows: the bots that play (active) are ranked
+// first, as arena ladder standings ranks them; then the others with a
+// version (suspended, withdrawn, retired), unranked; then those with
+// none (pending).
 func unranked(r row) int {
-	if r.Version == "" {
+	switch {
+	case r.Version == "":
+		return 2
+	case r.Status != ladder.StatusActive:
 		return 1
 	}
 	return 0
