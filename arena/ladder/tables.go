@@ -69,38 +69,20 @@ type botState struct {
 	seats []int
 }
 
-// newTables is the Source of a run whose bots are specs, the ledger
-// holding records: the ratings and each bot's state folded from them,
-// in ledger order (Ratings.Add, as the live ladder adds them), and the
-// units they leave incomplete queued first.
-func newTables(c *Config, secret *deal.Secret, specs []bot.Spec, records []ledger.Record) (*tables, error) {
+// newTables is the Source of a run whose bots are specs, resuming past
+// (the ledger's ratings and each bot's state, folded by resume): the
+// units the ledger leaves incomplete are queued first.
+func newTables(c *Config, secret *deal.Secret, specs []bot.Spec, past *resumed) (*tables, error) {
 	mm, err := matchmaking.New(c.Matchmaking, c.Seed)
 	if err != nil {
 		return nil, fmt.Errorf("ladder %s: %w", c.Name, err)
 	}
-	s := &tables{c: c, secret: secret, mm: mm, ratings: NewRatings(c.Rating, c.Initial), seq: 1,
+	s := &tables{c: c, secret: secret, mm: mm, ratings: past.ratings, seq: past.seq,
 		limit: max(c.Concurrency, 1), open: map[int64]*unit{}, active: map[string]int{}}
-	states := map[string]*botState{}
-	done := map[int64][]ledger.Record{}
-	for _, rec := range records {
-		s.ratings.Add(rec)
-		for seat, name := range rec.Bots {
-			st := states[name]
-			if st == nil {
-				st = &botState{}
-				states[name] = st
-			}
-			st.games++
-			st.last = max(st.last, int64(rec.Round))
-			st.seats = countSeat(st.seats, seat)
-		}
-		s.seq = max(s.seq, int64(rec.Round)+1)
-		done[int64(rec.Round)] = append(done[int64(rec.Round)], rec)
-	}
 	byName := map[string]int{}
 	for i, spec := range specs {
 		b := matchmaking.Bot{ID: i, Skill: s.ratings.Get(spec.Name).Skill, Last: s.seq - 1, Available: true}
-		if st := states[spec.Name]; st != nil {
+		if st := past.states[spec.Name]; st != nil {
 			b.Games, b.Last, b.Seats = st.games, st.last, st.seats
 		}
 		s.bots, s.names = append(s.bots, b), append(s.names, spec.Name)
@@ -109,7 +91,7 @@ func newTables(c *Config, secret *deal.Secret, specs []bot.Spec, records []ledge
 			s.active[name] = i
 		}
 	}
-	s.resumeUnits(done, byName)
+	s.resumeUnits(past.partial, byName)
 	return s, nil
 }
 
@@ -123,7 +105,7 @@ func countSeat(seats []int, seat int) []int {
 }
 
 // resumeUnits queues the games the ledger's units lack (a run stopped
-// in the middle of one), in table order, if their bots all still play:
+// in the middle of one: done holds their games), in table order, if their bots all still play:
 // the unit's seats stay balanced and its deal is not left half-told. A
 // unit with a retired bot stays short.
 func (s *tables) resumeUnits(done map[int64][]ledger.Record, byName map[string]int) {
