@@ -19,7 +19,7 @@ import (
 
 // initMem makes a ladder of n in-memory bots (random and first in
 // turn) at seats, playing concurrency tables' games at once.
-func initMem(t *testing.T, seats string, n, concurrency int) string {
+func initMem(t testing.TB, seats string, n, concurrency int) string {
 	t.Helper()
 	var b strings.Builder
 	fmt.Fprintf(&b, "name: cup\ngame: uno\nseats: %s\nseed: 7\nconcurrency: %d\nclock:\n  move: 2s\nbots:\n", seats, concurrency)
@@ -39,7 +39,7 @@ func initMem(t *testing.T, seats string, n, concurrency int) string {
 
 // runFor runs the ladder in dir until it has counted games games, then
 // ends its context, as SIGINT does.
-func runFor(t *testing.T, dir string, games int) *ladder.Result {
+func runFor(t testing.TB, dir string, games int) *ladder.Result {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
