@@ -55,7 +55,7 @@ func runFor(t testing.TB, dir string, games int) *ladder.Result {
 	return res
 }
 
-func readLedger(t *testing.T, dir string) []ledger.Record {
+func readLedger(t testing.TB, dir string) []ledger.Record {
 	t.Helper()
 	recs, torn, err := ledger.Read[ledger.Record](filepath.Join(dir, ledger.FileName))
 	if err != nil || torn != nil {

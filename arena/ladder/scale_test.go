@@ -134,10 +134,15 @@ func BenchmarkResumeMemory(b *testing.B) {
 // BenchmarkRunMemory plays games with in-memory bots (uno, 30 bots, 4
 // seats) and reports the live heap after the first tenth of them and at
 // the end, and the growth per game between the two: what a long run
-// keeps per game it plays (0 if flat).
+// keeps per game it plays (0 if flat). And the fairness of that run,
+// from its ledger: the largest gap of a bot (tables started between two
+// of its own; the matchmaker's bound is 3 ceil(30/4) = 24 for a bot free
+// throughout, which a bot busy in a table of a concurrent game is not)
+// and the largest seat spread over complete units.
 func BenchmarkRunMemory(b *testing.B) {
 	games := testkit.Pick(1000, 10000)
 	var first, last uint64
+	var gap, spread int
 	for b.Loop() {
 		dir := initMem(b, "4", 30, 2)
 		ctx, cancel := context.WithCancel(context.Background())
@@ -154,8 +159,27 @@ func BenchmarkRunMemory(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
+		gap, spread = fairness(readLedger(b, dir))
 	}
+	b.ReportMetric(float64(gap), "max-gap-tables")
+	b.ReportMetric(float64(spread), "seat-spread")
 	b.ReportMetric(float64(first)/(1<<20), "heap-MiB-at-tenth")
 	b.ReportMetric(float64(last)/(1<<20), "heap-MiB-at-end")
 	b.ReportMetric((float64(last)-float64(first))/float64(games-games/10), "growth-B/game")
+}
+
+// fairness is the largest number of tables the ladder started between
+// two tables of one bot (from table 0), and the largest difference
+// between two seat counts of a bot over complete units.
+func fairness(recs []ledger.Record) (gap, spread int) {
+	last := map[string]int{}
+	for _, r := range recs { // tables start in ledger order, but for the units played at once
+		for _, name := range r.Bots {
+			if r.Round > last[name] {
+				gap = max(gap, r.Round-last[name]-1)
+				last[name] = r.Round
+			}
+		}
+	}
+	return gap, seatSpread(recs)
 }
