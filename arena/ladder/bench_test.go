@@ -279,7 +279,10 @@ func initField(tb testing.TB, game string, seats int, names, commands []string, 
 // before the standings' Spearman correlation with the true order
 // settled at 0.9 (medians over runs of different seeds: 1, or 5 with
 // ARENA_THOROUGH=1), and their ratio. Slow: minutes a run. A single
-// run's figure is noisy (BenchmarkConvergence's runs vary threefold).
+// run's figure is noisy (BenchmarkConvergence's runs vary threefold),
+// and the order is assumed, not measured: in Uno the search bots at
+// these budgets play about as well as greedy (docs/performance.md,
+// "Ladder"), so that neither side may settle within the budget.
 func BenchmarkRealConvergence(b *testing.B) {
 	for _, c := range []struct {
 		game         string
