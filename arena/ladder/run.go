@@ -134,7 +134,7 @@ func Run(ctx context.Context, dir string, opt RunOptions) (*Result, error) {
 	// The lock is taken once, by the output directory: Held opens the
 	// ladder and reads the ledger holding it.
 	l := &Ladder{Dir: dir, Bindings: opt.Bindings}
-	var records []ledger.Record
+	var past *resumed
 	var src *tables
 	plan, err := runplan.OpenDir(runplan.Dir{Out: dir, Warn: opt.Warn,
 		Held: func() error {
@@ -142,14 +142,6 @@ func Run(ctx context.Context, dir string, opt RunOptions) (*Result, error) {
 				return err
 			}
 			warnRoster(opt.Warn, l)
-			var torn *ledger.Torn
-			var err error
-			if records, torn, err = ledger.Read[ledger.Record](filepath.Join(dir, ledger.FileName)); err != nil {
-				return err
-			}
-			if torn != nil {
-				fmt.Fprintf(opt.Warn, "arena: warning: %s: %s\n", filepath.Join(dir, ledger.FileName), torn)
-			}
 			return nil
 		},
 		Deal: func() (*deal.Secret, error) {
@@ -157,10 +149,11 @@ func Run(ctx context.Context, dir string, opt RunOptions) (*Result, error) {
 			if err != nil {
 				return nil, err
 			}
-			return secret, checkSecret(l.Config, secret, records)
+			past, err = resume(l.Config, secret, dir, opt.Warn)
+			return secret, err
 		},
 		Line: func(_ run.Table, rec ledger.Record) any {
-			rec.Index += len(records) // the runner counts from 0: the ledger's index goes on
+			rec.Index += past.games // the runner counts from 0: the ledger's index goes on
 			return rec
 		},
 	})
@@ -189,13 +182,13 @@ func Run(ctx context.Context, dir string, opt RunOptions) (*Result, error) {
 	// join the run retired: those games are played without them
 	// (forfeits, recorded without starting them), so that every table
 	// ends whole.
-	gone := l.goneSpecs(records, specs)
-	if src, err = newTables(c, plan.Secret, append(specs, gone...), len(gone), records); err != nil {
+	gone := l.goneSpecs(past.partial, specs)
+	if src, err = newTables(c, plan.Secret, append(specs, gone...), len(gone), past); err != nil {
 		return nil, err
 	}
 	stop := newFinal(opt, src)
 	if stop.decided() { // a final resumed after its end
-		return stop.report(&Result{Resumed: len(records), Ratings: src.ratings, Tables: src.seq - 1}), nil
+		return stop.report(&Result{Resumed: past.games, Ratings: src.ratings, Tables: src.seq - 1}), nil
 	}
 	outer := ctx
 	ctx, cancel := context.WithCancelCause(ctx)
@@ -229,7 +222,7 @@ func Run(ctx context.Context, dir string, opt RunOptions) (*Result, error) {
 		}
 	}
 	res, err := run.Run(ctx, rc, src, stop.stopRule(), plan.Sink)
-	out := stop.report(&Result{Resumed: len(records), Played: res.Played, Abandoned: res.Abandoned, Ratings: src.ratings, Tables: src.seq - 1})
+	out := stop.report(&Result{Resumed: past.games, Played: res.Played, Abandoned: res.Abandoned, Ratings: src.ratings, Tables: src.seq - 1})
 	if errors.Is(err, run.ErrInterrupted) && ctx.Err() != nil {
 		if outer.Err() == nil {
 			return out, context.Cause(ctx) // the intake's, or a version that could not join
@@ -268,13 +261,13 @@ func (l *Ladder) activeSpecs() ([]bot.Spec, error) {
 
 // goneSpecs are the specs (unbound: never started) of the versions not
 // in active that the ledger's tables cut short still seat.
-func (l *Ladder) goneSpecs(records []ledger.Record, active []bot.Spec) []bot.Spec {
+func (l *Ladder) goneSpecs(partial map[int64][]ledger.Record, active []bot.Spec) []bot.Spec {
 	playing := map[string]bool{}
 	for _, s := range active {
 		playing[s.Name] = true
 	}
 	var gone []bot.Spec
-	for _, name := range shortUnitBots(records) {
+	for _, name := range shortUnitBots(partial) {
 		if playing[name] {
 			continue
 		}
@@ -299,14 +292,70 @@ func dealSeed(c *Config, secret *deal.Secret, seq int64) uint64 {
 	return secret.Seed(c.Seed, "deal", uint64(seq))
 }
 
-// checkSecret: secret deals every game recorded as it was dealt, or the
-// rest of a unit cut short would be other cards.
-func checkSecret(c *Config, secret *deal.Secret, records []ledger.Record) error {
-	for _, r := range records {
-		if got := dealSeed(c, secret, int64(r.Round)); got != r.Seed {
-			return fmt.Errorf("ladder %s: %w than the one its games were dealt with (game %s was dealt seed %d; this secret deals it %d)",
-				c.Name, deal.ErrMismatch, r.GameID, r.Seed, got)
-		}
+// checkSecret: secret deals game r as it was dealt, or the rest of a
+// unit cut short would be other cards.
+func checkSecret(c *Config, secret *deal.Secret, r *ledger.Record) error {
+	if got := dealSeed(c, secret, int64(r.Round)); got != r.Seed {
+		return fmt.Errorf("ladder %s: %w than the one its games were dealt with (game %s was dealt seed %d; this secret deals it %d)",
+			c.Name, deal.ErrMismatch, r.GameID, r.Seed, got)
 	}
 	return nil
+}
+
+// resumed is what a run resumes from the ledger, folded a line at a
+// time (ledger.Each) so that a ladder's memory does not grow with its
+// games: the ratings (Ratings.Add in ledger order, as the live ladder
+// adds them: equal to Fold, bit for bit), each version's games, seats
+// and last table, the next table's number, and the games of the units
+// still short of their k games (a complete unit's are dropped as its
+// last game is read: only the units a stop cut short, a handful, stay).
+type resumed struct {
+	games   int
+	ratings *Ratings
+	states  map[string]*botState
+	seq     int64                     // the next table's number (from 1)
+	partial map[int64][]ledger.Record // by table number
+}
+
+// resume folds the ledger of the ladder in dir, checking that secret
+// deals each game as it was dealt.
+func resume(c *Config, secret *deal.Secret, dir string, warn io.Writer) (*resumed, error) {
+	r := &resumed{ratings: NewRatings(c.Rating, c.Initial), states: map[string]*botState{}, seq: 1,
+		partial: map[int64][]ledger.Record{}}
+	path := filepath.Join(dir, ledger.FileName)
+	torn, err := ledger.Each(path, func(e ledger.Entry[ledger.Record]) error {
+		if err := checkSecret(c, secret, &e.Record); err != nil {
+			return err
+		}
+		r.add(e.Record)
+		return nil
+	})
+	if torn != nil {
+		fmt.Fprintf(warn, "arena: warning: %s: %s\n", path, torn)
+	}
+	return r, err
+}
+
+// add folds one game.
+func (r *resumed) add(rec ledger.Record) {
+	r.games++
+	r.ratings.Add(rec)
+	for seat, name := range rec.Bots {
+		st := r.states[name]
+		if st == nil {
+			st = &botState{}
+			r.states[name] = st
+		}
+		st.games++
+		st.last = max(st.last, int64(rec.Round))
+		st.seats = countSeat(st.seats, seat)
+	}
+	seq := int64(rec.Round)
+	r.seq = max(r.seq, seq+1)
+	unit := append(r.partial[seq], rec)
+	if len(unit) >= len(unit[0].Bots) {
+		delete(r.partial, seq)
+		return
+	}
+	r.partial[seq] = unit
 }

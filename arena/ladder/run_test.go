@@ -20,7 +20,7 @@ import (
 
 // initMem makes a ladder of n in-memory bots (random and first in
 // turn) at seats, playing concurrency tables' games at once.
-func initMem(t *testing.T, seats string, n, concurrency int) string {
+func initMem(t testing.TB, seats string, n, concurrency int) string {
 	t.Helper()
 	var b strings.Builder
 	fmt.Fprintf(&b, "name: cup\ngame: uno\nseats: %s\nseed: 7\nconcurrency: %d\nclock:\n  move: 2s\nbots:\n", seats, concurrency)
@@ -31,7 +31,7 @@ func initMem(t *testing.T, seats string, n, concurrency int) string {
 }
 
 // initFile makes the ladder of the ladder file text.
-func initFile(t *testing.T, text string) string {
+func initFile(t testing.TB, text string) string {
 	t.Helper()
 	file := filepath.Join(t.TempDir(), "ladder.yaml")
 	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
@@ -46,7 +46,7 @@ func initFile(t *testing.T, text string) string {
 
 // runFor runs the ladder in dir until it has counted games games, then
 // ends its context, as SIGINT does.
-func runFor(t *testing.T, dir string, games int) *ladder.Result {
+func runFor(t testing.TB, dir string, games int) *ladder.Result {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -62,7 +62,7 @@ func runFor(t *testing.T, dir string, games int) *ladder.Result {
 	return res
 }
 
-func readLedger(t *testing.T, dir string) []ledger.Record {
+func readLedger(t testing.TB, dir string) []ledger.Record {
 	t.Helper()
 	recs, torn, err := ledger.Read[ledger.Record](filepath.Join(dir, ledger.FileName))
 	if err != nil || torn != nil {

@@ -3,6 +3,7 @@ package ladder
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -89,39 +90,23 @@ type botState struct {
 	seats []int
 }
 
-// newTables is the Source of a run whose bots are specs, the ledger
-// holding records: the ratings and each bot's state folded from them,
-// in ledger order (Ratings.Add, as the live ladder adds them), and the
-// units they leave incomplete queued first.
-func newTables(c *Config, secret *deal.Secret, specs []bot.Spec, gone int, records []ledger.Record) (*tables, error) {
+// newTables is the Source of a run whose bots are specs (the last gone
+// of them versions no longer active, left in tables the ledger holds in
+// part), resuming past (the ledger's ratings and each bot's state,
+// folded by resume): the units the ledger leaves incomplete are queued
+// first.
+func newTables(c *Config, secret *deal.Secret, specs []bot.Spec, gone int, past *resumed) (*tables, error) {
 	mm, err := matchmaking.New(c.Matchmaking, c.Seed)
 	if err != nil {
 		return nil, fmt.Errorf("ladder %s: %w", c.Name, err)
 	}
-	s := &tables{c: c, secret: secret, mm: mm, ratings: NewRatings(c.Rating, c.Initial), seq: 1,
+	s := &tables{c: c, secret: secret, mm: mm, ratings: past.ratings, seq: past.seq,
 		limit: max(c.Concurrency, 1), open: map[int64]*unit{}, active: map[string]int{}}
-	states := map[string]*botState{}
-	done := map[int64][]ledger.Record{}
-	for _, rec := range records {
-		s.ratings.Add(rec)
-		for seat, name := range rec.Bots {
-			st := states[name]
-			if st == nil {
-				st = &botState{}
-				states[name] = st
-			}
-			st.games++
-			st.last = max(st.last, int64(rec.Round))
-			st.seats = countSeat(st.seats, seat)
-		}
-		s.seq = max(s.seq, int64(rec.Round)+1)
-		done[int64(rec.Round)] = append(done[int64(rec.Round)], rec)
-	}
 	byName := map[string]int{}
 	for i, spec := range specs {
 		retired := i >= len(specs)-gone // played only in the tables it has left, absent
 		b := matchmaking.Bot{ID: i, Skill: s.ratings.Get(spec.Name).Skill, Last: s.seq - 1, Available: !retired}
-		if st := states[spec.Name]; st != nil {
+		if st := past.states[spec.Name]; st != nil {
 			b.Games, b.Last, b.Seats = st.games, st.last, st.seats
 		}
 		s.bots, s.names = append(s.bots, b), append(s.names, spec.Name)
@@ -134,7 +119,7 @@ func newTables(c *Config, secret *deal.Secret, specs []bot.Spec, gone int, recor
 			s.active[name] = i
 		}
 	}
-	s.resumeUnits(done, byName)
+	s.resumeUnits(past.partial, byName)
 	return s, nil
 }
 
@@ -201,16 +186,12 @@ func gameOf(gameID string) (int, bool) {
 	return n - 1, err == nil && n >= 1
 }
 
-// shortUnitBots are the bots (ledger names) of the tables records hold
-// in part, in table order.
-func shortUnitBots(records []ledger.Record) []string {
-	count := map[int]int{}
-	for _, r := range records {
-		count[r.Round]++
-	}
+// shortUnitBots are the bots (ledger names) of the tables the ledger
+// holds in part (resumed.partial), in table order.
+func shortUnitBots(partial map[int64][]ledger.Record) []string {
 	var names []string
-	for _, r := range records {
-		if count[r.Round] < len(r.Bots) {
+	for _, seq := range slices.Sorted(maps.Keys(partial)) {
+		for _, r := range partial[seq] {
 			names = append(names, r.Bots...)
 		}
 	}

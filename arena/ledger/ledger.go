@@ -169,20 +169,37 @@ func Read[T any](path string) (records []T, torn *Torn, err error) {
 // no Writer writes. The file is read a line at a time, so a hostile file
 // costs at most MaxLine of memory beyond the records.
 func ReadEntries[T any](path string) (entries []Entry[T], torn *Torn, err error) {
+	torn, err = Each(path, func(e Entry[T]) error {
+		entries = append(entries, e)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return entries, torn, nil
+}
+
+// Each calls f with every complete line of the ledger at path, in file
+// order, as ReadEntries reads them, and keeps none: a reader that folds
+// a long ledger (a ladder's million games) needs memory for its fold
+// only. An error of f stops the reading and is returned as it is.
+func Each[T any](path string, f func(Entry[T]) error) (torn *Torn, err error) {
 	r, err := openReader[T](path)
 	if r == nil {
-		return nil, nil, err
+		return nil, err
 	}
 	defer r.f.Close()
 	for {
 		e, torn, err := r.next()
 		switch {
 		case err != nil:
-			return nil, nil, err
+			return nil, err
 		case e == nil:
-			return entries, torn, nil
+			return torn, nil
 		}
-		entries = append(entries, *e)
+		if err := f(*e); err != nil {
+			return nil, err
+		}
 	}
 }
 

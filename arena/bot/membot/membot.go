@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -103,13 +104,29 @@ type Launcher struct {
 	Hold chan struct{}
 
 	mu       sync.Mutex
-	sessions []*Session
+	sessions []*Session // those that may still be running
+	// ended counts the sessions dropped from sessions once ended, and
+	// endedByes those of them that got bye: a launcher of a long run
+	// (a ladder's million games) keeps no ended session.
+	ended, endedByes int
 }
 
 // Launch starts a session.
 func (l *Launcher) Launch(_ string, opt bot.LaunchOptions) (bot.Endpoint, error) {
 	s := Start(l.Policy, l.Hold, opt.MaxLine)
 	l.mu.Lock()
+	l.sessions = slices.DeleteFunc(l.sessions, func(s *Session) bool {
+		select {
+		case <-s.done:
+			l.ended++
+			if s.Byes.Load() {
+				l.endedByes++
+			}
+			return true
+		default:
+			return false
+		}
+	})
 	l.sessions = append(l.sessions, s)
 	l.mu.Unlock()
 	return s, nil
@@ -119,12 +136,13 @@ func (l *Launcher) Launch(_ string, opt bot.LaunchOptions) (bot.Endpoint, error)
 func (l *Launcher) Launched() (launched, byes int) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	byes = l.endedByes
 	for _, s := range l.sessions {
 		if s.Byes.Load() {
 			byes++
 		}
 	}
-	return len(l.sessions), byes
+	return l.ended + len(l.sessions), byes
 }
 
 var _ bot.Endpoint = (*Session)(nil)

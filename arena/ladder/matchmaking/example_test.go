@@ -29,3 +29,14 @@ func ExampleMatchmaker_Next() {
 	// Output:
 	// true placement [13 11]
 }
+
+// Spearman compares a ladder's order with the true one: copies of a bot
+// (equal true strengths) may come in either order.
+func ExampleSpearman() {
+	truth := []float64{1, 1, 2, 3}       // two copies of the weakest bot
+	standings := []float64{-2, -3, 5, 9} // the copies swapped: still right
+	swapped := []float64{-2, -3, 9, 5}   // the two best swapped
+	fmt.Printf("%.2f %.2f\n", matchmaking.Spearman(standings, truth), matchmaking.Spearman(swapped, truth))
+	// Output:
+	// 0.95 0.74
+}

@@ -286,7 +286,8 @@ func TestConvergence(t *testing.T) {
 		maxRatio float64
 	}{{2, 0.6}, {4, 0.8}} {
 		t.Run(fmt.Sprintf("seats=%d", c.k), func(t *testing.T) {
-			mm, rr := convergenceRuns(t, c.k, 3, runs, 3000)
+			conv := convergenceRuns(t, c.k, 3, runs, 3000)
+			mm, rr := conv.mm, conv.rr
 			t.Logf("games to Spearman 0.9: matchmaking %d, round robin %d (%.2f)", mm, rr, float64(mm)/float64(rr))
 			if float64(mm) > c.maxRatio*float64(rr) {
 				t.Errorf("matchmaking %d games, round robin %d: ratio above %.1f", mm, rr, c.maxRatio)

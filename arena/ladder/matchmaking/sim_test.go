@@ -30,6 +30,7 @@ type sim struct {
 	placedAt   []int  // games played when Sigma first fell to the placement bound (-1: not yet)
 	placement  float64
 	onGame     func() // called after every game
+	reached    int    // see convergence
 	seatCounts int    // the most seats any table had
 }
 
@@ -166,61 +167,27 @@ func (s *sim) seatSpread(k int) int {
 }
 
 // spearman is the rank correlation between the ladder's order (by
-// Ordinal, as the standings show it) and the true one, ties in the true
-// strengths (copies of a bot) given their average rank.
+// Ordinal, as the standings show it) and the true one.
 func (s *sim) spearman() float64 {
 	n := len(s.bots)
 	est, tru := make([]float64, n), make([]float64, n)
 	for i, b := range s.bots {
 		est[i], tru[i] = b.Skill.Ordinal(), s.truth[b.ID]
 	}
-	return pearson(ranks(est), ranks(tru))
-}
-
-func ranks(x []float64) []float64 {
-	idx := make([]int, len(x))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool { return x[idx[a]] < x[idx[b]] })
-	r := make([]float64, len(x))
-	for i := 0; i < len(idx); {
-		j := i
-		for j < len(idx) && x[idx[j]] == x[idx[i]] {
-			j++
-		}
-		for t := i; t < j; t++ {
-			r[idx[t]] = float64(i+j-1) / 2
-		}
-		i = j
-	}
-	return r
-}
-
-func pearson(a, b []float64) float64 {
-	n := float64(len(a))
-	var ma, mb float64
-	for i := range a {
-		ma += a[i] / n
-		mb += b[i] / n
-	}
-	var sab, saa, sbb float64
-	for i := range a {
-		sab += (a[i] - ma) * (b[i] - mb)
-		saa += (a[i] - ma) * (a[i] - ma)
-		sbb += (b[i] - mb) * (b[i] - mb)
-	}
-	return sab / math.Sqrt(saa*sbb)
+	return matchmaking.Spearman(est, tru)
 }
 
 // convergence plays budget games and returns the number of games after
 // which the order's Spearman correlation with the true order is at least
-// target and stays there to the end (budget+1 when it never settles).
+// target and stays there to the end (budget+1 when it never settles);
+// s.reached is when it first was.
 func (s *sim) convergence(budget int, target float64, next func() bool) int {
 	settled := 0
 	s.onGame = func() {
 		if s.spearman() < target {
 			settled = s.games + 1
+		} else if s.reached == 0 {
+			s.reached = s.games
 		}
 	}
 	for s.games < budget && next() {
