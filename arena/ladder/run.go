@@ -131,73 +131,23 @@ func Run(ctx context.Context, dir string, opt RunOptions) (*Result, error) {
 	if opt.Warn == nil {
 		opt.Warn = io.Discard
 	}
-	// The lock is taken once, by the output directory: Held opens the
-	// ladder and reads the ledger holding it.
-	l := &Ladder{Dir: dir, Bindings: opt.Bindings}
-	var past *resumed
-	var src *tables
-	plan, err := runplan.OpenDir(runplan.Dir{Out: dir, Warn: opt.Warn,
-		Held: func() error {
-			if err := l.open(); err != nil {
-				return err
-			}
-			warnRoster(opt.Warn, l)
-			return nil
-		},
-		Deal: func() (*deal.Secret, error) {
-			secret, err := deal.InDir(dir, nil)
-			if err != nil {
-				return nil, err
-			}
-			past, err = resume(l.Config, secret, dir, opt.Warn)
-			return secret, err
-		},
-		Line: func(_ run.Table, rec ledger.Record) any {
-			rec.Index += past.games // the runner counts from 0: the ledger's index goes on
-			return rec
-		},
-	})
-	if err != nil {
-		if l.Roster != nil {
-			l.Roster.Close()
-		}
-		return nil, err
-	}
-	defer plan.Close()
-	defer l.Roster.Close()
-
-	specs, err := l.activeSpecs()
+	o, err := openRun(dir, opt)
 	if err != nil {
 		return nil, err
 	}
-	c := l.Config
-	bind := opt.Bind
-	if bind == nil {
-		bind = (&confiner{c: c, dir: dir, bindings: opt.Bindings, confined: opt.Confined}).bind
-	}
-	if err := bind(specs); err != nil {
-		return nil, err
-	}
-	// Versions no longer active with games left in a table cut short
-	// join the run retired: those games are played without them
-	// (forfeits, recorded without starting them), so that every table
-	// ends whole.
-	gone := l.goneSpecs(past.partial, specs)
-	if src, err = newTables(c, plan.Secret, append(specs, gone...), len(gone), past); err != nil {
+	defer o.plan.Close()
+	defer o.l.Roster.Close()
+	src, bind, err := o.source(opt)
+	if err != nil {
 		return nil, err
 	}
 	stop := newFinal(opt, src)
 	if stop.decided() { // a final resumed after its end
-		return stop.report(&Result{Resumed: past.games, Ratings: src.ratings, Tables: src.seq - 1}), nil
+		return stop.report(&Result{Resumed: o.past.games, Ratings: src.ratings, Tables: src.seq - 1}), nil
 	}
 	outer := ctx
 	ctx, cancel := context.WithCancelCause(ctx)
-	src.ctx, src.live, src.roster = ctx, newLive(l, opt, bind, cancel), run.NewRoster(append(specs, gone...))
-	for i := range gone {
-		if err := src.roster.Retire(len(specs) + i); err != nil {
-			return nil, err
-		}
-	}
+	src.ctx, src.live = ctx, newLive(o.l, opt, bind, cancel)
 	liveDone := make(chan struct{})
 	go func() {
 		defer close(liveDone)
@@ -205,8 +155,105 @@ func Run(ctx context.Context, dir string, opt RunOptions) (*Result, error) {
 	}()
 	defer func() { <-liveDone }() // before the roster log closes
 	defer cancel(nil)
-	rc := run.Config{
-		Settings: c.Settings, Game: c.Game, Options: c.Options, MatchID: c.Name, RunKey: plan.Secret.Fingerprint(),
+	rc := o.runConfig(opt, src, stop)
+	if opt.Executor != nil {
+		if rc.Executor, err = opt.Executor(rc); err != nil {
+			return nil, err
+		}
+	}
+	res, err := run.Run(ctx, rc, src, stop.stopRule(), o.plan.Sink)
+	out := stop.report(&Result{Resumed: o.past.games, Played: res.Played, Abandoned: res.Abandoned, Ratings: src.ratings, Tables: src.seq - 1})
+	if errors.Is(err, run.ErrInterrupted) && ctx.Err() != nil {
+		if outer.Err() == nil {
+			return out, context.Cause(ctx) // the intake's, or a version that could not join
+		}
+		return out, nil // how a ladder stops
+	}
+	return out, err
+}
+
+// opened is a ladder directory a run holds: its lock, roster log and
+// output directory, and the ledger folded.
+type opened struct {
+	l    *Ladder
+	past *resumed
+	plan *runplan.Held
+}
+
+// openRun takes dir's lock once, through the output directory (Held
+// opens the ladder and the ledger is folded holding it), with the
+// ledger's index going on from the games recorded.
+func openRun(dir string, opt RunOptions) (*opened, error) {
+	o := &opened{l: &Ladder{Dir: dir, Bindings: opt.Bindings}}
+	var err error
+	o.plan, err = runplan.OpenDir(runplan.Dir{Out: dir, Warn: opt.Warn,
+		Held: func() error {
+			if err := o.l.open(); err != nil {
+				return err
+			}
+			warnRoster(opt.Warn, o.l)
+			return nil
+		},
+		Deal: func() (*deal.Secret, error) {
+			secret, err := deal.InDir(dir, nil)
+			if err != nil {
+				return nil, err
+			}
+			o.past, err = resume(o.l.Config, secret, dir, opt.Warn)
+			return secret, err
+		},
+		Line: func(_ run.Table, rec ledger.Record) any {
+			rec.Index += o.past.games // the runner counts from 0: the ledger's index goes on
+			return rec
+		},
+	})
+	if err != nil {
+		if o.l.Roster != nil {
+			o.l.Roster.Close()
+		}
+		return nil, err
+	}
+	return o, nil
+}
+
+// source binds the active versions and makes the run's Source and
+// roster. Versions no longer active with games left in a table cut
+// short join the run retired: those games are played without them
+// (forfeits, recorded without starting them), so that every table ends
+// whole.
+func (o *opened) source(opt RunOptions) (*tables, func([]bot.Spec) error, error) {
+	specs, err := o.l.activeSpecs()
+	if err != nil {
+		return nil, nil, err
+	}
+	c := o.l.Config
+	bind := opt.Bind
+	if bind == nil {
+		bind = (&confiner{c: c, dir: o.l.Dir, bindings: opt.Bindings, confined: opt.Confined}).bind
+	}
+	if err := bind(specs); err != nil {
+		return nil, nil, err
+	}
+	gone := o.l.goneSpecs(o.past.partial, specs)
+	all := append(specs, gone...)
+	src, err := newTables(c, o.plan.Secret, all, len(gone), o.past)
+	if err != nil {
+		return nil, nil, err
+	}
+	src.roster = run.NewRoster(all)
+	for i := len(specs); i < len(all); i++ {
+		if err := src.roster.Retire(i); err != nil {
+			return nil, nil, err
+		}
+	}
+	return src, bind, nil
+}
+
+// runConfig is the runner's configuration of the ladder's run.
+func (o *opened) runConfig(opt RunOptions, src *tables, stop *final) run.Config {
+	c := o.l.Config
+	return run.Config{
+		Settings: c.Settings, Game: c.Game, Options: c.Options, MatchID: c.Name, RunKey: o.plan.Secret.Fingerprint(),
 		Version: opt.Version, Roster: src.roster, Concurrency: c.Concurrency, Rotation: c.Seats.Max,
 		AbandonAfter: opt.AbandonAfter, Warn: opt.Warn,
 		OnSuspend: func(s run.Suspension) error { src.suspend(s); return nil },
@@ -216,20 +263,6 @@ func Run(ctx context.Context, dir string, opt RunOptions) (*Result, error) {
 			}
 		},
 	}
-	if opt.Executor != nil {
-		if rc.Executor, err = opt.Executor(rc); err != nil {
-			return nil, err
-		}
-	}
-	res, err := run.Run(ctx, rc, src, stop.stopRule(), plan.Sink)
-	out := stop.report(&Result{Resumed: past.games, Played: res.Played, Abandoned: res.Abandoned, Ratings: src.ratings, Tables: src.seq - 1})
-	if errors.Is(err, run.ErrInterrupted) && ctx.Err() != nil {
-		if outer.Err() == nil {
-			return out, context.Cause(ctx) // the intake's, or a version that could not join
-		}
-		return out, nil // how a ladder stops
-	}
-	return out, err
 }
 
 // warnRoster tells what reading the roster log found.
