@@ -83,6 +83,10 @@ type Presence interface {
 
 // Progress is a ladder's state after a game counted.
 type Progress struct {
+	// Progress is the runner's, but that Last.Index is the game's in the
+	// ledger (this run's and the earlier runs'), and Suspended holds the
+	// ladder's suspensions (submissions.suspend_after) beside the
+	// runner's (failures to start).
 	run.Progress
 	// Ratings are the live ratings, the game's included.
 	Ratings *Ratings
@@ -258,6 +262,8 @@ func (o *opened) runConfig(opt RunOptions, src *tables, stop *final) run.Config 
 		AbandonAfter: opt.AbandonAfter, Warn: opt.Warn,
 		OnSuspend: func(s run.Suspension) error { src.suspend(s); return nil },
 		OnGame: func(p run.Progress) {
+			p.Last.Index += o.past.games // the ledger's, as Line writes it
+			p.Suspended = append(p.Suspended, src.takeSuspended()...)
 			if opt.OnGame != nil {
 				opt.OnGame(Progress{Progress: p, Ratings: src.ratings, Tables: src.seq - 1, Verdict: stop.last()})
 			}

@@ -54,6 +54,9 @@ type tables struct {
 	active map[string]int // each bot's active version, by roster index
 	// forfeits are each bot's forfeits in a row (countForfeit).
 	forfeits map[int]int
+	// suspended are the suspensions countForfeit made since the last
+	// game was reported (takeSuspended).
+	suspended []run.Suspension
 	// retiring are the bots to retire once their tables end
 	// (retireAfter).
 	retiring map[int]bool
@@ -422,9 +425,19 @@ func (s *tables) countForfeit(t run.Table, rec ledger.Record, seat, b int) {
 	s.forfeits[b]++
 	if n := s.forfeits[b]; n == s.c.Submissions.SuspendAfter && s.bots[b].Available {
 		f := rec.Forfeits[i]
-		s.suspend(run.Suspension{Bot: b, Name: s.names[b],
-			Why: fmt.Sprintf("suspended after forfeiting %d games in a row (the last, %s: %s: %s)", n, rec.GameID, f.Reason, f.Detail)})
+		sus := run.Suspension{Bot: b, Name: s.names[b],
+			Why: fmt.Sprintf("suspended after forfeiting %d games in a row (the last, %s: %s: %s)", n, rec.GameID, f.Reason, f.Detail)}
+		s.suspend(sus)
+		s.suspended = append(s.suspended, sus)
 	}
+}
+
+// takeSuspended are the suspensions made since the last call, for the
+// progress of the game that made them (the runner reports its own).
+func (s *tables) takeSuspended() []run.Suspension {
+	out := s.suspended
+	s.suspended = nil
+	return out
 }
 
 // suspend keeps the matchmaker from seating version sus.Bot again (the

@@ -71,3 +71,28 @@ func LadderStandings(w io.Writer, st *ladder.Standings) error {
 		"interval: mu -+ 2 sigma; rank: among the active versions. "+cross+": the rating arena tournament standings would give the same games, a cross-check.", 80, ""), "\n"))
 	return err
 }
+
+// LadderStart is a ladder run's first line: the ladder, its bots and
+// games so far, and how to stop it.
+func LadderStart(w io.Writer, st *ladder.Standings) {
+	fmt.Fprintf(w, "arena: ladder %s: %s, %s seats, %s active, %s recorded; stop with Ctrl-C or SIGTERM (a run resumes where it stopped)\n",
+		st.Name, st.Game, st.Seats, words.Count(st.Active(), "bot", "bots"), words.Count(st.Games, "game", "games"))
+}
+
+// LadderStopped says how the run of ladder name in dir ended: a final's
+// verdict, then why it stopped (cause, the signal, for a run
+// interrupted), its games and how to resume it.
+func LadderStopped(w io.Writer, name, dir string, cause error, res *ladder.Result) {
+	why := any(res.Ending) // a final that ended by itself
+	if res.Ending == ladder.Interrupted {
+		why = cause
+	} else {
+		fmt.Fprintf(w, "arena: final %s: %v\n", res.Ending, res.Verdict)
+	}
+	cut := ""
+	if res.Abandoned > 0 {
+		cut = fmt.Sprintf(" (%s cut short, played again by the next run)", words.Count(res.Abandoned, "game", "games"))
+	}
+	fmt.Fprintf(w, "arena: ladder %s stopped (%v) after %s this run (%d in all); every finished game is recorded%s; resume with: arena ladder run %s\n",
+		name, why, words.Count(res.Played, "game", "games"), res.Resumed+res.Played, cut, words.ShellQuote(dir))
+}

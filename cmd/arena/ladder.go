@@ -141,8 +141,7 @@ func runLadder(c *cli.Context) error {
 	if err != nil {
 		return ladderErr(err)
 	}
-	fmt.Fprintf(progress, "arena: ladder %s: %s, %s seats, %s active, %s recorded; stop with Ctrl-C or SIGTERM (a run resumes where it stopped)\n",
-		st.Name, st.Game, st.Seats, words.Count(st.Active(), "bot", "bots"), words.Count(st.Games, "game", "games"))
+	output.LadderStart(progress, st)
 	ctx, release := stop.Context(progress)
 	defer release()
 	var mu sync.Mutex // the run's goroutine (games) and the intake's (admissions) both print
@@ -158,9 +157,7 @@ func runLadder(c *cli.Context) error {
 	opts := ladder.RunOptions{Version: Version, Warn: progress, AbandonAfter: ladderGrace,
 		Confined: func(sb *sandbox.Sandbox) { sayConfinement(c, progress, "arena: ", sb) },
 		OnGame: func(p ladder.Progress) {
-			rec := p.Last
-			rec.Index = st.Games + p.Done - 1 // the ledger's (p.Last's counts this run's games)
-			say(lines, "%s\n", output.LadderGame(rec, func(v string) float64 { return p.Ratings.Get(v).Display() }))
+			say(lines, "%s\n", output.LadderGame(p.Last, func(v string) float64 { return p.Ratings.Get(v).Display() }))
 			for _, s := range p.Suspended {
 				say(progress, "arena: %s suspended: %s\n", s.Name, s.Why)
 			}
@@ -198,17 +195,7 @@ func runLadder(c *cli.Context) error {
 	if err != nil {
 		return ladderErr(err)
 	}
-	sayFinal(progress, res)
-	cut := ""
-	if res.Abandoned > 0 {
-		cut = fmt.Sprintf(" (%s cut short, played again by the next run)", words.Count(res.Abandoned, "game", "games"))
-	}
-	why := any(res.Ending) // a final that ended by itself
-	if res.Ending == ladder.Interrupted {
-		why = context.Cause(ctx)
-	}
-	fmt.Fprintf(progress, "arena: ladder %s stopped (%v) after %s this run (%d in all); every finished game is recorded%s; resume with: arena ladder run %s\n",
-		st.Name, why, words.Count(res.Played, "game", "games"), res.Resumed+res.Played, cut, words.ShellQuote(dir))
+	output.LadderStopped(progress, st.Name, dir, context.Cause(ctx), res)
 	return checkRatings(c, abs, res)
 }
 

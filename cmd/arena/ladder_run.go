@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"slices"
 
 	"github.com/urfave/cli/v2"
@@ -153,13 +152,4 @@ func ladderFinal(c *cli.Context, opts *ladder.RunOptions) error {
 		opts.Intake = nil
 	}
 	return nil
-}
-
-// sayFinal says how a final ended: decided, with its order, or its
-// budget spent, with what kept it open.
-func sayFinal(w io.Writer, res *ladder.Result) {
-	if res.Ending == ladder.Interrupted {
-		return
-	}
-	fmt.Fprintf(w, "arena: final %s: %v\n", res.Ending, res.Verdict)
 }
