@@ -32,10 +32,6 @@ import (
 // default of tournament.Options.AbandonAfter).
 const ladderGrace = 5 * time.Second
 
-// ladderPoll is how often submit --wait looks for the verdict, which the
-// run writes into a file (intake.Status).
-const ladderPoll = 250 * time.Millisecond
-
 func ladderCommand() *cli.Command {
 	sub := func(name, usage, args, desc string, action cli.ActionFunc, flags ...cli.Flag) *cli.Command {
 		return &cli.Command{Name: name, Usage: usage, ArgsUsage: args, Description: desc, Action: action, Flags: flags}
@@ -282,9 +278,9 @@ func follow(c *cli.Context, dir, id string) error {
 	fmt.Fprintf(c.App.ErrWriter, "arena: waiting for the verdict, which the ladder's run gives (arena ladder run %s)\n", words.ShellQuote(dir))
 	ctx, release := stop.Context(c.App.ErrWriter)
 	defer release()
-	rep, err := awaitVerdict(ctx, dir, id)
+	rep, err := intake.Await(ctx, dir, id)
 	if err != nil {
-		return err
+		return ladderErr(err)
 	}
 	output.SubmissionReport(w, rep)
 	if rep.Verdict == intake.VerdictRefused {
@@ -304,25 +300,6 @@ func withdrawLadder(c *cli.Context) error {
 	}
 	fmt.Fprintf(c.App.Writer, "asked to withdraw %s: request %s\n", args[1], id)
 	return follow(c, args[0], id)
-}
-
-// awaitVerdict polls submission id's status until it has a verdict or
-// ctx ends (a signal: the submission stays, and is judged all the same).
-func awaitVerdict(ctx context.Context, dir, id string) (intake.Report, error) {
-	tick := time.NewTicker(ladderPoll)
-	defer tick.Stop()
-	for {
-		rep, err := intake.Status(dir, id)
-		if err != nil || rep.Verdict != intake.VerdictWaiting {
-			return rep, ladderErr(err)
-		}
-		select {
-		case <-ctx.Done():
-			return rep, fmt.Errorf("stopped waiting (%v): submission %s is judged all the same; arena ladder status %s %s tells its verdict",
-				context.Cause(ctx), id, words.ShellQuote(dir), id)
-		case <-tick.C:
-		}
-	}
 }
 
 func ladderStatus(c *cli.Context) error {

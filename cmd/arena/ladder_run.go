@@ -51,21 +51,12 @@ func leaderboard(ctx context.Context, c *cli.Context, dir, addr string) (changed
 	if err != nil {
 		return nil, nil, err
 	}
-	listening := make(chan error, 1)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		err := web.Serve(ctx, addr, s, func(url string) {
-			fmt.Fprintf(c.App.ErrWriter, "arena: leaderboard on %s (read-only)\n", url)
-			listening <- nil
-		})
-		if err != nil {
-			listening <- err
-		}
-	}()
-	if err := <-listening; err != nil {
+	url, done, err := web.Start(ctx, addr, s)
+	if err != nil {
+		s.Close()
 		return nil, nil, err
 	}
+	fmt.Fprintf(c.App.ErrWriter, "arena: leaderboard on %s (read-only)\n", url)
 	return s.Changed, func() { <-done }, nil
 }
 

@@ -2,6 +2,7 @@ package intake
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -450,4 +451,29 @@ func syncDir(dir string) error {
 		return fmt.Errorf("intake: %w", err)
 	}
 	return nil
+}
+
+// AwaitEvery is how often Await looks for a verdict, which the run
+// writes into a file (Status).
+const AwaitEvery = 250 * time.Millisecond
+
+// Await waits for the verdict of request id (a submission, a
+// withdrawal) of the ladder at ladderDir: its report, once the run has
+// given it. If ctx ends first (a signal), the error says that the
+// request is judged all the same and how to read its verdict later.
+func Await(ctx context.Context, ladderDir, id string) (Report, error) {
+	tick := time.NewTicker(AwaitEvery)
+	defer tick.Stop()
+	for {
+		rep, err := Status(ladderDir, id)
+		if err != nil || rep.Verdict != VerdictWaiting {
+			return rep, err
+		}
+		select {
+		case <-ctx.Done():
+			return rep, fmt.Errorf("stopped waiting (%v): request %s is judged all the same; arena ladder status %s %s tells its verdict",
+				context.Cause(ctx), id, ladderDir, id)
+		case <-tick.C:
+		}
+	}
 }

@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -38,37 +37,36 @@ func ListenAddr(addr string) (string, error) {
 	return net.JoinHostPort(host, port), nil
 }
 
-// Serve serves s on addr (ListenAddr) until ctx ends, then closes s
-// and shuts down. listening is told the page's URL once it listens.
-func Serve(ctx context.Context, addr string, s *Server, listening func(url string)) error {
-	addr, err := ListenAddr(addr)
+// Start listens on addr (ListenAddr) and serves s there until ctx
+// ends, then closes s and shuts down; done is closed then. url is the
+// page's address. An address taken or not this machine's is the error,
+// before anything is served.
+func Start(ctx context.Context, addr string, s *Server) (url string, done <-chan struct{}, err error) {
+	addr, err = ListenAddr(addr)
 	if err != nil {
-		return err
+		return "", nil, err
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return fmt.Errorf("leaderboard: %w", err)
+		return "", nil, fmt.Errorf("leaderboard: %w", err)
 	}
 	hs := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
-	if listening != nil {
-		listening("http://" + ln.Addr().String() + "/")
-	}
-	done := make(chan error, 1)
-	go func() { done <- hs.Serve(ln) }()
-	select {
-	case err := <-done:
-		s.Close()
-		return err
-	case <-ctx.Done():
-	}
-	s.Close() // ends the feeds, which Shutdown would wait for
-	sctx, cancel := context.WithTimeout(context.Background(), shutdownTime)
-	defer cancel()
-	if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	if err := <-done; !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	end := make(chan struct{})
+	go func() {
+		defer close(end)
+		select {
+		case <-served: // a listener that failed: nothing more to serve
+			s.Close()
+			return
+		case <-ctx.Done():
+		}
+		s.Close() // ends the feeds, which Shutdown would wait for
+		sctx, cancel := context.WithTimeout(context.Background(), shutdownTime)
+		defer cancel()
+		hs.Shutdown(sctx)
+		<-served
+	}()
+	return "http://" + ln.Addr().String() + "/", end, nil
 }
