@@ -1,0 +1,99 @@
+package web_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	_ "github.com/arena-dev/arena/arena/bot/stdio"
+	"github.com/arena-dev/arena/arena/ladder"
+	"github.com/arena-dev/arena/arena/ladder/web"
+	"github.com/arena-dev/arena/arena/sandbox"
+)
+
+func TestMain(m *testing.M) {
+	sandbox.RunWrapperIfAsked() // a ladder's bots are confined: this binary is their wrapper
+	os.Exit(m.Run())
+}
+
+// TestSuspensionHidden: a bot's suspension names the game that caused it
+// and that game's detail (a crash's last stderr line, where a bot may
+// well have written its cards). The roster records it as that game ends,
+// while the rest of its table, the same deal with the seats rotated, is
+// still to play: the page must not show it before the table is whole.
+func TestSuspensionHidden(t *testing.T) {
+	const secret = "MYHAND-R5-G7"
+	yaml := "name: cup\ngame: uno\noptions:\n  scoring: single_hand\nseats: 2\nseed: 7\nconcurrency: 1\nclock:\n  move: 2s\n" +
+		"failure:\n  max_startup_failures: 1\nbots:\n  - name: rnd\n    command: mem:random\n  - name: fst\n    command: mem:first\n" +
+		"  - name: crash\n    command: sh -c 'echo " + secret + " >&2; exit 3'\n"
+	file := filepath.Join(t.TempDir(), "ladder.yaml")
+	if err := os.WriteFile(file, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "cup")
+	if _, err := ladder.Init(dir, file); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var warn bytes.Buffer
+	suspended := false
+	_, err := ladder.Run(ctx, dir, ladder.RunOptions{Warn: &warn, AbandonAfter: time.Minute, OnGame: func(p ladder.Progress) {
+		r, _, err := ladder.ReadRoster(filepath.Join(dir, ladder.RosterName))
+		if err == nil && r.Bot("crash") != nil && r.Bot("crash").Status == ladder.StatusSuspended {
+			suspended = true
+		}
+		if suspended && p.Done >= 8 {
+			cancel()
+		}
+	}})
+	if err != nil {
+		t.Fatalf("run: %v (warnings: %s)", err, warn.String())
+	}
+	lines, recs := ledgerLines(t, dir)
+	// The game whose forfeit suspended the crashing bot (its fifth),
+	// the first of its table.
+	first, forfeits := -1, 0
+	for i, r := range recs {
+		for _, f := range r.Forfeits {
+			if botOf(f.Bot) == "crash" {
+				forfeits++
+			}
+		}
+		if forfeits == 5 {
+			first = i
+			break
+		}
+	}
+	if first < 0 || recs[first+1].Round != recs[first].Round {
+		t.Fatalf("no table of the crashing bot's whole in the ledger: %+v", recs)
+	}
+	roster, _, err := ladder.ReadRoster(filepath.Join(dir, ladder.RosterName))
+	if err != nil || roster.Bot("crash").Status != ladder.StatusSuspended {
+		t.Fatalf("the crashing bot is not suspended: %v", err)
+	}
+	reason := roster.Bot("crash").Reason
+	t.Logf("the roster's reason: %s", reason)
+	// Between the table's two games: the first recorded, with what the
+	// roster says since.
+	writeLines(t, dir, lines[:first+1])
+	_, hs := serve(t, dir, web.Options{})
+	for _, p := range []string{"/", "/bot/crash", "/games"} {
+		_, body := get(t, hs, p)
+		for _, leak := range []string{secret, recs[first].GameID, reason, ">suspended<"} {
+			if strings.Contains(body, leak) {
+				t.Errorf("%s shows %q while the table of %s is in play", p, leak, recs[first].GameID)
+			}
+		}
+	}
+	// Once the table is whole, the suspension shows, with its reason.
+	appendLines(t, dir, lines[first+1])
+	_, hs = serve(t, dir, web.Options{})
+	if _, body := get(t, hs, "/bot/crash"); !strings.Contains(body, reason) {
+		t.Errorf("/bot/crash does not show the suspension once its table is whole:\n%s", body)
+	}
+}
