@@ -3,6 +3,7 @@ package web_test
 import (
 	"bytes"
 	"context"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -95,5 +96,53 @@ func TestSuspensionHidden(t *testing.T) {
 	_, hs = serve(t, dir, web.Options{})
 	if _, body := get(t, hs, "/bot/crash"); !strings.Contains(body, reason) {
 		t.Errorf("/bot/crash does not show the suspension once its table is whole:\n%s", body)
+	}
+}
+
+// TestFeedsBounded: a client opening live feeds by the thousand (each a
+// connection and a goroutine held as long as it likes) is refused past
+// Options.MaxFeeds, and a feed closed makes room for another.
+func TestFeedsBounded(t *testing.T) {
+	dir := newLadder(t, "2", bots4, 0)
+	_, hs := serve(t, dir, web.Options{MaxFeeds: 3})
+	open := func() (*http.Response, context.CancelFunc) {
+		ctx, cancel := context.WithCancel(context.Background())
+		req, err := http.NewRequestWithContext(ctx, "GET", hs.URL+"/events", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := hs.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cancel(); resp.Body.Close() })
+		return resp, cancel
+	}
+	var cancels []context.CancelFunc
+	for range 3 {
+		resp, cancel := open()
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("feed %d: status %d", len(cancels)+1, resp.StatusCode)
+		}
+		cancels = append(cancels, cancel)
+	}
+	for range 20 {
+		if resp, _ := open(); resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
+			t.Fatalf("a feed past the bound: status %d (Retry-After %q), want 503 with Retry-After", resp.StatusCode, resp.Header.Get("Retry-After"))
+		}
+	}
+	cancels[0]()
+	// The server sees the feed gone when its next write fails or its
+	// request's context ends: a bounded wait for that, not a clock.
+	deadline := time.Now().Add(time.Minute)
+	for {
+		resp, _ := open()
+		if resp.StatusCode == http.StatusOK {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("a feed closed made no room for another in a minute")
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
