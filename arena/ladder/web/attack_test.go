@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 	_ "github.com/arena-dev/arena/arena/bot/stdio"
 	"github.com/arena-dev/arena/arena/ladder"
 	"github.com/arena-dev/arena/arena/ladder/web"
+	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/sandbox"
 )
 
@@ -42,13 +44,15 @@ func TestSuspensionHidden(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var warn bytes.Buffer
-	suspended := false
+	// Played on until a few games after the suspension, so that the
+	// table that caused it ends whole (its last game a forfeit).
+	suspendedAt := -1
 	_, err := ladder.Run(ctx, dir, ladder.RunOptions{Warn: &warn, AbandonAfter: time.Minute, OnGame: func(p ladder.Progress) {
 		r, _, err := ladder.ReadRoster(filepath.Join(dir, ladder.RosterName))
-		if err == nil && r.Bot("crash") != nil && r.Bot("crash").Status == ladder.StatusSuspended {
-			suspended = true
+		if suspendedAt < 0 && err == nil && r.Bot("crash") != nil && r.Bot("crash").Status == ladder.StatusSuspended {
+			suspendedAt = p.Done
 		}
-		if suspended && p.Done >= 8 {
+		if suspendedAt >= 0 && p.Done >= suspendedAt+4 {
 			cancel()
 		}
 	}})
@@ -56,26 +60,14 @@ func TestSuspensionHidden(t *testing.T) {
 		t.Fatalf("run: %v (warnings: %s)", err, warn.String())
 	}
 	lines, recs := ledgerLines(t, dir)
-	// The game whose forfeit suspended the crashing bot (its fifth),
-	// the first of its table.
-	first, forfeits := -1, 0
-	for i, r := range recs {
-		for _, f := range r.Forfeits {
-			if botOf(f.Bot) == "crash" {
-				forfeits++
-			}
-		}
-		if forfeits == 5 {
-			first = i
-			break
-		}
-	}
-	if first < 0 || recs[first+1].Round != recs[first].Round {
-		t.Fatalf("no table of the crashing bot's whole in the ledger: %+v", recs)
-	}
 	roster, _, err := ladder.ReadRoster(filepath.Join(dir, ladder.RosterName))
 	if err != nil || roster.Bot("crash").Status != ladder.StatusSuspended {
 		t.Fatalf("the crashing bot is not suspended: %v", err)
+	}
+	// The game whose forfeit suspended it, and the rest of its table.
+	first := slices.IndexFunc(recs, func(r ledger.Record) bool { return r.GameID == roster.Bot("crash").SuspendedBy })
+	if first < 0 || first+1 >= len(recs) || recs[first+1].Round != recs[first].Round {
+		t.Fatalf("the game that suspended the bot (%q) is not followed by the rest of its table: %+v", roster.Bot("crash").SuspendedBy, recs)
 	}
 	reason := roster.Bot("crash").Reason
 	t.Logf("the roster's reason: %s", reason)
