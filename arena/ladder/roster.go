@@ -56,6 +56,10 @@ type Event struct {
 	// Owner is the uid, in decimal, of the user who wrote the submission
 	// or request (submitted and its verdict, withdrawn); "" if unknown.
 	Owner string `json:"owner,omitempty"`
+	// Game is the game whose result suspended the bot (suspended): its
+	// reason tells of that game, which the leaderboard keeps hidden
+	// while its table is in play.
+	Game string `json:"game,omitempty"`
 }
 
 // The statuses of a bot (Bot.Status).
@@ -85,9 +89,12 @@ type Bot struct {
 	Versions []Version
 	Active   int
 	Status   string
-	Reason   string   // why it is suspended or withdrawn
-	Pending  []string // submissions taken but not decided yet
-	Refusals []Event  // its refused submissions, with their reports
+	Reason   string // why it is suspended or withdrawn
+	// SuspendedBy is the game whose result suspended it, while it is
+	// suspended ("" if none is recorded).
+	SuspendedBy string
+	Pending     []string // submissions taken but not decided yet
+	Refusals    []Event  // its refused submissions, with their reports
 	// Owner is the uid (decimal) of the user the name belongs to: the
 	// first to submit under it; "" for a bundled bot (the organiser's)
 	// or one submitted before owners were recorded.
@@ -179,7 +186,7 @@ func (r *Roster) Apply(e Event) (err error) {
 			b.Versions[b.Active-1].Retired = true
 		}
 		b.Versions = append(b.Versions, Version{N: e.Version, Build: e.Build, Command: e.Command, Dir: e.Dir, Bundled: e.Bundled})
-		b.Active, b.Status, b.Reason = e.Version, StatusActive, ""
+		b.Active, b.Status, b.Reason, b.SuspendedBy = e.Version, StatusActive, "", ""
 		b.Pending = remove(b.Pending, e.Submission)
 	case Refused:
 		b.Refusals = append(b.Refusals, e)
@@ -201,7 +208,10 @@ func (r *Roster) Apply(e Event) (err error) {
 		}
 		b.Versions[e.Version-1].Pruned = true
 	case Suspended, Withdrawn:
-		b.Status, b.Reason = map[string]string{Suspended: StatusSuspended, Withdrawn: StatusWithdrawn}[e.Kind], e.Reason
+		b.Status, b.Reason, b.SuspendedBy = StatusWithdrawn, e.Reason, ""
+		if e.Kind == Suspended {
+			b.Status, b.SuspendedBy = StatusSuspended, e.Game
+		}
 	default:
 		return fmt.Errorf("%w: unknown event %q", ErrRoster, e.Kind)
 	}

@@ -362,7 +362,11 @@ func resume(c *Config, secret *deal.Secret, dir string, warn io.Writer) (*resume
 	r := &resumed{ratings: NewRatings(c.Rating, c.Initial), states: map[string]*botState{}, seq: 1,
 		partial: map[int64][]ledger.Record{}}
 	path := filepath.Join(dir, ledger.FileName)
+	lc := newLineCheck(path, func(err error) { fmt.Fprintf(warn, "arena: warning: %v\n", err) })
 	torn, err := ledger.Each(path, func(e ledger.Entry[ledger.Record]) error {
+		if err := lc.check(e); err != nil {
+			return err
+		}
 		if err := checkSecret(c, secret, &e.Record); err != nil {
 			return err
 		}

@@ -130,7 +130,13 @@ func ReadStandings(dir string) (*Standings, error) {
 		return nil, err
 	}
 	results := filepath.Join(dir, ledger.FileName)
-	records, torn, err := ledger.Read[ledger.Record](results)
+	var records []ledger.Record
+	var edited []string
+	lc := newLineCheck(results, func(err error) { edited = append(edited, err.Error()) })
+	torn, err := ledger.Each(results, func(e ledger.Entry[ledger.Record]) error {
+		records = append(records, e.Record)
+		return lc.check(e)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -148,6 +154,7 @@ func ReadStandings(dir string) (*Standings, error) {
 	for _, e := range read.Edited {
 		st.Warnings = append(st.Warnings, e.Error())
 	}
+	st.Warnings = append(st.Warnings, edited...)
 	st.Rows = st.rows(roster)
 	st.crossCheck(c, records)
 	rank(st.Rows)

@@ -425,7 +425,7 @@ func (s *tables) countForfeit(t run.Table, rec ledger.Record, seat, b int) {
 	s.forfeits[b]++
 	if n := s.forfeits[b]; n == s.c.Submissions.SuspendAfter && s.bots[b].Available {
 		f := rec.Forfeits[i]
-		sus := run.Suspension{Bot: b, Name: s.names[b],
+		sus := run.Suspension{Bot: b, Name: s.names[b], Game: rec.GameID,
 			Why: fmt.Sprintf("suspended after forfeiting %d games in a row (the last, %s: %s: %s)", n, rec.GameID, f.Reason, f.Detail)}
 		s.suspend(sus)
 		s.suspended = append(s.suspended, sus)
@@ -451,7 +451,7 @@ func (s *tables) suspend(sus run.Suspension) {
 	s.unwatch(sus.Bot)
 	s.bots[sus.Bot].Available = false
 	name, n, _ := SplitVersion(s.names[sus.Bot])
-	s.live.suspend(Event{Kind: Suspended, Time: time.Now().UTC().Format(time.RFC3339), Bot: name, Version: n, Reason: sus.Why})
+	s.live.suspend(Event{Kind: Suspended, Time: time.Now().UTC().Format(time.RFC3339), Bot: name, Version: n, Reason: sus.Why, Game: sus.Game})
 }
 
 // reenter: remote bot b is away (nobody serves it) with tables left, or

@@ -17,6 +17,10 @@ type Suspension struct {
 	// Why is the detail of each of its forfeits from now on: "suspended
 	// after 3 startup failures in a row (the last: ...)".
 	Why string
+	// Game is the id of the game whose result suspended it: what a
+	// leaderboard that shows no game of a deal still in play waits for
+	// before it shows the suspension.
+	Game string
 }
 
 // String says it as a run's output does: "bot sleeper suspended after 3
@@ -92,7 +96,7 @@ func (w *startupWatch) saw(t Table, rec ledger.Record) []Suspension {
 			why = fmt.Sprintf("suspended after a startup failure (%s)", last)
 		}
 		w.absent[b] = why
-		out = append(out, Suspension{Bot: b, Name: w.bots.Name(b), Why: why})
+		out = append(out, Suspension{Bot: b, Name: w.bots.Name(b), Why: why, Game: rec.GameID})
 	}
 	return out
 }

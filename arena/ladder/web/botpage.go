@@ -55,7 +55,8 @@ func botPageOf(st *state, name string, recent int) *botPage {
 	}
 	p := &botPage{Name: name, Status: statusUnknown}
 	if b != nil {
-		p.Status, p.Reason, p.Pending = b.Status, b.Reason, len(b.Pending)
+		p.Status, p.Reason = st.statusOf(b)
+		p.Pending = len(b.Pending)
 		for _, e := range b.Refusals {
 			p.Refusals = append(p.Refusals, refusal{Time: e.Time, Submission: e.Submission, Report: e.Report})
 		}

@@ -16,6 +16,9 @@ const keepAlive = 15 * time.Second
 // retryMS is how long a browser waits before it reconnects a feed.
 const retryMS = 2000
 
+// busyRetry is the Retry-After of a feed refused (Options.MaxFeeds).
+const busyRetry = 30 * time.Second
+
 // feedGame is the data of a feed's game event: a game that became
 // visible (its table whole in the ledger).
 type feedGame struct {
@@ -35,6 +38,14 @@ type feedGame struct {
 // (?after=GEN-N, what it was drawn from) misses none; "reset" says the
 // ledger was read again from its start (edited by hand).
 func (s *Server) events(w http.ResponseWriter, r *http.Request) {
+	select {
+	case s.feeds <- struct{}{}:
+		defer func() { <-s.feeds }()
+	default:
+		w.Header().Set("Retry-After", strconv.Itoa(int(busyRetry/time.Second)))
+		http.Error(w, "too many live feeds open (Options.MaxFeeds): the page polls instead", http.StatusServiceUnavailable)
+		return
+	}
 	gen, next := -1, -1
 	if id := r.Header.Get("Last-Event-ID"); id != "" {
 		gen, next = parseEventID(id)

@@ -5,12 +5,22 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"sync"
 	"time"
 )
 
 // DefaultAddr is where the leaderboard listens when no address is given:
 // loopback, so that nothing is served beyond this machine unless asked.
 const DefaultAddr = "127.0.0.1:8080"
+
+// Bounds on the connections Serve holds, so that clients cannot take the
+// files and memory of the process it shares with the games (run --http):
+// MaxConns at once (one more is closed as soon as accepted), each idle
+// between requests at most idleTime.
+const (
+	MaxConns = 1024
+	idleTime = time.Minute
+)
 
 // shutdownTime bounds how long a stopping server waits for the requests
 // in flight (the feeds end at once: Close).
@@ -50,7 +60,8 @@ func Start(ctx context.Context, addr string, s *Server) (url string, done <-chan
 	if err != nil {
 		return "", nil, fmt.Errorf("leaderboard: %w", err)
 	}
-	hs := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	ln = limitListener(ln, MaxConns)
+	hs := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: idleTime}
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	end := make(chan struct{})
@@ -69,4 +80,44 @@ func Start(ctx context.Context, addr string, s *Server) (url string, done <-chan
 		<-served
 	}()
 	return "http://" + ln.Addr().String() + "/", end, nil
+}
+
+// limited is a listener that holds at most cap(slots) connections: one
+// accepted beyond is closed at once, rather than waited for (which would
+// leave the clients queued in the kernel and the server's Accept stuck
+// at a shutdown).
+type limited struct {
+	net.Listener
+	slots chan struct{}
+}
+
+func limitListener(ln net.Listener, n int) net.Listener {
+	return &limited{Listener: ln, slots: make(chan struct{}, n)}
+}
+
+func (l *limited) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		select {
+		case l.slots <- struct{}{}:
+			return &slotConn{Conn: c, free: sync.OnceFunc(func() { <-l.slots })}, nil
+		default:
+			c.Close()
+		}
+	}
+}
+
+// slotConn gives its slot back once closed.
+type slotConn struct {
+	net.Conn
+	free func()
+}
+
+func (c *slotConn) Close() error {
+	err := c.Conn.Close()
+	c.free()
+	return err
 }

@@ -20,6 +20,13 @@ const (
 	PollEvery = 500 * time.Millisecond
 	// Recent is how many games /games and a bot's page list.
 	Recent = 100
+	// MaxFeeds is how many live feeds (/events) the server keeps open at
+	// once. Each holds a connection and a goroutine for as long as its
+	// client likes, and the leaderboard may share its process (run
+	// --http) with the games: a client opening feeds by the thousand
+	// must not use up the files and memory the games need. A browser
+	// refused polls instead.
+	MaxFeeds = 256
 )
 
 // Options tune a Server; zero fields keep their defaults.
@@ -28,6 +35,8 @@ type Options struct {
 	PollEvery time.Duration
 	// Recent is how many games a list shows (Recent).
 	Recent int
+	// MaxFeeds is how many feeds may be open at once (MaxFeeds).
+	MaxFeeds int
 }
 
 // Server is a ladder's leaderboard: an http.Handler for the pages and
@@ -49,6 +58,7 @@ type Server struct {
 	wake    chan struct{} // closed (and replaced) when games become visible
 	problem error         // why the files could not be read further, for the pages
 
+	feeds   chan struct{} // a token per open feed, at most Options.MaxFeeds
 	changed chan struct{}
 	stop    chan struct{}
 	done    chan struct{}
@@ -79,6 +89,9 @@ func New(dir string, opts Options) (*Server, error) {
 	if opts.Recent <= 0 {
 		opts.Recent = Recent
 	}
+	if opts.MaxFeeds <= 0 {
+		opts.MaxFeeds = MaxFeeds
+	}
 	path := filepath.Join(dir, ladder.FileName)
 	f, err := ladder.LoadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
@@ -93,7 +106,7 @@ func New(dir string, opts Options) (*Server, error) {
 	}
 	s := &Server{dir: dir, name: c.Name, opt: opts, st: newState(c.Rating, c.Initial, opts.Recent),
 		ledger: tail{path: filepath.Join(dir, ledger.FileName)}, wake: make(chan struct{}),
-		changed: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+		feeds: make(chan struct{}, opts.MaxFeeds), changed: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
 	s.routes()
 	s.refresh()
 	go s.follow()

@@ -35,7 +35,8 @@ func standings(st *state) []row {
 	seen := map[string]bool{}
 	for _, b := range st.roster.Bots {
 		seen[b.Name] = true
-		r := row{Bot: b.Name, Status: b.Status, Reason: b.Reason, Version: currentVersion(st, b)}
+		r := row{Bot: b.Name, Version: currentVersion(st, b)}
+		r.Status, r.Reason = st.statusOf(b)
 		rows = append(rows, r)
 	}
 	for _, name := range ledgerOnly(st, seen) {

@@ -202,6 +202,19 @@ func (s *state) replay(id string) (path string, at *replays.Span, ok bool) {
 	return s.paths[ref.path], at, true
 }
 
+// statusOf is bot b's status and its reason as the visible games leave
+// it: a suspension that a game not visible yet caused (its table still in
+// play) is not shown, since its reason, and its time, tell of that game;
+// until then the bot is what it was, active.
+func (s *state) statusOf(b *ladder.Bot) (status, reason string) {
+	if b.Status == ladder.StatusSuspended && b.SuspendedBy != "" {
+		if _, _, visible := s.replay(b.SuspendedBy); !visible {
+			return ladder.StatusActive, ""
+		}
+	}
+	return b.Status, b.Reason
+}
+
 // since are the visible games after the first n, oldest first; ok is
 // false when the state no longer keeps them all.
 func (s *state) since(n int) (games []shown, ok bool) {
