@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/bot/stdio"
 	"github.com/arena-dev/arena/arena/ladder"
 )
 
@@ -74,6 +76,26 @@ func authorise(r *ladder.Roster, m Manifest, uid int) error {
 		return fmt.Errorf("bot %s belongs to another user: only they or the organiser may withdraw it", m.Name)
 	}
 	return fmt.Errorf("bot %s belongs to another user: submit under another name", m.Name)
+}
+
+// authoriseRemote refuses a contestant's submission of a bot served
+// from elsewhere (a command of another scheme than a program run here:
+// nats:ID), before it claims the name. Its owner is whoever serves it,
+// which the ladder cannot tell from here: a contestant could name
+// another's served bot and own it. The organiser, who gives out its
+// key, enters it.
+func authoriseRemote(m Manifest, uid int) error {
+	if m.Withdraw || uid < 0 || organiser(uid) {
+		return nil
+	}
+	spec, err := bot.Parse(m.Name, m.Command, "")
+	if err != nil {
+		return nil // judged, and refused, as any command
+	}
+	if _, local := spec.Target.(stdio.Command); local {
+		return nil
+	}
+	return fmt.Errorf("%s: a bot served from elsewhere is entered by the organiser, who gives its key (arena nats add-bot %s): ask them to submit it", m.Command, m.Name)
 }
 
 // withdraw carries out the request m (authorised) from directory dir:

@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -184,5 +185,26 @@ func checkModes(t *testing.T, root string, want map[string]fs.FileMode) {
 		if st, err := os.Lstat(filepath.Join(root, name)); err != nil || st.Mode().Perm() != mode {
 			t.Errorf("%s: %v, %v; want %v", filepath.Join(root, name), st.Mode(), err, mode)
 		}
+	}
+}
+
+// TestRemoteByOrganiserOnly: a contestant's submission of a bot served
+// from elsewhere is refused (whoever serves nats:alice may not be the
+// contestant who names it: the first to submit would own another's
+// bot); the organiser enters such bots.
+func TestRemoteByOrganiserOnly(t *testing.T) {
+	needRoot(t)
+	dir := newLadder(t)
+	id, err := intake.SubmitManifest(dir, "", intake.Manifest{Name: "alice", Command: "nats:alice"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	as(t, dir, id, uidMal)
+	reps := process(t, dir)
+	if len(reps) != 1 || reps[0].Verdict != intake.VerdictRefused || !strings.Contains(reps[0].Text, "entered by the organiser") {
+		t.Fatalf("a contestant's nats:alice: %+v; want refused, entered by the organiser", reps)
+	}
+	if b := roster(t, dir).Bot("alice"); b != nil && b.Owner == strconv.Itoa(uidMal) {
+		t.Errorf("alice belongs to the contestant who named another's bot: %+v", b)
 	}
 }

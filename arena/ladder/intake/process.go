@@ -166,6 +166,10 @@ func processOne(ctx context.Context, l *ladder.Ladder, id string, opts Options) 
 		rep := refusal(id, "", "a submission without a valid manifest (%v)", err)
 		return &rep, finish(l, dir, rep)
 	}
+	if err := authoriseRemote(m, sub.owner); err != nil {
+		rep := refusal(id, m.Name, "%v", err)
+		return &rep, finish(l, dir, rep)
+	}
 	if err := authorise(l.Roster.State(), m, sub.owner); err != nil {
 		rep := refusal(id, m.Name, "%v", err)
 		return &rep, finish(l, dir, rep)
