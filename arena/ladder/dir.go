@@ -91,6 +91,9 @@ func Init(dir, file string) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := writeSeal(dir, c); err != nil {
+		return nil, err
+	}
 	if err := atomicfile.Write(filepath.Join(dir, FileName), data); err != nil {
 		return nil, fmt.Errorf("ladder: %w", err)
 	}
@@ -110,7 +113,7 @@ func Init(dir, file string) (*Config, error) {
 var Modes = map[string]os.FileMode{
 	".": 0o711, "submissions": 0o711, IncomingDir: 0o733 | os.ModeSticky | os.ModeSetgid, BotsDir: 0o711,
 	ReplaysDir: 0o700, LogsDir: 0o700, FileName: 0o600, RosterName: 0o600, ledger.FileName: 0o600,
-	outdir.LockName: 0o600, deal.FileName: 0o600,
+	outdir.LockName: 0o600, deal.FileName: 0o600, SealName: 0o600,
 }
 
 // LogsDir holds the bots' stderr logs, by version and game.
@@ -248,6 +251,9 @@ func (l *Ladder) open() error {
 	if l.Config, err = f.Resolve(path, l.Dir); err != nil {
 		return err
 	}
+	if err := checkSeal(l.Dir, l.Config); err != nil {
+		return err
+	}
 	l.Roster, l.Read, err = openRoster(filepath.Join(l.Dir, RosterName))
 	return err
 }
@@ -266,7 +272,7 @@ func (l *Ladder) Spec(b *Bot, v Version) (bot.Spec, error) {
 // the other bots' submissions.
 func Hidden(dir string) []string {
 	var out []string
-	for _, name := range []string{FileName, outdir.LockName, deal.FileName, RosterName, ledger.FileName, ReplaysDir, LogsDir, "jetstream", filepath.Dir(IncomingDir)} {
+	for _, name := range []string{FileName, outdir.LockName, deal.FileName, RosterName, ledger.FileName, ReplaysDir, LogsDir, "jetstream", SealName, filepath.Dir(IncomingDir)} {
 		out = append(out, filepath.Join(dir, name))
 	}
 	return out

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/arena-dev/arena/arena/deal"
@@ -237,6 +238,53 @@ func TestRosterDamage(t *testing.T) {
 			read, rr, err := ReadRoster(path)
 			if err != nil || rr.Torn != nil || read.Bot("dave") == nil || len(read.Bots) != len(live.Bots)+1 {
 				t.Errorf("after repair: %v, %+v, %d bots", err, rr, len(read.Bots))
+			}
+		})
+	}
+}
+
+// TestSealed: the ladder file may change its clocks under way, not what
+// its games are (game, rules, seats, seed): a run or Open of a ladder
+// whose file names another is refused, naming the file and the key.
+func TestSealed(t *testing.T) {
+	tests := []struct{ name, from, to, key string }{
+		{"clock", "  move: 500ms", "  move: 2s", ""},
+		{"game", "game: uno", "game: boon\nseats: 3", "game: boon"},
+		{"seats", "seats: 2-4", "seats: 2-3", "seats: 2-3"},
+		{"options", "seats: 2-4", "seats: 2-4\noptions:\n  stack_draws: true", "options.stack_draws: true"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := initLadder(t)
+			path := filepath.Join(dir, FileName)
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			edited := strings.Replace(string(data), tt.from, tt.to, 1)
+			if tt.name == "game" {
+				edited = strings.Replace(strings.Replace(string(data), "seats: 2-4\n", "", 1), tt.from, tt.to, 1)
+			}
+			if edited == string(data) {
+				t.Fatalf("%q is not in the saved ladder file:\n%s", tt.from, data)
+			}
+			if err := os.WriteFile(path, []byte(edited), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			l, err := Open(dir)
+			if tt.key == "" {
+				if err != nil {
+					t.Fatalf("an edited clock: %v", err)
+				}
+				l.Close()
+				return
+			}
+			if err == nil {
+				l.Close()
+				t.Fatalf("Open with %s: no error", tt.key)
+			}
+			if !errors.Is(err, ErrSealed) || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), tt.key) {
+				t.Errorf("Open with %s: %v; want ErrSealed naming %s and %q", tt.key, err, path, tt.key)
 			}
 		})
 	}
