@@ -4,6 +4,7 @@ import (
 	"bytes"
 	_ "embed"
 	"errors"
+	"fmt"
 	"html/template"
 	"net/http"
 	"net/url"
@@ -104,6 +105,10 @@ func (s *Server) page(fill func(st *state, p *page, r *http.Request) bool) http.
 			p.After = strconv.Itoa(gen) + "-" + strconv.Itoa(st.visible)
 			if s.problem != nil { // its files named as in the directory, not where it is
 				p.Problem = strings.ReplaceAll(s.problem.Error(), s.dir+string(filepath.Separator), "")
+			}
+			if st.repeated > 0 {
+				p.Problem = strings.TrimSpace(p.Problem + " " + fmt.Sprintf("%s: %d lines repeat a game of a table counted whole already: not counted (arena ladder run refuses this ledger and names the line).",
+					ledger.FileName, st.repeated))
 			}
 			found = fill(st, p, r)
 		})
