@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
+	"io/fs"
 	"net/http"
 	"net/url"
 	"path/filepath"
@@ -196,8 +197,12 @@ func (s *Server) game(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rp, err := src.Read()
-	if err != nil {
-		http.Error(w, "replay of "+rec.GameID+": "+err.Error(), http.StatusInternalServerError)
+	if errors.Is(err, fs.ErrNotExist) {
+		http.Error(w, "the replay of "+rec.GameID+" is not in the ladder's replays/ (removed?): its result stands in the ledger", http.StatusNotFound)
+		return
+	}
+	if err != nil { // a damaged file: named as in the directory, not where it is
+		http.Error(w, "replay of "+rec.GameID+": "+strings.ReplaceAll(err.Error(), s.dir+string(filepath.Separator), ""), http.StatusInternalServerError)
 		return
 	}
 	var buf bytes.Buffer

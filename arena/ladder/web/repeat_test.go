@@ -1,9 +1,12 @@
 package web_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/arena-dev/arena/arena/ladder"
 	"github.com/arena-dev/arena/arena/ladder/web"
 )
 
@@ -31,5 +34,20 @@ func TestRepeatedLine(t *testing.T) {
 	}
 	if n := strings.Count(body, ">"+recs[0].GameID+"<"); n != 1 {
 		t.Errorf("/games shows %s %d times, want once", recs[0].GameID, n)
+	}
+}
+
+// TestMissingReplay: a game whose replay file was removed is a 404 that
+// says so, not a server error.
+func TestMissingReplay(t *testing.T) {
+	dir := newLadder(t, "2", []string{"a", "b"}, 2)
+	_, recs := ledgerLines(t, dir)
+	if err := os.RemoveAll(filepath.Join(dir, ladder.ReplaysDir)); err != nil {
+		t.Fatal(err)
+	}
+	_, hs := serve(t, dir, web.Options{})
+	code, body := get(t, hs, "/game/"+recs[0].GameID)
+	if code != 404 || !strings.Contains(body, "not in the ladder's replays/") || strings.Contains(body, dir) {
+		t.Errorf("/game/%s with its replay removed: %d %q; want 404 saying so, without the directory's path", recs[0].GameID, code, body)
 	}
 }
