@@ -19,6 +19,7 @@ import (
 	"github.com/arena-dev/arena/arena/ladder/intake"
 	"github.com/arena-dev/arena/arena/ladder/web"
 	"github.com/arena-dev/arena/arena/options"
+	"github.com/arena-dev/arena/arena/outdir"
 	"github.com/arena-dev/arena/arena/output"
 	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/arena/tournament"
@@ -141,6 +142,11 @@ func runLadder(c *cli.Context) error {
 	if err != nil {
 		return ladderErr(err)
 	}
+	// A second run is refused before its NATS server and leaderboard
+	// start, which would say they are up, or fail on the first run's port.
+	if err := outdir.Busy(dir); err != nil {
+		return err
+	}
 	fmt.Fprintf(progress, "arena: ladder %s: %s, %s seats, %s active, %s recorded; stop with Ctrl-C or SIGTERM (a run resumes where it stopped)\n",
 		st.Name, st.Game, st.Seats, words.Count(st.Active(), "bot", "bots"), words.Count(st.Games, "game", "games"))
 	ctx, release := stop.Context(progress)
@@ -167,7 +173,11 @@ func runLadder(c *cli.Context) error {
 		},
 		Intake: func(ctx context.Context, l *ladder.Ladder, admitted func(ladder.Event)) error {
 			return intake.Take(ctx, l, func(e ladder.Event) {
-				say(progress, "arena: %s admitted (submission %s)\n", ladder.VersionName(e.Bot, e.Version), e.Submission)
+				if e.Kind == ladder.Withdrawn { // Take tells of both
+					say(progress, "arena: %s withdrawn (request %s)\n", e.Bot, e.Submission)
+				} else {
+					say(progress, "arena: %s admitted (submission %s)\n", ladder.VersionName(e.Bot, e.Version), e.Submission)
+				}
 				admitted(e)
 			})
 		},

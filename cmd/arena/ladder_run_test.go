@@ -1,0 +1,45 @@
+package main
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestLadderRunSays: what a running ladder and the commands beside it
+// say. A withdrawal is said as one (it was said as "NAME.v0 admitted"),
+// and a second run on the directory is refused for the directory in use
+// before it starts a leaderboard (it said "leaderboard on ..." first, or
+// failed on the first run's port and never named the real cause).
+func TestLadderRunSays(t *testing.T) {
+	t.Parallel()
+	_, dir := makeLadder(t, ladderFile)
+	run := start(t, nil, "ladder", "run", dir)
+	run.waitFor(t, regexp.MustCompile(`^(game 1 )`))
+	tests := []struct {
+		name     string
+		args     []string
+		code     int
+		says     string         // in the command's output
+		not      string         // nor this
+		runSays  *regexp.Regexp // and the run's stderr, then
+		runNever string
+	}{
+		{"a second run", []string{"run", dir, "--http", "127.0.0.1:0"}, 1, "is in use by another arena run", "leaderboard on", nil, ""},
+		{"a withdrawal", []string{"withdraw", dir, "greedy", "--wait"}, 0, "greedy withdrawn", "",
+			regexp.MustCompile(`^(arena: greedy withdrawn \(request \S+\))$`), "v0 admitted"},
+	}
+	for _, tt := range tests {
+		out, code := ladderCmd(t, tt.args...)
+		if code != tt.code || !strings.Contains(out, tt.says) || (tt.not != "" && strings.Contains(out, tt.not)) {
+			t.Errorf("%s: exit %d, want %d, saying %q and not %q:\n%s", tt.name, code, tt.code, tt.says, tt.not, out)
+		}
+		if tt.runSays != nil {
+			run.waitFor(t, tt.runSays)
+		}
+		if tt.runNever != "" && strings.Contains(run.stderr(), tt.runNever) {
+			t.Errorf("%s: the run says %q:\n%s", tt.name, tt.runNever, run.stderr())
+		}
+	}
+	stopLadder(t, run, dir)
+}
