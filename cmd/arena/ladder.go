@@ -302,9 +302,13 @@ func follow(c *cli.Context, dir, id string) error {
 		fmt.Fprintf(w, "follow it with: arena ladder status %s %s\n", words.ShellQuote(dir), id)
 		return nil
 	}
-	fmt.Fprintf(c.App.ErrWriter, "arena: waiting for the verdict, which the ladder's run gives (arena ladder run %s)\n", words.ShellQuote(dir))
-	ctx, release := stop.Context(c.App.ErrWriter)
+	ctx, release := stop.Context(c.App.ErrWriter) // before saying it waits: Ctrl-C from then on is taken
 	defer release()
+	if outdir.Busy(dir) == nil { // nobody holds the ladder: no run
+		fmt.Fprintf(c.App.ErrWriter, "arena: no run of this ladder is going on: the verdict comes once one starts (arena ladder run %s); Ctrl-C stops waiting, not the submission\n", words.ShellQuote(dir))
+	} else {
+		fmt.Fprintf(c.App.ErrWriter, "arena: waiting for the verdict, which the ladder's run gives (arena ladder run %s)\n", words.ShellQuote(dir))
+	}
 	rep, err := awaitVerdict(ctx, dir, id)
 	if err != nil {
 		return err

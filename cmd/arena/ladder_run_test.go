@@ -1,8 +1,10 @@
 package main
 
 import (
+	"os/exec"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -40,6 +42,31 @@ func TestLadderRunSays(t *testing.T) {
 		if tt.runNever != "" && strings.Contains(run.stderr(), tt.runNever) {
 			t.Errorf("%s: the run says %q:\n%s", tt.name, tt.runNever, run.stderr())
 		}
+	}
+	stopLadder(t, run, dir)
+}
+
+// TestLadderSubmitNoRun: submit --wait to a ladder nobody runs says so
+// (it said only "waiting for the verdict"); Ctrl-C stops the waiting,
+// and the next run judges the submission.
+func TestLadderSubmitNoRun(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 not installed")
+	}
+	_, dir := makeLadder(t, ladderFile)
+	sub := start(t, nil, "ladder", "submit", dir, pyBot(t, pyRandom, ""), "--name", "py", "--command", "python3 bot.py", "--wait")
+	sub.waitFor(t, regexp.MustCompile(`^(arena: no run of this ladder is going on)`))
+	sub.cmd.Process.Signal(syscall.SIGINT)
+	sub.wait(t)
+	id := regexp.MustCompile(`submission (\S+) is judged all the same`).FindStringSubmatch(sub.stderr())
+	if id == nil {
+		t.Fatalf("submit --wait stopped by SIGINT:\n%s", sub.stderr())
+	}
+	run := start(t, nil, "ladder", "run", dir)
+	run.waitFor(t, regexp.MustCompile(`^(arena: py\.v1 admitted)`))
+	if out, code := ladderCmd(t, "status", dir, id[1]); code != 0 || !strings.Contains(out, "admitted as py.v1") {
+		t.Errorf("status: exit %d:\n%s", code, out)
 	}
 	stopLadder(t, run, dir)
 }
