@@ -118,7 +118,11 @@ func initLadder(c *cli.Context) error {
 		return ladderErr(err)
 	}
 	w, dir := c.App.Writer, words.ShellQuote(args[0])
-	fmt.Fprintf(w, "ladder %s made in %s: %s, %s, %s (%s)\n", cfg.Name, args[0], cfg.Game.Info().Name, words.Count(cfg.Seats.Max, "seat", "seats"),
+	seats := words.Count(cfg.Seats.Max, "seat", "seats")
+	if cfg.Seats.Min != cfg.Seats.Max { // a range: as run and standings say it
+		seats = fmt.Sprintf("%d-%d seats", cfg.Seats.Min, cfg.Seats.Max)
+	}
+	fmt.Fprintf(w, "ladder %s made in %s: %s, %s, %s (%s)\n", cfg.Name, args[0], cfg.Game.Info().Name, seats,
 		words.Count(len(cfg.Bots), "bundled bot", "bundled bots"), words.List(specNames(cfg)))
 	fmt.Fprintf(w, "next: arena ladder run %s\nthen, from another shell: arena ladder submit %s BOTDIR --name NAME --command CMD\n", dir, dir)
 	return nil

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
@@ -69,4 +71,24 @@ func TestLadderSubmitNoRun(t *testing.T) {
 		t.Errorf("status: exit %d:\n%s", code, out)
 	}
 	stopLadder(t, run, dir)
+}
+
+// TestLadderInitSays: init says a table's size as the ladder file gives
+// it; a range was said as its largest size ("uno, 4 seats" for 2-4).
+func TestLadderInitSays(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ seats, says string }{
+		{"2-4", "uno, 2-4 seats, 1 bundled bot (random)"},
+		{"3", "uno, 3 seats, 1 bundled bot (random)"},
+	} {
+		tmp := t.TempDir()
+		file := filepath.Join(tmp, "ladder.yaml")
+		yaml := "name: cup\ngame: uno\nseats: " + tt.seats + "\nbots:\n  - name: random\n    command: arena bot random\n"
+		if err := os.WriteFile(file, []byte(yaml), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if out, code := ladderCmd(t, "init", filepath.Join(tmp, "cup"), file); code != 0 || !strings.Contains(out, tt.says) {
+			t.Errorf("seats %s: exit %d, want %q:\n%s", tt.seats, code, tt.says, out)
+		}
+	}
 }
