@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"syscall"
 	"time"
 )
 
@@ -46,6 +47,9 @@ func Serve(ctx context.Context, addr string, s *Server, listening func(url strin
 		return err
 	}
 	ln, err := net.Listen("tcp", addr)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return fmt.Errorf("leaderboard: %w (another program, perhaps another arena, listens on %s: give another port with --http)", err, addr)
+	}
 	if err != nil {
 		return fmt.Errorf("leaderboard: %w", err)
 	}
