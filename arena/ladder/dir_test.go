@@ -289,3 +289,38 @@ func TestSealed(t *testing.T) {
 		})
 	}
 }
+
+// TestRosterRefusedStatus: a bot none of whose submissions was admitted
+// is "refused" once none waits (it stayed "pending", which the
+// leaderboard showed its owner as if a verdict were to come), and
+// "pending" again when a new one arrives.
+func TestRosterRefusedStatus(t *testing.T) {
+	sub := func(id string) Event { return Event{Kind: Submitted, Bot: "carol", Submission: id} }
+	ref := func(id string) Event { return Event{Kind: Refused, Bot: "carol", Submission: id, Report: "FAIL ready"} }
+	adm := Event{Kind: Admitted, Bot: "carol", Submission: "s3", Version: 1, Build: "b3", Command: "python3 bot.py"}
+	tests := []struct {
+		name   string
+		events []Event
+		want   string
+	}{
+		{"waiting", []Event{sub("s1")}, StatusPending},
+		{"refused", []Event{sub("s1"), ref("s1")}, StatusRefused},
+		{"one refused, one waiting", []Event{sub("s1"), sub("s2"), ref("s1")}, StatusPending},
+		{"refused, then submitted again", []Event{sub("s1"), ref("s1"), sub("s2")}, StatusPending},
+		{"refused, then admitted", []Event{sub("s1"), ref("s1"), sub("s3"), adm}, StatusActive},
+		{"admitted, then refused", []Event{sub("s3"), adm, sub("s4"), ref("s4")}, StatusActive},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var r Roster
+			for _, e := range tt.events {
+				if err := r.Apply(e); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got := r.Bot("carol").Status; got != tt.want {
+				t.Errorf("status %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

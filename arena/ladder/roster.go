@@ -64,7 +64,10 @@ type Event struct {
 
 // The statuses of a bot (Bot.Status).
 const (
-	StatusPending   = "pending" // submitted, nothing admitted yet
+	StatusPending = "pending" // submitted, nothing admitted yet
+	// StatusRefused: every submission refused, none admitted, none
+	// waiting. Not "pending": its owner must submit again.
+	StatusRefused   = "refused"
 	StatusActive    = "active"
 	StatusRetired   = "retired" // no active version
 	StatusSuspended = "suspended"
@@ -178,6 +181,9 @@ func (r *Roster) Apply(e Event) (err error) {
 	switch e.Kind {
 	case Submitted:
 		b.Pending = append(b.Pending, e.Submission)
+		if b.Status == StatusRefused {
+			b.Status = StatusPending
+		}
 	case Admitted:
 		if e.Version != len(b.Versions)+1 {
 			return fmt.Errorf("%w: %s admitted as version %d, after %d versions", ErrRoster, e.Bot, e.Version, len(b.Versions))
@@ -191,6 +197,9 @@ func (r *Roster) Apply(e Event) (err error) {
 	case Refused:
 		b.Refusals = append(b.Refusals, e)
 		b.Pending = remove(b.Pending, e.Submission)
+		if len(b.Versions) == 0 && len(b.Pending) == 0 {
+			b.Status = StatusRefused
+		}
 	case Retired:
 		if e.Version < 1 || e.Version > len(b.Versions) {
 			return fmt.Errorf("%w: %s has no version %d to retire", ErrRoster, e.Bot, e.Version)

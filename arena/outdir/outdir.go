@@ -120,6 +120,29 @@ func Acquire(dir string) (*Lock, error) {
 	return l, nil
 }
 
+// Busy is, without taking the lock or touching its note, the
+// *BusyError Acquire would return now (nil if the directory is free, or
+// has no lock file yet). A command checks it before it starts what comes
+// ahead of its run (a server, a listener), so that a directory in use is
+// what it says rather than a port the other run holds; Acquire still
+// decides.
+func Busy(dir string) error {
+	f, err := os.OpenFile(filepath.Join(dir, LockName), os.O_RDWR, 0)
+	if err != nil {
+		return nil // Acquire says what is wrong, if anything
+	}
+	defer f.Close()
+	busy, err := lock(f)
+	if busy {
+		h, _ := readNote(f)
+		return &BusyError{Dir: dir, Holder: h}
+	}
+	if err == nil {
+		unlock(f)
+	}
+	return nil
+}
+
 // readNote reads a holder's note; ok is false for an empty (released) or
 // unreadable file.
 func readNote(f *os.File) (Holder, bool) {

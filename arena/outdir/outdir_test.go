@@ -52,7 +52,8 @@ func holder(t *testing.T, dir string) (*exec.Cmd, func()) {
 }
 
 // TestLockBetweenProcesses: while another process holds a directory, a
-// run is refused with an error naming the directory and the holder's pid;
+// run is refused with an error naming the directory and the holder's pid
+// (and Busy says so, taking nothing);
 // a holder that released cleanly leaves no stale note; one killed with
 // SIGKILL leaves a note that the next holder reports as stale.
 func TestLockBetweenProcesses(t *testing.T) {
@@ -76,12 +77,18 @@ func TestLockBetweenProcesses(t *testing.T) {
 				release()
 				t.Fatalf("Acquire while held: %v; want a BusyError naming pid %d", err, cmd.Process.Pid)
 			}
+			if err := Busy(dir); !errors.As(err, &busy) || busy.Holder.PID != cmd.Process.Pid {
+				t.Errorf("Busy while held: %v; want a BusyError naming pid %d", err, cmd.Process.Pid)
+			}
 			for _, want := range []string{dir, fmt.Sprintf("pid %d", cmd.Process.Pid), "record them twice"} {
 				if !strings.Contains(err.Error(), want) {
 					t.Errorf("the refusal does not say %q: %v", want, err)
 				}
 			}
 			tc.end(cmd, release)
+			if err := Busy(dir); err != nil { // and the note stays, for Acquire
+				t.Fatalf("Busy after the holder ended: %v", err)
+			}
 			l, err := Acquire(dir)
 			if err != nil {
 				t.Fatalf("after the holder ended: %v", err)

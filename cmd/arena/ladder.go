@@ -19,6 +19,7 @@ import (
 	"github.com/arena-dev/arena/arena/ladder/intake"
 	"github.com/arena-dev/arena/arena/ladder/web"
 	"github.com/arena-dev/arena/arena/options"
+	"github.com/arena-dev/arena/arena/outdir"
 	"github.com/arena-dev/arena/arena/output"
 	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/arena/tournament"
@@ -113,7 +114,11 @@ func initLadder(c *cli.Context) error {
 		return ladderErr(err)
 	}
 	w, dir := c.App.Writer, words.ShellQuote(args[0])
-	fmt.Fprintf(w, "ladder %s made in %s: %s, %s, %s (%s)\n", cfg.Name, args[0], cfg.Game.Info().Name, words.Count(cfg.Seats.Max, "seat", "seats"),
+	seats := words.Count(cfg.Seats.Max, "seat", "seats")
+	if cfg.Seats.Min != cfg.Seats.Max { // a range: as run and standings say it
+		seats = fmt.Sprintf("%d-%d seats", cfg.Seats.Min, cfg.Seats.Max)
+	}
+	fmt.Fprintf(w, "ladder %s made in %s: %s, %s, %s (%s)\n", cfg.Name, args[0], cfg.Game.Info().Name, seats,
 		words.Count(len(cfg.Bots), "bundled bot", "bundled bots"), words.List(specNames(cfg)))
 	fmt.Fprintf(w, "next: arena ladder run %s\nthen, from another shell: arena ladder submit %s BOTDIR --name NAME --command CMD\n", dir, dir)
 	return nil
@@ -136,6 +141,11 @@ func runLadder(c *cli.Context) error {
 	st, err := ladder.ReadStandings(dir)
 	if err != nil {
 		return ladderErr(err)
+	}
+	// A second run is refused before its NATS server and leaderboard
+	// start, which would say they are up, or fail on the first run's port.
+	if err := outdir.Busy(dir); err != nil {
+		return err
 	}
 	output.LadderStart(progress, st)
 	ctx, release := stop.Context(progress)
@@ -160,7 +170,11 @@ func runLadder(c *cli.Context) error {
 		},
 		Intake: func(ctx context.Context, l *ladder.Ladder, admitted func(ladder.Event)) error {
 			return intake.Take(ctx, l, func(e ladder.Event) {
-				say(progress, "arena: %s admitted (submission %s)\n", ladder.VersionName(e.Bot, e.Version), e.Submission)
+				if e.Kind == ladder.Withdrawn { // Take tells of both
+					say(progress, "arena: %s withdrawn (request %s)\n", e.Bot, e.Submission)
+				} else {
+					say(progress, "arena: %s admitted (submission %s)\n", ladder.VersionName(e.Bot, e.Version), e.Submission)
+				}
 				admitted(e)
 			})
 		},
@@ -275,9 +289,13 @@ func follow(c *cli.Context, dir, id string) error {
 		fmt.Fprintf(w, "follow it with: arena ladder status %s %s\n", words.ShellQuote(dir), id)
 		return nil
 	}
-	fmt.Fprintf(c.App.ErrWriter, "arena: waiting for the verdict, which the ladder's run gives (arena ladder run %s)\n", words.ShellQuote(dir))
-	ctx, release := stop.Context(c.App.ErrWriter)
+	ctx, release := stop.Context(c.App.ErrWriter) // before saying it waits: Ctrl-C from then on is taken
 	defer release()
+	if outdir.Busy(dir) == nil { // nobody holds the ladder: no run
+		fmt.Fprintf(c.App.ErrWriter, "arena: no run of this ladder is going on: the verdict comes once one starts (arena ladder run %s); Ctrl-C stops waiting, not the submission\n", words.ShellQuote(dir))
+	} else {
+		fmt.Fprintf(c.App.ErrWriter, "arena: waiting for the verdict, which the ladder's run gives (arena ladder run %s)\n", words.ShellQuote(dir))
+	}
 	rep, err := intake.Await(ctx, dir, id)
 	if err != nil {
 		return ladderErr(err)

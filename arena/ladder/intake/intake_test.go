@@ -478,3 +478,35 @@ func TestConcurrentSubmit(t *testing.T) {
 		t.Errorf("%d refusals logged, want %d", refusals, n)
 	}
 }
+
+// TestOutsideFiles: a command naming a file outside the submitted
+// directory is refused, saying so in the submitter's terms, and the run
+// goes on. Before, the deal secret as
+// an argument reached the sandbox, whose refusal to show it to the bot
+// stopped the run, at every restart.
+func TestOutsideFiles(t *testing.T) {
+	dir := newLadder(t)
+	elsewhere := botDir(t, map[string]string{"bot.py": goodBot(t), "m.bin": "weights"})
+	tests := []struct {
+		name, command, says string
+	}{
+		{"the deal secret", "python3 bot.py " + filepath.Join(dir, "deal-secret"), "deal-secret, outside the bot's directory"},
+		{"a script elsewhere", "python3 " + filepath.Join(elsewhere, "bot.py"), "bot.py, outside the bot's directory"},
+		{"a flag's file elsewhere", "python3 bot.py --model=" + filepath.Join(elsewhere, "m.bin"), "m.bin, outside the bot's directory"},
+		{"a program in the ladder", filepath.Join(dir, "deal-secret"), "deal-secret, outside the bot's directory"},
+		{"a path through the bot's directory", "python3 mybot/bot.py", "there is no mybot/bot.py in the directory you submitted"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			id := submit(t, dir, "out", map[string]string{"bot.py": goodBot(t)}, tt.command)
+			reps := process(t, dir)
+			if len(reps) != 1 || reps[0].ID != id || reps[0].Verdict != intake.VerdictRefused ||
+				!strings.Contains(reps[0].Text, tt.says) || strings.Contains(reps[0].Text, ".tmp") {
+				t.Fatalf("%+v; want refused saying %q, and not the ladder's copy", reps, tt.says)
+			}
+		})
+	}
+	if entries, _ := os.ReadDir(filepath.Join(dir, ladder.BotsDir, "out")); len(entries) != 0 {
+		t.Errorf("refused submissions left files in bots/out: %v", entries)
+	}
+}

@@ -115,7 +115,7 @@ func withdraw(l *ladder.Ladder, dir string, m Manifest, uid int, opts Options) (
 	}
 	reason := m.Reason
 	if reason == "" {
-		reason = "withdrawn by request"
+		reason = "on request" // said after "withdrawn: " (standings, pages)
 	}
 	e := ladder.Event{Kind: ladder.Withdrawn, Time: now(), Bot: m.Name, Submission: m.ID, Reason: reason, Owner: uidString(uid)}
 	if err := l.Roster.Append(e); err != nil {

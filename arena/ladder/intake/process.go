@@ -21,12 +21,14 @@ import (
 	"github.com/arena-dev/arena/arena/bot/stdio"
 	"github.com/arena-dev/arena/arena/check"
 	"github.com/arena-dev/arena/arena/clock"
+	"github.com/arena-dev/arena/arena/fileargs"
 	"github.com/arena-dev/arena/arena/ladder"
 	"github.com/arena-dev/arena/arena/ladder/matchmaking"
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/runplan"
 	"github.com/arena-dev/arena/engine"
 	"github.com/arena-dev/arena/internal/atomicfile"
+	"github.com/google/shlex"
 )
 
 // Options are the run's choices for Process.
@@ -239,17 +241,24 @@ func judge(ctx context.Context, l *ladder.Ladder, sub *submission, m Manifest) (
 		return refuse("%s: a submission is a command run here (%s is not)", m.Command, spec.Target.Scheme())
 	}
 	specs := []bot.Spec{spec}
+	drop := func() {
+		if !inUse(l, m.Name, rel) {
+			os.RemoveAll(filepath.Join(l.Dir, rel)) // a refused version's files are not kept
+		}
+	}
+	// The run confined its bundled bots with the same limits and options
+	// as it started: what fails now is the submission's (a program its
+	// bots may not read), refused, and never the end of the run.
 	if err := confine(l, specs); err != nil {
-		return ladder.Event{}, err
+		drop()
+		return refuse("%v", err)
 	}
 	text, ok, err := validate(ctx, l, specs[0], m.ID)
 	if err != nil {
 		return ladder.Event{}, err
 	}
 	if !ok {
-		if !inUse(l, m.Name, rel) {
-			os.RemoveAll(filepath.Join(l.Dir, rel)) // a refused version's files are not kept
-		}
+		drop()
 		return refuse("%s", text)
 	}
 	return ladder.Event{Kind: ladder.Admitted, Time: now(), Bot: m.Name, Submission: m.ID, Version: l.Roster.State().Next(m.Name),
@@ -286,7 +295,15 @@ func install(l *ladder.Ladder, sub *submission, m Manifest) (rel, build string, 
 			return "", "", err
 		}
 	}
-	argv, err := stdio.ParseCommand(m.Command, tmp)
+	err = ownFiles(m.Command, tmp, l.Dir)
+	var argv []string
+	if err == nil {
+		argv, err = stdio.ParseCommand(m.Command, tmp)
+	}
+	var missing *stdio.MissingFileError
+	if errors.As(err, &missing) {
+		err = notSubmitted(missing, tmp)
+	}
 	if err == nil {
 		build, err = stdio.Command{Name: m.Name, Argv: argv, Dir: tmp}.Build()
 	}
@@ -303,6 +320,59 @@ func install(l *ladder.Ladder, sub *submission, m Manifest) (rel, build string, 
 		return "", "", err
 	}
 	return filepath.Join(ladder.BotsDir, m.Name, name), build, nil
+}
+
+// ownFiles refuses a command, run in the copy dir, that names a file outside its own copy: an argument's
+// file anywhere else, or a program in the ladder directory. What is run
+// must be what was submitted and hashed: a file elsewhere could change
+// under a version without a new build, and one in the ladder (its deal
+// secret, another version's files) would be shown to the bot by the
+// sandbox, or fail the run's sandbox for every game. A program outside
+// the ladder ("/usr/bin/env") is the machine's, as a name on PATH is.
+func ownFiles(command, dir, ladderDir string) error {
+	argv, err := shlex.Split(command)
+	if err != nil || len(argv) == 0 {
+		return nil // stdio.ParseCommand says why
+	}
+	if dir, err = filepath.Abs(dir); err != nil {
+		return err
+	}
+	if ladderDir, err = filepath.Abs(ladderDir); err != nil {
+		return err
+	}
+	outside := func(word, path string) error {
+		return fmt.Errorf("%q in the command names %s, outside the bot's directory: a submission runs only its own files; "+
+			"put what it needs in the directory you submit and name it relative to it (python3 bot.py, not python3 mybot/bot.py)", word, path)
+	}
+	if prog, ok := fileargs.Program(argv[0], dir); ok && within(prog, ladderDir) && !within(prog, dir) {
+		return outside(argv[0], prog)
+	}
+	files, _ := fileargs.Files(argv, dir)
+	for _, f := range files {
+		if !within(f.Abs, dir) {
+			return outside(argv[f.Index], f.Abs)
+		}
+	}
+	return nil
+}
+
+// within: path lies in root (both absolute, or both relative to one
+// directory).
+func within(path, root string) bool {
+	rel, err := filepath.Rel(root, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// notSubmitted is a script the command names that is not in the
+// submitted directory, said in the submitter's terms: the path in the
+// directory they submitted, not in the ladder's copy of it.
+func notSubmitted(e *stdio.MissingFileError, dir string) error {
+	if !within(e.Abs, dir) {
+		return e
+	}
+	rel, _ := filepath.Rel(dir, e.Abs)
+	return fmt.Errorf("%q in the command names no file: there is no %s in the directory you submitted, where the command runs; "+
+		"name files relative to it (python3 bot.py, not python3 mybot/bot.py): %w", e.Arg, rel, fs.ErrNotExist)
 }
 
 // place renames the copy tmp to botDir/name, or finds it there already

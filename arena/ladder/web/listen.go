@@ -2,10 +2,12 @@ package web
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -57,6 +59,9 @@ func Start(ctx context.Context, addr string, s *Server) (url string, done <-chan
 		return "", nil, err
 	}
 	ln, err := net.Listen("tcp", addr)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return "", nil, fmt.Errorf("leaderboard: %w (another program, perhaps another arena, listens on %s: give another port with --http)", err, addr)
+	}
 	if err != nil {
 		return "", nil, fmt.Errorf("leaderboard: %w", err)
 	}

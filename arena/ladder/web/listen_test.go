@@ -1,6 +1,13 @@
 package web
 
-import "testing"
+import (
+	"context"
+	"errors"
+	"net"
+	"strings"
+	"syscall"
+	"testing"
+)
 
 func TestListenAddr(t *testing.T) {
 	tests := []struct{ in, want string }{
@@ -21,5 +28,19 @@ func TestListenAddr(t *testing.T) {
 		if _, err := ListenAddr(bad); err == nil {
 			t.Errorf("ListenAddr(%q): no error", bad)
 		}
+	}
+}
+
+// TestStartBusyPort: a port another program holds is refused naming the
+// address and what to do; the error still wraps the system's.
+func TestStartBusyPort(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	_, _, err = Start(context.Background(), ln.Addr().String(), nil)
+	if !errors.Is(err, syscall.EADDRINUSE) || !strings.Contains(err.Error(), ln.Addr().String()+": give another port with --http") {
+		t.Errorf("Start on a busy port: %v", err)
 	}
 }
