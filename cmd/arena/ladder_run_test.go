@@ -61,7 +61,7 @@ func TestLadderSubmitNoRun(t *testing.T) {
 	sub.waitFor(t, regexp.MustCompile(`^(arena: no run of this ladder is going on)`))
 	sub.cmd.Process.Signal(syscall.SIGINT)
 	sub.wait(t)
-	id := regexp.MustCompile(`submission (\S+) is judged all the same`).FindStringSubmatch(sub.stderr())
+	id := regexp.MustCompile(`request (\S+) is judged all the same`).FindStringSubmatch(sub.stderr())
 	if id == nil {
 		t.Fatalf("submit --wait stopped by SIGINT:\n%s", sub.stderr())
 	}
