@@ -1,8 +1,10 @@
 package ladder
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/run"
@@ -85,7 +87,7 @@ func (f *final) decided() bool {
 	if f == nil || f.rule.IsZero() {
 		return false
 	}
-	f.verdict = f.rule.Decide(f.src.estimates())
+	f.verdict = f.rule.DecideRanked(f.src.estimates())
 	if f.verdict.Decided {
 		f.ending = Decided
 	}
@@ -126,7 +128,7 @@ func (f *final) Stop(t run.Table, _ ledger.Record) bool {
 	if f.budget > 0 && f.counted >= f.budget {
 		f.ending = BudgetSpent
 		if !f.rule.IsZero() {
-			f.verdict = f.rule.Decide(f.src.estimates())
+			f.verdict = f.rule.DecideRanked(f.src.estimates())
 		}
 		return true
 	}
@@ -134,15 +136,29 @@ func (f *final) Stop(t run.Table, _ ledger.Record) bool {
 }
 
 // estimates are the skills of the versions in play (the matchmaker may
-// seat them: not retired, not suspended), by roster index.
+// seat them: not retired, not suspended), ranked as the standings rank
+// them.
 func (s *tables) estimates() []stoprule.Estimate {
 	var est []stoprule.Estimate
+	var by []float64
 	for i, b := range s.bots {
 		if b.Available {
 			est = append(est, stoprule.Estimate{Name: s.names[i], Mean: b.Skill.Mu, SD: b.Skill.Sigma})
+			by = append(by, b.Skill.Ordinal())
 		}
 	}
-	return est
+	// Ranked as the standings rank them (Rating.Display), so that the
+	// final's order is theirs.
+	idx := make([]int, len(est))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(by[b], by[a]) })
+	ranked := make([]stoprule.Estimate, len(est))
+	for i, j := range idx {
+		ranked[i] = est[j]
+	}
+	return ranked
 }
 
 // tableDone says whether t was the last game of its table to count

@@ -158,7 +158,8 @@ type Verdict struct {
 	// K is the top decided on: the rule's, or one less than the bots
 	// when they are fewer than K+1 (0 with fewer than two).
 	K int
-	// Order is the bots ranked by mean, best first.
+	// Order is the bots ranked by mean, best first (DecideRanked: as
+	// given).
 	Order []string
 	// Doubt bounds the probability that the top K are not the top K in
 	// that order (the package doc's sum; 1 with nothing to compare).
@@ -183,6 +184,25 @@ func (r Rule) DecideWith(est []Estimate, diffSD func(a, b int) float64) Verdict 
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return byMean(est[a].Mean, est[b].Mean) })
+	return r.decide(est, order, diffSD)
+}
+
+// DecideRanked decides r, as Decide, on estimates ranked as the
+// standings rank them, best first (a ladder ranks by the conservative
+// mu - 3 sigma): the comparisons follow that order, so a decided top K
+// is the standings' own. Where the standings put a bot above another of
+// a higher mean, that comparison's doubt is over one half: the rule
+// waits until games make the two orders agree.
+func (r Rule) DecideRanked(est []Estimate) Verdict {
+	order := make([]int, len(est))
+	for i := range order {
+		order[i] = i
+	}
+	return r.decide(est, order, func(a, b int) float64 { return math.Hypot(est[a].SD, est[b].SD) })
+}
+
+// decide decides r on est ranked by order (indices into est).
+func (r Rule) decide(est []Estimate, order []int, diffSD func(a, b int) float64) Verdict {
 	v := Verdict{Rule: r, K: min(r.K, len(est)-1), Doubt: 1, Order: make([]string, len(est))}
 	for i, o := range order {
 		v.Order[i] = est[o].Name

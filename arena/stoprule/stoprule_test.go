@@ -112,3 +112,21 @@ func TestDecideWith(t *testing.T) {
 		t.Errorf("doubt %v, want %v", v.Doubt, want)
 	}
 }
+
+// TestDecideRanked: ranked as given (the standings' order), a top whose
+// order disagrees with the means is not decided; one that agrees is, as
+// Decide decides it.
+func TestDecideRanked(t *testing.T) {
+	rule := stoprule.Rule{K: 1, Confidence: 0.95}
+	agree := []stoprule.Estimate{{"a", 40, 1}, {"b", 20, 1}}
+	disagree := []stoprule.Estimate{{"b", 20, 0.1}, {"a", 40, 5}} // b above a by mu - 3 sigma, a above b by mean
+	if v := rule.DecideRanked(agree); !v.Decided || v.Order[0] != "a" {
+		t.Errorf("agreeing order: %+v, want decided with a first", v)
+	}
+	if v := rule.DecideRanked(disagree); v.Decided || v.Order[0] != "b" {
+		t.Errorf("disagreeing order: %+v, want undecided with b first (as given)", v)
+	}
+	if v := rule.Decide(disagree); !v.Decided || v.Order[0] != "a" {
+		t.Errorf("Decide of the same: %+v, want decided by mean, a first", v)
+	}
+}
