@@ -18,9 +18,9 @@ type Rating struct {
 // (stats.Skill.Ordinal).
 func (r Rating) Display() float64 { return r.Ordinal() }
 
-// Interval is Mu -+ 2 Sigma, where the skill is with about 95 %
+// Interval is Mu -+ 3 Sigma, where the skill is with about 99.7 %
 // confidence.
-func (r Rating) Interval() (lo, hi float64) { return r.Mu - 2*r.Sigma, r.Mu + 2*r.Sigma }
+func (r Rating) Interval() (lo, hi float64) { return r.Mu - 3*r.Sigma, r.Mu + 3*r.Sigma }
 
 // Ratings are the skills of every bot version (by its ledger name), as
 // the games recorded so far make them. The live ladder and a

@@ -95,7 +95,7 @@ func TestRatingsAdd(t *testing.T) {
 	if a.Games != 1 || a.Mu <= b.Mu || a.Display() != a.Mu-3*a.Sigma {
 		t.Errorf("a %+v b %+v", a, b)
 	}
-	if lo, hi := a.Interval(); lo != a.Mu-2*a.Sigma || hi != a.Mu+2*a.Sigma {
+	if lo, hi := a.Interval(); lo != a.Mu-3*a.Sigma || hi != a.Mu+3*a.Sigma {
 		t.Errorf("interval %g %g", lo, hi)
 	}
 	if n := r.Get("new.v1"); n.Skill != stats.DefaultSkill() || n.Games != 0 {

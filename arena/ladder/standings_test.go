@@ -53,9 +53,9 @@ bots:
 	}
 	// Output:
 	// cup uno 5 games; cross-check: bradley-terry
-	// 1 carol.v1 active 4.3 [11.9, 42.2] 3 games, BT +53
-	// 2 alice.v1 active 3.4 [11.1, 41.6] 3 games, BT +53
-	// 3 bob.v1 active -0.9 [6.5, 36.1] 4 games, BT -105
+	// 1 carol.v1 active 4.3 [4.3, 49.8] 3 games, BT +53
+	// 2 alice.v1 active 3.4 [3.4, 49.2] 3 games, BT +53
+	// 3 bob.v1 active -0.9 [-0.9, 43.5] 4 games, BT -105
 }
 
 // TestStandingsStatuses: a replaced version is retired and unranked, a

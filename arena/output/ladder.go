@@ -68,7 +68,7 @@ func LadderStandings(w io.Writer, st *ladder.Standings) error {
 		return err
 	}
 	_, err := fmt.Fprintf(w, "%s\n", strings.Join(words.Wrap("rating: mu - 3 sigma of the Weng-Lin (Plackett-Luce) skill, a cautious figure that rises with games; "+
-		"interval: mu -+ 2 sigma; rank: among the active versions. "+cross+": the rating arena tournament standings would give the same games, a cross-check.", 80, ""), "\n"))
+		"interval: mu -+ 3 sigma, where the skill is (99.7 %), the rating its low end; rank: among the active versions. "+cross+": the rating arena tournament standings would give the same games, a cross-check.", 80, ""), "\n"))
 	return err
 }
 
