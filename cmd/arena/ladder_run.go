@@ -100,8 +100,14 @@ func ladderPlan(c *cli.Context, dir string, opts *ladder.RunOptions) (*runplan.R
 		}
 	}
 	nc, dist := options.ReadNATS(c, cfg.Concurrency, cfg.Seats.Max)
-	if dist == nil && len(remotes) == 0 && !c.IsSet("nats") {
+	if dist == nil && len(remotes) == 0 && !c.IsSet("nats") && !c.IsSet("nats-listen") {
 		return &runplan.Run{}, nil
+	}
+	if len(remotes) > 0 && !c.IsSet("nats") && !c.IsSet("nats-listen") {
+		// A server on a free port, another at each restart, is one no
+		// contestant's machine can find.
+		return nil, usage.Errorf("the ladder names bots served from elsewhere (%s): give --nats URL (a server: arena serve) or --nats-listen HOST:PORT (one in this run, on an address their machines reach, the same at every restart)",
+			remotes[0].Target)
 	}
 	plan := runplan.Plan{Bots: remotes, NATS: nc, Distributed: dist, Limits: cfg.BotLimits, Sandbox: cfg.BotOptions,
 		Wait: cfg.Limits.Startup, Log: c.App.ErrWriter, Version: Version}

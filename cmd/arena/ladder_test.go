@@ -293,7 +293,9 @@ func checkLadderStandings(t *testing.T, dir string, recs []ledger.Record) {
 func TestLadderUsageErrors(t *testing.T) {
 	t.Parallel()
 	tmp := t.TempDir()
+	_, remote := makeLadder(t, ladderFile+"  - name: alice\n    command: nats:alice\n")
 	runUsageCases(t, []usageCase{
+		{"remote bots without a server", []string{"ladder", "run", remote}, "give --nats URL"},
 		{"run without DIR", []string{"ladder", "run"}, "ladder run needs DIR"},
 		{"init of a missing file", []string{"ladder", "init", filepath.Join(tmp, "cup"), filepath.Join(tmp, "nope.yaml")}, "nope.yaml"},
 		{"standings of no ladder", []string{"ladder", "standings", tmp}, "not a ladder directory"},
