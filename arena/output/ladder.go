@@ -37,6 +37,8 @@ func SubmissionReport(w io.Writer, rep intake.Report) {
 		fmt.Fprintf(w, "submission %s: admitted as %s (build %s)\n", rep.ID, ladder.VersionName(rep.Bot, rep.Version), rep.Build)
 	case intake.VerdictWaiting:
 		fmt.Fprintf(w, "submission %s: waiting for the ladder's run to judge it\n", rep.ID)
+	case intake.VerdictWithdrawn:
+		fmt.Fprintf(w, "request %s: %s withdrawn\n", rep.ID, rep.Bot)
 	default:
 		fmt.Fprintf(w, "submission %s: %s %s\n", rep.ID, rep.Bot, rep.Verdict)
 	}

@@ -517,11 +517,16 @@ func validate(ctx context.Context, l *ladder.Ladder, spec bot.Spec, id string) (
 	var text bytes.Buffer
 	for _, k := range seatsJudged(c.Seats) {
 		options := c.Options
+		if c.Seats.Max > c.Seats.Min { // each size's report under its own heading
+			if k != c.Seats.Min {
+				text.WriteString("\n")
+			}
+			fmt.Fprintf(&text, "At %d seats:\n", k)
+		}
 		if k != c.Seats.Min {
 			if options, err = engine.Setup(c.Game, k, c.File.Options); err != nil {
 				return "", false, fmt.Errorf("intake: %d seats: %w", k, err) // Resolve set it up already
 			}
-			fmt.Fprintf(&text, "\nAt %d seats:\n", k)
 		}
 		cfg := check.Config{Game: c.Game, Options: options, Seats: k, Games: c.Submissions.ValidationGames,
 			Seed: checkSeed(c.Seed, id), Startup: startup, Move: move, Margin: lim.Margin, ByeGrace: c.Settings.ByeGrace,
