@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -259,15 +257,7 @@ func initField(tb testing.TB, game string, seats int, names, commands []string, 
 	for i, n := range names {
 		fmt.Fprintf(&y, "  - name: %s\n    command: %s\n", n, commands[i])
 	}
-	file := filepath.Join(tb.TempDir(), "ladder.yaml")
-	if err := os.WriteFile(file, []byte(y.String()), 0o644); err != nil {
-		tb.Fatal(err)
-	}
-	dir := filepath.Join(tb.TempDir(), "cup")
-	if _, err := ladder.Init(dir, file); err != nil {
-		tb.Fatal(err)
-	}
-	return dir
+	return initFile(tb, y.String())
 }
 
 // BenchmarkRealConvergence is BenchmarkConvergence's measure (package
