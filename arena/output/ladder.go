@@ -98,3 +98,28 @@ func LadderStopped(w io.Writer, name, dir string, cause error, res *ladder.Resul
 	fmt.Fprintf(w, "arena: ladder %s stopped (%v) after %s this run (%d in all); every finished game is recorded%s; resume with: arena ladder run %s\n",
 		name, why, words.Count(res.Played, "game", "games"), res.Resumed+res.Played, cut, words.ShellQuote(dir))
 }
+
+// IntakeLine is a ladder run's line for a request its intake decided:
+//
+//	arena: py.v2 admitted (submission ID)
+//	arena: py refused (submission ID): FAIL no-crash: ... (the report's first failure)
+//	arena: py withdrawn (request ID)
+func IntakeLine(rep intake.Report) string {
+	switch rep.Verdict {
+	case intake.VerdictAdmitted:
+		return fmt.Sprintf("arena: %s admitted (submission %s)", ladder.VersionName(rep.Bot, rep.Version), rep.ID)
+	case intake.VerdictWithdrawn:
+		return fmt.Sprintf("arena: %s withdrawn (request %s)", rep.Bot, rep.ID)
+	}
+	first, _, _ := strings.Cut(rep.Text, "\n") // the check's first failure, or why it was not judged
+	for _, line := range strings.Split(rep.Text, "\n") {
+		if strings.HasPrefix(line, "FAIL") {
+			first = line
+			break
+		}
+	}
+	if rep.Bot == "" {
+		rep.Bot = "a submission"
+	}
+	return fmt.Sprintf("arena: %s %s (submission %s): %s", rep.Bot, rep.Verdict, rep.ID, first)
+}

@@ -169,14 +169,11 @@ func runLadder(c *cli.Context) error {
 			}
 		},
 		Intake: func(ctx context.Context, l *ladder.Ladder, admitted func(ladder.Event)) error {
-			return intake.Take(ctx, l, func(e ladder.Event) {
-				if e.Kind == ladder.Withdrawn { // Take tells of both
-					say(progress, "arena: %s withdrawn (request %s)\n", e.Bot, e.Submission)
-				} else {
-					say(progress, "arena: %s admitted (submission %s)\n", ladder.VersionName(e.Bot, e.Version), e.Submission)
-				}
-				admitted(e)
-			})
+			reps, err := intake.Process(ctx, l, intake.Options{Admitted: admitted, Withdrawn: admitted})
+			for _, rep := range reps {
+				say(progress, "%s\n", output.IntakeLine(rep))
+			}
+			return err
 		},
 	}
 	// The run's paths (the versions' directories, where their sandbox
