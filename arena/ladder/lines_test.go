@@ -19,6 +19,7 @@ import (
 // line copied is refused by both, naming the file and the line, rather
 // than counted twice.
 func TestLedgerTampered(t *testing.T) {
+	t.Parallel()
 	dir := initMem(t, "2", 3, 1)
 	runFor(t, dir, 6)
 	path := filepath.Join(dir, ledger.FileName)

@@ -102,6 +102,7 @@ func plays(recs []ledger.Record, name string) (played, forfeited int) {
 // made for it while nobody serves it, and it is not suspended (even at
 // max_startup_failures 1). Served again, it plays again.
 func TestRunRemoteBot(t *testing.T) {
+	t.Parallel()
 	arena := testkit.Build(t, "./cmd/arena")
 	url := natstest.Server(t, remote.ServerOptions{})
 	file := filepath.Join(t.TempDir(), "ladder.yaml")

@@ -159,6 +159,7 @@ func seatSpread(recs []ledger.Record) int {
 }
 
 func TestRunResume(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name        string
 		seats       string
@@ -252,6 +253,7 @@ func TestRunFewBots(t *testing.T) {
 // forfeit recorded without starting it), so the leaderboard, which
 // shows a table only once all its games are in, is never held up.
 func TestRunCompletesUnitWithoutRetiredVersion(t *testing.T) {
+	t.Parallel()
 	dir := initMem(t, "2", 3, 1)
 	first := runFor(t, dir, 6)
 	checkLedger(t, dir, first)
@@ -291,6 +293,7 @@ func TestRunCompletesUnitWithoutRetiredVersion(t *testing.T) {
 // in a row, with the reason logged in the roster, and is seated at no
 // table after that beyond the one it was in.
 func TestRunSuspendsForfeiter(t *testing.T) {
+	t.Parallel()
 	dir := initFile(t, "name: cup\ngame: uno\nseats: 2\nseed: 7\nconcurrency: 1\nclock:\n  move: 2s\nsubmissions:\n  suspend_after: 3\n"+
 		"bots:\n  - name: a\n    command: mem:random\n  - name: b\n    command: mem:first\n  - name: broken\n    command: mem:nonsense\n")
 	res := runFor(t, dir, 40)

@@ -129,6 +129,7 @@ func roster(t *testing.T, dir string) *ladder.Roster {
 }
 
 func TestVerdicts(t *testing.T) {
+	t.Parallel()
 	dir := newLadder(t)
 	good := submit(t, dir, "alice", map[string]string{"bot.py": goodBot(t), "lib/data.txt": "x"}, "python3 bot.py")
 	exits := submit(t, dir, "bob", map[string]string{"bot.sh": "#!/bin/sh\nexit 3\n"}, "./bot.sh")
@@ -209,6 +210,7 @@ func TestVerdicts(t *testing.T) {
 
 // A crash between steps: the roster log decides what is done again.
 func TestCrashBetweenSteps(t *testing.T) {
+	t.Parallel()
 	dir := newLadder(t)
 	broken := map[string]string{"bot.sh": "#!/bin/sh\nexit 3\n"}
 
@@ -259,6 +261,7 @@ func appendEvent(t *testing.T, dir string, e ladder.Event) {
 
 // A half-written submission is not taken; an abandoned one is removed.
 func TestHalfCopied(t *testing.T) {
+	t.Parallel()
 	dir := newLadder(t)
 	incoming := filepath.Join(dir, ladder.IncomingDir)
 	young, old := filepath.Join(incoming, "20261205T000000000000000Z-00000001.tmp"), filepath.Join(incoming, "20261205T000000000000000Z-00000002.tmp")
@@ -357,6 +360,7 @@ func TestSubmitRefuses(t *testing.T) {
 
 // Where an admitted version's files go, and a refused one's do not stay.
 func TestPlacement(t *testing.T) {
+	t.Parallel()
 	dir := newLadder(t)
 	first := submit(t, dir, "alice", map[string]string{"bot.py": goodBot(t), "lib.txt": "1"}, "python3 bot.py")
 	// The same script (the same build hash) beside another library.
@@ -397,6 +401,7 @@ func TestPlacement(t *testing.T) {
 }
 
 func TestBuildStep(t *testing.T) {
+	t.Parallel()
 	dir := newLadder(t)
 	tests := []struct {
 		name, make, verdict, says string
@@ -432,6 +437,7 @@ func TestBuildStep(t *testing.T) {
 
 // Submissions arrive while the run takes them: each is decided once.
 func TestConcurrentSubmit(t *testing.T) {
+	t.Parallel()
 	dir := newLadder(t)
 	const n = 8
 	ids := make(chan string, n)
@@ -485,6 +491,7 @@ func TestConcurrentSubmit(t *testing.T) {
 // an argument reached the sandbox, whose refusal to show it to the bot
 // stopped the run, at every restart.
 func TestOutsideFiles(t *testing.T) {
+	t.Parallel()
 	dir := newLadder(t)
 	elsewhere := botDir(t, map[string]string{"bot.py": goodBot(t), "m.bin": "weights"})
 	tests := []struct {

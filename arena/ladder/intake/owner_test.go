@@ -55,6 +55,7 @@ func submitAs(t *testing.T, dir string, uid int, name string, files map[string]s
 // another user's submission under it is refused, the organiser's (the
 // ladder's user: root here) is taken.
 func TestOwners(t *testing.T) {
+	t.Parallel()
 	needRoot(t)
 	dir := newLadder(t)
 	good := func(v string) map[string]string { return map[string]string{"bot.py": goodBot(t) + "# " + v + "\n"} }
@@ -89,6 +90,7 @@ func TestOwners(t *testing.T) {
 // TestAttacks: what a contestant may leave in incoming to make the run
 // copy what is not theirs into their bot's directory, or stall it.
 func TestAttacks(t *testing.T) {
+	t.Parallel()
 	needRoot(t)
 	dir := newLadder(t)
 	secret := filepath.Join(dir, "deal-secret")
@@ -161,6 +163,7 @@ func TestAttacks(t *testing.T) {
 // admitted) and open where it must be (incoming, to create in; a
 // version's files, to a bot running as a user of its own).
 func TestModes(t *testing.T) {
+	t.Parallel()
 	dir := newLadder(t)
 	for name, want := range ladder.Modes {
 		st, err := os.Stat(filepath.Join(dir, name))
@@ -193,6 +196,7 @@ func checkModes(t *testing.T, root string, want map[string]fs.FileMode) {
 // contestant who names it: the first to submit would own another's
 // bot); the organiser enters such bots.
 func TestRemoteByOrganiserOnly(t *testing.T) {
+	t.Parallel()
 	needRoot(t)
 	dir := newLadder(t)
 	id, err := intake.SubmitManifest(dir, "", intake.Manifest{Name: "alice", Command: "nats:alice"})

@@ -17,6 +17,7 @@ import (
 // until the next), logged pruned; a directory a kept version shares
 // (the same files admitted again) stays; the ledger is not touched.
 func TestPrune(t *testing.T) {
+	t.Parallel()
 	dir := initLadder(t, strings.Replace(ladderFile, "  validation_games: 2\n", "  validation_games: 2\n  max_versions: 2\n", 1))
 	ledgerBefore, _ := os.ReadFile(filepath.Join(dir, ledger.FileName))
 	steps := []struct {

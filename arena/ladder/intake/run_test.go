@@ -111,6 +111,7 @@ func (r *running) stop(t *testing.T) *ladder.Result {
 // version retires the first, which is not seated again; the live
 // ratings equal a fold of the ledger.
 func TestRunTakesSubmissions(t *testing.T) {
+	t.Parallel()
 	dir := memLadder(t)
 	r := startRun(t, dir)
 	submit(t, dir, "alice", map[string]string{"bot.py": goodBot(t)}, "python3 bot.py")
@@ -154,6 +155,7 @@ func TestRunTakesSubmissions(t *testing.T) {
 // this machine can isolate bots. It tells what it could read on its
 // stderr, which the run keeps in logs/.
 func TestRunHidesLadder(t *testing.T) {
+	t.Parallel()
 	if _, err := sandbox.New(sandbox.DefaultLimits, sandbox.Options{Isolate: sandbox.IsolateYes}); err != nil {
 		t.Skip("no isolation here: ", err)
 	}

@@ -15,6 +15,7 @@ import (
 // at 4: a bot that fails only at 4 seats is refused with the check's
 // report at 4.
 func TestSeatRange(t *testing.T) {
+	t.Parallel()
 	dir := initLadder(t, strings.Replace(ladderFile, "seats: 2\n", "seats: 2-4\n", 1))
 	twoOnly := strings.Replace(goodBot(t), `        if kind == "hello":`+"\n",
 		`        if kind == "hello":`+"\n"+`            if msg["seats"] > 2: return 3`+"\n", 1)
@@ -52,6 +53,7 @@ func TestSeatRange(t *testing.T) {
 // then: Process returns ctx's error and the submission waits, not
 // decided, for the next run.
 func TestStopInterruptsValidation(t *testing.T) {
+	t.Parallel()
 	dir := initLadder(t, strings.Replace(ladderFile, "  move: 2s\n", "  move: 1h\n", 1))
 	mute := "#!/bin/sh\nread hello\necho '{\"type\":\"ready\"}'\nexec sleep 3600\n"
 	id := submit(t, dir, "mute", map[string]string{"bot.sh": mute}, "./bot.sh")

@@ -78,6 +78,7 @@ func runAs(t *testing.T, exe string, uid int, what string, args ...string) strin
 // the submission, or read the ladder's files, and their submission
 // under the first one's name is refused.
 func TestSharedMachine(t *testing.T) {
+	t.Parallel()
 	needRoot(t)
 	base := t.TempDir()
 	for _, d := range []string{filepath.Dir(base), base} {

@@ -16,6 +16,7 @@ import (
 // TestWithdraw: only a bot's owner, or the organiser, may withdraw it;
 // the run is told of a withdrawal logged.
 func TestWithdraw(t *testing.T) {
+	t.Parallel()
 	needRoot(t)
 	dir := newLadder(t)
 	submitAs(t, dir, uidAlice, "alice", map[string]string{"bot.py": goodBot(t)})
@@ -69,6 +70,7 @@ func TestWithdraw(t *testing.T) {
 // further table: every game it plays is of a table chosen before the
 // first of a bot submitted after the withdrawal, which then plays many.
 func TestRunWithdraw(t *testing.T) {
+	t.Parallel()
 	dir := memLadder(t)
 	r := startRun(t, dir)
 	submit(t, dir, "alice", map[string]string{"bot.py": goodBot(t)}, "python3 bot.py")
@@ -120,6 +122,7 @@ func TestRunWithdraw(t *testing.T) {
 // plays no table of the next run, not even the first: the run takes in
 // what waited before it chooses a table.
 func TestWithdrawWhileStopped(t *testing.T) {
+	t.Parallel()
 	dir := memLadder(t)
 	r := startRun(t, dir)
 	submit(t, dir, "alice", map[string]string{"bot.py": goodBot(t)}, "python3 bot.py")
