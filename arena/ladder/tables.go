@@ -141,12 +141,7 @@ func countSeat(seats []int, seat int) []int {
 // shows any of its games. A version no longer active plays them absent
 // (newTables' gone specs, retired in the run's roster).
 func (s *tables) resumeUnits(done map[int64][]ledger.Record, byName map[string]int) {
-	seqs := make([]int64, 0, len(done))
-	for seq := range done {
-		seqs = append(seqs, seq)
-	}
-	slices.Sort(seqs)
-	for _, seq := range seqs {
+	for _, seq := range slices.Sorted(maps.Keys(done)) {
 		recs := done[seq]
 		k := len(recs[0].Bots)
 		if len(recs) >= k {
@@ -163,8 +158,8 @@ func (s *tables) resumeUnits(done map[int64][]ledger.Record, byName map[string]i
 			}
 			played[g] = true
 			for seat, name := range rec.Bots {
-				i, active := byName[name]
-				ok = ok && active
+				i, known := byName[name] // active, or gone (newTables): a damaged line names neither
+				ok = ok && known
 				u.bots[(seat+g)%k] = i // game g seats bots[(seat+g)%k] in seat
 			}
 		}
