@@ -19,7 +19,7 @@ var ErrDuplicate = errors.New("a game the ledger holds already")
 // (a handful), so that it costs a ladder of a million games little.
 type lineCheck struct {
 	path  string
-	whole []uint64        // bit t: table t is whole
+	whole TableSet        // the tables read whole
 	games map[int64][]int // the games (from 0) read of a table not whole
 	warn  func(error)     // told of each edited line
 }
@@ -40,8 +40,7 @@ func (lc *lineCheck) check(e ledger.Entry[ledger.Record]) error {
 	if seq < 1 || !ok {
 		return nil // not a ladder table's game (tables count from 1): nothing to tell it by
 	}
-	w, bit := seq/64, uint64(1)<<(seq%64)
-	if w < int64(len(lc.whole)) && lc.whole[w]&bit != 0 || slices.Contains(lc.games[seq], g) {
+	if lc.whole.Has(seq) || slices.Contains(lc.games[seq], g) {
 		return &ledger.LineError{Path: lc.path, Line: e.Line,
 			Err: fmt.Errorf("%w: %s (remove this line, or the other: both say how it ended)", ErrDuplicate, r.GameID)}
 	}
@@ -51,9 +50,26 @@ func (lc *lineCheck) check(e ledger.Entry[ledger.Record]) error {
 		return nil
 	}
 	delete(lc.games, seq)
-	for int64(len(lc.whole)) <= w {
-		lc.whole = append(lc.whole, 0)
-	}
-	lc.whole[w] |= bit
+	lc.whole.Add(seq)
 	return nil
+}
+
+// TableSet is a set of table numbers (Round) kept as one bit a table:
+// the tables a reader of a ledger has seen whole, at any ledger size.
+type TableSet struct{ bits []uint64 }
+
+// Add puts table seq in the set (a negative one is not kept).
+func (t *TableSet) Add(seq int64) {
+	if seq < 0 {
+		return
+	}
+	for int64(len(t.bits)) <= seq/64 {
+		t.bits = append(t.bits, 0)
+	}
+	t.bits[seq/64] |= 1 << (seq % 64)
+}
+
+// Has says whether table seq is in the set.
+func (t *TableSet) Has(seq int64) bool {
+	return seq >= 0 && seq/64 < int64(len(t.bits)) && t.bits[seq/64]&(1<<(seq%64)) != 0
 }

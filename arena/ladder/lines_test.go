@@ -83,3 +83,19 @@ func cloneLines(l [][]byte) [][]byte {
 	}
 	return out
 }
+
+func TestTableSet(t *testing.T) {
+	var s ladder.TableSet
+	for _, seq := range []int64{1, 63, 64, 1000} {
+		s.Add(seq)
+	}
+	s.Add(-3)
+	for _, tt := range []struct {
+		seq  int64
+		want bool
+	}{{1, true}, {63, true}, {64, true}, {1000, true}, {0, false}, {2, false}, {65, false}, {999, false}, {100000, false}, {-3, false}} {
+		if got := s.Has(tt.seq); got != tt.want {
+			t.Errorf("Has(%d) = %v, want %v", tt.seq, got, tt.want)
+		}
+	}
+}

@@ -51,9 +51,9 @@ type state struct {
 	paths  []string // replay files, each once (a pack holds many games)
 	pathIx map[string]uint32
 	roster *ladder.Roster
-	// whole has a bit set for each table shown whole (end), repeated
-	// counts the lines that repeated a game of a table (not counted).
-	whole    []uint64
+	// whole are the tables shown whole; repeated counts the lines that
+	// repeated a game of a table (not counted).
+	whole    ladder.TableSet
 	repeated int
 }
 
@@ -97,7 +97,7 @@ func (s *state) add(recs []ledger.Record) int {
 	for _, r := range recs {
 		t := s.tables[r.Round]
 		if t == nil {
-			if s.ended(r.Round) {
+			if s.whole.Has(int64(r.Round)) {
 				s.repeated++ // a line copied by hand: its table is whole already
 				continue
 			}
@@ -121,30 +121,12 @@ func (s *state) add(recs []ledger.Record) int {
 		s.show(r)
 		if t.shown++; t.shown == t.read {
 			delete(s.tables, r.Round)
-			s.end(r.Round)
+			s.whole.Add(int64(r.Round))
 		}
 	}
 	// A copy: the array of a ledger read whole would stay behind.
 	s.pending = slices.Clone(s.pending[n:])
 	return n
-}
-
-// ended says whether table round has been shown whole.
-func (s *state) ended(round int) bool {
-	i := round / 64
-	return round >= 0 && i < len(s.whole) && s.whole[i]&(1<<(round%64)) != 0
-}
-
-// end marks table round shown whole: one bit a table, so that a line
-// that repeats one of its games is told apart at any ledger size.
-func (s *state) end(round int) {
-	if round < 0 {
-		return
-	}
-	for i := round / 64; i >= len(s.whole); {
-		s.whole = append(s.whole, 0)
-	}
-	s.whole[round/64] |= 1 << (round % 64)
 }
 
 // show counts the next visible game: the ratings (in ledger order, as
