@@ -324,3 +324,28 @@ func TestRosterRefusedStatus(t *testing.T) {
 		})
 	}
 }
+
+// TestPlaying: the versions that play are the roster's active ones,
+// those entered after init included (a command learns from them which
+// remote bots its run must reach), not retired or withdrawn ones.
+func TestPlaying(t *testing.T) {
+	dir := initLadder(t)
+	appendEvents(t, dir, []Event{
+		{Kind: Submitted, Bot: "alice", Submission: "s1"},
+		{Kind: Admitted, Bot: "alice", Submission: "s1", Version: 1, Command: "/bin/cat"},
+		{Kind: Submitted, Bot: "alice", Submission: "s2"},
+		{Kind: Admitted, Bot: "alice", Submission: "s2", Version: 2, Command: "/bin/cat"},
+		{Kind: Withdrawn, Bot: "greedy", Reason: "on request"},
+	})
+	specs, err := Playing(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, s := range specs {
+		names = append(names, s.Name)
+	}
+	if want := []string{"random.v1", "alice.v2"}; !reflect.DeepEqual(names, want) {
+		t.Errorf("Playing: %v, want %v", names, want)
+	}
+}

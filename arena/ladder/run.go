@@ -284,14 +284,35 @@ func warnRoster(w io.Writer, l *Ladder) {
 // activeSpecs are the specs of the bots that play (status active), by
 // the run's roster index.
 func (l *Ladder) activeSpecs() ([]bot.Spec, error) {
+	specs, err := playing(l.Dir, l.Roster.State())
+	if err != nil {
+		return nil, fmt.Errorf("ladder %s: %w", l.Config.Name, err)
+	}
+	return specs, nil
+}
+
+// Playing are the specs (unbound) of the versions that play in the
+// ladder at dir now, as its roster log says, read without its lock: a
+// command learns from them what its run must reach (the remote ones).
+func Playing(dir string) ([]bot.Spec, error) {
+	r, _, err := ReadRoster(filepath.Join(dir, RosterName))
+	if err != nil {
+		return nil, err
+	}
+	return playing(dir, r)
+}
+
+// playing are the specs of r's active versions, a bot's files in dir.
+func playing(dir string, r *Roster) ([]bot.Spec, error) {
+	l := &Ladder{Dir: dir}
 	var specs []bot.Spec
-	for _, b := range l.Roster.State().Bots {
+	for _, b := range r.Bots {
 		if b.Status != StatusActive || b.Active == 0 {
 			continue
 		}
 		spec, err := l.Spec(b, b.Versions[b.Active-1])
 		if err != nil {
-			return nil, fmt.Errorf("ladder %s: bot %s: %w", l.Config.Name, b.Name, err)
+			return nil, fmt.Errorf("bot %s: %w", b.Name, err)
 		}
 		specs = append(specs, spec)
 	}

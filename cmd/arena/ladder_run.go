@@ -93,8 +93,14 @@ func ladderPlan(c *cli.Context, dir string, opts *ladder.RunOptions) (*runplan.R
 	if err != nil {
 		return nil, err
 	}
+	// The versions that play now, not the ladder file's first bots: a
+	// bot served from elsewhere may have been entered since.
+	specs, err := ladder.Playing(dir)
+	if err != nil {
+		return nil, err
+	}
 	var remotes []bot.Spec
-	for _, b := range cfg.Bots {
+	for _, b := range specs {
 		if b.Target.Scheme() == remote.SchemeName {
 			remotes = append(remotes, b)
 		}
@@ -106,7 +112,7 @@ func ladderPlan(c *cli.Context, dir string, opts *ladder.RunOptions) (*runplan.R
 	if len(remotes) > 0 && !c.IsSet("nats") && !c.IsSet("nats-listen") {
 		// A server on a free port, another at each restart, is one no
 		// contestant's machine can find.
-		return nil, usage.Errorf("the ladder names bots served from elsewhere (%s): give --nats URL (a server: arena serve) or --nats-listen HOST:PORT (one in this run, on an address their machines reach, the same at every restart)",
+		return nil, usage.Errorf("the ladder plays bots served from elsewhere (%s): give --nats URL (a server: arena serve) or --nats-listen HOST:PORT (one in this run, on an address their machines reach, the same at every restart)",
 			remotes[0].Target)
 	}
 	plan := runplan.Plan{Bots: remotes, NATS: nc, Distributed: dist, Limits: cfg.BotLimits, Sandbox: cfg.BotOptions,
