@@ -79,10 +79,13 @@ func stopLadder(t *testing.T, run *process, dir string) []ledger.Record {
 }
 
 // games counts the progress lines of games.
-func games(lines []string) int {
+func games(lines []string) int { return matching(lines, gameLine) }
+
+// matching counts the lines re matches.
+func matching(lines []string, re *regexp.Regexp) int {
 	n := 0
 	for _, l := range lines {
-		if gameLine.MatchString(l) {
+		if re.MatchString(l) {
 			n++
 		}
 	}

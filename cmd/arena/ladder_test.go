@@ -115,15 +115,7 @@ func (p *process) waitUntil(t *testing.T, what string, ok func(lines []string) b
 // gamesOf counts the progress lines of games that version played.
 func gamesOf(version string) func([]string) int {
 	re := regexp.MustCompile(`^game \d+ \S+: .*\b` + regexp.QuoteMeta(version) + ` \d`)
-	return func(lines []string) int {
-		n := 0
-		for _, l := range lines {
-			if re.MatchString(l) {
-				n++
-			}
-		}
-		return n
-	}
+	return func(lines []string) int { return matching(lines, re) }
 }
 
 // TestLadderScenario does what an organiser and contestants do: init a

@@ -33,14 +33,7 @@ func TestSuspensionHidden(t *testing.T) {
 	yaml := "name: cup\ngame: uno\noptions:\n  scoring: single_hand\nseats: 2\nseed: 7\nconcurrency: 1\nclock:\n  move: 2s\n" +
 		"failure:\n  max_startup_failures: 1\nbots:\n  - name: rnd\n    command: mem:random\n  - name: fst\n    command: mem:first\n" +
 		"  - name: crash\n    command: sh -c 'echo " + secret + " >&2; exit 3'\n"
-	file := filepath.Join(t.TempDir(), "ladder.yaml")
-	if err := os.WriteFile(file, []byte(yaml), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	dir := filepath.Join(t.TempDir(), "cup")
-	if _, err := ladder.Init(dir, file); err != nil {
-		t.Fatal(err)
-	}
+	dir := initYAML(t, yaml)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var warn bytes.Buffer

@@ -30,14 +30,7 @@ func newLadder(t testing.TB, seats string, names []string, games int) string {
 	for i, n := range names {
 		fmt.Fprintf(&b, "  - name: %q\n    command: mem:%s\n", n, []string{"random", "first"}[i%2])
 	}
-	file := filepath.Join(t.TempDir(), "ladder.yaml")
-	if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	dir := filepath.Join(t.TempDir(), "cup")
-	if _, err := ladder.Init(dir, file); err != nil {
-		t.Fatal(err)
-	}
+	dir := initYAML(t, b.String())
 	if games == 0 {
 		return dir
 	}
@@ -51,6 +44,20 @@ func newLadder(t testing.TB, seats string, names []string, games int) string {
 	}})
 	if err != nil {
 		t.Fatalf("run: %v (warnings: %s)", err, warn.String())
+	}
+	return dir
+}
+
+// initYAML makes the ladder of the ladder file text.
+func initYAML(t testing.TB, text string) string {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "ladder.yaml")
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "cup")
+	if _, err := ladder.Init(dir, file); err != nil {
+		t.Fatal(err)
 	}
 	return dir
 }
