@@ -119,8 +119,17 @@ func ReadConfig(dir string) (*Config, error) {
 }
 
 // ReadStandings reads the standings of the ladder directory dir: its
-// ladder file, roster log and ledger, without the lock.
-func ReadStandings(dir string) (*Standings, error) {
+// ladder file, roster log and ledger, without the lock, with the
+// tournaments' rating of the same games as a cross-check (which holds
+// the ledger's records in memory while it computes).
+func ReadStandings(dir string) (*Standings, error) { return readStandings(dir, true) }
+
+// ReadRatings is ReadStandings without the cross-check: the ledger read
+// a line at a time, in memory that does not grow with it (what a
+// ladder's run says as it starts).
+func ReadRatings(dir string) (*Standings, error) { return readStandings(dir, false) }
+
+func readStandings(dir string, cross bool) (*Standings, error) {
 	c, err := ReadConfig(dir)
 	if err != nil {
 		return nil, err
@@ -132,16 +141,22 @@ func ReadStandings(dir string) (*Standings, error) {
 	results := filepath.Join(dir, ledger.FileName)
 	var records []ledger.Record
 	var edited []string
+	st := &Standings{Name: c.Name, Game: c.Game.Info().Name, Seats: strconv.Itoa(c.Seats.Min), Ratings: NewRatings(c.Rating, c.Initial)}
 	lc := newLineCheck(results, func(err error) { edited = append(edited, err.Error()) })
 	torn, err := ledger.Each(results, func(e ledger.Entry[ledger.Record]) error {
-		records = append(records, e.Record)
-		return lc.check(e)
+		if err := lc.check(e); err != nil {
+			return err
+		}
+		st.Games++
+		st.Ratings.Add(e.Record) // in ledger order: Fold's
+		if cross {
+			records = append(records, e.Record)
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	st := &Standings{Name: c.Name, Game: c.Game.Info().Name, Seats: strconv.Itoa(c.Seats.Min), Games: len(records),
-		Ratings: Fold(c.Rating, c.Initial, records)}
 	if c.Seats.Max != c.Seats.Min {
 		st.Seats += "-" + strconv.Itoa(c.Seats.Max)
 	}
@@ -156,7 +171,9 @@ func ReadStandings(dir string) (*Standings, error) {
 	}
 	st.Warnings = append(st.Warnings, edited...)
 	st.Rows = st.rows(roster)
-	st.crossCheck(c, records)
+	if cross {
+		st.crossCheck(c, records)
+	}
 	rank(st.Rows)
 	return st, nil
 }

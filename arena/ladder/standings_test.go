@@ -114,3 +114,27 @@ func TestStandingsStatuses(t *testing.T) {
 		t.Errorf("standings of %d games: ratings differ from a fold of the ledger", st.Games)
 	}
 }
+
+// TestReadRatings: without the cross-check, the same games, rows and
+// ratings (bit for bit) as ReadStandings.
+func TestReadRatings(t *testing.T) {
+	dir := initMem(t, "2", 3, 1)
+	runFor(t, dir, 10)
+	full, err := ladder.ReadStandings(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lite, err := ladder.ReadRatings(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lite.Games != full.Games || !lite.Ratings.Equal(full.Ratings) || len(lite.Rows) != len(full.Rows) || lite.Active() != full.Active() {
+		t.Errorf("ReadRatings: %d games, %d rows, %d active; ReadStandings: %d, %d, %d (or the ratings differ)",
+			lite.Games, len(lite.Rows), lite.Active(), full.Games, len(full.Rows), full.Active())
+	}
+	for _, r := range lite.Rows {
+		if r.CrossCheck != nil {
+			t.Errorf("%s: a cross-check without one asked for", r.Version)
+		}
+	}
+}

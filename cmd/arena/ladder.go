@@ -138,7 +138,7 @@ func runLadder(c *cli.Context) error {
 		return err
 	}
 	dir, progress := args[0], c.App.ErrWriter
-	st, err := ladder.ReadStandings(dir)
+	st, err := ladder.ReadRatings(dir) // the start line: no cross-check, flat in memory
 	if err != nil {
 		return ladderErr(err)
 	}
