@@ -10,11 +10,21 @@
 // Hidden information stays inside the State: the referee only ever hands a
 // bot View(seat) and Legal(), both plain JSON-marshallable values, never the
 // State itself.
+//
+// A game with hidden information may also be a Sampler: from the views
+// one seat has received this game, it deals a full State consistent with
+// them (the cards that seat cannot see drawn uniformly over those that
+// fit), the determinization a search bot looks ahead in. Its input is the
+// view JSON exactly as the referee sends it, so that a bot in any
+// language can have its history replayed through the engine, and so that
+// the sampler knows nothing a bot does not.
 package engine
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math/rand/v2"
 )
 
 // Spectator is the seat number for a public view: what every seat may know.
@@ -56,6 +66,40 @@ type State interface {
 type ViewAppender interface {
 	AppendView(dst []byte, seat int) []byte
 }
+
+// Sampler is implemented by games with hidden information that can deal
+// what a seat cannot see. It is optional: a game of perfect information
+// has nothing to sample, and a bot there clones the state it is given.
+//
+// The seam is two small steps, not one function of a whole history,
+// because a bot receives its views one turn at a time: an Observer
+// remembers across them what the latest view no longer shows (a card a
+// challenge revealed, the colours a seat was shown to lack when it drew),
+// and each Observe costs only that view's events.
+type Sampler interface {
+	// Observer starts following seat's views of a game of seats seats
+	// under opts (resolved or not: missing options take their defaults).
+	Observer(seat, seats int, opts Options) (Observer, error)
+}
+
+// Observer is one seat's memory of a game, fed its views in order.
+type Observer interface {
+	// Observe reads the next view the seat received (its JSON, as the
+	// referee sent it). Every view must be given, in order: a view
+	// skipped loses what its events told.
+	Observe(view []byte) error
+	// Sample deals a full state consistent with every view observed:
+	// its View(seat) is the last view observed, byte for byte, and it
+	// plays on from there. Hidden cards are dealt from rng (and so is
+	// the state's own randomness to come). It returns ErrNoDecision
+	// when the last view is not the seat's decision.
+	Sample(rng *rand.Rand) (State, error)
+}
+
+// ErrNoDecision is Sample's error when the seat is not asked to act in
+// its last view observed (none yet, or the game is over): a
+// determinization is for choosing an action.
+var ErrNoDecision = errors.New("engine: the last view observed is not the seat's decision")
 
 // TextRenderer is implemented by states that can draw themselves for
 // humans (an ASCII board). seat follows the View convention.

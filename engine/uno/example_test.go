@@ -83,3 +83,31 @@ func ExampleState_AppendView() {
 	// true
 	// {"view":{"hand":null,"top":"B0","colour":"blue","direction":
 }
+
+// ExampleGame_Observer follows one seat's views, as a bot receives them,
+// and deals full states consistent with them to look ahead in: each
+// shows the seat exactly the view it was sent.
+func ExampleGame_Observer() {
+	g, _ := engine.Lookup("uno")
+	opts, _ := engine.Setup(g, 3, nil)
+	s, _ := g.New(3, 42, opts)
+	me := s.ToMove()
+	obs, _ := g.(engine.Sampler).Observer(me, 3, opts)
+	view, _ := json.Marshal(s.View(me))
+	if err := obs.Observe(view); err != nil {
+		panic(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 3 {
+		det, err := obs.Sample(rng)
+		if err != nil {
+			panic(err)
+		}
+		again, _ := json.Marshal(det.View(me))
+		fmt.Println(string(again) == string(view), "next seat's first cards:", det.(*uno.State).Hand((me + 1) % 3)[:3])
+	}
+	// Output:
+	// true next seat's first cards: [Y6 YS G2]
+	// true next seat's first cards: [R0 R1 YR]
+	// true next seat's first cards: [R0 R9 Y7]
+}

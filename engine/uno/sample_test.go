@@ -1,0 +1,404 @@
+package uno
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/arena-dev/arena/engine"
+	"github.com/arena-dev/arena/internal/testkit"
+)
+
+// Uno and Bounce are samplers.
+var _ = []engine.Sampler{Uno, Bounce}
+
+func newObserver(t testing.TB, g Game, seat, seats int, opts map[string]string) *Observer {
+	t.Helper()
+	o, err := g.Observer(seat, seats, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o.(*Observer)
+}
+
+// TestSampleConsistent plays random games and, at random decisions of
+// one seat, samples states from the views it was sent so far: each must
+// show that seat exactly its last view, byte for byte, hold the true
+// state among the deals the observer allows (it assumes nothing false),
+// and play on to the end.
+func TestSampleConsistent(t *testing.T) {
+	games, samples := testkit.Pick(3, 20), testkit.Pick(8, 30)
+	for _, cf := range configs {
+		for _, seats := range []int{2, 4, 7} {
+			seats := seatsFor(cf.game, seats)
+			t.Run(fmt.Sprintf("%s/%d", cf.name, seats), func(t *testing.T) {
+				t.Parallel()
+				var st sampleStats
+				for g := range games {
+					seed := uint64(1000*seats + g)
+					sampleGame(t, cf.game, seats, seed, cf.opts, samples, &st)
+				}
+				t.Logf("%+v", st)
+				// The cases that matter were reached: seats known to lack
+				// kinds (a forced draw), cards known held (a reveal, a swap).
+				o, err := engine.Resolve(cf.game.name, cf.game.opts(), cf.opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !rulesOf(o).VoluntaryDraw && st.Lacking == 0 {
+					t.Error("no decision sampled with a seat known to lack kinds")
+				}
+				if cf.game != Bounce && st.Known == 0 {
+					t.Error("no decision sampled with cards known in another hand")
+				}
+			})
+		}
+	}
+}
+
+// sampleGame plays one game (to a bounded length), observing a random
+// seat's views.
+func sampleGame(t *testing.T, g Game, seats int, seed uint64, opts map[string]string, samples int, st *sampleStats) {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	s := newGame(t, g, seats, seed, opts)
+	me := rng.IntN(seats)
+	o := newObserver(t, g, me, seats, opts)
+	const maxPlies = 600
+	for ply := 0; !s.Over() && ply < maxPlies; ply++ {
+		if s.ToMove() == me {
+			view := s.AppendView(nil, me)
+			if err := o.Observe(view); err != nil {
+				t.Fatalf("seed %d ply %d: %v", seed, ply, err)
+			}
+			if err := observerAllows(o, s); err != nil {
+				t.Fatalf("seed %d ply %d: the true state is ruled out: %v\n%s", seed, ply, err, view)
+			}
+			if rng.IntN(4) == 0 {
+				checkSamples(t, o, view, rng, samples)
+				st.count(o)
+			}
+		}
+		l := s.AppendLegal(nil)
+		if err := s.Play(l[choose(l, rng, true)]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s.Over() {
+		if err := o.Observe(s.AppendView(nil, me)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := o.Sample(rng); !errors.Is(err, engine.ErrNoDecision) {
+			t.Fatalf("sample after the end: %v, want ErrNoDecision", err)
+		}
+	}
+}
+
+// sampleStats counts the decisions sampled from, and those where the
+// observer knew something of another hand: that the test reaches them.
+type sampleStats struct{ Decisions, Lacking, Known int }
+
+func (st *sampleStats) count(o *Observer) {
+	st.Decisions++
+	lacking, known := false, false
+	for q := range o.n {
+		lacking = lacking || o.lack[q] != 0
+		known = known || len(o.known[q]) > 0
+	}
+	if lacking {
+		st.Lacking++
+	}
+	if known {
+		st.Known++
+	}
+}
+
+func checkSamples(t *testing.T, o *Observer, view []byte, rng *rand.Rand, samples int) {
+	t.Helper()
+	for range samples {
+		st, err := o.Sample(rng)
+		if err != nil {
+			t.Fatalf("sample: %v\nview %s", err, view)
+		}
+		s := st.(*State)
+		if got := s.AppendView(nil, o.me); !bytes.Equal(got, view) {
+			t.Fatalf("sampled view differs:\n got %s\nwant %s", got, view)
+		}
+		quickConservation(t, s)
+		for ply := 0; !s.Over() && ply < 300; ply++ {
+			l := s.AppendLegal(nil)
+			if err := s.Play(l[choose(l, rng, true)]); err != nil {
+				t.Fatalf("playing on a sample: %v", err)
+			}
+		}
+	}
+}
+
+// observerAllows reports whether the true state's hands are among the
+// deals the observer allows: every seat holds its known cards, and as
+// many cards outside its lacking kinds as it has older cards.
+func observerAllows(o *Observer, s *State) error {
+	for q := range o.n {
+		if q == o.me {
+			continue
+		}
+		h := s.hand[q]
+		for _, c := range o.known[q] {
+			if h[c] == 0 {
+				return fmt.Errorf("seat %d is known to hold %s but does not", q, c)
+			}
+			h[c]--
+		}
+		if o.lack[q] == 0 {
+			continue
+		}
+		older := s.count[q] - len(o.known[q]) - o.fresh[q]
+		fit := 0
+		for k := range Card(NumKinds) {
+			if o.lack[q]&(1<<k) == 0 {
+				fit += int(h[k])
+			}
+		}
+		if fit < older {
+			return fmt.Errorf("seat %d has %d cards outside its lacking kinds, %d older ones", q, fit, older)
+		}
+	}
+	return nil
+}
+
+func TestObserverErrors(t *testing.T) {
+	cases := []struct {
+		name        string
+		seat, seats int
+		opts        map[string]string
+	}{
+		{"seat out of range", 3, 3, nil},
+		{"negative seat", -1, 3, nil},
+		{"too few seats", 0, 1, nil},
+		{"too many seats", 0, 11, nil},
+		{"bad option", 0, 3, map[string]string{"target": "many"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if _, err := Uno.Observer(c.seat, c.seats, c.opts); err == nil {
+				t.Fatal("no error")
+			}
+		})
+	}
+	o := newObserver(t, Uno, 1, 3, nil)
+	if _, err := o.Sample(rand.New(rand.NewPCG(1, 2))); !errors.Is(err, engine.ErrNoDecision) {
+		t.Fatalf("sample before any view: %v", err)
+	}
+	s := newGame(t, Uno, 3, 5, nil)
+	if err := o.Observe(s.AppendView(nil, 0)); err == nil {
+		t.Fatal("another seat's view was taken")
+	}
+	if err := o.Observe([]byte("{")); err == nil {
+		t.Fatal("bad JSON was taken")
+	}
+}
+
+// chiSquareLimit is the 0.1% point of chi-square with df degrees of
+// freedom (Wilson-Hilferty): the tests' seeds are fixed, so this is a
+// bound on how unlikely their draw would be under uniformity.
+func chiSquareLimit(df int) float64 {
+	const z = 3.09
+	d := float64(df)
+	x := 1 - 2/(9*d) + z*math.Sqrt(2/(9*d))
+	return d * x * x * x
+}
+
+func chiSquare(counts map[string]int, n int, p func(string) float64) (float64, int) {
+	chi, df := 0.0, -1
+	for k, c := range counts {
+		e := float64(n) * p(k)
+		chi += (float64(c) - e) * (float64(c) - e) / e
+		df++
+	}
+	return chi, df
+}
+
+// TestDealingUniform deals five distinct cards to two seats whose slots
+// fit some kinds only (older cards that lack kinds, a known card) and to
+// a draw pile: every way to deal the cards to slots that fits must be
+// equally likely. A deal is told apart from another only by what each
+// seat holds in slots of each kind (a seat's cards are a set), so the
+// chance of each outcome is the number of deals giving it over all.
+func TestDealingUniform(t *testing.T) {
+	a, b, c, d, e := Card(1), Card(2), Card(3), Card(4), Card(5)
+	mask := func(cs ...Card) uint64 {
+		m := uint64(0)
+		for _, c := range cs {
+			m |= 1 << c
+		}
+		return m
+	}
+	all := ^uint64(0)
+	cases := []struct {
+		name  string
+		slots []uint64
+	}{
+		{"two seats constrained", []uint64{mask(a, b, c), mask(a, b, c), mask(b, c, d, e), mask(b, c, d, e), all}},
+		{"one seat, one older card", []uint64{mask(a, b, c), all, all, all, all}},
+		{"two seats, fresh cards", []uint64{mask(a, b), all, mask(b, c, d), all, all}},
+		{"a known card", []uint64{mask(d), mask(a, b, d, e), mask(a, b, c, d, e), all, all}},
+	}
+	for _, cs := range cases {
+		t.Run(cs.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(3, 4))
+			dl := &dealing{pool: []Card{a, b, c, d, e}, slots: cs.slots, seats: 2}
+			dl.start = [MaxSeats + 2]int{0, 2, 4, 5}
+			n := testkit.Pick(20000, 200000)
+			counts := map[string]int{}
+			for range n {
+				if !dl.deal(rng) {
+					t.Fatal("no deal")
+				}
+				counts[dealKey(dl)]++
+			}
+			ways, total := fitting(dl)
+			if len(counts) != len(ways) {
+				t.Fatalf("%d outcomes came up, %d fit: %v", len(counts), len(ways), counts)
+			}
+			chi, df := chiSquare(counts, n, func(k string) float64 { return float64(ways[k]) / float64(total) })
+			if chi > chiSquareLimit(df) {
+				t.Fatalf("chi-square %.1f over %d outcomes (limit %.1f): %v", chi, len(ways), chiSquareLimit(df), counts)
+			}
+		})
+	}
+}
+
+// dealKey is the outcome of d's deal: each seat's (and the draw pile's)
+// cards in slots of each mask, as sets.
+func dealKey(d *dealing) string {
+	k := ""
+	for q := range d.seats + 1 {
+		byMask := map[uint64][]Card{}
+		var masks []uint64
+		for i := d.start[q]; i < d.start[q+1]; i++ {
+			m := d.slots[i]
+			if _, ok := byMask[m]; !ok {
+				masks = append(masks, m)
+			}
+			byMask[m] = append(byMask[m], d.cards[i])
+		}
+		slices.Sort(masks)
+		for _, m := range masks {
+			slices.Sort(byMask[m])
+			k += fmt.Sprint(byMask[m])
+		}
+		k += "|"
+	}
+	return k
+}
+
+// fitting counts the deals of d's pool to its slots that fit, by
+// outcome, and in all.
+func fitting(d *dealing) (map[string]int, int) {
+	ways, total := map[string]int{}, 0
+	var rec func(i int, left []Card)
+	rec = func(i int, left []Card) {
+		if i == len(d.slots) {
+			ways[dealKey(d)]++
+			total++
+			return
+		}
+		for j, c := range left {
+			if d.slots[i]&(1<<c) != 0 {
+				d.cards[i] = c
+				rec(i+1, append(slices.Clone(left[:j]), left[j+1:]...))
+			}
+		}
+	}
+	d.cards = make([]Card, len(d.slots))
+	rec(0, d.pool)
+	return ways, total
+}
+
+// TestSampleUniformDraw samples from a seat's first decision under the
+// official rules (nothing known of other hands): the next card to be
+// drawn must be each unseen kind as often as its copies unseen.
+func TestSampleUniformDraw(t *testing.T) {
+	s := newGame(t, Uno, 4, 11, nil)
+	me := s.ToMove()
+	o := newObserver(t, Uno, me, 4, nil)
+	view := s.AppendView(nil, me)
+	if err := o.Observe(view); err != nil {
+		t.Fatal(err)
+	}
+	_, pool, err := o.position(o.last)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unseen := map[string]int{}
+	for _, c := range pool {
+		unseen[c.String()]++
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	n := testkit.Pick(5000, 50000)
+	counts := map[string]int{}
+	for range n {
+		st, err := o.SampleState(rng)
+		if err != nil {
+			t.Fatal(err)
+		}
+		counts[st.draw[len(st.draw)-1].String()]++
+	}
+	for k := range unseen {
+		if counts[k] == 0 {
+			t.Fatalf("%s never came up next in %d samples", k, n)
+		}
+	}
+	chi, df := chiSquare(counts, n, func(k string) float64 { return float64(unseen[k]) / float64(len(pool)) })
+	if chi > chiSquareLimit(df) {
+		t.Fatalf("chi-square %.1f over %d kinds (limit %.1f)", chi, df+1, chiSquareLimit(df))
+	}
+}
+
+// BenchmarkSample deals a state from a 4-seat bounce game's decision
+// late in a hand, with seats known to lack kinds (the walk of swaps
+// runs).
+func BenchmarkSample(b *testing.B) {
+	for _, cf := range []struct {
+		name string
+		game Game
+	}{{"official", Uno}, {"bounce", Bounce}} {
+		b.Run(cf.name, func(b *testing.B) {
+			o := observedLate(b, cf.game, 4)
+			rng := rand.New(rand.NewPCG(1, 2))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := o.SampleState(rng); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// observedLate is an observer of seat 0 fed its views up to its tenth
+// decision (or the game's last).
+func observedLate(b *testing.B, g Game, seats int) *Observer {
+	s := newGame(b, g, seats, 9, nil)
+	o := newObserver(b, g, 0, seats, nil)
+	rng := rand.New(rand.NewPCG(9, 9))
+	for k := 0; k < 10 && !s.Over(); {
+		if s.ToMove() == 0 {
+			if err := o.Observe(s.AppendView(nil, 0)); err != nil {
+				b.Fatal(err)
+			}
+			k++
+			if k == 10 {
+				break
+			}
+		}
+		l := s.AppendLegal(nil)
+		if err := s.Play(l[choose(l, rng, false)]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return o
+}
