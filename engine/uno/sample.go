@@ -4,11 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/bits"
 	"math/rand/v2"
 	"slices"
 
 	"github.com/arena-dev/arena/engine"
+	"github.com/arena-dev/arena/engine/deal"
 )
 
 // ErrInconsistent is Sample's error when no deal fits what the seat has
@@ -300,7 +300,10 @@ func (o *Observer) SampleState(rng *rand.Rand) (*State, error) {
 // cards (its known cards, then the older cards that lack some kinds,
 // then the rest), then the draw pile.
 func (o *Observer) dealing(v *View, pool []Card) *dealing {
-	d := &dealing{pool: pool, seats: o.n}
+	d := &dealing{pool: make([]uint8, len(pool))}
+	for i, c := range pool {
+		d.pool[i] = uint8(c)
+	}
 	for q := range o.n + 1 {
 		d.start[q] = len(d.slots)
 		if q == o.me {
@@ -508,113 +511,36 @@ func indexOf(names []string, name string) (int, bool) {
 	return 0, false
 }
 
-// dealing deals a pool of cards to slots, each slot taking the card
-// kinds of its mask, uniformly over the deals that fit.
+// dealing is where the unseen cards go: the slots of every other seat
+// and of the draw pile, each with the kinds it may take (package deal).
 type dealing struct {
-	pool  []Card
-	slots []uint64 // the kinds each slot may take
-	cards []Card   // the deal: cards[i] in slots[i]
+	pool  []uint8
+	slots []uint64
+	cards []uint8 // the deal: cards[i] in slots[i]
 	// start[q] is seat q's first slot (start[n] the draw pile's);
 	// start[n+1] the end.
 	start [MaxSeats + 2]int
-	seats int
 }
 
 // free adds k slots that take any card.
 func (d *dealing) free(k int) {
 	for range k {
-		d.slots = append(d.slots, ^uint64(0))
+		d.slots = append(d.slots, deal.Any)
 	}
 }
 
 // hand is the cards dealt to seat q (q == n: the draw pile).
-func (d *dealing) hand(q int) []Card { return d.cards[d.start[q]:d.start[q+1]] }
+func (d *dealing) hand(q int) []Card {
+	cs := d.cards[d.start[q]:d.start[q+1]]
+	out := make([]Card, len(cs))
+	for i, c := range cs {
+		out[i] = Card(c)
+	}
+	return out
+}
 
-// deal deals the pool. It shuffles the pool, fills the constrained slots
-// first, each with the first card left that fits, and the free slots
-// with the rest in their shuffled order. That is exactly uniform when
-// one seat at most is constrained (its slots get a uniform draw of the
-// cards that fit, the rest a uniform shuffle); with several, the seat
-// filled first would be favoured, so random swaps of two slots that
-// both still fit follow (a Metropolis walk whose stationary distribution
-// is the uniform one over the deals that fit). It reports false when
-// no deal fits.
 func (d *dealing) deal(rng *rand.Rand) bool {
-	pool := append([]Card(nil), d.pool...)
-	rng.Shuffle(len(pool), func(i, j int) { pool[i], pool[j] = pool[j], pool[i] })
-	if len(pool) != len(d.slots) {
-		return false
-	}
-	d.cards = make([]Card, len(d.slots))
-	// The slots that fit fewest kinds first: a known card must not be
-	// taken by a seat that merely may hold it.
-	var order []int
-	for i, m := range d.slots {
-		if m != ^uint64(0) {
-			order = append(order, i)
-		}
-	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		return bits.OnesCount64(d.slots[a]) - bits.OnesCount64(d.slots[b])
-	})
-	for _, i := range order {
-		m := d.slots[i]
-		j := 0
-		for j < len(pool) && m&(1<<pool[j]) == 0 {
-			j++
-		}
-		if j == len(pool) {
-			return false
-		}
-		d.cards[i] = pool[j]
-		pool[j] = pool[len(pool)-1]
-		pool = pool[:len(pool)-1]
-	}
-	// The removals above moved cards around: reshuffle what is left so
-	// that the free slots take a uniform order.
-	rng.Shuffle(len(pool), func(i, j int) { pool[i], pool[j] = pool[j], pool[i] })
-	k := 0
-	for i, m := range d.slots {
-		if m == ^uint64(0) {
-			d.cards[i] = pool[k]
-			k++
-		}
-	}
-	if d.seatsConstrained() > 1 {
-		d.mix(rng)
-	}
-	return true
-}
-
-// seatsConstrained counts the seats with a slot that does not take
-// every card.
-func (d *dealing) seatsConstrained() int {
-	n := 0
-	for q := range d.seats {
-		for _, m := range d.slots[d.start[q]:d.start[q+1]] {
-			if m != ^uint64(0) {
-				n++
-				break
-			}
-		}
-	}
-	return n
-}
-
-// mixSweeps is how many swaps per slot mix walks: enough that the
-// favour of the first seat filled is not measurable in the uniformity
-// test's sample.
-const mixSweeps = 20
-
-// mix walks random swaps of two slots, each made when both cards fit
-// their new slots.
-func (d *dealing) mix(rng *rand.Rand) {
-	n := len(d.cards)
-	for range mixSweeps * n {
-		i, j := rng.IntN(n), rng.IntN(n)
-		a, b := d.cards[i], d.cards[j]
-		if d.slots[i]&(1<<b) != 0 && d.slots[j]&(1<<a) != 0 {
-			d.cards[i], d.cards[j] = b, a
-		}
-	}
+	var ok bool
+	d.cards, ok = deal.Deal(rng, d.pool, d.slots, d.cards)
+	return ok
 }

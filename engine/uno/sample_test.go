@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"testing"
 
 	"github.com/arena-dev/arena/engine"
@@ -219,103 +218,6 @@ func chiSquare(counts map[string]int, n int, p func(string) float64) (float64, i
 		df++
 	}
 	return chi, df
-}
-
-// TestDealingUniform deals five distinct cards to two seats whose slots
-// fit some kinds only (older cards that lack kinds, a known card) and to
-// a draw pile: every way to deal the cards to slots that fits must be
-// equally likely. A deal is told apart from another only by what each
-// seat holds in slots of each kind (a seat's cards are a set), so the
-// chance of each outcome is the number of deals giving it over all.
-func TestDealingUniform(t *testing.T) {
-	a, b, c, d, e := Card(1), Card(2), Card(3), Card(4), Card(5)
-	mask := func(cs ...Card) uint64 {
-		m := uint64(0)
-		for _, c := range cs {
-			m |= 1 << c
-		}
-		return m
-	}
-	all := ^uint64(0)
-	cases := []struct {
-		name  string
-		slots []uint64
-	}{
-		{"two seats constrained", []uint64{mask(a, b, c), mask(a, b, c), mask(b, c, d, e), mask(b, c, d, e), all}},
-		{"one seat, one older card", []uint64{mask(a, b, c), all, all, all, all}},
-		{"two seats, fresh cards", []uint64{mask(a, b), all, mask(b, c, d), all, all}},
-		{"a known card", []uint64{mask(d), mask(a, b, d, e), mask(a, b, c, d, e), all, all}},
-	}
-	for _, cs := range cases {
-		t.Run(cs.name, func(t *testing.T) {
-			rng := rand.New(rand.NewPCG(3, 4))
-			dl := &dealing{pool: []Card{a, b, c, d, e}, slots: cs.slots, seats: 2}
-			dl.start = [MaxSeats + 2]int{0, 2, 4, 5}
-			n := testkit.Pick(20000, 200000)
-			counts := map[string]int{}
-			for range n {
-				if !dl.deal(rng) {
-					t.Fatal("no deal")
-				}
-				counts[dealKey(dl)]++
-			}
-			ways, total := fitting(dl)
-			if len(counts) != len(ways) {
-				t.Fatalf("%d outcomes came up, %d fit: %v", len(counts), len(ways), counts)
-			}
-			chi, df := chiSquare(counts, n, func(k string) float64 { return float64(ways[k]) / float64(total) })
-			if chi > chiSquareLimit(df) {
-				t.Fatalf("chi-square %.1f over %d outcomes (limit %.1f): %v", chi, len(ways), chiSquareLimit(df), counts)
-			}
-		})
-	}
-}
-
-// dealKey is the outcome of d's deal: each seat's (and the draw pile's)
-// cards in slots of each mask, as sets.
-func dealKey(d *dealing) string {
-	k := ""
-	for q := range d.seats + 1 {
-		byMask := map[uint64][]Card{}
-		var masks []uint64
-		for i := d.start[q]; i < d.start[q+1]; i++ {
-			m := d.slots[i]
-			if _, ok := byMask[m]; !ok {
-				masks = append(masks, m)
-			}
-			byMask[m] = append(byMask[m], d.cards[i])
-		}
-		slices.Sort(masks)
-		for _, m := range masks {
-			slices.Sort(byMask[m])
-			k += fmt.Sprint(byMask[m])
-		}
-		k += "|"
-	}
-	return k
-}
-
-// fitting counts the deals of d's pool to its slots that fit, by
-// outcome, and in all.
-func fitting(d *dealing) (map[string]int, int) {
-	ways, total := map[string]int{}, 0
-	var rec func(i int, left []Card)
-	rec = func(i int, left []Card) {
-		if i == len(d.slots) {
-			ways[dealKey(d)]++
-			total++
-			return
-		}
-		for j, c := range left {
-			if d.slots[i]&(1<<c) != 0 {
-				d.cards[i] = c
-				rec(i+1, append(slices.Clone(left[:j]), left[j+1:]...))
-			}
-		}
-	}
-	d.cards = make([]Card, len(d.slots))
-	rec(0, d.pool)
-	return ways, total
 }
 
 // TestSampleUniformDraw samples from a seat's first decision under the
