@@ -3,6 +3,7 @@ package boon_test
 import (
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 
 	"github.com/arena-dev/arena/engine"
 	_ "github.com/arena-dev/arena/engine/boon"
@@ -57,4 +58,31 @@ func Example() {
 	// trick 2: led by seat 3: (no card yet)
 	// to move: seat 3, play a card
 	// {"seat":-1,"seats":4,"round":1,"dealer":3,"vc":[5,5,5,5],"phase":"play","to_move":3,"decision":"wait","mode":"picker","picker":1,"team":"none","passed":[0],"hand":[],"hand_sizes":[6,6,6,6],"boon_size":4,"bury_left":0,"tricks_per_round":7,"trick_no":2,"trick":{"leader":3,"led":"","cards":[],"winner":-1,"points":0},"tricks":[{"leader":0,"led":"G","cards":["G1","G2","B1","G3"],"winner":3,"points":0}],"trick_points":[0,0,0,0],"tricks_won":[0,0,0,1],"events":[{"type":"play","seat":3,"card":"G3"},{"type":"trick","seat":3}],"last_round":null}
+}
+
+// ExampleGame_Observer deals full states consistent with a seat's view:
+// each shows the seat exactly the view it was sent.
+func ExampleGame_Observer() {
+	g, _ := engine.Lookup("boon")
+	opts, _ := engine.Setup(g, 4, nil)
+	s, _ := g.New(4, 42, opts)
+	me := s.ToMove()
+	obs, _ := g.(engine.Sampler).Observer(me, 4, opts)
+	view, _ := json.Marshal(s.View(me))
+	if err := obs.Observe(view); err != nil {
+		panic(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 3 {
+		det, err := obs.Sample(rng)
+		if err != nil {
+			panic(err)
+		}
+		again, _ := json.Marshal(det.View(me))
+		fmt.Println(string(again) == string(view))
+	}
+	// Output:
+	// true
+	// true
+	// true
 }

@@ -49,6 +49,8 @@ const Sweeps = 20
 // slots filled first would be favoured, so random swaps of two slots
 // follow, each made when both cards still fit: a Metropolis walk whose
 // stationary distribution is the uniform one over the deals that fit.
+// When filling in turn finds no card for a slot although a deal fits,
+// a deal found by matching starts the walk instead.
 func Deal(rng *rand.Rand, pool []uint8, slots []uint64, dst []uint8) ([]uint8, bool) {
 	if len(pool) != len(slots) {
 		return dst, false
@@ -63,18 +65,15 @@ func Deal(rng *rand.Rand, pool []uint8, slots []uint64, dst []uint8) ([]uint8, b
 		}
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return bits.OnesCount64(slots[a]) - bits.OnesCount64(slots[b]) })
-	for _, i := range order {
-		m := slots[i]
-		j := 0
-		for j < len(left) && m&(1<<left[j]) == 0 {
-			j++
-		}
-		if j == len(left) {
+	left, filled := fill(slots, order, left, dst)
+	if !filled {
+		// Filling in turn painted itself into a corner (a slot took the
+		// only card another could): find a deal that fits by matching.
+		// It is no draw at all, so the walk below must mix it.
+		var ok bool
+		if left, ok = match(pool, slots, order, dst); !ok {
 			return dst, false
 		}
-		dst[i] = left[j]
-		left[j] = left[len(left)-1]
-		left = left[:len(left)-1]
 	}
 	// The removals above moved cards around: shuffle what is left again
 	// so that the free slots take a uniform order.
@@ -86,10 +85,70 @@ func Deal(rng *rand.Rand, pool []uint8, slots []uint64, dst []uint8) ([]uint8, b
 			k++
 		}
 	}
-	if mustMix(slots, order) {
+	if mustMix(slots, order) || !filled {
 		mix(rng, slots, dst)
 	}
 	return dst, true
+}
+
+// fill gives each restricted slot (order) the first card of left that
+// fits, and returns the cards left; false when a slot finds none.
+func fill(slots []uint64, order []int, left, dst []uint8) ([]uint8, bool) {
+	for _, i := range order {
+		m := slots[i]
+		j := 0
+		for j < len(left) && m&(1<<left[j]) == 0 {
+			j++
+		}
+		if j == len(left) {
+			return left, false
+		}
+		dst[i] = left[j]
+		left[j] = left[len(left)-1]
+		left = left[:len(left)-1]
+	}
+	return left, true
+}
+
+// match finds a card of pool for every restricted slot (order) by
+// augmenting paths (a bipartite matching), writes them to dst and
+// returns the cards no slot took; false when no
+// matching covers the slots.
+func match(pool []uint8, slots []uint64, order []int, dst []uint8) ([]uint8, bool) {
+	owner := make([]int, len(pool)) // the slot holding pool[j], -1 none
+	for j := range owner {
+		owner[j] = -1
+	}
+	var seen []bool
+	var augment func(i int) bool
+	augment = func(i int) bool {
+		for j, c := range pool {
+			if seen[j] || slots[i]&(1<<c) == 0 {
+				continue
+			}
+			seen[j] = true
+			if owner[j] < 0 || augment(owner[j]) {
+				owner[j] = i
+				return true
+			}
+		}
+		return false
+	}
+	for _, i := range order {
+		seen = make([]bool, len(pool))
+		if !augment(i) {
+			return nil, false
+		}
+	}
+	var left []uint8
+	for j, c := range pool {
+		if owner[j] < 0 {
+			left = append(left, c)
+		} else {
+			dst[owner[j]] = c
+		}
+	}
+	return left, true
 }
 
 // mustMix reports whether the restricted slots (order) take more than

@@ -60,6 +60,22 @@ func TestDealUniform(t *testing.T) {
 	}
 }
 
+// TestDealCorner: filling the two-kind slot first may take the only
+// card the other slot fits; the deal must still be found.
+func TestDealCorner(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	var dst []uint8
+	for range 100 {
+		var ok bool
+		if dst, ok = Deal(rng, []uint8{1, 2, 5}, []uint64{Only(1, 2), Only(1, 3, 4), Any}, dst); !ok {
+			t.Fatal("no deal")
+		}
+		if dst[0] != 2 || dst[1] != 1 || dst[2] != 5 {
+			t.Fatalf("deal %v, want [2 1 5]", dst)
+		}
+	}
+}
+
 func TestDealNoFit(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	cases := []struct {

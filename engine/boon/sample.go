@@ -1,0 +1,253 @@
+package boon
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/bits"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/arena-dev/arena/engine"
+	"github.com/arena-dev/arena/engine/deal"
+)
+
+// ErrInconsistent is Sample's error when no deal of the unseen cards
+// fits the view observed.
+var ErrInconsistent = errors.New("boon: no deal of the unseen cards fits the view observed")
+
+// Observer implements engine.Sampler.
+func (Game) Observer(seat, seats int, opts engine.Options) (engine.Observer, error) {
+	if seats < MinSeats || seats > MaxSeats {
+		return nil, fmt.Errorf("game boon takes %d-%d seats, got %d", MinSeats, MaxSeats, seats)
+	}
+	if seat < 0 || seat >= seats {
+		return nil, fmt.Errorf("boon observer: seat %d of %d seats", seat, seats)
+	}
+	r, err := RulesFromOptions(opts)
+	if err != nil {
+		return nil, err
+	}
+	return &Observer{me: seat, n: seats, rules: r}, nil
+}
+
+// Observer is a Boon seat's knowledge of the round. A Boon view carries
+// the whole round so far (every trick, who passed, the picker; for the
+// picker its Boon and burial), so the last view is all it needs; what it
+// reads from it is which suits each seat showed it lacks (a card off the
+// led suit; under must_trump, off Gold too).
+type Observer struct {
+	me, n int
+	rules Rules
+	last  *View
+}
+
+// Observe implements engine.Observer.
+func (o *Observer) Observe(view []byte) error {
+	v := new(View)
+	if err := json.Unmarshal(view, v); err != nil {
+		return fmt.Errorf("boon observer: view: %w", err)
+	}
+	if v.Seat != o.me || v.Seats != o.n || len(v.HandSizes) != o.n || len(v.VC) != o.n {
+		return fmt.Errorf("boon observer: not a view of seat %d of %d seats", o.me, o.n)
+	}
+	o.last = v
+	return nil
+}
+
+// Sample implements engine.Observer.
+func (o *Observer) Sample(rng *rand.Rand) (engine.State, error) {
+	s, err := o.SampleState(rng)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// SampleState is Sample with its concrete type: the other hands and the
+// cards face down (the Boon before the pick, the set-aside Boon in
+// Least mode, another picker's burial, which then stands for its Boon
+// too) dealt uniformly over the deals that fit the suits each seat
+// showed it lacks.
+func (o *Observer) SampleState(rng *rand.Rand) (*State, error) {
+	v := o.last
+	if v == nil || v.ToMove != o.me || (v.Decision != "take_or_pass" && v.Decision != "bury" && v.Decision != "play") {
+		return nil, engine.ErrNoDecision
+	}
+	p, known, void, err := o.position(v)
+	if err != nil {
+		return nil, err
+	}
+	var pool []uint8
+	for x := uint32(Deck(o.n) &^ known); x != 0; x &= x - 1 {
+		pool = append(pool, uint8(bits.TrailingZeros32(x)))
+	}
+	var slots []uint64
+	for q := range o.n {
+		if q == o.me {
+			continue
+		}
+		m := deal.Any
+		if void[q] != 0 {
+			m = uint64(^void[q])
+		}
+		for range v.HandSizes[q] {
+			slots = append(slots, m)
+		}
+	}
+	hidden := 0
+	if v.Picker != o.me {
+		hidden = v.BoonSize
+	}
+	for range hidden {
+		slots = append(slots, deal.Any)
+	}
+	cards, ok := deal.Deal(rng, pool, slots, nil)
+	if !ok {
+		return nil, ErrInconsistent
+	}
+	k := 0
+	take := func(n int) Set {
+		var x Set
+		for _, c := range cards[k : k+n] {
+			x |= 1 << c
+		}
+		k += n
+		return x
+	}
+	for q := range o.n {
+		if q != o.me {
+			p.Hands[q] = take(v.HandSizes[q])
+		}
+	}
+	if h := take(hidden); v.Picker != o.me {
+		p.Boon = h
+		if v.Picker >= 0 {
+			p.Buried = h
+		}
+	}
+	p.Seed = rng.Uint64()
+	s, err := FromPosition(p)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInconsistent, err)
+	}
+	if err := s.restoreHistory(v); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// position is the view as a position without the cards the seat cannot
+// see, the cards it can, and the suits each seat showed it lacks.
+func (o *Observer) position(v *View) (Position, Set, [MaxSeats]Set, error) {
+	n := o.n
+	p := Position{Rules: o.rules, Seats: n, Round: v.Round, Dealer: v.Dealer, VC: v.VC, Picker: v.Picker,
+		Passed: len(v.Passed), Least: v.Mode == "least", Hands: make([]Set, n)}
+	var void [MaxSeats]Set
+	var known Set
+	var err error
+	if p.Hands[o.me], err = parseSet(v.Hand); err != nil {
+		return p, 0, void, err
+	}
+	known = p.Hands[o.me]
+	trick := func(t Trick) (PlayedTrick, error) {
+		pt := PlayedTrick{Leader: t.Leader}
+		for i, s := range t.Cards {
+			c, err := ParseCard(s)
+			if err != nil {
+				return pt, err
+			}
+			pt.Cards = append(pt.Cards, c)
+			known |= 1 << c
+			q := (t.Leader + i) % n
+			if led := pt.Cards[0].Suit(); i > 0 && c.Suit() != led {
+				void[q] |= SuitSet(led)
+				if o.rules.MustTrump && c.Suit() != Gold {
+					void[q] |= SuitSet(Gold)
+				}
+			}
+		}
+		return pt, nil
+	}
+	for _, t := range v.Tricks {
+		pt, err := trick(t)
+		if err != nil {
+			return p, 0, void, err
+		}
+		p.Tricks = append(p.Tricks, pt)
+	}
+	if p.Trick, err = trick(v.Trick); err != nil {
+		return p, 0, void, err
+	}
+	if v.Picker == o.me {
+		if p.Boon, err = parseSet(v.Boon); err != nil {
+			return p, 0, void, err
+		}
+		if p.Buried, err = parseSet(v.Buried); err != nil {
+			return p, 0, void, err
+		}
+		known |= p.Buried
+	}
+	void[o.me] = 0
+	return p, known, void, nil
+}
+
+func parseSet(ss []string) (Set, error) {
+	var x Set
+	for _, s := range ss {
+		c, err := ParseCard(s)
+		if err != nil {
+			return 0, err
+		}
+		x |= 1 << c
+	}
+	return x, nil
+}
+
+// restoreHistory gives a state built from the view's position that
+// view's history: the events since the seat's last decision and the
+// last round's result, so that its view is the one observed.
+func (s *State) restoreHistory(v *View) error {
+	for _, e := range v.Events {
+		k := slices.Index(evNames[:], e.Type)
+		if k < 0 {
+			return fmt.Errorf("%w: event type %q", ErrInconsistent, e.Type)
+		}
+		ev := event{kind: evKind(k), seat: int8(e.Seat)}
+		if e.Card != "" {
+			c, err := ParseCard(e.Card)
+			if err != nil {
+				return fmt.Errorf("%w: %w", ErrInconsistent, err)
+			}
+			ev.card = c
+		}
+		s.log = append(s.log, ev)
+	}
+	s.seen, s.lastStart = [MaxSeats]int{}, 0
+	for _, vc := range v.VC {
+		s.ending = s.ending || vc <= 0 // only a round's end moves VC, and one that left a seat at 0 began the end
+	}
+	if r := v.LastRound; r != nil {
+		return s.restoreLast(r)
+	}
+	return nil
+}
+
+// restoreLast is the last round's result back from its view.
+func (s *State) restoreLast(v *RoundResult) error {
+	mode := slices.Index(modeNames[:], v.Mode)
+	if mode < 0 || len(v.TrickPoints) != s.n || len(v.TricksWon) != s.n || len(v.VCChange) != s.n || len(v.VC) != s.n {
+		return fmt.Errorf("%w: last round %+v", ErrInconsistent, v)
+	}
+	r := roundResult{round: v.Round, dealer: v.Dealer, mode: Mode(mode), picker: v.Picker,
+		pickerPoints: v.PickerPoints, buriedPoints: v.BuriedPoints, perDefender: v.PerDefender, tie: s.rules.LeastTie}
+	copy(r.points[:], v.TrickPoints)
+	copy(r.tricks[:], v.TricksWon)
+	copy(r.delta[:], v.VCChange)
+	copy(r.vc[:], v.VC)
+	for _, w := range v.Winners {
+		r.winners |= 1 << w
+	}
+	s.last, s.hasLast = r, true
+	return nil
+}
