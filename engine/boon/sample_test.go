@@ -1,9 +1,6 @@
 package boon
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"math/bits"
@@ -11,25 +8,17 @@ import (
 	"testing"
 
 	"github.com/arena-dev/arena/engine"
+	"github.com/arena-dev/arena/engine/enginetest"
 	"github.com/arena-dev/arena/internal/testkit"
 )
 
 var _ engine.Sampler = Game{}
 
-func viewJSON(t testing.TB, s *State, seat int) []byte {
-	t.Helper()
-	b, err := json.Marshal(s.ViewOf(seat))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 // TestSampleConsistent plays random games under random rules and, at
-// random decisions of one seat, samples states from its views: each
-// must show the seat exactly its last view, deal no seat a card of a
-// suit it showed it lacks while the true deal fits too, and play on to
-// the end.
+// random decisions of one seat, samples states from its views: each must
+// show the seat exactly its last view and play on
+// (enginetest.CheckSampler), and deal no seat a card of a suit it showed
+// it lacks, which the true deal never holds either.
 func TestSampleConsistent(t *testing.T) {
 	games, samples := testkit.Pick(6, 40), testkit.Pick(8, 30)
 	for seats := MinSeats; seats <= MaxSeats; seats++ {
@@ -40,81 +29,43 @@ func TestSampleConsistent(t *testing.T) {
 				rng := rand.New(rand.NewPCG(uint64(seats), uint64(g)))
 				r := randomRules(rng)
 				r.Rounds = 3
-				s := NewState(seats, rng.Uint64(), r)
-				me := rng.IntN(seats)
-				ob, err := Game{}.Observer(me, seats, r.Options())
-				if err != nil {
-					t.Fatal(err)
-				}
-				o := ob.(*Observer)
-				for !s.Over() {
-					if s.ToMove() == me {
-						view := viewJSON(t, s, me)
-						if err := o.Observe(view); err != nil {
-							t.Fatal(err)
+				c := enginetest.SamplerCheck{Seats: seats, Seed: rng.Uint64(), Opts: r.Options(), Seat: g % seats,
+					Every: 3, Samples: samples}
+				c.At = func(truth engine.State, o engine.Observer) {
+					void := voidsOf(t, o.(*Observer))
+					for q, h := range truth.(*State).hands[:seats] {
+						if h&void[q] != 0 {
+							t.Fatalf("seat %d holds %s, of a suit it showed it lacks", q, h&void[q])
 						}
-						if rng.IntN(3) == 0 {
-							sampled++
-							voids += checkSamples(t, o, s, view, rng, samples)
+						if void[q] != 0 {
+							voids++
 						}
 					}
-					l := s.AppendLegal(nil)
-					if err := s.Play(l[rng.IntN(len(l))]); err != nil {
-						t.Fatal(err)
+				}
+				c.Sampled = func(sample engine.State, o engine.Observer) {
+					void := voidsOf(t, o.(*Observer))
+					for q, h := range sample.(*State).hands[:seats] {
+						if h&void[q] != 0 {
+							t.Fatalf("seat %d dealt %s, of a suit it lacks", q, h&void[q])
+						}
 					}
 				}
-				if err := o.Observe(viewJSON(t, s, me)); err != nil {
-					t.Fatal(err)
-				}
-				if _, err := o.Sample(rng); !errors.Is(err, engine.ErrNoDecision) {
-					t.Fatalf("sample after the end: %v", err)
-				}
+				sampled += enginetest.CheckSampler(t, Game{}, c)
 			}
 			if sampled == 0 || voids == 0 {
-				t.Fatalf("%d decisions sampled, %d with a seat void in a suit", sampled, voids)
+				t.Fatalf("%d decisions sampled, %d seats seen void in a suit", sampled, voids)
 			}
 		})
 	}
 }
 
-// checkSamples checks samples from o's last view (of the true state
-// s) and reports whether some seat was known void in a suit.
-func checkSamples(t *testing.T, o *Observer, s *State, view []byte, rng *rand.Rand, samples int) int {
+func voidsOf(t *testing.T, o *Observer) [MaxSeats]Set {
 	t.Helper()
 	_, _, void, err := o.position(o.last)
 	if err != nil {
 		t.Fatal(err)
 	}
-	voids := 0
-	for q := range o.n {
-		if s.hands[q]&void[q] != 0 {
-			t.Fatalf("seat %d holds %s, of a suit it showed it lacks", q, s.hands[q]&void[q])
-		}
-		if void[q] != 0 {
-			voids = 1
-		}
-	}
-	for range samples {
-		st, err := o.SampleState(rng)
-		if err != nil {
-			t.Fatalf("sample: %v\n%s", err, view)
-		}
-		if got := viewJSON(t, st, o.me); !bytes.Equal(got, view) {
-			t.Fatalf("sampled view differs:\n got %s\nwant %s", got, view)
-		}
-		for q := range o.n {
-			if st.hands[q]&void[q] != 0 {
-				t.Fatalf("seat %d dealt %s, of a suit it lacks", q, st.hands[q]&void[q])
-			}
-		}
-		for !st.Over() {
-			l := st.AppendLegal(nil)
-			if err := st.Play(l[rng.IntN(len(l))]); err != nil {
-				t.Fatalf("playing on a sample: %v", err)
-			}
-		}
-	}
-	return voids
+	return void
 }
 
 // TestSampleUniformBoon samples at the first decision of a 4-seat game:
@@ -128,7 +79,7 @@ func TestSampleUniformBoon(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := ob.(*Observer)
-	if err := o.Observe(viewJSON(t, s, me)); err != nil {
+	if err := o.Observe(enginetest.ViewBytes(t, s, me)); err != nil {
 		t.Fatal(err)
 	}
 	unseen := Deck(4) &^ s.hands[me]

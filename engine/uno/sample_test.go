@@ -1,7 +1,6 @@
 package uno
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -9,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/arena-dev/arena/engine"
+	"github.com/arena-dev/arena/engine/enginetest"
 	"github.com/arena-dev/arena/internal/testkit"
 )
 
@@ -26,9 +26,9 @@ func newObserver(t testing.TB, g Game, seat, seats int, opts map[string]string) 
 
 // TestSampleConsistent plays random games and, at random decisions of
 // one seat, samples states from the views it was sent so far: each must
-// show that seat exactly its last view, byte for byte, hold the true
-// state among the deals the observer allows (it assumes nothing false),
-// and play on to the end.
+// show that seat exactly its last view, byte for byte, and play on
+// (enginetest.CheckSampler); at every decision the true state must be
+// among the deals the observer allows (it assumes nothing false).
 func TestSampleConsistent(t *testing.T) {
 	games, samples := testkit.Pick(3, 20), testkit.Pick(8, 30)
 	for _, cf := range configs {
@@ -39,7 +39,16 @@ func TestSampleConsistent(t *testing.T) {
 				var st sampleStats
 				for g := range games {
 					seed := uint64(1000*seats + g)
-					sampleGame(t, cf.game, seats, seed, cf.opts, samples, &st)
+					c := enginetest.SamplerCheck{Seats: seats, Seed: seed, Opts: cf.opts, Seat: g % seats,
+						Every: 4, Samples: samples, MaxPlies: 600, Pick: playful}
+					c.At = func(truth engine.State, ob engine.Observer) {
+						o := ob.(*Observer)
+						if err := observerAllows(o, truth.(*State)); err != nil {
+							t.Fatalf("seed %d: the true state is ruled out: %v\n%s", seed, err, o.last.AppendJSON(nil))
+						}
+						st.count(o)
+					}
+					enginetest.CheckSampler(t, cf.game, c)
 				}
 				t.Logf("%+v", st)
 				// The cases that matter were reached: seats known to lack
@@ -49,55 +58,28 @@ func TestSampleConsistent(t *testing.T) {
 					t.Fatal(err)
 				}
 				if !rulesOf(o).VoluntaryDraw && st.Lacking == 0 {
-					t.Error("no decision sampled with a seat known to lack kinds")
+					t.Error("no decision with a seat known to lack kinds")
 				}
 				if cf.game != Bounce && st.Known == 0 {
-					t.Error("no decision sampled with cards known in another hand")
+					t.Error("no decision with cards known in another hand")
 				}
 			})
 		}
 	}
 }
 
-// sampleGame plays one game (to a bounded length), observing a random
-// seat's views.
-func sampleGame(t *testing.T, g Game, seats int, seed uint64, opts map[string]string, samples int, st *sampleStats) {
-	rng := rand.New(rand.NewPCG(seed, 7))
-	s := newGame(t, g, seats, seed, opts)
-	me := rng.IntN(seats)
-	o := newObserver(t, g, me, seats, opts)
-	const maxPlies = 600
-	for ply := 0; !s.Over() && ply < maxPlies; ply++ {
-		if s.ToMove() == me {
-			view := s.AppendView(nil, me)
-			if err := o.Observe(view); err != nil {
-				t.Fatalf("seed %d ply %d: %v", seed, ply, err)
-			}
-			if err := observerAllows(o, s); err != nil {
-				t.Fatalf("seed %d ply %d: the true state is ruled out: %v\n%s", seed, ply, err, view)
-			}
-			if rng.IntN(4) == 0 {
-				checkSamples(t, o, view, rng, samples)
-				st.count(o)
-			}
-		}
-		l := s.AppendLegal(nil)
-		if err := s.Play(l[choose(l, rng, true)]); err != nil {
-			t.Fatal(err)
-		}
+// playful is choose's playful pick over the engine's actions: it keeps
+// random hands short.
+func playful(l []engine.Action, rng *rand.Rand) int {
+	acts := make([]Action, len(l))
+	for i, a := range l {
+		acts[i] = a.(Action)
 	}
-	if s.Over() {
-		if err := o.Observe(s.AppendView(nil, me)); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := o.Sample(rng); !errors.Is(err, engine.ErrNoDecision) {
-			t.Fatalf("sample after the end: %v, want ErrNoDecision", err)
-		}
-	}
+	return choose(acts, rng, true)
 }
 
-// sampleStats counts the decisions sampled from, and those where the
-// observer knew something of another hand: that the test reaches them.
+// sampleStats counts the decisions observed where the observer knew
+// something of another hand: that the test reaches them.
 type sampleStats struct{ Decisions, Lacking, Known int }
 
 func (st *sampleStats) count(o *Observer) {
@@ -112,27 +94,6 @@ func (st *sampleStats) count(o *Observer) {
 	}
 	if known {
 		st.Known++
-	}
-}
-
-func checkSamples(t *testing.T, o *Observer, view []byte, rng *rand.Rand, samples int) {
-	t.Helper()
-	for range samples {
-		st, err := o.Sample(rng)
-		if err != nil {
-			t.Fatalf("sample: %v\nview %s", err, view)
-		}
-		s := st.(*State)
-		if got := s.AppendView(nil, o.me); !bytes.Equal(got, view) {
-			t.Fatalf("sampled view differs:\n got %s\nwant %s", got, view)
-		}
-		quickConservation(t, s)
-		for ply := 0; !s.Over() && ply < 300; ply++ {
-			l := s.AppendLegal(nil)
-			if err := s.Play(l[choose(l, rng, true)]); err != nil {
-				t.Fatalf("playing on a sample: %v", err)
-			}
-		}
 	}
 }
 
