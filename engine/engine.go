@@ -92,7 +92,8 @@ type Observer interface {
 	// its View(seat) is the last view observed, byte for byte, and it
 	// plays on from there. Hidden cards are dealt from rng (and so is
 	// the state's own randomness to come). It returns ErrNoDecision
-	// when the last view is not the seat's decision.
+	// when the last view is not the seat's decision, and an error
+	// wrapping ErrInconsistent when nothing fits the views.
 	Sample(rng *rand.Rand) (State, error)
 }
 
@@ -100,6 +101,10 @@ type Observer interface {
 // its last view observed (none yet, or the game is over): a
 // determinization is for choosing an action.
 var ErrNoDecision = errors.New("engine: the last view observed is not the seat's decision")
+
+// ErrInconsistent is Sample's error when no state fits the views
+// observed: they were not one seat's views of one game, in order.
+var ErrInconsistent = errors.New("engine: no state fits the views observed")
 
 // TextRenderer is implemented by states that can draw themselves for
 // humans (an ASCII board). seat follows the View convention.

@@ -2,7 +2,6 @@ package boon
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
@@ -11,10 +10,6 @@ import (
 	"github.com/arena-dev/arena/engine"
 	"github.com/arena-dev/arena/engine/deal"
 )
-
-// ErrInconsistent is Sample's error when no deal of the unseen cards
-// fits the view observed.
-var ErrInconsistent = errors.New("boon: no deal of the unseen cards fits the view observed")
 
 // Observer implements engine.Sampler.
 func (Game) Observer(seat, seats int, opts engine.Options) (engine.Observer, error) {
@@ -104,7 +99,7 @@ func (o *Observer) SampleState(rng *rand.Rand) (*State, error) {
 	}
 	cards, ok := deal.Deal(rng, pool, slots, nil)
 	if !ok {
-		return nil, ErrInconsistent
+		return nil, fmt.Errorf("%w: no deal of the unseen cards fits", engine.ErrInconsistent)
 	}
 	k := 0
 	take := func(n int) Set {
@@ -129,7 +124,7 @@ func (o *Observer) SampleState(rng *rand.Rand) (*State, error) {
 	p.Seed = rng.Uint64()
 	s, err := FromPosition(p)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInconsistent, err)
+		return nil, fmt.Errorf("%w: %w", engine.ErrInconsistent, err)
 	}
 	if err := s.restoreHistory(v); err != nil {
 		return nil, err
@@ -211,13 +206,13 @@ func (s *State) restoreHistory(v *View) error {
 	for _, e := range v.Events {
 		k := slices.Index(evNames[:], e.Type)
 		if k < 0 {
-			return fmt.Errorf("%w: event type %q", ErrInconsistent, e.Type)
+			return fmt.Errorf("%w: event type %q", engine.ErrInconsistent, e.Type)
 		}
 		ev := event{kind: evKind(k), seat: int8(e.Seat)}
 		if e.Card != "" {
 			c, err := ParseCard(e.Card)
 			if err != nil {
-				return fmt.Errorf("%w: %w", ErrInconsistent, err)
+				return fmt.Errorf("%w: %w", engine.ErrInconsistent, err)
 			}
 			ev.card = c
 		}
@@ -237,7 +232,7 @@ func (s *State) restoreHistory(v *View) error {
 func (s *State) restoreLast(v *RoundResult) error {
 	mode := slices.Index(modeNames[:], v.Mode)
 	if mode < 0 || len(v.TrickPoints) != s.n || len(v.TricksWon) != s.n || len(v.VCChange) != s.n || len(v.VC) != s.n {
-		return fmt.Errorf("%w: last round %+v", ErrInconsistent, v)
+		return fmt.Errorf("%w: last round %+v", engine.ErrInconsistent, v)
 	}
 	r := roundResult{round: v.Round, dealer: v.Dealer, mode: Mode(mode), picker: v.Picker,
 		pickerPoints: v.PickerPoints, buriedPoints: v.BuriedPoints, perDefender: v.PerDefender, tie: s.rules.LeastTie}

@@ -2,7 +2,6 @@ package uno
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -10,10 +9,6 @@ import (
 	"github.com/arena-dev/arena/engine"
 	"github.com/arena-dev/arena/engine/deal"
 )
-
-// ErrInconsistent is Sample's error when no deal fits what the seat has
-// seen: the views given were not one seat's views of one game, in order.
-var ErrInconsistent = errors.New("uno: no deal of the unseen cards fits the views observed")
 
 // Observer implements engine.Sampler: seat's memory of a game of seats
 // seats under opts.
@@ -277,7 +272,7 @@ func (o *Observer) SampleState(rng *rand.Rand) (*State, error) {
 	}
 	d := o.dealing(v, pool)
 	if !d.deal(rng) {
-		return nil, ErrInconsistent
+		return nil, fmt.Errorf("%w: no deal of the unseen cards fits", engine.ErrInconsistent)
 	}
 	for q := range o.n {
 		if q != o.me {
@@ -288,7 +283,7 @@ func (o *Observer) SampleState(rng *rand.Rand) (*State, error) {
 	p.Seed = rng.Uint64()
 	s, err := FromPosition(p)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInconsistent, err)
+		return nil, fmt.Errorf("%w: %w", engine.ErrInconsistent, err)
 	}
 	if err := s.restoreHistory(v); err != nil {
 		return nil, err
@@ -366,7 +361,7 @@ func (o *Observer) position(v *View) (Position, []Card, error) {
 		return p, nil, err
 	}
 	if len(p.Discard) == 0 {
-		return p, nil, fmt.Errorf("%w: an empty discard pile", ErrInconsistent)
+		return p, nil, fmt.Errorf("%w: an empty discard pile", engine.ErrInconsistent)
 	}
 	var pool []Card
 	for k := range Card(NumKinds) {
@@ -379,7 +374,7 @@ func (o *Observer) position(v *View) (Position, []Card, error) {
 		others += c
 	}
 	if len(pool) != others {
-		return p, nil, fmt.Errorf("%w: %d unseen cards for a draw pile and other hands of %d", ErrInconsistent, len(pool), others)
+		return p, nil, fmt.Errorf("%w: %d unseen cards for a draw pile and other hands of %d", engine.ErrInconsistent, len(pool), others)
 	}
 	if err := o.decide(&p, v); err != nil {
 		return p, nil, err
@@ -453,7 +448,7 @@ func (s *State) restoreHistory(v *View) error {
 	for _, e := range v.Events {
 		ev, err := s.eventOf(e, me)
 		if err != nil {
-			return fmt.Errorf("%w: %w", ErrInconsistent, err)
+			return fmt.Errorf("%w: %w", engine.ErrInconsistent, err)
 		}
 		s.events = append(s.events, ev)
 	}

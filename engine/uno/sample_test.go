@@ -159,6 +159,17 @@ func TestObserverErrors(t *testing.T) {
 	if err := o.Observe([]byte("{")); err == nil {
 		t.Fatal("bad JSON was taken")
 	}
+	// A view whose counts do not add up to the deck: nothing fits.
+	me := s.ToMove()
+	o = newObserver(t, Uno, me, 3, nil)
+	v := s.ViewOf(me)
+	v.DrawPile += 3
+	if err := o.Observe(v.AppendJSON(nil)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := o.Sample(rand.New(rand.NewPCG(1, 2))); !errors.Is(err, engine.ErrInconsistent) {
+		t.Fatalf("sample of an impossible view: %v, want engine.ErrInconsistent", err)
+	}
 }
 
 // chiSquareLimit is the 0.1% point of chi-square with df degrees of
