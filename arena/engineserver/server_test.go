@@ -75,7 +75,9 @@ func TestStateOps(t *testing.T) {
 	// The same action by JSON and by index: the clone and the state stay alike.
 	must(t, s, `{"op":"apply","state":%d,"action":%s}`, st, actions[len(actions)-1])
 	must(t, s, `{"op":"apply","state":%d,"index":%d}`, c, len(actions)-1)
-	view := func(h, seat int) string { return string(must(t, s, `{"op":"view","state":%d,"seat":%d}`, h, seat)["view"]) }
+	view := func(h, seat int) string {
+		return string(must(t, s, `{"op":"view","state":%d,"seat":%d}`, h, seat)["view"])
+	}
 	for seat := -1; seat < 3; seat++ {
 		if a, b := view(st, seat), view(c, seat); a != b {
 			t.Fatalf("seat %d: the clone's view %s, the state's %s", seat, b, a)
