@@ -20,7 +20,7 @@ func TestMain(m *testing.M) {
 		echo()
 		os.Exit(0)
 	}
-	os.Exit(testkit.Main(m))    // removes what testkit.Build made
+	os.Exit(testkit.Main(m)) // removes what testkit.Build made
 }
 
 // TestArenaEngineCommand runs the real `arena engine`: every answer comes
