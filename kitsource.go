@@ -16,7 +16,7 @@ import "embed"
 //go:embed go.mod
 //go:embed sdk/*.go sdk/banqi/*.go sdk/boon/*.go sdk/uno/*.go sdk/sdktest/*.go
 //go:embed protocol/*.go internal/rawio/*.go arena/clock/*.go arena/seed/*.go arena/judge/*.go
-//go:embed engine/*.go engine/all/*.go engine/banqi/*.go engine/boon/*.go engine/uno/*.go engine/jsonw/*.go engine/schema/*.go
+//go:embed engine/*.go engine/all/*.go engine/banqi/*.go engine/boon/*.go engine/uno/*.go engine/deal/*.go engine/jsonw/*.go engine/schema/*.go
 var GoSDK embed.FS
 
 // Docs are the documents a kit's README may link to: a kit carries a
