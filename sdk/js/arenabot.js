@@ -240,6 +240,7 @@ class Context {
     this._log = log;
     this._seen = []; // this game's turn views, as JSON text, for sample()
     this._observer = null; // a Promise of the game's Observer
+    this._observerEngine = null;
     this._fed = 0;
   }
 
@@ -1395,9 +1396,11 @@ function engineCommand() {
     const path = require('path');
     const fs = require('fs');
     for (const dir of (process.env.PATH || '').split(path.delimiter)) {
-      const p = path.join(dir || '.', 'arena');
+      if (!dir) continue;
+      const p = path.join(dir, 'arena');
       try {
         fs.accessSync(p, fs.constants.X_OK);
+        if (!fs.statSync(p).isFile()) continue;
         exe = p;
         break;
       } catch (e) {
@@ -1762,7 +1765,9 @@ class Observer extends Handle {
 // The views are kept as the JSON text received, so a bot that changes its
 // view objects cannot change what the observer is told.
 async function sampleFor(ctx, seed) {
-  if (!ctx._observer || ctx._observer.engine._dead) {
+  const engine = ctx.engine(); // a new one if the last is gone: then a new observer too
+  if (!ctx._observer || ctx._observerEngine !== engine) {
+    ctx._observerEngine = engine;
     ctx._observer = ctx.gameRules().observer(ctx.seat);
     ctx._fed = 0;
   }
