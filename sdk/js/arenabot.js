@@ -238,6 +238,10 @@ class Context {
     /** A place for your per-game state: a fresh object every game. */
     this.data = {};
     this._log = log;
+    this._seen = []; // this game's turn views, as JSON text, for sample()
+    this._observer = null; // a Promise of the game's Observer
+    this._observerEngine = null;
+    this._fed = 0;
   }
 
   /** @returns {number} a float in [0, 1) from the game's seeded generator */
@@ -286,7 +290,32 @@ class Context {
     this._log(...args);
   }
 
+  /** @returns {Engine} the bot process's rules engine (Engine.shared()): started on first use, kept across games; its CPU time is the bot's */
+  engine() {
+    return Engine.shared();
+  }
+
+  /** @returns {Game} a Game of this game's rules: its name, seats and options */
+  gameRules() {
+    return new Game(this.game, this.seats, this.options, this.engine());
+  }
+
+  /**
+   * A State of this game consistent with every view this bot has been sent
+   * in it, the hidden cards dealt at random among those that fit. The first
+   * call of a game starts the engine if need be and an observer fed every
+   * view so far; later calls feed only the new views, in the same line as
+   * the sample. Make act async and await it.
+   * @param {number|bigint} [seed] default: from the game's generator
+   * @returns {Promise<State>}
+   */
+  sample(seed = undefined) {
+    if (seed === undefined) seed = this.rng.uint32() * 2097152 + (this.rng.uint32() >>> 11);
+    return sampleFor(this, seed);
+  }
+
   _startTurn(msg, received) {
+    this._seen.push(JSON.stringify(msg.view === undefined ? null : msg.view));
     this.turn = msg;
     this.turnId = msg.id;
     this.turnClock = msg.clock && typeof msg.clock === 'object' ? msg.clock : {};
@@ -1322,6 +1351,446 @@ const boon = {
 };
 
 // ---------------------------------------------------------------------------
+// The rules engine: Game and State over `arena engine` (docs/engine.md)
+//
+// Every call is asynchronous (a Promise): the server is a child process
+// whose answers arrive as 'data' events, and act may return a Promise, so
+// a searching bot writes `async act(view, legal, ctx)` and awaits. (Node
+// has no portable synchronous read of a child's pipe; a synchronous design
+// would need fs.readSync on an undocumented file descriptor.)
+
+/** The environment variable naming the arena executable (the referee's launcher sets it). */
+const ENGINE_ENV = 'ARENA_ENGINE';
+// Handles of garbage states wait until this many are due, then are freed
+// in the same line as the next request.
+const FREE_BATCH = 64;
+
+/**
+ * An error of the rules engine. code is the server's ("bad_request",
+ * "unknown_game", "bad_options", "bad_seats", "no_handle", "illegal",
+ * "game_over", "no_decision", "inconsistent", "no_sampler", "limit",
+ * "internal") or the SDK's own "no_engine" (no arena executable) and
+ * "engine_exited". Branch on code, never on message.
+ */
+class EngineError extends Error {
+  /**
+   * @param {string} code
+   * @param {string} message
+   * @param {string} [op] the request's op
+   */
+  constructor(code, message, op) {
+    super(`${code}: ${message}`);
+    this.name = 'EngineError';
+    /** @type {string} */
+    this.code = code;
+    /** @type {string} what was wrong and what to do */
+    this.detail = message;
+    /** @type {string|undefined} */
+    this.op = op;
+  }
+}
+
+function engineCommand() {
+  let exe = process.env[ENGINE_ENV];
+  if (!exe) {
+    const path = require('path');
+    const fs = require('fs');
+    for (const dir of (process.env.PATH || '').split(path.delimiter)) {
+      if (!dir) continue;
+      const p = path.join(dir, 'arena');
+      try {
+        fs.accessSync(p, fs.constants.X_OK);
+        if (!fs.statSync(p).isFile()) continue;
+        exe = p;
+        break;
+      } catch (e) {
+        // not here
+      }
+    }
+  }
+  if (!exe) throw new EngineError('no_engine', `no arena executable to run the rules engine: set ${ENGINE_ENV} to its path (the referee does for the bots it starts), or put arena on PATH`);
+  return [exe, 'engine'];
+}
+
+// JSON with BigInt seeds written as plain integers.
+function encodeLine(x) {
+  return JSON.stringify(x, (k, v) => (typeof v === 'bigint' ? `\u0000big${v}` : v)).replace(/"\\u0000big(-?\d+)"/g, '$1');
+}
+
+function checkResult(res, op) {
+  if (!res || typeof res !== 'object' || Array.isArray(res)) throw new EngineError('bad_request', `the engine answered ${short(res)}`, op);
+  if (res.error) throw new EngineError(String(res.error.code || 'internal'), String(res.error.message || ''), op);
+  delete res.id;
+  return res;
+}
+
+const handleRegistry = typeof FinalizationRegistry === 'function' ? new FinalizationRegistry(({ engine, handle }) => engine._garbage.push(handle)) : null;
+
+/**
+ * One `arena engine` server process. Its CPU time is yours: inside a bot
+ * it is the bot's child process, under the bot's clock and sandbox. It
+ * does not keep node running: an idle engine lets the process exit.
+ */
+class Engine {
+  /**
+   * @param {{command?: string[], maxStates?: number}} [options] command
+   *   defaults to [$ARENA_ENGINE, "engine"], else arena from PATH
+   */
+  constructor(options = {}) {
+    const cmd = options.command ? options.command.slice() : engineCommand();
+    if (options.maxStates !== undefined) cmd.push('--max-states', String(options.maxStates));
+    this.command = cmd;
+    this._pending = []; // [resolve, reject, op] per line sent, in order
+    this._buf = '';
+    this._garbage = [];
+    this._dead = null;
+    this._hello = null;
+    const { spawn } = require('child_process');
+    this._child = spawn(cmd[0], cmd.slice(1), { stdio: ['pipe', 'pipe', 'inherit'] });
+    this._child.stdout.setEncoding('utf8');
+    this._child.stdout.on('data', (chunk) => this._data(chunk));
+    const gone = (why) => {
+      if (!this._dead) this._dead = why;
+      for (const [, reject, op] of this._pending.splice(0)) reject(new EngineError(this._dead.code, this._dead.detail, op));
+    };
+    this._child.on('error', (e) => gone(new EngineError('no_engine', `cannot start ${cmd.join(' ')} (${e.message}): set ${ENGINE_ENV} to the arena executable's path`)));
+    this._child.on('exit', () => gone(new EngineError('engine_exited', `the arena engine process (${cmd.join(' ')}) is gone: see its messages on stderr`)));
+    this._child.stdin.on('error', () => {}); // reported by 'exit'
+    this._idle();
+  }
+
+  /** @returns {Engine} the process's engine, started on first use and kept (bots reuse it across games) */
+  static shared() {
+    if (!Engine._shared || Engine._shared._dead) Engine._shared = new Engine();
+    return Engine._shared;
+  }
+
+  _idle() {
+    this._child.unref();
+    this._child.stdout.unref();
+    if (this._child.stdin.unref) this._child.stdin.unref();
+  }
+
+  _data(chunk) {
+    this._buf += chunk;
+    let nl;
+    while ((nl = this._buf.indexOf('\n')) >= 0) {
+      const line = this._buf.slice(0, nl);
+      this._buf = this._buf.slice(nl + 1);
+      const p = this._pending.shift();
+      if (!p) continue;
+      try {
+        p[0](JSON.parse(line));
+      } catch (e) {
+        p[1](new EngineError('internal', `unreadable answer from the engine: ${short(line)}`, p[2]));
+      }
+    }
+    if (this._pending.length === 0) this._idle();
+  }
+
+  /** Sends one line (JSON text); resolves to its decoded answer. */
+  _send(line, op) {
+    if (this._dead) return Promise.reject(new EngineError(this._dead.code, this._dead.detail, op));
+    return new Promise((resolve, reject) => {
+      this._pending.push([resolve, reject, op]);
+      this._child.stdout.ref();
+      this._child.stdin.write(line + '\n');
+    });
+  }
+
+  _takeGarbage() {
+    if (this._garbage.length < FREE_BATCH) return null;
+    return { op: 'free', handles: this._garbage.splice(0) };
+  }
+
+  /**
+   * One request.
+   * @param {string} op
+   * @param {object} [args]
+   * @returns {Promise<object>} its result; rejects with an EngineError
+   */
+  async call(op, args = {}) {
+    const req = Object.assign({ op }, args);
+    const free = this._takeGarbage();
+    if (!free) return checkResult(await this._send(encodeLine(req), op), op);
+    const res = await this._send(encodeLine([free, req]), op);
+    return checkResult(res[1], op);
+  }
+
+  /**
+   * Many requests in one line (one round trip), run in order: a later one
+   * may use a handle an earlier one made. Each succeeds or fails on its
+   * own; with check (the default) the first failure rejects, else its
+   * EngineError stands in its place in the array.
+   * @param {object[]} requests objects with op
+   * @param {{check?: boolean}} [options]
+   * @returns {Promise<Array<object|EngineError>>}
+   */
+  async batch(requests, options = {}) {
+    if (requests.length === 0) return [];
+    const check = options.check !== false;
+    const free = this._takeGarbage();
+    let res = await this._send(encodeLine(free ? [free, ...requests] : requests), 'batch');
+    if (free) res = res.slice(1);
+    return requests.map((req, i) => {
+      try {
+        return checkResult(res[i], req.op);
+      } catch (e) {
+        if (check) throw e;
+        return e;
+      }
+    });
+  }
+
+  /** @param {number[]} handles freed now @returns {Promise<number>} */
+  async free(handles) {
+    return (await this.call('free', { handles })).freed;
+  }
+
+  /** @returns {Promise<object>} the server's hello: protocol, version, games */
+  async hello() {
+    if (!this._hello) this._hello = await this.call('hello');
+    return this._hello;
+  }
+
+  /** @returns {Game} */
+  game(name, seats = 2, options = {}) {
+    return new Game(name, seats, options, this);
+  }
+
+  /** @param {number} handle a state handle of your own batch @returns {State} freed when garbage */
+  state(handle) {
+    return new State(this, handle);
+  }
+
+  /** Ends the server (end of its input). @returns {Promise<void>} */
+  close() {
+    if (Engine._shared === this) Engine._shared = null;
+    if (this._dead) return Promise.resolve();
+    return new Promise((resolve) => {
+      this._child.once('exit', () => resolve());
+      this._child.ref();
+      this._child.stdin.end();
+    });
+  }
+}
+Engine._shared = null;
+
+function optionStrings(options) {
+  const out = {};
+  for (const [k, v] of Object.entries(options || {})) out[k] = String(v);
+  return out;
+}
+
+/** A game's rules on the engine: new Game(name, seats, options, engine = Engine.shared()). */
+class Game {
+  /**
+   * @param {string} name e.g. "uno"
+   * @param {number} [seats]
+   * @param {Object<string, string|number|boolean>} [options] sent as strings
+   * @param {Engine} [engine]
+   */
+  constructor(name, seats = 2, options = {}, engine = undefined) {
+    this.name = String(name);
+    this.seats = seats;
+    this.options = optionStrings(options);
+    this.engine = engine || Engine.shared();
+  }
+
+  /** @param {number|bigint} [seed] @returns {Promise<State>} a new game dealt from seed */
+  async newState(seed = 0) {
+    const r = await this.engine.call('create', { game: this.name, seats: this.seats, seed, options: this.options });
+    return new State(this.engine, r.state, this, r.to_move, r.over === true);
+  }
+
+  /** The same as newState. */
+  state(seed = 0) {
+    return this.newState(seed);
+  }
+
+  /** @param {number} seat @returns {Promise<Observer>} follows seat's views (EngineError no_sampler without hidden information) */
+  async observer(seat) {
+    const r = await this.engine.call('observer', { game: this.name, seat, seats: this.seats, options: this.options });
+    return new Observer(this, r.observer);
+  }
+}
+
+/** A server handle: freed by free(), or when its object is garbage (FinalizationRegistry, with a later request). */
+class Handle {
+  constructor(engine, handle) {
+    this.engine = engine;
+    this.handle = handle;
+    this._freed = false;
+    if (handleRegistry) handleRegistry.register(this, { engine, handle }, this);
+  }
+
+  /** Frees the handle now (idempotent). @returns {Promise<void>} */
+  async free() {
+    if (this._freed) return;
+    this._freed = true;
+    if (handleRegistry) handleRegistry.unregister(this);
+    await this.engine.call('free', { handles: [this.handle] });
+  }
+}
+
+function actionRequest(state, action) {
+  const req = { op: 'apply', state };
+  if (typeof action === 'number') req.index = action;
+  else if (action && typeof action === 'object' && action.raw && typeof action.raw === 'object') req.action = action.raw;
+  else req.action = action;
+  return req;
+}
+
+/**
+ * A game state held by the engine. toMove() and isOver() answer at once
+ * (the SDK keeps them from the last answer); the rest are Promises.
+ */
+class State extends Handle {
+  constructor(engine, handle, game = null, toMove = null, over = null) {
+    super(engine, handle);
+    this.game = game;
+    this._toMove = toMove;
+    this._over = over;
+    this._legal = null;
+    this._outcome = null;
+  }
+
+  /** @returns {number|null} the seat to decide (null for a state made by engine.state(handle) until legal()) */
+  toMove() {
+    return this._toMove;
+  }
+
+  /** @returns {boolean|null} */
+  isOver() {
+    return this._over;
+  }
+
+  /** @returns {Promise<object[]>} the legal actions, in the referee's order ([] once over) */
+  async legal() {
+    if (this._legal) return this._legal;
+    if (this._over) return [];
+    const r = await this.engine.call('legal', { state: this.handle });
+    this._legal = r.legal;
+    this._toMove = r.to_move;
+    return this._legal;
+  }
+
+  /**
+   * Plays action: an index into legal(), an action object or a helper's
+   * typed action. The new legal list comes back in the same line.
+   * @returns {Promise<State>} this
+   */
+  async apply(action) {
+    const [applied, listed] = await this.engine.batch([actionRequest(this.handle, action), { op: 'legal', state: this.handle }], { check: false });
+    if (applied instanceof EngineError) throw applied;
+    this._toMove = applied.to_move;
+    this._over = applied.over === true;
+    this._outcome = null;
+    this._legal = listed instanceof EngineError ? null : listed.legal;
+    return this;
+  }
+
+  /** @returns {Promise<State>} an independent copy */
+  async clone() {
+    const r = await this.engine.call('clone', { state: this.handle });
+    const c = new State(this.engine, r.state, this.game, this._toMove, this._over);
+    c._legal = this._legal;
+    c._outcome = this._outcome;
+    return c;
+  }
+
+  /** @param {number} seat (-1: a spectator) @returns {Promise<object>} the view the referee would send seat now */
+  async view(seat) {
+    return (await this.engine.call('view', { state: this.handle, seat })).view;
+  }
+
+  /** @returns {Promise<{over: boolean, ranks?: number[], scores?: number[], returns?: number[]}>} */
+  async outcome() {
+    if (!this._outcome) {
+      this._outcome = await this.engine.call('outcome', { state: this.handle });
+      this._over = this._outcome.over === true;
+    }
+    return this._outcome;
+  }
+
+  /** @returns {Promise<number[]|null>} per seat in [-1, 1] once over, null before */
+  async returns() {
+    const o = await this.outcome();
+    return o.returns || null;
+  }
+
+  /**
+   * n uniformly random playouts from copies of this state, in Go.
+   * @returns {Promise<{n: number, returns: number[], wins: number[], plies: number}>}
+   */
+  playout(n = 1, seed = 0, maxPlies = undefined) {
+    const args = { state: this.handle, n, seed };
+    if (maxPlies !== undefined) args.max_plies = maxPlies;
+    return this.engine.call('playout', args);
+  }
+
+  /** Plays one uniformly random legal action. @returns {Promise<object>} the action */
+  async stepRandom(seed = 0) {
+    const r = await this.engine.call('step_random', { state: this.handle, seed });
+    this._toMove = r.to_move;
+    this._over = r.over === true;
+    this._legal = null;
+    this._outcome = null;
+    return r.action;
+  }
+}
+
+/** One seat's memory of a game: observe(view) each view in order, then sample(seed). ctx.sample() keeps one for you. */
+class Observer extends Handle {
+  constructor(game, handle) {
+    super(game.engine, handle);
+    this.game = game;
+  }
+
+  /** @param {object|string} view the next view (or its JSON text) @returns {Promise<void>} */
+  async observe(view) {
+    const text = typeof view === 'string' ? view : JSON.stringify(view);
+    const res = await this.engine._send(`{"op":"observe","observer":${this.handle},"view":${text}}`, 'observe');
+    checkResult(res, 'observe');
+  }
+
+  /** @returns {Promise<State>} a full state consistent with every view observed */
+  async sample(seed = 0) {
+    const r = await this.engine.call('sample', { observer: this.handle, seed });
+    return new State(this.engine, r.state, this.game, r.to_move, false);
+  }
+}
+
+// ctx.sample(): feeds the views not fed yet, and samples, in one line.
+// The views are kept as the JSON text received, so a bot that changes its
+// view objects cannot change what the observer is told.
+async function sampleFor(ctx, seed) {
+  const engine = ctx.engine(); // a new one if the last is gone: then a new observer too
+  if (!ctx._observer || ctx._observerEngine !== engine) {
+    ctx._observerEngine = engine;
+    ctx._observer = ctx.gameRules().observer(ctx.seat);
+    ctx._fed = 0;
+  }
+  const obs = await ctx._observer;
+  const parts = ctx._seen.slice(ctx._fed).map((v) => `{"op":"observe","observer":${obs.handle},"view":${v}}`);
+  ctx._fed = ctx._seen.length; // now, so that a concurrent sample does not send them again
+  parts.push(encodeLine({ op: 'sample', observer: obs.handle, seed }));
+  const free = obs.engine._takeGarbage();
+  if (free) parts.unshift(encodeLine(free));
+  let res = await obs.engine._send(`[${parts.join(',')}]`, 'sample');
+  if (free) res = res.slice(1);
+  for (const r of res.slice(0, -1)) {
+    if (r && r.error) {
+      ctx._observer = null; // it missed a view: the next sample starts afresh
+      obs.free().catch(() => {});
+      checkResult(r, 'observe');
+    }
+  }
+  const r = checkResult(res[res.length - 1], 'sample');
+  return new State(obs.engine, r.state, obs.game, r.to_move, false);
+}
+
+// ---------------------------------------------------------------------------
 // Exports (plain exports.x assignments, so that ES modules can import them
 // by name: import { run, banqi } from './arenabot.js')
 
@@ -1334,5 +1803,11 @@ exports.banqi = banqi;
 exports.uno = uno;
 exports.bounce = uno;
 exports.boon = boon;
+exports.Engine = Engine;
+exports.EngineError = EngineError;
+exports.Game = Game;
+exports.State = State;
+exports.Observer = Observer;
+exports.ENGINE_ENV = ENGINE_ENV;
 exports.PROTOCOL = PROTOCOL;
 exports.VERSION = VERSION;

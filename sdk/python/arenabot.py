@@ -36,6 +36,7 @@ import traceback
 import types
 
 __all__ = ["run", "serve", "Context", "Result", "Refuse", "PROTOCOL",
+           "Engine", "EngineError", "Game", "State", "Observer",
            "banqi", "uno", "bounce", "boon"]
 
 PROTOCOL = 1
@@ -104,6 +105,9 @@ class Context(object):
         self.deadline = None
         self.fallbacks = 0
         self._fallback = _random.Random(0)
+        self._seen = []  # this game's turn views, as JSON text, for sample()
+        self._observer = None
+        self._fed = 0
 
     def time_left(self):
         """Seconds left to answer the current turn: its move_ms (which the
@@ -137,6 +141,26 @@ class Context(object):
     def log(self, *args):
         """print(*args) to stderr (the only place for logs), flushed."""
         print(*args, file=_stderr, flush=True)
+
+    def engine(self):
+        """The bot process's rules engine (Engine.shared()): started on
+        first use, kept across games. Its CPU time is the bot's own."""
+        return Engine.shared()
+
+    def game_rules(self):
+        """A Game of this game's rules: its name, seats and options."""
+        return Game(self.game, self.seats, self.options, engine=self.engine())
+
+    def sample(self, seed=None):
+        """A State of this game consistent with every view this bot has
+        been sent in it: the hidden cards dealt at random among those that
+        fit (EngineError "no_sampler" for a game with nothing hidden). The
+        first call of a game starts the engine if need be, and an observer
+        fed every view so far; later calls feed only the new views, in the
+        same line as the sample. seed: default from ctx.random."""
+        if seed is None:
+            seed = self.random.getrandbits(63)
+        return _sample(self, seed)
 
     def __repr__(self):
         return "Context(game=%r, seat=%r, seats=%r, game_id=%r, turn=%r)" % (
@@ -173,6 +197,9 @@ class Context(object):
         self.legal = []
         self.turn_clock = {}
         self.fallbacks = 0
+        self._seen = []
+        self._observer = None  # freed with a later request
+        self._fed = 0
         self.received = received
         self.deadline = None
         if self.startup_ms is not None:
@@ -182,6 +209,7 @@ class Context(object):
         self.turn = msg.get("id")
         self.turns += 1
         self.view = msg.get("view")
+        self._seen.append(json.dumps(self.view, separators=(",", ":")).encode("utf-8"))
         legal = msg.get("legal")
         self.legal = legal if isinstance(legal, list) else []
         clock = msg.get("clock")
@@ -1125,3 +1153,410 @@ boon = _namespace(
     "boon", "Boon helpers: View(view, legal), Card, Trick, Action.",
     View=BoonView, Card=BoonCard, Trick=BoonTrick, Action=BoonAction, actions=boon_actions,
     SUITS=BOON_SUITS)
+
+
+# ---------------------------------------------------------------------------
+# The rules engine: Game and State over `arena engine`
+# ---------------------------------------------------------------------------
+
+ENGINE_ENV = "ARENA_ENGINE"
+"""The environment variable naming the arena executable: the referee's
+launcher sets it for every bot it starts (docs/engine.md)."""
+
+_FREE_BATCH = 64
+"""Handles of garbage states wait until this many are due, then are freed
+in the same line as the next request: no round trip of their own."""
+
+
+class EngineError(Exception):
+    """An error of the rules engine: code is the server's code
+    ("bad_request", "unknown_game", "bad_options", "bad_seats",
+    "no_handle", "illegal", "game_over", "no_decision", "inconsistent",
+    "no_sampler", "limit", "internal"), or the SDK's own "no_engine" (no
+    arena executable found) and "engine_exited" (the server is gone).
+    message says what was wrong and what to do; op is the request's op.
+    Branch on code, never on message."""
+
+    def __init__(self, code, message, op=None):
+        Exception.__init__(self, "%s: %s" % (code, message))
+        self.code = code
+        self.message = message
+        self.op = op
+
+
+def _engine_command():
+    path = os.environ.get(ENGINE_ENV)
+    if not path:
+        import shutil
+        path = shutil.which("arena")
+    if not path:
+        raise EngineError("no_engine", "no arena executable to run the rules engine: set %s to "
+                          "its path (the referee does for the bots it starts), or put arena "
+                          "on PATH" % ENGINE_ENV)
+    return [path, "engine"]
+
+
+class Engine(object):
+    """One `arena engine` server process (docs/engine.md): Engine(command=None,
+    max_states=None). command defaults to [$ARENA_ENGINE, "engine"], else
+    ["arena", "engine"] from PATH. Its CPU time is yours: inside a bot it
+    is the bot's child process, under the bot's clock and sandbox.
+
+    call(op, **args) sends one request and returns its result dict (an
+    EngineError if it failed); batch(requests) sends many in one line.
+    game(name, seats, options) is a Game on this engine. close() (or a
+    with block) ends the server; so does the end of your process.
+    Engine.shared() is the process's one engine, started on first use.
+    Calls are serialised by a lock: one request line at a time."""
+
+    _shared = None
+
+    def __init__(self, command=None, max_states=None):
+        import subprocess
+        import threading
+        cmd = list(command) if command else _engine_command()
+        if max_states is not None:
+            cmd += ["--max-states", str(int(max_states))]
+        try:
+            self._proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                          stderr=None, close_fds=True)
+        except OSError as e:
+            raise EngineError("no_engine", "cannot start %s (%s): set %s to the arena "
+                              "executable's path" % (" ".join(cmd), e, ENGINE_ENV))
+        self.command = cmd
+        self._in = self._proc.stdin
+        self._out = self._proc.stdout
+        self._lock = threading.Lock()
+        self._garbage = []  # handles of collected states, freed with a later line
+        self._hello = None
+
+    @classmethod
+    def shared(cls):
+        """The process's engine, started on first use and kept (bots reuse
+        it across games)."""
+        if cls._shared is None or cls._shared._proc.poll() is not None:
+            cls._shared = cls()
+        return cls._shared
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def close(self):
+        """Ends the server (end of its input) and waits for it."""
+        if self._proc.poll() is None:
+            try:
+                self._in.close()
+            except OSError:
+                pass
+            self._proc.wait()
+        if Engine._shared is self:
+            Engine._shared = None
+
+    def _roundtrip(self, payload):
+        """Writes one line, reads one: the decoded JSON answer."""
+        return self._send(json.dumps(payload, separators=(",", ":")).encode("utf-8"))
+
+    def _send(self, line):
+        with self._lock:
+            try:
+                self._in.write(line + b"\n")
+                self._in.flush()
+                reply = self._out.readline()
+            except (OSError, ValueError):
+                reply = b""
+        if not reply:
+            raise EngineError("engine_exited", "the arena engine process (%s) is gone: see its "
+                              "messages on stderr" % " ".join(self.command))
+        return json.loads(reply)
+
+    def _take_garbage(self):
+        if len(self._garbage) < _FREE_BATCH:
+            return None
+        handles, self._garbage = self._garbage, []
+        return {"op": "free", "handles": handles}
+
+    def call(self, op, **args):
+        """One request: its result dict, or raises EngineError."""
+        args["op"] = op
+        free = self._take_garbage()
+        if free is None:
+            return _check(self._roundtrip(args), op)
+        return _check(self._roundtrip([free, args])[1], op)
+
+    def batch(self, requests, check=True):
+        """Sends requests (dicts with "op") in one line; the results in the
+        same order. Each succeeds or fails on its own, and a later request
+        may use a handle an earlier one made. check=True raises the first
+        failure as an EngineError; check=False leaves an EngineError in
+        its place in the list."""
+        requests = list(requests)
+        if not requests:
+            return []
+        free = self._take_garbage()
+        line = requests if free is None else [free] + requests
+        results = self._roundtrip(line)
+        if free is not None:
+            results = results[1:]
+        out = []
+        for req, res in zip(requests, results):
+            try:
+                out.append(_check(res, req.get("op")))
+            except EngineError as e:
+                if check:
+                    raise
+                out.append(e)
+        return out
+
+    def free(self, handles):
+        """Frees handles now (states and observers)."""
+        return self.call("free", handles=list(handles)).get("freed", 0)
+
+    def _collect(self, handle):
+        self._garbage.append(handle)  # no I/O here: a finalizer runs anywhere
+
+    def hello(self):
+        """The server's hello: protocol, version, games (with their
+        options and whether they have a sampler)."""
+        if self._hello is None:
+            self._hello = self.call("hello")
+        return self._hello
+
+    def game(self, name, seats=2, options=None):
+        """Game(name, seats, options) on this engine."""
+        return Game(name, seats, options, engine=self)
+
+    def state(self, handle):
+        """A State for a handle made by a batch of your own (the SDK frees
+        it when the State is garbage)."""
+        return State(self, handle)
+
+
+def _check(res, op):
+    if not isinstance(res, dict):
+        raise EngineError("bad_request", "the engine answered %r" % (res,), op)
+    err = res.get("error")
+    if err is not None:
+        raise EngineError(str(err.get("code", "internal")), str(err.get("message", "")), op)
+    res.pop("id", None)
+    return res
+
+
+class Game(object):
+    """A game's rules on the engine: Game(name, seats=2, options=None,
+    engine=None) (options: {name: value}, sent as strings; engine: default
+    Engine.shared()). new_state(seed) (also state(seed)) deals a new game;
+    observer(seat) follows one seat's views for sampling."""
+
+    def __init__(self, name, seats=2, options=None, engine=None):
+        self.name = str(name)
+        self.seats = int(seats)
+        self.options = dict((str(k), _opt_str(v)) for k, v in (options or {}).items())
+        self.engine = engine if engine is not None else Engine.shared()
+
+    def __repr__(self):
+        return "Game(%r, %d, %r)" % (self.name, self.seats, self.options)
+
+    def new_state(self, seed=0):
+        """A new game dealt from seed (the referee's deal for that seed)."""
+        r = self.engine.call("create", game=self.name, seats=self.seats, seed=int(seed),
+                             options=self.options)
+        s = State(self.engine, r["state"], self)
+        s._to_move, s._over = r.get("to_move"), bool(r.get("over"))
+        return s
+
+    state = new_state
+
+    def observer(self, seat):
+        """An Observer of seat's views (EngineError "no_sampler" for a
+        game without hidden information)."""
+        r = self.engine.call("observer", game=self.name, seat=int(seat), seats=self.seats,
+                             options=self.options)
+        return Observer(self, r["observer"])
+
+
+def _opt_str(v):
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+class _Handle(object):
+    """A server handle freed when its owner is garbage (weakref.finalize:
+    the handle joins the engine's next free batch) or by free()."""
+
+    def _own(self, engine, handle):
+        import weakref
+        self.engine = engine
+        self.handle = handle
+        self._finalizer = weakref.finalize(self, engine._collect, handle)
+
+    def free(self):
+        """Frees the handle now (idempotent)."""
+        if self._finalizer.detach() is not None:
+            self.engine.call("free", handles=[self.handle])
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.free()
+
+
+class State(_Handle):
+    """A game state held by the engine, by handle.
+
+    legal() (the legal actions, as the referee lists them), apply(a) (a an
+    action dict, a typed action of the helpers, or an index into legal()),
+    clone(), view(seat) (seat -1: a spectator), to_move(), is_over(),
+    returns() (per seat in [-1, 1] once over: (seats ranked below -
+    seats ranked above) / (seats - 1)), outcome() (the raw outcome),
+    playout(n, seed, max_plies) (n random playouts in Go, from copies),
+    step_random(seed), free() or a with block. A State nobody refers to
+    any more is freed with a later request."""
+
+    def __init__(self, engine, handle, game=None):
+        self._own(engine, handle)
+        self.game = game
+        self._legal = None
+        self._to_move = None
+        self._over = None
+        self._outcome = None
+
+    def __repr__(self):
+        return "<State %d to_move=%r over=%r>" % (self.handle, self._to_move, self._over)
+
+    def legal(self):
+        """The legal actions (dicts), in the referee's order. [] once over."""
+        if self._legal is None:
+            if self.is_over():
+                return []
+            r = self.engine.call("legal", state=self.handle)
+            self._legal, self._to_move = r["legal"], r.get("to_move")
+        return self._legal
+
+    def apply(self, action):
+        """Plays action: an index into legal(), an action dict, or a typed
+        action (uno.Action...). The legal list after it comes back in the
+        same line (one round trip). Returns self."""
+        req = {"op": "apply", "state": self.handle}
+        raw = getattr(action, "raw", None)
+        if isinstance(raw, dict):
+            req["action"] = raw
+        elif isinstance(action, dict):
+            req["action"] = action
+        else:
+            req["index"] = action.__index__()
+        applied, listed = self.engine.batch([req, {"op": "legal", "state": self.handle}],
+                                            check=False)
+        if isinstance(applied, EngineError):
+            raise applied
+        self._to_move, self._over, self._outcome = applied.get("to_move"), bool(applied.get("over")), None
+        self._legal = None if isinstance(listed, EngineError) else listed["legal"]
+        return self
+
+    def clone(self):
+        """An independent copy."""
+        r = self.engine.call("clone", state=self.handle)
+        return self._copy(r["state"])
+
+    def _copy(self, handle):
+        c = State(self.engine, handle, self.game)
+        c._legal, c._to_move, c._over, c._outcome = self._legal, self._to_move, self._over, self._outcome
+        return c
+
+    def view(self, seat):
+        """The view the referee would send seat now (a dict)."""
+        return self.engine.call("view", state=self.handle, seat=int(seat))["view"]
+
+    def to_move(self):
+        """The seat to decide now."""
+        if self._to_move is None:
+            self.legal()
+        return self._to_move
+
+    def is_over(self):
+        if self._over is None:
+            self._outcome = self.engine.call("outcome", state=self.handle)
+            self._over = bool(self._outcome.get("over"))
+        return self._over
+
+    def outcome(self):
+        """{"over", "ranks", "scores", "returns"} ("over" only while not over)."""
+        if self._outcome is None:
+            self._outcome = self.engine.call("outcome", state=self.handle)
+            self._over = bool(self._outcome.get("over"))
+        return self._outcome
+
+    def returns(self):
+        """Per seat in [-1, 1] once over; None while the game goes on."""
+        return self.outcome().get("returns")
+
+    def playout(self, n=1, seed=0, max_plies=None):
+        """n uniformly random playouts from copies of this state, run in Go
+        (this state is unchanged): {"n", "returns" (mean per seat), "wins"
+        (per seat), "plies" (mean)}."""
+        req = {"state": self.handle, "n": int(n), "seed": int(seed)}
+        if max_plies is not None:
+            req["max_plies"] = int(max_plies)
+        return self.engine.call("playout", **req)
+
+    def step_random(self, seed=0):
+        """Plays one uniformly random legal action; returns it."""
+        r = self.engine.call("step_random", state=self.handle, seed=int(seed))
+        self._to_move, self._over, self._legal, self._outcome = r.get("to_move"), bool(r.get("over")), None, None
+        return r.get("action")
+
+
+class Observer(_Handle):
+    """One seat's memory of a game (hidden information): observe(view)
+    each view the seat received, in order, then sample(seed) is a State
+    consistent with all of them. ctx.sample() keeps one for you."""
+
+    def __init__(self, game, handle):
+        self._own(game.engine, handle)
+        self.game = game
+
+    def observe(self, view):
+        """Feeds the next view (a dict, or its JSON text)."""
+        if isinstance(view, (str, bytes)):
+            view = json.loads(view)
+        self.engine.call("observe", observer=self.handle, view=view)
+
+    def sample(self, seed=0):
+        """A full State consistent with every view observed (EngineError
+        "no_decision" if the last view is not the seat's decision)."""
+        r = self.engine.call("sample", observer=self.handle, seed=int(seed))
+        s = State(self.engine, r["state"], self.game)
+        s._to_move, s._over = r.get("to_move"), False
+        return s
+
+
+def _sample(ctx, seed):
+    """ctx.sample(): feeds the views not fed yet, and samples, in one line.
+    The views are kept as the JSON text received (ctx._seen), so a bot that
+    changes its view dicts cannot change what the observer is told."""
+    if ctx._observer is None or ctx._observer.engine._proc.poll() is not None:
+        ctx._observer, ctx._fed = ctx.game_rules().observer(ctx.seat), 0
+    obs = ctx._observer
+    eng = obs.engine
+    parts = [b'{"op":"observe","observer":%d,"view":%s}' % (obs.handle, v) for v in ctx._seen[ctx._fed:]]
+    parts.append(b'{"op":"sample","observer":%d,"seed":%d}' % (obs.handle, int(seed)))
+    free = eng._take_garbage()
+    if free is not None:
+        parts.insert(0, json.dumps(free).encode("ascii"))
+    results = eng._send(b"[" + b",".join(parts) + b"]")
+    if free is not None:
+        results = results[1:]
+    for r in results[:-1]:
+        if isinstance(r, dict) and "error" in r:
+            ctx._observer = None  # it missed a view: the next sample starts afresh
+            obs.free()
+            _check(r, "observe")
+    ctx._fed = len(ctx._seen)
+    r = _check(results[-1], "sample")
+    s = State(eng, r["state"], obs.game)
+    s._to_move, s._over = r.get("to_move"), False
+    return s
