@@ -44,7 +44,9 @@ func TestNotes(t *testing.T) {
 	t.Parallel()
 	huge := strings.Repeat("x", protocol.MaxNote)
 	bots := []memBot{
-		noting(func(t *protocol.Turn) string { return fmt.Sprintf(`"SECRET-zero-%d \u001b[2J <script>alert(1)</script>"`, t.ID) }),
+		noting(func(t *protocol.Turn) string {
+			return fmt.Sprintf(`"SECRET-zero-%d \u001b[2J <script>alert(1)</script>"`, t.ID)
+		}),
 		noting(func(t *protocol.Turn) string { return `{"SECRET":"one","depth":3}` }),
 		noting(func(t *protocol.Turn) string { return `"SECRET-two` + huge + `"` }), // over the bound
 		// A note that tries to be an action: the reply's own index counts.
