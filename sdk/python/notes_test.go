@@ -271,7 +271,9 @@ func viewNotes(t *testing.T, page string, rp *replays.Replay) {
 	if len(notes) != noted || pwned != "undefined" {
 		t.Fatalf("the page shows %d notes of %d; window.pwned = %s", len(notes), noted, pwned)
 	}
-	if !slices.ContainsFunc(notes, func(n string) bool { return strings.HasPrefix(n, "NOTER turn 1 of ") && strings.HasSuffix(n, "<script>window.pwned=1</script>") }) {
+	if !slices.ContainsFunc(notes, func(n string) bool {
+		return strings.HasPrefix(n, "NOTER turn 1 of ") && strings.HasSuffix(n, "<script>window.pwned=1</script>")
+	}) {
 		t.Errorf("the noter's first note is not shown as text: %q", notes)
 	}
 }
