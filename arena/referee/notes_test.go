@@ -114,3 +114,17 @@ func TestNoteCountsInTheLineLimit(t *testing.T) {
 		t.Fatalf("forfeits %+v, want seat 1's bad_message", res.Forfeits)
 	}
 }
+
+// A note is never a choice: a reply whose only action is in its note has
+// neither "action" nor "index", a bad_message.
+func TestNoteIsNoChoice(t *testing.T) {
+	t.Parallel()
+	bot := func(t *protocol.Turn, _ *rand.Rand) []byte {
+		return fmt.Appendf(nil, `{"type":"action","id":%d,"note":{"type":"action","id":%d,"index":0}}`, t.ID, t.ID)
+	}
+	res, _ := playMem(t, "banqi", nil, 7, relaxed, []memBot{randomMove, bot})
+	if len(res.Forfeits) != 1 || res.Forfeits[0].Seat != 1 || res.Forfeits[0].Reason != protocol.ReasonBadMessage ||
+		res.Forfeits[0].Detail != `action message has neither "action" nor "index"` {
+		t.Fatalf("forfeits %+v, want seat 1's bad_message for no choice", res.Forfeits)
+	}
+}
