@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math/rand/v2"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -12,7 +13,6 @@ import (
 	"github.com/arena-dev/arena/internal/replaytest"
 	"github.com/arena-dev/arena/protocol"
 	"github.com/arena-dev/arena/replays"
-	"github.com/klauspost/compress/zstd"
 )
 
 // notedGame is a 3-seat testnim game in which the bots say things with
@@ -111,17 +111,11 @@ func TestNotes(t *testing.T) {
 func TestNoteLines(t *testing.T) {
 	t.Parallel()
 	rec, _ := replaytest.Play(t, notedGame(noteAt))
-	_, data := replaytest.ReadBack(t, rec)
-	dec, err := zstd.NewReader(nil)
-	if err != nil {
+	path := filepath.Join(t.TempDir(), "noted"+replays.Ext)
+	if err := rec.WriteFile(path); err != nil {
 		t.Fatal(err)
 	}
-	defer dec.Close()
-	text, err := dec.DecodeAll(data, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSuffix(string(text), "\n"), "\n")
+	lines := replaytest.Lines(t, path)
 	var moves, noted int
 	for _, l := range lines {
 		var m struct{ Type string }
@@ -139,7 +133,7 @@ func TestNoteLines(t *testing.T) {
 		}
 	}
 	if noted != 5 || moves != rec2plies(t, lines) {
-		t.Errorf("%d noted lines of %d moves:\n%s", noted, moves, text)
+		t.Errorf("%d noted lines of %d moves:\n%s", noted, moves, strings.Join(lines, "\n"))
 	}
 }
 
