@@ -155,19 +155,27 @@ func ExampleReadPack() {
 // a move that came with one), and read back beside the move.
 func ExampleRecorder_MoveNote() {
 	game, _ := engine.Lookup("testnim")
-	opts, _ := engine.Setup(game, 2, map[string]string{"target": "3"})
-	st, _ := game.New(2, 1, opts)
+	opts, _ := engine.Setup(game, 2, map[string]string{"target": "10"})
+	st, err := game.New(2, 1, opts)
+	if err != nil {
+		panic(err)
+	}
 	rec := replays.NewRecorder(replays.Header{Game: "testnim", Options: opts, Seed: 1,
 		Seats: []replays.SeatInfo{{Seat: 0, Bot: "alice"}, {Seat: 1, Bot: "bob"}}})
 	for ply := 0; !st.Over(); ply++ {
-		a := st.Legal()[len(st.Legal())-1]
+		seat, a := st.ToMove(), st.Legal()[len(st.Legal())-1]
 		raw, _ := json.Marshal(a)
-		_ = st.Apply(a)
-		rec.MoveNote(ply, ply%2, raw, time.Millisecond, 0, protocol.NoteOf(json.RawMessage(`{"why": "take the most"}`)))
+		if err := st.Apply(a); err != nil {
+			panic(err)
+		}
+		rec.MoveNote(ply, seat, raw, time.Millisecond, 0, protocol.NoteOf(json.RawMessage(`{"why": "take the most"}`)))
 	}
 	rec.Finish(replays.ResultOf(st.Outcome()))
 	data, _ := rec.Compressed()
-	rp, _ := replays.Read(bytes.NewReader(data))
+	rp, err := replays.Read(bytes.NewReader(data))
+	if err != nil {
+		panic(err)
+	}
 	fmt.Printf("%s\n", rp.Events[0].Move.Note)
 	// Output:
 	// {"why":"take the most"}
