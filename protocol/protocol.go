@@ -78,12 +78,14 @@ type Turn struct {
 }
 
 // Action answers a Turn (bot -> referee): either Action (one of the legal
-// objects) or Index (its position in legal).
+// objects) or Index (its position in legal). Note, optional, is what the
+// bot says with its move, for the replay (CheckNote judges it).
 type Action struct {
 	Type   string          `json:"type"`
 	ID     int64           `json:"id"`
 	Action json.RawMessage `json:"action,omitempty"`
 	Index  *int            `json:"index,omitempty"`
+	Note   json.RawMessage `json:"note,omitempty"`
 }
 
 // End reports the finished game to each seat (referee -> bot).

@@ -150,3 +150,33 @@ func ExampleReadPack() {
 	// g-2 true <nil>
 	// pack-000001.pack.zst g-2 only one seat left
 }
+
+// A bot's note is recorded with its move (the referee calls MoveNote for
+// a move that came with one), and read back beside the move.
+func ExampleRecorder_MoveNote() {
+	game, _ := engine.Lookup("testnim")
+	opts, _ := engine.Setup(game, 2, map[string]string{"target": "10"})
+	st, err := game.New(2, 1, opts)
+	if err != nil {
+		panic(err)
+	}
+	rec := replays.NewRecorder(replays.Header{Game: "testnim", Options: opts, Seed: 1,
+		Seats: []replays.SeatInfo{{Seat: 0, Bot: "alice"}, {Seat: 1, Bot: "bob"}}})
+	for ply := 0; !st.Over(); ply++ {
+		seat, a := st.ToMove(), st.Legal()[len(st.Legal())-1]
+		raw, _ := json.Marshal(a)
+		if err := st.Apply(a); err != nil {
+			panic(err)
+		}
+		rec.MoveNote(ply, seat, raw, time.Millisecond, 0, protocol.NoteOf(json.RawMessage(`{"why": "take the most"}`)))
+	}
+	rec.Finish(replays.ResultOf(st.Outcome()))
+	data, _ := rec.Compressed()
+	rp, err := replays.Read(bytes.NewReader(data))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("%s\n", rp.Events[0].Move.Note)
+	// Output:
+	// {"why":"take the most"}
+}

@@ -106,7 +106,17 @@ type Move struct {
 	// By is "referee" (ByReferee) when the referee chose the move, else
 	// empty.
 	By string `json:"by,omitempty"`
+	// Note is what the bot said with its move (a JSON string or object,
+	// docs/protocol.md), absent when it said nothing. It is for people
+	// reading the replay: no bot is ever sent it.
+	Note json.RawMessage `json:"note,omitempty"`
+	// NoteDropped says why the bot's note was not kept (over
+	// protocol.MaxNote, or not a string or an object); absent otherwise.
+	NoteDropped string `json:"note_dropped,omitempty"`
 }
+
+// Noted reports whether the move carries a note, or word of one dropped.
+func (m *Move) Noted() bool { return len(m.Note) > 0 || m.NoteDropped != "" }
 
 // Think returns ThinkUs as a Duration.
 func (m *Move) Think() time.Duration { return time.Duration(m.ThinkUs) * time.Microsecond }

@@ -113,6 +113,18 @@ func (r *Recorder) usable(kind string, ply int) bool {
 // time (it waited for a CPU); byReferee marks a move the referee chose (a
 // forfeited seat's move, or after a strike).
 func (r *Recorder) Move(ply, seat int, action json.RawMessage, think, waited time.Duration, byReferee bool) {
+	r.move(ply, seat, action, think, waited, byReferee, protocol.Note{})
+}
+
+// MoveNote records a bot's move with what it said (referee.NoteRecorder):
+// the note as the move line's "note", or why the referee dropped it as
+// "note_dropped". A move without a note is the line Move writes, byte for
+// byte, so replays of games without notes are as they were.
+func (r *Recorder) MoveNote(ply, seat int, action json.RawMessage, think, waited time.Duration, note protocol.Note) {
+	r.move(ply, seat, action, think, waited, false, note)
+}
+
+func (r *Recorder) move(ply, seat int, action json.RawMessage, think, waited time.Duration, byReferee bool, note protocol.Note) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if !r.usable(TypeMove, ply) {
@@ -140,8 +152,30 @@ func (r *Recorder) Move(ply, seat int, action json.RawMessage, think, waited tim
 	if byReferee {
 		r.buf.WriteString(`,"by":"referee"`)
 	}
+	if !r.note(ply, note) {
+		r.buf.Truncate(mark)
+		return
+	}
 	r.buf.WriteString("}\n")
 	r.moves++
+}
+
+// note appends a move's note fields, if any; false (an error recorded)
+// for a note that is not valid JSON. Call with r.mu held.
+func (r *Recorder) note(ply int, note protocol.Note) bool {
+	if len(note.JSON) > 0 {
+		r.buf.WriteString(`,"note":`)
+		if err := json.Compact(&r.buf, note.JSON); err != nil {
+			r.err = fmt.Errorf("replays: move at ply %d: note is not valid JSON: %w", ply, err)
+			return false
+		}
+	}
+	if note.Dropped != "" {
+		b, _ := json.Marshal(note.Dropped) // a string always encodes
+		r.buf.WriteString(`,"note_dropped":`)
+		r.buf.Write(b)
+	}
+	return true
 }
 
 // Strike records f, a failure under the random policy at f.Ply (the

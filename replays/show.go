@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/arena-dev/arena/engine"
 )
@@ -49,7 +51,7 @@ func Show(w io.Writer, r *Replay, seat int) error {
 			if m.By == ByReferee {
 				by = "  [by referee]"
 			}
-			p.f("\n--- ply %d: %s: %s  (%s)%s\n", m.Ply, r.seatName(m.Seat), st.Action, m.Think(), by)
+			p.f("\n--- ply %d: %s: %s  (%s)%s%s\n", m.Ply, r.seatName(m.Seat), st.Action, m.Think(), by, noteText(m))
 			p.board(st.State, seat)
 		}
 		return nil
@@ -75,6 +77,40 @@ func Show(w io.Writer, r *Replay, seat int) error {
 		p.f("%s\n", line)
 	}
 	return p.err
+}
+
+// noteText is a move's note as Show prints it beside the move: its JSON
+// with every character a terminal would act on escaped (a note is a bot's
+// text, and may hold escape sequences), or why it was dropped.
+func noteText(m *Move) string {
+	switch {
+	case len(m.Note) > 0:
+		return "  note: " + printable(string(m.Note))
+	case m.NoteDropped != "":
+		return "  [note dropped: " + printable(m.NoteDropped) + "]"
+	}
+	return ""
+}
+
+// printable escapes, as JSON does (\uXXXX), every rune of s that is not
+// printable: control characters (C0, DEL, C1), line and paragraph
+// separators, invalid UTF-8. Inside a JSON string the result is still the
+// same string.
+func printable(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == utf8.RuneError:
+			b.WriteString(`\ufffd`)
+		case r == ' ' || strconv.IsPrint(r):
+			b.WriteRune(r)
+		case r > 0xffff:
+			fmt.Fprintf(&b, `\u%04x\u%04x`, 0xd800+((r-0x10000)>>10), 0xdc00+((r-0x10000)&0x3ff))
+		default:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+	}
+	return b.String()
 }
 
 func orNone(s string) string {

@@ -1,6 +1,7 @@
 package sdk
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -29,7 +30,8 @@ type Context struct {
 	// moves whenever the match is run with the same --seed.
 	Rand *rand.Rand
 
-	log io.Writer
+	log  io.Writer
+	note json.RawMessage // this turn's note (Note), sent with its reply
 }
 
 // newGame resets c for the game h starts.
@@ -86,6 +88,27 @@ func (c *Context) TimeLeft() time.Duration { return max(time.Until(c.Deadline())
 // fifth of the move for writing its answer and for the unexpected.
 func (c *Context) Budget(fraction float64) time.Time {
 	return c.Received.Add(time.Duration(fraction * float64(c.MoveTime())))
+}
+
+// Note says something with this turn's move, for the people who read the
+// replay: what the bot was thinking ("3 candidates, best +0.4"). v is a
+// string, or anything that encodes as a JSON object (a struct, a map);
+// its JSON must fit protocol.MaxNote (1 KiB). The referee records it in
+// the replay beside the move, and the viewer shows it there; no other bot
+// is ever sent it. The last call in a turn counts. A note that does not
+// encode, or is of another kind or too long, is not sent, with a line on
+// the log saying why: the move is sent all the same.
+func (c *Context) Note(v any) {
+	c.note = nil
+	raw, err := json.Marshal(v)
+	if err == nil {
+		raw, err = protocol.CheckNote(raw)
+	}
+	if err != nil {
+		c.Logf("sdk: note not sent: %v", err)
+		return
+	}
+	c.note = raw
 }
 
 // Logf writes one line to the bot's log (stderr unless Options.Log says

@@ -125,12 +125,18 @@ func (s *Session) turn(line []byte, received time.Time) ([]byte, bool, error) {
 			return nil, true, fmt.Errorf("bad turn: %w", err)
 		}
 	}
-	s.ctx.Turn, s.ctx.Received = t, received
+	s.ctx.Turn, s.ctx.Received, s.ctx.note = t, received, nil
 	i, err := s.act(t)
 	if err != nil {
 		i = s.fallback(t, err)
 	}
 	s.reply = protocol.AppendIndexAction(s.reply[:0], t.ID, i)
+	if s.ctx.note != nil {
+		// What the bot said goes with the move it is sent with, even a
+		// fallback's: it may tell why the bot's own choice failed.
+		s.reply = append(s.reply[:len(s.reply)-len("}\n")], `,"note":`...)
+		s.reply = append(append(s.reply, s.ctx.note...), "}\n"...)
+	}
 	return s.reply, false, nil
 }
 

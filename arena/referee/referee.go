@@ -115,6 +115,15 @@ type Recorder interface {
 	Forfeit(f protocol.Failure)
 }
 
+// NoteRecorder is a Recorder that keeps what bots say with their moves
+// (an action's note, docs/protocol.md): for a bot's move that came with a
+// note, kept or dropped, the referee calls MoveNote instead of Move. A
+// Recorder without it records the move alone. Optional, so that a
+// recorder that has no use for notes (a benchmark's) needs nothing more.
+type NoteRecorder interface {
+	MoveNote(ply, seat int, action json.RawMessage, think, waited time.Duration, note protocol.Note)
+}
+
 // Config is one game's setup.
 type Config struct {
 	Game    engine.Game
@@ -345,7 +354,7 @@ func (g *game) loop() error {
 			}
 			continue
 		}
-		action, raw, think, fail := g.ask(seat, legal)
+		c, think, fail := g.ask(seat, legal)
 		if fail != nil && errors.Is(fail.Err, transport.ErrFault) {
 			g.fail(seat, *fail, true)
 			return g.fault
@@ -364,18 +373,29 @@ func (g *game) loop() error {
 			}
 			continue
 		}
-		if err := g.state.Apply(action); err != nil {
+		if err := g.state.Apply(c.action); err != nil {
 			// ask() already applied legality through the engine; an error
 			// here means the engine disagrees with itself.
-			return fmt.Errorf("engine %s: apply %s: %w", g.cfg.Game.Info().Name, action, err)
+			return fmt.Errorf("engine %s: apply %s: %w", g.cfg.Game.Info().Name, c.action, err)
 		}
-		g.record(seat, raw, think, false)
+		g.record(seat, c.raw, c.note, think, false)
 	}
 	return nil
 }
 
-func (g *game) record(seat int, raw json.RawMessage, t moveTime, byReferee bool) {
-	if g.cfg.Recorder != nil {
+// choice is a bot's valid reply to a turn: the legal action it chose, its
+// JSON as the turn listed it, and the note that came with it (zero: none).
+type choice struct {
+	action engine.Action
+	raw    json.RawMessage
+	note   protocol.Note
+}
+
+// record records a move; a note goes to the replay only, never to a bot.
+func (g *game) record(seat int, raw json.RawMessage, note protocol.Note, t moveTime, byReferee bool) {
+	if nr, ok := g.cfg.Recorder.(NoteRecorder); ok && !note.IsZero() {
+		nr.MoveNote(g.ply, seat, raw, t.think, t.waited, note)
+	} else if g.cfg.Recorder != nil {
 		g.cfg.Recorder.Move(g.ply, seat, raw, t.think, t.waited, byReferee)
 	}
 	if !byReferee {
@@ -395,7 +415,7 @@ func (g *game) refereeMove(seat int, legal []engine.Action, t moveTime) error {
 	if err := g.state.Apply(a); err != nil {
 		return fmt.Errorf("engine %s: apply its own legal action %s: %w", g.cfg.Game.Info().Name, a, err)
 	}
-	g.record(seat, raw, t, true)
+	g.record(seat, raw, protocol.Note{}, t, true)
 	return nil
 }
 
@@ -437,15 +457,15 @@ func (g *game) fail(seat int, f Failure, forfeit bool) {
 }
 
 // ask sends seat its turn and reads a valid, legal reply. On success it
-// returns the parsed action and its JSON.
-func (g *game) ask(seat int, legal []engine.Action) (engine.Action, json.RawMessage, moveTime, *Failure) {
+// returns the choice: the parsed action, its JSON and the reply's note.
+func (g *game) ask(seat int, legal []engine.Action) (choice, moveTime, *Failure) {
 	g.turns[seat]++
 	id := g.turns[seat]
 	clk := g.clocks[seat]
 	move, bank := clk.Allowance()
 	line, legalJSON, err := g.encodeTurn(id, seat, legal, move, bank)
 	if err != nil {
-		return nil, nil, moveTime{}, &Failure{Failure: protocol.Failure{Reason: protocol.ReasonCrash, Detail: "engine could not encode the turn: " + err.Error()}, Turn: id, Err: err}
+		return choice{}, moveTime{}, &Failure{Failure: protocol.Failure{Reason: protocol.ReasonCrash, Detail: "engine could not encode the turn: " + err.Error()}, Turn: id, Err: err}
 	}
 
 	conn := g.players[seat].Conn
@@ -470,7 +490,7 @@ func (g *game) ask(seat int, legal []engine.Action) (engine.Action, json.RawMess
 	}
 	if err != nil {
 		// Part of the line may have gone out: the stream is out of step.
-		return nil, nil, moveTime{}, &Failure{Failure: protocol.Failure{Reason: classifyIO(err, protocol.ReasonTimeout), Detail: "sending turn: " + err.Error()}, Turn: id, Err: err, fatal: true}
+		return choice{}, moveTime{}, &Failure{Failure: protocol.Failure{Reason: classifyIO(err, protocol.ReasonTimeout), Detail: "sending turn: " + err.Error()}, Turn: id, Err: err, fatal: true}
 	}
 	if st, ok := conn.(transport.SendTimer); ok {
 		if at, ok := st.SentAt(); ok && at.After(start) {
@@ -520,13 +540,13 @@ func (g *game) ask(seat int, legal []engine.Action) (engine.Action, json.RawMess
 			if errors.Is(err, transport.ErrTimeout) {
 				clk.Charge(t.think)
 				g.staleBelow[seat] = id + 1
-				return nil, nil, t, &Failure{Failure: protocol.Failure{Reason: protocol.ReasonTimeout, Detail: fmt.Sprintf("no reply within %v (+%v margin)%s", move, g.cfg.Limits.Margin, t.cpuText())}, Turn: id, Err: err}
+				return choice{}, t, &Failure{Failure: protocol.Failure{Reason: protocol.ReasonTimeout, Detail: fmt.Sprintf("no reply within %v (+%v margin)%s", move, g.cfg.Limits.Margin, t.cpuText())}, Turn: id, Err: err}
 			}
-			return nil, nil, t, &Failure{Failure: protocol.Failure{Reason: classifyIO(err, protocol.ReasonCrash), Detail: err.Error()}, Turn: id, Err: err, fatal: errors.Is(err, protocol.ErrLineTooLong)}
+			return choice{}, t, &Failure{Failure: protocol.Failure{Reason: classifyIO(err, protocol.ReasonCrash), Detail: err.Error()}, Turn: id, Err: err, fatal: errors.Is(err, protocol.ErrLineTooLong)}
 		}
 		msg, fault := judge.Decode(reply)
 		if fault != nil {
-			return nil, nil, t, turnFailure(fault, id)
+			return choice{}, t, turnFailure(fault, id)
 		}
 		if msg.Type == protocol.TypeAction && msg.ID < g.staleBelow[seat] && msg.ID != id {
 			continue // a late answer to a turn already played for it
@@ -540,9 +560,11 @@ func (g *game) ask(seat int, legal []engine.Action) (engine.Action, json.RawMess
 		clk.Charge(t.think)
 		i, fault := judge.Decide(g.cfg.Game, msg, reply, id, legalJSON)
 		if fault != nil {
-			return nil, nil, t, turnFailure(fault, id)
+			return choice{}, t, turnFailure(fault, id)
 		}
-		return legal[i], legalJSON[i], t, nil
+		// The note is judged once the move is: a note is never a failure,
+		// and one that breaks its rules is dropped, the move kept.
+		return choice{legal[i], legalJSON[i], protocol.NoteOf(msg.Note)}, t, nil
 	}
 }
 

@@ -45,6 +45,9 @@ type Game struct {
 	Pick func(ply, seat int, legal []engine.Action) engine.Action
 	// Think is a move's think time (nil: 0.5 to 20.5 ms, drawn from Rand).
 	Think func(ply int) time.Duration
+	// Note is what the bot says with its move, as the referee judged it
+	// (nil, or the zero Note: nothing); never asked of a referee move.
+	Note func(ply, seat int) protocol.Note
 }
 
 // header is the replay header Play records for g: a fixed match, clock
@@ -120,7 +123,15 @@ func Play(tb testing.TB, g Game) (*replays.Recorder, replays.Result) {
 		if err := st.Apply(a); err != nil {
 			tb.Fatal(err)
 		}
-		rec.Move(ply, seat, raw, think(ply), 0, byRef)
+		var note protocol.Note
+		if g.Note != nil && !byRef {
+			note = g.Note(ply, seat)
+		}
+		if note.IsZero() {
+			rec.Move(ply, seat, raw, think(ply), 0, byRef)
+		} else {
+			rec.MoveNote(ply, seat, raw, think(ply), 0, note)
+		}
 		ply++
 	}
 	var o engine.Outcome

@@ -78,6 +78,11 @@ type move struct {
 	ThinkUs int64  `json:"think_us"`
 	WaitUs  int64  `json:"wait_us,omitempty"`
 	Referee bool   `json:"referee,omitempty"`
+	// Note is what the bot said with the move (replays.Move.Note), and
+	// NoteDropped why the referee did not keep what it said; on a page
+	// for one seat, that seat's only.
+	Note        json.RawMessage `json:"note,omitempty"`
+	NoteDropped string          `json:"note_dropped,omitempty"`
 }
 
 // note is a strike or a forfeit, shown before the move of position
@@ -184,10 +189,16 @@ func build(r *replays.Replay, opts Options) (*page, error) {
 			if opts.OneSeat {
 				viewer = opts.Seat
 			}
-			p.Moves = append(p.Moves, move{
+			mv := move{
 				Seat: m.Seat, Text: rules.text(st.Action, m.Seat, viewer, views[0]),
 				ThinkUs: m.ThinkUs, WaitUs: m.WaitUs, Referee: m.By == replays.ByReferee,
-			})
+			}
+			if !opts.OneSeat || m.Seat == opts.Seat {
+				// Another seat's note is its bot's thinking, which may
+				// name its cards: not in a page for seat k at all.
+				mv.Note, mv.NoteDropped = m.Note, m.NoteDropped
+			}
+			p.Moves = append(p.Moves, mv)
 			seal()
 			cur = views
 		}

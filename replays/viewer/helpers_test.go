@@ -11,6 +11,7 @@ import (
 	"github.com/arena-dev/arena/engine"
 	_ "github.com/arena-dev/arena/engine/all"
 	"github.com/arena-dev/arena/internal/replaytest"
+	"github.com/arena-dev/arena/protocol"
 	"github.com/arena-dev/arena/replays"
 	"github.com/arena-dev/arena/replays/viewer"
 )
@@ -27,6 +28,8 @@ type game struct {
 	strikeAt map[int]bool
 	// forfeitAt lists, per ply, the seats that forfeit before its move.
 	forfeitAt map[int][]int
+	// note is what a bot says with its move (nil: nothing).
+	note func(ply, seat int) protocol.Note
 }
 
 var botNames = replaytest.BotNames
@@ -36,7 +39,7 @@ var botNames = replaytest.BotNames
 func play(tb testing.TB, g game) *replays.Replay {
 	tb.Helper()
 	rec, _ := replaytest.Play(tb, replaytest.Game{Name: g.name, Seats: g.seats, Seed: g.seed, Options: g.options,
-		Bots: g.bots, ForfeitAt: g.forfeitAt, StrikeAt: g.strikeAt})
+		Bots: g.bots, ForfeitAt: g.forfeitAt, StrikeAt: g.strikeAt, Note: g.note})
 	r, _ := replaytest.ReadBack(tb, rec)
 	return r
 }

@@ -191,7 +191,15 @@
       el("span", { class: "n", text: p }), el("span", { class: "who", text: seatName(m.seat) }), " ",
       el("span", { class: "act", text: m.text }), " ",
       el("span", { class: "think", text: us(m.think_us) }),
-      m.referee ? el("span", { class: "ref", text: " by referee" }) : null);
+      m.referee ? el("span", { class: "ref", text: " by referee" }) : null,
+      botNote(m));
+  }
+  // botNote is what the bot said with move m, as text (a note is the bot's,
+  // untrusted: never markup), or null.
+  function botNote(m) {
+    if (m.note !== undefined) return el("div", { class: "bot-note", text: typeof m.note === "string" ? m.note : JSON.stringify(m.note) });
+    if (m.note_dropped) return el("div", { class: "bot-note dropped", text: "note dropped: " + m.note_dropped });
+    return null;
   }
   const SLICE = 500;
   let listed = 0; // positions listed so far
@@ -279,6 +287,8 @@
       const m = D.moves[p - 1];
       status.append(el("span", { id: "last-move" }, "ply " + p + ": " + seatName(m.seat) + " played ",
         el("b", { text: m.text }), " in " + us(m.think_us) + (m.referee ? " (by the referee)" : "")));
+      const said = botNote(m);
+      if (said) status.append(said);
     }
     for (const n of D.notes) {
       if (n.pos === p - 1 || (p === N - 1 && n.pos >= p)) {

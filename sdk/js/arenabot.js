@@ -366,7 +366,7 @@ function errText(e) {
  * @param {object} view the turn's view (the game's own JSON)
  * @param {object[]} legal the legal actions (never empty)
  * @param {Context} ctx
- * @returns {number|object|Promise<number|object>} an index into legal, or one of its actions
+ * @returns {number|object|Array|Promise<number|object|Array>} an index into legal, or one of its actions; or [that, note] to say something with the move (a string or an object, docs/protocol.md)
  */
 
 /**
@@ -448,6 +448,28 @@ function run(bot, options = {}) {
     return k;
   };
 
+  // noteOk: whether act's note (return [action, note]) can go with the
+  // move: a string or an object that JSON.stringify encodes as one. The
+  // referee keeps at most 1 KiB of its JSON and records why it drops one
+  // (docs/protocol.md); a note that cannot be sent at all is left out
+  // here, with a line on stderr.
+  const noteOk = (note, id) => {
+    if (note === undefined || note === null) return false;
+    let why = null;
+    if (typeof note !== 'string' && (typeof note !== 'object' || Array.isArray(note))) {
+      why = `a note is a string or an object, not ${Array.isArray(note) ? 'an array' : typeof note}`;
+    } else {
+      try {
+        const s = JSON.stringify(note);
+        if (typeof s !== 'string' || (s[0] !== '"' && s[0] !== '{')) why = 'it does not encode as a JSON string or object';
+      } catch (e) {
+        why = `it does not encode as JSON (${e.message})`;
+      }
+    }
+    if (why) errOut.write(`arenabot: ${ctx && ctx.gameId ? `game ${ctx.gameId} ` : ''}turn id ${id}: note not sent: ${why}\n`);
+    return why === null;
+  };
+
   function onHello(msg) {
     if (msg.protocol !== PROTOCOL) {
       send({ type: 'error', message: `unsupported protocol version ${short(msg.protocol)} (this bot speaks ${PROTOCOL})` });
@@ -487,15 +509,16 @@ function run(bot, options = {}) {
     ctx._startTurn(msg, received);
     const legal = Array.isArray(msg.legal) ? msg.legal : [];
     const id = msg.id;
-    const answer = (k) => send({ type: 'action', id, index: k });
+    const answer = (k, note) => send(noteOk(note, id) ? { type: 'action', id, index: k, note } : { type: 'action', id, index: k });
     const settle = (choice) => {
-      let k;
+      let k, note;
+      if (Array.isArray(choice) && choice.length === 2) [choice, note] = choice; // return [action, note]
       try {
         k = indexOf(choice, legal);
       } catch (e) {
         k = fallback(e.message, legal);
       }
-      answer(k);
+      answer(k, note);
     };
     let r;
     try {

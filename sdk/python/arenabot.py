@@ -385,8 +385,12 @@ def serve(bot, stdin=None, stdout=None, name=None, version=None, games=None):
         elif kind == "turn":
             ctx._turn(msg, received)
             legal = ctx.legal
+            note = None
             try:
-                index = _choose(b.act(ctx.view, legal, ctx), legal)
+                answer = b.act(ctx.view, legal, ctx)
+                if isinstance(answer, tuple) and len(answer) == 2:
+                    answer, note = answer  # return action, note
+                index = _choose(answer, legal)
             except Exception as e:
                 index = ctx._fallback.randrange(len(legal)) if legal else 0
                 ctx.fallbacks += 1
@@ -397,7 +401,10 @@ def serve(bot, stdin=None, stdout=None, name=None, version=None, games=None):
                 else:
                     _report(ctx, "act raised an exception; playing legal[%d] %s instead"
                             % (index, _short(legal, index)))
-            send({"type": "action", "id": ctx.turn, "index": index})
+            reply = {"type": "action", "id": ctx.turn, "index": index}
+            if _note_ok(note, ctx):
+                reply["note"] = note
+            send(reply)
         elif kind == "end":
             if ctx.fallbacks:
                 ctx.log("arenabot: game %s: %d of %d turns were fallback moves (see above)"
@@ -410,6 +417,28 @@ def serve(bot, stdin=None, stdout=None, name=None, version=None, games=None):
         elif kind == "bye":
             return 0
         # any other message type is ignored (protocol.md: forward compatibility)
+
+
+def _note_ok(note, ctx):
+    """Whether act's note (return action, note) can go with the move: a str
+    or a dict that encodes as JSON. The referee keeps at most 1 KiB of its
+    JSON and records why it drops one (docs/protocol.md); a note that
+    cannot be encoded at all is left out here, with a line on stderr."""
+    if note is None:
+        return False
+    why = None
+    if not isinstance(note, (str, dict)):
+        why = "a note is a str or a dict, not %s" % type(note).__name__
+    else:
+        try:
+            json.dumps(note, ensure_ascii=True, allow_nan=False)
+        except (TypeError, ValueError) as e:
+            why = "it does not encode as JSON (%s)" % e
+    if why is not None:
+        _stderr.write("arenabot: game %s turn %s: note not sent: %s\n" % (ctx.game_id, ctx.turn, why))
+        _stderr.flush()
+        return False
+    return True
 
 
 def _short(legal, index):
