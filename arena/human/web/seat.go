@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/arena-dev/arena/arena/bot"
+	"github.com/arena-dev/arena/arena/human"
 	"github.com/arena-dev/arena/arena/transport"
 	"github.com/arena-dev/arena/engine"
 	"github.com/arena-dev/arena/protocol"
@@ -70,9 +71,9 @@ func (s *Seat) Capacity() int { return 1 }
 func (s *Seat) Launch(string, bot.LaunchOptions) (bot.Endpoint, error) {
 	s.mu.Lock()
 	s.leave = make(chan struct{})
-	sess := &session{seat: s, ended: make(chan struct{}), leave: s.leave}
+	sess := &session{Ending: human.NewEnding(), seat: s, leave: s.leave}
 	s.mu.Unlock()
-	return bot.ConnSession{Conn: sess, Ended: sess.ended}, nil
+	return bot.ConnSession{Conn: sess, Ended: sess.Done()}, nil
 }
 
 // GameOver tells the page how game id ended (output.Person).
@@ -158,35 +159,14 @@ func (s *Seat) waiting(turn int64, legal int) {
 
 // session is one game's seat (or several, as the pool reuses it).
 type session struct {
+	*human.Ending
 	seat  *Seat
-	ended chan struct{}
 	leave <-chan struct{} // the seat's, for this session
-	once  sync.Once
 
 	mu    sync.Mutex
 	game  engine.Game // the game being played (nil: none readable)
 	ready bool        // a hello is to be answered
 	turn  int64       // the turn to be answered, 0: none
-	err   error       // why the session ended, once it has
-}
-
-// message is every field of a referee line the session reads.
-type message struct {
-	Type    string             `json:"type"`
-	ID      int64              `json:"id"`
-	Game    string             `json:"game"`
-	Options map[string]string  `json:"options"`
-	Seat    int                `json:"seat"`
-	Seats   int                `json:"seats"`
-	Players []string           `json:"players"`
-	GameID  string             `json:"game_id"`
-	View    json.RawMessage    `json:"view"`
-	Legal   []json.RawMessage  `json:"legal"`
-	Clock   protocol.TurnClock `json:"clock"`
-	Ranks   []int              `json:"ranks"`
-	Scores  []float64          `json:"scores"`
-	Reason  string             `json:"reason"`
-	Forfeit []string           `json:"forfeits"`
 }
 
 // The page's messages. Each names its fields: a referee line is never
@@ -229,14 +209,9 @@ type (
 
 // Send takes a line from the referee and tells the page of it.
 func (s *session) Send(line []byte, _ time.Time) error {
-	select {
-	case <-s.ended:
-		return s.err
-	default:
-	}
-	var m message
-	if err := json.Unmarshal(line, &m); err != nil {
-		return fmt.Errorf("%w: the web seat cannot read %q: %v", transport.ErrFault, line, err)
+	m, err := s.Read(line)
+	if err != nil {
+		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -257,7 +232,7 @@ func (s *session) Send(line []byte, _ time.Time) error {
 		feed.publish(kindBye, struct {
 			Type string `json:"type"`
 		}{kindBye})
-		s.end(nil)
+		s.End(nil)
 	}
 	return nil
 }
@@ -299,11 +274,11 @@ func (s *session) Receive(deadline time.Time) ([]byte, error) {
 	}
 	for {
 		select {
-		case <-s.ended:
-			return nil, s.err
+		case <-s.Done():
+			return nil, s.Err()
 		case <-s.leave:
 			s.seat.feed.publish(kindLeft, turnRef{Type: kindLeft, ID: id})
-			s.end(errLeft)
+			s.End(errLeft)
 			return nil, errLeft
 		case <-timeout:
 			s.seat.waiting(0, 0)
@@ -325,21 +300,4 @@ func (s *session) Receive(deadline time.Time) ([]byte, error) {
 			return protocol.AppendIndexAction(nil, id, c.index), nil
 		}
 	}
-}
-
-// end ends the session, for why (nil: the referee ended it).
-func (s *session) end(why error) {
-	s.once.Do(func() {
-		if why == nil {
-			why = transport.ErrClosed
-		}
-		s.err = why
-		close(s.ended)
-	})
-}
-
-// Close ends the session; it is safe to call more than once.
-func (s *session) Close() error {
-	s.end(nil)
-	return nil
 }
