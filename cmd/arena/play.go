@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 
 	"github.com/mattn/go-isatty"
@@ -65,7 +66,18 @@ only; click a highlighted card or square, or a listed choice, to move.
 	}
 }
 
-func runPlay(c *cli.Context) error {
+func runPlay(c *cli.Context) (err error) {
+	ln, err := playListener(c)
+	if err != nil {
+		return err
+	}
+	if ln != nil {
+		defer func() {
+			if err != nil {
+				ln.Close() // not served yet (Serve's shutdown closes it once it is)
+			}
+		}()
+	}
 	seat := c.Int("seat")
 	cfg, botList, err := matchConfig(c, c.IsSet("game"), "--game is required: e.g. arena play --game banqi --bot greedy='arena bot greedy'",
 		func(bots []bot.Spec) (int, error) {
@@ -96,10 +108,7 @@ func runPlay(c *cli.Context) error {
 	defer r.Close()
 	ctx, release := stop.Context(c.App.ErrWriter)
 	defer release()
-	person, closeSeat, err := playSeat(ctx, c)
-	if err != nil {
-		return err
-	}
+	person, closeSeat := playSeat(ctx, c, ln)
 	defer closeSeat()
 	o := output.Play{Person: person, Name: human.Name, Kept: cfg.OutDir != ""}
 	cfg.Secret, cfg.Warn = r.Secret, w
@@ -118,26 +127,34 @@ type seatLauncher interface {
 	output.Person
 }
 
-// playSeat is the person's seat: the terminal, or with --web a page
-// served until ctx ends or closeSeat is called (which waits for the
-// page to be told the end), its URL printed (and opened with --open).
-func playSeat(ctx context.Context, c *cli.Context) (_ seatLauncher, closeSeat func(), _ error) {
+// playListener checks the flags of the person's seat and, with --web,
+// listens for its page (nil: the terminal's seat), before anything else
+// is set up, so that a mistake in them is said first.
+func playListener(c *cli.Context) (net.Listener, error) {
 	if !c.Bool("web") {
 		for _, f := range []string{"web-addr", "web-beyond-loopback", "open"} {
 			if c.IsSet(f) {
-				return nil, nil, usage.Errorf("--%s is for --web", f)
+				return nil, usage.Errorf("--%s is for --web", f)
 			}
 		}
-		return &human.Seat{
-			In: os.Stdin, Out: c.App.Writer, Timed: c.Bool("timed"), DropTypeahead: isatty.IsTerminal(os.Stdin.Fd()), Results: true,
-		}, func() {}, nil
+		return nil, nil
 	}
 	ln, err := webseat.Listen(c.String("web-addr"), c.Bool("web-beyond-loopback"))
 	if errors.Is(err, webseat.ErrNotLoopback) {
-		return nil, nil, usage.Errorf("--web-addr: %w", err)
+		return nil, usage.Errorf("--web-addr: %w", err)
 	}
-	if err != nil {
-		return nil, nil, err
+	return ln, err
+}
+
+// playSeat is the person's seat: the terminal, or with a listener (--web)
+// a page served on it until ctx ends or closeSeat is called (which waits
+// for the page to be told the end), its URL printed (and opened with
+// --open).
+func playSeat(ctx context.Context, c *cli.Context, ln net.Listener) (_ seatLauncher, closeSeat func()) {
+	if ln == nil {
+		return &human.Seat{
+			In: os.Stdin, Out: c.App.Writer, Timed: c.Bool("timed"), DropTypeahead: isatty.IsTerminal(os.Stdin.Fd()), Results: true,
+		}, func() {}
 	}
 	seat := webseat.NewSeat()
 	seat.Timed, seat.Out = c.Bool("timed"), c.App.Writer
@@ -151,5 +168,5 @@ func playSeat(ctx context.Context, c *cli.Context) (_ seatLauncher, closeSeat fu
 			fmt.Fprintf(c.App.ErrWriter, "arena: %v\n", err)
 		}
 	}
-	return seat, func() { cancel(); <-done }, nil
+	return seat, func() { cancel(); <-done }
 }

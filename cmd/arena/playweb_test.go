@@ -164,6 +164,26 @@ func TestPlayWeb(t *testing.T) {
 	}
 }
 
+// The web seat's flags are checked first: an address other machines
+// reach is refused unless asked for, and its flags need --web.
+func TestPlayWebFlags(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--web", "--web-addr", "0.0.0.0:0"}, "--web-addr: web address \"0.0.0.0:0\": not a loopback address"},
+		{[]string{"--web", "--web-addr", "nowhere"}, "want HOST:PORT"},
+		{[]string{"--open"}, "--open is for --web"},
+		{[]string{"--web-addr", "127.0.0.1:0"}, "--web-addr is for --web"},
+	} {
+		_, stderr, code := arena(t, append([]string{"play", "--game", "banqi", "--bot", "g=arena bot greedy"}, tc.args...)...)
+		if code == 0 || !strings.Contains(stderr, tc.want) || strings.Contains(stderr, "sandbox") {
+			t.Errorf("arena play %q: exit %d, want %q first in:\n%s", tc.args, code, tc.want, stderr)
+		}
+	}
+}
+
 // playOut plays the rest of the game by clicking the first choice listed
 // at each turn, until the page says the game is over.
 func (w *webPlay) playOut(ctx context.Context) {
