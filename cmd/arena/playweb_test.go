@@ -107,7 +107,7 @@ func TestPlayWeb(t *testing.T) {
 		// made (%s: the clicked element's data-square or data-card).
 		click, key, shown string
 	}{
-		{"banqi", []string{"--game", "banqi", "--option", "max_plies=6", "--seed", "3", "--bot", "g=arena bot greedy"},
+		{"banqi", []string{"--game", "banqi", "--option", "max_plies=24", "--seed", "3", "--bot", "g=arena bot greedy"},
 			"#board .sq.legal", "square", `document.getElementById("sq-%s").dataset.piece !== "X"`},
 		{"uno", []string{"--game", "uno", "--option", "max_actions=12", "--seed", "4", "--bot", "a=arena bot random", "--bot", "b=arena bot greedy"},
 			`#board .hand .legal:not([data-card^="W"])`, "card", `Array.from(document.querySelectorAll("#log li.event")).some((li) => li.textContent === "seat 0 (you) play %s")`},
@@ -138,7 +138,7 @@ func TestPlayWeb(t *testing.T) {
 			if dir := os.Getenv("ARENA_PLAYWEB_SHOTS"); dir != "" { // to look at the page
 				browsertest.Screenshot(t, ctx, filepath.Join(dir, tc.name+".png"))
 			}
-			w.playOut(ctx)
+			moved := w.playOut(ctx)
 			if dir := os.Getenv("ARENA_PLAYWEB_SHOTS"); dir != "" {
 				poll(t, ctx, `document.querySelector("#results .result") !== null`)
 				browsertest.Screenshot(t, ctx, filepath.Join(dir, tc.name+"-over.png"))
@@ -158,6 +158,12 @@ func TestPlayWeb(t *testing.T) {
 			}
 			if mine == nil || !strings.Contains(string(mine.Action), strconv.Quote(first)) {
 				t.Fatalf("the person's first recorded move is %s, want the clicked %s", mine.Action, first)
+			}
+			if tc.key == "square" && moved == 0 {
+				t.Error("no piece was moved by clicks on the board: play longer (max_plies)")
+			}
+			if n := movesOnBoard(r); n != moved {
+				t.Errorf("%d of the person's moves recorded as moves or captures, want the %d made on the board", n, moved)
 			}
 			w.onlyTheSeat(r)
 		})
@@ -184,9 +190,22 @@ func TestPlayWebFlags(t *testing.T) {
 	}
 }
 
-// playOut plays the rest of the game by clicking the first choice listed
-// at each turn, until the page says the game is over.
-func (w *webPlay) playOut(ctx context.Context) {
+// boardMove moves a Banqi piece as a person does, by two clicks: one of
+// the person's pieces that can move, then where to; false if none can.
+const boardMove = `(() => {
+	const from = Array.from(document.querySelectorAll("#board .sq.legal")).find((c) => c.dataset.piece !== "X");
+	if (!from) return false;
+	from.click();
+	const to = document.querySelector("#board .sq.target");
+	if (!to) return false;
+	to.click();
+	return true;
+})()`
+
+// playOut plays the rest of the game, until the page says it is over:
+// at each turn a piece moved on the board (Banqi) when one can be, else
+// the first choice listed. It is the number of moves made on the board.
+func (w *webPlay) playOut(ctx context.Context) (moved int) {
 	w.t.Helper()
 	prev := ""
 	for range 500 {
@@ -196,14 +215,34 @@ func (w *webPlay) playOut(ctx context.Context) {
 			w.t.Fatal(err)
 		}
 		if now[0] == "over" {
-			return
+			return moved
 		}
 		prev = now[1]
+		onBoard, err := chromedp.Run(ctx, chromedp.Evaluate[bool](boardMove))
+		if err != nil {
+			w.t.Fatal(err)
+		}
+		if onBoard {
+			moved++
+			continue
+		}
 		if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#choices button.choice"))); err != nil {
 			w.t.Fatal(err)
 		}
 	}
 	w.t.Fatal("the game did not end in 500 of the person's turns")
+	return moved
+}
+
+// movesOnBoard counts the person's moves and captures in r (Banqi).
+func movesOnBoard(r *replays.Replay) int {
+	n := 0
+	for _, e := range r.Events {
+		if m := e.Move; m != nil && r.Header.Seats[m.Seat].Bot == human.Name && m.By == "" && strings.Contains(string(m.Action), `"from"`) {
+			n++
+		}
+	}
+	return n
 }
 
 // poll waits until js is true on the page.
