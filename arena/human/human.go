@@ -139,16 +139,15 @@ func (s *Seat) Launch(string, bot.LaunchOptions) (bot.Endpoint, error) {
 			close(s.lines)
 		}()
 	})
-	sess := &session{seat: s, ended: make(chan struct{})}
-	return bot.ConnSession{Conn: sess, Ended: sess.ended}, nil
+	sess := &session{seat: s, Ending: NewEnding()}
+	return bot.ConnSession{Conn: sess, Ended: sess.Done()}, nil
 }
 
 // session is one person's game(s): what the referee sends is drawn, and
 // the answers it waits for are queued or asked for.
 type session struct {
-	seat  *Seat
-	ended chan struct{}
-	once  sync.Once
+	*Ending
+	seat *Seat
 
 	printed int // rows printed since the person last typed a line (under seat.outMu)
 	// shown is the rows from the top of the page last drawn down to the
@@ -164,21 +163,26 @@ type session struct {
 	turnID int64 // the turn to be answered, 0: none
 	legal  int   // its number of legal actions
 	view   json.RawMessage
-	err    error // why the session ended, once it has
 }
 
-// message is every field of a referee line the session reads.
-type message struct {
-	Type    string            `json:"type"`
-	ID      int64             `json:"id"`
-	Game    string            `json:"game"`
-	Seat    int               `json:"seat"`
-	Seats   int               `json:"seats"`
-	Players []string          `json:"players"`
-	GameID  string            `json:"game_id"`
-	View    json.RawMessage   `json:"view"`
-	Legal   []json.RawMessage `json:"legal"`
-	Reason  string            `json:"reason"`
+// Message is every field of a referee line a person's seat reads (this
+// terminal's, and the browser's of arena/human/web).
+type Message struct {
+	Type    string             `json:"type"`
+	ID      int64              `json:"id"`
+	Game    string             `json:"game"`
+	Options map[string]string  `json:"options"`
+	Seat    int                `json:"seat"`
+	Seats   int                `json:"seats"`
+	Players []string           `json:"players"`
+	GameID  string             `json:"game_id"`
+	View    json.RawMessage    `json:"view"`
+	Legal   []json.RawMessage  `json:"legal"`
+	Clock   protocol.TurnClock `json:"clock"`
+	Ranks   []int              `json:"ranks"`
+	Scores  []float64          `json:"scores"`
+	Reason  string             `json:"reason"`
+	Forfeit []string           `json:"forfeits"`
 }
 
 // printf prints, counting the screen's rows, so that a turn's page is
@@ -253,17 +257,12 @@ func (s *session) println(lines []string) {
 // Send takes a line from the referee: a hello is to be answered ready, a
 // turn is drawn with its choices, the end of a game is shown.
 func (s *session) Send(line []byte, deadline time.Time) error {
-	select {
-	case <-s.ended:
-		return s.err
-	default:
-	}
-	var m message
-	if err := json.Unmarshal(line, &m); err != nil {
-		return fmt.Errorf("%w: the human seat cannot read %q: %v", transport.ErrFault, line, err)
+	m, err := s.Read(line)
+	if err != nil {
+		return err
 	}
 	if m.Type == protocol.TypeHello {
-		s.seat.begin(m.GameID, deadline, s.ended)
+		s.seat.begin(m.GameID, deadline, s.Done())
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -291,7 +290,7 @@ func (s *session) Send(line []byte, deadline time.Time) error {
 		}
 	case protocol.TypeBye:
 		s.printf("=== the match is over\n")
-		s.end(nil)
+		s.End(nil)
 	}
 	return nil
 }
@@ -326,8 +325,8 @@ func (s *session) Receive(deadline time.Time) ([]byte, error) {
 		t := time.NewTimer(time.Until(deadline))
 		defer t.Stop()
 		select {
-		case <-s.ended:
-			return nil, s.err
+		case <-s.Done():
+			return nil, s.Err()
 		case <-t.C:
 			return nil, transport.ErrTimeout
 		}
@@ -345,8 +344,8 @@ func (s *session) Receive(deadline time.Time) ([]byte, error) {
 		s.printf("%s", table.prompt())
 		var text string
 		select {
-		case <-s.ended:
-			return nil, s.err
+		case <-s.Done():
+			return nil, s.Err()
 		case <-timeout:
 			s.printf("\n=== out of time for turn %d\n", id)
 			s.mu.Lock()
@@ -438,22 +437,57 @@ func (s *session) leave(why error, what string) {
 		rest = ": " + others[0] + " wins."
 	}
 	s.println(say("=== " + what + ", a forfeit" + rest))
-	s.end(why)
+	s.End(why)
 }
 
-// end ends the session, for why (nil: the referee ended it).
-func (s *session) end(why error) {
-	s.once.Do(func() {
+// Ending is the end of a person's session, which comes once: Done is
+// closed then, and Err says why. The terminal's seat and the browser's
+// (arena/human/web) end alike; a session that embeds it has its Close.
+type Ending struct {
+	once sync.Once
+	done chan struct{}
+	err  error
+}
+
+// NewEnding is a session's end, still to come.
+func NewEnding() *Ending { return &Ending{done: make(chan struct{})} }
+
+// Done is closed when the session has ended.
+func (e *Ending) Done() <-chan struct{} { return e.done }
+
+// Err is why the session ended, once Done is closed.
+func (e *Ending) Err() error { return e.err }
+
+// End ends the session for why (nil: the referee closed it,
+// transport.ErrClosed); a later call changes nothing.
+func (e *Ending) End(why error) {
+	e.once.Do(func() {
 		if why == nil {
 			why = transport.ErrClosed
 		}
-		s.err = why
-		close(s.ended)
+		e.err = why
+		close(e.done)
 	})
 }
 
-// Close ends the session; it is safe to call more than once.
-func (s *session) Close() error {
-	s.end(nil)
+// Read is the referee's line to a session that has not ended: its
+// fields, or why not (the session's end, or a line that is not a
+// message, transport.ErrFault).
+func (e *Ending) Read(line []byte) (Message, error) {
+	var m Message
+	select {
+	case <-e.done:
+		return m, e.err
+	default:
+	}
+	if err := json.Unmarshal(line, &m); err != nil {
+		return m, fmt.Errorf("%w: a person's seat cannot read %q: %v", transport.ErrFault, line, err)
+	}
+	return m, nil
+}
+
+// Close ends the session (End(nil)); it is safe to call more than once.
+func (e *Ending) Close() error {
+	e.End(nil)
 	return nil
 }

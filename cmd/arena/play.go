@@ -1,7 +1,10 @@
 package main
 
 import (
+	"context"
 	"errors"
+	"fmt"
+	"net"
 	"os"
 
 	"github.com/mattn/go-isatty"
@@ -9,6 +12,7 @@ import (
 
 	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/human"
+	webseat "github.com/arena-dev/arena/arena/human/web"
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/match"
 	"github.com/arena-dev/arena/arena/options"
@@ -35,8 +39,14 @@ legend, v the view as JSON, q (or the end of input) leaves the game: a
 forfeit, recorded as "left". The referee is the one of arena match, with
 the bots' clocks; yours has none unless --timed.
 
+With --web the seat is a page in your browser instead: arena play prints
+its URL (on loopback, a free port unless --web-addr; --open opens it).
+The page draws the game as the replay viewer does, from your seat's view
+only; click a highlighted card or square, or a listed choice, to move.
+
    arena play --game banqi --bot greedy='arena bot greedy'
-   arena play --game uno --seat 1 --bot a='arena bot random' --bot b='arena bot greedy'`,
+   arena play --game uno --seat 1 --bot a='arena bot random' --bot b='arena bot greedy'
+   arena play --web --game banqi --bot greedy='arena bot greedy'`,
 		Flags: append([]cli.Flag{
 			options.GameFlag("game to play (see arena games); required"),
 			&cli.IntFlag{Name: "seat", Usage: "your seat in the first game, from 0"},
@@ -47,12 +57,27 @@ the bots' clocks; yours has none unless --timed.
 			options.SeedFlag("match seed", "random, printed"),
 			options.Flags(options.Own, "deal-secret")[0],
 			&cli.StringFlag{Name: "out", Usage: "directory for results.jsonl, replays/ and logs/"},
+			&cli.BoolFlag{Name: "web", Usage: "play in your browser: serve the seat as a page and print its URL"},
+			&cli.StringFlag{Name: "web-addr", Value: webseat.DefaultAddr, Usage: "with --web, the page's HOST:PORT (port 0: a free one); loopback only unless --web-beyond-loopback"},
+			&cli.BoolFlag{Name: "web-beyond-loopback", Usage: "with --web, allow a --web-addr other machines reach: whoever has the URL sees your hand (plain HTTP)"},
+			&cli.BoolFlag{Name: "open", Usage: "with --web, open the page in the system's browser"},
 		}, append(options.Referee(), options.SandboxFlags()...)...),
 		Action: runPlay,
 	}
 }
 
-func runPlay(c *cli.Context) error {
+func runPlay(c *cli.Context) (err error) {
+	ln, err := playListener(c)
+	if err != nil {
+		return err
+	}
+	if ln != nil {
+		defer func() {
+			if err != nil {
+				ln.Close() // not served yet (Serve's shutdown closes it once it is)
+			}
+		}()
+	}
 	seat := c.Int("seat")
 	cfg, botList, err := matchConfig(c, c.IsSet("game"), "--game is required: e.g. arena play --game banqi --bot greedy='arena bot greedy'",
 		func(bots []bot.Spec) (int, error) {
@@ -81,11 +106,10 @@ func runPlay(c *cli.Context) error {
 		return err
 	}
 	defer r.Close()
-	person := &human.Seat{
-		In: os.Stdin, Out: c.App.Writer, Timed: c.Bool("timed"), DropTypeahead: isatty.IsTerminal(os.Stdin.Fd()), Results: true,
-	}
 	ctx, release := stop.Context(c.App.ErrWriter)
 	defer release()
+	person, closeSeat := playSeat(ctx, c, ln)
+	defer closeSeat()
 	o := output.Play{Person: person, Name: human.Name, Kept: cfg.OutDir != ""}
 	cfg.Secret, cfg.Warn = r.Secret, w
 	cfg.OnGame = func(r ledger.Record) { o.Game(output.Game{Record: r, Total: cfg.Games}) }
@@ -94,4 +118,55 @@ func runPlay(c *cli.Context) error {
 		return oerr
 	}
 	return r.Err(err)
+}
+
+// seatLauncher is the person's seat: a bot's launcher that is told the
+// results.
+type seatLauncher interface {
+	bot.Launcher
+	output.Person
+}
+
+// playListener checks the flags of the person's seat and, with --web,
+// listens for its page (nil: the terminal's seat), before anything else
+// is set up, so that a mistake in them is said first.
+func playListener(c *cli.Context) (net.Listener, error) {
+	if !c.Bool("web") {
+		for _, f := range []string{"web-addr", "web-beyond-loopback", "open"} {
+			if c.IsSet(f) {
+				return nil, usage.Errorf("--%s is for --web", f)
+			}
+		}
+		return nil, nil
+	}
+	ln, err := webseat.Listen(c.String("web-addr"), c.Bool("web-beyond-loopback"))
+	if errors.Is(err, webseat.ErrNotLoopback) {
+		return nil, usage.Errorf("--web-addr: %w", err)
+	}
+	return ln, err
+}
+
+// playSeat is the person's seat: the terminal, or with a listener (--web)
+// a page served on it until ctx ends or closeSeat is called (which waits
+// for the page to be told the end), its URL printed (and opened with
+// --open).
+func playSeat(ctx context.Context, c *cli.Context, ln net.Listener) (_ seatLauncher, closeSeat func()) {
+	if ln == nil {
+		return &human.Seat{
+			In: os.Stdin, Out: c.App.Writer, Timed: c.Bool("timed"), DropTypeahead: isatty.IsTerminal(os.Stdin.Fd()), Results: true,
+		}, func() {}
+	}
+	seat := webseat.NewSeat()
+	seat.Timed, seat.Out = c.Bool("timed"), c.App.Writer
+	srv := webseat.NewServer(seat)
+	ctx, cancel := context.WithCancel(ctx)
+	done := srv.Serve(ctx, ln)
+	url := srv.URL(ln)
+	fmt.Fprintf(c.App.Writer, "Your seat: %s\n", url)
+	if c.Bool("open") {
+		if err := webseat.Open(url); err != nil {
+			fmt.Fprintf(c.App.ErrWriter, "arena: %v\n", err)
+		}
+	}
+	return seat, func() { cancel(); <-done }
 }

@@ -18,11 +18,27 @@ import (
 	"github.com/arena-dev/arena/replays"
 )
 
+//go:embed draw.js
+var drawScript string
+
 //go:embed viewer.js
-var script string
+var viewerScript string
 
 //go:embed viewer.css
 var style string
+
+// script is the page's one script: the drawing of a view (draw.js, which
+// arena play --web's page shares: DrawScript), then the viewer.
+var script = drawScript + "\n" + viewerScript
+
+// DrawScript is the script that draws one view of a game as the viewer
+// does (the cards, the Banqi board): it defines arenaDraw(bots), which
+// returns the drawing functions (see draw.js). A page of its own
+// (arena play --web) includes it before its script, with Style.
+func DrawScript() string { return drawScript }
+
+// Style is the viewer's style sheet, which draws what DrawScript makes.
+func Style() string { return style }
 
 // scriptHash is the Content-Security-Policy source of the page's one
 // script: the page runs it and nothing else, so even a string that got
