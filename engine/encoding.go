@@ -31,7 +31,9 @@ type Encoding interface {
 	// NumActions is the size of the action space: ids are 0 to
 	// NumActions-1.
 	NumActions() int
-	// ActionName is the game's notation of action id (Action.String).
+	// ActionName is a name of action id, distinct from every other id's:
+	// the game's notation (Action.String) where that tells actions
+	// apart.
 	ActionName(id int) string
 	// Encode writes the observation of view (what View(seat) returned
 	// for a seat, not the spectator) to dst, which has ObsSize elements.

@@ -27,7 +27,7 @@ func TestEncoding(t *testing.T) {
 					opts[k] = v
 				}
 				checked := enginetest.CheckEncoding(t, cf.game, enginetest.EncodingCheck{
-					Seats: n, Seed: seeds.Uint64(), Opts: opts, MaxPlies: 300,
+					Seats: n, Seed: seeds.Uint64(), Opts: opts, MaxPlies: 150,
 					ParseView: enginetest.ParseJSON[View],
 					Twin: func(st engine.State, seat int, rng *rand.Rand) engine.State {
 						return redeal(st.(*State), seat, rng)
