@@ -86,6 +86,12 @@ func (s *Sandbox) rootPlan(argv []string, dir string, env []string) ([]mountEntr
 			}
 		}
 	}
+	// The arena executable, alone and read-only: a bot may start the
+	// rules engine (`$ARENA_ENGINE engine`, set by the stdio launcher), a
+	// child of the bot, in its cgroup and under its limits. Named, so that
+	// it is no cover of another bot's program (a bundled bot's).
+	self := arenaExecutable()
+	named = append(named, self...)
 	add := func(path, kind string) {
 		if path == "/" || slices.ContainsFunc(reserved, func(r string) bool { return within(r, path) }) {
 			return // never shown whole: the bot's own /tmp, /dev and /proc stay its own
@@ -100,7 +106,7 @@ func (s *Sandbox) rootPlan(argv []string, dir string, env []string) ([]mountEntr
 		})
 		plan = append(plan, mountEntry{Path: path, Kind: kind})
 	}
-	for _, p := range own {
+	for _, p := range append(own, self...) {
 		add(p, mountRO)
 	}
 	for _, p := range s.Options.ReadOnly {
@@ -278,6 +284,19 @@ func installation(path string) string {
 // wholeOnly: a directory never shown whole (/, /tmp, /dev, /proc): what
 // lies directly in it is shown alone.
 func wholeOnly(dir string) bool { return dir == "/" || slices.Contains(reserved, dir) }
+
+// arenaExecutable is the arena executable's path, and its real path if
+// that differs: what an isolated bot is shown of it.
+func arenaExecutable() []string {
+	self, err := os.Executable()
+	if err != nil {
+		return nil
+	}
+	if r := realPath(self); r != "" {
+		return []string{self, r}
+	}
+	return []string{self}
+}
 
 // realPath is path with every link resolved, or "" if that fails or
 // changes nothing.

@@ -74,22 +74,39 @@ func (c Command) WithEnv(env []string) bot.Target {
 
 // Launch starts a process of c, in c.Sandbox if set.
 func (c Command) Launch(name string, opt bot.LaunchOptions) (bot.Endpoint, error) {
-	cfg := transport.ProcessConfig{Argv: c.Argv, Dir: c.Dir, Env: c.Env, MaxLine: opt.MaxLine, StderrCap: opt.StderrCap,
+	env, err := engineEnv(c.Env)
+	if err != nil {
+		return nil, err
+	}
+	cfg := transport.ProcessConfig{Argv: c.Argv, Dir: c.Dir, Env: env, MaxLine: opt.MaxLine, StderrCap: opt.StderrCap,
 		LeaveDescendants: opt.LeaveDescendants}
 	var proc *transport.Process
-	var err error
 	if c.Sandbox != nil {
 		proc, err = c.Sandbox.Start(name, cfg)
 	} else {
-		if len(cfg.Env) > 0 {
-			cfg.Env = append(os.Environ(), cfg.Env...)
-		}
+		cfg.Env = append(os.Environ(), cfg.Env...)
 		proc, err = transport.Start(cfg)
 	}
 	if err != nil {
 		return nil, err
 	}
 	return processEndpoint{proc}, nil
+}
+
+// EngineEnv is the variable of every bot's environment that holds the
+// absolute path of the arena executable, so that a bot may start the
+// rules engine as `$ARENA_ENGINE engine` (docs/engine.md); the sandbox
+// shows that file to an isolated bot, read-only.
+const EngineEnv = "ARENA_ENGINE"
+
+// engineEnv is a bot's added variables: EngineEnv, then env (which may
+// set it otherwise: the later wins).
+func engineEnv(env []string) ([]string, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("finding the arena executable for %s: %w", EngineEnv, err)
+	}
+	return append([]string{EngineEnv + "=" + self}, env...), nil
 }
 
 // processEndpoint is a bot process as an Endpoint, and a bot.Process.
