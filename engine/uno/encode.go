@@ -28,11 +28,11 @@ const (
 	obsDiscard   = obsDirection + 1           // copies of each card kind in the discard pile (since the last reshuffle)
 	obsDecision  = obsDiscard + NumKinds      // the decision asked, one-hot: colour, play, drawn, pending, jump
 	obsDecCard   = obsDecision + numDecisions // the drawn card (drawn) or the card to jump in with (jump), one-hot
-	obsPending   = obsDecCard + NumKinds      // cards to draw if the pending draws are accepted
+	obsPending   = obsDecCard + NumKinds      // cards to draw if the pending draws are accepted / 4
 	obsChallenge = obsPending + 1             // 1 when a Wild Draw Four may be challenged
 	obsCatch     = obsChallenge + 1           // 1 when a missed call may be caught
 	obsDrawPile  = obsCatch + 1               // cards in the draw pile / 108
-	obsSeats     = obsDrawPile + 1            // per seat: cards held; then out of the hand (1/0); then score / target
+	obsSeats     = obsDrawPile + 1            // per seat: cards held / 7; then out of the hand (1/0); then score / target
 	obsFixed     = obsSeats                   // slots before the per-seat blocks
 	numDecisions = 5                          // colour, play, drawn, pending, jump
 	scoreScale   = 500                        // the score divisor of a single-hand game (target 0)
@@ -152,7 +152,7 @@ func (e *Encoding) encode(v *View, dst []float32) error {
 		if c, ok := cardOf(d.Card); ok {
 			dst[obsDecCard+int(c)] = 1
 		}
-		dst[obsPending] = float32(d.Pending)
+		dst[obsPending] = float32(d.Pending) / 4
 		if d.Challenge {
 			dst[obsChallenge] = 1
 		}
@@ -168,7 +168,7 @@ func (e *Encoding) encode(v *View, dst []float32) error {
 	}
 	for q := range n {
 		r := (q - me + n) % n
-		dst[obsSeats+r] = float32(v.Counts[q])
+		dst[obsSeats+r] = float32(v.Counts[q]) / HandSize
 		dst[obsSeats+2*n+r] = float32(v.Scores[q]) / scale
 	}
 	for _, q := range v.Finished {
