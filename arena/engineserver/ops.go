@@ -163,12 +163,17 @@ func (s *Server) live(h *int64, needPlay bool) (*state, error) {
 	return st, err
 }
 
-func opLegal(s *Server, args []byte, out []byte) ([]byte, error) {
+// stateOf is the state an op's request names by "state" (see live).
+func (s *Server) stateOf(args []byte, needPlay bool) (*state, error) {
 	var a stateArgs
 	if err := decode(args, &a); err != nil {
 		return nil, err
 	}
-	st, err := s.live(a.State, true)
+	return s.live(a.State, needPlay)
+}
+
+func opLegal(s *Server, args []byte, out []byte) ([]byte, error) {
+	st, err := s.stateOf(args, true)
 	if err != nil {
 		return nil, err
 	}
@@ -279,11 +284,7 @@ func AppendView(dst []byte, st engine.State, seat int) ([]byte, error) {
 }
 
 func opClone(s *Server, args []byte, out []byte) ([]byte, error) {
-	var a stateArgs
-	if err := decode(args, &a); err != nil {
-		return nil, err
-	}
-	st, err := s.live(a.State, false)
+	st, err := s.stateOf(args, false)
 	if err != nil {
 		return nil, err
 	}

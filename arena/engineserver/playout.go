@@ -35,11 +35,7 @@ func Returns(ranks []int) []float64 {
 }
 
 func opOutcome(s *Server, args []byte, out []byte) ([]byte, error) {
-	var a stateArgs
-	if err := decode(args, &a); err != nil {
-		return nil, err
-	}
-	st, err := s.live(a.State, false)
+	st, err := s.stateOf(args, false)
 	if err != nil {
 		return nil, err
 	}

@@ -206,7 +206,8 @@ func TestMatchBotEnvironmentAndDirectory(t *testing.T) {
 		}
 	}
 	allowed := map[string]bool{"PATH": true, "HOME": true, "TMPDIR": true, "LANG": true, "LC_ALL": true, "ARENA_BOT_NAME": true,
-		"FOO": true, "ARENA_SANDBOX_TEST_BOT": true, "ARENA_AS_CLI": true, "GOCOVERDIR": true, "GORACE": true}
+		"FOO": true, "ARENA_SANDBOX_TEST_BOT": true, "ARENA_AS_CLI": true, "GOCOVERDIR": true, "GORACE": true,
+		"ARENA_ENGINE": true} // the arena executable, for a bot to start the rules engine
 	for k := range env {
 		if !allowed[k] {
 			t.Errorf("bot environment holds %s", k)
@@ -216,6 +217,9 @@ func TestMatchBotEnvironmentAndDirectory(t *testing.T) {
 		if env[k] == "" {
 			t.Errorf("bot environment lacks %s: %v", k, env)
 		}
+	}
+	if self, _ := os.Executable(); env["ARENA_ENGINE"] != self {
+		t.Errorf("ARENA_ENGINE=%q, want the arena executable %s", env["ARENA_ENGINE"], self)
 	}
 	if env["ARENA_BOT_NAME"] != "envbot" || env["FOO"] != "bar" || env["LC_ALL"] != "C.UTF-8" {
 		t.Errorf("values: %v", env)
