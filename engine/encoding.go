@@ -178,3 +178,18 @@ func MaskOf(e Encoding, st State, mask []byte) error {
 	}
 	return nil
 }
+
+// ViewAs is v as a *V, for an Encoding's Encode: a game's View by value
+// (what View(seat) returns) or by pointer; anything else is
+// ErrNotEncodable.
+func ViewAs[V any](v any) (*V, error) {
+	switch x := v.(type) {
+	case V:
+		return &x, nil
+	case *V:
+		if x != nil {
+			return x, nil
+		}
+	}
+	return nil, fmt.Errorf("%w: want a %T, got %T", ErrNotEncodable, new(V), v)
+}

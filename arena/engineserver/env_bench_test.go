@@ -11,8 +11,7 @@ import (
 // agent choosing at random: the Go side of the training throughput path.
 func BenchmarkEnvStep(b *testing.B) {
 	s := engineserver.New(engineserver.Config{})
-	t := &testing.T{}
-	a := envMust(t, s, `{"op":"env_create","game":"uno","seats":4,"options":{"target":"0"},"n":256,"seed":1}`)
+	a := envMust(b, s, `{"op":"env_create","game":"uno","seats":4,"options":{"target":"0"},"n":256,"seed":1}`)
 	h := a.Env
 	rng := rand.New(rand.NewPCG(1, 2))
 	ids := make([]int, len(a.Legal))
@@ -20,7 +19,7 @@ func BenchmarkEnvStep(b *testing.B) {
 		for i, l := range a.Legal {
 			ids[i] = l[rng.IntN(len(l))]
 		}
-		a = envMust(t, s, sprintf(`{"op":"env_step","env":%d,"actions":%s}`, h, actionsJSON(ids)))
+		a = envMust(b, s, sprintf(`{"op":"env_step","env":%d,"actions":%s}`, h, actionsJSON(ids)))
 	}
 	b.ReportMetric(float64(b.N*len(ids))/b.Elapsed().Seconds(), "steps/s")
 }

@@ -26,7 +26,7 @@ type step struct {
 	Ranks      [][]int     `json:"ranks"`
 }
 
-func envAsk(t *testing.T, s *engineserver.Server, line string) (step, string) {
+func envAsk(t testing.TB, s *engineserver.Server, line string) (step, string) {
 	t.Helper()
 	out := s.Handle(nil, []byte(line))
 	var r struct {
@@ -42,7 +42,7 @@ func envAsk(t *testing.T, s *engineserver.Server, line string) (step, string) {
 	return r.step, ""
 }
 
-func envMust(t *testing.T, s *engineserver.Server, line string) step {
+func envMust(t testing.TB, s *engineserver.Server, line string) step {
 	t.Helper()
 	st, code := envAsk(t, s, line)
 	if code != "" {
@@ -52,7 +52,7 @@ func envMust(t *testing.T, s *engineserver.Server, line string) step {
 }
 
 // obs is every game's observation, from either wire form.
-func (st step) obs(t *testing.T) [][]float32 {
+func (st step) obs(t testing.TB) [][]float32 {
 	t.Helper()
 	var flat []float32
 	switch o := st.Obs.(type) {

@@ -87,15 +87,11 @@ func (e *Encoding) ObsSize() int { return obsSize }
 
 // Encode implements engine.Encoding: v is a View or *View of a seat.
 func (e *Encoding) Encode(v any, dst []float32) error {
-	switch x := v.(type) {
-	case View:
-		return e.encode(&x, dst)
-	case *View:
-		if x != nil {
-			return e.encode(x, dst)
-		}
+	x, err := engine.ViewAs[View](v)
+	if err != nil {
+		return err
 	}
-	return fmt.Errorf("%w: want a banqi View, got %T", engine.ErrNotEncodable, v)
+	return e.encode(x, dst)
 }
 
 func (e *Encoding) encode(v *View, dst []float32) error {
