@@ -38,8 +38,11 @@ def main():
     p.add_argument("--seconds", type=float, default=5, help="how long to measure")
     a = p.parse_args()
     rate, ended = measure(a.games, a.seconds, {"target": "0"})
-    print("uno 4 seats, %d games per call: %.0f steps/s (%d games ended); RLCard's Uno: 865 steps/s, %.1fx"
-          % (a.games, rate, ended, rate / 865))
+    print("uno 4 seats, every seat a random agent in Python, %d games per call: %.0f steps/s (%d games ended); "
+          "RLCard's Uno: 865 steps/s, %.1fx" % (a.games, rate, ended, rate / 865))
+    rate, ended = measure(a.games, a.seconds, {"target": "0"}, {1: "random", 2: "random", 3: "random"})
+    print("uno 4 seats, seat 0 a random agent in Python, random bots in Go at seats 1-3: %.0f agent steps/s "
+          "(%d games ended)" % (rate, ended))
 
 
 if __name__ == "__main__":
