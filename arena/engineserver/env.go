@@ -39,6 +39,10 @@ const (
 	ObsJSON = "json" // an array per game of numbers
 )
 
+// maxEncodings bounds the encodings cache: a client trying option after
+// option must not grow it without end (past the bound it starts again).
+const maxEncodings = 64
+
 // encodings caches encodings by game, seats and resolved options: they
 // are immutable once built, and shared by every Server of the process.
 var encodings = struct {
@@ -65,6 +69,9 @@ func encodingOf(g engine.Game, seats int, opts engine.Options) (engine.Encoding,
 	e, err := enc.Encoding(seats, opts)
 	if err != nil {
 		return nil, fail(BadOptions, "%v", err)
+	}
+	if len(encodings.m) >= maxEncodings {
+		clear(encodings.m)
 	}
 	encodings.m[key.String()] = e
 	return e, nil
