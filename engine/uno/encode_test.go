@@ -1,6 +1,7 @@
 package uno
 
 import (
+	"errors"
 	"math/rand/v2"
 	"testing"
 
@@ -74,5 +75,23 @@ func TestEncodingSizes(t *testing.T) {
 	}
 	if _, err := Uno.Encoding(11, nil); err == nil {
 		t.Error("11 seats encoded")
+	}
+}
+
+// What an encoding cannot encode is refused with engine.ErrNotEncodable:
+// the spectator's view, a view of another seat count, another game's.
+func TestEncodeRefuses(t *testing.T) {
+	enc := NewEncoding(4, DefaultRules())
+	four, three := NewState(4, 1, DefaultRules()), NewState(3, 1, DefaultRules())
+	dst := make([]float32, enc.ObsSize())
+	for name, v := range map[string]any{
+		"spectator": four.View(engine.Spectator), "3 seats": three.View(0), "not a view": "R7", "nil": (*View)(nil),
+	} {
+		if err := enc.Encode(v, dst); !errors.Is(err, engine.ErrNotEncodable) {
+			t.Errorf("%s: %v, want engine.ErrNotEncodable", name, err)
+		}
+	}
+	if err := enc.Encode(four.View(0), dst[:10]); !errors.Is(err, engine.ErrNotEncodable) {
+		t.Errorf("short dst: %v", err)
 	}
 }
