@@ -39,12 +39,12 @@ func TestArenaEnv(t *testing.T) {
 }
 
 // The training tutorial (docs/training.md), short: a linear policy
-// trained for 200 games against random bots wins more often than a random
+// trained for 100 games against random bots wins more often than a random
 // policy in its seat, the two 95% intervals apart (seeded: the same
 // outcome every run). ARENA_THOROUGH=1 runs the tutorial's own counts.
 func TestTrainUno(t *testing.T) {
 	t.Parallel()
-	args := testkit.Pick([]string{"--games", "200", "--eval", "300", "--parallel", "32"}, []string{})
+	args := testkit.Pick([]string{"--games", "100", "--eval", "200", "--parallel", "32"}, []string{})
 	out := runPython(t, "examples/train_uno.py", args...)
 	t.Log(out)
 	rate := regexp.MustCompile(`(?m)^(trained|random) +win rate vs random: ([0-9.]+) \(95% CI ([0-9.]+)-([0-9.]+)\)`)
