@@ -102,6 +102,17 @@ func ParseOptions(args []string) (Options, error) {
 // the search bots also fall back on.
 var greedyByGame = map[string]strategy{"": randomChoice, "banqi": GreedyBanqi, "boon": GreedyBoon, "uno": GreedyUno, "bounce": GreedyUno}
 
+// Greedy is the greedy bot's choice in game (a random one in a game it has
+// no strategy for): an index into legal (the referee's action JSON) from
+// the seat's view JSON. A training environment seats it at the seats its
+// agents do not play, in process.
+func Greedy(game string) func(view json.RawMessage, legal []json.RawMessage, rng *rand.Rand) (int, error) {
+	if f, ok := greedyByGame[game]; ok {
+		return f
+	}
+	return greedyByGame[""]
+}
+
 var registry = map[string]entry{
 	"random": {
 		summary: "a uniformly random legal action, seeded from hello (every game)",

@@ -18,6 +18,11 @@
 // view JSON exactly as the referee sends it, so that a bot in any
 // language can have its history replayed through the engine, and so that
 // the sampler knows nothing a bot does not.
+//
+// A game may also be an Encoder, for learning agents: a fixed-size
+// numeric observation computed from a seat's view alone, and a fixed
+// numbering of every action it can offer (an ActionSpace), so that a
+// network has one input length and one output per action.
 package engine
 
 import (

@@ -25,6 +25,7 @@ type state struct {
 	game  engine.Game
 	st    engine.State
 	seats int
+	opts  engine.Options // resolved: an encoding's action space depends on them
 }
 
 // encodes reports whether a game has a fixed-size encoding (hello's
@@ -127,7 +128,7 @@ func opCreate(s *Server, args []byte, out []byte) ([]byte, error) {
 	if err != nil {
 		return nil, fail(BadOptions, "%v", err)
 	}
-	return s.addState(out, &state{game: g, st: st, seats: *a.Seats})
+	return s.addState(out, &state{game: g, st: st, seats: *a.Seats, opts: opts})
 }
 
 // addState keeps st under a new handle and appends its "state", "to_move"
@@ -291,7 +292,7 @@ func opClone(s *Server, args []byte, out []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	h, err := s.handles.add(&state{game: st.game, st: c, seats: st.seats})
+	h, err := s.handles.add(&state{game: st.game, st: c, seats: st.seats, opts: st.opts})
 	if err != nil {
 		return nil, err
 	}

@@ -18,6 +18,7 @@ func init() {
 type observer struct {
 	game  engine.Game
 	seats int
+	opts  engine.Options
 	obs   engine.Observer
 }
 
@@ -46,7 +47,7 @@ func opObserver(s *Server, args []byte, out []byte) ([]byte, error) {
 	if err != nil {
 		return nil, fail(BadOptions, "%v", err)
 	}
-	h, err := s.handles.add(&observer{game: g, seats: *a.Seats, obs: o})
+	h, err := s.handles.add(&observer{game: g, seats: *a.Seats, opts: opts, obs: o})
 	if err != nil {
 		return nil, err
 	}
@@ -90,5 +91,5 @@ func opSample(s *Server, args []byte, out []byte) ([]byte, error) {
 	if err != nil {
 		return nil, sampleError(err)
 	}
-	return s.addState(out, &state{game: o.game, st: st, seats: o.seats})
+	return s.addState(out, &state{game: o.game, st: st, seats: o.seats, opts: o.opts})
 }
