@@ -72,6 +72,16 @@ type ViewAppender interface {
 	AppendView(dst []byte, seat int) []byte
 }
 
+// Cloner is implemented by states that copy themselves: an independent
+// state that plays on exactly as the original would (its randomness to
+// come included). The referee never copies a state; a search or the
+// engine server (clone, playouts) does, and needs it for every game
+// through one interface, since each game's own Clone returns its
+// concrete type.
+type Cloner interface {
+	CloneState() State
+}
+
 // Sampler is implemented by games with hidden information that can deal
 // what a seat cannot see. It is optional: a game of perfect information
 // has nothing to sample, and a bot there clones the state it is given.

@@ -87,6 +87,9 @@ func (s *State) Clone() *State {
 	return &c
 }
 
+// CloneState is Clone for the engine contract (engine.Cloner).
+func (s *State) CloneState() engine.State { return s.Clone() }
+
 // Rules of this game.
 func (s *State) Rules() Rules { return s.rules }
 

@@ -187,6 +187,9 @@ func (s *State) Clone() *State {
 	return &c
 }
 
+// CloneState is Clone for the engine contract (engine.Cloner).
+func (s *State) CloneState() engine.State { return s.Clone() }
+
 func (s *State) next(seat int) int {
 	seat++
 	if seat == s.n {

@@ -247,6 +247,9 @@ func (s *State) Clone() *State {
 	return &c
 }
 
+// CloneState is Clone for the engine contract (engine.Cloner).
+func (s *State) CloneState() engine.State { return s.Clone() }
+
 // copyHands is a deep copy of hand results, sharing no memory with the
 // state (the first hand's slices point into State.hand1Ints).
 func copyHands(hs []HandResult) []HandResult {
