@@ -35,3 +35,27 @@ func TestDocLadderFile(t *testing.T) {
 			c.Seats, len(c.Bots), c.Submissions, ladder.Defaults)
 	}
 }
+
+// The class ladder of docs/teaching.md is one the arena takes.
+func TestDocTeachingLadderFile(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "teaching.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(doc), "```yaml\n")
+	if !ok {
+		t.Fatal("docs/teaching.md has no ```yaml block")
+	}
+	text, _, _ := strings.Cut(rest, "```")
+	f, err := ladder.ParseFile("docs/teaching.md", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := f.Resolve("docs/teaching.md", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Seats.Min != 4 || c.Seats.Max != 4 || len(c.Bots) != 3 {
+		t.Errorf("docs/teaching.md's class ladder: seats %+v, %d bots", c.Seats, len(c.Bots))
+	}
+}
