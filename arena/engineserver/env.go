@@ -12,7 +12,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/arena-dev/arena/bots"
 	"github.com/arena-dev/arena/engine"
 )
 
@@ -174,61 +173,19 @@ func appendF32(dst []byte, obs []float32, scratch []byte) ([]byte, []byte) {
 	return append(dst, '"'), scratch
 }
 
-// An opponent picks the action of a seat no agent plays.
-type opponent func(e *env, g *envGame) (engine.Action, error)
-
-// opponents are the bundled players an environment seats, by name.
-var opponents = map[string]opponent{
-	"random": func(_ *env, g *envGame) (engine.Action, error) {
-		legal := g.st.Legal()
-		return legal[g.rng.IntN(len(legal))], nil
-	},
-	"greedy": playGreedy,
-}
-
-// playGreedy asks the greedy bot (bots.Greedy) as the referee would: the
-// seat's view and the legal list as JSON.
-func playGreedy(e *env, g *envGame) (engine.Action, error) {
-	legal := g.st.Legal()
-	var err error
-	buf := e.raw[:0]
-	if buf, err = AppendView(buf, g.st, g.st.ToMove()); err != nil {
-		return nil, err
-	}
-	ends := make([]int, len(legal)+1)
-	ends[0] = len(buf)
-	for i, a := range legal {
-		if buf, err = engine.AppendJSON(buf, a); err != nil {
-			return nil, err
-		}
-		ends[i+1] = len(buf)
-	}
-	e.raw = buf
-	raw := make([]json.RawMessage, len(legal))
-	for i := range legal {
-		raw[i] = buf[ends[i]:ends[i+1]]
-	}
-	k, err := e.greedy(buf[:ends[0]], raw, g.rng)
-	if err != nil || k < 0 || k >= len(legal) {
-		k = g.rng.IntN(len(legal)) // as the referee plays a failing bot's turn
-	}
-	return legal[k], nil
-}
-
 // env is a vector environment: n games of one game, seats, options and
 // encoding, the agents at the seats opp leaves nil.
 type env struct {
-	game   engine.Game
-	opts   engine.Options
-	seats  int
-	enc    engine.Encoding
-	opp    []opponent
-	greedy func(json.RawMessage, []json.RawMessage, *rand.Rand) (int, error)
-	games  []envGame
-	f32    bool
-	obs    []float32 // every game's observation, reused
-	raw    []byte    // scratch, reused
-	mask   []byte    // scratch, reused
+	game  engine.Game
+	opts  engine.Options
+	seats int
+	enc   engine.Encoding
+	opp   []policy
+	games []envGame
+	f32   bool
+	obs   []float32 // every game's observation, reused
+	raw   []byte    // scratch, reused
+	mask  []byte    // scratch, reused
 }
 
 // envGame is one game of an environment, with what its last response
@@ -260,7 +217,7 @@ func opEnvCreate(s *Server, args []byte, out []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &env{game: g, opts: opts, seats: *a.Seats, opp: make([]opponent, *a.Seats), f32: true}
+	e := &env{game: g, opts: opts, seats: *a.Seats, opp: make([]policy, *a.Seats), f32: true}
 	if e.enc, err = encodingOf(g, e.seats, opts); err != nil {
 		return nil, err
 	}
@@ -304,16 +261,15 @@ func (e *env) seatOpponents(named map[string]string) error {
 		if err != nil || seat < 0 || seat >= e.seats {
 			return fail(BadSeats, "opponents: %q is not a seat 0..%d", k, e.seats-1)
 		}
-		op, ok := opponents[name]
-		if !ok {
-			return fail(BadRequest, "opponents: seat %d: %q is not a bundled opponent (random or greedy)", seat, name)
+		p, err := policyNamed(name, e.game.Info().Name)
+		if err != nil {
+			return fail(BadRequest, "opponents: seat %d: %v", seat, err)
 		}
-		e.opp[seat] = op
+		e.opp[seat] = p
 	}
-	if !slices.ContainsFunc(e.opp, func(o opponent) bool { return o == nil }) {
+	if !slices.ContainsFunc(e.opp, func(p policy) bool { return p == nil }) {
 		return fail(BadRequest, "opponents: every seat is an opponent; leave at least one seat to the agents")
 	}
-	e.greedy = bots.Greedy(e.game.Info().Name)
 	return nil
 }
 
@@ -345,11 +301,11 @@ func (e *env) advance(g *envGame, acted bool) error {
 			g.st, acted = st, false
 			continue
 		}
-		op := e.opp[g.st.ToMove()]
-		if op == nil {
+		p := e.opp[g.st.ToMove()]
+		if p == nil {
 			return nil
 		}
-		a, err := op(e, g)
+		a, err := p(g.st, g.rng)
 		if err != nil {
 			return fail(Internal, "an opponent failed: %v", err)
 		}

@@ -58,12 +58,20 @@ func opOutcome(s *Server, args []byte, out []byte) ([]byte, error) {
 // baseline it is measured against. It returns the plies played and
 // whether the game ended.
 func Playout(st engine.State, rng *rand.Rand, maxPlies int) (plies int, over bool, err error) {
+	return playout(st, playRandom, rng, maxPlies)
+}
+
+// playout is Playout with every seat played by p.
+func playout(st engine.State, p policy, rng *rand.Rand, maxPlies int) (plies int, over bool, err error) {
 	for !st.Over() {
 		if maxPlies > 0 && plies >= maxPlies {
 			return plies, false, nil
 		}
-		legal := st.Legal()
-		if err := st.Apply(legal[rng.IntN(len(legal))]); err != nil {
+		a, err := p(st, rng)
+		if err != nil {
+			return plies, false, err
+		}
+		if err := st.Apply(a); err != nil {
 			return plies, false, err
 		}
 		plies++
@@ -84,6 +92,7 @@ func opPlayout(s *Server, args []byte, out []byte) ([]byte, error) {
 		N        *int   `json:"n"`
 		Seed     uint64 `json:"seed"`
 		MaxPlies int    `json:"max_plies"`
+		Policy   string `json:"policy"`
 	}
 	if err := decode(args, &a); err != nil {
 		return nil, err
@@ -95,7 +104,14 @@ func opPlayout(s *Server, args []byte, out []byte) ([]byte, error) {
 	if a.N == nil || *a.N < 1 || *a.N > MaxPlayouts {
 		return nil, fail(BadRequest, `playout needs "n", 1..%d playouts`, MaxPlayouts)
 	}
-	sum, err := playouts(st, *a.N, a.Seed, a.MaxPlies)
+	if a.Policy == "" {
+		a.Policy = policyNames[0]
+	}
+	p, err := policyNamed(a.Policy, st.game.Info().Name)
+	if err != nil {
+		return nil, fail(BadRequest, "playout: %v", err)
+	}
+	sum, err := playouts(st, p, *a.N, a.Seed, a.MaxPlies)
 	if err != nil {
 		return nil, err
 	}
@@ -116,9 +132,9 @@ func opPlayout(s *Server, args []byte, out []byte) ([]byte, error) {
 // hold the server for hours.
 const MaxPlayouts = 1 << 20
 
-// playouts runs n playouts from copies of st. A playout cut by maxPlies
+// playouts runs n playouts from copies of st, every seat played by p. A playout cut by maxPlies
 // counts as a draw: returns 0, no win.
-func playouts(st *state, n int, seed uint64, maxPlies int) (playoutStats, error) {
+func playouts(st *state, p policy, n int, seed uint64, maxPlies int) (playoutStats, error) {
 	sum := playoutStats{returns: make([]float64, st.seats), wins: make([]int, st.seats)}
 	rng := rand.New(rand.NewPCG(seed, 0))
 	for range n {
@@ -126,7 +142,7 @@ func playouts(st *state, n int, seed uint64, maxPlies int) (playoutStats, error)
 		if err != nil {
 			return sum, err
 		}
-		plies, over, err := Playout(c, rng, maxPlies)
+		plies, over, err := playout(c, p, rng, maxPlies)
 		if err != nil {
 			return sum, fail(Internal, "playout: %v", err)
 		}

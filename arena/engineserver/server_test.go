@@ -171,12 +171,36 @@ func TestErrorsAnswered(t *testing.T) {
 		{`{"op":"observe","observer":2,"view":{"you":"me"}}`, "bad_request"},
 		{`{"op":"sample","observer":1}`, "no_handle"},
 		{`{"op":"playout","state":1,"n":0}`, "bad_request"},
+		{`{"op":"playout","state":1,"n":1,"policy":"smart"}`, "bad_request"},
 	} {
 		if r := ask(t, s, tc.line); r.code() != tc.code {
 			t.Errorf("%s: %v, want code %q", tc.line, r, tc.code)
 		}
 	}
 	must(t, s, `{"op":"hello"}`)
+}
+
+// A playout's policy plays every seat: the bundled greedy bot's choices
+// are not random ones (the playouts of a seed differ), and a seed plays
+// the same playouts again.
+func TestPlayoutPolicy(t *testing.T) {
+	t.Parallel()
+	s := engineserver.New(engineserver.Config{})
+	st := must(t, s, `{"op":"create","game":"uno","seats":4,"seed":9,"options":{"target":"0"}}`).int(t, "state")
+	run := func(policy string) string {
+		r := must(t, s, `{"op":"playout","state":%d,"n":20,"seed":4,"policy":%q}`, st, policy)
+		return string(r["returns"]) + " " + string(r["plies"])
+	}
+	greedy, random := run("greedy"), run("random")
+	if greedy == random {
+		t.Fatalf("greedy playouts %s are the random ones", greedy)
+	}
+	if again := run("greedy"); again != greedy {
+		t.Fatalf("the same seed played %s, then %s", greedy, again)
+	}
+	if def := string(must(t, s, `{"op":"playout","state":%d,"n":20,"seed":4}`, st)["plies"]); !strings.HasSuffix(random, " "+def) {
+		t.Fatalf("a playout without a policy (plies %s) is not the random one (%s)", def, random)
+	}
 }
 
 func TestBatch(t *testing.T) {
