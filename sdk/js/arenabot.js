@@ -1743,12 +1743,14 @@ class State extends Handle {
   }
 
   /**
-   * n uniformly random playouts from copies of this state, in Go.
+   * n playouts from copies of this state, in Go. policy: who plays every
+   * seat, 'random' (the default) or 'greedy' (as the bundled greedy bot).
    * @returns {Promise<{n: number, returns: number[], wins: number[], plies: number}>}
    */
-  playout(n = 1, seed = 0, maxPlies = undefined) {
+  playout(n = 1, seed = 0, maxPlies = undefined, policy = undefined) {
     const args = { state: this.handle, n, seed };
     if (maxPlies !== undefined) args.max_plies = maxPlies;
+    if (policy !== undefined) args.policy = policy;
     return this.engine.call('playout', args);
   }
 

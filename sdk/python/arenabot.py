@@ -1523,13 +1523,17 @@ class State(_Handle):
         """Per seat in [-1, 1] once over; None while the game goes on."""
         return self.outcome().get("returns")
 
-    def playout(self, n=1, seed=0, max_plies=None):
-        """n uniformly random playouts from copies of this state, run in Go
-        (this state is unchanged): {"n", "returns" (mean per seat), "wins"
-        (per seat), "plies" (mean)}."""
+    def playout(self, n=1, seed=0, max_plies=None, policy=None):
+        """n playouts from copies of this state, run in Go (this state is
+        unchanged): {"n", "returns" (mean per seat), "wins" (per seat),
+        "plies" (mean)}. policy: who plays every seat, "random" (the
+        default: uniformly random legal actions) or "greedy" (as the
+        bundled greedy bot plays)."""
         req = {"state": self.handle, "n": int(n), "seed": int(seed)}
         if max_plies is not None:
             req["max_plies"] = int(max_plies)
+        if policy is not None:
+            req["policy"] = str(policy)
         return self.engine.call("playout", **req)
 
     def step_random(self, seed=0):

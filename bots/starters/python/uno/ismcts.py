@@ -24,7 +24,8 @@ from bot import act as starter  # noqa: E402  (the kit's bot.py: the default pol
 
 SHARE = 0.4        # of the move's time left, for the search
 MAX_SECONDS = 0.2  # and never more than this a move
-PLAYOUTS = 4       # random playouts per new node, in one request
+PLAYOUTS = 1       # playouts per new node, in one request
+POLICY = "greedy"  # who plays the playouts: "greedy" models sensible opponents, "random" is cheaper
 C = 1.0            # exploration (returns are in [-1, 1])
 TREE = 0.4         # of the search's time for the tree, the rest for the paired test
 TOP = 2            # moves the paired test compares with the fallback
@@ -85,7 +86,7 @@ def iterate(ctx, root):
         if state.is_over():
             returns = state.returns()
         else:
-            returns = state.playout(PLAYOUTS, ctx.random.getrandbits(63))["returns"]
+            returns = state.playout(PLAYOUTS, ctx.random.getrandbits(63), policy=POLICY)["returns"]
     for n in path:
         n.add(returns[n.seat])
 
@@ -104,7 +105,7 @@ def compare(ctx, candidates, end):
         res = eng.batch([r for c, a in zip(copies, candidates) for r in (
             {"op": "apply", "state": c.handle, "action": a},
             {"op": "outcome", "state": c.handle},  # the returns if the move ends the game
-            {"op": "playout", "state": c.handle, "n": PLAYOUTS, "seed": seed})], check=False)
+            {"op": "playout", "state": c.handle, "n": PLAYOUTS, "seed": seed, "policy": POLICY})], check=False)
         mine = [(res[3 * i + 1].get("returns") or res[3 * i + 2]["returns"])[ctx.seat]
                 for i in range(len(candidates))]
         for i, r in enumerate(mine):
