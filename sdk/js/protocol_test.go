@@ -421,7 +421,7 @@ func TestCommonJSShape(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "Context PROTOCOL Random VERSION banqi boon bounce indexOf refuse run uno"
+	want := "Context ENGINE_ENV Engine EngineError Game Observer PROTOCOL Random State VERSION banqi boon bounce indexOf refuse run uno"
 	if got := strings.TrimSpace(string(out)); got != want {
 		t.Fatalf("exports %q, want %q", got, want)
 	}
