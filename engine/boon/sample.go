@@ -35,6 +35,17 @@ type Observer struct {
 	me, n int
 	rules Rules
 	last  *View
+	prep  prepared
+}
+
+// prepared is what every sample of the last view shares, read from it
+// once: a search samples thousands of states from one view.
+type prepared struct {
+	p      Position // without the other hands
+	pool   []uint8  // the cards the seat cannot see
+	slots  []uint64 // where they go: the other hands, then face down
+	hidden int      // the cards face down
+	err    error    // no state can be sampled, and why
 }
 
 // Observe implements engine.Observer.
@@ -47,6 +58,7 @@ func (o *Observer) Observe(view []byte) error {
 		return fmt.Errorf("boon observer: not a view of seat %d of %d seats", o.me, o.n)
 	}
 	o.last = v
+	o.prep = o.prepare(v)
 	return nil
 }
 
@@ -65,42 +77,19 @@ func (o *Observer) Sample(rng *rand.Rand) (engine.State, error) {
 // too) dealt uniformly over the deals that fit the suits each seat
 // showed it lacks.
 func (o *Observer) SampleState(rng *rand.Rand) (*State, error) {
-	v := o.last
-	if v == nil || v.ToMove != o.me || (v.Decision != "take_or_pass" && v.Decision != "bury" && v.Decision != "play") {
+	v, pr := o.last, &o.prep
+	if v == nil {
 		return nil, engine.ErrNoDecision
 	}
-	p, known, void, err := o.position(v)
-	if err != nil {
-		return nil, err
+	if pr.err != nil {
+		return nil, pr.err
 	}
-	var pool []uint8
-	for x := uint32(Deck(o.n) &^ known); x != 0; x &= x - 1 {
-		pool = append(pool, uint8(bits.TrailingZeros32(x)))
-	}
-	var slots []uint64
-	for q := range o.n {
-		if q == o.me {
-			continue
-		}
-		m := deal.Any
-		if void[q] != 0 {
-			m = uint64(^void[q])
-		}
-		for range v.HandSizes[q] {
-			slots = append(slots, m)
-		}
-	}
-	hidden := 0
-	if v.Picker != o.me {
-		hidden = v.BoonSize
-	}
-	for range hidden {
-		slots = append(slots, deal.Any)
-	}
-	cards, ok := deal.Deal(rng, pool, slots, nil)
+	cards, ok := deal.Deal(rng, pr.pool, pr.slots, nil)
 	if !ok {
 		return nil, fmt.Errorf("%w: no deal of the unseen cards fits", engine.ErrInconsistent)
 	}
+	p := pr.p
+	p.Hands = slices.Clone(pr.p.Hands)
 	k := 0
 	take := func(n int) Set {
 		var x Set
@@ -115,7 +104,7 @@ func (o *Observer) SampleState(rng *rand.Rand) (*State, error) {
 			p.Hands[q] = take(v.HandSizes[q])
 		}
 	}
-	if h := take(hidden); v.Picker != o.me {
+	if h := take(pr.hidden); v.Picker != o.me {
 		p.Boon = h
 		if v.Picker >= 0 {
 			p.Buried = h
@@ -130,6 +119,40 @@ func (o *Observer) SampleState(rng *rand.Rand) (*State, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// prepare reads what every sample of view v shares.
+func (o *Observer) prepare(v *View) prepared {
+	if v.ToMove != o.me || (v.Decision != "take_or_pass" && v.Decision != "bury" && v.Decision != "play") {
+		return prepared{err: engine.ErrNoDecision}
+	}
+	p, known, void, err := o.position(v)
+	if err != nil {
+		return prepared{err: err}
+	}
+	pr := prepared{p: p}
+	for x := uint32(Deck(o.n) &^ known); x != 0; x &= x - 1 {
+		pr.pool = append(pr.pool, uint8(bits.TrailingZeros32(x)))
+	}
+	for q := range o.n {
+		if q == o.me {
+			continue
+		}
+		m := deal.Any
+		if void[q] != 0 {
+			m = uint64(^void[q])
+		}
+		for range v.HandSizes[q] {
+			pr.slots = append(pr.slots, m)
+		}
+	}
+	if v.Picker != o.me {
+		pr.hidden = v.BoonSize
+	}
+	for range pr.hidden {
+		pr.slots = append(pr.slots, deal.Any)
+	}
+	return pr
 }
 
 // position is the view as a position without the cards the seat cannot

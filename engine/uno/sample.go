@@ -23,17 +23,21 @@ func (g Game) Observer(seat, seats int, opts engine.Options) (engine.Observer, e
 	if err != nil {
 		return nil, err
 	}
-	ob := &Observer{me: seat, n: seats, rules: rulesOf(o), top: NoCard, colour: -1, dir: 1}
+	ob := &Observer{me: seat, n: seats, rules: rulesOf(o), top: NoCard, colour: -1, dir: 1, wd4Prev: -1}
 	ob.reset()
 	return ob, nil
 }
 
 // Observer is what a seat remembers across its views of an Uno game,
 // beyond what its last view shows: the cards a challenge revealed to it,
-// and, when a seat drew on its turn because it had nothing to play (no
-// voluntary draw), the card kinds its older cards are known to lack. It
+// and the card kinds a seat's older cards are known to lack: when it
+// drew on its turn because it had nothing to play (no voluntary draw),
+// when its Wild Draw Four was found innocent, or whenever it played one
+// under wd4_mode=enforce (it held none of the colour active before). It
 // is sound rather than complete: what it cannot tell for sure (which of
-// a seat's cards a play came from), it does not assume.
+// a seat's cards a play came from) it does not assume, and what a
+// deal's slots cannot say (a guilty Wild Draw Four: at least one card of
+// a colour) it leaves out.
 type Observer struct {
 	me, n int
 	rules Rules
@@ -54,7 +58,22 @@ type Observer struct {
 	dir    int
 	top    Card
 	colour int
-	last   *View // the last view observed
+	// wd4Prev is the active colour before the last Wild Draw Four
+	// played: an innocent challenge shows its player held none of it.
+	wd4Prev int
+	last    *View // the last view observed
+	// prep is what every sample of the last view shares, read from it
+	// once: a search samples thousands of states from one view.
+	prep prepared
+}
+
+// prepared is the last view's position without the other hands and
+// the draw pile, and where the unseen cards may go; err is why no state
+// can be sampled from it.
+type prepared struct {
+	p   Position
+	d   dealing
+	err error
 }
 
 func (o *Observer) reset() {
@@ -112,7 +131,20 @@ func (o *Observer) Observe(view []byte) error {
 	o.dir = v.Direction
 	o.known[o.me], o.lack[o.me], o.fresh[o.me] = nil, 0, 0
 	o.last = v
+	o.prep = o.prepare(v)
 	return nil
+}
+
+// prepare reads what every sample of view v shares.
+func (o *Observer) prepare(v *View) prepared {
+	if v.Over || v.Decision == nil {
+		return prepared{err: engine.ErrNoDecision}
+	}
+	p, pool, err := o.position(v)
+	if err != nil {
+		return prepared{err: err}
+	}
+	return prepared{p: p, d: *o.dealing(v, pool)}
 }
 
 // event reads one event of a view.
@@ -167,6 +199,13 @@ func (o *Observer) event(e Event) {
 			}
 		}
 		o.lack[q], o.fresh[q] = 0, 0
+	case "challenge":
+		// An innocent Wild Draw Four: its player held no card of the
+		// colour active before it (all see the verdict; only the
+		// challenger sees the hand, a reveal event).
+		if w := e.Target; e.Why == "innocent" && w != nil && *w >= 0 && *w < o.n && *w != o.me && o.wd4Prev >= 0 {
+			o.lacks(*w, colourMask[o.wd4Prev])
+		}
 	case "swap":
 		if e.Target != nil && *e.Target >= 0 && *e.Target < o.n {
 			o.swap(q, *e.Target)
@@ -234,6 +273,7 @@ func (o *Observer) play(q int, e Event) {
 			o.mine = slices.Delete(o.mine, i, i+1)
 		}
 	}
+	prev := o.colour
 	o.top, o.colour = c, c.Colour()
 	if c.IsWild() {
 		if col, err := ParseColour(e.Colour); err == nil {
@@ -249,6 +289,26 @@ func (o *Observer) play(q int, e Event) {
 	if o.lack[q]&(1<<c) != 0 && o.fresh[q] > 0 {
 		o.fresh[q]-- // it can only have been a fresh card
 	}
+	if c == WildDraw && prev >= 0 && prev < 4 {
+		o.wd4Prev = prev
+		if o.rules.Enforce && e.Type == "play" && q != o.me {
+			// A Wild Draw Four may be played only by a seat holding no
+			// card of the active colour.
+			o.lacks(q, colourMask[prev])
+		}
+	}
+}
+
+// lacks records that none of the cards seat q holds now is of the kinds
+// m. Its older cards lacked some kinds already: with no card drawn since,
+// they lack both; else what was known of them gives way (sound, if less
+// than all that is known).
+func (o *Observer) lacks(q int, m uint64) {
+	if o.fresh[q] > 0 {
+		o.lack[q] = 0
+	}
+	o.lack[q] |= m
+	o.fresh[q] = 0
 }
 
 // Sample implements engine.Observer.
@@ -260,22 +320,34 @@ func (o *Observer) Sample(rng *rand.Rand) (engine.State, error) {
 	return s, nil
 }
 
-// SampleState is Sample with its concrete type.
+// SampleState is Sample with its concrete type. The seat's own view of
+// the sample is the one it was sent; another seat's view of it is right
+// in its hand, counts, pile and decision, but its events are the
+// viewer's (those since the viewer's last decision, not its own) and
+// its draws among them show no cards: which cards another seat drew is
+// what the viewer cannot know, and a deal of the hands does not say it.
+// A search that plays other seats by their views (greedy's rules of
+// thumb read the hand and the decision) is not misled; one that reads
+// their events would be.
 func (o *Observer) SampleState(rng *rand.Rand) (*State, error) {
-	v := o.last
-	if v == nil || v.Over || v.Decision == nil {
+	v, pr := o.last, &o.prep
+	if v == nil {
 		return nil, engine.ErrNoDecision
 	}
-	p, pool, err := o.position(v)
-	if err != nil {
-		return nil, err
+	if pr.err != nil {
+		return nil, pr.err
 	}
-	d := o.dealing(v, pool)
+	d := pr.d // the pool and the slots are read only; the deal is d's own
+	d.cards = nil
 	if !d.deal(rng) {
 		return nil, fmt.Errorf("%w: no deal of the unseen cards fits", engine.ErrInconsistent)
 	}
+	p := pr.p
+	p.Hands = make([][]Card, o.n)
 	for q := range o.n {
-		if q != o.me {
+		if q == o.me {
+			p.Hands[q] = pr.p.Hands[q]
+		} else {
 			p.Hands[q] = d.hand(q)
 		}
 	}
