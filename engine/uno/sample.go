@@ -23,7 +23,7 @@ func (g Game) Observer(seat, seats int, opts engine.Options) (engine.Observer, e
 	if err != nil {
 		return nil, err
 	}
-	ob := &Observer{me: seat, n: seats, rules: rulesOf(o), top: NoCard, colour: -1, dir: 1, wd4Prev: -1}
+	ob := &Observer{me: seat, n: seats, rules: rulesOf(o), top: NoCard, colour: -1, dir: 1, wd4From: -1}
 	ob.reset()
 	return ob, nil
 }
@@ -58,10 +58,11 @@ type Observer struct {
 	dir    int
 	top    Card
 	colour int
-	// wd4Prev is the active colour before the last Wild Draw Four
-	// played: an innocent challenge shows its player held none of it.
-	wd4Prev int
-	last    *View // the last view observed
+	// The last Wild Draw Four: its player (-1 none), the colour active
+	// before it (an innocent challenge shows the player held none of
+	// it) and the cards the player drew since (a missed call's).
+	wd4From, wd4Prev, wd4Drawn int
+	last                       *View // the last view observed
 	// prep is what every sample of the last view shares, read from it
 	// once: a search samples thousands of states from one view.
 	prep prepared
@@ -71,12 +72,14 @@ type Observer struct {
 // the draw pile, and where the unseen cards may go; err is why no state
 // can be sampled from it.
 type prepared struct {
-	p   Position
-	d   dealing
-	err error
+	p    Position
+	d    dealing
+	hist history
+	err  error
 }
 
 func (o *Observer) reset() {
+	o.wd4From = -1
 	o.known = [MaxSeats][]Card{}
 	o.lack = [MaxSeats]uint64{}
 	o.fresh = [MaxSeats]int{}
@@ -144,7 +147,11 @@ func (o *Observer) prepare(v *View) prepared {
 	if err != nil {
 		return prepared{err: err}
 	}
-	return prepared{p: p, d: *o.dealing(v, pool)}
+	h, err := historyOf(v)
+	if err != nil {
+		return prepared{err: err}
+	}
+	return prepared{p: p, d: *o.dealing(v, pool), hist: h}
 }
 
 // event reads one event of a view.
@@ -173,6 +180,9 @@ func (o *Observer) event(e Event) {
 	case "play", "jump":
 		o.play(q, e)
 	case "draw":
+		if q == o.wd4From {
+			o.wd4Drawn += e.N
+		}
 		if q == o.me {
 			for _, s := range e.Cards {
 				if c, err := ParseCard(s); err == nil && o.mine != nil {
@@ -203,8 +213,8 @@ func (o *Observer) event(e Event) {
 		// An innocent Wild Draw Four: its player held no card of the
 		// colour active before it (all see the verdict; only the
 		// challenger sees the hand, a reveal event).
-		if w := e.Target; e.Why == "innocent" && w != nil && *w >= 0 && *w < o.n && *w != o.me && o.wd4Prev >= 0 {
-			o.lacks(*w, colourMask[o.wd4Prev])
+		if w := e.Target; e.Why == "innocent" && w != nil && *w == o.wd4From && *w != o.me {
+			o.lacks(*w, colourMask[o.wd4Prev], o.wd4Drawn)
 		}
 	case "swap":
 		if e.Target != nil && *e.Target >= 0 && *e.Target < o.n {
@@ -289,26 +299,27 @@ func (o *Observer) play(q int, e Event) {
 	if o.lack[q]&(1<<c) != 0 && o.fresh[q] > 0 {
 		o.fresh[q]-- // it can only have been a fresh card
 	}
+	o.wd4From = -1
 	if c == WildDraw && prev >= 0 && prev < 4 {
-		o.wd4Prev = prev
+		o.wd4From, o.wd4Prev, o.wd4Drawn = q, prev, 0
 		if o.rules.Enforce && e.Type == "play" && q != o.me {
 			// A Wild Draw Four may be played only by a seat holding no
 			// card of the active colour.
-			o.lacks(q, colourMask[prev])
+			o.lacks(q, colourMask[prev], 0)
 		}
 	}
 }
 
-// lacks records that none of the cards seat q holds now is of the kinds
-// m. Its older cards lacked some kinds already: with no card drawn since,
-// they lack both; else what was known of them gives way (sound, if less
-// than all that is known).
-func (o *Observer) lacks(q int, m uint64) {
-	if o.fresh[q] > 0 {
+// lacks records that none of the cards seat q held before its last
+// since cards drawn is of the kinds m. What was known of its older
+// cards holds for those too when they are as many or more; else it
+// gives way (sound, if less than all that is known).
+func (o *Observer) lacks(q int, m uint64, since int) {
+	if o.fresh[q] > since {
 		o.lack[q] = 0
 	}
 	o.lack[q] |= m
-	o.fresh[q] = 0
+	o.fresh[q] = since
 }
 
 // Sample implements engine.Observer.
@@ -357,9 +368,7 @@ func (o *Observer) SampleState(rng *rand.Rand) (*State, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", engine.ErrInconsistent, err)
 	}
-	if err := s.restoreHistory(v); err != nil {
-		return nil, err
-	}
+	s.restoreHistory(&pr.hist)
 	return s, nil
 }
 
@@ -509,24 +518,47 @@ func (o *Observer) nextActive(v *View, p int) int {
 	return p
 }
 
-// restoreHistory gives a state built from the last view's position that
-// view's history: the finished hands and the events since the seat's
-// last decision, so that its view is the one observed. The cards of
-// other seats' draws are not known; those events carry none (only the
-// viewer may see its own draws and a reveal, and only it looks).
-func (s *State) restoreHistory(v *View) error {
-	s.hands = copyHands(v.Hands)
-	me := *v.You
+// history is a view's history as a state holds it: the finished hands
+// and the events since the seat's last decision (cards holds those the
+// events show the seat, at their offsets). The cards of other seats'
+// draws are not known; those events carry none (only the viewer may see
+// its own draws and a reveal, and only it looks).
+type history struct {
+	hands  []HandResult
+	events []event
+	cards  []Card
+}
+
+// historyOf reads view v's history, once for all the states sampled
+// from it.
+func historyOf(v *View) (history, error) {
+	h := history{hands: v.Hands}
+	var s State // eventOf's scratch: it gathers the cards
 	for _, e := range v.Events {
-		ev, err := s.eventOf(e, me)
+		ev, err := s.eventOf(e, *v.You)
 		if err != nil {
-			return fmt.Errorf("%w: %w", engine.ErrInconsistent, err)
+			return h, fmt.Errorf("%w: %w", engine.ErrInconsistent, err)
+		}
+		h.events = append(h.events, ev)
+	}
+	h.cards = s.evCards
+	return h, nil
+}
+
+// restoreHistory gives a state built from the last view's position that
+// view's history, so that its view is the one observed.
+func (s *State) restoreHistory(h *history) {
+	s.hands = copyHands(h.hands)
+	base := int32(len(s.evCards))
+	for _, ev := range h.events {
+		if ev.priv > 0 { // its cards, at an offset into cards
+			ev.off += base
 		}
 		s.events = append(s.events, ev)
 	}
+	s.evCards = append(s.evCards, h.cards...)
 	s.lastSeen = [MaxSeats]int{}
 	s.actStart = 0
-	return nil
 }
 
 // eventOf is the log entry that renders as e to seat me.
