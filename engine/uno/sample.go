@@ -62,7 +62,8 @@ type Observer struct {
 	// before it (an innocent challenge shows the player held none of
 	// it) and the cards the player drew since (a missed call's).
 	wd4From, wd4Prev, wd4Drawn int
-	last                       *View // the last view observed
+
+	last *View // the last view observed
 	// prep is what every sample of the last view shares, read from it
 	// once: a search samples thousands of states from one view.
 	prep prepared
