@@ -10,7 +10,7 @@ import (
 
 // The two tests below check that Deal's walk of swaps mixes (Sweeps)
 // where filling in turn is far from uniform: with 1 or 2 sweeps instead
-// of 20 both fail (measured when they were written).
+// of 10 both fail (measured when they were written).
 
 // mixCase is a mid-size deal too large to enumerate: 36 cards (12
 // kinds, 3 copies), three seats of five cards each, every seat lacking
