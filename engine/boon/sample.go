@@ -41,7 +41,9 @@ type Observer struct {
 // prepared is what every sample of the last view shares, read from it
 // once: a search samples thousands of states from one view.
 type prepared struct {
-	p      Position // without the other hands
+	// base is the view as a state whose other hands and face-down cards
+	// each sample deals anew (those of base are any that fit the counts).
+	base   *State
 	pool   []uint8  // the cards the seat cannot see
 	slots  []uint64 // where they go: the other hands, then face down
 	hidden int      // the cards face down
@@ -88,8 +90,23 @@ func (o *Observer) SampleState(rng *rand.Rand) (*State, error) {
 	if !ok {
 		return nil, fmt.Errorf("%w: no deal of the unseen cards fits", engine.ErrInconsistent)
 	}
-	p := pr.p
-	p.Hands = slices.Clone(pr.p.Hands)
+	// The prepared state with this deal: what FromPosition would build
+	// from the position with these hands, without checking it all again.
+	s := pr.base.Clone()
+	o.place(cards, v, pr.hidden, func(q int, h Set) { s.hands[q] = h }, func(h Set) {
+		s.boon = h
+		if v.Picker >= 0 {
+			s.buried = h
+		}
+	})
+	s.pcg.Seed(rng.Uint64(), pcgStream)
+	return s, nil
+}
+
+// place gives each other seat its cards of the deal cards, then the
+// cards face down (hidden of them) to down: before the pick the Boon;
+// after another's, its burial, which stands for its Boon too.
+func (o *Observer) place(cards []uint8, v *View, hidden int, hand func(q int, h Set), down func(h Set)) {
 	k := 0
 	take := func(n int) Set {
 		var x Set
@@ -101,24 +118,12 @@ func (o *Observer) SampleState(rng *rand.Rand) (*State, error) {
 	}
 	for q := range o.n {
 		if q != o.me {
-			p.Hands[q] = take(v.HandSizes[q])
+			hand(q, take(v.HandSizes[q]))
 		}
 	}
-	if h := take(pr.hidden); v.Picker != o.me {
-		p.Boon = h
-		if v.Picker >= 0 {
-			p.Buried = h
-		}
+	if h := take(hidden); v.Picker != o.me {
+		down(h)
 	}
-	p.Seed = rng.Uint64()
-	s, err := FromPosition(p)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", engine.ErrInconsistent, err)
-	}
-	if err := s.restoreHistory(v); err != nil {
-		return nil, err
-	}
-	return s, nil
 }
 
 // prepare reads what every sample of view v shares.
@@ -130,7 +135,7 @@ func (o *Observer) prepare(v *View) prepared {
 	if err != nil {
 		return prepared{err: err}
 	}
-	pr := prepared{p: p}
+	var pr prepared
 	for x := uint32(Deck(o.n) &^ known); x != 0; x &= x - 1 {
 		pr.pool = append(pr.pool, uint8(bits.TrailingZeros32(x)))
 	}
@@ -152,6 +157,25 @@ func (o *Observer) prepare(v *View) prepared {
 	for range pr.hidden {
 		pr.slots = append(pr.slots, deal.Any)
 	}
+	if len(pr.pool) != len(pr.slots) {
+		return prepared{err: fmt.Errorf("%w: %d unseen cards for %d places", engine.ErrInconsistent, len(pr.pool), len(pr.slots))}
+	}
+	// Any deal that fits the counts will do for the base.
+	p.Hands = slices.Clone(p.Hands)
+	o.place(pr.pool, v, pr.hidden, func(q int, h Set) { p.Hands[q] = h }, func(h Set) {
+		p.Boon = h
+		if v.Picker >= 0 {
+			p.Buried = h
+		}
+	})
+	base, err := FromPosition(p)
+	if err != nil {
+		return prepared{err: fmt.Errorf("%w: %w", engine.ErrInconsistent, err)}
+	}
+	if err := base.restoreHistory(v); err != nil {
+		return prepared{err: err}
+	}
+	pr.base = base
 	return pr
 }
 

@@ -69,13 +69,13 @@ type Observer struct {
 	prep prepared
 }
 
-// prepared is the last view's position without the other hands and
-// the draw pile, and where the unseen cards may go; err is why no state
-// can be sampled from it.
+// prepared is the last view as a state whose other hands and draw
+// pile each sample deals anew (base: those of base are any the counts
+// allow), and where the unseen cards may go; err is why no state can be
+// sampled from it.
 type prepared struct {
-	p    Position
+	base *State
 	d    dealing
-	hist history
 	err  error
 }
 
@@ -152,7 +152,33 @@ func (o *Observer) prepare(v *View) prepared {
 	if err != nil {
 		return prepared{err: err}
 	}
-	return prepared{p: p, d: *o.dealing(v, pool), hist: h}
+	d := o.dealing(v, pool)
+	d.cards = make([]uint8, len(pool))
+	for i, c := range pool {
+		d.cards[i] = uint8(c)
+	}
+	o.place(&p, d)
+	base, err := FromPosition(p)
+	if err != nil {
+		return prepared{err: fmt.Errorf("%w: %w", engine.ErrInconsistent, err)}
+	}
+	base.restoreHistory(&h)
+	d.cards = nil
+	return prepared{base: base, d: *d}
+}
+
+// place gives the position the other hands and the draw pile of deal d.
+func (o *Observer) place(p *Position, d *dealing) {
+	mine := p.Hands[o.me]
+	p.Hands = make([][]Card, o.n)
+	for q := range o.n {
+		if q == o.me {
+			p.Hands[q] = mine
+		} else {
+			p.Hands[q] = d.hand(q)
+		}
+	}
+	p.Draw = d.hand(o.n)
 }
 
 // event reads one event of a view.
@@ -354,22 +380,26 @@ func (o *Observer) SampleState(rng *rand.Rand) (*State, error) {
 	if !d.deal(rng) {
 		return nil, fmt.Errorf("%w: no deal of the unseen cards fits", engine.ErrInconsistent)
 	}
-	p := pr.p
-	p.Hands = make([][]Card, o.n)
+	// The prepared state with this deal: what FromPosition would build
+	// from the position with these hands, without checking it all again.
+	s := pr.base.Clone()
 	for q := range o.n {
 		if q == o.me {
-			p.Hands[q] = pr.p.Hands[q]
-		} else {
-			p.Hands[q] = d.hand(q)
+			continue
+		}
+		s.hand[q], s.mask[q], s.count[q] = [NumKinds]uint8{}, 0, 0
+		for _, c := range d.cards[d.start[q]:d.start[q+1]] {
+			s.addCard(q, Card(c))
 		}
 	}
-	p.Draw = d.hand(o.n)
-	p.Seed = rng.Uint64()
-	s, err := FromPosition(p)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", engine.ErrInconsistent, err)
+	s.draw = s.drawBuf[:0]
+	for _, c := range d.cards[d.start[o.n]:d.start[o.n+1]] {
+		s.draw = append(s.draw, Card(c))
 	}
-	s.restoreHistory(&pr.hist)
+	s.pcg.Seed(rng.Uint64(), pcgStream)
+	if s.challengeable {
+		s.wd4Guilty = s.mask[s.wd4Player]&colourMask[s.wd4Prev] != 0
+	}
 	return s, nil
 }
 

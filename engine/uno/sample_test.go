@@ -1,6 +1,7 @@
 package uno
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -277,4 +278,75 @@ func observedLate(b *testing.B, g Game, seats int) *Observer {
 		}
 	}
 	return o
+}
+
+// A sample is the prepared state with the deal's hands and pile put in
+// (SampleState does not rebuild it): it must be exactly the state
+// FromPosition builds from the view's position with the same deal and
+// seed, in every seat's view and as it plays on.
+func TestSampleIsFromPosition(t *testing.T) {
+	for ci, cf := range configs {
+		s := newGame(t, cf.game, 4, uint64(50+ci), cf.opts)
+		o := newObserver(t, cf.game, 1, 4, cf.opts)
+		rng := rand.New(rand.NewPCG(uint64(ci), 3))
+		for ply := 0; !s.Over() && ply < 400; ply++ {
+			if s.ToMove() == 1 {
+				if err := o.Observe(s.AppendView(nil, 1)); err != nil {
+					t.Fatal(err)
+				}
+				seed := rng.Uint64()
+				got, err := o.SampleState(rand.New(rand.NewPCG(seed, 1)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := fromPosition(t, o, rand.New(rand.NewPCG(seed, 1)))
+				play := rand.New(rand.NewPCG(seed, 2))
+				for k := 0; k < 60 && !want.Over(); k++ {
+					for q := range 4 {
+						if g, w := got.AppendView(nil, q), want.AppendView(nil, q); !bytes.Equal(g, w) {
+							t.Fatalf("%s ply %d+%d: seat %d's view differs:\n got %s\nwant %s", cf.name, ply, k, q, g, w)
+						}
+					}
+					l := want.AppendLegal(nil)
+					a := l[play.IntN(len(l))]
+					if err := got.Play(a); err != nil {
+						t.Fatalf("%s ply %d+%d: %v", cf.name, ply, k, err)
+					}
+					if err := want.Play(a); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			l := s.AppendLegal(nil)
+			if err := s.Play(l[rng.IntN(len(l))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// fromPosition is a sample built the long way: the last view's
+// position with a deal, through FromPosition.
+func fromPosition(t *testing.T, o *Observer, rng *rand.Rand) *State {
+	t.Helper()
+	p, pool, err := o.position(o.last)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := o.dealing(o.last, pool)
+	if !d.deal(rng) {
+		t.Fatal("no deal")
+	}
+	o.place(&p, d)
+	p.Seed = rng.Uint64()
+	s, err := FromPosition(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := historyOf(o.last)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.restoreHistory(&h)
+	return s
 }
