@@ -383,6 +383,10 @@ func (o *Observer) SampleState(rng *rand.Rand) (*State, error) {
 	// The prepared state with this deal: what FromPosition would build
 	// from the position with these hands, without checking it all again.
 	s := pr.base.Clone()
+	// Back the log with the state's own arrays, as a dealt state's is:
+	// a playout appends to it at every action.
+	s.events = append(s.evBuf[:0], pr.base.events...)
+	s.evCards = append(s.cardBuf[:0], pr.base.evCards...)
 	for q := range o.n {
 		if q == o.me {
 			continue
