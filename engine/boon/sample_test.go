@@ -134,22 +134,7 @@ func TestSampleIsFromPosition(t *testing.T) {
 					t.Fatal(err)
 				}
 				want := fromPosition(t, o, rand.New(rand.NewPCG(seed, 1)))
-				play := rand.New(rand.NewPCG(seed, 2))
-				for k := 0; k < 40 && !want.Over(); k++ {
-					for q := range seats {
-						if g, w := enginetest.ViewBytes(t, got, q), enginetest.ViewBytes(t, want, q); string(g) != string(w) {
-							t.Fatalf("%d seats ply %d+%d: seat %d's view differs:\n got %s\nwant %s", seats, ply, k, q, g, w)
-						}
-					}
-					l := want.AppendLegal(nil)
-					a := l[play.IntN(len(l))]
-					if err := got.Play(a); err != nil {
-						t.Fatalf("%d seats ply %d+%d: %v", seats, ply, k, err)
-					}
-					if err := want.Play(a); err != nil {
-						t.Fatal(err)
-					}
-				}
+				enginetest.SamePlay(t, got, want, seats, 40, rand.New(rand.NewPCG(seed, 2)))
 			}
 			l := s.AppendLegal(nil)
 			if err := s.Play(l[rng.IntN(len(l))]); err != nil {

@@ -1,7 +1,6 @@
 package uno
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -300,22 +299,7 @@ func TestSampleIsFromPosition(t *testing.T) {
 					t.Fatal(err)
 				}
 				want := fromPosition(t, o, rand.New(rand.NewPCG(seed, 1)))
-				play := rand.New(rand.NewPCG(seed, 2))
-				for k := 0; k < 60 && !want.Over(); k++ {
-					for q := range 4 {
-						if g, w := got.AppendView(nil, q), want.AppendView(nil, q); !bytes.Equal(g, w) {
-							t.Fatalf("%s ply %d+%d: seat %d's view differs:\n got %s\nwant %s", cf.name, ply, k, q, g, w)
-						}
-					}
-					l := want.AppendLegal(nil)
-					a := l[play.IntN(len(l))]
-					if err := got.Play(a); err != nil {
-						t.Fatalf("%s ply %d+%d: %v", cf.name, ply, k, err)
-					}
-					if err := want.Play(a); err != nil {
-						t.Fatal(err)
-					}
-				}
+				enginetest.SamePlay(t, got, want, 4, 60, rand.New(rand.NewPCG(seed, 2)))
 			}
 			l := s.AppendLegal(nil)
 			if err := s.Play(l[rng.IntN(len(l))]); err != nil {
