@@ -21,12 +21,11 @@ type boonGame struct {
 	maxWin float64
 	opt    BoonOptions
 	// What the pick showed, for BoonOptions.Infer: the seats that passed
-	// (in order), the picker, the cards each seat played this round, all
-	// of them, and how many cards the Boon holds.
+	// (in order), the picker, the cards each seat played this round, and
+	// how many cards the Boon holds.
 	passed   []int
 	picker   int
 	played   [boon.MaxSeats]boon.Set
-	allPlay  boon.Set
 	boonSize int
 	// The picker's cards, scratch for drawing its Boon (pickLikelihood).
 	cand []boon.Card
@@ -55,7 +54,6 @@ func newBoonGame(obs engine.Observer, v *boon.View, opt BoonOptions) *boonGame {
 		for i, cs := range t.Cards {
 			if c, err := boon.ParseCard(cs); err == nil && g.n > 0 {
 				g.played[(t.Leader+i)%g.n] |= boon.SetOf(c)
-				g.allPlay |= boon.SetOf(c)
 			}
 		}
 	}
@@ -66,11 +64,16 @@ func (g *boonGame) Seats() int { return g.n }
 
 // Determinize is a state sampled from the seat's views: the unseen cards
 // dealt uniformly over the deals that fit every void a seat showed; with
-// BoonOptions.Infer, one of InferDeals such states drawn with
-// probability proportional to its likelihood (pickLikelihood).
+// BoonOptions.Infer, one of InferDeals such deals drawn with
+// probability proportional to its likelihood (pickLikelihood), and only
+// that one made a state.
 func (g *boonGame) Determinize(rng *rand.Rand) State[boon.Action] {
-	s := g.sample(rng)
-	if s == nil {
+	ob, ok := g.obs.(*boon.Observer)
+	if !ok {
+		return nil
+	}
+	d, err := ob.DealHidden(rng)
+	if err != nil {
 		return nil
 	}
 	if g.opt.Infer && (len(g.passed) > 0 || g.picker >= 0 && g.picker != g.me) {
@@ -78,28 +81,21 @@ func (g *boonGame) Determinize(rng *rand.Rand) State[boon.Action] {
 		// replaces the kept one with probability its weight over the
 		// total so far, so that the deal kept is drawn in proportion to
 		// its weight.
-		total := g.pickLikelihood(s, rng)
+		total := g.pickLikelihood(&d, rng)
 		for range max(g.opt.InferDeals, 1) - 1 {
-			x := g.sample(rng)
-			if x == nil {
+			x, err := ob.DealHidden(rng)
+			if err != nil {
 				continue
 			}
-			w := g.pickLikelihood(x, rng)
+			w := g.pickLikelihood(&x, rng)
 			total += w
 			if rng.Float64()*total < w {
-				s = x
+				d = x
 			}
 		}
 	}
+	s := ob.StateOf(d, rng)
 	return &boonState{s: s, round: s.Round(), vc: g.vc, maxWin: g.maxWin}
-}
-
-func (g *boonGame) sample(rng *rand.Rand) *boon.State {
-	s, err := g.obs.Sample(rng)
-	if err != nil {
-		return nil
-	}
-	return s.(*boon.State)
 }
 
 // The model of the other seats' pick behind BoonOptions.Infer: a seat
@@ -119,21 +115,16 @@ const (
 // played) below the take bar, the picker's hand before the take above
 // it (its Boon drawn at random from its cards), and its burial is one
 // greedy might have made.
-func (g *boonGame) pickLikelihood(s *boon.State, rng *rand.Rand) float64 {
+func (g *boonGame) pickLikelihood(d *boon.Deal, rng *rand.Rand) float64 {
 	l := 1.0
 	bar := func(i int) float64 { return TakeBar(g.n, i == g.n-1) } // the i-th seat asked, from the dealer's left
 	for i, q := range g.passed {
 		if q != g.me {
-			l *= max(1-takeProb(PickStrength(s.Hand(q)|g.played[q]), bar(i)), likelihoodFloor)
+			l *= max(1-takeProb(PickStrength(d.Hands[q]|g.played[q]), bar(i)), likelihoodFloor)
 		}
 	}
 	if p := g.picker; p >= 0 && p != g.me {
-		// Face down: every card of the deck in no hand and not played.
-		hidden := boon.Deck(g.n) &^ g.allPlay
-		for q := range g.n {
-			hidden &^= s.Hand(q)
-		}
-		all := s.Hand(p) | g.played[p] | hidden
+		all := d.Hands[p] | g.played[p] | d.FaceDown // the burial is face down
 		g.cand = g.cand[:0]
 		for x := uint32(all); x != 0; x &= x - 1 {
 			g.cand = append(g.cand, boon.Card(bits.TrailingZeros32(x)))
@@ -145,7 +136,7 @@ func (g *boonGame) pickLikelihood(s *boon.State, rng *rand.Rand) float64 {
 			before &^= 1 << g.cand[k]
 		}
 		l *= max(takeProb(PickStrength(before), bar(len(g.passed))), likelihoodFloor)
-		l *= max(buryLikelihood(all, hidden), likelihoodFloor)
+		l *= max(buryLikelihood(all, d.FaceDown), likelihoodFloor)
 	}
 	return l
 }

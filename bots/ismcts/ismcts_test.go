@@ -257,7 +257,10 @@ func TestInferFollowsThePick(t *testing.T) {
 				rng := rand.New(rand.NewPCG(3, 3))
 				const deals = 3000
 				// The cards the seat cannot see.
-				pool := boon.Deck(v.Seats) &^ g.allPlay &^ s.Hand(v.Seat)
+				pool := boon.Deck(v.Seats) &^ s.Hand(v.Seat)
+				for _, x := range g.played {
+					pool &^= x
+				}
 				for range deals {
 					d := g.Determinize(rng).(*boonState).s
 					buried := pool // what the other hands were not dealt

@@ -77,30 +77,65 @@ func (o *Observer) Sample(rng *rand.Rand) (engine.State, error) {
 // cards face down (the Boon before the pick, the set-aside Boon in
 // Least mode, another picker's burial, which then stands for its Boon
 // too) dealt uniformly over the deals that fit the suits each seat
-// showed it lacks.
+// showed it lacks. It is StateOf(DealHidden(rng), rng).
 func (o *Observer) SampleState(rng *rand.Rand) (*State, error) {
-	v, pr := o.last, &o.prep
-	if v == nil {
-		return nil, engine.ErrNoDecision
+	d, err := o.DealHidden(rng)
+	if err != nil {
+		return nil, err
+	}
+	return o.StateOf(d, rng), nil
+}
+
+// Deal is what a seat cannot see of a Boon round: the other seats'
+// hands (the seat's own is empty) and the cards face down, which are
+// the Boon before the pick or set aside in Least mode, and another
+// picker's burial after its pick (empty when the seat is the picker).
+type Deal struct {
+	Hands    [MaxSeats]Set
+	FaceDown Set
+}
+
+// DealHidden deals what the seat cannot see, uniformly over the deals
+// that fit its views, without building a state: for a search that
+// weighs deals by what it guesses of the other seats before it keeps
+// one (StateOf).
+func (o *Observer) DealHidden(rng *rand.Rand) (Deal, error) {
+	pr := &o.prep
+	if o.last == nil {
+		return Deal{}, engine.ErrNoDecision
 	}
 	if pr.err != nil {
-		return nil, pr.err
+		return Deal{}, pr.err
 	}
 	cards, ok := deal.Deal(rng, pr.pool, pr.slots, nil)
 	if !ok {
-		return nil, fmt.Errorf("%w: no deal of the unseen cards fits", engine.ErrInconsistent)
+		return Deal{}, fmt.Errorf("%w: no deal of the unseen cards fits", engine.ErrInconsistent)
 	}
+	var d Deal
+	o.place(cards, o.last, pr.hidden, func(q int, h Set) { d.Hands[q] = h }, func(h Set) { d.FaceDown = h })
+	return d, nil
+}
+
+// StateOf is the last view's state with what the seat cannot see as
+// in d (a deal of DealHidden's), its own randomness to come drawn from
+// rng.
+func (o *Observer) StateOf(d Deal, rng *rand.Rand) *State {
 	// The prepared state with this deal: what FromPosition would build
 	// from the position with these hands, without checking it all again.
-	s := pr.base.Clone()
-	o.place(cards, v, pr.hidden, func(q int, h Set) { s.hands[q] = h }, func(h Set) {
-		s.boon = h
-		if v.Picker >= 0 {
-			s.buried = h
+	s := o.prep.base.Clone()
+	for q := range o.n {
+		if q != o.me {
+			s.hands[q] = d.Hands[q]
 		}
-	})
+	}
+	if v := o.last; v.Picker != o.me {
+		s.boon = d.FaceDown
+		if v.Picker >= 0 {
+			s.buried = d.FaceDown
+		}
+	}
 	s.pcg.Seed(rng.Uint64(), pcgStream)
-	return s, nil
+	return s
 }
 
 // place gives each other seat its cards of the deal cards, then the
