@@ -54,8 +54,9 @@ func TestISMCTSPlaysEveryGame(t *testing.T) {
 }
 
 // ISMCTS_STRENGTH=N plays N in-process games per config of ismcts at a
-// fixed budget (ISMCTS_ITERS, default 500) against greedy, the seats
-// rotated, and logs its mean score (1 a win, ties shared, by rank).
+// fixed budget (ISMCTS_ITERS, default 500) against greedy (or the bot
+// ISMCTS_OPPONENT names, e.g. random), the seats rotated, and logs its
+// mean score (1 a win, ties shared, by rank).
 // ISMCTS_CONFIGS (e.g. "uno4,boon3") picks some of the configs.
 func TestISMCTSStrengthInProcess(t *testing.T) {
 	games, _ := strconv.Atoi(os.Getenv("ISMCTS_STRENGTH"))
@@ -65,6 +66,10 @@ func TestISMCTSStrengthInProcess(t *testing.T) {
 	iters := 500
 	if v, err := strconv.Atoi(os.Getenv("ISMCTS_ITERS")); err == nil {
 		iters = v
+	}
+	opponent := "greedy"
+	if v := os.Getenv("ISMCTS_OPPONENT"); v != "" {
+		opponent = v
 	}
 	for _, c := range []struct {
 		game  string
@@ -76,7 +81,7 @@ func TestISMCTSStrengthInProcess(t *testing.T) {
 		}
 		players := []sdk.Bot{mustBot(t, "ismcts", Options{Iterations: iters})}
 		for range c.seats - 1 {
-			players = append(players, mustBot(t, "greedy", Options{}))
+			players = append(players, mustBot(t, opponent, Options{}))
 		}
 		// Every rotation replays one deal with the seats rotated.
 		score := 0.0
@@ -91,7 +96,7 @@ func TestISMCTSStrengthInProcess(t *testing.T) {
 				score += 1 / float64(ties)
 			}
 		}
-		t.Logf("%s %d seats: ismcts(%d) scores %.3f over %d games (fair share %.3f)", c.game, c.seats, iters, score/float64(games), games, 1/float64(c.seats))
+		t.Logf("%s %d seats: ismcts(%d) scores %.3f over %d games against %s (fair share %.3f)", c.game, c.seats, iters, score/float64(games), games, opponent, 1/float64(c.seats))
 	}
 }
 

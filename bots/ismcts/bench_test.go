@@ -8,6 +8,7 @@ import (
 
 	"github.com/arena-dev/arena/engine"
 	"github.com/arena-dev/arena/engine/boon"
+	"github.com/arena-dev/arena/engine/enginetest"
 	"github.com/arena-dev/arena/engine/uno"
 	"github.com/arena-dev/arena/protocol"
 )
@@ -56,7 +57,9 @@ func playoutSpeed(s engine.State, done func(engine.State) bool, clone func() eng
 // BenchmarkISMCTS measures the search's speed in process, one op an
 // iteration (a determinization dealt, the tree walked, a playout to the
 // end of the hand or round), from seat 0's first decision; nodes/s counts
-// the states applied (tree and playout plies). x-random is nodes/s over
+// the states applied (tree and playout plies); iters/cpu-s is iters/s in
+// the process's CPU time, which other jobs on the machine do not
+// stretch as they do the wall clock's. x-random is nodes/s over
 // the plain engine's uniformly random playout speed from the same
 // position, measured in the same run: the price of the determinizations,
 // the tree and the playout policy.
@@ -96,12 +99,13 @@ func BenchmarkISMCTS(b *testing.B) {
 			var res Result
 			bot.Stats = func(r Result) { res = r }
 			b.ResetTimer()
-			start := time.Now()
+			start, cpu0 := time.Now(), cpuTime(b)
 			if _, _, _, err := bot.search(t, Limits{Iterations: b.N}); err != nil {
 				b.Fatal(err)
 			}
-			el := time.Since(start).Seconds()
+			el, cpu := time.Since(start).Seconds(), (cpuTime(b) - cpu0).Seconds()
 			b.StopTimer()
+			b.ReportMetric(float64(res.Iterations)/cpu, "iters/cpu-s")
 			nodes := float64(res.Nodes) / el
 			b.ReportMetric(float64(res.Iterations)/el, "iters/s")
 			b.ReportMetric(nodes, "nodes/s")
@@ -114,7 +118,8 @@ func BenchmarkISMCTS(b *testing.B) {
 // boonDecisions are the views and legal actions of every decision of
 // seat 0 (of two actions or more) in the first rounds of random
 // four-seat games: picks, burials and tricks, as a game brings them.
-func boonDecisions(tb testing.TB, games int) (views []boon.View, legal [][]boon.Action) {
+// A Boon view carries the whole round, so each is its own history.
+func boonDecisions(tb testing.TB, games int) (views [][]byte, legal [][]boon.Action) {
 	tb.Helper()
 	for seed := range uint64(games) {
 		s := boon.NewState(4, seed, boon.DefaultRules())
@@ -122,7 +127,7 @@ func boonDecisions(tb testing.TB, games int) (views []boon.View, legal [][]boon.
 		for !s.Over() && s.Round() == 1 {
 			l := s.AppendLegal(nil)
 			if s.ToMove() == 0 && len(l) > 1 {
-				views, legal = append(views, s.ViewOf(0)), append(legal, l)
+				views, legal = append(views, enginetest.ViewBytes(tb, s, 0)), append(legal, l)
 			}
 			if err := s.Play(l[rng.IntN(len(l))]); err != nil {
 				tb.Fatal(err)
@@ -130,6 +135,20 @@ func boonDecisions(tb testing.TB, games int) (views []boon.View, legal [][]boon.
 		}
 	}
 	return views, legal
+}
+
+// boonGameOf is seat 0's information set at its view.
+func boonGameOf(tb testing.TB, view []byte, opt BoonOptions) *boonGame {
+	tb.Helper()
+	o := observerOf(tb, "boon", 0, 4, nil)
+	if err := o.Observe(view); err != nil {
+		tb.Fatal(err)
+	}
+	var v boon.View
+	if err := json.Unmarshal(view, &v); err != nil {
+		tb.Fatal(err)
+	}
+	return newBoonGame(o, &v, opt)
 }
 
 // BenchmarkBoonInfer measures what BoonOptions.Infer costs: the CPU time
@@ -141,11 +160,7 @@ func BenchmarkBoonInfer(b *testing.B) {
 	run := func(opt BoonOptions) time.Duration {
 		start := cpuTime(b)
 		for i := range views {
-			g, err := newBoonGame(&views[i], boon.DefaultRules())
-			if err != nil {
-				b.Fatal(err)
-			}
-			g.opt = opt
+			g := boonGameOf(b, views[i], opt)
 			Search[boon.Action](g, legal[i], Limits{Iterations: 500}, rand.New(rand.NewPCG(1, 1)))
 		}
 		return cpuTime(b) - start
@@ -176,11 +191,7 @@ func BenchmarkBoonSearchCost(b *testing.B) {
 			var total, dearest time.Duration
 			for range b.N {
 				for i := range views {
-					g, err := newBoonGame(&views[i], boon.DefaultRules())
-					if err != nil {
-						b.Fatal(err)
-					}
-					g.opt = c.opt
+					g := boonGameOf(b, views[i], c.opt)
 					start := cpuTime(b)
 					Search[boon.Action](g, legal[i], Limits{Iterations: 1500}, rand.New(rand.NewPCG(1, 1)))
 					el := cpuTime(b) - start

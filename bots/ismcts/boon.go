@@ -1,33 +1,32 @@
 package ismcts
 
 import (
-	"fmt"
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 
+	"github.com/arena-dev/arena/engine"
 	"github.com/arena-dev/arena/engine/boon"
 )
 
-// boonGame is a Boon seat's information set at its decision, read from
-// its view alone: the view carries the whole round so far (every trick,
-// who passed, the picker; for the picker its Boon and burial), so a Boon
-// seat needs no memory across turns.
+// boonGame is a Boon seat's information set at its decision: the
+// engine's observer of its views deals the determinizations
+// (engine.Sampler), and with BoonOptions.Infer this weighs them by what
+// the pick showed.
 type boonGame struct {
-	pos    boon.Position
-	me     int
-	sizes  []int      // cards still to deal to each seat (0 for me)
-	hidden int        // cards to deal face down: the Boon (pick phase, Least) or the burial
-	void   []boon.Set // per seat: the suits it showed it lacks
-	pool   []boon.Card
-	buf    []boon.Card
+	obs    engine.Observer
+	me, n  int
 	vc     []int
 	maxWin float64
 	opt    BoonOptions
 	// What the pick showed, for BoonOptions.Infer: the seats that passed
-	// (in order) and the cards each seat played this round.
-	passed []int
-	played []boon.Set
+	// (in order), the picker, the cards each seat played this round, and
+	// how many cards the Boon holds.
+	passed   []int
+	picker   int
+	played   [boon.MaxSeats]boon.Set
+	boonSize int
 	// The picker's cards, scratch for drawing its Boon (pickLikelihood).
 	cand []boon.Card
 }
@@ -43,222 +42,60 @@ type BoonOptions struct {
 	InferDeals int
 }
 
-func newBoonGame(v *boon.View, r boon.Rules) (*boonGame, error) {
-	n, me := v.Seats, v.Seat
-	if me < 0 || me >= n || v.ToMove != me {
-		return nil, fmt.Errorf("boon: not this seat's decision")
-	}
-	p := boon.Position{Rules: r, Seats: n, Round: v.Round, Dealer: v.Dealer, VC: v.VC, Picker: v.Picker,
-		Passed: len(v.Passed), Least: v.Mode == "least"}
-	// The search stops at the end of the round; the cap must not end it
-	// sooner.
-	p.Rules.Rounds = 1 << 30
-	g := &boonGame{me: me, vc: v.VC, sizes: make([]int, n), void: make([]boon.Set, n), played: make([]boon.Set, n), passed: v.Passed}
-	var err error
-	parseSet := func(ss []string) (boon.Set, error) {
-		var x boon.Set
-		for _, s := range ss {
-			c, err := boon.ParseCard(s)
-			if err != nil {
-				return 0, err
-			}
-			x |= 1 << c
-		}
-		return x, nil
-	}
-	p.Hands = make([]boon.Set, n)
-	if p.Hands[me], err = parseSet(v.Hand); err != nil {
-		return nil, err
-	}
-	known := p.Hands[me]
-	trick := func(t boon.Trick) (boon.PlayedTrick, error) {
-		pt := boon.PlayedTrick{Leader: t.Leader}
-		for i, s := range t.Cards {
-			c, err := boon.ParseCard(s)
-			if err != nil {
-				return pt, err
-			}
-			pt.Cards = append(pt.Cards, c)
-			known |= 1 << c
-			q := (t.Leader + i) % n
-			g.played[q] |= 1 << c
-			if i > 0 && q != me {
-				led := pt.Cards[0].Suit()
-				if c.Suit() != led {
-					g.void[q] |= boon.SuitSet(led)
-					if r.MustTrump && c.Suit() != boon.Gold {
-						g.void[q] |= boon.SuitSet(boon.Gold)
-					}
-				}
+// newBoonGame is the information set of the seat whose last view,
+// observed by obs, is v.
+func newBoonGame(obs engine.Observer, v *boon.View, opt BoonOptions) *boonGame {
+	g := &boonGame{obs: obs, me: v.Seat, n: v.Seats, vc: v.VC, opt: opt, passed: v.Passed, picker: v.Picker, boonSize: v.BoonSize,
+		// A picker's round moves up to 2 VC per defender (3 under the
+		// sheepshead tiers); scaled so that a defender's 2 is most of
+		// the range, the picker's greater swings clipped.
+		maxWin: 3}
+	for _, t := range append(slices.Clone(v.Tricks), v.Trick) {
+		for i, cs := range t.Cards {
+			if c, err := boon.ParseCard(cs); err == nil && g.n > 0 {
+				g.played[(t.Leader+i)%g.n] |= boon.SetOf(c)
 			}
 		}
-		return pt, nil
 	}
-	for _, t := range v.Tricks {
-		pt, err := trick(t)
-		if err != nil {
-			return nil, err
-		}
-		p.Tricks = append(p.Tricks, pt)
-	}
-	if p.Trick, err = trick(v.Trick); err != nil {
-		return nil, err
-	}
-	if v.Picker == me {
-		if p.Boon, err = parseSet(v.Boon); err != nil {
-			return nil, err
-		}
-		if p.Buried, err = parseSet(v.Buried); err != nil {
-			return nil, err
-		}
-		known |= p.Buried
-	} else if v.Picker >= 0 {
-		g.hidden = v.BoonSize // the burial, which stands in for the Boon
-	} else {
-		g.hidden = v.BoonSize // the Boon, or the set-aside Boon
-	}
-	for q := range n {
-		if q != me {
-			g.sizes[q] = v.HandSizes[q]
-		}
-	}
-	deck := boon.Deck(n)
-	for x := uint32(deck &^ known); x != 0; x &= x - 1 {
-		g.pool = append(g.pool, boon.Card(bits.TrailingZeros32(x)))
-	}
-	if len(g.pool) != sum(g.sizes)+g.hidden {
-		return nil, fmt.Errorf("boon: %d unseen cards for %d in hands and %d hidden", len(g.pool), sum(g.sizes), g.hidden)
-	}
-	g.pos = p
-	// A picker's round moves up to 2 VC per defender (3 under the
-	// sheepshead tiers); scaled so that a defender's 2 is most of the
-	// range, the picker's greater swings clipped.
-	g.maxWin = 3
-	return g, nil
+	return g
 }
 
-func (g *boonGame) Seats() int { return g.pos.Seats }
+func (g *boonGame) Seats() int { return g.n }
 
-// Determinize deals the unseen cards to the other hands, every seat's
-// voids respected, and the rest face down (the Boon or the burial); with
-// BoonOptions.Infer, one of InferDeals such deals drawn with probability
-// proportional to its likelihood (pickLikelihood).
+// Determinize is a state sampled from the seat's views: the unseen cards
+// dealt uniformly over the deals that fit every void a seat showed; with
+// BoonOptions.Infer, one of InferDeals such deals drawn with
+// probability proportional to its likelihood (pickLikelihood), and only
+// that one made a state.
 func (g *boonGame) Determinize(rng *rand.Rand) State[boon.Action] {
-	hands, hidden, ok := g.deal(rng)
+	ob, ok := g.obs.(*boon.Observer)
 	if !ok {
 		return nil
 	}
-	if g.opt.Infer && (len(g.passed) > 0 || g.pos.Picker >= 0 && g.pos.Picker != g.me) {
+	d, err := ob.DealHidden(rng)
+	if err != nil {
+		return nil
+	}
+	if g.opt.Infer && (len(g.passed) > 0 || g.picker >= 0 && g.picker != g.me) {
 		// Sampling-importance-resampling, one pass: each new deal
 		// replaces the kept one with probability its weight over the
 		// total so far, so that the deal kept is drawn in proportion to
 		// its weight.
-		total := g.pickLikelihood(&hands, hidden, rng)
+		total := g.pickLikelihood(&d, rng)
 		for range max(g.opt.InferDeals, 1) - 1 {
-			h, hid, ok := g.deal(rng)
-			if !ok {
+			x, err := ob.DealHidden(rng)
+			if err != nil {
 				continue
 			}
-			w := g.pickLikelihood(&h, hid, rng)
+			w := g.pickLikelihood(&x, rng)
 			total += w
 			if rng.Float64()*total < w {
-				hands, hidden = h, hid
+				d = x
 			}
 		}
 	}
-	n := g.pos.Seats
-	p := g.pos
-	p.Hands = make([]boon.Set, n)
-	for q := range n {
-		p.Hands[q] = hands[q]
-	}
-	p.Hands[g.me] = g.pos.Hands[g.me]
-	switch {
-	case p.Picker == g.me:
-	case p.Picker >= 0:
-		p.Buried, p.Boon = hidden, hidden
-	default:
-		p.Boon = hidden
-	}
-	p.Seed = rng.Uint64()
-	s, err := boon.FromPosition(p)
-	if err != nil {
-		return nil
-	}
-	return &boonState{s: s, round: p.Round, vc: g.vc, maxWin: g.maxWin}
-}
-
-// deal deals the unseen cards once, the voids respected: the cards of
-// a suit some seat is void in first, each to a pile that may hold it
-// with a chance in proportion to its room, then the others in shuffled
-// order to the room left. A deal that paints itself into a corner is
-// retried; after a few tries the voids are dropped.
-func (g *boonGame) deal(rng *rand.Rand) (hands [boon.MaxSeats]boon.Set, hidden boon.Set, ok bool) {
-	n := g.pos.Seats
-	var voids boon.Set
-	for q := range n {
-		voids |= g.void[q]
-	}
-	for try := 0; ; try++ {
-		pool := append(g.buf[:0], g.pool...)
-		g.buf = pool
-		rng.Shuffle(len(pool), func(i, j int) { pool[i], pool[j] = pool[j], pool[i] })
-		var left [boon.MaxSeats + 1]int
-		copy(left[:], g.sizes)
-		left[n] = g.hidden
-		hands, hidden = [boon.MaxSeats]boon.Set{}, 0
-		ok = true
-		give := func(q int, c boon.Card) {
-			left[q]--
-			if q == n {
-				hidden |= 1 << c
-			} else {
-				hands[q] |= 1 << c
-			}
-		}
-		free := pool[:0] // the cards no void concerns, in shuffled order
-		for _, c := range pool {
-			if try >= 20 || voids&(1<<c) == 0 {
-				free = append(free, c)
-				continue
-			}
-			// Candidate piles: seats with room not void in c's suit, the
-			// face-down pile.
-			tot := 0
-			for q := range n + 1 {
-				if left[q] > 0 && (q == n || g.void[q]&(1<<c) == 0) {
-					tot += left[q]
-				}
-			}
-			if tot == 0 {
-				ok = false
-				break
-			}
-			k := rng.IntN(tot)
-			for q := range n + 1 {
-				if left[q] > 0 && (q == n || g.void[q]&(1<<c) == 0) {
-					if k < left[q] {
-						give(q, c)
-						break
-					}
-					k -= left[q]
-				}
-			}
-		}
-		if ok {
-			q := 0
-			for _, c := range free {
-				for left[q] == 0 {
-					q++
-				}
-				give(q, c)
-			}
-			return hands, hidden, true
-		}
-		if try > 40 {
-			return hands, hidden, false
-		}
-	}
+	s := ob.StateOf(d, rng)
+	return &boonState{s: s, round: s.Round(), vc: g.vc, maxWin: g.maxWin}
 }
 
 // The model of the other seats' pick behind BoonOptions.Infer: a seat
@@ -278,29 +115,28 @@ const (
 // played) below the take bar, the picker's hand before the take above
 // it (its Boon drawn at random from its cards), and its burial is one
 // greedy might have made.
-func (g *boonGame) pickLikelihood(hands *[boon.MaxSeats]boon.Set, hidden boon.Set, rng *rand.Rand) float64 {
-	n := g.pos.Seats
+func (g *boonGame) pickLikelihood(d *boon.Deal, rng *rand.Rand) float64 {
 	l := 1.0
-	bar := func(i int) float64 { return TakeBar(n, i == n-1) } // the i-th seat asked, from the dealer's left
+	bar := func(i int) float64 { return TakeBar(g.n, i == g.n-1) } // the i-th seat asked, from the dealer's left
 	for i, q := range g.passed {
 		if q != g.me {
-			l *= max(1-takeProb(PickStrength(hands[q]|g.played[q]), bar(i)), likelihoodFloor)
+			l *= max(1-takeProb(PickStrength(d.Hands[q]|g.played[q]), bar(i)), likelihoodFloor)
 		}
 	}
-	if p := g.pos.Picker; p >= 0 && p != g.me {
-		all := hands[p] | g.played[p] | hidden
+	if p := g.picker; p >= 0 && p != g.me {
+		all := d.Hands[p] | g.played[p] | d.FaceDown // the burial is face down
 		g.cand = g.cand[:0]
 		for x := uint32(all); x != 0; x &= x - 1 {
 			g.cand = append(g.cand, boon.Card(bits.TrailingZeros32(x)))
 		}
 		before := all
-		for k := range g.hidden { // a random Boon of its cards
+		for k := range g.boonSize { // a random Boon of its cards
 			j := k + rng.IntN(len(g.cand)-k)
 			g.cand[k], g.cand[j] = g.cand[j], g.cand[k]
 			before &^= 1 << g.cand[k]
 		}
 		l *= max(takeProb(PickStrength(before), bar(len(g.passed))), likelihoodFloor)
-		l *= max(buryLikelihood(all, hidden), likelihoodFloor)
+		l *= max(buryLikelihood(all, d.FaceDown), likelihoodFloor)
 	}
 	return l
 }

@@ -3,11 +3,14 @@ package ismcts
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"time"
 
+	"github.com/arena-dev/arena/engine"
 	"github.com/arena-dev/arena/engine/boon"
 	"github.com/arena-dev/arena/engine/uno"
 	"github.com/arena-dev/arena/protocol"
@@ -107,37 +110,59 @@ type Bot struct {
 
 	game string
 	rng  *rand.Rand
-	uno  struct {
-		rules uno.Rules
-		tr    *unoTracker
-	}
-	boon struct{ rules boon.Rules }
-	err  error // the options of this game could not be read
+	// obs follows the seat's views of this game (the engine's
+	// sampler), nil for a game the bot does not search.
+	obs   engine.Observer
+	seats int
+	err   error // the game cannot be searched: options, or a view unread
 }
 
 // New is a bot of config c.
 func New(c Config, fallback Strategy) *Bot { return &Bot{Config: c, Fallback: fallback} }
 
 // Start implements sdk.Bot: the RNG is seeded from the hello's seed and
-// seat, so a game replays exactly at a fixed iteration budget.
+// seat, so a game replays exactly at a fixed iteration budget; the
+// engine's observer of the seat's views is started for a game searched.
 func (b *Bot) Start(h *protocol.Hello) error {
-	b.game, b.err = h.Game, nil
+	b.game, b.obs, b.err = h.Game, nil, nil
 	b.rng = rand.New(rand.NewPCG(h.Seed, uint64(h.Seat)))
-	switch h.Game {
-	case "uno", "bounce":
-		opts := h.Options
-		if h.Game == "bounce" && opts["rules"] == "" {
-			opts = map[string]string{"rules": "bounce"}
-			for k, v := range h.Options {
-				opts[k] = v
-			}
-		}
-		b.uno.rules, b.err = uno.RulesFromOptions(opts)
-		b.uno.tr = newUnoTracker(h.Seat, max(h.Seats, 2), b.uno.rules)
-	case "boon":
-		b.boon.rules, b.err = boon.RulesFromOptions(h.Options)
+	if !slices.Contains(searched, h.Game) {
+		return nil
 	}
+	b.seats = max(h.Seats, 2)
+	b.obs, b.err = observer(h.Game, h.Seat, b.seats, h.Options)
 	return nil
+}
+
+// searched are the games the bot searches.
+var searched = []string{"uno", "bounce", "boon"}
+
+// horizonOptions are the options that would end a game before the end
+// of the hand or round a search looks to: each is lifted to its
+// greatest value in the determinizations.
+var horizonOptions = map[string]string{"uno": "max_actions", "bounce": "max_actions", "boon": "rounds"}
+
+// observer is the engine's observer of seat's views of game under
+// opts, but for the game's horizon option lifted.
+func observer(game string, seat, seats int, opts map[string]string) (engine.Observer, error) {
+	g, err := engine.Lookup(game)
+	if err != nil {
+		return nil, err
+	}
+	sm, ok := g.(engine.Sampler)
+	if !ok {
+		return nil, fmt.Errorf("ismcts: %s has no sampler", game)
+	}
+	lifted := maps.Clone(opts)
+	if lifted == nil {
+		lifted = map[string]string{}
+	}
+	for _, o := range g.Info().Options {
+		if o.Name == horizonOptions[game] {
+			lifted[o.Name] = strconv.Itoa(o.Max)
+		}
+	}
+	return sm.Observer(seat, seats, lifted)
 }
 
 // End implements sdk.Bot.
@@ -239,26 +264,23 @@ func (b *Bot) search(t *protocol.Turn, lim Limits) (int, Result, compareFunc, er
 	if b.err != nil {
 		return 0, Result{}, nil, b.err
 	}
+	if b.obs == nil {
+		return 0, Result{}, nil, fmt.Errorf("ismcts does not play %s", b.game)
+	}
+	// Every view goes to the observer, in order: one skipped would lose
+	// what its events told.
+	if err := b.obs.Observe(t.View); err != nil {
+		b.err = err
+		return 0, Result{}, nil, err
+	}
 	switch b.game {
 	case "uno", "bounce":
-		var v uno.View
-		if err := json.Unmarshal(t.View, &v); err != nil {
-			return 0, Result{}, nil, err
-		}
-		b.uno.tr.observe(&v)
 		acts, err := parseLegal(t.Legal, uno.ParseAction)
 		if err != nil {
 			return 0, Result{}, nil, err
 		}
-		g, err := newUnoGame(&v, b.uno.rules, b.uno.tr, b.Config.GreedyPlayouts)
-		if err != nil {
-			return 0, Result{}, nil, err
-		}
-		i, r, err := b.run(Search[uno.Action](g, acts, lim, b.rng))
-		return i, r, func(cands []int, base, n int, lim Limits) []Paired {
-			return Compare[uno.Action](g, acts, cands, base, n, lim, b.rng)
-		}, err
-	case "boon":
+		return searchGame[uno.Action](b, &unoGame{obs: b.obs, seats: b.seats, greedy: b.Config.GreedyPlayouts}, acts, lim)
+	default:
 		var v boon.View
 		if err := json.Unmarshal(t.View, &v); err != nil {
 			return 0, Result{}, nil, err
@@ -267,17 +289,17 @@ func (b *Bot) search(t *protocol.Turn, lim Limits) (int, Result, compareFunc, er
 		if err != nil {
 			return 0, Result{}, nil, err
 		}
-		g, err := newBoonGame(&v, b.boon.rules)
-		if err != nil {
-			return 0, Result{}, nil, err
-		}
-		g.opt = b.Config.Boon
-		i, r, err := b.run(Search[boon.Action](g, acts, lim, b.rng))
-		return i, r, func(cands []int, base, n int, lim Limits) []Paired {
-			return Compare[boon.Action](g, acts, cands, base, n, lim, b.rng)
-		}, err
+		return searchGame[boon.Action](b, newBoonGame(b.obs, &v, b.Config.Boon), acts, lim)
 	}
-	return 0, Result{}, nil, fmt.Errorf("ismcts does not play %s", b.game)
+}
+
+// searchGame runs the search of g from the root actions acts, and
+// gives the paired comparison of its moves over the same deals.
+func searchGame[A comparable](b *Bot, g Game[A], acts []A, lim Limits) (int, Result, compareFunc, error) {
+	i, r, err := b.run(Search[A](g, acts, lim, b.rng))
+	return i, r, func(cands []int, base, n int, lim Limits) []Paired {
+		return Compare[A](g, acts, cands, base, n, lim, b.rng)
+	}, err
 }
 
 func (b *Bot) run(r Result) (int, Result, error) {

@@ -1,106 +1,123 @@
 package ismcts
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"math/rand/v2"
+	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/arena-dev/arena/engine"
 	"github.com/arena-dev/arena/engine/boon"
+	"github.com/arena-dev/arena/engine/enginetest"
 	"github.com/arena-dev/arena/engine/uno"
 )
 
-// Every determinization agrees with the seat's view: its own hand, every
-// seat's count, the discard pile (Uno), the tricks and, in Boon, every
-// void a seat showed; and the seat's legal actions are the view's.
+// observerOf is the engine's observer of seat's views, as the bot
+// starts it.
+func observerOf(tb testing.TB, game string, seat, seats int, opts map[string]string) engine.Observer {
+	tb.Helper()
+	o, err := observer(game, seat, seats, opts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return o
+}
+
+// observe gives o seat's view of s, as the referee sends it.
+func observe(tb testing.TB, o engine.Observer, s engine.State, seat int) []byte {
+	tb.Helper()
+	view := enginetest.ViewBytes(tb, s, seat)
+	if err := o.Observe(view); err != nil {
+		tb.Fatal(err)
+	}
+	return view
+}
+
+// Every determinization agrees with the seat's view, byte for byte but
+// for the horizon option lifted, and gives it the legal actions the
+// game does, in Uno and in Boon, with the pick inferred too.
 func TestDeterminizationsAreConsistent(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
-	for _, seats := range []int{2, 4} {
-		r := uno.DefaultRules()
-		r.Target = 0
-		s := uno.NewState(seats, uint64(seats), r)
-		tr := newUnoTracker(0, seats, r)
+	type game struct {
+		name  string
+		seats int
+		opts  map[string]string
+		mk    func(seed uint64) engine.State
+		infer bool
+	}
+	unoRules := uno.DefaultRules()
+	unoRules.Target = 0
+	cases := []game{
+		{"uno", 2, map[string]string{"target": "0"}, func(seed uint64) engine.State { return uno.NewState(2, seed, unoRules) }, false},
+		{"uno", 4, map[string]string{"target": "0"}, func(seed uint64) engine.State { return uno.NewState(4, seed, unoRules) }, false},
+		{"boon", 3, nil, func(seed uint64) engine.State { return boon.NewState(3, seed, boon.DefaultRules()) }, false},
+		{"boon", 4, nil, func(seed uint64) engine.State { return boon.NewState(4, seed, boon.DefaultRules()) }, true},
+	}
+	for _, c := range cases {
+		s := c.mk(uint64(c.seats))
+		o := observerOf(t, c.name, 0, c.seats, c.opts)
 		checked := 0
-		for !s.Over() {
+		for ply := 0; !s.Over() && ply < 300; ply++ {
 			if s.ToMove() == 0 {
-				v := s.ViewOf(0)
-				raw, _ := json.Marshal(v)
-				var back uno.View
-				json.Unmarshal(raw, &back)
-				tr.observe(&back)
-				g, err := newUnoGame(&back, r, tr, false)
-				if err != nil {
-					t.Fatal(err)
-				}
+				view := observe(t, o, s, 0)
 				for range 5 {
-					d := g.Determinize(rng).(*unoState).s
-					dv := d.ViewOf(0)
-					if !slices.Equal(dv.Hand, v.Hand) || !slices.Equal(dv.Counts, v.Counts) || !slices.Equal(dv.Discard, v.Discard) || dv.DrawPile != v.DrawPile {
-						t.Fatalf("determinization differs from the view:\n%+v\n%+v", dv, v)
+					var d engine.State
+					if c.name == "uno" {
+						d = (&unoGame{obs: o, seats: c.seats}).Determinize(rng).(*unoState).s
+					} else {
+						var v boon.View
+						if err := json.Unmarshal(view, &v); err != nil {
+							t.Fatal(err)
+						}
+						d = newBoonGame(o, &v, BoonOptions{Infer: c.infer, InferDeals: 8}).Determinize(rng).(*boonState).s
 					}
-					if !slices.Equal(d.AppendLegal(nil), s.AppendLegal(nil)) {
-						t.Fatalf("legal %v, want %v", d.AppendLegal(nil), s.AppendLegal(nil))
+					if got := enginetest.ViewBytes(t, d, 0); !bytes.Equal(unlift(got), unlift(view)) {
+						t.Fatalf("%s: determinization's view differs:\n%s\n%s", c.name, got, view)
+					}
+					if !reflect.DeepEqual(d.Legal(), s.Legal()) {
+						t.Fatalf("%s: legal %v, want %v", c.name, d.Legal(), s.Legal())
 					}
 				}
 				checked++
 			}
-			l := s.AppendLegal(nil)
-			s.Play(l[rng.IntN(len(l))])
-		}
-		if checked == 0 {
-			t.Fatal("no decision checked")
-		}
-	}
-	for _, c := range []struct {
-		seats int
-		opt   BoonOptions
-	}{{3, BoonOptions{}}, {4, BoonOptions{}}, {5, BoonOptions{}}, {4, BoonOptions{Infer: true, InferDeals: 8}}} {
-		seats := c.seats
-		s := boon.NewState(seats, uint64(seats), boon.DefaultRules())
-		for round := s.Round(); !s.Over() && s.Round() == round; {
-			me := s.ToMove()
-			v := s.ViewOf(me)
-			g, err := newBoonGame(&v, boon.DefaultRules())
-			if err != nil {
+			l := s.Legal()
+			if err := s.Apply(l[rng.IntN(len(l))]); err != nil {
 				t.Fatal(err)
 			}
-			g.opt = c.opt
-			for range 5 {
-				d := g.Determinize(rng).(*boonState).s
-				dv := d.ViewOf(me)
-				if !slices.Equal(dv.Hand, v.Hand) || !slices.Equal(dv.HandSizes, v.HandSizes) || len(dv.Tricks) != len(v.Tricks) {
-					t.Fatalf("determinization differs from the view")
-				}
-				for q := range seats {
-					if d.Hand(q)&g.void[q] != 0 {
-						t.Fatalf("seat %d dealt %s, void in it", q, d.Hand(q)&g.void[q])
-					}
-				}
-			}
-			l := s.Legal()
-			s.Apply(l[rng.IntN(len(l))])
+		}
+		if checked == 0 {
+			t.Fatalf("%s: no decision checked", c.name)
 		}
 	}
+}
+
+// unlift is a view with the options the bot lifts blanked.
+func unlift(view []byte) []byte {
+	return regexp.MustCompile(`"(max_actions|rounds)":\d+`).ReplaceAll(view, []byte(`"$1":0`))
 }
 
 // At a fixed budget a search is a function of its RNG's seed.
 func TestSearchIsDeterministic(t *testing.T) {
 	s := boon.NewState(4, 3, boon.DefaultRules())
-	v := s.ViewOf(s.ToMove())
-	g, err := newBoonGame(&v, boon.DefaultRules())
-	if err != nil {
+	me := s.ToMove()
+	o := observerOf(t, "boon", me, 4, nil)
+	view := observe(t, o, s, me)
+	var v boon.View
+	if err := json.Unmarshal(view, &v); err != nil {
 		t.Fatal(err)
 	}
+	g := newBoonGame(o, &v, BoonOptions{})
 	root := s.AppendLegal(nil)
 	a := Search[boon.Action](g, root, Limits{Iterations: 300}, rand.New(rand.NewPCG(7, 7)))
 	b := Search[boon.Action](g, root, Limits{Iterations: 300}, rand.New(rand.NewPCG(7, 7)))
 	if !slices.Equal(a.Visits, b.Visits) || a.Best != b.Best || a.Iterations != 300 {
 		t.Fatalf("%+v / %+v", a, b)
 	}
-	var _ engine.State = s
 }
 
 // Compare deals the same cards and draws the same random numbers for
@@ -110,19 +127,17 @@ func TestCompareUsesCommonRandomNumbers(t *testing.T) {
 	r := uno.DefaultRules()
 	r.Target = 0
 	s := uno.NewState(4, 9, r)
-	for s.ToMove() != 0 || len(s.AppendLegal(nil)) < 2 {
+	o := observerOf(t, "uno", 0, 4, map[string]string{"target": "0"})
+	for {
+		if s.ToMove() == 0 {
+			observe(t, o, s, 0)
+			if len(s.AppendLegal(nil)) >= 2 {
+				break
+			}
+		}
 		s.Play(s.AppendLegal(nil)[0])
 	}
-	v := s.ViewOf(0)
-	raw, _ := json.Marshal(v)
-	var back uno.View
-	json.Unmarshal(raw, &back)
-	tr := newUnoTracker(0, 4, r)
-	tr.observe(&back)
-	g, err := newUnoGame(&back, r, tr, true)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := &unoGame{obs: o, seats: 4, greedy: true}
 	root := s.AppendLegal(nil)
 	same := Compare[uno.Action](g, root, []int{0}, 0, 50, Limits{}, rand.New(rand.NewPCG(1, 1)))
 	if same[0] != (Paired{N: 50}) {
@@ -228,22 +243,23 @@ func TestInferFollowsThePick(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			v := s.ViewOf(s.ToMove())
+			o := observerOf(t, "boon", s.ToMove(), 4, nil)
+			var v boon.View
+			if err := json.Unmarshal(observe(t, o, s, s.ToMove()), &v); err != nil {
+				t.Fatal(err)
+			}
 			// Mean pick strength of each other seat's hand before the
 			// pick (dealt cards and those played), the picker's with its
 			// burial less the Boon's cards it was not dealt (all of them
 			// here: it is measured with the Boon).
 			strength := func(opt BoonOptions) (passers, picker, greedyBurials float64) {
-				g, err := newBoonGame(&v, boon.DefaultRules())
-				if err != nil {
-					t.Fatal(err)
-				}
-				g.opt = opt
+				g := newBoonGame(o, &v, opt)
 				rng := rand.New(rand.NewPCG(3, 3))
 				const deals = 3000
-				var pool boon.Set
-				for _, c := range g.pool {
-					pool |= boon.SetOf(c)
+				// The cards the seat cannot see.
+				pool := boon.Deck(v.Seats) &^ s.Hand(v.Seat)
+				for _, x := range g.played {
+					pool &^= x
 				}
 				for range deals {
 					d := g.Determinize(rng).(*boonState).s
@@ -259,7 +275,7 @@ func TestInferFollowsThePick(t *testing.T) {
 					if p := v.Picker; p >= 0 {
 						all := d.Hand(p) | g.played[p] | buried
 						picker += PickStrength(all) / deals
-						if greedyBurial(all, g.hidden) == buried {
+						if greedyBurial(all, g.boonSize) == buried {
 							greedyBurials += 1.0 / deals
 						}
 					}

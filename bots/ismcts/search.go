@@ -5,7 +5,9 @@
 //
 // The searching seat cannot see the other hands, so it cannot search the
 // game tree itself. Each iteration it deals the unseen cards at random,
-// consistently with everything it has seen (a determinization, Game),
+// consistently with everything it has seen (a determinization, Game: a
+// state sampled by the engine's observer of the seat's views,
+// engine.Sampler),
 // and walks one tree whose nodes are the sequences of actions from its
 // decision: a node stands for every state that the actions could lead to
 // in any deal, which is the seat's information set when it is its own

@@ -3,6 +3,7 @@ package banqi_test
 import (
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 
 	"github.com/arena-dev/arena/engine"
 	_ "github.com/arena-dev/arena/engine/banqi"
@@ -65,4 +66,23 @@ func Example() {
 	// last: b4-b3
 	// captured: red "" black "m"
 	// face down: red "KGMRRNNCCPPPPP" black "kggmrrnnccppppp"
+}
+
+// ExampleGame_Observer follows one seat's views and samples a state to
+// look ahead in: the board the seat saw, with the face-down pieces left
+// to the sampled state's own flips.
+func ExampleGame_Observer() {
+	g, _ := engine.Lookup("banqi")
+	s, _ := g.New(2, 4, nil)
+	o, _ := g.(engine.Sampler).Observer(1, 2, nil)
+	s.Apply(s.Legal()[0]) // seat 0 flips a8
+	view, _ := engine.AppendJSON(nil, s.View(1))
+	if err := o.Observe(view); err != nil {
+		panic(err)
+	}
+	sample, _ := o.Sample(rand.New(rand.NewPCG(1, 2)))
+	again, _ := engine.AppendJSON(nil, sample.View(1))
+	fmt.Println(string(again) == string(view), len(sample.Legal()), "legal actions")
+	// Output:
+	// true 31 legal actions
 }

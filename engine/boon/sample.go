@@ -35,6 +35,19 @@ type Observer struct {
 	me, n int
 	rules Rules
 	last  *View
+	prep  prepared
+}
+
+// prepared is what every sample of the last view shares, read from it
+// once: a search samples thousands of states from one view.
+type prepared struct {
+	// base is the view as a state whose other hands and face-down cards
+	// each sample deals anew (those of base are any that fit the counts).
+	base   *State
+	pool   []uint8  // the cards the seat cannot see
+	slots  []uint64 // where they go: the other hands, then face down
+	hidden int      // the cards face down
+	err    error    // no state can be sampled, and why
 }
 
 // Observe implements engine.Observer.
@@ -47,6 +60,7 @@ func (o *Observer) Observe(view []byte) error {
 		return fmt.Errorf("boon observer: not a view of seat %d of %d seats", o.me, o.n)
 	}
 	o.last = v
+	o.prep = o.prepare(v)
 	return nil
 }
 
@@ -63,44 +77,71 @@ func (o *Observer) Sample(rng *rand.Rand) (engine.State, error) {
 // cards face down (the Boon before the pick, the set-aside Boon in
 // Least mode, another picker's burial, which then stands for its Boon
 // too) dealt uniformly over the deals that fit the suits each seat
-// showed it lacks.
+// showed it lacks. It is StateOf(DealHidden(rng), rng).
 func (o *Observer) SampleState(rng *rand.Rand) (*State, error) {
-	v := o.last
-	if v == nil || v.ToMove != o.me || (v.Decision != "take_or_pass" && v.Decision != "bury" && v.Decision != "play") {
-		return nil, engine.ErrNoDecision
-	}
-	p, known, void, err := o.position(v)
+	d, err := o.DealHidden(rng)
 	if err != nil {
 		return nil, err
 	}
-	var pool []uint8
-	for x := uint32(Deck(o.n) &^ known); x != 0; x &= x - 1 {
-		pool = append(pool, uint8(bits.TrailingZeros32(x)))
+	return o.StateOf(d, rng), nil
+}
+
+// Deal is what a seat cannot see of a Boon round: the other seats'
+// hands (the seat's own is empty) and the cards face down, which are
+// the Boon before the pick or set aside in Least mode, and another
+// picker's burial after its pick (empty when the seat is the picker).
+type Deal struct {
+	Hands    [MaxSeats]Set
+	FaceDown Set
+}
+
+// DealHidden deals what the seat cannot see, uniformly over the deals
+// that fit its views, without building a state: for a search that
+// weighs deals by what it guesses of the other seats before it keeps
+// one (StateOf).
+func (o *Observer) DealHidden(rng *rand.Rand) (Deal, error) {
+	pr := &o.prep
+	if o.last == nil {
+		return Deal{}, engine.ErrNoDecision
 	}
-	var slots []uint64
-	for q := range o.n {
-		if q == o.me {
-			continue
-		}
-		m := deal.Any
-		if void[q] != 0 {
-			m = uint64(^void[q])
-		}
-		for range v.HandSizes[q] {
-			slots = append(slots, m)
-		}
+	if pr.err != nil {
+		return Deal{}, pr.err
 	}
-	hidden := 0
-	if v.Picker != o.me {
-		hidden = v.BoonSize
-	}
-	for range hidden {
-		slots = append(slots, deal.Any)
-	}
-	cards, ok := deal.Deal(rng, pool, slots, nil)
+	cards, ok := deal.Deal(rng, pr.pool, pr.slots, nil)
 	if !ok {
-		return nil, fmt.Errorf("%w: no deal of the unseen cards fits", engine.ErrInconsistent)
+		return Deal{}, fmt.Errorf("%w: no deal of the unseen cards fits", engine.ErrInconsistent)
 	}
+	var d Deal
+	o.place(cards, o.last, pr.hidden, func(q int, h Set) { d.Hands[q] = h }, func(h Set) { d.FaceDown = h })
+	return d, nil
+}
+
+// StateOf is the last view's state with what the seat cannot see as
+// in d (a deal of DealHidden's), its own randomness to come drawn from
+// rng.
+func (o *Observer) StateOf(d Deal, rng *rand.Rand) *State {
+	// The prepared state with this deal: what FromPosition would build
+	// from the position with these hands, without checking it all again.
+	s := o.prep.base.Clone()
+	for q := range o.n {
+		if q != o.me {
+			s.hands[q] = d.Hands[q]
+		}
+	}
+	if v := o.last; v.Picker != o.me {
+		s.boon = d.FaceDown
+		if v.Picker >= 0 {
+			s.buried = d.FaceDown
+		}
+	}
+	s.pcg.Seed(rng.Uint64(), pcgStream)
+	return s
+}
+
+// place gives each other seat its cards of the deal cards, then the
+// cards face down (hidden of them) to down: before the pick the Boon;
+// after another's, its burial, which stands for its Boon too.
+func (o *Observer) place(cards []uint8, v *View, hidden int, hand func(q int, h Set), down func(h Set)) {
 	k := 0
 	take := func(n int) Set {
 		var x Set
@@ -112,24 +153,65 @@ func (o *Observer) SampleState(rng *rand.Rand) (*State, error) {
 	}
 	for q := range o.n {
 		if q != o.me {
-			p.Hands[q] = take(v.HandSizes[q])
+			hand(q, take(v.HandSizes[q]))
 		}
 	}
 	if h := take(hidden); v.Picker != o.me {
+		down(h)
+	}
+}
+
+// prepare reads what every sample of view v shares.
+func (o *Observer) prepare(v *View) prepared {
+	if v.ToMove != o.me || (v.Decision != "take_or_pass" && v.Decision != "bury" && v.Decision != "play") {
+		return prepared{err: engine.ErrNoDecision}
+	}
+	p, known, void, err := o.position(v)
+	if err != nil {
+		return prepared{err: err}
+	}
+	var pr prepared
+	for x := uint32(Deck(o.n) &^ known); x != 0; x &= x - 1 {
+		pr.pool = append(pr.pool, uint8(bits.TrailingZeros32(x)))
+	}
+	for q := range o.n {
+		if q == o.me {
+			continue
+		}
+		m := deal.Any
+		if void[q] != 0 {
+			m = uint64(^void[q])
+		}
+		for range v.HandSizes[q] {
+			pr.slots = append(pr.slots, m)
+		}
+	}
+	if v.Picker != o.me {
+		pr.hidden = v.BoonSize
+	}
+	for range pr.hidden {
+		pr.slots = append(pr.slots, deal.Any)
+	}
+	if len(pr.pool) != len(pr.slots) {
+		return prepared{err: fmt.Errorf("%w: %d unseen cards for %d places", engine.ErrInconsistent, len(pr.pool), len(pr.slots))}
+	}
+	// Any deal that fits the counts will do for the base.
+	p.Hands = slices.Clone(p.Hands)
+	o.place(pr.pool, v, pr.hidden, func(q int, h Set) { p.Hands[q] = h }, func(h Set) {
 		p.Boon = h
 		if v.Picker >= 0 {
 			p.Buried = h
 		}
-	}
-	p.Seed = rng.Uint64()
-	s, err := FromPosition(p)
+	})
+	base, err := FromPosition(p)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", engine.ErrInconsistent, err)
+		return prepared{err: fmt.Errorf("%w: %w", engine.ErrInconsistent, err)}
 	}
-	if err := s.restoreHistory(v); err != nil {
-		return nil, err
+	if err := base.restoreHistory(v); err != nil {
+		return prepared{err: err}
 	}
-	return s, nil
+	pr.base = base
+	return pr
 }
 
 // position is the view as a position without the cards the seat cannot

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/arena-dev/arena/engine"
+	"github.com/arena-dev/arena/engine/deal"
 	"github.com/arena-dev/arena/engine/enginetest"
 	"github.com/arena-dev/arena/internal/testkit"
 )
@@ -110,4 +111,65 @@ func TestSampleUniformBoon(t *testing.T) {
 	if chi > limit {
 		t.Fatalf("chi-square %.1f over %d cards (limit %.1f): %v", chi, unseen.Len(), limit, counts)
 	}
+}
+
+// A sample is the prepared state with the deal's hands and face-down
+// cards put in (SampleState does not rebuild it): it must be exactly
+// the state FromPosition builds from the view's position with the same
+// deal and seed, in every seat's view and as it plays on.
+func TestSampleIsFromPosition(t *testing.T) {
+	for seats := MinSeats; seats <= MaxSeats; seats++ {
+		rng := rand.New(rand.NewPCG(uint64(seats), 8))
+		r := randomRules(rng)
+		s := NewState(seats, rng.Uint64(), r)
+		o := &Observer{me: 1, n: seats, rules: r}
+		for ply := 0; !s.Over() && ply < 300; ply++ {
+			if s.ToMove() == 1 {
+				if err := o.Observe(enginetest.ViewBytes(t, s, 1)); err != nil {
+					t.Fatal(err)
+				}
+				seed := rng.Uint64()
+				got, err := o.SampleState(rand.New(rand.NewPCG(seed, 1)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := fromPosition(t, o, rand.New(rand.NewPCG(seed, 1)))
+				enginetest.SamePlay(t, got, want, seats, 40, rand.New(rand.NewPCG(seed, 2)))
+			}
+			l := s.AppendLegal(nil)
+			if err := s.Play(l[rng.IntN(len(l))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// fromPosition is a sample built the long way: the last view's
+// position with a deal, through FromPosition.
+func fromPosition(t *testing.T, o *Observer, rng *rand.Rand) *State {
+	t.Helper()
+	v := o.last
+	p, _, _, err := o.position(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cards, ok := deal.Deal(rng, o.prep.pool, o.prep.slots, nil)
+	if !ok {
+		t.Fatal("no deal")
+	}
+	o.place(cards, v, o.prep.hidden, func(q int, h Set) { p.Hands[q] = h }, func(h Set) {
+		p.Boon = h
+		if v.Picker >= 0 {
+			p.Buried = h
+		}
+	})
+	p.Seed = rng.Uint64()
+	s, err := FromPosition(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.restoreHistory(v); err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

@@ -133,3 +133,27 @@ func ViewBytes(t testing.TB, st engine.State, seat int) []byte {
 	}
 	return b
 }
+
+// SamePlay plays got and want on together for up to plies actions (or
+// until want is over), the same actions chosen with rng from want's
+// legal list, and fails t unless every seat's view (ViewBytes) is the
+// same in both before each action: for a sampler's shortcut checked
+// against the state built the long way.
+func SamePlay(t testing.TB, got, want engine.State, seats, plies int, rng *rand.Rand) {
+	t.Helper()
+	for k := 0; k < plies && !want.Over(); k++ {
+		for q := range seats {
+			if g, w := ViewBytes(t, got, q), ViewBytes(t, want, q); !bytes.Equal(g, w) {
+				t.Fatalf("after %d actions seat %d's view differs:\n got %s\nwant %s", k, q, g, w)
+			}
+		}
+		l := want.Legal()
+		a := l[rng.IntN(len(l))]
+		if err := got.Apply(a); err != nil {
+			t.Fatalf("after %d actions: %v", k, err)
+		}
+		if err := want.Apply(a); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

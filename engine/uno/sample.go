@@ -23,17 +23,21 @@ func (g Game) Observer(seat, seats int, opts engine.Options) (engine.Observer, e
 	if err != nil {
 		return nil, err
 	}
-	ob := &Observer{me: seat, n: seats, rules: rulesOf(o), top: NoCard, colour: -1, dir: 1}
+	ob := &Observer{me: seat, n: seats, rules: rulesOf(o), top: NoCard, colour: -1, dir: 1, wd4From: -1}
 	ob.reset()
 	return ob, nil
 }
 
 // Observer is what a seat remembers across its views of an Uno game,
 // beyond what its last view shows: the cards a challenge revealed to it,
-// and, when a seat drew on its turn because it had nothing to play (no
-// voluntary draw), the card kinds its older cards are known to lack. It
+// and the card kinds a seat's older cards are known to lack: when it
+// drew on its turn because it had nothing to play (no voluntary draw),
+// when its Wild Draw Four was found innocent, or whenever it played one
+// under wd4_mode=enforce (it held none of the colour active before). It
 // is sound rather than complete: what it cannot tell for sure (which of
-// a seat's cards a play came from), it does not assume.
+// a seat's cards a play came from) it does not assume, and what a
+// deal's slots cannot say (a guilty Wild Draw Four: at least one card of
+// a colour) it leaves out.
 type Observer struct {
 	me, n int
 	rules Rules
@@ -54,10 +58,29 @@ type Observer struct {
 	dir    int
 	top    Card
 	colour int
-	last   *View // the last view observed
+	// The last Wild Draw Four: its player (-1 none), the colour active
+	// before it (an innocent challenge shows the player held none of
+	// it) and the cards the player drew since (a missed call's).
+	wd4From, wd4Prev, wd4Drawn int
+
+	last *View // the last view observed
+	// prep is what every sample of the last view shares, read from it
+	// once: a search samples thousands of states from one view.
+	prep prepared
+}
+
+// prepared is the last view as a state whose other hands and draw
+// pile each sample deals anew (base: those of base are any the counts
+// allow), and where the unseen cards may go; err is why no state can be
+// sampled from it.
+type prepared struct {
+	base *State
+	d    dealing
+	err  error
 }
 
 func (o *Observer) reset() {
+	o.wd4From = -1
 	o.known = [MaxSeats][]Card{}
 	o.lack = [MaxSeats]uint64{}
 	o.fresh = [MaxSeats]int{}
@@ -112,7 +135,50 @@ func (o *Observer) Observe(view []byte) error {
 	o.dir = v.Direction
 	o.known[o.me], o.lack[o.me], o.fresh[o.me] = nil, 0, 0
 	o.last = v
+	o.prep = o.prepare(v)
 	return nil
+}
+
+// prepare reads what every sample of view v shares.
+func (o *Observer) prepare(v *View) prepared {
+	if v.Over || v.Decision == nil {
+		return prepared{err: engine.ErrNoDecision}
+	}
+	p, pool, err := o.position(v)
+	if err != nil {
+		return prepared{err: err}
+	}
+	h, err := historyOf(v)
+	if err != nil {
+		return prepared{err: err}
+	}
+	d := o.dealing(v, pool)
+	d.cards = make([]uint8, len(pool))
+	for i, c := range pool {
+		d.cards[i] = uint8(c)
+	}
+	o.place(&p, d)
+	base, err := FromPosition(p)
+	if err != nil {
+		return prepared{err: fmt.Errorf("%w: %w", engine.ErrInconsistent, err)}
+	}
+	base.restoreHistory(&h)
+	d.cards = nil
+	return prepared{base: base, d: *d}
+}
+
+// place gives the position the other hands and the draw pile of deal d.
+func (o *Observer) place(p *Position, d *dealing) {
+	mine := p.Hands[o.me]
+	p.Hands = make([][]Card, o.n)
+	for q := range o.n {
+		if q == o.me {
+			p.Hands[q] = mine
+		} else {
+			p.Hands[q] = d.hand(q)
+		}
+	}
+	p.Draw = d.hand(o.n)
 }
 
 // event reads one event of a view.
@@ -141,6 +207,9 @@ func (o *Observer) event(e Event) {
 	case "play", "jump":
 		o.play(q, e)
 	case "draw":
+		if q == o.wd4From {
+			o.wd4Drawn += e.N
+		}
 		if q == o.me {
 			for _, s := range e.Cards {
 				if c, err := ParseCard(s); err == nil && o.mine != nil {
@@ -167,6 +236,13 @@ func (o *Observer) event(e Event) {
 			}
 		}
 		o.lack[q], o.fresh[q] = 0, 0
+	case "challenge":
+		// An innocent Wild Draw Four: its player held no card of the
+		// colour active before it (all see the verdict; only the
+		// challenger sees the hand, a reveal event).
+		if w := e.Target; e.Why == "innocent" && w != nil && *w == o.wd4From && *w != o.me {
+			o.lacks(*w, colourMask[o.wd4Prev], o.wd4Drawn)
+		}
 	case "swap":
 		if e.Target != nil && *e.Target >= 0 && *e.Target < o.n {
 			o.swap(q, *e.Target)
@@ -234,6 +310,7 @@ func (o *Observer) play(q int, e Event) {
 			o.mine = slices.Delete(o.mine, i, i+1)
 		}
 	}
+	prev := o.colour
 	o.top, o.colour = c, c.Colour()
 	if c.IsWild() {
 		if col, err := ParseColour(e.Colour); err == nil {
@@ -249,6 +326,27 @@ func (o *Observer) play(q int, e Event) {
 	if o.lack[q]&(1<<c) != 0 && o.fresh[q] > 0 {
 		o.fresh[q]-- // it can only have been a fresh card
 	}
+	o.wd4From = -1
+	if c == WildDraw && prev >= 0 && prev < 4 {
+		o.wd4From, o.wd4Prev, o.wd4Drawn = q, prev, 0
+		if o.rules.Enforce && e.Type == "play" && q != o.me {
+			// A Wild Draw Four may be played only by a seat holding no
+			// card of the active colour.
+			o.lacks(q, colourMask[prev], 0)
+		}
+	}
+}
+
+// lacks records that none of the cards seat q held before its last
+// since cards drawn is of the kinds m. What was known of its older
+// cards holds for those too when they are as many or more; else it
+// gives way (sound, if less than all that is known).
+func (o *Observer) lacks(q int, m uint64, since int) {
+	if o.fresh[q] > since {
+		o.lack[q] = 0
+	}
+	o.lack[q] |= m
+	o.fresh[q] = since
 }
 
 // Sample implements engine.Observer.
@@ -260,33 +358,51 @@ func (o *Observer) Sample(rng *rand.Rand) (engine.State, error) {
 	return s, nil
 }
 
-// SampleState is Sample with its concrete type.
+// SampleState is Sample with its concrete type. The seat's own view of
+// the sample is the one it was sent; another seat's view of it is right
+// in its hand, counts, pile and decision, but its events are the
+// viewer's (those since the viewer's last decision, not its own) and
+// its draws among them show no cards: which cards another seat drew is
+// what the viewer cannot know, and a deal of the hands does not say it.
+// A search that plays other seats by their views (greedy's rules of
+// thumb read the hand and the decision) is not misled; one that reads
+// their events would be.
 func (o *Observer) SampleState(rng *rand.Rand) (*State, error) {
-	v := o.last
-	if v == nil || v.Over || v.Decision == nil {
+	v, pr := o.last, &o.prep
+	if v == nil {
 		return nil, engine.ErrNoDecision
 	}
-	p, pool, err := o.position(v)
-	if err != nil {
-		return nil, err
+	if pr.err != nil {
+		return nil, pr.err
 	}
-	d := o.dealing(v, pool)
+	d := pr.d // the pool and the slots are read only; the deal is d's own
+	d.cards = nil
 	if !d.deal(rng) {
 		return nil, fmt.Errorf("%w: no deal of the unseen cards fits", engine.ErrInconsistent)
 	}
+	// The prepared state with this deal: what FromPosition would build
+	// from the position with these hands, without checking it all again.
+	s := pr.base.Clone()
+	// Back the log with the state's own arrays, as a dealt state's is:
+	// a playout appends to it at every action.
+	s.events = append(s.evBuf[:0], pr.base.events...)
+	s.evCards = append(s.cardBuf[:0], pr.base.evCards...)
 	for q := range o.n {
-		if q != o.me {
-			p.Hands[q] = d.hand(q)
+		if q == o.me {
+			continue
+		}
+		s.hand[q], s.mask[q], s.count[q] = [NumKinds]uint8{}, 0, 0
+		for _, c := range d.cards[d.start[q]:d.start[q+1]] {
+			s.addCard(q, Card(c))
 		}
 	}
-	p.Draw = d.hand(o.n)
-	p.Seed = rng.Uint64()
-	s, err := FromPosition(p)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", engine.ErrInconsistent, err)
+	s.draw = s.drawBuf[:0]
+	for _, c := range d.cards[d.start[o.n]:d.start[o.n+1]] {
+		s.draw = append(s.draw, Card(c))
 	}
-	if err := s.restoreHistory(v); err != nil {
-		return nil, err
+	s.pcg.Seed(rng.Uint64(), pcgStream)
+	if s.challengeable {
+		s.wd4Guilty = s.mask[s.wd4Player]&colourMask[s.wd4Prev] != 0
 	}
 	return s, nil
 }
@@ -437,24 +553,47 @@ func (o *Observer) nextActive(v *View, p int) int {
 	return p
 }
 
-// restoreHistory gives a state built from the last view's position that
-// view's history: the finished hands and the events since the seat's
-// last decision, so that its view is the one observed. The cards of
-// other seats' draws are not known; those events carry none (only the
-// viewer may see its own draws and a reveal, and only it looks).
-func (s *State) restoreHistory(v *View) error {
-	s.hands = copyHands(v.Hands)
-	me := *v.You
+// history is a view's history as a state holds it: the finished hands
+// and the events since the seat's last decision (cards holds those the
+// events show the seat, at their offsets). The cards of other seats'
+// draws are not known; those events carry none (only the viewer may see
+// its own draws and a reveal, and only it looks).
+type history struct {
+	hands  []HandResult
+	events []event
+	cards  []Card
+}
+
+// historyOf reads view v's history, once for all the states sampled
+// from it.
+func historyOf(v *View) (history, error) {
+	h := history{hands: v.Hands}
+	var s State // eventOf's scratch: it gathers the cards
 	for _, e := range v.Events {
-		ev, err := s.eventOf(e, me)
+		ev, err := s.eventOf(e, *v.You)
 		if err != nil {
-			return fmt.Errorf("%w: %w", engine.ErrInconsistent, err)
+			return h, fmt.Errorf("%w: %w", engine.ErrInconsistent, err)
+		}
+		h.events = append(h.events, ev)
+	}
+	h.cards = s.evCards
+	return h, nil
+}
+
+// restoreHistory gives a state built from the last view's position that
+// view's history, so that its view is the one observed.
+func (s *State) restoreHistory(h *history) {
+	s.hands = copyHands(h.hands)
+	base := int32(len(s.evCards))
+	for _, ev := range h.events {
+		if ev.priv > 0 { // its cards, at an offset into cards
+			ev.off += base
 		}
 		s.events = append(s.events, ev)
 	}
+	s.evCards = append(s.evCards, h.cards...)
 	s.lastSeen = [MaxSeats]int{}
 	s.actStart = 0
-	return nil
 }
 
 // eventOf is the log entry that renders as e to seat me.
