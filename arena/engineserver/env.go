@@ -261,6 +261,9 @@ func (e *env) seatOpponents(named map[string]string) error {
 		if err != nil || seat < 0 || seat >= e.seats {
 			return fail(BadSeats, "opponents: %q is not a seat 0..%d", k, e.seats-1)
 		}
+		if name == "rollout" { // it may read hidden cards: a playout's player only
+			return fail(BadRequest, "opponents: seat %d: %q is a playout policy; an opponent is random or greedy", seat, name)
+		}
 		p, err := policyNamed(name, e.game.Info().Name)
 		if err != nil {
 			return fail(BadRequest, "opponents: seat %d: %v", seat, err)

@@ -7,17 +7,22 @@ import (
 	"slices"
 
 	"github.com/arena-dev/arena/bots"
+	"github.com/arena-dev/arena/bots/ismcts"
 	"github.com/arena-dev/arena/engine"
 )
 
 // A policy picks the action of the seat to move in st: the bundled
 // players an environment seats where no agent plays, and the players of
-// a playout. A policy may keep scratch space: one per environment or
+// a playout. "rollout" is the bundled ISMCTS bot's playout policy
+// (ismcts.Rollout): greedy's rules read from the state itself, so many
+// times cheaper than "greedy", which asks the greedy bot through JSON
+// as the referee would; it reads the hidden cards of the seat to move,
+// so it is a playout's player, never an environment's opponent. A policy may keep scratch space: one per environment or
 // request, never shared between goroutines.
 type policy func(st engine.State, rng *rand.Rand) (engine.Action, error)
 
 // policyNames are the policies a request may name, the first the default.
-var policyNames = []string{"random", "greedy"}
+var policyNames = []string{"random", "greedy", "rollout"}
 
 // policyNamed is the named policy for game.
 func policyNamed(name, game string) (policy, error) {
@@ -25,6 +30,11 @@ func policyNamed(name, game string) (policy, error) {
 	case "random":
 		return playRandom, nil
 	case "greedy":
+		return greedyFor(game), nil
+	case "rollout":
+		if r := ismcts.Rollout(game); r != nil {
+			return func(st engine.State, rng *rand.Rand) (engine.Action, error) { return r(st, rng), nil }, nil
+		}
 		return greedyFor(game), nil
 	}
 	return nil, fmt.Errorf("%q is not a bundled policy (%v)", name, policyNames)

@@ -191,9 +191,9 @@ func TestPlayoutPolicy(t *testing.T) {
 		r := must(t, s, `{"op":"playout","state":%d,"n":20,"seed":4,"policy":%q}`, st, policy)
 		return string(r["returns"]) + " " + string(r["plies"])
 	}
-	greedy, random := run("greedy"), run("random")
-	if greedy == random {
-		t.Fatalf("greedy playouts %s are the random ones", greedy)
+	greedy, random, rollout := run("greedy"), run("random"), run("rollout")
+	if greedy == random || rollout == random {
+		t.Fatalf("greedy playouts %s or rollout ones %s are the random ones %s", greedy, rollout, random)
 	}
 	if again := run("greedy"); again != greedy {
 		t.Fatalf("the same seed played %s, then %s", greedy, again)

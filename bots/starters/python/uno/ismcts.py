@@ -24,8 +24,8 @@ from bot import act as starter  # noqa: E402  (the kit's bot.py: the default pol
 
 SHARE = 0.4        # of the move's time left, for the search
 MAX_SECONDS = 0.2  # and never more than this a move
-PLAYOUTS = 1       # playouts per new node, in one request
-POLICY = "greedy"  # who plays the playouts: "greedy" models sensible opponents, "random" is cheaper
+PLAYOUTS = 8       # playouts per new node, in one request
+POLICY = "rollout"  # who plays them: greedy's rules, fast ("random" models opponents badly)
 C = 1.0            # exploration (returns are in [-1, 1])
 TREE = 0.4         # of the search's time for the tree, the rest for the paired test
 TOP = 2            # moves the paired test compares with the fallback
