@@ -37,6 +37,9 @@ type Config struct {
 	MaxConcurrency int
 	// RoundTrips is how many the pipe measure makes (0: 2000).
 	RoundTrips int
+	// Engine, when set, is the command line of a rules engine server
+	// (`arena engine`) whose round trips are measured beside the pipe's.
+	Engine []string
 }
 
 // Step is one concurrency of the sweep.
@@ -58,6 +61,9 @@ type Report struct {
 	PipeRoundTrip time.Duration
 	// PerMove is the referee's cost per move, games at concurrency 1.
 	PerMove time.Duration
+	// Engine is the rules engine server's cost over its pipe, when
+	// Config.Engine names one.
+	Engine *EngineFigures
 	Steps   []Step
 	// FairConcurrency is the highest concurrency of the sweep that was
 	// fair (0: none was).
@@ -91,6 +97,14 @@ func Measure(ctx context.Context, cfg Config, progress func(string)) (*Report, e
 	}
 	rep.PipeRoundTrip = rt
 	progress(fmt.Sprintf("pipe round trip %v", rt.Round(100*time.Nanosecond)))
+	if len(cfg.Engine) > 0 {
+		f, err := measureEngine(cfg, cfg.Engine)
+		if err != nil {
+			return nil, err
+		}
+		rep.Engine = &f
+		progress(fmt.Sprintf("engine: %v a line, %v an operation in batches", f.PerLine.Round(100*time.Nanosecond), f.PerBatchedOp.Round(100*time.Nanosecond)))
+	}
 	// Each game on a deal of its own, so that the bot processes serve
 	// game after game: the referee's cost, not process starts.
 	perMove, _, err := sweepStep(ctx, cfg, 1, clock.Limits{Startup: 10 * time.Second, Move: time.Minute}, false)

@@ -12,6 +12,10 @@ import (
 func (r *Report) Text(w io.Writer, move time.Duration) {
 	fmt.Fprintf(w, "pipe round trip:   %v per turn (the bot's stdio, no referee)\n", r.PipeRoundTrip)
 	fmt.Fprintf(w, "referee per move:  %v (%.2fx the pipe round trip)\n", r.PerMove, float64(r.PerMove)/float64(r.PipeRoundTrip))
+	if e := r.Engine; e != nil {
+		fmt.Fprintf(w, "rules engine:      %v a line of one operation (%.2fx the pipe round trip), %v an operation in batches of %d (%.2fx)\n",
+			e.PerLine, float64(e.PerLine)/float64(r.PipeRoundTrip), e.PerBatchedOp, EngineBatch, float64(e.PerBatchedOp)/float64(r.PipeRoundTrip))
+	}
 	fmt.Fprintf(w, "move clock %v:\n", move)
 	for _, s := range r.Steps {
 		verdict := "fair"

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 
 	"github.com/urfave/cli/v2"
 
@@ -21,7 +22,8 @@ func benchCommand() *cli.Command {
 		Usage: "measure this machine: the pipe limit per move, the referee's cost, and the concurrency a move clock stays fair at",
 		Description: `Plays games between two copies of a bot (the bundled random bot unless
 --bot is given) and prints the round trip of a turn over the bot's stdio,
-the referee's cost per move next to it, and, for concurrency 1, 2, 4, ... up
+the referee's cost per move next to it, the rules engine server's
+(arena engine, docs/engine.md) per line and per operation in batches, and, for concurrency 1, 2, 4, ... up
 to --max-concurrency, the timeouts and the 99th percentile think time under
 --move-time. The highest concurrency with no timeout and that percentile
 within half the clock is the one to size a run by.
@@ -66,6 +68,9 @@ func runBench(c *cli.Context) error {
 	ctx, release := stop.Context(c.App.ErrWriter)
 	defer release()
 	cfg.Bot = cmds[0]
+	if self, err := os.Executable(); err == nil { // the rules engine beside the pipe
+		cfg.Engine = []string{self, "engine"}
+	}
 	rep, err := bench.Measure(ctx, cfg, func(line string) {
 		fmt.Fprintf(c.App.ErrWriter, "arena: bench: %s\n", line)
 	})

@@ -9,7 +9,7 @@ import (
 	"github.com/arena-dev/arena/arena/bench"
 )
 
-// arena bench measures and prints the three figures an organiser sizes a
+// arena bench measures and prints the figures an organiser sizes a
 // run by, for a real bot over stdio.
 func TestBenchPrintsTheFigures(t *testing.T) {
 	t.Parallel()
@@ -20,6 +20,7 @@ func TestBenchPrintsTheFigures(t *testing.T) {
 	for _, re := range []string{
 		`pipe round trip: +[0-9.]+[µm]s per turn`,
 		`referee per move: +[0-9.]+[µm]s \([0-9.]+x the pipe round trip\)`,
+		`rules engine: +[0-9.]+[µm]s a line of one operation \([0-9.]+x the pipe round trip\), [0-9.]+[nµm]s an operation in batches of 32 \([0-9.]+x\)`,
 		`concurrency +1: +4 games, 0 timeouts, p99 think [0-9.]+[µm]s: fair`,
 		`concurrency +2: +4 games, 0 timeouts`,
 		`fair concurrency: +[12] `,
