@@ -64,7 +64,7 @@ type Report struct {
 	// Engine is the rules engine server's cost over its pipe, when
 	// Config.Engine names one.
 	Engine *EngineFigures
-	Steps   []Step
+	Steps  []Step
 	// FairConcurrency is the highest concurrency of the sweep that was
 	// fair (0: none was).
 	FairConcurrency int
