@@ -26,7 +26,7 @@ import (
 func playCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "play",
-		Usage: "take a seat yourself, against bots, in the terminal",
+		Usage: "take a seat yourself, against bots, in the terminal or the browser (--web)",
 		Description: `You take --seat (default 0) in the first game; the --bot flags fill the
 other seats in order, and seats rotate from one game to the next. Each turn
 fits an 80x24 terminal: your seat's view (the Banqi board, the Uno table
