@@ -164,7 +164,7 @@ func TestErrorsAnswered(t *testing.T) {
 		{`{"op":"apply","state":1,"action":{"type":"move","from":"a1","to":"h4"}}`, "illegal"},
 		{`{"op":"apply","state":1}`, "bad_request"},
 		{`{"op":"view","state":1,"seat":2}`, "bad_seats"},
-		{`{"op":"observer","game":"banqi","seat":0,"seats":2}`, "no_sampler"},
+		{`{"op":"observer","game":"chess","seat":0,"seats":2}`, "unknown_game"},
 		{`{"op":"observer","game":"uno","seat":0,"seats":2}`, ""}, // handle 2: the limit reached
 		{`{"op":"clone","state":1}`, "limit"},
 		{`{"op":"sample","observer":2,"seed":1}`, "no_decision"},
