@@ -95,8 +95,8 @@ func NewServer(seat *Seat) *Server {
 	s.page = page.Bytes()
 	s.mux.HandleFunc("GET /{key}/{$}", s.keyed(s.servePage))
 	s.mux.HandleFunc("GET /{key}/events", s.keyed(s.events))
-	s.mux.HandleFunc("POST /{key}/act", s.keyed(s.act))
-	s.mux.HandleFunc("POST /{key}/leave", s.keyed(s.leave))
+	s.mux.HandleFunc("POST /{key}/act", s.keyed(jsonOnly(s.act)))
+	s.mux.HandleFunc("POST /{key}/leave", s.keyed(jsonOnly(s.leave)))
 	return s
 }
 
@@ -181,14 +181,21 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// act takes the person's move. Only a JSON request is read (a form
-// posted from another site cannot be one without the browser asking
-// first), so that no other page moves for the person.
-func (s *Server) act(w http.ResponseWriter, r *http.Request) {
-	if r.Header.Get("Content-Type") != "application/json" {
-		http.Error(w, "want a JSON request (Content-Type: application/json)", http.StatusUnsupportedMediaType)
-		return
+// jsonOnly serves h only a JSON request (a form posted from another site
+// cannot be one without the browser asking first), so that no other page
+// moves for the person or makes them leave.
+func jsonOnly(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Content-Type") != "application/json" {
+			http.Error(w, "want a JSON request (Content-Type: application/json)", http.StatusUnsupportedMediaType)
+			return
+		}
+		h(w, r)
 	}
+}
+
+// act takes the person's move (a JSON request only: jsonOnly).
+func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 	var m struct {
 		ID    int64 `json:"id"`
 		Index *int  `json:"index"`
@@ -208,13 +215,8 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// leave ends the person's game (Seat.Leave); the same JSON-only rule as
-// act.
-func (s *Server) leave(w http.ResponseWriter, r *http.Request) {
-	if r.Header.Get("Content-Type") != "application/json" {
-		http.Error(w, "want a JSON request (Content-Type: application/json)", http.StatusUnsupportedMediaType)
-		return
-	}
+// leave ends the person's game (Seat.Leave); a JSON request only, as act.
+func (s *Server) leave(w http.ResponseWriter, _ *http.Request) {
 	s.seat.Leave()
 	w.WriteHeader(http.StatusNoContent)
 }
