@@ -1247,8 +1247,10 @@ class Engine(object):
         if max_states is not None:
             cmd += ["--max-states", str(int(max_states))]
         try:
+            # A large read buffer: a vector environment's answer (arenaenv)
+            # is hundreds of kilobytes.
             self._proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                          stderr=None, close_fds=True)
+                                          stderr=None, close_fds=True, bufsize=1 << 16)
         except OSError as e:
             raise EngineError("no_engine", "cannot start %s (%s): set %s to the arena "
                               "executable's path" % (" ".join(cmd), e, ENGINE_ENV))
