@@ -1526,6 +1526,13 @@ class Engine {
     return { op: 'free', handles: this._garbage.splice(0) };
   }
 
+  /** Sends encoded requests (JSON texts) in one line, after a free of the handles due if any; resolves to their results. */
+  async _lines(parts, op) {
+    const free = this._takeGarbage();
+    const res = await this._send(`[${(free ? [encodeLine(free), ...parts] : parts).join(',')}]`, op);
+    return free ? res.slice(1) : res;
+  }
+
   /**
    * One request.
    * @param {string} op
@@ -1552,9 +1559,7 @@ class Engine {
   async batch(requests, options = {}) {
     if (requests.length === 0) return [];
     const check = options.check !== false;
-    const free = this._takeGarbage();
-    let res = await this._send(encodeLine(free ? [free, ...requests] : requests), 'batch');
-    if (free) res = res.slice(1);
+    const res = await this._lines(requests.map(encodeLine), 'batch');
     return requests.map((req, i) => {
       try {
         return checkResult(res[i], req.op);
@@ -1800,10 +1805,7 @@ async function sampleFor(ctx, seed) {
   const parts = ctx._seen.slice(ctx._fed).map((v) => `{"op":"observe","observer":${obs.handle},"view":${v}}`);
   ctx._fed = ctx._seen.length; // now, so that a concurrent sample does not send them again
   parts.push(encodeLine({ op: 'sample', observer: obs.handle, seed }));
-  const free = obs.engine._takeGarbage();
-  if (free) parts.unshift(encodeLine(free));
-  let res = await obs.engine._send(`[${parts.join(',')}]`, 'sample');
-  if (free) res = res.slice(1);
+  const res = await obs.engine._lines(parts, 'sample');
   for (const r of res.slice(0, -1)) {
     if (r && r.error) {
       ctx._observer = null; // it missed a view: the next sample starts afresh

@@ -1247,8 +1247,10 @@ class Engine(object):
         if max_states is not None:
             cmd += ["--max-states", str(int(max_states))]
         try:
+            # A large read buffer: a vector environment's answer (arenaenv)
+            # is hundreds of kilobytes.
             self._proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                          stderr=None, close_fds=True)
+                                          stderr=None, close_fds=True, bufsize=1 << 16)
         except OSError as e:
             raise EngineError("no_engine", "cannot start %s (%s): set %s to the arena "
                               "executable's path" % (" ".join(cmd), e, ENGINE_ENV))
@@ -1307,6 +1309,15 @@ class Engine(object):
         handles, self._garbage = self._garbage, []
         return {"op": "free", "handles": handles}
 
+    def _lines(self, parts):
+        """Sends encoded requests (bytes) in one line, after a free of the
+        handles due if any: their results, in order."""
+        free = self._take_garbage()
+        if free is not None:
+            parts = [json.dumps(free, separators=(",", ":")).encode("utf-8")] + parts
+        results = self._send(b"[" + b",".join(parts) + b"]")
+        return results if free is None else results[1:]
+
     def call(self, op, **args):
         """One request: its result dict, or raises EngineError."""
         args["op"] = op
@@ -1324,11 +1335,7 @@ class Engine(object):
         requests = list(requests)
         if not requests:
             return []
-        free = self._take_garbage()
-        line = requests if free is None else [free] + requests
-        results = self._roundtrip(line)
-        if free is not None:
-            results = results[1:]
+        results = self._lines([json.dumps(r, separators=(",", ":")).encode("utf-8") for r in requests])
         out = []
         for req, res in zip(requests, results):
             try:
@@ -1392,9 +1399,7 @@ class Game(object):
         """A new game dealt from seed (the referee's deal for that seed)."""
         r = self.engine.call("create", game=self.name, seats=self.seats, seed=int(seed),
                              options=self.options)
-        s = State(self.engine, r["state"], self)
-        s._to_move, s._over = r.get("to_move"), bool(r.get("over"))
-        return s
+        return State(self.engine, r["state"], self, r.get("to_move"), bool(r.get("over")))
 
     state = new_state
 
@@ -1446,12 +1451,12 @@ class State(_Handle):
     step_random(seed), free() or a with block. A State nobody refers to
     any more is freed with a later request."""
 
-    def __init__(self, engine, handle, game=None):
+    def __init__(self, engine, handle, game=None, to_move=None, over=None):
         self._own(engine, handle)
         self.game = game
         self._legal = None
-        self._to_move = None
-        self._over = None
+        self._to_move = to_move
+        self._over = over
         self._outcome = None
 
     def __repr__(self):
@@ -1508,8 +1513,7 @@ class State(_Handle):
 
     def is_over(self):
         if self._over is None:
-            self._outcome = self.engine.call("outcome", state=self.handle)
-            self._over = bool(self._outcome.get("over"))
+            self.outcome()
         return self._over
 
     def outcome(self):
@@ -1562,9 +1566,7 @@ class Observer(_Handle):
         """A full State consistent with every view observed (EngineError
         "no_decision" if the last view is not the seat's decision)."""
         r = self.engine.call("sample", observer=self.handle, seed=int(seed))
-        s = State(self.engine, r["state"], self.game)
-        s._to_move, s._over = r.get("to_move"), False
-        return s
+        return State(self.engine, r["state"], self.game, r.get("to_move"), False)
 
 
 def _sample(ctx, seed):
@@ -1577,12 +1579,7 @@ def _sample(ctx, seed):
     eng = obs.engine
     parts = [b'{"op":"observe","observer":%d,"view":%s}' % (obs.handle, v) for v in ctx._seen[ctx._fed:]]
     parts.append(b'{"op":"sample","observer":%d,"seed":%d}' % (obs.handle, int(seed)))
-    free = eng._take_garbage()
-    if free is not None:
-        parts.insert(0, json.dumps(free).encode("ascii"))
-    results = eng._send(b"[" + b",".join(parts) + b"]")
-    if free is not None:
-        results = results[1:]
+    results = eng._lines(parts)
     for r in results[:-1]:
         if isinstance(r, dict) and "error" in r:
             ctx._observer = None  # it missed a view: the next sample starts afresh
@@ -1590,6 +1587,4 @@ def _sample(ctx, seed):
             _check(r, "observe")
     ctx._fed = len(ctx._seen)
     r = _check(results[-1], "sample")
-    s = State(eng, r["state"], obs.game)
-    s._to_move, s._over = r.get("to_move"), False
-    return s
+    return State(eng, r["state"], obs.game, r.get("to_move"), False)

@@ -1,8 +1,9 @@
 """arenaenv: training environments over the arena's rules engines.
 
-One module of the standard library only (Python 3.9+). It starts the
-arena engine server (`arena engine`: the executable in $ARENA_ENGINE, else
-`arena` on PATH) and speaks its JSON-lines protocol (docs/engine.md). The
+One module of the standard library only (Python 3.9+), beside arenabot.py
+(the Python SDK), whose Engine it uses: it starts the arena engine server
+(`arena engine`: the executable in $ARENA_ENGINE, else `arena` on PATH)
+and speaks its JSON-lines protocol (docs/engine.md). The
 games are the referee's own engines; an observation is a fixed-size list
 of numbers computed in Go from the seat's view alone (the encoding of
 each game is documented in docs/games/<game>.md, "Encoding"), and actions
@@ -31,75 +32,18 @@ needed by anything else here.
 
 import array
 import base64
-import json
-import os
 import random
-import shutil
-import subprocess
 import sys
+
+# The engine client is arenabot.py's (the Python SDK, beside this file in
+# sdk/python; every Python starter kit carries a copy): one place that finds
+# the executable, speaks the lines and names the errors.
+from arenabot import Engine, EngineError
 
 __all__ = [
     "EngineError", "Engine", "Encoding", "VectorEnv", "Batch", "GymEnv", "GymVectorEnv", "AECEnv",
     "to_gymnasium", "to_pettingzoo",
 ]
-
-
-class EngineError(Exception):
-    """A request the engine server refused: .code is the protocol's error
-    code (bad_request, illegal, ...), which callers branch on."""
-
-    def __init__(self, code, message):
-        super().__init__("%s: %s" % (code, message))
-        self.code = code
-        self.message = message
-
-
-def _engine_command():
-    exe = os.environ.get("ARENA_ENGINE") or shutil.which("arena")
-    if not exe:
-        raise FileNotFoundError(
-            "no arena executable: set ARENA_ENGINE to its path, or put arena on PATH")
-    return [exe, "engine"]
-
-
-class Engine:
-    """One `arena engine` process and a request/response line at a time.
-    Environments share one when given it (engine=...), else start their
-    own. close() ends the process (also on garbage collection)."""
-
-    def __init__(self, command=None):
-        # Buffered pipes: an unbuffered readline reads a byte per system
-        # call, and an environment's response is hundreds of kilobytes.
-        self._proc = subprocess.Popen(
-            command or _engine_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=1 << 16)
-        self._in = self._proc.stdin
-        self._out = self._proc.stdout
-
-    def call(self, op, **args):
-        """Sends one request and returns its response object; raises
-        EngineError if the server refused it."""
-        args["op"] = op
-        self._in.write(json.dumps(args, separators=(",", ":")).encode() + b"\n")
-        self._in.flush()
-        line = self._out.readline()
-        if not line:
-            raise EngineError("internal", "the engine server exited (status %s)" % self._proc.poll())
-        resp = json.loads(line)
-        err = resp.get("error")
-        if err:
-            raise EngineError(err.get("code", "internal"), err.get("message", ""))
-        return resp
-
-    def close(self):
-        if self._proc.poll() is None:
-            self._in.close()
-            self._proc.wait()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
 
 
 class Encoding:

@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"os/exec"
 	"path/filepath"
-	"reflect"
 	"strconv"
 	"testing"
 	"time"
@@ -22,26 +21,21 @@ import (
 // seed 1, in process: playouts and plies per second over d.
 func goPlayoutRate(t *testing.T, game string, seats int, given map[string]string, d time.Duration) (playouts, plies float64) {
 	t.Helper()
-	g, err := engine.Lookup(game)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts, err := engine.Setup(g, seats, given)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, opts := testkit.Setup(t, game, seats, given)
 	st, err := g.New(seats, 1, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Each playout from a copy, as the server's (every engine's State has
-	// a Clone method returning its own type).
-	cloneOf := reflect.ValueOf(st).MethodByName("Clone")
+	// Each playout from a copy, as the server's.
+	cloner, ok := st.(engine.Cloner)
+	if !ok {
+		t.Fatalf("%s: the state %T is no engine.Cloner", game, st)
+	}
 	rng := rand.New(rand.NewPCG(1, 0))
 	n, total := 0, 0
 	start := time.Now()
 	for time.Since(start) < d {
-		c := cloneOf.Call(nil)[0].Interface().(engine.State)
+		c := cloner.CloneState()
 		p, _, err := engineserver.Playout(c, rng, 0)
 		if err != nil {
 			t.Fatal(err)
