@@ -107,14 +107,8 @@ func opEncoding(_ *Server, args []byte, out []byte) ([]byte, error) {
 }
 
 func opEncode(s *Server, args []byte, out []byte) ([]byte, error) {
-	var a struct {
-		State *int64 `json:"state"`
-		Seat  *int   `json:"seat"`
-	}
-	if err := decode(args, &a); err != nil {
-		return nil, err
-	}
-	st, err := s.live(a.State, false)
+	var a seatArgs
+	st, err := s.stateOf(args, &a, false)
 	if err != nil {
 		return nil, err
 	}
