@@ -72,19 +72,27 @@ func jsonKind(t reflect.Type) string {
 	return "an object"
 }
 
+// gameArgs are the arguments of the ops that set a game up; an op with
+// more embeds them.
+type gameArgs struct {
+	Game    *string           `json:"game"`
+	Seats   *int              `json:"seats"`
+	Options map[string]string `json:"options"`
+}
+
 // setup is the game named and its options resolved for seats, as the
 // referee resolves them (engine.Setup).
-func setup(name *string, seats *int, given map[string]string) (engine.Game, engine.Options, error) {
-	if name == nil || seats == nil {
+func setup(a gameArgs) (engine.Game, engine.Options, error) {
+	if a.Game == nil || a.Seats == nil {
 		return nil, nil, fail(BadRequest, `the request needs "game" and "seats"`)
 	}
-	g, err := engine.Lookup(*name)
+	g, err := engine.Lookup(*a.Game)
 	if err != nil {
 		return nil, nil, fail(UnknownGame, "%v", err)
 	}
-	opts, err := engine.Setup(g, *seats, given)
+	opts, err := engine.Setup(g, *a.Seats, a.Options)
 	if err != nil {
-		if info := g.Info(); *seats < info.MinSeats || *seats > info.MaxSeats {
+		if info := g.Info(); *a.Seats < info.MinSeats || *a.Seats > info.MaxSeats {
 			return nil, nil, fail(BadSeats, "%v", err)
 		}
 		return nil, nil, fail(BadOptions, "%v", err)
@@ -144,15 +152,13 @@ const Protocol = 1
 
 func opCreate(s *Server, args []byte, out []byte) ([]byte, error) {
 	var a struct {
-		Game    *string           `json:"game"`
-		Seats   *int              `json:"seats"`
-		Seed    uint64            `json:"seed"`
-		Options map[string]string `json:"options"`
+		gameArgs
+		Seed uint64 `json:"seed"`
 	}
 	if err := decode(args, &a); err != nil {
 		return nil, err
 	}
-	g, opts, err := setup(a.Game, a.Seats, a.Options)
+	g, opts, err := setup(a.gameArgs)
 	if err != nil {
 		return nil, err
 	}
