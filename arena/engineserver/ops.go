@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/arena-dev/arena/engine"
+	"github.com/arena-dev/arena/engine/jsonw"
 	"github.com/arena-dev/arena/protocol"
 )
 
@@ -140,9 +141,7 @@ func helloFields(version string) ([]byte, error) {
 		return nil, err
 	}
 	b := appendInt(nil, "protocol", Protocol)
-	b = appendKey(b, "version")
-	v, _ := json.Marshal(version)
-	b = append(b, v...)
+	b = jsonw.String(appendKey(b, "version"), version)
 	b = appendKey(b, "games")
 	return append(b, list...), nil
 }
