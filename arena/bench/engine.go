@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os/exec"
 	"time"
 )
@@ -44,11 +43,11 @@ func measureEngine(cfg Config, argv []string) (EngineFigures, error) {
 			return fmt.Errorf("the engine: %w", err)
 		}
 		reply, err := out.ReadBytes('\n')
-		if err == nil && bytes.Contains(reply, []byte(`"error"`)) {
-			err = fmt.Errorf("%s", bytes.TrimSpace(reply))
+		if err != nil { // io.EOF: the engine exited without answering
+			return fmt.Errorf("the engine %v did not answer: %w", argv, err)
 		}
-		if err != nil && err != io.EOF {
-			return fmt.Errorf("the engine answered: %w", err)
+		if bytes.Contains(reply, []byte(`"error"`)) {
+			return fmt.Errorf("the engine answered: %s", bytes.TrimSpace(reply))
 		}
 		return nil
 	}

@@ -77,15 +77,11 @@ func encodingOf(g engine.Game, seats int, opts engine.Options) (engine.Encoding,
 }
 
 func opEncoding(_ *Server, args []byte, out []byte) ([]byte, error) {
-	var a struct {
-		Game    *string           `json:"game"`
-		Seats   *int              `json:"seats"`
-		Options map[string]string `json:"options"`
-	}
+	var a gameArgs
 	if err := decode(args, &a); err != nil {
 		return nil, err
 	}
-	g, opts, err := setup(a.Game, a.Seats, a.Options)
+	g, opts, err := setup(a)
 	if err != nil {
 		return nil, err
 	}
@@ -107,14 +103,8 @@ func opEncoding(_ *Server, args []byte, out []byte) ([]byte, error) {
 }
 
 func opEncode(s *Server, args []byte, out []byte) ([]byte, error) {
-	var a struct {
-		State *int64 `json:"state"`
-		Seat  *int   `json:"seat"`
-	}
-	if err := decode(args, &a); err != nil {
-		return nil, err
-	}
-	st, err := s.live(a.State, false)
+	var a seatArgs
+	st, err := s.stateOf(args, &a, false)
 	if err != nil {
 		return nil, err
 	}
@@ -202,9 +192,7 @@ type envGame struct {
 
 func opEnvCreate(s *Server, args []byte, out []byte) ([]byte, error) {
 	var a struct {
-		Game      *string           `json:"game"`
-		Seats     *int              `json:"seats"`
-		Options   map[string]string `json:"options"`
+		gameArgs
 		N         *int              `json:"n"`
 		Seed      uint64            `json:"seed"`
 		Opponents map[string]string `json:"opponents"`
@@ -213,7 +201,7 @@ func opEnvCreate(s *Server, args []byte, out []byte) ([]byte, error) {
 	if err := decode(args, &a); err != nil {
 		return nil, err
 	}
-	g, opts, err := setup(a.Game, a.Seats, a.Options)
+	g, opts, err := setup(a.gameArgs)
 	if err != nil {
 		return nil, err
 	}

@@ -3,9 +3,13 @@ package engineserver
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"math/rand/v2"
+	"reflect"
+	"strings"
 
 	"github.com/arena-dev/arena/engine"
+	"github.com/arena-dev/arena/engine/jsonw"
 	"github.com/arena-dev/arena/protocol"
 )
 
@@ -34,25 +38,62 @@ var encodes = func(engine.Game) bool { return false }
 
 // decode reads an op's arguments from its request object.
 func decode(args []byte, v any) error {
-	if err := json.Unmarshal(args, v); err != nil {
+	err := json.Unmarshal(args, v)
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		// The field as the request spells it: te.Field is prefixed with
+		// the Go names of embedded argument structs (stateArgs).
+		field := te.Field[strings.LastIndexByte(te.Field, '.')+1:]
+		return fail(BadRequest, "a field is mistyped: %q is a JSON %s, want %s", field, te.Value, jsonKind(te.Type))
+	}
+	if err != nil {
 		return fail(BadRequest, "a field is mistyped: %v", err)
 	}
 	return nil
 }
 
+// jsonKind names the JSON values that decode into t.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return "an integer"
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a non-negative integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice, reflect.Array:
+		return "an array of " + strings.TrimPrefix(strings.TrimPrefix(jsonKind(t.Elem()), "a "), "an ") + "s"
+	}
+	return "an object"
+}
+
+// gameArgs are the arguments of the ops that set a game up; an op with
+// more embeds them.
+type gameArgs struct {
+	Game    *string           `json:"game"`
+	Seats   *int              `json:"seats"`
+	Options map[string]string `json:"options"`
+}
+
 // setup is the game named and its options resolved for seats, as the
 // referee resolves them (engine.Setup).
-func setup(name *string, seats *int, given map[string]string) (engine.Game, engine.Options, error) {
-	if name == nil || seats == nil {
+func setup(a gameArgs) (engine.Game, engine.Options, error) {
+	if a.Game == nil || a.Seats == nil {
 		return nil, nil, fail(BadRequest, `the request needs "game" and "seats"`)
 	}
-	g, err := engine.Lookup(*name)
+	g, err := engine.Lookup(*a.Game)
 	if err != nil {
 		return nil, nil, fail(UnknownGame, "%v", err)
 	}
-	opts, err := engine.Setup(g, *seats, given)
+	opts, err := engine.Setup(g, *a.Seats, a.Options)
 	if err != nil {
-		if info := g.Info(); *seats < info.MinSeats || *seats > info.MaxSeats {
+		if info := g.Info(); *a.Seats < info.MinSeats || *a.Seats > info.MaxSeats {
 			return nil, nil, fail(BadSeats, "%v", err)
 		}
 		return nil, nil, fail(BadOptions, "%v", err)
@@ -100,9 +141,7 @@ func helloFields(version string) ([]byte, error) {
 		return nil, err
 	}
 	b := appendInt(nil, "protocol", Protocol)
-	b = appendKey(b, "version")
-	v, _ := json.Marshal(version)
-	b = append(b, v...)
+	b = jsonw.String(appendKey(b, "version"), version)
 	b = appendKey(b, "games")
 	return append(b, list...), nil
 }
@@ -112,15 +151,13 @@ const Protocol = 1
 
 func opCreate(s *Server, args []byte, out []byte) ([]byte, error) {
 	var a struct {
-		Game    *string           `json:"game"`
-		Seats   *int              `json:"seats"`
-		Seed    uint64            `json:"seed"`
-		Options map[string]string `json:"options"`
+		gameArgs
+		Seed uint64 `json:"seed"`
 	}
 	if err := decode(args, &a); err != nil {
 		return nil, err
 	}
-	g, opts, err := setup(a.Game, a.Seats, a.Options)
+	g, opts, err := setup(a.gameArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -148,10 +185,13 @@ func appendMove(out []byte, st engine.State) []byte {
 	return appendBool(out, "over", st.Over())
 }
 
-// stateArgs are the arguments of the ops on one state.
+// stateArgs are the arguments of the ops on one state; an op with more
+// embeds it.
 type stateArgs struct {
 	State *int64 `json:"state"`
 }
+
+func (a *stateArgs) handle() *int64 { return a.State }
 
 // live is the state under the request's handle, refused once over when
 // the op needs a decision to come.
@@ -163,17 +203,17 @@ func (s *Server) live(h *int64, needPlay bool) (*state, error) {
 	return st, err
 }
 
-// stateOf is the state an op's request names by "state" (see live).
-func (s *Server) stateOf(args []byte, needPlay bool) (*state, error) {
-	var a stateArgs
-	if err := decode(args, &a); err != nil {
+// stateOf decodes args into a (a *stateArgs, or a struct embedding one)
+// and is the state it names by "state" (see live).
+func (s *Server) stateOf(args []byte, a interface{ handle() *int64 }, needPlay bool) (*state, error) {
+	if err := decode(args, a); err != nil {
 		return nil, err
 	}
-	return s.live(a.State, needPlay)
+	return s.live(a.handle(), needPlay)
 }
 
 func opLegal(s *Server, args []byte, out []byte) ([]byte, error) {
-	st, err := s.stateOf(args, true)
+	st, err := s.stateOf(args, &stateArgs{}, true)
 	if err != nil {
 		return nil, err
 	}
@@ -193,14 +233,11 @@ func opLegal(s *Server, args []byte, out []byte) ([]byte, error) {
 
 func opApply(s *Server, args []byte, out []byte) ([]byte, error) {
 	var a struct {
-		State  *int64          `json:"state"`
+		stateArgs
 		Action json.RawMessage `json:"action"`
 		Index  *int            `json:"index"`
 	}
-	if err := decode(args, &a); err != nil {
-		return nil, err
-	}
-	st, err := s.live(a.State, true)
+	st, err := s.stateOf(args, &a, true)
 	if err != nil {
 		return nil, err
 	}
@@ -247,15 +284,15 @@ func (s *Server) choice(g engine.Game, legal []engine.Action, action json.RawMes
 	return 0, fail(Illegal, "%s is not a legal action now: ask legal", protocol.Excerpt(action, 120))
 }
 
+// seatArgs are the arguments of the ops on one seat of a state.
+type seatArgs struct {
+	stateArgs
+	Seat *int `json:"seat"`
+}
+
 func opView(s *Server, args []byte, out []byte) ([]byte, error) {
-	var a struct {
-		State *int64 `json:"state"`
-		Seat  *int   `json:"seat"`
-	}
-	if err := decode(args, &a); err != nil {
-		return nil, err
-	}
-	st, err := s.live(a.State, false)
+	var a seatArgs
+	st, err := s.stateOf(args, &a, false)
 	if err != nil {
 		return nil, err
 	}
@@ -284,7 +321,7 @@ func AppendView(dst []byte, st engine.State, seat int) ([]byte, error) {
 }
 
 func opClone(s *Server, args []byte, out []byte) ([]byte, error) {
-	st, err := s.stateOf(args, false)
+	st, err := s.stateOf(args, &stateArgs{}, false)
 	if err != nil {
 		return nil, err
 	}
@@ -311,13 +348,10 @@ func opFree(s *Server, args []byte, out []byte) ([]byte, error) {
 
 func opStepRandom(s *Server, args []byte, out []byte) ([]byte, error) {
 	var a struct {
-		State *int64 `json:"state"`
-		Seed  uint64 `json:"seed"`
+		stateArgs
+		Seed uint64 `json:"seed"`
 	}
-	if err := decode(args, &a); err != nil {
-		return nil, err
-	}
-	st, err := s.live(a.State, true)
+	st, err := s.stateOf(args, &a, true)
 	if err != nil {
 		return nil, err
 	}

@@ -35,7 +35,7 @@ func Returns(ranks []int) []float64 {
 }
 
 func opOutcome(s *Server, args []byte, out []byte) ([]byte, error) {
-	st, err := s.stateOf(args, false)
+	st, err := s.stateOf(args, &stateArgs{}, false)
 	if err != nil {
 		return nil, err
 	}
@@ -88,16 +88,13 @@ type playoutStats struct {
 
 func opPlayout(s *Server, args []byte, out []byte) ([]byte, error) {
 	var a struct {
-		State    *int64 `json:"state"`
+		stateArgs
 		N        *int   `json:"n"`
 		Seed     uint64 `json:"seed"`
 		MaxPlies int    `json:"max_plies"`
 		Policy   string `json:"policy"`
 	}
-	if err := decode(args, &a); err != nil {
-		return nil, err
-	}
-	st, err := s.live(a.State, true)
+	st, err := s.stateOf(args, &a, true)
 	if err != nil {
 		return nil, err
 	}

@@ -24,15 +24,13 @@ type observer struct {
 
 func opObserver(s *Server, args []byte, out []byte) ([]byte, error) {
 	var a struct {
-		Game    *string           `json:"game"`
-		Seat    *int              `json:"seat"`
-		Seats   *int              `json:"seats"`
-		Options map[string]string `json:"options"`
+		gameArgs
+		Seat *int `json:"seat"`
 	}
 	if err := decode(args, &a); err != nil {
 		return nil, err
 	}
-	g, opts, err := setup(a.Game, a.Seats, a.Options)
+	g, opts, err := setup(a.gameArgs)
 	if err != nil {
 		return nil, err
 	}

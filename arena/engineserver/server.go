@@ -199,18 +199,12 @@ func appendFailure(dst []byte, id json.RawMessage, e *Error) []byte {
 
 // appendInt appends `,"name":v`.
 func appendInt(dst []byte, name string, v int) []byte {
-	dst = append(dst, ',', '"')
-	dst = append(dst, name...)
-	dst = append(dst, '"', ':')
-	return strconv.AppendInt(dst, int64(v), 10)
+	return strconv.AppendInt(appendKey(dst, name), int64(v), 10)
 }
 
 // appendBool appends `,"name":v`.
 func appendBool(dst []byte, name string, v bool) []byte {
-	dst = append(dst, ',', '"')
-	dst = append(dst, name...)
-	dst = append(dst, '"', ':')
-	return strconv.AppendBool(dst, v)
+	return strconv.AppendBool(appendKey(dst, name), v)
 }
 
 // appendKey appends `,"name":` for a value the caller appends.
