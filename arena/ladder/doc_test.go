@@ -10,26 +10,34 @@ import (
 	_ "github.com/arena-dev/arena/arena/remote" // the doc's nats: bot
 )
 
-// TestDocLadderFile: the ladder file docs/ladder.md shows is one the
-// arena takes, every key and value of it.
-func TestDocLadderFile(t *testing.T) {
-	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "ladder.md"))
+// docLadder is the ladder of the first ```yaml block of docs/name,
+// resolved as the arena takes it.
+func docLadder(t *testing.T, name string) *ladder.Config {
+	t.Helper()
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", name))
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, rest, ok := strings.Cut(string(doc), "```yaml\n")
 	if !ok {
-		t.Fatal("docs/ladder.md has no ```yaml block")
+		t.Fatalf("docs/%s has no ```yaml block", name)
 	}
 	text, _, _ := strings.Cut(rest, "```")
-	f, err := ladder.ParseFile("docs/ladder.md", []byte(text))
+	f, err := ladder.ParseFile("docs/"+name, []byte(text))
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := f.Resolve("docs/ladder.md", t.TempDir())
+	c, err := f.Resolve("docs/"+name, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
+	return c
+}
+
+// TestDocLadderFile: the ladder file docs/ladder.md shows is one the
+// arena takes, every key and value of it.
+func TestDocLadderFile(t *testing.T) {
+	c := docLadder(t, "ladder.md")
 	if c.Seats.Min != 2 || c.Seats.Max != 4 || len(c.Bots) != 3 || c.Submissions != ladder.Defaults {
 		t.Errorf("docs/ladder.md's file: seats %+v, %d bots, submissions %+v (the doc says it shows the defaults: %+v)",
 			c.Seats, len(c.Bots), c.Submissions, ladder.Defaults)
@@ -38,23 +46,7 @@ func TestDocLadderFile(t *testing.T) {
 
 // The class ladder of docs/teaching.md is one the arena takes.
 func TestDocTeachingLadderFile(t *testing.T) {
-	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "teaching.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, rest, ok := strings.Cut(string(doc), "```yaml\n")
-	if !ok {
-		t.Fatal("docs/teaching.md has no ```yaml block")
-	}
-	text, _, _ := strings.Cut(rest, "```")
-	f, err := ladder.ParseFile("docs/teaching.md", []byte(text))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := f.Resolve("docs/teaching.md", t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := docLadder(t, "teaching.md")
 	if c.Seats.Min != 4 || c.Seats.Max != 4 || len(c.Bots) != 3 {
 		t.Errorf("docs/teaching.md's class ladder: seats %+v, %d bots", c.Seats, len(c.Bots))
 	}

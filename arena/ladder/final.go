@@ -139,26 +139,20 @@ func (f *final) Stop(t run.Table, _ ledger.Record) bool {
 // seat them: not retired, not suspended), ranked as the standings rank
 // them.
 func (s *tables) estimates() []stoprule.Estimate {
-	var est []stoprule.Estimate
-	var by []float64
+	var in []int // roster indices
 	for i, b := range s.bots {
 		if b.Available {
-			est = append(est, stoprule.Estimate{Name: s.names[i], Mean: b.Skill.Mu, SD: b.Skill.Sigma})
-			by = append(by, b.Skill.Ordinal())
+			in = append(in, i)
 		}
 	}
 	// Ranked as the standings rank them (Rating.Display), so that the
 	// final's order is theirs.
-	idx := make([]int, len(est))
-	for i := range idx {
-		idx[i] = i
+	slices.SortStableFunc(in, func(a, b int) int { return cmp.Compare(s.bots[b].Skill.Ordinal(), s.bots[a].Skill.Ordinal()) })
+	est := make([]stoprule.Estimate, len(in))
+	for k, i := range in {
+		est[k] = stoprule.Estimate{Name: s.names[i], Mean: s.bots[i].Skill.Mu, SD: s.bots[i].Skill.Sigma}
 	}
-	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(by[b], by[a]) })
-	ranked := make([]stoprule.Estimate, len(est))
-	for i, j := range idx {
-		ranked[i] = est[j]
-	}
-	return ranked
+	return est
 }
 
 // tableDone says whether t was the last game of its table to count

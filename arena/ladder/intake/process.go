@@ -17,6 +17,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/shlex"
+
 	"github.com/arena-dev/arena/arena/bot"
 	"github.com/arena-dev/arena/arena/bot/stdio"
 	"github.com/arena-dev/arena/arena/check"
@@ -28,7 +30,6 @@ import (
 	"github.com/arena-dev/arena/arena/runplan"
 	"github.com/arena-dev/arena/engine"
 	"github.com/arena-dev/arena/internal/atomicfile"
-	"github.com/google/shlex"
 )
 
 // Options are the run's choices for Process.

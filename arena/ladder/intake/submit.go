@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/arena-dev/arena/arena/ladder"
+	"github.com/arena-dev/arena/internal/words"
 )
 
 // Bounds are what one submission may hold, declared once: Submit
@@ -472,7 +473,7 @@ func Await(ctx context.Context, ladderDir, id string) (Report, error) {
 		select {
 		case <-ctx.Done():
 			return rep, fmt.Errorf("stopped waiting (%v): request %s is judged all the same; arena ladder status %s %s tells its verdict",
-				context.Cause(ctx), id, ladderDir, id)
+				context.Cause(ctx), id, words.ShellQuote(ladderDir), id)
 		case <-tick.C:
 		}
 	}
