@@ -189,11 +189,7 @@ func (o *Observer) position(v *View) (Position, error) {
 
 // Sample implements engine.Observer.
 func (o *Observer) Sample(rng *rand.Rand) (engine.State, error) {
-	s, err := o.SampleState(rng)
-	if err != nil {
-		return nil, err
-	}
-	return s, nil
+	return engine.AsState(o.SampleState(rng))
 }
 
 // SampleState is Sample with its concrete type: the last view's

@@ -351,11 +351,7 @@ func (o *Observer) lacks(q int, m uint64, since int) {
 
 // Sample implements engine.Observer.
 func (o *Observer) Sample(rng *rand.Rand) (engine.State, error) {
-	s, err := o.SampleState(rng)
-	if err != nil {
-		return nil, err
-	}
-	return s, nil
+	return engine.AsState(o.SampleState(rng))
 }
 
 // SampleState is Sample with its concrete type. The seat's own view of
