@@ -121,6 +121,17 @@ var ErrNoDecision = errors.New("engine: the last view observed is not the seat's
 // observed: they were not one seat's views of one game, in order.
 var ErrInconsistent = errors.New("engine: no state fits the views observed")
 
+// AsState is a game's (*State, error) as an engine.State: nil, not a
+// typed nil pointer, with an error. An Observer's Sample is
+// AsState(o.SampleState(rng)) where the game also offers its concrete
+// type.
+func AsState[S State](s S, err error) (State, error) {
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
 // TextRenderer is implemented by states that can draw themselves for
 // humans (an ASCII board). seat follows the View convention.
 type TextRenderer interface {

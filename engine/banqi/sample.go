@@ -46,6 +46,11 @@ type Observer struct {
 	seen  bool // a view was observed
 	// hist is why the moves are not known, for Sample's error.
 	hist error
+	// base is the last view made a state, read once for all the
+	// samples of it, which differ only in their seed; err is Sample's
+	// error when there is none.
+	base *State
+	err  error
 }
 
 // errHistory is why an observer cannot tell the moves since the last
@@ -68,6 +73,7 @@ func (o *Observer) Observe(view []byte) error {
 	prev, prevKnown := o.pos, o.known && o.seen
 	o.pos, o.seen = p, true
 	o.known, o.hist = o.followMoves(prev, prevKnown, &v)
+	o.base, o.err = o.prepare()
 	return nil
 }
 
@@ -189,22 +195,31 @@ func (o *Observer) position(v *View) (Position, error) {
 
 // Sample implements engine.Observer.
 func (o *Observer) Sample(rng *rand.Rand) (engine.State, error) {
-	s, err := o.SampleState(rng)
-	if err != nil {
-		return nil, err
-	}
-	return s, nil
+	return engine.AsState(o.SampleState(rng))
 }
 
 // SampleState is Sample with its concrete type: the last view's
 // position with a seed drawn from rng, so that the flips to come reveal
 // a uniform draw of the pieces still face down.
 func (o *Observer) SampleState(rng *rand.Rand) (*State, error) {
-	if !o.seen || o.pos.ToMove != o.me {
+	if !o.seen {
+		return nil, engine.ErrNoDecision
+	}
+	if o.err != nil {
+		return nil, o.err
+	}
+	s := o.base.Clone()
+	s.pcg.Seed(rng.Uint64(), pcgStream)
+	return s, nil
+}
+
+// prepare is the last view's position made a state (its seed yet to
+// draw), or why no sample can be drawn from it.
+func (o *Observer) prepare() (*State, error) {
+	if o.pos.ToMove != o.me {
 		return nil, engine.ErrNoDecision
 	}
 	p := o.pos
-	p.Seed = rng.Uint64()
 	if !o.known {
 		// A game that ended may have left the moves unknown; one that
 		// goes on cannot be dealt without them.

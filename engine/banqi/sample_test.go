@@ -244,3 +244,45 @@ func TestSampleFlipUniform(t *testing.T) {
 		t.Errorf("chi-square %.1f over %d degrees of freedom: the flips are not uniform (%v)", chi2, df, got)
 	}
 }
+
+// A sample is the state prepared at Observe with a seed put in (Sample
+// does not rebuild it): it must be exactly the state FromPosition builds
+// from the view's position with the same seed, in both seats' views and
+// as it plays on, its flips included.
+func TestSampleIsFromPosition(t *testing.T) {
+	s := NewState(11, DefaultRules())
+	ob, err := Game{}.Observer(1, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := ob.(*Observer)
+	rng := rand.New(rand.NewPCG(11, 3))
+	sampled := 0
+	for ply := 0; !s.Over() && ply < 400; ply++ {
+		if s.ToMove() == 1 {
+			if err := o.Observe(enginetest.ViewBytes(t, s, 1)); err != nil {
+				t.Fatal(err)
+			}
+			seed := rng.Uint64()
+			got, err := o.SampleState(rand.New(rand.NewPCG(seed, 1)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := o.pos
+			p.Seed = rand.New(rand.NewPCG(seed, 1)).Uint64()
+			want, err := FromPosition(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			enginetest.SamePlay(t, got, want, 2, 60, rand.New(rand.NewPCG(seed, 2)))
+			sampled++
+		}
+		l := s.AppendLegal(nil)
+		if err := s.Play(l[rng.IntN(len(l))]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if sampled == 0 {
+		t.Fatal("no decision sampled")
+	}
+}

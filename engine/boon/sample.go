@@ -66,11 +66,7 @@ func (o *Observer) Observe(view []byte) error {
 
 // Sample implements engine.Observer.
 func (o *Observer) Sample(rng *rand.Rand) (engine.State, error) {
-	s, err := o.SampleState(rng)
-	if err != nil {
-		return nil, err
-	}
-	return s, nil
+	return engine.AsState(o.SampleState(rng))
 }
 
 // SampleState is Sample with its concrete type: the other hands and the

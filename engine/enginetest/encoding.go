@@ -81,15 +81,8 @@ func newEncoded(t testing.TB, g engine.Game, c EncodingCheck) (engine.Encoding, 
 	if !ok {
 		t.Fatalf("%s is not an engine.Encoder", g.Info().Name)
 	}
-	opts, err := engine.Setup(g, c.Seats, c.Opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	opts, st := newGame(t, g, c.Seats, c.Seed, c.Opts)
 	enc, err := e.Encoding(c.Seats, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := g.New(c.Seats, c.Seed, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

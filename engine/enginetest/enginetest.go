@@ -27,14 +27,7 @@ import (
 // byte-for-byte unchanged.
 func CheckApply(t testing.TB, g engine.Game, seats int, seed uint64, steps uint8, raw []byte) {
 	t.Helper()
-	opts, err := engine.Setup(g, seats, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := g.New(seats, seed, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, st := newGame(t, g, seats, seed, nil)
 	rng := rand.New(rand.NewPCG(seed, 1))
 	for range steps {
 		if st.Over() {
@@ -422,4 +415,19 @@ func apply(t testing.TB, st engine.State, a engine.Action) {
 	if err := st.Apply(a); err != nil {
 		t.Fatalf("twins: %s: %v", a, err)
 	}
+}
+
+// newGame is a new game of g for seats from seed under the options
+// given (nil: the defaults), and the options resolved.
+func newGame(t testing.TB, g engine.Game, seats int, seed uint64, given map[string]string) (engine.Options, engine.State) {
+	t.Helper()
+	opts, err := engine.Setup(g, seats, given)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := g.New(seats, seed, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return opts, st
 }

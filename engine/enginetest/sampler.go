@@ -46,14 +46,7 @@ func CheckSampler(t testing.TB, g engine.Game, c SamplerCheck) int {
 	if !ok {
 		t.Fatalf("%s is not an engine.Sampler", g.Info().Name)
 	}
-	opts, err := engine.Setup(g, c.Seats, c.Opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := g.New(c.Seats, c.Seed, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	opts, st := newGame(t, g, c.Seats, c.Seed, c.Opts)
 	o, err := sm.Observer(c.Seat, c.Seats, opts)
 	if err != nil {
 		t.Fatal(err)

@@ -142,20 +142,53 @@ func init() {
 	}
 }
 
-// ParseCard reads the notation of String.
+// ParseCard reads the notation of String. It reads the name rather
+// than search the names: an encoding reads every card of a view at
+// every step.
 func ParseCard(s string) (Card, error) {
-	switch s {
-	case "W":
-		return Wild, nil
-	case "WD4":
-		return WildDraw, nil
-	}
-	for k := range Card(Wild) {
-		if cardNames[k] == s {
-			return k, nil
-		}
+	if c, ok := cardOf(s); ok {
+		return c, nil
 	}
 	return NoCard, fmt.Errorf("bad card %q (want e.g. R7, GS, BR, YD2, W, WD4)", s)
+}
+
+// cardOf is ParseCard without the error.
+func cardOf(s string) (Card, bool) {
+	switch {
+	case s == "W":
+		return Wild, true
+	case s == "WD4":
+		return WildDraw, true
+	case len(s) < 2 || len(s) > 3:
+		return NoCard, false
+	}
+	col := colourIndex(s[0])
+	if col < 0 {
+		return NoCard, false
+	}
+	face := -1
+	switch f := s[1:]; {
+	case len(f) == 1 && f[0] >= '0' && f[0] <= '9':
+		face = int(f[0] - '0')
+	case f == "S":
+		face = FaceSkip
+	case f == "R":
+		face = FaceReverse
+	case f == "D2":
+		face = FaceDrawTwo
+	default:
+		return NoCard, false
+	}
+	return MakeCard(col, face), true
+}
+
+func colourIndex(letter byte) int {
+	for i := range 4 {
+		if colourLetters[i] == letter {
+			return i
+		}
+	}
+	return -1
 }
 
 // ParseColour reads a colour name ("red", "yellow", "green", "blue").

@@ -121,15 +121,15 @@ func (e *Encoding) encode(v *View, dst []float32) error {
 	}
 	clear(dst)
 	for _, name := range v.Hand {
-		if c, ok := cardOf(name); ok {
+		if c, err := ParseCard(name); err == nil {
 			dst[obsHand+int(c)]++
 		}
 	}
-	if c, ok := cardOf(v.Top); ok {
+	if c, err := ParseCard(v.Top); err == nil {
 		dst[obsTop+int(c)] = 1
 	}
 	if v.Colour != nil {
-		if k := colourOf(*v.Colour); k >= 0 {
+		if k, err := ParseColour(*v.Colour); err == nil {
 			dst[obsColour+k] = 1
 		}
 	}
@@ -137,7 +137,7 @@ func (e *Encoding) encode(v *View, dst []float32) error {
 		dst[obsDirection] = 1
 	}
 	for _, name := range v.Discard {
-		if c, ok := cardOf(name); ok {
+		if c, err := ParseCard(name); err == nil {
 			dst[obsDiscard+int(c)]++
 		}
 	}
@@ -145,7 +145,7 @@ func (e *Encoding) encode(v *View, dst []float32) error {
 		if k, ok := decisionSlot[d.Kind]; ok {
 			dst[obsDecision+k] = 1
 		}
-		if c, ok := cardOf(d.Card); ok {
+		if c, err := ParseCard(d.Card); err == nil {
 			dst[obsDecCard+int(c)] = 1
 		}
 		dst[obsPending] = float32(d.Pending) / 4
@@ -173,55 +173,6 @@ func (e *Encoding) encode(v *View, dst []float32) error {
 		}
 	}
 	return nil
-}
-
-// cardOf reads a card name without the search of ParseCard: an
-// encoding reads every card of a view at every step.
-func cardOf(s string) (Card, bool) {
-	switch {
-	case s == "W":
-		return Wild, true
-	case s == "WD4":
-		return WildDraw, true
-	case len(s) < 2 || len(s) > 3:
-		return NoCard, false
-	}
-	col := colourIndex(s[0])
-	if col < 0 {
-		return NoCard, false
-	}
-	face := -1
-	switch f := s[1:]; {
-	case len(f) == 1 && f[0] >= '0' && f[0] <= '9':
-		face = int(f[0] - '0')
-	case f == "S":
-		face = FaceSkip
-	case f == "R":
-		face = FaceReverse
-	case f == "D2":
-		face = FaceDrawTwo
-	default:
-		return NoCard, false
-	}
-	return MakeCard(col, face), true
-}
-
-func colourIndex(letter byte) int {
-	for i := range 4 {
-		if colourLetters[i] == letter {
-			return i
-		}
-	}
-	return -1
-}
-
-func colourOf(name string) int {
-	for i, n := range ColourNames {
-		if n == name {
-			return i
-		}
-	}
-	return -1
 }
 
 // viewPool lends EncodeSeat a View whose slices it reuses.

@@ -95,3 +95,27 @@ func TestEncodeRefuses(t *testing.T) {
 		t.Errorf("short dst: %v", err)
 	}
 }
+
+// ParseCard reads the notation rather than search it: it must accept
+// exactly the names String gives, every string of up to three of their
+// letters tried.
+func TestParseCardIsString(t *testing.T) {
+	names := map[string]Card{}
+	for k := range Card(NumKinds) {
+		names[k.String()] = k
+	}
+	const letters = "RYGBWDS0123456789x"
+	var try func(s string)
+	try = func(s string) {
+		c, err := ParseCard(s)
+		if want, ok := names[s]; ok != (err == nil) || ok && c != want {
+			t.Fatalf("ParseCard(%q) = %v, %v; want %v, %t", s, c, err, want, ok)
+		}
+		if len(s) < 3 {
+			for i := range len(letters) {
+				try(s + letters[i:i+1])
+			}
+		}
+	}
+	try("")
+}

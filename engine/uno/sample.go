@@ -88,15 +88,10 @@ func (o *Observer) reset() {
 }
 
 // matchMask is the card kinds playable on top in colour, the wilds
-// included: a seat that draws for lack of a play held none of them.
+// included (the state's match): a seat that draws for lack of a play
+// held none of them.
 func matchMask(top Card, colour int) uint64 {
-	m := uint64(1)<<Wild | uint64(1)<<WildDraw
-	for k := range Card(Wild) {
-		if k.Colour() == colour || (top < Wild && k.Face() == top.Face()) {
-			m |= 1 << k
-		}
-	}
-	return m
+	return colourMask[colour] | wildBits | sameFace[top]
 }
 
 // Observe implements engine.Observer.
@@ -351,11 +346,7 @@ func (o *Observer) lacks(q int, m uint64, since int) {
 
 // Sample implements engine.Observer.
 func (o *Observer) Sample(rng *rand.Rand) (engine.State, error) {
-	s, err := o.SampleState(rng)
-	if err != nil {
-		return nil, err
-	}
-	return s, nil
+	return engine.AsState(o.SampleState(rng))
 }
 
 // SampleState is Sample with its concrete type. The seat's own view of

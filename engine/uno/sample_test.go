@@ -334,3 +334,17 @@ func fromPosition(t *testing.T, o *Observer, rng *rand.Rand) *State {
 	s.restoreHistory(&h)
 	return s
 }
+
+// What a seat that drew for lack of a play is known to lack is what the
+// state lets it play: matchMask is the state's match.
+func TestMatchMaskIsMatch(t *testing.T) {
+	for top := range Card(NumKinds) {
+		for c := range 4 {
+			var s State
+			s.setColour(int8(c), top)
+			if got := matchMask(top, c); got != s.match {
+				t.Fatalf("matchMask(%s, %d) = %x, the state's match %x", top, c, got, s.match)
+			}
+		}
+	}
+}
