@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"syscall"
 	"testing"
 	"time"
 
@@ -32,7 +33,15 @@ import (
 //   - start-us: game-us less two ping-pong round trips (its two moves at
 //     the floor): the game's cost beyond its moves;
 //   - start/rt: start-us over pingpong-us/rt, the issue's figure
-//     (fastchess: 0.11 ms, a few round trips).
+//     (fastchess: 0.11 ms, a few round trips);
+//   - game-cpu-us: the CPU time a game costs the arena and its two bots
+//     together (the same difference, of their rusage), which other work
+//     on the machine moves far less than the wall time;
+//   - referee-game-us: the same two-ply game through the referee alone,
+//     in the test process, to two minimal bots it keeps (no pool, no
+//     replay, no ledger, no run): of game-us, what the game's messages
+//     cost; the rest (run-us = game-us - referee-game-us) is the run's
+//     (the pool, the recorder, the output directory, its goroutines).
 //
 // Run it as:
 //
@@ -42,6 +51,8 @@ func BenchmarkGameStart(b *testing.B) {
 	arena := testkit.Build(b, "./cmd/arena")
 	kids := blockingChildren(b, "minimal")
 	turns := testkit.Turns(b, "banqi", 2, nil, 0, 400)
+	refConns := processes(b, []string{os.Args[0]}, "minimal")
+	g, opts := testkit.Setup(b, "banqi", 2, map[string]string{"max_plies": "2"})
 	dir := b.TempDir()
 	// A bot's environment is the arena's few variables, not the test's:
 	// a script says which bot the test binary is.
@@ -49,7 +60,11 @@ func BenchmarkGameStart(b *testing.B) {
 	if err := os.WriteFile(script, []byte("#!/bin/sh\nARENA_BENCH_BOT=minimal exec '"+os.Args[0]+"'\n"), 0o755); err != nil {
 		b.Fatal(err)
 	}
-	run := func(n int) time.Duration {
+	// run plays n games and returns their wall time and the CPU time of
+	// the arena and its bots (the arena waits for its bots, so its rusage
+	// holds theirs): the CPU figure, which other work on the machine
+	// moves far less than the wall time.
+	run := func(n int) (time.Duration, time.Duration) {
 		out := filepath.Join(dir, strconv.Itoa(n))
 		os.RemoveAll(out)
 		bot := "'" + script + "'"
@@ -60,6 +75,8 @@ func BenchmarkGameStart(b *testing.B) {
 			b.Fatalf("%v: %v\n%s", cmd.Args, err, msg)
 		}
 		took := time.Since(start)
+		ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+		cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 		results, err := os.ReadFile(filepath.Join(out, "results.jsonl"))
 		if err != nil {
 			b.Fatal(err)
@@ -67,22 +84,30 @@ func BenchmarkGameStart(b *testing.B) {
 		if played := bytes.Count(results, []byte(`"plies":2,"forfeits":[]`)); played != n {
 			b.Fatalf("%d of %d games played their two plies without a forfeit: the figure would not be a game's", played, n)
 		}
-		return took
+		return took, cpu
 	}
 	const rounds = 5
-	var perGame, rt []float64
+	var perGame, cpuGame, rt, refGame []float64
 	b.ResetTimer()
 	for r := range rounds {
-		var one, two time.Duration
+		var one, two, cpuOne, cpuTwo time.Duration
 		if r%2 == 0 {
-			one, two = run(games), run(2*games)
+			one, cpuOne = run(games)
+			two, cpuTwo = run(2 * games)
 		} else {
-			two, one = run(2*games), run(games)
+			two, cpuTwo = run(2 * games)
+			one, cpuOne = run(games)
 		}
 		perGame = append(perGame, float64(two-one)/float64(games)/1e3)
+		cpuGame = append(cpuGame, float64(cpuTwo-cpuOne)/float64(games)/1e3)
 		start := time.Now()
 		jsonPingPong(b, kids, turns, 0, 2000)
 		rt = append(rt, float64(time.Since(start))/2000/1e3)
+		took, moves := playGames(b, refConns, g, opts, 2*games)
+		if moves != 2*games {
+			b.Fatalf("%d games made %d moves, not two each", games, moves)
+		}
+		refGame = append(refGame, float64(took)/float64(games)/1e3)
 	}
 	b.StopTimer()
 	game, pp := median(perGame), median(rt)
@@ -90,5 +115,8 @@ func BenchmarkGameStart(b *testing.B) {
 	b.ReportMetric(game, "game-us")
 	b.ReportMetric(game-2*pp, "start-us")
 	b.ReportMetric((game-2*pp)/pp, "start/rt")
+	b.ReportMetric(median(cpuGame), "game-cpu-us")
+	b.ReportMetric(median(refGame), "referee-game-us")
+	b.ReportMetric(game-median(refGame), "run-us")
 	b.ReportMetric(0, "ns/op")
 }

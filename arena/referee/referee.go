@@ -268,7 +268,7 @@ func (g *game) startup() {
 		if p.Absent != "" {
 			continue
 		}
-		if err := p.Conn.Send(protocol.Line(g.cfg.Hello(seat, names)), deadline); err != nil {
+		if err := p.Conn.Send(judge.AppendHello(nil, g.cfg.Hello(seat, names)), deadline); err != nil {
 			g.fail(seat, Failure{Failure: protocol.Failure{Reason: classifyIO(err, protocol.ReasonStartup), Detail: "sending hello: " + err.Error()}, Err: err}, true)
 			continue
 		}
@@ -633,7 +633,7 @@ func (g *game) finish() {
 			continue // a walkover's bot was sent no hello
 		}
 		view, _ := engine.AppendJSON(nil, g.state.View(seat)) // the bytes the turns sent
-		line := protocol.Line(protocol.End{
+		line := judge.AppendEnd(nil, protocol.End{
 			Type: protocol.TypeEnd, GameID: g.cfg.GameID, Ranks: out.Ranks, Scores: out.Scores,
 			Reason: out.Reason, Forfeit: forfeits, View: view,
 		})

@@ -1,6 +1,9 @@
 package run
 
-import "errors"
+import (
+	"errors"
+	"time"
+)
 
 // maxBatch bounds the games recorded together (GroupSink).
 const maxBatch = 256
@@ -14,6 +17,17 @@ const syncSlack = 1
 // many as one group of games recorded together (maxBatch).
 const syncPlaces = maxBatch
 
+// syncEvery is the least time between two groups handed to the syncer
+// while games go on and more could join the next group (runner.flush).
+// Why: at a low concurrency a short game takes less time than a sync, so
+// each group was one game and each game paid two syncs (a fifth of the
+// arena's CPU in 1,000 two-ply games: the file system's journal, the
+// disk's notifications, the Go runtime's threads woken for the blocking
+// calls). Games wait for it only where nothing else could start: a run
+// whose next game needs a count (a stop rule, no places left) flushes
+// at once.
+const syncEvery = 10 * time.Millisecond
+
 // groups is the run's side of its syncer (GroupSink): the games finished
 // and waiting for the syncer, and the group being made durable. The
 // runner alone uses it, from Run's goroutine.
@@ -24,6 +38,10 @@ type groups struct {
 	failed  bool       // a group could not be made durable: no group after it
 	to      chan<- []finished
 	done    <-chan syncDone
+	// handed is when the last group went to the syncer; linger wakes
+	// the run once syncEvery has passed since, for the games queued.
+	handed time.Time
+	linger *time.Timer
 }
 
 // startGroups starts the syncer of sink; close (once the run is over)
@@ -31,7 +49,9 @@ type groups struct {
 func startGroups(sink GroupSink) *groups {
 	to, done := make(chan []finished), make(chan syncDone)
 	go syncer(sink, to, done)
-	return &groups{to: to, done: done}
+	linger := time.NewTimer(time.Hour)
+	linger.Stop()
+	return &groups{to: to, done: done, linger: linger}
 }
 
 // uncounted counts the games finished and not counted yet: waiting for
@@ -58,18 +78,30 @@ func (g *groups) synced() <-chan syncDone {
 	return g.done
 }
 
+// due is where the run is woken when games wait for the syncer only
+// because syncEvery has not passed (nil: none do).
+func (g *groups) due() <-chan time.Time {
+	if g == nil || g.syncing || len(g.queued) == 0 || g.failed {
+		return nil
+	}
+	g.linger.Reset(time.Until(g.handed.Add(syncEvery)))
+	return g.linger.C
+}
+
 // flush hands the games queued to the syncer as one group, if it is idle
-// and no group failed.
-func (g *groups) flush() {
-	if g != nil && !g.syncing && len(g.queued) > 0 && !g.failed {
+// and no group failed, and now is true or syncEvery has passed since the
+// last group, or a group is full.
+func (g *groups) flush(now bool) {
+	if g != nil && !g.syncing && len(g.queued) > 0 && !g.failed && (now || len(g.queued) >= maxBatch || time.Since(g.handed) >= syncEvery) {
 		g.to <- g.queued
-		g.queued, g.syncing, g.inSync = nil, true, len(g.queued)
+		g.queued, g.syncing, g.inSync, g.handed = nil, true, len(g.queued), time.Now()
 	}
 }
 
 // close ends the syncer.
 func (g *groups) close() {
 	if g != nil {
+		g.linger.Stop()
 		close(g.to)
 	}
 }

@@ -306,11 +306,11 @@ func Run(ctx context.Context, cfg Config, src Source, stop StopRule, sink Sink) 
 	defer r.close()
 	for {
 		r.start()
+		r.flush() // after start: a game running lets the group wait for more
 		if r.over() {
 			break
 		}
 		r.wait()
-		r.flush()
 	}
 	return r.end()
 }

@@ -432,11 +432,39 @@ func (s *groupSink) SyncRecords() error {
 	return nil
 }
 
+// At concurrency 1 with no stop rule, games that finish within syncEvery
+// of the last group go to the syncer together (a game shorter than a
+// sync no longer pays one of its own); with a stop rule, which sees each
+// game before the next starts, every game is synced at once, alone.
+func TestGroupsGatherShortGames(t *testing.T) {
+	const games = 40
+	for _, withRule := range []bool{false, true} {
+		sink := &groupSink{}
+		var stop run.StopRule
+		if withRule {
+			stop = &afterN{n: games + 1}
+		}
+		res, err := run.Run(context.Background(), config(t, &membot.Launcher{Policy: membot.First}, 1), &tables{n: games}, stop, sink)
+		if err != nil || res.Done != games || sink.durable != games {
+			t.Fatalf("stop rule %v: %v: %d counted, %d durable, want %d", withRule, err, res.Done, sink.durable, games)
+		}
+		if withRule && sink.syncs != games {
+			t.Errorf("with a stop rule: %d syncs for %d games, want one each", sink.syncs, games)
+		}
+		if !withRule && sink.syncs >= games {
+			t.Errorf("no stop rule: %d syncs for %d games, want games gathered into fewer groups", sink.syncs, games)
+		}
+		t.Logf("stop rule %v: %d games in %d groups", withRule, games, sink.syncs)
+	}
+}
+
 // With a GroupSink, a game counts once its group is synced: all of them
 // when the syncs succeed; when one fails, the run stops with the error
 // and counts exactly the games made durable before it.
 func TestGroupSinkCountsDurableGames(t *testing.T) {
-	for _, failAt := range []int{0, 1, 3} {
+	// 2: the first group goes to the syncer at once (there was none
+	// before it), so the games after it make at least a second.
+	for _, failAt := range []int{0, 1, 2} {
 		t.Run(fmt.Sprint(failAt), func(t *testing.T) {
 			sink := &groupSink{failAt: failAt}
 			res, err := run.Run(context.Background(), config(t, &membot.Launcher{Policy: membot.First}, 2), &tables{n: 8}, nil, sink)

@@ -262,6 +262,7 @@ func (r *runner) wait() {
 		r.collect(r.gather(d))
 	case done := <-r.group.synced():
 		r.synced(done)
+	case <-r.group.due():
 	}
 }
 
@@ -332,10 +333,17 @@ func (r *runner) record(d finished) {
 	r.recorded(d)
 }
 
-// flush hands the games queued to the syncer as one group, if it is idle.
+// flush hands the games queued to the syncer as one group, if it is idle:
+// at once when the run waits for them (a stop rule sees each game before
+// the next starts; no game is running; they hold the places a game would
+// start in; the run is stopping), else once syncEvery has passed since
+// the last group, so that games that finish meanwhile join this one.
 // After another failure the games finished are still recorded, as a sink
 // without groups records them; only a failed sync stops it.
-func (r *runner) flush() { r.group.flush() }
+func (r *runner) flush() {
+	waits := r.stop != nil || r.running == 0 || r.stopping || r.running+r.group.uncounted() >= r.places
+	r.group.flush(waits)
+}
 
 // synced takes a group the syncer is done with: its games count, unless
 // it could not be made durable, which stops the run (and the syncer:

@@ -5,6 +5,7 @@ package jsonw
 
 import (
 	"encoding/json"
+	"math"
 	"strconv"
 
 	"github.com/arena-dev/arena/engine"
@@ -62,3 +63,27 @@ func Array[T any](dst []byte, xs []T, elem func([]byte, T) []byte) []byte {
 func Values[T engine.JSONAppender](dst []byte, xs []T) []byte {
 	return Array(dst, xs, func(dst []byte, x T) []byte { return x.AppendJSON(dst) })
 }
+
+// Float appends f as encoding/json writes a float64: the shortest
+// decimal that reads back as f, in exponent form (e-7, not e-07) below
+// 1e-6 and from 1e21. f must be finite (encoding/json refuses NaN and
+// infinities).
+func Float(dst []byte, f float64) []byte {
+	abs := math.Abs(f)
+	format := byte('f')
+	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	dst = strconv.AppendFloat(dst, f, format, -1, 64)
+	if format == 'e' {
+		// Two digits of exponent are written as one, as encoding/json does.
+		if n := len(dst); n >= 4 && dst[n-4] == 'e' && dst[n-3] == '-' && dst[n-2] == '0' {
+			dst[n-2] = dst[n-1]
+			dst = dst[:n-1]
+		}
+	}
+	return dst
+}
+
+// Floats appends a JSON array of float64s (null for a nil slice).
+func Floats(dst []byte, xs []float64) []byte { return Array(dst, xs, Float) }

@@ -29,6 +29,19 @@ func TestMatchesEncodingJSON(t *testing.T) {
 			t.Errorf("Ints(%v) = %s, want %s", xs, got, want)
 		}
 	}
+	floats := []float64{0, 1, -1, 0.5, 1.0 / 3, 2.5e-7, -1e-7, 1e-6, 123456789, 1e20, 1e21, -3.2e25, 5e-324}
+	for _, f := range floats {
+		want, _ := json.Marshal(f)
+		if got := Float(nil, f); string(got) != string(want) {
+			t.Errorf("Float(%v) = %s, want %s", f, got, want)
+		}
+	}
+	for _, xs := range [][]float64{nil, {}, floats} {
+		want, _ := json.Marshal(xs)
+		if got := Floats(nil, xs); string(got) != string(want) {
+			t.Errorf("Floats(%v) = %s, want %s", xs, got, want)
+		}
+	}
 	if got := StringPtr(nil, nil); string(got) != "null" {
 		t.Errorf("StringPtr(nil) = %s", got)
 	}
