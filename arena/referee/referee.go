@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -185,9 +186,11 @@ func play(cfg Config, players []Player) (*Result, error) {
 		cfg: cfg, players: players, state: st, n: n,
 		forfeited: make([]bool, n), strikes: make([]int, n),
 		clocks: make([]clock.Clock, n), turns: make([]int64, n), staleBelow: make([]int64, n),
-		rng: rand.New(rand.NewPCG(cfg.Seed, 0x5eed_aeb1)),
-		res: &Result{Failed: make([]bool, n), Think: make([][]time.Duration, n)},
+		rng:         rand.New(rand.NewPCG(cfg.Seed, 0x5eed_aeb1)),
+		res:         &Result{Failed: make([]bool, n), Think: make([][]time.Duration, n)},
+		turnBuffers: turnPool.Get().(*turnBuffers),
 	}
+	defer g.release()
 	if g.cfg.Limits.Startup <= 0 {
 		g.cfg.Limits.Startup = clock.Defaults.Startup // hello shows the limit in force
 	}
@@ -230,11 +233,37 @@ type game struct {
 	staleBelow []int64
 	rng        *rand.Rand
 	res        *Result
-	// Reused per move: the turn line, and each legal action's place in it.
+	// Reused per move, and from game to game (turnBuffers): the turn
+	// line, and each legal action's place in it.
+	*turnBuffers
+	viewer appendedView // the view of the turn line, if the state appends it
+}
+
+// turnBuffers are a game's turn line and its legal actions' places in it.
+// They are kept from one game to the next (turnPool): grown afresh for
+// every game, they were a fifth of what a match of two-ply games
+// allocated, and so of its collections. Nothing holds them once a turn is
+// judged (the transports copy or write a line before Send returns).
+type turnBuffers struct {
 	buf       []byte
 	offsets   []int
 	legalJSON []json.RawMessage
-	viewer    appendedView // the view of the turn line, if the state appends it
+}
+
+var turnPool = sync.Pool{New: func() any { return new(turnBuffers) }}
+
+// maxPooledTurn bounds the turn line kept for the next game: a game with
+// huge views does not pin its buffer for the rest of the run.
+const maxPooledTurn = 256 << 10
+
+// release gives the game's turn buffers back for the next game.
+func (g *game) release() {
+	if tb := g.turnBuffers; tb != nil && cap(tb.buf) <= maxPooledTurn {
+		clear(tb.legalJSON[:cap(tb.legalJSON)]) // no slice of the old line outlives it
+		tb.legalJSON = tb.legalJSON[:0]
+		turnPool.Put(tb)
+	}
+	g.turnBuffers = nil
 }
 
 func (g *game) active() int {
