@@ -37,6 +37,9 @@ import (
 //   - game-cpu-us: the CPU time a game costs the arena and its two bots
 //     together (the same difference, of their rusage), which other work
 //     on the machine moves far less than the wall time;
+//   - move-us and move/rt: a move as `arena match` plays it, from games
+//     of 42 plies less as many two-ply games, against the ping-pong
+//     round trip (the issue's per-move target: at most 1.0);
 //   - referee-game-us: the same two-ply game through the referee alone,
 //     in the test process, to two minimal bots it keeps (no pool, no
 //     replay, no ledger, no run): of game-us, what the game's messages
@@ -64,11 +67,11 @@ func BenchmarkGameStart(b *testing.B) {
 	// the arena and its bots (the arena waits for its bots, so its rusage
 	// holds theirs): the CPU figure, which other work on the machine
 	// moves far less than the wall time.
-	run := func(n int) (time.Duration, time.Duration) {
+	run := func(n, plies int) (time.Duration, time.Duration) {
 		out := filepath.Join(dir, strconv.Itoa(n))
 		os.RemoveAll(out)
 		bot := "'" + script + "'"
-		cmd := exec.Command(arena, "match", "--game", "banqi", "--option", "max_plies=2", "--games", strconv.Itoa(n),
+		cmd := exec.Command(arena, "match", "--game", "banqi", "--option", "max_plies="+strconv.Itoa(plies), "--games", strconv.Itoa(n),
 			"--bot", "a="+bot, "--bot", "b="+bot, "--out", out, "-q", "--bot-isolate", "no")
 		start := time.Now()
 		if msg, err := cmd.CombinedOutput(); err != nil {
@@ -81,25 +84,38 @@ func BenchmarkGameStart(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if played := bytes.Count(results, []byte(`"plies":2,"forfeits":[]`)); played != n {
-			b.Fatalf("%d of %d games played their two plies without a forfeit: the figure would not be a game's", played, n)
+		if played := bytes.Count(results, []byte(`"plies":`+strconv.Itoa(plies)+`,"forfeits":[]`)); played != n {
+			b.Fatalf("%d of %d games played their %d plies without a forfeit: the figure would not be a game's", played, n, plies)
 		}
 		return took, cpu
 	}
 	const rounds = 5
-	var perGame, cpuGame, rt, refGame []float64
+	// The per-move figure's games: as many plies in all as the short
+	// runs' games have, in games long enough that their starts matter
+	// little.
+	const longPlies = 42
+	longGames := max(2*games/longPlies, 10)
+	var perGame, cpuGame, perMove, rt, refGame []float64
 	b.ResetTimer()
 	for r := range rounds {
-		var one, two, cpuOne, cpuTwo time.Duration
+		var one, two, long, cpuOne, cpuTwo time.Duration
 		if r%2 == 0 {
-			one, cpuOne = run(games)
-			two, cpuTwo = run(2 * games)
+			one, cpuOne = run(games, 2)
+			two, cpuTwo = run(2*games, 2)
+			long, _ = run(longGames, longPlies)
 		} else {
-			two, cpuTwo = run(2 * games)
-			one, cpuOne = run(games)
+			long, _ = run(longGames, longPlies)
+			two, cpuTwo = run(2*games, 2)
+			one, cpuOne = run(games, 2)
 		}
 		perGame = append(perGame, float64(two-one)/float64(games)/1e3)
 		cpuGame = append(cpuGame, float64(cpuTwo-cpuOne)/float64(games)/1e3)
+		// The long games less as many two-ply ones (the line through the
+		// two runs above: the process starts and longGames games' starts),
+		// over the plies they have more.
+		fixed, game := 2*one-two, (two-one)/time.Duration(games)
+		short := fixed + game*time.Duration(longGames)
+		perMove = append(perMove, float64(long-short)/float64(longGames*(longPlies-2))/1e3)
 		start := time.Now()
 		jsonPingPong(b, kids, turns, 0, 2000)
 		rt = append(rt, float64(time.Since(start))/2000/1e3)
@@ -118,5 +134,7 @@ func BenchmarkGameStart(b *testing.B) {
 	b.ReportMetric(median(cpuGame), "game-cpu-us")
 	b.ReportMetric(median(refGame), "referee-game-us")
 	b.ReportMetric(game-median(refGame), "run-us")
+	b.ReportMetric(median(perMove), "move-us")
+	b.ReportMetric(median(perMove)/pp, "move/rt")
 	b.ReportMetric(0, "ns/op")
 }

@@ -200,6 +200,20 @@ type StopRule interface {
 	Stop(t Table, rec ledger.Record) bool
 }
 
+// RecordRule is a StopRule that judges a game by its record alone (an
+// SPRT's tally), not by what the Source or anything else made of the
+// games counted before it. Run asks it as each game finishes, in the
+// order they finish, before the game is durable, so that the next game
+// need not wait for the disk: at concurrency 1 a game of two plies is
+// shorter than the two syncs that make it durable. The games it has seen
+// are still counted only once durable (after a verdict too), and a
+// failure to make them durable is the run's error, whatever the verdict.
+type RecordRule interface {
+	StopRule
+	// ByRecord marks the rule; it is never called.
+	ByRecord()
+}
+
 // Executor plays a run's games: Local on this machine (the default), or
 // a coordinator that has workers elsewhere play them (arena/cluster).
 // Play is called from a goroutine per game, up to Concurrency at once.

@@ -458,6 +458,45 @@ func TestGroupsGatherShortGames(t *testing.T) {
 	}
 }
 
+// recordRule is afterN as a RecordRule: asked as each game finishes.
+type recordRule struct{ afterN }
+
+func (*recordRule) ByRecord() {}
+
+// A RecordRule is asked as games finish, so at concurrency 1 the next game
+// does not wait for the last one's sync (games are gathered into groups);
+// its verdict still leaves exactly the games it saw counted, all durable,
+// and no game started after it.
+func TestRecordRuleJudgesBeforeSync(t *testing.T) {
+	const games, verdictAt = 40, 30
+	sink := &groupSink{}
+	rule := &recordRule{afterN{n: verdictAt}}
+	res, err := run.Run(context.Background(), config(t, &membot.Launcher{Policy: membot.First}, 1), &tables{n: games}, rule, sink)
+	if err != nil || !res.Stopped {
+		t.Fatalf("%v, stopped %v: want a verdict", err, res.Stopped)
+	}
+	if res.Done != verdictAt || res.Played != verdictAt || sink.durable != verdictAt || res.Abandoned != 0 {
+		t.Errorf("%d counted, %d played, %d durable, %d abandoned: want %d, %d, %d, 0", res.Done, res.Played, sink.durable, res.Abandoned, verdictAt, verdictAt, verdictAt)
+	}
+	if sink.syncs >= verdictAt {
+		t.Errorf("%d syncs for %d games: want games gathered into fewer groups", sink.syncs, verdictAt)
+	}
+}
+
+// When the games a RecordRule judged cannot be made durable, the run's
+// error stands, verdict or not.
+func TestRecordRuleVerdictNeedsDurableGames(t *testing.T) {
+	sink := &groupSink{failAt: 2}
+	rule := &recordRule{afterN{n: 8}}
+	res, err := run.Run(context.Background(), config(t, &membot.Launcher{Policy: membot.First}, 1), &tables{n: 8}, rule, sink)
+	if !errors.Is(err, errSync) {
+		t.Fatalf("got %v (stopped %v), want the sync's error", err, res.Stopped)
+	}
+	if res.Done != sink.durable {
+		t.Errorf("%d counted, %d durable: want them equal", res.Done, sink.durable)
+	}
+}
+
 // With a GroupSink, a game counts once its group is synced: all of them
 // when the syncs succeed; when one fails, the run stops with the error
 // and counts exactly the games made durable before it.

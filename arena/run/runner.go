@@ -24,6 +24,8 @@ type runner struct {
 	cfg  Config
 	src  Source
 	stop StopRule // nil: none
+	// byRecord: stop is a RecordRule, asked as games finish (judge).
+	byRecord bool
 	sink Sink
 	exec Executor
 	// units is exec when it plays units of games together (nil: each
@@ -70,6 +72,9 @@ type finished struct {
 	unit int // its unit's id (runner.occupy)
 	// suspended are the bots this game's result suspended.
 	suspended []Suspension
+	// judged: a RecordRule has seen the game, which is counted once
+	// durable even after a verdict.
+	judged bool
 }
 
 // newRunner sets a run up: cfg's defaults, the executor (Local unless
@@ -98,6 +103,7 @@ func newRunner(ctx context.Context, cfg Config, src Source, stop StopRule, sink 
 	r.began = time.Now()
 	r.results = make(chan finished)
 	r.status = schedule.Ready
+	_, r.byRecord = stop.(RecordRule)
 	r.units, _ = r.exec.(UnitExecutor)
 	claimer, _ := r.exec.(Claimer)
 	if stop != nil || r.units != nil || cfg.Concurrency == 1 {
@@ -164,7 +170,9 @@ func (r *runner) fail(err error) {
 // piling more work on a machine that is syncing. With a stop rule that is
 // all: the rule has seen every game before the next starts, as without
 // the syncer, so a verdict at concurrency 1 abandons no game started
-// after it. Without one a run has places beyond its concurrency for games
+// after it. A RecordRule sees each game as it finishes (judge), so its
+// run has places as a run without one: the next game need not wait for
+// the last one's sync. Without one a run has places beyond its concurrency for games
 // played while the last group is synced (a Source whose games depend on
 // results waits for them, Wait): at least one (syncSlack), and at least
 // syncPlaces in all, so that at a low concurrency, where games are short
@@ -177,7 +185,7 @@ func (r *runner) fail(err error) {
 // spurious timeouts.
 func (r *runner) free() bool {
 	uncounted := r.group.uncounted()
-	if r.stop != nil {
+	if r.stop != nil && !r.byRecord {
 		return r.running+uncounted < r.cfg.Concurrency
 	}
 	return r.running < r.cfg.Concurrency && r.running+uncounted < r.places
@@ -301,6 +309,7 @@ func (r *runner) collect(batch []finished) {
 		d.rec.Index = r.res.Resumed + r.indexed
 		r.indexed++
 		r.suspend(&d)
+		r.judge(&d)
 		r.record(d)
 	}
 }
@@ -317,6 +326,26 @@ func (r *runner) suspend(d *finished) {
 			}
 		}
 	}
+}
+
+// judge asks a RecordRule about d as it finishes (before it is durable),
+// unless the run is stopping already.
+func (r *runner) judge(d *finished) {
+	if !r.byRecord || r.stopping {
+		return
+	}
+	d.judged = true
+	if r.stop.Stop(d.t, d.rec) {
+		r.verdict()
+	}
+}
+
+// verdict stops the run on its stop rule's say: no game starts, those
+// running are abandoned.
+func (r *runner) verdict() {
+	r.res.Stopped = true
+	r.stopping = true
+	r.abandon()
 }
 
 // record appends d's ledger line and counts it, or with a GroupSink
@@ -341,7 +370,7 @@ func (r *runner) record(d finished) {
 // After another failure the games finished are still recorded, as a sink
 // without groups records them; only a failed sync stops it.
 func (r *runner) flush() {
-	waits := r.stop != nil || r.running == 0 || r.stopping || r.running+r.group.uncounted() >= r.places
+	waits := r.stop != nil && !r.byRecord || r.running == 0 || r.stopping || r.running+r.group.uncounted() >= r.places
 	r.group.flush(waits)
 }
 
@@ -361,18 +390,18 @@ func (r *runner) synced(done syncDone) {
 }
 
 // recorded counts a game whose ledger line is durable, unless the run
-// is stopping (then it is recorded, not counted), and asks the stop rule.
+// is stopping (then it is recorded, not counted; but for a game a
+// RecordRule judged, which counts), and asks the stop rule (not a
+// RecordRule: judge did).
 func (r *runner) recorded(d finished) {
 	r.res.Played++
-	if r.stopping {
+	if r.stopping && !d.judged {
 		return
 	}
 	r.count(d.t, d.rec)
 	r.res.Suspended = d.suspended
-	if r.stop != nil && r.stop.Stop(d.t, r.res.Last) {
-		r.res.Stopped = true
-		r.stopping = true
-		r.abandon()
+	if r.stop != nil && !r.byRecord && r.stop.Stop(d.t, r.res.Last) {
+		r.verdict()
 	}
 	if r.cfg.OnGame != nil {
 		r.cfg.OnGame(r.res.Progress)
@@ -397,10 +426,10 @@ func (r *runner) count(t Table, rec ledger.Record) {
 func (r *runner) end() (*Result, error) {
 	r.res.Elapsed = time.Since(r.began)
 	switch {
+	case r.err != nil: // after a verdict too: the games a RecordRule judged may not be durable
+		return r.res, r.err
 	case r.res.Stopped:
 		return r.res, nil // the bots are killed, not sent bye: their games were cut short
-	case r.err != nil:
-		return r.res, r.err
 	case r.ctx.Err() != nil:
 		return r.res, fmt.Errorf("%w (%w)", ErrInterrupted, context.Cause(r.ctx))
 	case r.status != schedule.Done:

@@ -396,6 +396,11 @@ func Run(ctx context.Context, cfg Config, progress func(Status)) (*Result, error
 	res.Elapsed = out.Elapsed
 	res.InFlight = 0
 	switch {
+	case err != nil && !errors.Is(err, run.ErrInterrupted):
+		// The games the test judged may not all be durable: no verdict
+		// stands on them.
+		res.Reason = err.Error()
+		return res, err
 	case test.tally.Verdict != Running:
 		res.Verdict, res.StoppedBy = test.tally.Verdict, StoppedByBound
 	case errors.Is(err, run.ErrInterrupted) && errors.Is(context.Cause(runCtx), errMaxTime):
@@ -403,9 +408,6 @@ func Run(ctx context.Context, cfg Config, progress func(Status)) (*Result, error
 	case errors.Is(err, run.ErrInterrupted):
 		res.Reason = fmt.Sprintf("interrupted (%v)", context.Cause(ctx))
 		return res, fmt.Errorf("sprt interrupted (%w) after %d games (%d counted)", context.Cause(ctx), res.Played, res.Games)
-	case err != nil:
-		res.Reason = err.Error()
-		return res, err
 	default:
 		res.Verdict, res.StoppedBy = Inconclusive, StoppedByMaxGames
 	}
@@ -462,6 +464,10 @@ type test struct {
 func testHalves(t run.Table, rec ledger.Record) int {
 	return TestHalves(rec.Ranks, seatOf(t.Seats, testBot), seatOf(t.Seats, baseBot))
 }
+
+// ByRecord: the test judges a game by its record alone (run.RecordRule),
+// so that a short game's next need not wait for its sync.
+func (s *test) ByRecord() {}
 
 func (s *test) Stop(t run.Table, rec ledger.Record) bool {
 	s.counted = s.tally.Add(t.Round, testHalves(t, rec))
