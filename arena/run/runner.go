@@ -26,8 +26,8 @@ type runner struct {
 	stop StopRule // nil: none
 	// byRecord: stop is a RecordRule, asked as games finish (judge).
 	byRecord bool
-	sink Sink
-	exec Executor
+	sink     Sink
+	exec     Executor
 	// units is exec when it plays units of games together (nil: each
 	// game on its own).
 	units UnitExecutor
