@@ -338,6 +338,15 @@ func (r *runner) judge(d *finished) {
 	if r.stop.Stop(d.t, d.rec) {
 		r.verdict()
 	}
+	r.onGame() // what the rule made of it, now
+}
+
+// onGame tells Config.OnGame of the run's progress.
+func (r *runner) onGame() {
+	if r.cfg.OnGame != nil {
+		r.res.Elapsed = time.Since(r.began)
+		r.cfg.OnGame(r.res.Progress)
+	}
 }
 
 // verdict stops the run on its stop rule's say: no game starts, those
@@ -400,12 +409,13 @@ func (r *runner) recorded(d finished) {
 	}
 	r.count(d.t, d.rec)
 	r.res.Suspended = d.suspended
-	if r.stop != nil && !r.byRecord && r.stop.Stop(d.t, r.res.Last) {
+	if r.byRecord {
+		return // judge asked the rule and told OnGame
+	}
+	if r.stop != nil && r.stop.Stop(d.t, r.res.Last) {
 		r.verdict()
 	}
-	if r.cfg.OnGame != nil {
-		r.cfg.OnGame(r.res.Progress)
-	}
+	r.onGame()
 }
 
 // count counts a game: the Source is told (its error stops the run) and
