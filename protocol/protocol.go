@@ -38,6 +38,25 @@ type Clock struct {
 	MarginMs  int64 `json:"margin_ms"`
 }
 
+// AppendJSON appends c as encoding/json writes it, without reflection
+// (a hello and a replay's header carry it, every game).
+func (c Clock) AppendJSON(b []byte) []byte {
+	b = append(b, `{"startup_ms":`...)
+	b = strconv.AppendInt(b, c.StartupMs, 10)
+	for _, f := range [...]struct {
+		name string
+		ms   int64
+	}{{`,"move_ms":`, c.MoveMs}, {`,"base_ms":`, c.BaseMs}, {`,"inc_ms":`, c.IncMs}} {
+		if f.ms != 0 { // omitempty
+			b = append(b, f.name...)
+			b = strconv.AppendInt(b, f.ms, 10)
+		}
+	}
+	b = append(b, `,"margin_ms":`...)
+	b = strconv.AppendInt(b, c.MarginMs, 10)
+	return append(b, '}')
+}
+
 // Hello starts a game (referee -> bot). A bot answers Ready.
 type Hello struct {
 	Type     string            `json:"type"`

@@ -2,7 +2,6 @@ package judge
 
 import (
 	"encoding/json"
-	"slices"
 	"strconv"
 
 	"github.com/arena-dev/arena/engine/jsonw"
@@ -21,7 +20,7 @@ func AppendHello(b []byte, h protocol.Hello) []byte {
 	b = append(b, `,"game":`...)
 	b = jsonw.String(b, h.Game)
 	b = append(b, `,"options":`...)
-	b = appendOptions(b, h.Options)
+	b = jsonw.StringMap(b, h.Options)
 	b = append(b, `,"seat":`...)
 	b = strconv.AppendInt(b, int64(h.Seat), 10)
 	b = append(b, `,"seats":`...)
@@ -34,42 +33,8 @@ func AppendHello(b []byte, h protocol.Hello) []byte {
 	b = jsonw.String(b, h.GameID)
 	b = append(b, `,"seed":`...)
 	b = strconv.AppendUint(b, h.Seed, 10)
-	b = append(b, `,"clock":{"startup_ms":`...)
-	b = strconv.AppendInt(b, h.Clock.StartupMs, 10)
-	for _, f := range []struct {
-		name string
-		ms   int64
-	}{{`,"move_ms":`, h.Clock.MoveMs}, {`,"base_ms":`, h.Clock.BaseMs}, {`,"inc_ms":`, h.Clock.IncMs}} {
-		if f.ms != 0 { // omitempty
-			b = append(b, f.name...)
-			b = strconv.AppendInt(b, f.ms, 10)
-		}
-	}
-	b = append(b, `,"margin_ms":`...)
-	b = strconv.AppendInt(b, h.Clock.MarginMs, 10)
-	return append(b, `}}`...)
-}
-
-// appendOptions appends a game's options as encoding/json writes a map:
-// its keys in order (null for a nil map).
-func appendOptions(b []byte, opts map[string]string) []byte {
-	if opts == nil {
-		return append(b, "null"...)
-	}
-	keys := make([]string, 0, len(opts))
-	for k := range opts {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	b = append(b, '{')
-	for i, k := range keys {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = jsonw.String(b, k)
-		b = append(b, ':')
-		b = jsonw.String(b, opts[k])
-	}
+	b = append(b, `,"clock":`...)
+	b = h.Clock.AppendJSON(b)
 	return append(b, '}')
 }
 

@@ -6,6 +6,7 @@ package jsonw
 import (
 	"encoding/json"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/arena-dev/arena/engine"
@@ -87,3 +88,26 @@ func Float(dst []byte, f float64) []byte {
 
 // Floats appends a JSON array of float64s (null for a nil slice).
 func Floats(dst []byte, xs []float64) []byte { return Array(dst, xs, Float) }
+
+// StringMap appends m as encoding/json writes a map of strings: its keys
+// in order (null for a nil map).
+func StringMap(dst []byte, m map[string]string) []byte {
+	if m == nil {
+		return append(dst, "null"...)
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	dst = append(dst, '{')
+	for i, k := range keys {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = String(dst, k)
+		dst = append(dst, ':')
+		dst = String(dst, m[k])
+	}
+	return append(dst, '}')
+}

@@ -42,6 +42,12 @@ func TestMatchesEncodingJSON(t *testing.T) {
 			t.Errorf("Floats(%v) = %s, want %s", xs, got, want)
 		}
 	}
+	for _, m := range []map[string]string{nil, {}, {"b": "2", "a": "<&>", "z\u2028": `"q"`}} {
+		want, _ := json.Marshal(m)
+		if got := StringMap(nil, m); string(got) != string(want) {
+			t.Errorf("StringMap(%v) = %s, want %s", m, got, want)
+		}
+	}
 	if got := StringPtr(nil, nil); string(got) != "null" {
 		t.Errorf("StringPtr(nil) = %s", got)
 	}
