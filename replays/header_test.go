@@ -14,8 +14,8 @@ import (
 func TestHeaderLineIsEncodingJSONs(t *testing.T) {
 	full := Header{Format: FormatVersion, Arena: "0.1.0", Game: "uno", Options: map[string]string{"target": "0", "a<": "&"},
 		Seed: 1<<64 - 1, Rules: 3, Match: "m", GameID: `g"1`,
-		Seats: []SeatInfo{{Seat: 0, Bot: "a"}, {Seat: 1, Bot: "ü", RoundTripUS: 120}},
-		Clock: protocol.Clock{StartupMs: 10000, MoveMs: 1000, MarginMs: 50},
+		Seats:   []SeatInfo{{Seat: 0, Bot: "a"}, {Seat: 1, Bot: "ü", RoundTripUS: 120}},
+		Clock:   protocol.Clock{StartupMs: 10000, MoveMs: 1000, MarginMs: 50},
 		Started: time.Date(2026, 12, 5, 11, 55, 1, 123456000, time.UTC)}
 	for i, h := range []Header{{}, full, {Seats: []SeatInfo{}, Options: map[string]string{}, Started: time.Date(2026, 1, 2, 3, 4, 5, 0, time.FixedZone("x", 3600))}} {
 		want, err := json.Marshal(struct {
