@@ -26,7 +26,9 @@ import (
 // `arena serve`, two `arena connect` each serving a minimal bot (the
 // "minimal" child, through a script, since a bot's environment is the
 // arena's few variables), and the referee as a real `arena match --nats`
-// seating them as nats:a and nats:b, Banqi games at concurrency 1. The
+// seating them as nats:a and nats:b, two-seat Uno at concurrency 1 (to
+// a target no game reaches: each game ends at its max_actions, so that
+// it is long and its length known). The
 // referee is the user's own command, not one in the test process, since
 // what the issue measured (2.4-3.2x the raw request-reply) was the
 // commands, not the packages: BenchmarkRefereeOverNATS (arena/remote)
@@ -38,12 +40,12 @@ import (
 //   - request-us/rt: a raw NATS request-reply (nats.go's Request) from
 //     the test process to two responder processes (the "nats-echo"
 //     child) on the same server, alternating as the seats do, with the
-//     turn lines of Banqi games out and an action line back;
+//     turn lines of such Uno games out and an action line back;
 //   - stdio-us/rt: the JSON ping-pong to the minimal bot over blocking
 //     pipes (jsonPingPong, as BenchmarkPerMove's json): the hop from
 //     arena connect to its bot, alone;
 //   - move-us: a move through arena match and arena connect. Each round
-//     runs the match twice, G games each (-benchtime Gx), with max_plies
+//     runs the match twice, G games each (-benchtime Gx), with max_actions
 //     shortPlies and longPlies (the order alternating), and takes the
 //     difference in time over the difference in plies, so that all a
 //     game costs beyond its moves (process starts, connecting, opening
@@ -57,8 +59,10 @@ import (
 //   - move/(request+stdio): move-us over the two hops it is made of, what
 //     the arena's own code adds to them;
 //
-// match-us/ply, the long matches' whole time over their plies (a game's
-// start and all, what the issue first measured: 325-341 us);
+// banqi-us/ply, whole Banqi games (G a round, to their end) through the
+// same processes, the match's whole time over its plies, game starts and
+// all (what the issue first measured: 325-341 us a ply), and
+// banqi/request, that over request-us/rt;
 //
 // the CPU time per move of the parts, summed over the rounds' matches
 // (the kernel's schedstat of their threads): match-cpu-us/move,
@@ -74,9 +78,15 @@ import (
 // Run it as:
 //
 //	go test -run '^$' -bench ConnectPerMove -benchtime 10x ./arena/bench
+//
+// With ARENA_BENCH_ARENA=PATH it measures that arena binary instead of
+// building this tree's (to compare two builds in the same minutes).
 func BenchmarkConnectPerMove(b *testing.B) {
 	games := max(b.N, 2)
-	arena := testkit.Build(b, "./cmd/arena")
+	arena := os.Getenv(envArena)
+	if arena == "" {
+		arena = testkit.Build(b, "./cmd/arena")
+	}
 	dir := b.TempDir()
 	server := startArena(b, arena, regexp.MustCompile(`NATS server at (nats://\S+)`),
 		"serve", "--listen", "127.0.0.1:0", "--store", filepath.Join(dir, "store"))
@@ -97,14 +107,16 @@ func BenchmarkConnectPerMove(b *testing.B) {
 	defer nc.Close()
 	echoes := natsEchoes(b, url)
 	kids := blockingChildren(b, "minimal")
-	turns := testkit.Turns(b, "banqi", 2, nil, 0, 400)
+	turns := testkit.Turns(b, "uno", 2, unoGame, 0, 400)
 	m := &remoteMatch{arena: arena, url: url, dir: dir, connects: connects}
 	const rounds, roundTrips = 5, 2000
-	var move, req, stdio, ratio, ratioBoth []float64
+	var move, req, stdio, ratio, ratioBoth, whole, wholeRatio []float64
 	var echoCPU time.Duration
 	sent := 0
 	for r := range rounds {
 		mv := m.round(b, games, r%2 == 1)
+		banqi := m.run(b, games, "banqi")
+		wh := float64(banqi.took.Nanoseconds()) / 1e3 / float64(banqi.plies)
 		echo := kidsSched(b, echoes).Run
 		start := time.Now()
 		requestReply(b, nc, turns, roundTrips)
@@ -115,6 +127,7 @@ func BenchmarkConnectPerMove(b *testing.B) {
 		st := float64(time.Since(start).Nanoseconds()) / 1e3 / roundTrips
 		move, req, stdio = append(move, mv), append(req, rq), append(stdio, st)
 		ratio, ratioBoth = append(ratio, mv/rq), append(ratioBoth, mv/(rq+st))
+		whole, wholeRatio = append(whole, wh), append(wholeRatio, wh/rq)
 	}
 	b.ReportMetric(median(req), "request-us/rt")
 	b.ReportMetric(median(stdio), "stdio-us/rt")
@@ -125,16 +138,24 @@ func BenchmarkConnectPerMove(b *testing.B) {
 	b.ReportMetric(per(m.matchCPU), "match-cpu-us/move")
 	b.ReportMetric(per(m.connectCPU), "connect-cpu-us/move")
 	b.ReportMetric(float64(echoCPU.Nanoseconds())/1e3/(rounds*roundTrips), "echo-cpu-us/rt")
-	b.ReportMetric(float64(m.wholeTook.Nanoseconds())/1e3/float64(m.wholePlies), "match-us/ply")
+	b.ReportMetric(median(whole), "banqi-us/ply")
+	b.ReportMetric(median(wholeRatio), "banqi/request")
 	b.ReportMetric(per(kidsSched(b, []int{server.pid}).Run), "server-cpu-us/move")
 	b.ReportMetric(m.messagesPerMove(b, nc), "msgs/move")
 	b.ReportMetric(0, "ns/op")
 }
 
-// The max_plies of BenchmarkConnectPerMove's two matches: Banqi games
-// between random movers last some 250 plies, so nearly every game of
-// either ends at its max_plies.
-const shortPlies, longPlies = 20, 200
+// envArena names an arena binary BenchmarkConnectPerMove measures
+// instead of building one.
+const envArena = "ARENA_BENCH_ARENA"
+
+// unoGame is the game of BenchmarkConnectPerMove's matches: Uno to a
+// target random movers do not reach in longPlies actions.
+var unoGame = map[string]string{"target": "100000"}
+
+// The max_actions of BenchmarkConnectPerMove's two matches, and of the
+// one that counts messages.
+const shortPlies, longPlies, countPlies = 50, 3000, 500
 
 // remoteMatch runs arena match against the two arena connect processes.
 type remoteMatch struct {
@@ -144,9 +165,6 @@ type remoteMatch struct {
 	// Summed over the rounds' differences: plies, and CPU time.
 	plies                int
 	matchCPU, connectCPU time.Duration
-	// Summed over the rounds' long matches: their plies and whole time.
-	wholePlies int
-	wholeTook  time.Duration
 }
 
 // matchRun is one arena match: its wall time, plies and CPU times.
@@ -161,29 +179,35 @@ type matchRun struct {
 func (m *remoteMatch) round(b *testing.B, games int, swapped bool) float64 {
 	var one, two matchRun
 	if swapped {
-		two, one = m.run(b, games, longPlies), m.run(b, games, shortPlies)
+		two, one = m.uno(b, games, longPlies), m.uno(b, games, shortPlies)
 	} else {
-		one, two = m.run(b, games, shortPlies), m.run(b, games, longPlies)
+		one, two = m.uno(b, games, shortPlies), m.uno(b, games, longPlies)
 	}
 	plies := two.plies - one.plies
 	if plies <= 0 {
-		b.Fatalf("max_plies %d played %d plies, max_plies %d %d", longPlies, two.plies, shortPlies, one.plies)
+		b.Fatalf("max_actions %d played %d plies, max_actions %d %d", longPlies, two.plies, shortPlies, one.plies)
 	}
 	m.plies += plies
-	m.wholePlies += two.plies
-	m.wholeTook += two.took
 	m.matchCPU += two.match - one.match
 	m.connectCPU += two.connect - one.connect
 	return float64((two.took - one.took).Nanoseconds()) / 1e3 / float64(plies)
 }
 
-// run plays n games of at most maxPlies plies and reads what they took.
-func (m *remoteMatch) run(b *testing.B, n, maxPlies int) matchRun {
+// uno plays n games of unoGame of some maxActions plies.
+func (m *remoteMatch) uno(b *testing.B, n, maxActions int) matchRun {
+	return m.run(b, n, "uno", "target="+unoGame["target"], "max_actions="+strconv.Itoa(maxActions))
+}
+
+// run plays n games of game with options (k=v) and reads what they took.
+func (m *remoteMatch) run(b *testing.B, n int, game string, options ...string) matchRun {
 	m.runs++
 	out := filepath.Join(m.dir, "out"+strconv.Itoa(m.runs))
-	cmd := exec.Command(m.arena, "match", "--nats", m.url, "--game", "banqi", "--option", "max_plies="+strconv.Itoa(maxPlies),
-		"--games", strconv.Itoa(n), "--seed", "1",
-		"--bot", "a=nats:a", "--bot", "b=nats:b", "--out", out, "-q", "--bot-isolate", "no")
+	args := []string{"match", "--nats", m.url, "--game", game, "--games", strconv.Itoa(n), "--seed", "1",
+		"--bot", "a=nats:a", "--bot", "b=nats:b", "--out", out, "-q", "--bot-isolate", "no"}
+	for _, o := range options {
+		args = append(args, "--option", o)
+	}
+	cmd := exec.Command(m.arena, args...)
 	connect := kidsSched(b, m.connects)
 	start := time.Now()
 	if msg, err := cmd.CombinedOutput(); err != nil {
@@ -219,7 +243,7 @@ func (m *remoteMatch) messagesPerMove(b *testing.B, nc *nats.Conn) float64 {
 		b.Fatal(err)
 	}
 	nc.Flush()
-	r := m.run(b, 2, longPlies)
+	r := m.uno(b, 2, countPlies)
 	nc.Flush()
 	sub.Unsubscribe()
 	n := total.Load()
