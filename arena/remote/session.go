@@ -296,8 +296,40 @@ func (srv *Server) open(ctx context.Context, req openRequest, places *places, re
 	reply(openReply{Sessions: sessions})
 	srv.tell(Event{Kind: SessionStarted, Session: n, Running: places.running()})
 	watch := &gameWatch{onEnd: func(g *Game) { srv.tell(Event{Kind: GameEnded, Session: n, Running: places.running(), Game: g}) }}
-	why := bridge(ctx, end, local, watch)
+	closer := &closing{local: local, done: make(chan struct{})}
+	why := bridge(ctx, end, closer, watch)
+	// The bot has exited: its place is free, while its confinement is
+	// still being torn down.
 	srv.tell(Event{Kind: SessionEnded, Session: n, Running: release(), Game: watch.playing(), Why: why})
+	closer.wait()
+}
+
+// closing closes a local session once, off the caller's goroutine: a
+// process's Close tears its confinement down (its cgroups removed: tens
+// of milliseconds) after the process has exited, and the session's
+// place is free once it has exited (Done), so that the referee's next
+// session, which it asks for as it closes this one, does not wait for
+// the teardown.
+type closing struct {
+	local bot.Endpoint
+	once  sync.Once
+	done  chan struct{} // closed once Close has returned
+}
+
+// start starts closing the local session, if it has not.
+func (c *closing) start() {
+	c.once.Do(func() {
+		go func() {
+			defer close(c.done)
+			c.local.Close()
+		}()
+	})
+}
+
+// wait closes the local session, if it was not, and waits until it is.
+func (c *closing) wait() {
+	c.start()
+	<-c.done
 }
 
 // maxHold bounds how long a server holds a request for a session while
@@ -469,8 +501,9 @@ const lineWait = time.Hour
 // bot until either side ends, and says why it ended ("the bot ended:
 // exited with status 1", "the arena closed it; the bot: killed by
 // signal 9"); watch follows the session's games.
-func bridge(ctx context.Context, end *BotEnd, local bot.Endpoint, watch *gameWatch) (why string) {
-	stop := context.AfterFunc(ctx, func() { local.Close() })
+func bridge(ctx context.Context, end *BotEnd, closer *closing, watch *gameWatch) (why string) {
+	local := closer.local
+	stop := context.AfterFunc(ctx, closer.start)
 	defer stop()
 	// A session does not survive its connection being lost: what was
 	// sent meanwhile may be gone, and the referee has ended the game as
@@ -497,7 +530,7 @@ func bridge(ctx context.Context, end *BotEnd, local bot.Endpoint, watch *gameWat
 			}
 			if err != nil {
 				closed.Store(true)
-				local.Close() // the referee closed the session
+				closer.start() // the referee closed the session
 				return
 			}
 			if watch.saw(line) == protocol.TypeBye {
@@ -514,7 +547,7 @@ func bridge(ctx context.Context, end *BotEnd, local bot.Endpoint, watch *gameWat
 		// waits for an exit status after end of output, and the referee's
 		// move clock is shorter than any deadline the bridge could pick.
 		if end.nc.Stats().Reconnects != reconnects {
-			local.Close()
+			closer.start()
 			<-local.Done()
 			end.ExitWith("the connection was lost")
 			return "the connection to the NATS server was lost"
@@ -523,7 +556,7 @@ func bridge(ctx context.Context, end *BotEnd, local bot.Endpoint, watch *gameWat
 		switch {
 		case err == nil:
 			if _, err := end.Write(append(line, '\n')); err != nil {
-				local.Close()
+				closer.start()
 				return "passing the bot's line on: " + err.Error()
 			}
 		case errors.Is(err, transport.ErrTimeout):
@@ -548,7 +581,7 @@ func bridge(ctx context.Context, end *BotEnd, local bot.Endpoint, watch *gameWat
 			if errors.As(err, &ce) {
 				detail = ce.Detail // the transport's own words: as over stdio
 			}
-			local.Close()
+			closer.start()
 			<-local.Done()
 			if detail == "" {
 				detail = "stdout closed (EOF), " + exitText(local, err)
