@@ -43,12 +43,7 @@ func BenchmarkGameStart(b *testing.B) {
 	kids := blockingChildren(b, "minimal")
 	turns := testkit.Turns(b, "banqi", 2, nil, 0, 400)
 	dir := b.TempDir()
-	// A bot's environment is the arena's few variables, not the test's:
-	// a script says which bot the test binary is.
-	script := filepath.Join(dir, "minimal.sh")
-	if err := os.WriteFile(script, []byte("#!/bin/sh\nARENA_BENCH_BOT=minimal exec '"+os.Args[0]+"'\n"), 0o755); err != nil {
-		b.Fatal(err)
-	}
+	script := minimalScript(b, dir)
 	run := func(n int) time.Duration {
 		out := filepath.Join(dir, strconv.Itoa(n))
 		os.RemoveAll(out)
@@ -91,4 +86,16 @@ func BenchmarkGameStart(b *testing.B) {
 	b.ReportMetric(game-2*pp, "start-us")
 	b.ReportMetric((game-2*pp)/pp, "start/rt")
 	b.ReportMetric(0, "ns/op")
+}
+
+// minimalScript writes in dir a script that runs the minimal bot (this
+// test binary as the "minimal" child) and returns its path: a bot's
+// environment is the arena's few variables, not the test's, so the
+// script says which bot the test binary is.
+func minimalScript(b *testing.B, dir string) string {
+	script := filepath.Join(dir, "minimal.sh")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\nARENA_BENCH_BOT=minimal exec '"+os.Args[0]+"'\n"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	return script
 }
