@@ -72,7 +72,8 @@ import (
 // (the kernel's schedstat of their threads): match-cpu-us/move,
 // connect-cpu-us/move (both arena connect, not their bots),
 // echo-cpu-us/rt (both nats-echo children, per request: what a bare
-// nats.go responder costs),
+// nats.go responder costs, beside arena connect's), requester-cpu-us/rt
+// (the test process making the requests, beside the match's),
 // server-cpu-us/move (arena serve; it serves the
 // baselines too, so this is over every round's work: read it as an upper
 // bound); and, from one more match with a subscriber on ">", msgs/move:
@@ -117,15 +118,16 @@ func BenchmarkConnectPerMove(b *testing.B) {
 	m := &remoteMatch{arena: arena, url: url, dir: dir, connects: connects}
 	const rounds, roundTrips = 5, 2000
 	var move, req, stdio, ratio, ratioBoth, starts []float64
-	var echoCPU time.Duration
+	var echoCPU, requesterCPU time.Duration
 	sent := 0
 	for r := range rounds {
 		mv := m.round(b, games, r%2 == 1)
 		gm := m.gameStart(b, 5*games, r%2 == 0)
-		echo := kidsSched(b, echoes).Run
+		echo, self := kidsSched(b, echoes).Run, selfCPU(b)
 		start := time.Now()
 		requestReply(b, nc, turns, roundTrips)
 		echoCPU += kidsSched(b, echoes).Run - echo
+		requesterCPU += selfCPU(b) - self
 		rq := float64(time.Since(start).Nanoseconds()) / 1e3 / roundTrips
 		start = time.Now()
 		sent += jsonPingPong(b, kids, turns, sent, roundTrips)
@@ -143,6 +145,7 @@ func BenchmarkConnectPerMove(b *testing.B) {
 	b.ReportMetric(per(m.matchCPU), "match-cpu-us/move")
 	b.ReportMetric(per(m.connectCPU), "connect-cpu-us/move")
 	b.ReportMetric(float64(echoCPU.Nanoseconds())/1e3/(rounds*roundTrips), "echo-cpu-us/rt")
+	b.ReportMetric(float64(requesterCPU.Nanoseconds())/1e3/(rounds*roundTrips), "requester-cpu-us/rt")
 	b.ReportMetric(median(starts), "game-us")
 	b.ReportMetric(per(kidsSched(b, []int{server.pid}).Run), "server-cpu-us/move")
 	b.ReportMetric(m.messagesPerMove(b, nc), "msgs/move")
