@@ -87,10 +87,11 @@ import (
 // With ARENA_BENCH_ARENA=PATH it measures that arena binary instead of
 // building this tree's (to compare two builds in the same minutes).
 //
-// Measured 2026-12-05 (2x, three pairs at load 42-70 on 2 cores):
-// game-us 63-67 ms before a busy server held open requests, 24-46 ms
-// after; move/(request+stdio) 0.71-1.83 either side, the moves' code
-// unchanged (docs/performance.md, a remote bot over NATS).
+// Measured 2026-12-05 (2x, five pairs at load 19-136 on 2 cores):
+// game-us 62-130 ms before a busy server held open requests, 24-46 ms
+// after; the moves' code unchanged, move/request 1.29-1.40 and
+// move/(request+stdio) 1.05-1.25 in the two quietest pairs
+// (docs/performance.md, a remote bot over NATS).
 func BenchmarkConnectPerMove(b *testing.B) {
 	games := max(b.N, 2)
 	arena := os.Getenv(envArena)
