@@ -25,7 +25,8 @@ import (
 // is the bundled random bot (sdk + encoding/json, any value but these), the
 // same child for the ping-pong baseline and the referee of
 // BenchmarkRefereeOverhead; "minimal", the least a bot can do
-// (minimalBot); or "raw", a raw-syscall echo (rawEcho). (BenchmarkPerMove's
+// (minimalBot); "raw", a raw-syscall echo (rawEcho); or "nats-echo", a
+// NATS responder (natsEcho, BenchmarkConnectPerMove's). (BenchmarkPerMove's
 // random bot is `arena bot random` itself.)
 func TestMain(m *testing.M) {
 	switch os.Getenv("ARENA_BENCH_BOT") {
@@ -36,6 +37,8 @@ func TestMain(m *testing.M) {
 	case "minimal":
 		minimalBot()
 		os.Exit(0)
+	case "nats-echo":
+		natsEcho()
 	default:
 		bot, _ := bots.New("random")
 		if err := sdk.Run(os.Stdin, os.Stdout, bot, sdk.Options{}); err != nil {

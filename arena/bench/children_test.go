@@ -3,8 +3,11 @@ package bench
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"os"
+
+	"github.com/nats-io/nats.go"
 
 	"github.com/arena-dev/arena/protocol"
 )
@@ -86,4 +89,29 @@ func countLegal(line []byte) int {
 		}
 	}
 	return n
+}
+
+// echoReply is the nats-echo child's answer: an action line of the
+// minimal bot's size.
+var echoReply = []byte(`{"type":"action","id":1,"index":0}`)
+
+// natsEcho is the "nats-echo" child: it answers every request on
+// ARENA_BENCH_SUBJECT of the server at ARENA_BENCH_NATS with echoReply,
+// from its message callback, and says "subscribed" once it is.
+func natsEcho() {
+	nc, err := nats.Connect(os.Getenv("ARENA_BENCH_NATS"))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	if _, err := nc.Subscribe(os.Getenv("ARENA_BENCH_SUBJECT"), func(m *nats.Msg) { m.Respond(echoReply) }); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	if err := nc.Flush(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	fmt.Println("subscribed")
+	select {} // until killed
 }

@@ -57,12 +57,7 @@ func BenchmarkGameStart(b *testing.B) {
 	refConns := processes(b, []string{os.Args[0]}, "minimal")
 	g, opts := testkit.Setup(b, "banqi", 2, map[string]string{"max_plies": "2"})
 	dir := b.TempDir()
-	// A bot's environment is the arena's few variables, not the test's:
-	// a script says which bot the test binary is.
-	script := filepath.Join(dir, "minimal.sh")
-	if err := os.WriteFile(script, []byte("#!/bin/sh\nARENA_BENCH_BOT=minimal exec '"+os.Args[0]+"'\n"), 0o755); err != nil {
-		b.Fatal(err)
-	}
+	script := minimalScript(b, dir)
 	// run plays n games and returns their wall time and the CPU time of
 	// the arena and its bots (the arena waits for its bots, so its rusage
 	// holds theirs): the CPU figure, which other work on the machine
@@ -137,4 +132,16 @@ func BenchmarkGameStart(b *testing.B) {
 	b.ReportMetric(median(perMove), "move-us")
 	b.ReportMetric(median(perMove)/pp, "move/rt")
 	b.ReportMetric(0, "ns/op")
+}
+
+// minimalScript writes in dir a script that runs the minimal bot (this
+// test binary as the "minimal" child) and returns its path: a bot's
+// environment is the arena's few variables, not the test's, so the
+// script says which bot the test binary is.
+func minimalScript(b *testing.B, dir string) string {
+	script := filepath.Join(dir, "minimal.sh")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\nARENA_BENCH_BOT=minimal exec '"+os.Args[0]+"'\n"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	return script
 }

@@ -29,6 +29,14 @@ type openRequest struct {
 	Claim string `json:"claim,omitempty"`
 	// Probe: a Presence asks whether the bot is served (Serving).
 	Probe bool `json:"probe,omitempty"`
+	// WaitMs is how long the referee waits for the answer: a server that
+	// serves all the sessions it declared holds the request up to that
+	// long for one of them to end, rather than answering busy at once
+	// (0: it answers at once). The referee closes a bot's session and
+	// asks for its next one in the same breath (a new deal wants a new
+	// process), and the one closing frees its place a few milliseconds
+	// later: answered busy, the referee would wait out its retry.
+	WaitMs int64 `json:"wait_ms,omitempty"`
 }
 
 type openReply struct {
@@ -99,14 +107,16 @@ func (l *Launcher) Launch(_ string, opt bot.LaunchOptions) (bot.Endpoint, error)
 		return nil, err
 	}
 	c.Grace = l.Grace
-	req, _ := json.Marshal(openRequest{Session: s.ID, MaxLine: c.maxLine})
 	deadline := time.Now().Add(l.Wait)
 	for {
 		if err := c.faultErr(); err != nil {
 			c.Close() // a request now would wait out the whole wait
 			return nil, err
 		}
-		m, err := l.NC.Request(OpenSubject(l.ID), req, min(max(time.Until(deadline), retry), openWait))
+		wait := min(max(time.Until(deadline), retry), openWait)
+		// Half the wait for a place to free, half for the bot's start.
+		req, _ := json.Marshal(openRequest{Session: s.ID, MaxLine: c.maxLine, WaitMs: (wait / 2).Milliseconds()})
+		m, err := l.NC.Request(OpenSubject(l.ID), req, wait)
 		if errors.Is(err, nats.ErrNoResponders) && l.Presence != nil {
 			l.Presence.gone(l.ID)
 		}
@@ -196,9 +206,7 @@ func (srv *Server) Serve(ctx context.Context) error {
 		return err
 	}
 	sessions := max(srv.Sessions, 1)
-	var mu sync.Mutex
-	served := map[string]bool{} // session ids running
-	numbered := 0               // sessions started, for their numbers in events
+	places := newPlaces(sessions)
 	var wg sync.WaitGroup
 	// One server per bot: a second (a copy left running, or someone
 	// claiming the id) would answer the referee's requests too. A new
@@ -226,52 +234,13 @@ func (srv *Server) Serve(ctx context.Context) error {
 			reply(openReply{Busy: true, Sessions: sessions, Error: "busy: starting"})
 			return
 		}
-		mu.Lock()
-		if served[req.Session] {
-			// A request asked again (its answer came late): the session
-			// runs already, and a second bot on its subjects would answer
-			// every turn twice.
-			mu.Unlock()
-			reply(openReply{Sessions: sessions})
-			return
-		}
-		if len(served) >= sessions {
-			mu.Unlock()
-			reply(openReply{Busy: true, Sessions: sessions, Error: fmt.Sprintf("busy: serving %d sessions at once already (arena connect --sessions)", sessions)})
-			return
-		}
-		served[req.Session] = true
-		numbered++
-		n := numbered
-		mu.Unlock()
-		// running counts the sessions running; release ends this one's,
-		// and counts the rest.
-		running := func() int { mu.Lock(); defer mu.Unlock(); return len(served) }
-		release := func() int { mu.Lock(); defer mu.Unlock(); delete(served, req.Session); return len(served) }
-		// Starting the bot takes a process start: off the subscription's
-		// goroutine, which must answer claims and other requests at once.
+		// Waiting for a place and starting the bot (a process start): off
+		// the subscription's goroutine, which must answer claims and
+		// other requests at once.
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			s := Session{Bot: id, ID: req.Session}
-			end, err := NewBotEnd(nc, s, req.MaxLine)
-			if err != nil {
-				release()
-				reply(openReply{Error: err.Error()})
-				return
-			}
-			local, err := srv.Start(bot.LaunchOptions{MaxLine: end.maxLine})
-			if err != nil {
-				release()
-				end.Exit()
-				reply(openReply{Error: "starting the bot: " + err.Error()})
-				return
-			}
-			reply(openReply{Sessions: sessions})
-			srv.tell(Event{Kind: SessionStarted, Session: n, Running: running()})
-			watch := &gameWatch{onEnd: func(g *Game) { srv.tell(Event{Kind: GameEnded, Session: n, Running: running(), Game: g}) }}
-			why := bridge(ctx, end, local, watch)
-			srv.tell(Event{Kind: SessionEnded, Session: n, Running: release(), Game: watch.playing(), Why: why})
+			srv.open(ctx, req, places, reply)
 		}()
 	})
 	if err != nil {
@@ -290,6 +259,157 @@ func (srv *Server) Serve(ctx context.Context) error {
 	announce(nc, id, false, sessions)
 	wg.Wait()
 	return ctx.Err()
+}
+
+// open serves the session req asks for, once it has a place (waiting up
+// to req.WaitMs, at most maxHold, for one), until either side ends it;
+// reply answers the request.
+func (srv *Server) open(ctx context.Context, req openRequest, places *places, reply func(openReply)) {
+	sessions := places.max
+	n, got := places.take(ctx, req.Session, min(time.Duration(req.WaitMs)*time.Millisecond, maxHold))
+	switch got {
+	case placeRunning:
+		// A request asked again (its answer came late): the session runs
+		// already, and a second bot on its subjects would answer every
+		// turn twice.
+		reply(openReply{Sessions: sessions})
+		return
+	case placeBusy:
+		reply(openReply{Busy: true, Sessions: sessions, Error: fmt.Sprintf("busy: serving %d sessions at once already (arena connect --sessions)", sessions)})
+		return
+	}
+	release := func() int { return places.release(req.Session) }
+	s := Session{Bot: srv.ID, ID: req.Session}
+	end, err := NewBotEnd(srv.NC, s, req.MaxLine)
+	if err != nil {
+		release()
+		reply(openReply{Error: err.Error()})
+		return
+	}
+	local, err := srv.Start(bot.LaunchOptions{MaxLine: end.maxLine})
+	if err != nil {
+		release()
+		end.Exit()
+		reply(openReply{Error: "starting the bot: " + err.Error()})
+		return
+	}
+	reply(openReply{Sessions: sessions})
+	srv.tell(Event{Kind: SessionStarted, Session: n, Running: places.running()})
+	watch := &gameWatch{onEnd: func(g *Game) { srv.tell(Event{Kind: GameEnded, Session: n, Running: places.running(), Game: g}) }}
+	closer := &closing{local: local, done: make(chan struct{})}
+	why := bridge(ctx, end, closer, watch)
+	// The bot has exited: its place is free, while its confinement is
+	// still being torn down.
+	srv.tell(Event{Kind: SessionEnded, Session: n, Running: release(), Game: watch.playing(), Why: why})
+	closer.wait()
+}
+
+// closing closes a local session once, off the caller's goroutine: a
+// process's Close tears its confinement down (its cgroups removed: tens
+// of milliseconds) after the process has exited, and the session's
+// place is free once it has exited (Done), so that the referee's next
+// session, which it asks for as it closes this one, does not wait for
+// the teardown.
+type closing struct {
+	local bot.Endpoint
+	once  sync.Once
+	done  chan struct{} // closed once Close has returned
+}
+
+// start starts closing the local session, if it has not.
+func (c *closing) start() {
+	c.once.Do(func() {
+		go func() {
+			defer close(c.done)
+			c.local.Close()
+		}()
+	})
+}
+
+// wait closes the local session, if it was not, and waits until it is.
+func (c *closing) wait() {
+	c.start()
+	<-c.done
+}
+
+// maxHold bounds how long a server holds a request for a session while
+// it has no place (openRequest.WaitMs).
+const maxHold = openWait
+
+// places are the sessions a server runs: at most max at once.
+type places struct {
+	max      int
+	mu       sync.Mutex
+	served   map[string]bool // session ids running
+	numbered int             // sessions started, for their numbers in events
+	freed    chan struct{}   // closed and replaced as a session ends
+}
+
+func newPlaces(max int) *places {
+	return &places{max: max, served: map[string]bool{}, freed: make(chan struct{})}
+}
+
+// placeGot is what take got.
+type placeGot int
+
+const (
+	placeTaken   placeGot = iota
+	placeRunning          // the session runs already
+	placeBusy             // no place freed within the wait
+)
+
+// take takes a place for session id, waiting up to wait for one to free;
+// n numbers the session taken.
+func (p *places) take(ctx context.Context, id string, wait time.Duration) (n int, got placeGot) {
+	var timeout <-chan time.Time
+	for {
+		p.mu.Lock()
+		switch {
+		case p.served[id]:
+			p.mu.Unlock()
+			return 0, placeRunning
+		case len(p.served) < p.max:
+			p.served[id] = true
+			p.numbered++
+			n := p.numbered
+			p.mu.Unlock()
+			return n, placeTaken
+		}
+		freed := p.freed
+		p.mu.Unlock()
+		if wait <= 0 {
+			return 0, placeBusy
+		}
+		if timeout == nil {
+			t := time.NewTimer(wait)
+			defer t.Stop()
+			timeout = t.C
+		}
+		select {
+		case <-freed:
+		case <-timeout:
+			return 0, placeBusy
+		case <-ctx.Done():
+			return 0, placeBusy
+		}
+	}
+}
+
+// running counts the sessions running.
+func (p *places) running() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.served)
+}
+
+// release ends session id's place, and counts the sessions left.
+func (p *places) release(id string) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	delete(p.served, id)
+	close(p.freed)
+	p.freed = make(chan struct{})
+	return len(p.served)
 }
 
 // ErrServedElsewhere: another connection serves the bot already.
@@ -381,8 +501,9 @@ const lineWait = time.Hour
 // bot until either side ends, and says why it ended ("the bot ended:
 // exited with status 1", "the arena closed it; the bot: killed by
 // signal 9"); watch follows the session's games.
-func bridge(ctx context.Context, end *BotEnd, local bot.Endpoint, watch *gameWatch) (why string) {
-	stop := context.AfterFunc(ctx, func() { local.Close() })
+func bridge(ctx context.Context, end *BotEnd, closer *closing, watch *gameWatch) (why string) {
+	local := closer.local
+	stop := context.AfterFunc(ctx, closer.start)
 	defer stop()
 	// A session does not survive its connection being lost: what was
 	// sent meanwhile may be gone, and the referee has ended the game as
@@ -409,7 +530,7 @@ func bridge(ctx context.Context, end *BotEnd, local bot.Endpoint, watch *gameWat
 			}
 			if err != nil {
 				closed.Store(true)
-				local.Close() // the referee closed the session
+				closer.start() // the referee closed the session
 				return
 			}
 			if watch.saw(line) == protocol.TypeBye {
@@ -426,7 +547,7 @@ func bridge(ctx context.Context, end *BotEnd, local bot.Endpoint, watch *gameWat
 		// waits for an exit status after end of output, and the referee's
 		// move clock is shorter than any deadline the bridge could pick.
 		if end.nc.Stats().Reconnects != reconnects {
-			local.Close()
+			closer.start()
 			<-local.Done()
 			end.ExitWith("the connection was lost")
 			return "the connection to the NATS server was lost"
@@ -435,7 +556,7 @@ func bridge(ctx context.Context, end *BotEnd, local bot.Endpoint, watch *gameWat
 		switch {
 		case err == nil:
 			if _, err := end.Write(append(line, '\n')); err != nil {
-				local.Close()
+				closer.start()
 				return "passing the bot's line on: " + err.Error()
 			}
 		case errors.Is(err, transport.ErrTimeout):
@@ -460,7 +581,7 @@ func bridge(ctx context.Context, end *BotEnd, local bot.Endpoint, watch *gameWat
 			if errors.As(err, &ce) {
 				detail = ce.Detail // the transport's own words: as over stdio
 			}
-			local.Close()
+			closer.start()
 			<-local.Done()
 			if detail == "" {
 				detail = "stdout closed (EOF), " + exitText(local, err)

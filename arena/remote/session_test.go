@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -138,6 +139,56 @@ func TestLaunchFailures(t *testing.T) {
 			t.Fatalf("after the first session ended: %v", err)
 		}
 		second.Close()
+	})
+	t.Run("a session asked for as another ends is held for, not refused", func(t *testing.T) {
+		// The referee closes a session and asks for the bot's next at
+		// once (a new deal wants a new process): the server holds the
+		// request until the place frees instead of answering busy, which
+		// would cost the game the Launcher's retry.
+		serve(t, url, "held", 1, membot.First)
+		l := &remote.Launcher{NC: nc, ID: "held", Wait: 5 * time.Second}
+		first, err := l.Launch("held", bot.LaunchOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		asked := make(chan struct{}, 1)
+		spy, err := nc.Subscribe(remote.OpenSubject("held"), func(*nats.Msg) {
+			select {
+			case asked <- struct{}{}:
+			default:
+			}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer spy.Unsubscribe()
+		var busy atomic.Int32
+		answers, err := nc.Subscribe("_INBOX.>", func(m *nats.Msg) {
+			if strings.Contains(string(m.Data), `"busy":true`) {
+				busy.Add(1)
+			}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer answers.Unsubscribe()
+		nc.Flush()
+		launched := make(chan error, 1)
+		go func() {
+			e, err := l.Launch("held", bot.LaunchOptions{})
+			if err == nil {
+				e.Close()
+			}
+			launched <- err
+		}()
+		<-asked
+		first.Close()
+		if err := <-launched; err != nil {
+			t.Fatal(err)
+		}
+		if n := busy.Load(); n > 0 {
+			t.Errorf("the server answered busy %d times while the first session was ending", n)
+		}
 	})
 	t.Run("a bot that connects late is waited for", func(t *testing.T) {
 		// The bot is served only once the run has asked for it: a spy
