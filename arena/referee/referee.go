@@ -476,6 +476,9 @@ func (g *game) ask(seat int, legal []engine.Action) (choice, moveTime, *Failure)
 	// the clock then starts when it did (SendTimer): a referee starved of
 	// a CPU among the bots once took 717 ms to write a turn.
 	start := time.Now()
+	if refereeLag.on(start) {
+		baseline(conn)
+	}
 	due := clk.Deadline(start) // by the wall clock
 	deadline := due
 	err = conn.Send(line, deadline)
@@ -515,8 +518,11 @@ func (g *game) ask(seat int, legal []engine.Action) (choice, moveTime, *Failure)
 		}
 		reply, err := conn.Receive(wait)
 		wall := time.Since(start)
+		if early && wall-MeterAfter > lagAfter {
+			refereeLag.note(start.Add(wall)) // this wait came back late, reply or not
+		}
 		if early && errors.Is(err, transport.ErrTimeout) {
-			cpu, toMeter = startMeter(conn, wall), false
+			cpu, toMeter = startMeter(conn, start, wall), false
 			continue
 		}
 		if errors.Is(err, transport.ErrTimeout) {
@@ -540,7 +546,7 @@ func (g *game) ask(seat int, legal []engine.Action) (choice, moveTime, *Failure)
 			if errors.Is(err, transport.ErrTimeout) {
 				clk.Charge(t.think)
 				g.staleBelow[seat] = id + 1
-				return choice{}, t, &Failure{Failure: protocol.Failure{Reason: protocol.ReasonTimeout, Detail: fmt.Sprintf("no reply within %v (+%v margin)%s", move, g.cfg.Limits.Margin, t.cpuText())}, Turn: id, Err: err}
+				return choice{}, t, &Failure{Failure: protocol.Failure{Reason: protocol.ReasonTimeout, Detail: fmt.Sprintf("no reply within %v (+%v margin)%s", move, g.cfg.Limits.Margin, cpu.explain(t.stolen))}, Turn: id, Err: err}
 			}
 			return choice{}, t, &Failure{Failure: protocol.Failure{Reason: classifyIO(err, protocol.ReasonCrash), Detail: err.Error()}, Turn: id, Err: err, fatal: errors.Is(err, protocol.ErrLineTooLong)}
 		}

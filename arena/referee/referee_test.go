@@ -45,6 +45,8 @@ type setup struct {
 	maxPlies   int          // banqi max_plies option (default 200)
 	env        []string     // extra environment for both bots
 	stderr     [2]io.Writer // per-seat stderr log during the game
+	// conn, if set, is the Conn the referee plays seat's process through.
+	conn func(seat int, p *transport.Process) transport.Conn
 }
 
 type played struct {
@@ -153,6 +155,9 @@ func playWith(t *testing.T, s setup, procs [2]*transport.Process, modes [2]strin
 			pl.procs[i].SetStderr(s.stderr[i])
 		}
 		players[i] = referee.Player{Name: m, Conn: pl.procs[i]}
+		if s.conn != nil {
+			players[i].Conn = s.conn(i, pl.procs[i])
+		}
 		seats[i] = replays.SeatInfo{Seat: i, Bot: m}
 	}
 	rec := replays.NewRecorder(replays.Header{
