@@ -61,9 +61,9 @@ type helperBot struct {
 	// workTurn is the turn a fair-clock mode works on ("cpu:40:2": the
 	// second), from 1.
 	workTurn int
-	lr   *protocol.LineReader
-	rng  *rand.Rand
-	turn int // turns seen in the current game, from 1
+	lr       *protocol.LineReader
+	rng      *rand.Rand
+	turn     int // turns seen in the current game, from 1
 	// pending is a turn the bot left unanswered on purpose (mode "late"):
 	// it is answered, late, when the next turn arrives.
 	pending int64
