@@ -67,8 +67,8 @@ type meter struct {
 }
 
 // startMeter takes the first reading of c, from into the move that began
-// at start. When the referee took it late (from beyond MeterAfter: it was
-// held back itself, and could not watch the bot meanwhile), the time before
+// at start. When the referee took it late (at twice MeterAfter or later: it
+// was held back itself, and could not watch the bot meanwhile), the time before
 // it is judged by the reading c kept from before the move
 // (transport.Remembered): of what the bot waited since then, the part that
 // must have fallen in the move (all of it less the wall time between that
@@ -96,7 +96,7 @@ func startMeter(c transport.Conn, start time.Time, from time.Duration) meter {
 		return meter{unread: true} // the bot has ended, or cannot be read: charged in full
 	}
 	mt := meter{m: m, at: at, from: from}
-	if late := from - MeterAfter; late > 0 && haveLast && !lastAt.After(start) {
+	if late := from - MeterAfter; late >= MeterAfter && haveLast && !lastAt.After(start) {
 		d, held := usedSince(last, at)
 		held -= start.Sub(lastAt) // what it may have waited before the move
 		mt.before, mt.hasBefore = d, true

@@ -134,8 +134,8 @@ func (k *kept) LastUsage() (transport.Usage, time.Time, bool) {
 // waited since is forgiven less the wall time between that reading and
 // the move's start (it may have waited then), never more than the wall time
 // so far less the CPU it ran since, nor more than how late the reading
-// came. A reading on time, or one kept from after the move began, is not
-// backdated; a bot that did not wait is forgiven nothing.
+// came. A reading less than MeterAfter late, or one kept from after the
+// move began, is not backdated; a bot that did not wait is forgiven nothing.
 func TestLateFirstReadingIsBackdated(t *testing.T) {
 	ms := time.Millisecond
 	start := time.Unix(1000, 0)
@@ -156,6 +156,7 @@ func TestLateFirstReadingIsBackdated(t *testing.T) {
 		{"a stall on memory or I/O counts", 180 * ms, 0, transport.Usage{Stalled: 120 * ms}, 120 * ms, true},
 		{"at its memory limit it does not", 180 * ms, 0, transport.Usage{Stalled: 120 * ms, AtMemoryLimit: true}, 0, true},
 		{"on time: not backdated", MeterAfter, 0, transport.Usage{Waited: MeterAfter}, 0, false},
+		{"less than MeterAfter late: not backdated", MeterAfter + MeterAfter/2, 0, transport.Usage{Waited: MeterAfter}, 0, false},
 		{"kept from after the start: not backdated", 180 * ms, -ms, transport.Usage{Waited: 180 * ms}, 0, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
