@@ -16,7 +16,6 @@ import (
 // CPU, or a reply in time that the referee read late.
 type moveTime struct {
 	think, waited time.Duration
-	ran           time.Duration // the CPU time the bot used (-1: not metered)
 	stolen        time.Duration // the machine's steal time meanwhile (not forgiven: it moves the wall cap)
 }
 
@@ -154,24 +153,23 @@ func usedSince(before, now transport.Usage) (transport.Usage, time.Duration) {
 	return d, held
 }
 
-// forgiven is the time not charged of a move's wall time so far, and the
-// CPU time the bot ran since the first reading (-1: not metered). Only
+// forgiven is the time not charged of a move's wall time so far. Only
 // the wall time since the first reading can be forgiven, and what
 // startMeter allowed of the time before it.
-func (m *meter) forgiven(wall time.Duration) (time.Duration, time.Duration) {
+func (m *meter) forgiven(wall time.Duration) time.Duration {
 	if m.m == nil {
-		return 0, -1
+		return 0
 	}
 	now, ok := m.m.Usage()
 	if !ok {
-		return 0, -1 // the bot has ended: its last move is charged in full
+		return 0 // the bot has ended: its last move is charged in full
 	}
 	d, held := usedSince(m.at, now)
 	m.since = d
 	ran := max(d.Ran, 0)
 	// Each part is at most its wall time less the CPU the bot ran in it,
 	// so the sum is at most the move's wall time less all it ran.
-	return m.early + clock.Forgiven(max(wall-m.from, 0), ran, held, d.Throttled, d.Rate), ran
+	return m.early + clock.Forgiven(max(wall-m.from, 0), ran, held, d.Throttled, d.Rate)
 }
 
 // stolen is the machine's steal time since the first reading (0 where it
@@ -198,7 +196,7 @@ func (m *meter) stolen() time.Duration {
 // time in which nothing here ran); or deadline itself, when that is not
 // at least minExtension later.
 func (m *meter) extend(due, deadline, wallCap time.Time, wall time.Duration) time.Time {
-	f, _ := m.forgiven(wall)
+	f := m.forgiven(wall)
 	later := due.Add(f)
 	if c := wallCap.Add(m.stolen()); c.Before(later) {
 		later = c
@@ -211,8 +209,8 @@ func (m *meter) extend(due, deadline, wallCap time.Time, wall time.Duration) tim
 
 // charge is the move's time after wall.
 func (m *meter) charge(wall time.Duration) moveTime {
-	f, ran := m.forgiven(wall)
-	return moveTime{think: wall - f, waited: f, ran: ran, stolen: m.stolen()}
+	f := m.forgiven(wall)
+	return moveTime{think: wall - f, waited: f, stolen: m.stolen()}
 }
 
 // explain words, for a timeout's detail, what the bot's cgroup saw of

@@ -42,7 +42,7 @@ func TestForgivenStalls(t *testing.T) {
 			r := readings{tc.before, tc.after}
 			m := meter{m: &r, at: tc.before, from: tc.from}
 			r = r[1:]
-			if got, _ := m.forgiven(100 * ms); got != tc.want {
+			if got := m.forgiven(100 * ms); got != tc.want {
 				t.Errorf("forgiven %v, want %v", got, tc.want)
 			}
 		})
@@ -165,7 +165,7 @@ func TestLateFirstReadingIsBackdated(t *testing.T) {
 			if m.early != tc.want || m.hasBefore != tc.backdate {
 				t.Errorf("forgave %v before the first reading (backdated %v), want %v (%v)", m.early, m.hasBefore, tc.want, tc.backdate)
 			}
-			if got, _ := m.forgiven(tc.from); got != tc.want {
+			if got := m.forgiven(tc.from); got != tc.want {
 				t.Errorf("forgiven %v at the first reading, want %v", got, tc.want)
 			}
 		})

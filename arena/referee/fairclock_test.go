@@ -34,16 +34,7 @@ import (
 // fewer than about 28 runnable processes in all, 23 of them the machine's
 // other work (a 2-core machine at load 46).
 func TestFairClockUnderLoad(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("the run-queue wait is read from Linux cgroups")
-	}
-	sb, err := sandbox.New(sandbox.Limits{}, sandbox.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !sb.FairClock() {
-		t.Skip("no cgroup v2 with cpu.pressure here: bots are charged their wall time (" + sb.Describe() + ")")
-	}
+	sb := fairSandbox(t)
 	limits := clock.Limits{Startup: 20 * time.Second, Move: 100 * time.Millisecond, Margin: 20 * time.Millisecond}
 	for _, tc := range []struct {
 		mode   string
@@ -55,17 +46,7 @@ func TestFairClockUnderLoad(t *testing.T) {
 		{"cpu4:200", false}, // four threads, 50 ms of CPU each
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
-			token := newToken()
-			t.Cleanup(func() { checkNoSurvivors(t, token) })
-			cpu := testkit.LastCPU(t)
-			var bot *transport.Process
-			testkit.Pinned(t, cpu, func() {
-				for range 4 {
-					startSpinner(t, token)
-				}
-				bot = startConfined(t, sb, token, tc.mode)
-			})
-			other := startBot(t, token, "random", setup{})
+			bot, other := loadedBots(t, sb, tc.mode)
 			pl := playWith(t, setup{limits: limits, maxPlies: 6}, [2]*transport.Process{bot, other}, [2]string{tc.mode, "random"})
 			if !tc.onTime {
 				wantForfeit(t, pl, 0, protocol.ReasonTimeout, "no reply within 100ms")
@@ -104,16 +85,7 @@ func TestFairClockUnderLoad(t *testing.T) {
 // clock (200 ms: within what the late reading could otherwise have
 // excused), or computes for longer than its clock, still loses on time.
 func TestFairClockWhenTheRefereeIsLate(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("the run-queue wait is read from Linux cgroups")
-	}
-	sb, err := sandbox.New(sandbox.Limits{}, sandbox.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !sb.FairClock() {
-		t.Skip("no cgroup v2 with cpu.pressure here: bots are charged their wall time (" + sb.Describe() + ")")
-	}
+	sb := fairSandbox(t)
 	limits := clock.Limits{Startup: 20 * time.Second, Move: 100 * time.Millisecond, Margin: 20 * time.Millisecond}
 	hold := limits.Move + limits.Margin + 30*time.Millisecond // past the deadline
 	for _, tc := range []struct {
@@ -126,17 +98,7 @@ func TestFairClockWhenTheRefereeIsLate(t *testing.T) {
 		{"cpu:130:2", false},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
-			token := newToken()
-			t.Cleanup(func() { checkNoSurvivors(t, token) })
-			cpu := testkit.LastCPU(t)
-			var bot *transport.Process
-			testkit.Pinned(t, cpu, func() {
-				for range 4 {
-					startSpinner(t, token)
-				}
-				bot = startConfined(t, sb, token, tc.mode)
-			})
-			other := startBot(t, token, "random", setup{})
+			bot, other := loadedBots(t, sb, tc.mode)
 			late := func(seat int, p *transport.Process) transport.Conn {
 				if seat == 0 {
 					return &lateReferee{Process: p, hold: hold}
@@ -191,6 +153,36 @@ func (c *lateReferee) Receive(deadline time.Time) ([]byte, error) {
 		c.sentAt = time.Time{}
 	}
 	return c.Process.Receive(deadline)
+}
+
+// fairSandbox is a sandbox whose bots' CPU use the fair clock reads; the
+// test is skipped where there is none.
+func fairSandbox(t *testing.T) *sandbox.Sandbox {
+	if runtime.GOOS != "linux" {
+		t.Skip("the run-queue wait is read from Linux cgroups")
+	}
+	sb, err := sandbox.New(sandbox.Limits{}, sandbox.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sb.FairClock() {
+		t.Skip("no cgroup v2 with cpu.pressure here: bots are charged their wall time (" + sb.Describe() + ")")
+	}
+	return sb
+}
+
+// loadedBots starts a helper bot in mode, confined in sb on one CPU with
+// four spinning processes, and a random bot to play it, unpinned.
+func loadedBots(t *testing.T, sb *sandbox.Sandbox, mode string) (bot, other *transport.Process) {
+	token := newToken()
+	t.Cleanup(func() { checkNoSurvivors(t, token) })
+	testkit.Pinned(t, testkit.LastCPU(t), func() {
+		for range 4 {
+			startSpinner(t, token)
+		}
+		bot = startConfined(t, sb, token, mode)
+	})
+	return bot, startBot(t, token, "random", setup{})
 }
 
 // startConfined starts a helper bot in sb; cleanup closes it.
