@@ -109,11 +109,18 @@ func startMeter(c transport.Conn, start time.Time, from time.Duration) meter {
 
 // lagAfter is how late the referee's first wait for a reply (due
 // MeterAfter into a move) may return before refereeLag counts it as held
-// back; lagHold is for how long after that every move takes a reading of
-// the bot's CPU use as its turn goes out.
+// back; lagHold is for how long after that a move takes a reading of the
+// bot's CPU use as its turn goes out, unless the one its Conn kept is no
+// older than baselineAge. (Of a backdated reading, startMeter forgives at
+// most the bot's wait less that age: a kept reading up to baselineAge old
+// costs a late move at most that much forgiveness, and saves the referee
+// a reading, 10-14 us of its CPU, in most moves of a loaded machine, where
+// the bot's last move ended one opponent's move ago. Read at every turn,
+// they were 30% of the referee's CPU in the 256-game soak.)
 const (
-	lagAfter = 10 * MeterAfter
-	lagHold  = 10 * time.Second
+	lagAfter    = 10 * MeterAfter
+	lagHold     = 10 * time.Second
+	baselineAge = 20 * MeterAfter
 )
 
 // lagClock is when this process's referee was last held back (see
@@ -132,11 +139,16 @@ func (l *lagClock) note(now time.Time) { l.until.Store(now.Add(lagHold).UnixNano
 // on reports whether the referee was held back within lagHold of now.
 func (l *lagClock) on(now time.Time) bool { return now.UnixNano() < l.until.Load() }
 
-// baseline takes a reading of c's CPU use, which c keeps
-// (transport.Remembered) as the baseline of the move about to start.
-func baseline(c transport.Conn) {
+// baseline makes sure c keeps (transport.Remembered) a reading of its CPU
+// use no older than baselineAge at now, as the baseline of the move about
+// to start, taking one if it does not.
+func baseline(c transport.Conn, now time.Time) {
 	m, metered := c.(transport.Meter)
-	if _, kept := c.(transport.Remembered); metered && kept {
+	r, kept := c.(transport.Remembered)
+	if !metered || !kept {
+		return
+	}
+	if _, at, ok := r.LastUsage(); !ok || now.Sub(at) > baselineAge {
 		m.Usage()
 	}
 }

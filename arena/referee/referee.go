@@ -555,12 +555,13 @@ func (g *game) ask(seat int, legal []engine.Action) (choice, moveTime, *Failure)
 // with room takes the turn at once, however late the referee runs, and the
 // clock then starts when it did (SendTimer): a referee starved of a CPU
 // among the bots once took 717 ms to write a turn. While the referee runs
-// late (refereeLag), the bot's CPU use is read first, as the baseline of a
-// first reading that may come late (startMeter).
+// late (refereeLag), the bot's CPU use is read first, unless its Conn kept
+// a recent reading, as the baseline of a first reading that may come late
+// (startMeter).
 func sendTurn(conn transport.Conn, line []byte, clk clock.Clock) (time.Time, error) {
 	start := time.Now()
 	if refereeLag.on(start) {
-		baseline(conn)
+		baseline(conn, start)
 	}
 	err := conn.Send(line, clk.Deadline(start))
 	if errors.Is(err, transport.ErrDeadlinePast) {
