@@ -58,9 +58,12 @@ func setSubreaper() error {
 type helperBot struct {
 	mode string
 	n    int // the mode's parameter (a turn number), 0 if none
-	lr   *protocol.LineReader
-	rng  *rand.Rand
-	turn int // turns seen in the current game, from 1
+	// workTurn is the turn a fair-clock mode works on ("cpu:40:2": the
+	// second), from 1.
+	workTurn int
+	lr       *protocol.LineReader
+	rng      *rand.Rand
+	turn     int // turns seen in the current game, from 1
 	// pending is a turn the bot left unanswered on purpose (mode "late"):
 	// it is answered, late, when the next turn arrives.
 	pending int64
@@ -68,8 +71,13 @@ type helperBot struct {
 
 func runBot(mode string) int {
 	name, arg, _ := strings.Cut(mode, ":")
+	arg, turn, _ := strings.Cut(arg, ":")
 	n, _ := strconv.Atoi(arg)
-	b := &helperBot{mode: name, n: n, rng: rand.New(rand.NewPCG(1, 2))}
+	workTurn, err := strconv.Atoi(turn)
+	if err != nil {
+		workTurn = 1
+	}
+	b := &helperBot{mode: name, n: n, workTurn: workTurn, rng: rand.New(rand.NewPCG(1, 2))}
 	switch name {
 	case "exit-now":
 		return 3
@@ -182,7 +190,7 @@ func (b *helperBot) act(t *protocol.Turn) (int, bool) {
 	first := b.turn == 1
 	switch b.mode {
 	case "cpu", "cpu4", "nap":
-		if first {
+		if b.turn == b.workTurn {
 			work(b.mode, time.Duration(b.n)*time.Millisecond)
 		}
 	case "timeout":

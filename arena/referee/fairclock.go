@@ -3,6 +3,7 @@ package referee
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/arena-dev/arena/arena/clock"
@@ -15,7 +16,6 @@ import (
 // CPU, or a reply in time that the referee read late.
 type moveTime struct {
 	think, waited time.Duration
-	ran           time.Duration // the CPU time the bot used (-1: not metered)
 	stolen        time.Duration // the machine's steal time meanwhile (not forgiven: it moves the wall cap)
 }
 
@@ -25,18 +25,6 @@ func (t *moveTime) limit(d time.Duration) {
 		t.waited += t.think - d
 		t.think = d
 	}
-}
-
-// cpuText says how the bot used the CPU during the move, when metered.
-func (t moveTime) cpuText() string {
-	if t.ran < 0 {
-		return ""
-	}
-	text := fmt.Sprintf(": it ran %v on a CPU and waited %v for one, or for memory or I/O", t.ran.Round(time.Microsecond), t.waited.Round(time.Microsecond))
-	if t.stolen > 0 {
-		text += fmt.Sprintf(" (the hypervisor held this machine's CPUs %v meanwhile)", t.stolen)
-	}
-	return text
 }
 
 // minExtension is the least a deadline is moved for time the bot waited
@@ -59,47 +47,141 @@ type meter struct {
 	m    transport.Meter // nil: not metered, the wall time is charged
 	at   transport.Usage // the first reading
 	from time.Duration   // when into the move it was taken
+	// unread: the Conn is a Meter but could not be read (an unconfined
+	// bot, no cgroup, or one that had ended): the detail says so.
+	unread bool
+	// Taken late (the referee was held back past MeterAfter): what the
+	// cgroup saw from the bot's reading before the move (Remembered) to
+	// the first, and the part of it forgiven (early, at most how late the
+	// reading came).
+	before    transport.Usage
+	early     time.Duration
+	hasBefore bool
+	// since is the use from the first reading to the last (forgiven).
+	since transport.Usage
 	// The machine's steal time at the first reading; steal is nil where
 	// it cannot be read (then the wall cap does not move).
 	stolenAt time.Duration
 	steal    func() (time.Duration, bool)
 }
 
-// startMeter takes the first reading of c, from into the move.
-func startMeter(c transport.Conn, from time.Duration) meter {
+// startMeter takes the first reading of c, from into the move that began
+// at start. When the referee took it late (at twice MeterAfter or later: it
+// was held back itself, and could not watch the bot meanwhile), the time before
+// it is judged by the reading c kept from before the move
+// (transport.Remembered): of what the bot waited since then, the part that
+// must have fallen in the move (all of it less the wall time between that
+// reading and the move's start) is forgiven, as clock.Forgiven says over
+// the wall time so far, but never more than how late the reading came (the
+// first MeterAfter is charged, as in any move). So nothing the bot waited
+// before the move (its start-up, moves it answered within MeterAfter,
+// which were charged in full) counts, and all the CPU it ran since that
+// reading counts against it. The bound is tight when that reading is
+// recent: refereeLag has one taken at the turn's write while the referee
+// runs late.
+func startMeter(c transport.Conn, start time.Time, from time.Duration) meter {
 	m, ok := c.(transport.Meter)
 	if !ok {
 		return meter{}
 	}
+	var last transport.Usage
+	var lastAt time.Time
+	haveLast := false
+	if r, ok := c.(transport.Remembered); ok {
+		last, lastAt, haveLast = r.LastUsage() // before Usage replaces it
+	}
 	at, ok := m.Usage()
 	if !ok {
-		return meter{} // the bot has ended, or cannot be read: charged in full
+		return meter{unread: true} // the bot has ended, or cannot be read: charged in full
 	}
 	mt := meter{m: m, at: at, from: from}
+	if late := from - MeterAfter; late >= MeterAfter && haveLast && !lastAt.After(start) {
+		d, held := usedSince(last, at)
+		held -= start.Sub(lastAt) // what it may have waited before the move
+		mt.before, mt.hasBefore = d, true
+		mt.early = min(clock.Forgiven(from, max(d.Ran, 0), held, d.Throttled, d.Rate), late)
+	}
 	if s, ok := machineSteal.now(); ok {
 		mt.stolenAt, mt.steal = s, machineSteal.now
 	}
 	return mt
 }
 
-// forgiven is the time not charged of a move's wall time so far, and the
-// CPU time the bot ran since the first reading (-1: not metered). Only
-// the wall time since the first reading can be forgiven.
-func (m *meter) forgiven(wall time.Duration) (time.Duration, time.Duration) {
+// lagAfter is how late the referee's first wait for a reply (due
+// MeterAfter into a move) may return before refereeLag counts it as held
+// back; lagHold is for how long after that a move takes a reading of the
+// bot's CPU use as its turn goes out, unless the one its Conn kept is no
+// older than baselineAge. (Of a backdated reading, startMeter forgives at
+// most the bot's wait less that age: a kept reading up to baselineAge old
+// costs a late move at most that much forgiveness, and saves the referee
+// a reading, 10-14 us of its CPU, in most moves of a loaded machine, where
+// the bot's last move ended one opponent's move ago. Read at every turn,
+// they were 30% of the referee's CPU in the 256-game soak.)
+const (
+	lagAfter    = 10 * MeterAfter
+	lagHold     = 10 * time.Second
+	baselineAge = 20 * MeterAfter
+)
+
+// lagClock is when this process's referee was last held back (see
+// lagAfter), shared by every game: a machine that holds one game's referee
+// back holds them all. While it lasts, a move's first reading, if it comes
+// late, has a baseline from the move's start (startMeter); on a machine
+// that runs the referee on time it costs nothing.
+type lagClock struct{ until atomic.Int64 } // unix nanoseconds
+
+// refereeLag serves every game of this process.
+var refereeLag lagClock
+
+// note records that the referee was held back at now.
+func (l *lagClock) note(now time.Time) { l.until.Store(now.Add(lagHold).UnixNano()) }
+
+// on reports whether the referee was held back within lagHold of now.
+func (l *lagClock) on(now time.Time) bool { return now.UnixNano() < l.until.Load() }
+
+// baseline makes sure c keeps (transport.Remembered) a reading of its CPU
+// use no older than baselineAge at now, as the baseline of the move about
+// to start, taking one if it does not.
+func baseline(c transport.Conn, now time.Time) {
+	m, metered := c.(transport.Meter)
+	r, kept := c.(transport.Remembered)
+	if !metered || !kept {
+		return
+	}
+	if _, at, ok := r.LastUsage(); !ok || now.Sub(at) > baselineAge {
+		m.Usage()
+	}
+}
+
+// usedSince is the bot's use between two readings, and the part of it the
+// machine held the bot back: waiting for a CPU, or for memory or I/O when
+// the bot was away from its own memory limit at both.
+func usedSince(before, now transport.Usage) (transport.Usage, time.Duration) {
+	d := now.Since(before)
+	held := d.Waited
+	if !now.AtMemoryLimit && !before.AtMemoryLimit {
+		held += d.Stalled
+	}
+	return d, held
+}
+
+// forgiven is the time not charged of a move's wall time so far. Only
+// the wall time since the first reading can be forgiven, and what
+// startMeter allowed of the time before it.
+func (m *meter) forgiven(wall time.Duration) time.Duration {
 	if m.m == nil {
-		return 0, -1
+		return 0
 	}
 	now, ok := m.m.Usage()
 	if !ok {
-		return 0, -1 // the bot has ended: its last move is charged in full
+		return 0 // the bot has ended: its last move is charged in full
 	}
-	d := now.Since(m.at)
+	d, held := usedSince(m.at, now)
+	m.since = d
 	ran := max(d.Ran, 0)
-	held := d.Waited // by the machine, for a CPU
-	if !now.AtMemoryLimit && !m.at.AtMemoryLimit {
-		held += d.Stalled // or for memory or I/O, not brought on by its own memory limit
-	}
-	return clock.Forgiven(max(wall-m.from, 0), ran, held, d.Throttled, d.Rate), ran
+	// Each part is at most its wall time less the CPU the bot ran in it,
+	// so the sum is at most the move's wall time less all it ran.
+	return m.early + clock.Forgiven(max(wall-m.from, 0), ran, held, d.Throttled, d.Rate)
 }
 
 // stolen is the machine's steal time since the first reading (0 where it
@@ -126,7 +208,7 @@ func (m *meter) stolen() time.Duration {
 // time in which nothing here ran); or deadline itself, when that is not
 // at least minExtension later.
 func (m *meter) extend(due, deadline, wallCap time.Time, wall time.Duration) time.Time {
-	f, _ := m.forgiven(wall)
+	f := m.forgiven(wall)
 	later := due.Add(f)
 	if c := wallCap.Add(m.stolen()); c.Before(later) {
 		later = c
@@ -139,8 +221,39 @@ func (m *meter) extend(due, deadline, wallCap time.Time, wall time.Duration) tim
 
 // charge is the move's time after wall.
 func (m *meter) charge(wall time.Duration) moveTime {
-	f, ran := m.forgiven(wall)
-	return moveTime{think: wall - f, waited: f, ran: ran, stolen: m.stolen()}
+	f := m.forgiven(wall)
+	return moveTime{think: wall - f, waited: f, stolen: m.stolen()}
+}
+
+// explain words, for a timeout's detail, what the bot's cgroup saw of
+// the move (after charge), so that a machine that held the bot back can be
+// told from a bot that did not answer: the CPU it ran, the time it waited
+// for a CPU (and how much of that was its own CPU limit's throttling) and
+// for memory or I/O, from when; what came before a first reading the
+// referee took late; and the machine's steal time. Empty for a Conn that
+// is not metered at all (a remote bot: its machine is not this one).
+func (m *meter) explain(stolen time.Duration) string {
+	switch {
+	case m.unread:
+		return ": its CPU use could not be read (no cgroup of its own, as for an unconfined bot, or it had ended), so it was charged its wall time"
+	case m.m == nil:
+		return ""
+	}
+	us := func(d time.Duration) time.Duration { return max(d, 0).Round(time.Microsecond) }
+	d := m.since
+	text := fmt.Sprintf(": from %v into the move (its cgroup's first reading) it ran %v on a CPU, waited %v for one", us(m.from), us(d.Ran), us(d.Waited))
+	if d.Throttled > 0 {
+		text += fmt.Sprintf(" (%v of it its own CPU limit's throttling)", us(d.Throttled))
+	}
+	text += fmt.Sprintf(" and %v for memory or I/O", us(d.Stalled))
+	if b := m.before; m.hasBefore {
+		text += fmt.Sprintf("; the referee, itself held back, took that reading late: since the bot's reading before the move it had run %v and waited %v for a CPU and %v for memory or I/O, %v of it forgiven",
+			us(b.Ran), us(b.Waited), us(b.Stalled), us(m.early))
+	}
+	if m.steal != nil {
+		text += fmt.Sprintf("; the hypervisor held this machine's CPUs %v meanwhile", us(stolen))
+	}
+	return text
 }
 
 // stealFresh is how old a reading of the machine's steal time may be and

@@ -42,7 +42,7 @@ func TestForgivenStalls(t *testing.T) {
 			r := readings{tc.before, tc.after}
 			m := meter{m: &r, at: tc.before, from: tc.from}
 			r = r[1:]
-			if got, _ := m.forgiven(100 * ms); got != tc.want {
+			if got := m.forgiven(100 * ms); got != tc.want {
 				t.Errorf("forgiven %v, want %v", got, tc.want)
 			}
 		})
@@ -112,5 +112,62 @@ func TestStealClockSharesAReading(t *testing.T) {
 	s.at = s.at.Add(-stealFresh) // as if the reading were that old
 	if c, ok := s.now(); reads != 2 || c != 2*time.Second || !ok {
 		t.Errorf("an old reading: %d reads, %v %v", reads, c, ok)
+	}
+}
+
+// kept is a bot's Conn whose CPU use reads as now, and which kept a
+// reading, last, taken at lastAt (transport.Remembered).
+type kept struct {
+	transport.Conn
+	now, last transport.Usage
+	lastAt    time.Time
+}
+
+func (k *kept) Usage() (transport.Usage, bool) { return k.now, true }
+
+func (k *kept) LastUsage() (transport.Usage, time.Time, bool) {
+	return k.last, k.lastAt, !k.lastAt.IsZero()
+}
+
+// A first reading the referee took late (from into a move of 100 ms + 50
+// ms) is backdated to the reading kept from before the move: what the bot
+// waited since is forgiven less the wall time between that reading and
+// the move's start (it may have waited then), never more than the wall time
+// so far less the CPU it ran since, nor more than how late the reading
+// came. A reading less than MeterAfter late, or one kept from after the
+// move began, is not backdated; a bot that did not wait is forgiven nothing.
+func TestLateFirstReadingIsBackdated(t *testing.T) {
+	ms := time.Millisecond
+	start := time.Unix(1000, 0)
+	for _, tc := range []struct {
+		name     string
+		from     time.Duration // when the first reading was taken
+		lastAgo  time.Duration // how long before the move's start the kept reading was (<0: after it)
+		since    transport.Usage
+		want     time.Duration
+		backdate bool
+	}{
+		{"waited all along", 180 * ms, 0, transport.Usage{Waited: 180 * ms}, 179 * ms, true},
+		{"no more than how late", 180 * ms, 0, transport.Usage{Waited: 400 * ms}, 179 * ms, true},
+		{"less the CPU it ran", 180 * ms, 0, transport.Usage{Ran: 100 * ms, Waited: 180 * ms}, 80 * ms, true},
+		{"less what it may have waited before the move", 180 * ms, 70 * ms, transport.Usage{Waited: 150 * ms}, 80 * ms, true},
+		{"a reading long before forgives nothing", 180 * ms, 5 * time.Second, transport.Usage{Waited: 180 * ms}, 0, true},
+		{"a sleeper is forgiven nothing", 180 * ms, 0, transport.Usage{Ran: ms}, 0, true},
+		{"a stall on memory or I/O counts", 180 * ms, 0, transport.Usage{Stalled: 120 * ms}, 120 * ms, true},
+		{"at its memory limit it does not", 180 * ms, 0, transport.Usage{Stalled: 120 * ms, AtMemoryLimit: true}, 0, true},
+		{"on time: not backdated", MeterAfter, 0, transport.Usage{Waited: MeterAfter}, 0, false},
+		{"less than MeterAfter late: not backdated", MeterAfter + MeterAfter/2, 0, transport.Usage{Waited: MeterAfter}, 0, false},
+		{"kept from after the start: not backdated", 180 * ms, -ms, transport.Usage{Waited: 180 * ms}, 0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := &kept{now: tc.since, lastAt: start.Add(-tc.lastAgo)}
+			m := startMeter(c, start, tc.from)
+			if m.early != tc.want || m.hasBefore != tc.backdate {
+				t.Errorf("forgave %v before the first reading (backdated %v), want %v (%v)", m.early, m.hasBefore, tc.want, tc.backdate)
+			}
+			if got := m.forgiven(tc.from); got != tc.want {
+				t.Errorf("forgiven %v at the first reading, want %v", got, tc.want)
+			}
+		})
 	}
 }

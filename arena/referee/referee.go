@@ -498,36 +498,13 @@ func (g *game) ask(seat int, legal []engine.Action) (choice, moveTime, *Failure)
 	}
 
 	conn := g.players[seat].Conn
-	// The bot's time runs from the turn going out to the reply's newline,
-	// less what the machine made it wait for a CPU (clock.Forgiven). A
-	// bot that does not read its input within its time fails Send; a pipe
-	// with room takes the turn at once, however late the referee runs, and
-	// the clock then starts when it did (SendTimer): a referee starved of
-	// a CPU among the bots once took 717 ms to write a turn.
-	start := time.Now()
-	due := clk.Deadline(start) // by the wall clock
-	deadline := due
-	err = conn.Send(line, deadline)
-	if errors.Is(err, transport.ErrDeadlinePast) {
-		// The referee was held back for the whole allowance between
-		// taking the time and the write (it happened once in a 10k-game
-		// soak): the bot has not had the turn, so its clock starts again.
-		start = time.Now()
-		due = clk.Deadline(start)
-		deadline = due
-		err = conn.Send(line, deadline)
-	}
+	start, err := sendTurn(conn, line, clk)
 	if err != nil {
 		// Part of the line may have gone out: the stream is out of step.
 		return choice{}, moveTime{}, &Failure{Failure: protocol.Failure{Reason: classifyIO(err, protocol.ReasonTimeout), Detail: "sending turn: " + err.Error()}, Turn: id, Err: err, fatal: true}
 	}
-	if st, ok := conn.(transport.SendTimer); ok {
-		if at, ok := st.SentAt(); ok && at.After(start) {
-			start = at // the bot has had the turn since then, no sooner
-			due = clk.Deadline(start)
-			deadline = due
-		}
-	}
+	due := clk.Deadline(start) // by the wall clock
+	deadline := due
 	wallCap := start.Add(g.cfg.Limits.WallCap(move))
 	// The bot's CPU use is first read MeterAfter into the move, if the
 	// reply is not in by then: most replies are, and are charged in full.
@@ -544,8 +521,11 @@ func (g *game) ask(seat int, legal []engine.Action) (choice, moveTime, *Failure)
 		}
 		reply, err := conn.Receive(wait)
 		wall := time.Since(start)
+		if early && wall-MeterAfter > lagAfter {
+			refereeLag.note(start.Add(wall)) // this wait came back late, reply or not
+		}
 		if early && errors.Is(err, transport.ErrTimeout) {
-			cpu, toMeter = startMeter(conn, wall), false
+			cpu, toMeter = startMeter(conn, start, wall), false
 			continue
 		}
 		if errors.Is(err, transport.ErrTimeout) {
@@ -561,7 +541,7 @@ func (g *game) ask(seat int, legal []engine.Action) (choice, moveTime, *Failure)
 				reply, err = r, nil
 			}
 		}
-		t := moveTime{think: wall, ran: -1}
+		t := moveTime{think: wall}
 		if err == nil || errors.Is(err, transport.ErrTimeout) {
 			t = cpu.charge(wall)
 		}
@@ -569,7 +549,7 @@ func (g *game) ask(seat int, legal []engine.Action) (choice, moveTime, *Failure)
 			if errors.Is(err, transport.ErrTimeout) {
 				clk.Charge(t.think)
 				g.staleBelow[seat] = id + 1
-				return choice{}, t, &Failure{Failure: protocol.Failure{Reason: protocol.ReasonTimeout, Detail: fmt.Sprintf("no reply within %v (+%v margin)%s", move, g.cfg.Limits.Margin, t.cpuText())}, Turn: id, Err: err}
+				return choice{}, t, &Failure{Failure: protocol.Failure{Reason: protocol.ReasonTimeout, Detail: fmt.Sprintf("no reply within %v (+%v margin)%s", move, g.cfg.Limits.Margin, cpu.explain(t.stolen))}, Turn: id, Err: err}
 			}
 			return choice{}, t, &Failure{Failure: protocol.Failure{Reason: classifyIO(err, protocol.ReasonCrash), Detail: err.Error()}, Turn: id, Err: err, fatal: errors.Is(err, protocol.ErrLineTooLong)}
 		}
@@ -595,6 +575,40 @@ func (g *game) ask(seat int, legal []engine.Action) (choice, moveTime, *Failure)
 		// and one that breaks its rules is dropped, the move kept.
 		return choice{legal[i], legalJSON[i], protocol.NoteOf(msg.Note)}, t, nil
 	}
+}
+
+// sendTurn writes the turn line to conn and returns when the move's clock
+// starts. The bot's time runs from the turn going out to the reply's
+// newline, less what the machine made it wait for a CPU (clock.Forgiven).
+// A bot that does not read its input within its time fails Send; a pipe
+// with room takes the turn at once, however late the referee runs, and the
+// clock then starts when it did (SendTimer): a referee starved of a CPU
+// among the bots once took 717 ms to write a turn. While the referee runs
+// late (refereeLag), the bot's CPU use is read first, unless its Conn kept
+// a recent reading, as the baseline of a first reading that may come late
+// (startMeter).
+func sendTurn(conn transport.Conn, line []byte, clk clock.Clock) (time.Time, error) {
+	start := time.Now()
+	if refereeLag.on(start) {
+		baseline(conn, start)
+	}
+	err := conn.Send(line, clk.Deadline(start))
+	if errors.Is(err, transport.ErrDeadlinePast) {
+		// The referee was held back for the whole allowance between
+		// taking the time and the write (it happened once in a 10k-game
+		// soak): the bot has not had the turn, so its clock starts again.
+		start = time.Now()
+		err = conn.Send(line, clk.Deadline(start))
+	}
+	if err != nil {
+		return start, err
+	}
+	if st, ok := conn.(transport.SendTimer); ok {
+		if at, ok := st.SentAt(); ok && at.After(start) {
+			start = at // the bot has had the turn since then, no sooner
+		}
+	}
+	return start, nil
 }
 
 // JudgeReply judges a bot's reply to turn id as the referee does (judge.Reply),

@@ -45,6 +45,8 @@ type setup struct {
 	maxPlies   int          // banqi max_plies option (default 200)
 	env        []string     // extra environment for both bots
 	stderr     [2]io.Writer // per-seat stderr log during the game
+	// conn, if set, is the Conn the referee plays seat's process through.
+	conn func(seat int, p *transport.Process) transport.Conn
 }
 
 type played struct {
@@ -153,6 +155,9 @@ func playWith(t *testing.T, s setup, procs [2]*transport.Process, modes [2]strin
 			pl.procs[i].SetStderr(s.stderr[i])
 		}
 		players[i] = referee.Player{Name: m, Conn: pl.procs[i]}
+		if s.conn != nil {
+			players[i].Conn = s.conn(i, pl.procs[i])
+		}
 		seats[i] = replays.SeatInfo{Seat: i, Bot: m}
 	}
 	rec := replays.NewRecorder(replays.Header{
@@ -320,7 +325,9 @@ func TestClockFailures(t *testing.T) {
 	}{
 		{mode: "silent-hello", limits: startup, reason: protocol.ReasonStartup, detail: "waiting for ready: timed out", max: 5 * time.Second},
 		{mode: "no-read", limits: startup, reason: protocol.ReasonStartup, detail: "waiting for ready: timed out", max: 5 * time.Second},
-		{mode: "timeout:3", limits: tight, reason: protocol.ReasonTimeout, detail: "no reply within 100ms (+20ms margin)", turn: 3, max: 5 * time.Second},
+		// An unconfined bot is not metered: the detail says so, rather
+		// than that it ran and waited 0s.
+		{mode: "timeout:3", limits: tight, reason: protocol.ReasonTimeout, detail: "no reply within 100ms (+20ms margin): its CPU use could not be read", turn: 3, max: 5 * time.Second},
 		{mode: "half-line", limits: tight, reason: protocol.ReasonTimeout, detail: "no reply within 100ms", turn: 1, max: 5 * time.Second},
 	}
 	for i, tc := range cases {

@@ -151,3 +151,33 @@ func TestUsageSaysWhenABotIsAtItsMemoryLimit(t *testing.T) {
 		})
 	}
 }
+
+// A confined bot's process keeps a reading from its start
+// (transport.Remembered), so that the referee has one from before every
+// move, and each later reading replaces it; an unconfined one, which is
+// not metered, has none.
+func TestProcessKeepsAReadingFromItsStart(t *testing.T) {
+	sb := newSandbox(t, sandbox.Limits{}, sandbox.Options{})
+	if !sb.FairClock() {
+		t.Skip("no cgroup v2 with cpu.pressure here: Usage reports nothing")
+	}
+	before := time.Now()
+	p, _ := start2(t, sb, "spin")
+	_, at, ok := p.LastUsage()
+	if !ok || at.Before(before) || at.After(time.Now()) {
+		t.Fatalf("a confined bot's last reading: taken %v (ok %v), want one taken as it started", at, ok)
+	}
+	u, ok := p.Usage()
+	last, at2, _ := p.LastUsage()
+	if !ok || last != u || !at2.After(at) {
+		t.Errorf("after Usage (%+v): last reading %+v taken %v, want that reading, after %v", u, last, at2, at)
+	}
+	plain, err := transport.Start(transport.ProcessConfig{Argv: []string{"sleep", "10"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer plain.Close()
+	if _, _, ok := plain.LastUsage(); ok {
+		t.Error("an unconfined bot, which is not metered, has a reading")
+	}
+}

@@ -85,6 +85,10 @@ type Process struct {
 	eofWaited atomic.Bool   // Receive has waited eofWait for the exit once
 	exited    chan struct{} // closed when the process has been waited for
 	marker    string        // environment marker of its descendants (unconfined)
+	// The last reading of the bot's CPU use (Usage) and when it was taken;
+	// lastAt is zero before the first.
+	lastUsage Usage
+	lastAt    time.Time
 	drained   chan struct{} // closed when stderr reached EOF
 	waitErr   error
 }
@@ -206,6 +210,9 @@ func Start(cfg ProcessConfig) (*Process, error) {
 		drained: make(chan struct{}),
 	}
 	p.writeOnce, p.stdinRaw, p.stderrRaw = p.writeOnceFunc, stdinRaw, stderrRaw
+	// A first reading of a metered bot, so that every move has one from
+	// before it (LastUsage): one per process, not per move.
+	p.Usage()
 	go func() {
 		p.stderr.drain(errR)
 		close(p.drained)
@@ -303,7 +310,17 @@ func (p *Process) Usage() (Usage, bool) {
 		return Usage{}, false // its pid may be another's by now
 	default:
 	}
-	return m.Usage()
+	u, ok := m.Usage()
+	if ok {
+		p.lastUsage, p.lastAt = u, time.Now()
+	}
+	return u, ok
+}
+
+// LastUsage is the last reading Usage took and when (Remembered); a
+// metered bot has one from its start.
+func (p *Process) LastUsage() (Usage, time.Time, bool) {
+	return p.lastUsage, p.lastAt, !p.lastAt.IsZero()
 }
 
 // Receive waits for one line until deadline. A partial line read before a

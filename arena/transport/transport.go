@@ -112,6 +112,16 @@ type Meter interface {
 	Usage() (u Usage, ok bool)
 }
 
+// Remembered is implemented by a Meter that keeps its last reading (a
+// Process takes one as its bot starts, and keeps each Usage takes). The
+// referee backdates a move's first reading to it when it took that reading
+// late, having been held back itself (referee.MeterAfter): the bot's wait
+// since then is what the cgroup saw of the move it could not watch.
+type Remembered interface {
+	// LastUsage is the last reading and when it was taken (ok false: none).
+	LastUsage() (u Usage, at time.Time, ok bool)
+}
+
 // Errors a Conn reports; the referee maps them to failure reasons. An
 // oversize line is a third kind, protocol.ErrLineTooLong.
 var (

@@ -130,7 +130,7 @@ func TestTeachingModeShowsStrikes(t *testing.T) {
 	late := checkBotCommand(t, "late") // late at the first turn of each process's first game
 	teach := []string{"--on-timeout", "random", "--move-time", "500ms"}
 	// Once per game, but a loaded machine may make another turn late.
-	strikeLine := regexp.MustCompile(`\[late struck (once|\d+ times): timeout(, timeout)*; last: no reply within 500ms \(\+50ms margin\)(: it ran [0-9.µms]+ on a CPU and waited [0-9.µms]+ for one, or for memory or I/O( \(the hypervisor held this machine's CPUs [0-9.µms]+ meanwhile\))?)?\]`)
+	strikeLine := regexp.MustCompile(`\[late struck (once|\d+ times): timeout(, timeout)*; last: no reply within 500ms \(\+50ms margin\)(: (from [0-9.µms]+ into the move \(its cgroup's first reading\) it ran [0-9.µms]+ on a CPU, waited [0-9.µms]+ for one( \([0-9.µms]+ of it its own CPU limit's throttling\))? and [0-9.µms]+ for memory or I/O(; the referee, itself held back, took that reading late: [^;\]]*)?(; the hypervisor held this machine's CPUs [0-9.µms]+ meanwhile)?|its CPU use could not be read [^\]]*))?\]`)
 	cases := []struct {
 		name  string
 		args  []string
