@@ -156,6 +156,15 @@ func (e *tracedEndpoint) Usage() (transport.Usage, bool) {
 	return transport.Usage{}, false
 }
 
+// LastUsage is the inner session's last reading (transport.Remembered),
+// so that a traced bot's clock forgives what an untraced one's does.
+func (e *tracedEndpoint) LastUsage() (transport.Usage, time.Time, bool) {
+	if r, ok := e.Endpoint.(transport.Remembered); ok {
+		return r.LastUsage()
+	}
+	return transport.Usage{}, time.Time{}, false
+}
+
 // NewGame passes a game's start on (GameStarter).
 func (e *tracedEndpoint) NewGame() {
 	if g, ok := e.Endpoint.(GameStarter); ok {
