@@ -94,10 +94,7 @@ import (
 // (docs/performance.md, a remote bot over NATS).
 func BenchmarkConnectPerMove(b *testing.B) {
 	games := max(b.N, 2)
-	arena := os.Getenv(envArena)
-	if arena == "" {
-		arena = testkit.Build(b, "./cmd/arena")
-	}
+	arena := arenaUnderTest(b)
 	dir := b.TempDir()
 	server := startArena(b, arena, regexp.MustCompile(`NATS server at (nats://\S+)`),
 		"serve", "--listen", "127.0.0.1:0", "--store", filepath.Join(dir, "store"))
@@ -153,9 +150,19 @@ func BenchmarkConnectPerMove(b *testing.B) {
 	b.ReportMetric(0, "ns/op")
 }
 
-// envArena names an arena binary BenchmarkConnectPerMove measures
-// instead of building one.
+// envArena names an arena binary the benchmarks that run the arena
+// command (BenchmarkConnectPerMove, BenchmarkGameStart) measure instead
+// of building this tree's: two builds compared in the same minutes.
 const envArena = "ARENA_BENCH_ARENA"
+
+// arenaUnderTest is the arena binary to measure: envArena's, or this
+// tree's, built.
+func arenaUnderTest(b *testing.B) string {
+	if arena := os.Getenv(envArena); arena != "" {
+		return arena
+	}
+	return testkit.Build(b, "./cmd/arena")
+}
 
 // unoGame is the game of BenchmarkConnectPerMove's matches: Uno to a
 // target random movers do not reach in longPlies actions.

@@ -46,12 +46,12 @@ import (
 //     cost; the rest (run-us = game-us - referee-game-us) is the run's
 //     (the pool, the recorder, the output directory, its goroutines).
 //
-// Run it as:
+// Run it as (ARENA_BENCH_ARENA=PATH: that arena binary, not this tree's):
 //
 //	go test -run '^$' -bench GameStart -benchtime 1000x ./arena/bench
 func BenchmarkGameStart(b *testing.B) {
 	games := max(b.N, 100)
-	arena := testkit.Build(b, "./cmd/arena")
+	arena := arenaUnderTest(b)
 	kids := blockingChildren(b, "minimal")
 	turns := testkit.Turns(b, "banqi", 2, nil, 0, 400)
 	refConns := processes(b, []string{os.Args[0]}, "minimal")
