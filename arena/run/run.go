@@ -161,8 +161,8 @@ type Config struct {
 	// Warn (nil: none) receives warning lines: stderr logs lost (each,
 	// and the count at the end).
 	Warn io.Writer
-	// OnGame (nil: none) is told of each counted game (with a
-	// RecordRule, of each game it judged, as it did), from Run's
+	// OnGame (nil: none) is told of each counted game (a RecordRule
+	// judged it earlier, as it finished: in the same order), from Run's
 	// goroutine, after the Source and the StopRule.
 	OnGame func(Progress)
 	// Executor plays the games (nil: NewLocal of this config). Run

@@ -338,7 +338,6 @@ func (r *runner) judge(d *finished) {
 	if r.stop.Stop(d.t, d.rec) {
 		r.verdict()
 	}
-	r.onGame() // what the rule made of it, now
 }
 
 // onGame tells Config.OnGame of the run's progress.
@@ -400,8 +399,8 @@ func (r *runner) synced(done syncDone) {
 
 // recorded counts a game whose ledger line is durable, unless the run
 // is stopping (then it is recorded, not counted; but for a game a
-// RecordRule judged, which counts), and asks the stop rule (not a
-// RecordRule: judge did).
+// RecordRule judged, which counts), asks the stop rule (not a
+// RecordRule: judge did) and tells OnGame.
 func (r *runner) recorded(d finished) {
 	r.res.Played++
 	if r.stopping && !d.judged {
@@ -409,10 +408,7 @@ func (r *runner) recorded(d finished) {
 	}
 	r.count(d.t, d.rec)
 	r.res.Suspended = d.suspended
-	if r.byRecord {
-		return // judge asked the rule and told OnGame
-	}
-	if r.stop != nil && r.stop.Stop(d.t, r.res.Last) {
+	if r.stop != nil && !r.byRecord && r.stop.Stop(d.t, r.res.Last) {
 		r.verdict()
 	}
 	r.onGame()

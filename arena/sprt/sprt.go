@@ -368,12 +368,13 @@ func Run(ctx context.Context, cfg Config, progress func(Status)) (*Result, error
 		Bots: specs, Concurrency: cfg.Concurrency,
 		Rotation: 2, // a pair's two games share a deal
 		OnGame: func(p run.Progress) {
-			if test.counted && progress != nil {
-				st := test.tally.Status
+			// The test judged this game as it finished (run.RecordRule);
+			// now it is durable, its progress line is due.
+			st, counted := test.durable()
+			if counted && progress != nil {
 				st.Elapsed, st.InFlight = p.Elapsed, p.InFlight
 				progress(st)
 			}
-			test.counted = false
 		},
 	}
 	rc.OnSuspend = func(s run.Suspension) error {
@@ -455,8 +456,28 @@ func (g *games) Result(run.Table, ledger.Record) error { return nil }
 // test is the SPRT as the run's stop rule: it counts each game with a
 // Tally and stops at a bound.
 type test struct {
-	tally   *Tally
-	counted bool // the last game completed a unit (progress is due)
+	tally *Tally
+	// judged holds, for each game judged and not yet durable, in order,
+	// the tally's status after it and whether it completed a unit: its
+	// progress line is due once it is durable (durable), so that a line
+	// never tells of games the ledger does not hold yet.
+	judged []judgedGame
+}
+
+type judgedGame struct {
+	status  Status
+	counted bool
+}
+
+// durable takes the oldest game judged, now durable: the status after it
+// and whether it completed a unit.
+func (s *test) durable() (Status, bool) {
+	if len(s.judged) == 0 {
+		return s.tally.Status, false // counted on resume, never judged here
+	}
+	g := s.judged[0]
+	s.judged = s.judged[1:]
+	return g.status, g.counted
 }
 
 // testHalves is the test's score in half points in the game t recorded
@@ -470,7 +491,8 @@ func testHalves(t run.Table, rec ledger.Record) int {
 func (s *test) ByRecord() {}
 
 func (s *test) Stop(t run.Table, rec ledger.Record) bool {
-	s.counted = s.tally.Add(t.Round, testHalves(t, rec))
+	counted := s.tally.Add(t.Round, testHalves(t, rec))
+	s.judged = append(s.judged, judgedGame{s.tally.Status, counted})
 	return s.tally.Verdict != Running
 }
 
