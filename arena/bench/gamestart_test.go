@@ -85,11 +85,12 @@ func BenchmarkGameStart(b *testing.B) {
 		return took, cpu
 	}
 	const rounds = 5
-	// The per-move figure's games: as many plies in all as the short
-	// runs' games have, in games long enough that their starts matter
-	// little.
+	// The per-move figure's games: half as many as the short run's, 20
+	// times the plies, so that the error of the fixed cost estimated
+	// from the short runs (the processes' starts, tens of milliseconds
+	// of noise) is a fraction of a microsecond a move.
 	const longPlies = 42
-	longGames := max(2*games/longPlies, 10)
+	longGames := max(games/2, 50)
 	var perGame, cpuGame, perMove, rt, refGame []float64
 	b.ResetTimer()
 	for r := range rounds {
