@@ -46,6 +46,11 @@ import (
 //     cost; the rest (run-us = game-us - referee-game-us) is the run's
 //     (the pool, the recorder, the output directory, its goroutines).
 //
+// Measured 2026-12-05 (1000x, load 2-7, four pairs interleaved with the
+// build before issue 40's changes): game-us 418-480 -> 290-351, start/rt
+// 17.9-18.8 -> 12.1-13.3, game-cpu-us 528-606 -> 334-414, move/rt
+// 1.79-1.81 -> 1.53-1.63 (docs/performance.md, a game's start).
+//
 // Run it as (ARENA_BENCH_ARENA=PATH: that arena binary, not this tree's):
 //
 //	go test -run '^$' -bench GameStart -benchtime 1000x ./arena/bench
