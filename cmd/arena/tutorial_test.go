@@ -91,6 +91,7 @@ var fewerGames = regexp.MustCompile(`(--games|--max-games) \d+`)
 // quick form (testkit.Quick) each match plays 4 games and the SPRT 4 at
 // most, the commands otherwise as written.
 func TestTutorialRuns(t *testing.T) {
+	t.Parallel() // its commands wait on python bots: the longest test of the package, it overlaps the others
 	testkit.Tool(t, "python3")
 	steps := tutorialSteps(t, "../../docs/tutorial.md")
 	var files, commands int
