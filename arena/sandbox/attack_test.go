@@ -21,6 +21,8 @@ import (
 
 	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/arena/transport"
+
+	"github.com/arena-dev/arena/internal/testkit"
 )
 
 // Attacks on the hidden-information protections: each test runs real bot
@@ -261,14 +263,8 @@ func TestSecretsAreOutOfReach(t *testing.T) {
 	replay := write(filepath.Join(out, "results.jsonl"), "{}\n")
 	other := write(filepath.Join(botDir, "other", "bot.py"), "print('theirs')\n")
 	mine := write(filepath.Join(botDir, "notes.txt"), "mine\n") // beside its own program: its own
-	self, err := os.ReadFile(os.Args[0])
-	if err != nil {
-		t.Fatal(err)
-	}
 	prog := filepath.Join(botDir, "bot")
-	if err := os.WriteFile(prog, self, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	testkit.CopyExecutable(t, os.Args[0], prog)
 	sb := isolated(t, sandbox.DefaultLimits, sandbox.Options{
 		Hide:     []string{out, cup},
 		Programs: []sandbox.Program{{Argv: []string{prog}}, {Argv: []string{"python3", other}}},

@@ -12,6 +12,8 @@ import (
 
 	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/internal/proctest"
+
+	"github.com/arena-dev/arena/internal/testkit"
 )
 
 // fdsInherited is what badBot's mode "fds" does first thing (from this
@@ -185,13 +187,7 @@ func TestBotOfTheArenasUserCannotReachIntoIt(t *testing.T) {
 	os.Chmod(filepath.Dir(dir), 0o755)
 	os.Chmod(dir, 0o777)
 	self := filepath.Join(dir, "arena")
-	data, err := os.ReadFile(os.Args[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(self, data, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	testkit.CopyExecutable(t, os.Args[0], self)
 	out := filepath.Join(dir, "out")
 	cmd := exec.Command(setpriv, "--reuid", "65534", "--regid", "65534", "--clear-groups", "--",
 		self, "match", "--game", "banqi", "--games", "2", "--seed", "5", "--out", out, "-q",

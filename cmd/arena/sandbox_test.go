@@ -14,6 +14,8 @@ import (
 	"github.com/arena-dev/arena/arena/ledger"
 	"github.com/arena-dev/arena/arena/sandbox"
 	"github.com/arena-dev/arena/protocol"
+
+	"github.com/arena-dev/arena/internal/testkit"
 )
 
 // The bots of these tests are this test binary, told apart by variables
@@ -311,14 +313,8 @@ func TestTournamentSpyReadsNothing(t *testing.T) {
 	}
 	dir := t.TempDir()
 	os.Chmod(dir, 0o755) // bots of a root arena read their programs as others
-	self, err := os.ReadFile(os.Args[0])
-	if err != nil {
-		t.Fatal(err)
-	}
 	spyBin := filepath.Join(dir, "spy")
-	if err := os.WriteFile(spyBin, self, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	testkit.CopyExecutable(t, os.Args[0], spyBin)
 	rival, err := os.ReadFile("../../bots/python/random_bot.py")
 	if err != nil {
 		t.Fatal(err)
