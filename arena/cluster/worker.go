@@ -316,6 +316,7 @@ type slotEnv struct {
 func (s *slotEnv) loop(ctx context.Context, cons jetstream.Consumer) {
 	backoff := time.Duration(0)
 	var lastLogged time.Time // of a fetch error: at most one line per fetchLogEvery
+	var unanswered time.Time // since when fetches found no responders (zero: they did not)
 	for ctx.Err() == nil {
 		fetch, cancel := context.WithTimeout(ctx, fetchWait)
 		unhook := context.AfterFunc(s.w.backContext(), cancel) // a request the server that went away had is lost
@@ -328,10 +329,21 @@ func (s *slotEnv) loop(ctx context.Context, cons jetstream.Consumer) {
 			case !s.w.NC.IsConnected() || errors.Is(err, jetstream.ErrServerShutdown):
 				// The server is away: watchServer has said so once, and
 				// the slot waits for it.
+				unanswered = time.Time{}
 				sleep(ctx, queuePoll)
 			case errors.Is(err, context.Canceled):
 				// The server is back (serverBack): ask it at once.
 			case errors.Is(err, context.DeadlineExceeded), errors.Is(err, nats.ErrTimeout), errors.Is(err, jetstream.ErrNoMessages):
+			case errors.Is(err, nats.ErrNoResponders) && (unanswered.IsZero() || time.Since(unanswered) < fetchLogEvery):
+				// A server shutting down stops JetStream before it closes
+				// its connections: a fetch then finds no responders just
+				// before the server is seen to go (watchServer says so).
+				// Said only if it lasts.
+				if unanswered.IsZero() {
+					unanswered = time.Now()
+				}
+				sleep(ctx, queuePoll)
+				continue
 			default:
 				if time.Since(lastLogged) >= fetchLogEvery {
 					fmt.Fprintf(s.w.Log, "arena worker: fetching a job: %v (trying again)\n", err)
@@ -341,6 +353,7 @@ func (s *slotEnv) loop(ctx context.Context, cons jetstream.Consumer) {
 			}
 			continue
 		}
+		unanswered = time.Time{}
 		if refused := s.handle(ctx, m); refused {
 			backoff = min(max(2*backoff, time.Second), refuseBackoff)
 			sleep(ctx, backoff)
