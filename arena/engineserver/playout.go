@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 
 	"github.com/arena-dev/arena/engine"
+
+	"github.com/arena-dev/arena/engine/jsonw"
 )
 
 func init() {
@@ -122,7 +124,7 @@ func opPlayout(s *Server, args []byte, out []byte) ([]byte, error) {
 	out = appendKey(out, "wins")
 	out = appendInts(out, sum.wins)
 	out = appendKey(out, "plies")
-	return appendFloat(out, float64(sum.plies)/n), nil
+	return jsonw.Float(out, float64(sum.plies)/n), nil
 }
 
 // MaxPlayouts bounds one playout request's n, so that one line cannot

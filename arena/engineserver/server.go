@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"math"
 	"strconv"
 
 	"github.com/arena-dev/arena/engine/jsonw"
@@ -218,20 +217,4 @@ func appendKey(dst []byte, name string) []byte {
 func appendInts(dst []byte, xs []int) []byte { return jsonw.Ints(dst, xs) }
 
 // appendFloats appends a JSON array of numbers.
-func appendFloats(dst []byte, xs []float64) []byte { return jsonw.Array(dst, xs, appendFloat) }
-
-// appendFloat appends f as encoding/json writes a float64 (the referee's
-// scores are written so).
-func appendFloat(dst []byte, f float64) []byte {
-	abs := math.Abs(f)
-	format := byte('f')
-	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		format = 'e'
-	}
-	dst = strconv.AppendFloat(dst, f, format, -1, 64)
-	if n := len(dst); format == 'e' && n >= 4 && dst[n-4] == 'e' && dst[n-3] == '-' && dst[n-2] == '0' {
-		dst[n-2] = dst[n-1] // e-07 is e-7, as encoding/json writes it
-		dst = dst[:n-1]
-	}
-	return dst
-}
+func appendFloats(dst []byte, xs []float64) []byte { return jsonw.Floats(dst, xs) }
