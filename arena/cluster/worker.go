@@ -343,7 +343,6 @@ func (s *slotEnv) loop(ctx context.Context, cons jetstream.Consumer) {
 					unanswered = time.Now()
 				}
 				sleep(ctx, queuePoll)
-				continue
 			default:
 				if time.Since(lastLogged) >= fetchLogEvery {
 					fmt.Fprintf(s.w.Log, "arena worker: fetching a job: %v (trying again)\n", err)

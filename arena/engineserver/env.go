@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/arena-dev/arena/engine"
+	"github.com/arena-dev/arena/engine/jsonw"
 )
 
 // The training ops: a game's fixed-size encoding (engine.Encoder), a
@@ -401,7 +402,7 @@ func (e *env) appendResults(out []byte) []byte {
 		}
 		out = append(out, ']')
 	}
-	column("legal", func(out []byte, g *envGame) []byte { return appendInts(out, g.legal) })
+	column("legal", func(out []byte, g *envGame) []byte { return jsonw.Ints(out, g.legal) })
 	column("done", func(out []byte, g *envGame) []byte {
 		if g.ranks != nil {
 			return append(out, '1')
@@ -412,13 +413,13 @@ func (e *env) appendResults(out []byte) []byte {
 		if g.ranks == nil {
 			return append(out, "null"...)
 		}
-		return appendFloats(out, Returns(g.ranks))
+		return jsonw.Floats(out, Returns(g.ranks))
 	})
 	column("ranks", func(out []byte, g *envGame) []byte {
 		if g.ranks == nil {
 			return append(out, "null"...)
 		}
-		return appendInts(out, g.ranks)
+		return jsonw.Ints(out, g.ranks)
 	})
 	return out
 }

@@ -47,11 +47,11 @@ func opOutcome(s *Server, args []byte, out []byte) ([]byte, error) {
 	o := st.st.Outcome()
 	out = appendBool(out, "over", true)
 	out = appendKey(out, "ranks")
-	out = appendInts(out, o.Ranks)
+	out = jsonw.Ints(out, o.Ranks)
 	out = appendKey(out, "scores")
-	out = appendFloats(out, o.Scores)
+	out = jsonw.Floats(out, o.Scores)
 	out = appendKey(out, "returns")
-	return appendFloats(out, Returns(o.Ranks)), nil
+	return jsonw.Floats(out, Returns(o.Ranks)), nil
 }
 
 // Playout plays st (which it changes) to its end, or for maxPlies
@@ -120,9 +120,9 @@ func opPlayout(s *Server, args []byte, out []byte) ([]byte, error) {
 	}
 	out = appendInt(out, "n", *a.N)
 	out = appendKey(out, "returns")
-	out = appendFloats(out, sum.returns)
+	out = jsonw.Floats(out, sum.returns)
 	out = appendKey(out, "wins")
-	out = appendInts(out, sum.wins)
+	out = jsonw.Ints(out, sum.wins)
 	out = appendKey(out, "plies")
 	return jsonw.Float(out, float64(sum.plies)/n), nil
 }

@@ -212,9 +212,3 @@ func appendKey(dst []byte, name string) []byte {
 	dst = append(dst, name...)
 	return append(dst, '"', ':')
 }
-
-// appendInts appends a JSON array of integers.
-func appendInts(dst []byte, xs []int) []byte { return jsonw.Ints(dst, xs) }
-
-// appendFloats appends a JSON array of numbers.
-func appendFloats(dst []byte, xs []float64) []byte { return jsonw.Floats(dst, xs) }

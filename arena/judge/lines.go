@@ -44,11 +44,7 @@ func AppendHello(b []byte, h protocol.Hello) []byte {
 // encoding/json, so that the bytes are the same either way.
 func AppendEnd(b []byte, e protocol.End) []byte {
 	if !plainJSON(e.View) {
-		line, err := json.Marshal(e)
-		if err != nil {
-			panic("judge: encoding an end: " + err.Error()) // a view that is not JSON: the referee's bug
-		}
-		return append(b, line...)
+		return append(b, protocol.Line(e)...)
 	}
 	b = append(b, `{"type":`...)
 	b = jsonw.String(b, e.Type)

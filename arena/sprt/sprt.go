@@ -473,7 +473,7 @@ type judgedGame struct {
 // and whether it completed a unit.
 func (s *test) durable() (Status, bool) {
 	if len(s.judged) == 0 {
-		return s.tally.Status, false // counted on resume, never judged here
+		return s.tally.Status, false // not reached: Run tells OnGame only of games the test judged
 	}
 	g := s.judged[0]
 	s.judged = s.judged[1:]
